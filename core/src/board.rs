@@ -1,0 +1,538 @@
+//! The playing field: 10 columns × H rows (H from 4 to 32) as a `Copy` column bitboard.
+//!
+//! Coordinates follow rules.md: `x` is the column (0 at the left), `y` the row (0 at the TOP,
+//! `H − 1` the floor row). Cells above row 0 (`y < 0`) are legal for a piece and are never
+//! stored: a piece that locks partly above the field loses those cells, as in the original NES
+//! AI program (the real console keeps two hidden rows instead; an exact-console mode would add
+//! them).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::Error;
+use crate::piece::{Piece, SPAWN_X, SPAWN_Y};
+
+/// Columns of every board.
+pub const BOARD_WIDTH: usize = 10;
+/// Smallest supported board height.
+pub const MIN_BOARD_HEIGHT: u8 = 4;
+/// Largest supported board height (one `u32` per column).
+pub const MAX_BOARD_HEIGHT: u8 = 32;
+/// The standard NES field height.
+pub const DEFAULT_BOARD_HEIGHT: u8 = 20;
+
+/// A 10 × H field of locked cells.
+///
+/// Bit layout: `columns[x]` holds column `x`; bit `y` (value `1 << y`) is set when cell
+/// `(x, y)` is occupied. Bit 0 is the TOP row and bit `H − 1` the floor row, so "down" is a
+/// left shift (`<< 1`), a column's topmost occupied cell is its lowest set bit
+/// (`trailing_zeros`), and bits `H..32` are always zero. Column bitboards make the per-column
+/// features (heights, holes, wells) single bit operations, and a row's cells are recovered by
+/// testing bit `y` of every column (row features combine columns pairwise with XOR).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    columns: [u32; BOARD_WIDTH],
+    height: u8,
+}
+
+/// What one lock did to the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct LockOutcome {
+    /// How many rows were full and removed.
+    pub rows_cleared: u8,
+    /// The removed rows as a bit mask of their row indices BEFORE the clear (bit `y` = row `y`).
+    pub cleared_rows: u32,
+    /// How many of the piece's own cells were in the removed rows.
+    pub piece_cells_cleared: u8,
+    /// How many of the piece's cells were above row 0 and so were not stored.
+    pub cells_above_top: u8,
+}
+
+impl Board {
+    /// An empty board `height` rows tall; an error outside 4..=32.
+    pub fn new(height: usize) -> Result<Board, Error> {
+        if !(MIN_BOARD_HEIGHT as usize..=MAX_BOARD_HEIGHT as usize).contains(&height) {
+            return Err(Error::BoardHeight(height));
+        }
+        Ok(Board {
+            columns: [0; BOARD_WIDTH],
+            height: height as u8,
+        })
+    }
+
+    /// An empty board of the standard 20 rows.
+    pub const fn standard() -> Board {
+        Board {
+            columns: [0; BOARD_WIDTH],
+            height: DEFAULT_BOARD_HEIGHT,
+        }
+    }
+
+    /// Rows of the board.
+    #[inline]
+    pub const fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// Mask with one bit set for every row of the board (bits `0..H`).
+    #[inline]
+    pub const fn row_mask(&self) -> u32 {
+        if self.height as u32 >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.height) - 1
+        }
+    }
+
+    /// Bit mask of the floor row (`1 << (H − 1)`).
+    #[inline]
+    pub const fn floor_row_bit(&self) -> u32 {
+        1u32 << (self.height - 1)
+    }
+
+    /// The column bitboard of column `x` (see the type's bit layout).
+    #[inline]
+    pub const fn column(&self, x: usize) -> u32 {
+        self.columns[x]
+    }
+
+    /// All ten column bitboards.
+    #[inline]
+    pub const fn columns(&self) -> &[u32; BOARD_WIDTH] {
+        &self.columns
+    }
+
+    /// Whether the in-field cell `(x, y)` is occupied. `x` must be 0..10 and `y` 0..H.
+    #[inline]
+    pub fn is_occupied(&self, x: usize, y: usize) -> bool {
+        debug_assert!(x < BOARD_WIDTH && y < self.height as usize);
+        self.columns[x] >> y & 1 != 0
+    }
+
+    /// Whether a piece cell at `(x, y)` would collide: walls and the floor block, cells above
+    /// row 0 are free, and in-field cells block when occupied.
+    #[inline]
+    pub fn is_blocked(&self, x: i32, y: i32) -> bool {
+        if !(0..BOARD_WIDTH as i32).contains(&x) || y >= self.height as i32 {
+            return true;
+        }
+        y >= 0 && self.columns[x as usize] >> y & 1 != 0
+    }
+
+    /// Marks the in-field cell `(x, y)` occupied.
+    #[inline]
+    pub fn set(&mut self, x: usize, y: usize) {
+        debug_assert!(x < BOARD_WIDTH && y < self.height as usize);
+        self.columns[x] |= 1 << y;
+    }
+
+    /// Marks the in-field cell `(x, y)` empty.
+    #[inline]
+    pub fn clear_cell(&mut self, x: usize, y: usize) {
+        debug_assert!(x < BOARD_WIDTH && y < self.height as usize);
+        self.columns[x] &= !(1 << y);
+    }
+
+    /// Whether the piece state (pivot `x`, `y`, `rotation`) is legal: every cell inside columns
+    /// 0..9, at or above the floor, and not on an occupied cell (cells above row 0 are legal).
+    #[inline]
+    pub fn fits(&self, piece: Piece, rotation: u8, x: i8, y: i8) -> bool {
+        piece
+            .cells(rotation)
+            .iter()
+            .all(|&(dx, dy)| !self.is_blocked((x + dx) as i32, (y + dy) as i32))
+    }
+
+    /// Whether the piece's spawn state (spawn orientation at pivot (5, 0)) is legal. When it is
+    /// not, the piece cannot spawn and the game is over.
+    #[inline]
+    pub fn can_spawn(&self, piece: Piece) -> bool {
+        self.fits(piece, 0, SPAWN_X, SPAWN_Y)
+    }
+
+    /// The row where the piece comes to rest when dropped straight down from the legal state
+    /// (`x`, `y`, `rotation`): the largest `y' ≥ y` such that every state from `y` to `y'` is
+    /// legal.
+    #[inline]
+    pub fn drop_row(&self, piece: Piece, rotation: u8, x: i8, y: i8) -> i8 {
+        debug_assert!(self.fits(piece, rotation, x, y));
+        let mut row = y;
+        while self.fits(piece, rotation, x, row + 1) {
+            row += 1;
+        }
+        row
+    }
+
+    /// Rows that are completely filled, as a bit mask of row indices.
+    #[inline]
+    pub fn full_rows(&self) -> u32 {
+        self.columns.iter().fold(self.row_mask(), |rows, &column| rows & column)
+    }
+
+    /// Occupies the cells of a piece state without clearing rows; cells above row 0 are
+    /// dropped. Returns how many were dropped. The state must be legal.
+    #[inline]
+    pub fn place(&mut self, piece: Piece, rotation: u8, x: i8, y: i8) -> u8 {
+        debug_assert!(self.fits(piece, rotation, x, y), "placing an illegal state");
+        let mut above_top = 0;
+        for (dx, dy) in piece.cells(rotation) {
+            let row = y + dy;
+            if row < 0 {
+                above_top += 1;
+            } else {
+                self.columns[(x + dx) as usize] |= 1 << row;
+            }
+        }
+        above_top
+    }
+
+    /// Removes every full row; the rows above move down. Returns the removed rows as a mask of
+    /// their indices before the clear.
+    #[inline]
+    pub fn clear_full_rows(&mut self) -> u32 {
+        let full = self.full_rows();
+        let mut remaining = full;
+        // Removing row r moves rows 0..r down one (a left shift of the bits below bit r). Rows
+        // are removed top first, so a lower full row's index is unchanged when its turn comes.
+        while remaining != 0 {
+            let row = remaining.trailing_zeros();
+            remaining &= remaining - 1;
+            let above: u32 = if row == 0 { 0 } else { u32::MAX >> (32 - row) };
+            for column in &mut self.columns {
+                let below_and_row = *column & !above;
+                *column = (below_and_row & !(1 << row)) | ((*column & above) << 1);
+            }
+        }
+        full
+    }
+
+    /// Locks a piece state: occupies its cells, then clears full rows. The state must be legal
+    /// (it need not be resting; the caller decides what locks).
+    pub fn lock(&mut self, piece: Piece, rotation: u8, x: i8, y: i8) -> LockOutcome {
+        let cells_above_top = self.place(piece, rotation, x, y);
+        let full = self.full_rows();
+        let piece_cells_cleared = piece
+            .cells(rotation)
+            .iter()
+            .filter(|&&(_, dy)| {
+                let row = y + dy;
+                row >= 0 && full >> row & 1 != 0
+            })
+            .count() as u8;
+        let cleared_rows = self.clear_full_rows();
+        LockOutcome {
+            rows_cleared: cleared_rows.count_ones() as u8,
+            cleared_rows,
+            piece_cells_cleared,
+            cells_above_top,
+        }
+    }
+
+    /// Height of column `x`: `H − y` of its topmost occupied cell, 0 when empty.
+    #[inline]
+    pub fn column_height(&self, x: usize) -> u8 {
+        let column = self.columns[x];
+        if column == 0 {
+            0
+        } else {
+            self.height - column.trailing_zeros() as u8
+        }
+    }
+
+    /// Heights of all ten columns.
+    #[inline]
+    pub fn column_heights(&self) -> [u8; BOARD_WIDTH] {
+        std::array::from_fn(|x| self.column_height(x))
+    }
+
+    /// Number of occupied cells.
+    #[inline]
+    pub fn occupied_count(&self) -> u32 {
+        self.columns.iter().map(|column| column.count_ones()).sum()
+    }
+
+    /// Whether no cell is occupied.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.columns.iter().all(|&column| column == 0)
+    }
+
+    /// The row `y` as a 10-character string of `#` (occupied) and `.` (empty).
+    pub fn row_text(&self, y: usize) -> String {
+        (0..BOARD_WIDTH)
+            .map(|x| if self.is_occupied(x, y) { '#' } else { '.' })
+            .collect()
+    }
+
+    /// The board as H strings of 10 `#`/`.` characters, top row first (the JSON form).
+    pub fn to_rows(&self) -> Vec<String> {
+        (0..self.height as usize).map(|y| self.row_text(y)).collect()
+    }
+
+    /// Parses rows (top first) of 10 `#`/`.` characters; the row count is the height and must
+    /// be within 4..=32.
+    pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, Error> {
+        let mut board = Board::new(rows.len())?;
+        for (y, row) in rows.iter().enumerate() {
+            let row = row.as_ref();
+            let length = row.chars().count();
+            if length != BOARD_WIDTH {
+                return Err(Error::BoardRowLength {
+                    line: y + 1,
+                    found: length,
+                });
+            }
+            for (x, character) in row.chars().enumerate() {
+                match character {
+                    '#' => board.set(x, y),
+                    '.' => {}
+                    _ => {
+                        return Err(Error::BoardCharacter {
+                            line: y + 1,
+                            column: x + 1,
+                            character,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// Parses the text form (H lines of 10 `#`/`.`, top first; `\n` or `\r\n` line ends;
+    /// empty lines at the end are ignored) and requires exactly `height` rows.
+    pub fn parse_with_height(text: &str, height: usize) -> Result<Board, Error> {
+        let board: Board = text.parse()?;
+        if board.height as usize != height {
+            return Err(Error::BoardRowCount {
+                expected: height,
+                found: board.height as usize,
+            });
+        }
+        Ok(board)
+    }
+}
+
+impl Default for Board {
+    /// The empty standard 10 × 20 board.
+    fn default() -> Self {
+        Board::standard()
+    }
+}
+
+impl FromStr for Board {
+    type Err = Error;
+
+    /// Parses the text form; the number of lines is the height (4..=32). Empty lines at the
+    /// end of the text are ignored, every other line must be a row.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut lines: Vec<&str> = text.lines().collect();
+        while lines.last().is_some_and(|line| line.trim().is_empty()) {
+            lines.pop();
+        }
+        if !(MIN_BOARD_HEIGHT as usize..=MAX_BOARD_HEIGHT as usize).contains(&lines.len()) {
+            return Err(Error::BoardRowCount {
+                expected: DEFAULT_BOARD_HEIGHT as usize,
+                found: lines.len(),
+            });
+        }
+        Board::from_rows(&lines)
+    }
+}
+
+impl fmt::Display for Board {
+    /// The text form: H lines of 10 `#`/`.`, top first, each ending in `\n`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..self.height as usize {
+            writeln!(f, "{}", self.row_text(y))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {}x{}:", BOARD_WIDTH, self.height)?;
+        write!(f, "{self}")
+    }
+}
+
+impl Serialize for Board {
+    /// Serializes as the JSON array of row strings, top first.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_rows().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Board {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let rows = Vec::<String>::deserialize(deserializer)?;
+        Board::from_rows(&rows).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[&str]) -> Board {
+        Board::from_rows(rows).unwrap()
+    }
+
+    fn with_bottom(bottom: &[&str], height: usize) -> Board {
+        let mut rows = vec![".........."; height - bottom.len()];
+        rows.extend_from_slice(bottom);
+        board(&rows)
+    }
+
+    #[test]
+    fn empty_boards_and_heights() {
+        let empty = Board::standard();
+        assert_eq!(empty.height(), 20);
+        assert_eq!(empty.occupied_count(), 0);
+        assert_eq!(empty.column_heights(), [0; 10]);
+        assert!(Board::new(3).is_err());
+        assert!(Board::new(33).is_err());
+        assert_eq!(Board::new(32).unwrap().row_mask(), u32::MAX);
+        assert_eq!(Board::new(4).unwrap().row_mask(), 0b1111);
+    }
+
+    #[test]
+    fn legality_walls_floor_cells_and_the_space_above() {
+        let board = with_bottom(&["#........."], 20);
+        // I vertical at the spawn row: cells (5,-2)..(5,1) are legal (above row 0 is free).
+        assert!(board.fits(Piece::I, 1, 5, 0));
+        // Left wall: T spawn at x=0 puts a cell at x=-1.
+        assert!(!board.fits(Piece::T, 0, 0, 5));
+        assert!(board.fits(Piece::T, 0, 1, 5));
+        // Right wall: flat I covers x-2..x+1, so x=8 reaches column 9, x=9 leaves the field.
+        assert!(board.fits(Piece::I, 0, 8, 5));
+        assert!(!board.fits(Piece::I, 0, 9, 5));
+        // Floor: flat I on row 19 is legal, row 20 is not.
+        assert!(board.fits(Piece::I, 0, 5, 19));
+        assert!(!board.fits(Piece::I, 0, 5, 20));
+        // Occupied cell (0, 19) blocks an O whose cells cover it.
+        assert!(!board.fits(Piece::O, 0, 1, 18));
+        assert!(board.fits(Piece::O, 0, 2, 18));
+        assert!(board.can_spawn(Piece::T));
+    }
+
+    #[test]
+    fn spawn_blocked_when_a_spawn_cell_is_occupied() {
+        let mut board = Board::standard();
+        board.set(5, 0);
+        for piece in Piece::ALL {
+            assert!(!board.can_spawn(piece), "{piece}");
+        }
+        let mut board = Board::standard();
+        board.set(6, 1);
+        assert!(!board.can_spawn(Piece::J));
+        assert!(!board.can_spawn(Piece::Z));
+        assert!(board.can_spawn(Piece::T));
+    }
+
+    #[test]
+    fn lock_clears_rows_and_reports_them() {
+        let mut board = with_bottom(&["#########.", "#########.", "##.#######"], 20);
+        // A vertical I at column 9, pivot row 17 covers rows 15..18.
+        let outcome = board.lock(Piece::I, 1, 9, 17);
+        assert_eq!(outcome.rows_cleared, 2);
+        assert_eq!(outcome.cleared_rows, (1 << 17) | (1 << 18));
+        assert_eq!(outcome.piece_cells_cleared, 2);
+        assert_eq!(outcome.cells_above_top, 0);
+        assert_eq!(
+            board,
+            with_bottom(&[".........#", ".........#", "##.#######"], 20)
+        );
+    }
+
+    #[test]
+    fn clearing_non_adjacent_rows_keeps_the_rows_between() {
+        let mut board = with_bottom(
+            &["#.........", "#########.", ".#........", "#########."],
+            20,
+        );
+        let outcome = board.lock(Piece::I, 1, 9, 18);
+        assert_eq!(outcome.rows_cleared, 2);
+        assert_eq!(outcome.cleared_rows, (1 << 17) | (1 << 19));
+        assert_eq!(board, with_bottom(&["#........#", ".#.......#"], 20));
+    }
+
+    #[test]
+    fn a_tetris_on_the_smallest_and_largest_boards() {
+        for height in [4usize, 32] {
+            let mut rows = vec!["#########."; 4];
+            let mut text = vec![".........."; height - 4];
+            text.append(&mut rows);
+            let mut board = board(&text);
+            let outcome = board.lock(Piece::I, 1, 9, height as i8 - 2);
+            assert_eq!(outcome.rows_cleared, 4);
+            assert!(board.is_empty(), "height {height}");
+        }
+    }
+
+    #[test]
+    fn cells_above_row_zero_are_dropped_on_lock() {
+        let mut board = Board::standard();
+        let outcome = board.lock(Piece::I, 1, 0, 0);
+        assert_eq!(outcome.cells_above_top, 2);
+        assert_eq!(board.occupied_count(), 2);
+        assert_eq!(board.column_height(0), 20);
+    }
+
+    #[test]
+    fn heights_and_drop_row() {
+        let board = with_bottom(&["...#......", "..##......", ".###......"], 20);
+        assert_eq!(board.column_heights(), [0, 1, 2, 3, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(board.occupied_count(), 6);
+        // An O dropped at x=1 (cells in columns 0 and 1) rests on column 1's top (row 19).
+        assert_eq!(board.drop_row(Piece::O, 0, 1, 0), 17);
+        assert_eq!(board.drop_row(Piece::I, 0, 8, 0), 19);
+    }
+
+    #[test]
+    fn text_form_round_trips_and_errors_name_line_and_column() {
+        let text = "..........\n".repeat(18) + "#...#....#\n##.#######\n";
+        let board: Board = text.parse().unwrap();
+        assert_eq!(board.to_string(), text);
+        assert_eq!(Board::parse_with_height(&text, 20).unwrap(), board);
+        assert_eq!(
+            Board::parse_with_height(&text, 10),
+            Err(Error::BoardRowCount {
+                expected: 10,
+                found: 20
+            })
+        );
+        let short = text.replacen("##.#######", "##.######", 1);
+        assert_eq!(
+            short.parse::<Board>(),
+            Err(Error::BoardRowLength { line: 20, found: 9 })
+        );
+        let bad = text.replacen("#...#....#", "#...x....#", 1);
+        assert_eq!(
+            bad.parse::<Board>(),
+            Err(Error::BoardCharacter {
+                line: 19,
+                column: 5,
+                character: 'x'
+            })
+        );
+        assert!("..........\n".repeat(3).parse::<Board>().is_err());
+        let crlf = text.replace('\n', "\r\n");
+        assert_eq!(crlf.parse::<Board>().unwrap(), board);
+    }
+
+    #[test]
+    fn json_form_is_an_array_of_row_strings() {
+        let board = with_bottom(&["#........#"], 4);
+        let json = serde_json::to_string(&board).unwrap();
+        assert_eq!(
+            json,
+            r##"["..........","..........","..........","#........#"]"##
+        );
+        assert_eq!(serde_json::from_str::<Board>(&json).unwrap(), board);
+        assert!(serde_json::from_str::<Board>(r#"["..."]"#).is_err());
+    }
+}

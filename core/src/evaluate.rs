@@ -1,0 +1,428 @@
+//! The `Evaluator` trait, the per-placement records a chain hands it, and weights as data.
+//!
+//! Direction: every evaluator returns a COST, lower is better (evaluators.md, "Conventions").
+//! Weights are plain serde data in feature order, so the tuner can mutate and save them and
+//! every evaluator loads them the same way: unknown names, missing names and non-finite values
+//! are errors, never silent defaults.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, LockOutcome};
+use crate::error::Error;
+use crate::placement::Placement;
+
+/// The most features an evaluator may have (the size of the stack buffer the default
+/// [`Evaluator::cost`] uses).
+pub const MAX_FEATURES: usize = 32;
+
+/// What locking one placement of a chain did, recorded for the evaluator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementRecord {
+    /// The placement.
+    pub placement: Placement,
+    /// Height of the board it was played on.
+    pub board_height: u8,
+    /// Rows further the piece could fall on an empty board (see [`Placement::lock_height`]).
+    pub lock_height: u8,
+    /// Row index (0 at the top) of the piece's lowest cell where it locked, before clearing.
+    pub lowest_cell_row: i8,
+    /// Row index of the piece's highest cell where it locked, before clearing.
+    pub highest_cell_row: i8,
+    /// What the lock did: rows cleared (count and mask), piece cells in them.
+    pub lock: LockOutcome,
+}
+
+impl PlacementRecord {
+    /// Locks `placement` on `board` (which must hold it legally), clears rows, and records
+    /// what happened.
+    #[inline]
+    pub fn lock(board: &mut Board, placement: Placement) -> PlacementRecord {
+        let board_height = board.height();
+        let lock = board.lock(placement.piece, placement.rotation, placement.x, placement.y);
+        let (top, bottom) = placement.piece.vertical_extent(placement.rotation);
+        PlacementRecord {
+            placement,
+            board_height,
+            lock_height: placement.lock_height(board_height),
+            lowest_cell_row: placement.y + bottom,
+            highest_cell_row: placement.y + top,
+            lock,
+        }
+    }
+
+    /// Rows this placement cleared.
+    #[inline]
+    pub fn rows_cleared(&self) -> u8 {
+        self.lock.rows_cleared
+    }
+
+    /// Dellacherie's eroded piece cells: rows cleared × the piece's own cells in those rows.
+    #[inline]
+    pub fn eroded_piece_cells(&self) -> u32 {
+        self.lock.rows_cleared as u32 * self.lock.piece_cells_cleared as u32
+    }
+
+    /// Dellacherie's landing height (El-Tetris semantics): the row of the piece's lowest cell
+    /// counted from the floor (bottom row = 0), plus (piece height in rows − 1) / 2. A flat I
+    /// on the floor gives 0, an O 0.5, a vertical I 1.5.
+    #[inline]
+    pub fn landing_height(&self) -> f64 {
+        let bottom = (self.board_height as i32 - 1 - self.lowest_cell_row as i32) as f64;
+        let rows = (self.lowest_cell_row - self.highest_cell_row) as f64;
+        bottom + rows / 2.0
+    }
+}
+
+/// A chain's outcome as an evaluator sees it: the final board (after every placement and its
+/// line clears) and the record of each placement, in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Chain<'a> {
+    /// The board after the last placement's rows cleared.
+    pub board: &'a Board,
+    /// One record per placement, current piece first.
+    pub records: &'a [PlacementRecord],
+}
+
+impl Chain<'_> {
+    /// Rows cleared by all placements of the chain.
+    pub fn rows_cleared(&self) -> u32 {
+        self.records.iter().map(|r| r.rows_cleared() as u32).sum()
+    }
+
+    /// Sum of every placement's lock height.
+    pub fn lock_height(&self) -> u32 {
+        self.records.iter().map(|r| r.lock_height as u32).sum()
+    }
+
+    /// The last placement's record, if the chain has any.
+    pub fn last(&self) -> Option<&PlacementRecord> {
+        self.records.last()
+    }
+}
+
+/// What a chain-level rule says about a whole chain, beside its cost (the NES-plateau
+/// evaluator's greedy-Tetris, spawn-safety and split-field rules act this way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChainRule {
+    /// No opinion: the chain competes on cost.
+    #[default]
+    Neutral,
+    /// Take this chain over every `Neutral` one; among preferred chains the cost decides.
+    Prefer,
+    /// Never take this chain.
+    Reject,
+}
+
+/// Turns a chain's outcome into a cost, lower is better, from named features and weights.
+pub trait Evaluator {
+    /// The evaluator's name as used in strategy names (`elashi`, `dellacherie`, …).
+    fn name(&self) -> &str;
+
+    /// The names of its features, in the order `features` writes them and weights apply.
+    fn feature_names(&self) -> &'static [&'static str];
+
+    /// The subset of feature names that belong to placements (lock height, rows cleared, …)
+    /// rather than to the board alone; `arena features` omits them.
+    fn placement_feature_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Writes the feature values of `chain` into `out`, whose length is the feature count.
+    fn features(&self, chain: Chain<'_>, out: &mut [f64]);
+
+    /// The weights in use.
+    fn weights(&self) -> &Weights;
+
+    /// The evaluator's chain-level rule for `chain` (default: `Neutral`). The lookahead
+    /// chain skips rejected chains and ranks preferred ones above all others.
+    fn chain_rule(&self, _chain: Chain<'_>) -> ChainRule {
+        ChainRule::Neutral
+    }
+
+    /// The chain's cost: the sum of weight × feature in feature order, in `f64`, left to right
+    /// (the order matters for exact ties).
+    fn cost(&self, chain: Chain<'_>) -> f64 {
+        let count = self.feature_names().len();
+        let mut values = [0.0; MAX_FEATURES];
+        self.features(chain, &mut values[..count]);
+        self.weights().weighted_sum(&values[..count])
+    }
+}
+
+/// A named set of weights an evaluator ships, in its feature order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    /// The preset's name (`el-tetris`, `original`, …).
+    pub name: &'static str,
+    /// Where the weights come from.
+    pub description: &'static str,
+    /// One weight per feature, in feature order.
+    pub values: &'static [f64],
+}
+
+/// The file form of weights: `{"evaluator": "elashi", "weights": {"holes": 26.89, ...}}`.
+///
+/// Values are kept as JSON values so that a string or `null` is reported by name instead of
+/// as a generic type error.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightsFile {
+    /// The evaluator these weights are for.
+    pub evaluator: String,
+    /// Feature name → weight.
+    pub weights: BTreeMap<String, serde_json::Value>,
+}
+
+/// An evaluator's weights: one finite number per feature, in feature order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    evaluator: String,
+    names: &'static [&'static str],
+    values: Vec<f64>,
+}
+
+impl Weights {
+    /// Weights for `evaluator` with features `names`, from values in feature order. The count
+    /// must match and every value must be finite.
+    pub fn from_values(
+        evaluator: &str,
+        names: &'static [&'static str],
+        values: &[f64],
+    ) -> Result<Weights, Error> {
+        if values.len() != names.len() {
+            return Err(Error::WeightsFormat {
+                evaluator: evaluator.to_string(),
+                message: format!("{} weights given for {} features", values.len(), names.len()),
+            });
+        }
+        for (name, value) in names.iter().zip(values) {
+            if !value.is_finite() {
+                return Err(Error::NonFiniteWeight {
+                    evaluator: evaluator.to_string(),
+                    name: name.to_string(),
+                    value: value.to_string(),
+                });
+            }
+        }
+        Ok(Weights {
+            evaluator: evaluator.to_string(),
+            names,
+            values: values.to_vec(),
+        })
+    }
+
+    /// The preset called `preset` among `presets`.
+    pub fn from_preset(
+        evaluator: &str,
+        names: &'static [&'static str],
+        presets: &[Preset],
+        preset: &str,
+    ) -> Result<Weights, Error> {
+        let found = presets
+            .iter()
+            .find(|candidate| candidate.name == preset)
+            .ok_or_else(|| Error::UnknownPreset {
+                evaluator: evaluator.to_string(),
+                name: preset.to_string(),
+                valid: presets.iter().map(|p| p.name).collect::<Vec<_>>().join(" "),
+            })?;
+        Weights::from_values(evaluator, names, found.values)
+    }
+
+    /// Parses the JSON file form for `evaluator`: the file must name this evaluator and give
+    /// exactly one finite number for each feature.
+    pub fn from_json(
+        evaluator: &str,
+        names: &'static [&'static str],
+        text: &str,
+    ) -> Result<Weights, Error> {
+        let file: WeightsFile =
+            serde_json::from_str(text).map_err(|error| Error::WeightsFormat {
+                evaluator: evaluator.to_string(),
+                message: error.to_string(),
+            })?;
+        Weights::from_file(evaluator, names, &file)
+    }
+
+    /// Checks and converts the parsed file form.
+    pub fn from_file(
+        evaluator: &str,
+        names: &'static [&'static str],
+        file: &WeightsFile,
+    ) -> Result<Weights, Error> {
+        if file.evaluator != evaluator {
+            return Err(Error::WeightsEvaluator {
+                expected: evaluator.to_string(),
+                found: file.evaluator.clone(),
+            });
+        }
+        if let Some(unknown) = file.weights.keys().find(|key| !names.contains(&key.as_str())) {
+            return Err(Error::UnknownFeature {
+                evaluator: evaluator.to_string(),
+                name: unknown.clone(),
+                valid: names.join(" "),
+            });
+        }
+        let mut values = Vec::with_capacity(names.len());
+        for name in names {
+            let value = file.weights.get(*name).ok_or_else(|| Error::MissingFeature {
+                evaluator: evaluator.to_string(),
+                name: name.to_string(),
+            })?;
+            let number = value.as_f64().ok_or_else(|| Error::NonFiniteWeight {
+                evaluator: evaluator.to_string(),
+                name: name.to_string(),
+                value: value.to_string(),
+            })?;
+            values.push(number);
+        }
+        Weights::from_values(evaluator, names, &values)
+    }
+
+    /// Reads and checks a weights file.
+    pub fn load(
+        evaluator: &str,
+        names: &'static [&'static str],
+        path: &Path,
+    ) -> Result<Weights, Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| Error::io(path.display().to_string(), &error))?;
+        Weights::from_json(evaluator, names, &text)
+    }
+
+    /// The file form of these weights.
+    pub fn to_file(&self) -> WeightsFile {
+        WeightsFile {
+            evaluator: self.evaluator.clone(),
+            weights: self
+                .names
+                .iter()
+                .zip(&self.values)
+                .map(|(name, value)| (name.to_string(), serde_json::Value::from(*value)))
+                .collect(),
+        }
+    }
+
+    /// The JSON file form, pretty-printed, weights in name order.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_file()).expect("weights serialize")
+    }
+
+    /// The evaluator these weights are for.
+    pub fn evaluator(&self) -> &str {
+        &self.evaluator
+    }
+
+    /// Feature names, in weight order.
+    pub fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+
+    /// The weights in feature order.
+    #[inline]
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// The weight of feature `name`.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.names
+            .iter()
+            .position(|candidate| *candidate == name)
+            .map(|index| self.values[index])
+    }
+
+    /// Sum of weight × feature in feature order, left to right, in `f64`.
+    #[inline]
+    pub fn weighted_sum(&self, features: &[f64]) -> f64 {
+        debug_assert_eq!(features.len(), self.values.len());
+        let mut sum = 0.0;
+        for (weight, feature) in self.values.iter().zip(features) {
+            sum += weight * feature;
+        }
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Piece;
+    use crate::placement::PieceState;
+
+    const NAMES: &[&str] = &["holes", "rows_cleared"];
+    const PRESETS: &[Preset] = &[Preset {
+        name: "plain",
+        description: "test",
+        values: &[2.0, -1.0],
+    }];
+
+    #[test]
+    fn weights_load_and_reject_bad_files() {
+        let good = r#"{"evaluator": "demo", "weights": {"rows_cleared": -1.0, "holes": 2}}"#;
+        let weights = Weights::from_json("demo", NAMES, good).unwrap();
+        assert_eq!(weights.values(), &[2.0, -1.0]);
+        assert_eq!(weights, Weights::from_preset("demo", NAMES, PRESETS, "plain").unwrap());
+        assert_eq!(weights.weighted_sum(&[3.0, 4.0]), 2.0);
+        let round_trip = Weights::from_json("demo", NAMES, &weights.to_json()).unwrap();
+        assert_eq!(round_trip, weights);
+
+        let unknown = r#"{"evaluator": "demo", "weights": {"rows_cleared": 1, "holes": 2, "wells": 3}}"#;
+        assert!(matches!(
+            Weights::from_json("demo", NAMES, unknown),
+            Err(Error::UnknownFeature { name, .. }) if name == "wells"
+        ));
+        let missing = r#"{"evaluator": "demo", "weights": {"holes": 2}}"#;
+        assert!(matches!(
+            Weights::from_json("demo", NAMES, missing),
+            Err(Error::MissingFeature { name, .. }) if name == "rows_cleared"
+        ));
+        let null = r#"{"evaluator": "demo", "weights": {"holes": null, "rows_cleared": 1}}"#;
+        assert!(matches!(
+            Weights::from_json("demo", NAMES, null),
+            Err(Error::NonFiniteWeight { name, .. }) if name == "holes"
+        ));
+        let other = r#"{"evaluator": "elashi", "weights": {"holes": 1, "rows_cleared": 1}}"#;
+        assert!(matches!(
+            Weights::from_json("demo", NAMES, other),
+            Err(Error::WeightsEvaluator { .. })
+        ));
+        assert!(Weights::from_values("demo", NAMES, &[f64::NAN, 1.0]).is_err());
+        assert!(Weights::from_values("demo", NAMES, &[f64::INFINITY, 1.0]).is_err());
+        assert!(Weights::from_preset("demo", NAMES, PRESETS, "nope").is_err());
+        assert!(Weights::from_json("demo", NAMES, "not json").is_err());
+    }
+
+    #[test]
+    fn records_give_landing_height_and_erosion() {
+        // A flat I on the floor of an empty board: landing height 0, lock height 0.
+        let mut board = Board::standard();
+        let flat = Placement::new(Piece::I, PieceState { x: 5, y: 19, rotation: 0 });
+        let record = PlacementRecord::lock(&mut board, flat);
+        assert_eq!(record.landing_height(), 0.0);
+        assert_eq!(record.lock_height, 0);
+        // A vertical I on the floor: 1.5; an O on the floor: 0.5.
+        let mut board = Board::standard();
+        let vertical = Placement::new(Piece::I, PieceState { x: 0, y: 18, rotation: 1 });
+        assert_eq!(PlacementRecord::lock(&mut board, vertical).landing_height(), 1.5);
+        let mut board = Board::standard();
+        let o = Placement::new(Piece::O, PieceState { x: 1, y: 18, rotation: 0 });
+        assert_eq!(PlacementRecord::lock(&mut board, o).landing_height(), 0.5);
+        // Completing two rows with a vertical I: 2 rows × 2 own cells = 4 eroded cells.
+        let mut board: Board = ("..........\n".repeat(17)
+            + "#########.\n#########.\n##.#######\n")
+            .parse()
+            .unwrap();
+        let record = PlacementRecord::lock(&mut board, vertical_at(9, 17));
+        assert_eq!(record.rows_cleared(), 2);
+        assert_eq!(record.eroded_piece_cells(), 4);
+        assert_eq!(record.landing_height(), 2.5);
+    }
+
+    fn vertical_at(x: i8, y: i8) -> Placement {
+        Placement::new(Piece::I, PieceState { x, y, rotation: 1 })
+    }
+}

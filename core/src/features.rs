@@ -1,0 +1,1 @@
+//! Board feature primitives (stub, being written).

@@ -1,0 +1,27 @@
+//! `tetris-core`: the exact NES Tetris model every other crate stands on.
+//!
+//! It holds the board (a `Copy` column bitboard), the seven pieces with the NES orientation
+//! table, placements and inputs, the seeded piece generators, NES levels and scoring, the
+//! `Searcher` and `Evaluator` traits that the searcher and evaluator crates implement, and the
+//! board feature primitives they share. Everything here is deterministic: the same seed gives
+//! the same pieces on any machine.
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod error;
+pub mod evaluate;
+pub mod features;
+pub mod generator;
+pub mod piece;
+pub mod placement;
+pub mod scoring;
+pub mod search;
+
+pub use board::{Board, LockOutcome, BOARD_WIDTH, DEFAULT_BOARD_HEIGHT, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
+pub use error::Error;
+pub use evaluate::{Chain, ChainRule, Evaluator, PlacementRecord, Preset, Weights, WeightsFile, MAX_FEATURES};
+pub use generator::{GeneratorKind, PieceGenerator};
+pub use piece::{Piece, SPAWN_X, SPAWN_Y};
+pub use placement::{Buttons, Input, PieceState, Placement};
+pub use scoring::NesScore;
+pub use search::{Placements, SearchOptions, Searcher};

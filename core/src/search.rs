@@ -1,0 +1,163 @@
+//! The `Searcher` trait (which lock placements a piece can reach) and the reusable buffer it
+//! fills.
+//!
+//! A searcher writes into a caller-owned [`Placements`] buffer that is cleared, not
+//! reallocated, on every call: once its vectors have grown to the largest result, searching
+//! allocates nothing. Paths are stored in one flat vector so that asking for them costs one
+//! `extend` per placement, and not asking costs nothing.
+
+use crate::board::Board;
+use crate::piece::Piece;
+use crate::placement::{Input, Placement};
+
+/// What a search should produce besides the placements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Record an input path from the spawn state to each placement.
+    pub with_paths: bool,
+}
+
+/// The placements found by one search, in the searcher's documented order, with their input
+/// paths when they were asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Placements {
+    placements: Vec<Placement>,
+    path_inputs: Vec<Input>,
+    /// `path_ends[i]` is where placement `i`'s path ends in `path_inputs`; it starts where
+    /// placement `i − 1`'s ends.
+    path_ends: Vec<u32>,
+    with_paths: bool,
+}
+
+impl Placements {
+    /// An empty buffer.
+    pub fn new() -> Placements {
+        Placements::default()
+    }
+
+    /// Empties the buffer for a new search, keeping its capacity; `with_paths` says whether
+    /// the placements that follow come with paths.
+    #[inline]
+    pub fn clear(&mut self, with_paths: bool) {
+        self.placements.clear();
+        self.path_inputs.clear();
+        self.path_ends.clear();
+        self.with_paths = with_paths;
+    }
+
+    /// Appends a placement without a path (the buffer must have been cleared without paths).
+    #[inline]
+    pub fn push(&mut self, placement: Placement) {
+        debug_assert!(!self.with_paths, "this search records paths");
+        self.placements.push(placement);
+    }
+
+    /// Appends a placement with its input path (the buffer must have been cleared with paths).
+    #[inline]
+    pub fn push_with_path(&mut self, placement: Placement, path: impl IntoIterator<Item = Input>) {
+        debug_assert!(self.with_paths, "this search does not record paths");
+        self.placements.push(placement);
+        self.path_inputs.extend(path);
+        self.path_ends.push(self.path_inputs.len() as u32);
+    }
+
+    /// Whether paths were recorded.
+    #[inline]
+    pub fn has_paths(&self) -> bool {
+        self.with_paths
+    }
+
+    /// Number of placements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.placements.len()
+    }
+
+    /// Whether the search found nothing (for example because the piece cannot spawn).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.placements.is_empty()
+    }
+
+    /// The placements in the searcher's order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Placement] {
+        &self.placements
+    }
+
+    /// Placement `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<&Placement> {
+        self.placements.get(index)
+    }
+
+    /// The input path of placement `index`, if paths were recorded.
+    pub fn path(&self, index: usize) -> Option<&[Input]> {
+        if !self.with_paths || index >= self.path_ends.len() {
+            return None;
+        }
+        let start = if index == 0 {
+            0
+        } else {
+            self.path_ends[index - 1] as usize
+        };
+        Some(&self.path_inputs[start..self.path_ends[index] as usize])
+    }
+
+    /// Iterates over the placements in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Placement> {
+        self.placements.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Placements {
+    type Item = &'a Placement;
+    type IntoIter = std::slice::Iter<'a, Placement>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.placements.iter()
+    }
+}
+
+/// Enumerates every lock placement a piece can reach from its spawn state.
+///
+/// Contract for implementations:
+/// - placements come out in the searcher's documented order, each once, and the order is a
+///   pure function of the board and piece (it decides ties);
+/// - a piece whose spawn state is illegal has no placement (an empty result, not an error);
+/// - `out` is cleared first and reused: no allocation per call once it has grown;
+/// - paths are recorded only when `options.with_paths` is set, and recording them must not
+///   slow down a search that does not.
+pub trait Searcher {
+    /// The searcher's name as used in strategy names (`bfs`, `column-drop`, …).
+    fn name(&self) -> &str;
+
+    /// Fills `out` with every lock placement of `piece` on `board`.
+    fn search(&mut self, board: &Board, piece: Piece, options: SearchOptions, out: &mut Placements);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::PieceState;
+
+    #[test]
+    fn paths_are_kept_per_placement_and_buffers_are_reused() {
+        let mut out = Placements::new();
+        out.clear(true);
+        let a = Placement::new(Piece::T, PieceState::SPAWN);
+        out.push_with_path(a, [Input::Left, Input::Down]);
+        out.push_with_path(a, []);
+        out.push_with_path(a, [Input::RotateClockwise]);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out.path(0), Some(&[Input::Left, Input::Down][..]));
+        assert_eq!(out.path(1), Some(&[][..]));
+        assert_eq!(out.path(2), Some(&[Input::RotateClockwise][..]));
+        assert_eq!(out.path(3), None);
+        out.clear(false);
+        assert!(out.is_empty());
+        out.push(a);
+        assert_eq!(out.path(0), None);
+        assert!(!out.has_paths());
+    }
+}

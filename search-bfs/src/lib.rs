@@ -1,0 +1,1 @@
+//! Full breadth-first lock search (slides and spins) with input paths, in the canonical order (being written).

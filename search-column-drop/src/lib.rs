@@ -1,0 +1,1 @@
+//! Rotate, shift, hard drop: the fast baseline searcher (being written).
