@@ -8,9 +8,11 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod chain;
 pub mod error;
 pub mod evaluate;
 pub mod features;
+pub mod filter;
 pub mod generator;
 pub mod piece;
 pub mod placement;

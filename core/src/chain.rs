@@ -1,0 +1,1 @@
+//! Lookahead chains (stub, being written).

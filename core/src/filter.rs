@@ -1,0 +1,1 @@
+//! Placement filters (stub, being written).
