@@ -168,7 +168,9 @@ impl Board {
     /// Rows that are completely filled, as a bit mask of row indices.
     #[inline]
     pub fn full_rows(&self) -> u32 {
-        self.columns.iter().fold(self.row_mask(), |rows, &column| rows & column)
+        self.columns
+            .iter()
+            .fold(self.row_mask(), |rows, &column| rows & column)
     }
 
     /// Occupies the cells of a piece state without clearing rows; cells above row 0 are
@@ -268,7 +270,9 @@ impl Board {
 
     /// The board as H strings of 10 `#`/`.` characters, top row first (the JSON form).
     pub fn to_rows(&self) -> Vec<String> {
-        (0..self.height as usize).map(|y| self.row_text(y)).collect()
+        (0..self.height as usize)
+            .map(|y| self.row_text(y))
+            .collect()
     }
 
     /// Parses rows (top first) of 10 `#`/`.` characters; the row count is the height and must

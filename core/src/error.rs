@@ -26,7 +26,9 @@ pub enum Error {
         found: usize,
     },
     /// A character other than `#` or `.` in a board (`line`, `column` are 1-based).
-    #[error("board line {line}, column {column}: unexpected character {character:?} (use '#' or '.')")]
+    #[error(
+        "board line {line}, column {column}: unexpected character {character:?} (use '#' or '.')"
+    )]
     BoardCharacter {
         /// 1-based line number.
         line: usize,
@@ -47,7 +49,9 @@ pub enum Error {
         valid: String,
     },
     /// A character in a piece file that is neither a piece letter nor white space.
-    #[error("piece file {path}: line {line}, column {column}: {character:?} is not a piece letter (T J Z O S L I)")]
+    #[error(
+        "piece file {path}: line {line}, column {column}: {character:?} is not a piece letter (T J Z O S L I)"
+    )]
     PieceFileCharacter {
         /// The file.
         path: String,

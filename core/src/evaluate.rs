@@ -41,7 +41,12 @@ impl PlacementRecord {
     #[inline]
     pub fn lock(board: &mut Board, placement: Placement) -> PlacementRecord {
         let board_height = board.height();
-        let lock = board.lock(placement.piece, placement.rotation, placement.x, placement.y);
+        let lock = board.lock(
+            placement.piece,
+            placement.rotation,
+            placement.x,
+            placement.y,
+        );
         let (top, bottom) = placement.piece.vertical_extent(placement.rotation);
         PlacementRecord {
             placement,
@@ -195,7 +200,11 @@ impl Weights {
         if values.len() != names.len() {
             return Err(Error::WeightsFormat {
                 evaluator: evaluator.to_string(),
-                message: format!("{} weights given for {} features", values.len(), names.len()),
+                message: format!(
+                    "{} weights given for {} features",
+                    values.len(),
+                    names.len()
+                ),
             });
         }
         for (name, value) in names.iter().zip(values) {
@@ -259,7 +268,11 @@ impl Weights {
                 found: file.evaluator.clone(),
             });
         }
-        if let Some(unknown) = file.weights.keys().find(|key| !names.contains(&key.as_str())) {
+        if let Some(unknown) = file
+            .weights
+            .keys()
+            .find(|key| !names.contains(&key.as_str()))
+        {
             return Err(Error::UnknownFeature {
                 evaluator: evaluator.to_string(),
                 name: unknown.clone(),
@@ -268,10 +281,13 @@ impl Weights {
         }
         let mut values = Vec::with_capacity(names.len());
         for name in names {
-            let value = file.weights.get(*name).ok_or_else(|| Error::MissingFeature {
-                evaluator: evaluator.to_string(),
-                name: name.to_string(),
-            })?;
+            let value = file
+                .weights
+                .get(*name)
+                .ok_or_else(|| Error::MissingFeature {
+                    evaluator: evaluator.to_string(),
+                    name: name.to_string(),
+                })?;
             let number = value.as_f64().ok_or_else(|| Error::NonFiniteWeight {
                 evaluator: evaluator.to_string(),
                 name: name.to_string(),
@@ -365,12 +381,16 @@ mod tests {
         let good = r#"{"evaluator": "demo", "weights": {"rows_cleared": -1.0, "holes": 2}}"#;
         let weights = Weights::from_json("demo", NAMES, good).unwrap();
         assert_eq!(weights.values(), &[2.0, -1.0]);
-        assert_eq!(weights, Weights::from_preset("demo", NAMES, PRESETS, "plain").unwrap());
+        assert_eq!(
+            weights,
+            Weights::from_preset("demo", NAMES, PRESETS, "plain").unwrap()
+        );
         assert_eq!(weights.weighted_sum(&[3.0, 4.0]), 2.0);
         let round_trip = Weights::from_json("demo", NAMES, &weights.to_json()).unwrap();
         assert_eq!(round_trip, weights);
 
-        let unknown = r#"{"evaluator": "demo", "weights": {"rows_cleared": 1, "holes": 2, "wells": 3}}"#;
+        let unknown =
+            r#"{"evaluator": "demo", "weights": {"rows_cleared": 1, "holes": 2, "wells": 3}}"#;
         assert!(matches!(
             Weights::from_json("demo", NAMES, unknown),
             Err(Error::UnknownFeature { name, .. }) if name == "wells"
@@ -400,20 +420,43 @@ mod tests {
     fn records_give_landing_height_and_erosion() {
         // A flat I on the floor of an empty board: landing height 0, lock height 0.
         let mut board = Board::standard();
-        let flat = Placement::new(Piece::I, PieceState { x: 5, y: 19, rotation: 0 });
+        let flat = Placement::new(
+            Piece::I,
+            PieceState {
+                x: 5,
+                y: 19,
+                rotation: 0,
+            },
+        );
         let record = PlacementRecord::lock(&mut board, flat);
         assert_eq!(record.landing_height(), 0.0);
         assert_eq!(record.lock_height, 0);
         // A vertical I on the floor: 1.5; an O on the floor: 0.5.
         let mut board = Board::standard();
-        let vertical = Placement::new(Piece::I, PieceState { x: 0, y: 18, rotation: 1 });
-        assert_eq!(PlacementRecord::lock(&mut board, vertical).landing_height(), 1.5);
+        let vertical = Placement::new(
+            Piece::I,
+            PieceState {
+                x: 0,
+                y: 18,
+                rotation: 1,
+            },
+        );
+        assert_eq!(
+            PlacementRecord::lock(&mut board, vertical).landing_height(),
+            1.5
+        );
         let mut board = Board::standard();
-        let o = Placement::new(Piece::O, PieceState { x: 1, y: 18, rotation: 0 });
+        let o = Placement::new(
+            Piece::O,
+            PieceState {
+                x: 1,
+                y: 18,
+                rotation: 0,
+            },
+        );
         assert_eq!(PlacementRecord::lock(&mut board, o).landing_height(), 0.5);
         // Completing two rows with a vertical I: 2 rows × 2 own cells = 4 eroded cells.
-        let mut board: Board = ("..........\n".repeat(17)
-            + "#########.\n#########.\n##.#######\n")
+        let mut board: Board = ("..........\n".repeat(17) + "#########.\n#########.\n##.#######\n")
             .parse()
             .unwrap();
         let record = PlacementRecord::lock(&mut board, vertical_at(9, 17));

@@ -19,9 +19,13 @@ pub mod placement;
 pub mod scoring;
 pub mod search;
 
-pub use board::{Board, LockOutcome, BOARD_WIDTH, DEFAULT_BOARD_HEIGHT, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
+pub use board::{
+    BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,
+};
 pub use error::Error;
-pub use evaluate::{Chain, ChainRule, Evaluator, PlacementRecord, Preset, Weights, WeightsFile, MAX_FEATURES};
+pub use evaluate::{
+    Chain, ChainRule, Evaluator, MAX_FEATURES, PlacementRecord, Preset, Weights, WeightsFile,
+};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};

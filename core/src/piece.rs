@@ -261,7 +261,9 @@ impl Piece {
 
     /// The piece whose spawn orientation has this NES orientation id, if any.
     pub fn from_nes_spawn_id(id: u8) -> Option<Piece> {
-        Piece::ALL.into_iter().find(|piece| piece.nes_spawn_id() == id)
+        Piece::ALL
+            .into_iter()
+            .find(|piece| piece.nes_spawn_id() == id)
     }
 }
 
@@ -351,10 +353,16 @@ mod tests {
         // The NES ids move as nes-facts.md §1.3 says: A from T 0x02 → 0x03, B → 0x01,
         // A from J 0x07 → 0x04, A from L 0x0E → 0x0F, B from L 0x0E → 0x0D, I 0x12 ↔ 0x11.
         assert_eq!(Piece::T.nes_orientation_id(Piece::T.clockwise(0)), 0x03);
-        assert_eq!(Piece::T.nes_orientation_id(Piece::T.counterclockwise(0)), 0x01);
+        assert_eq!(
+            Piece::T.nes_orientation_id(Piece::T.counterclockwise(0)),
+            0x01
+        );
         assert_eq!(Piece::J.nes_orientation_id(Piece::J.clockwise(0)), 0x04);
         assert_eq!(Piece::L.nes_orientation_id(Piece::L.clockwise(0)), 0x0F);
-        assert_eq!(Piece::L.nes_orientation_id(Piece::L.counterclockwise(0)), 0x0D);
+        assert_eq!(
+            Piece::L.nes_orientation_id(Piece::L.counterclockwise(0)),
+            0x0D
+        );
         assert_eq!(Piece::I.nes_orientation_id(Piece::I.clockwise(0)), 0x11);
     }
 
@@ -375,13 +383,8 @@ mod tests {
 
     #[test]
     fn spawn_cells_from_rules() {
-        let spawn = |piece: Piece| {
-            sorted(
-                piece
-                    .cells(0)
-                    .map(|(dx, dy)| (SPAWN_X + dx, SPAWN_Y + dy)),
-            )
-        };
+        let spawn =
+            |piece: Piece| sorted(piece.cells(0).map(|(dx, dy)| (SPAWN_X + dx, SPAWN_Y + dy)));
         assert_eq!(spawn(Piece::T), sorted([(4, 0), (5, 0), (6, 0), (5, 1)]));
         assert_eq!(spawn(Piece::I), sorted([(3, 0), (4, 0), (5, 0), (6, 0)]));
         assert_eq!(spawn(Piece::O), sorted([(4, 0), (5, 0), (4, 1), (5, 1)]));
@@ -395,7 +398,13 @@ mod tests {
             assert_eq!(piece.letter().to_string().parse::<Piece>().unwrap(), piece);
             assert_eq!(Piece::from_nes_spawn_id(piece.nes_spawn_id()), Some(piece));
         }
-        assert_eq!("TJZOSLI".chars().map(|c| Piece::from_letter(c).unwrap().index()).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            "TJZOSLI"
+                .chars()
+                .map(|c| Piece::from_letter(c).unwrap().index())
+                .collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 4, 5, 6]
+        );
         assert!("X".parse::<Piece>().is_err());
         assert!("TJ".parse::<Piece>().is_err());
         assert_eq!(Piece::from_index(7), None);

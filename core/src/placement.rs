@@ -204,11 +204,17 @@ mod tests {
         assert_eq!(spawn.after(Piece::T, Input::Left).unwrap().x, 4);
         assert_eq!(spawn.after(Piece::T, Input::Down).unwrap().y, 1);
         assert_eq!(
-            spawn.after(Piece::T, Input::RotateCounterclockwise).unwrap().rotation,
+            spawn
+                .after(Piece::T, Input::RotateCounterclockwise)
+                .unwrap()
+                .rotation,
             3
         );
         assert_eq!(
-            spawn.after(Piece::I, Input::RotateClockwise).unwrap().rotation,
+            spawn
+                .after(Piece::I, Input::RotateClockwise)
+                .unwrap()
+                .rotation,
             1
         );
         assert_eq!(spawn.after(Piece::I, Input::Frame(Buttons::A)), None);

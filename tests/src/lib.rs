@@ -59,9 +59,41 @@ pub fn grow_board(seed: u64, placements: usize, height: usize) -> Board {
             if placement.cells.iter().any(|&(_, y)| y < 2) {
                 continue;
             }
-            board.lock(placement.piece, placement.rotation, placement.x, placement.y);
+            board.lock(
+                placement.piece,
+                placement.rotation,
+                placement.x,
+                placement.y,
+            );
             placed += 1;
         }
     }
     board
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grown_boards_have_stacks_and_overhangs() {
+        let mut with_overhang = 0;
+        for seed in 0..50 {
+            let board = grow_board(seed, 30, 20);
+            // 30 pieces, some rows cleared: at least a few rows of stack remain.
+            assert!(board.occupied_count() >= 20, "seed {seed}:\n{board}");
+            let covered = (0..10).any(|x| {
+                let column = board.column(x);
+                column != 0
+                    && (column >> column.trailing_zeros())
+                        != (board.row_mask() >> column.trailing_zeros())
+            });
+            with_overhang += covered as u32;
+        }
+        assert!(
+            with_overhang >= 25,
+            "only {with_overhang} of 50 boards have a covered hole"
+        );
+        assert_eq!(grow_board(7, 30, 20), grow_board(7, 30, 20));
+    }
 }
