@@ -1,1 +1,826 @@
-//! Lookahead chains (stub, being written).
+//! Lookahead chains: a searcher and an evaluator chained over the known pieces (search.md §4).
+//!
+//! The current piece is placed at every placement the searcher finds, its rows clear, the next
+//! known piece is searched on the board that leaves, and so on to the chain's depth; the last
+//! link hands the final board and one [`PlacementRecord`] per placement to the evaluator. The
+//! best chain's FIRST placement is the move to play.
+//!
+//! # Which chain is best
+//!
+//! Every chain gets a [`ChainValue`]; [`ChainValue::is_better_than`] orders them by, in turn:
+//!
+//! 1. **length** — more placements first. A chain is cut short when a later known piece has no
+//!    placement on the board the chain leaves (it cannot spawn, or the filter or no-suicide
+//!    rule removed every placement). A cut-short chain is evaluated as it stands (its board and
+//!    its records so far), and only wins when no full-length chain exists: the current piece
+//!    is still played, so the game goes on as long as the current piece has a placement;
+//! 2. **unknown pieces lost** (expectimax only, below) — fewer first;
+//! 3. **the evaluator's [`ChainRule`]** — `Prefer` before `Neutral` before `Reject`. Rejected
+//!    chains are thus never taken while any chain that is not rejected exists; when EVERY chain
+//!    is rejected the best rejected chain by cost is played (the result says so through its
+//!    rule), so that the game goes on rather than ending with a legal move left;
+//! 4. **cost** — lower first.
+//!
+//! Ties keep the FIRST chain (strict comparison), iterating the current piece's placements in
+//! the searcher's order and, inside each, the next piece's in order, and so on: the rule that
+//! reproduces the original NES AI program move for move. A NaN cost never wins a comparison.
+//!
+//! # Options ([`ChainOptions`])
+//!
+//! - `depth`: how many known pieces to chain (1 = current piece only, 2 = current + preview as
+//!   on the NES, more for deeper lookahead). Fewer pieces given than the depth → the chain uses
+//!   those given.
+//! - `expectimax`: after the last known piece, average over the 7 possible unknown pieces. For
+//!   each unknown piece (in T J Z O S L I order) its best chain is found by the rules above
+//!   (the evaluator sees the known placements plus the unknown one); the known chain's value
+//!   is then: `unknown_pieces_lost` = how many of the 7 have no placement at all (the piece
+//!   cannot spawn, or the filter or no-suicide removed every placement: the game would end if
+//!   it came); cost = the mean of the surviving pieces' best costs (summed in piece order, then
+//!   divided by their count; +∞ when none survives); rule = `Reject` if some surviving piece's
+//!   best chain is rejected (whatever comes next, that piece could only make a rejected
+//!   chain), else `Prefer` if every surviving piece's best chain is preferred, else `Neutral`.
+//!   Losing a piece ranks below any cost, so an unknown piece that cannot spawn is never
+//!   averaged away. With no piece lost and no rule, this is exactly "the average of the 7 best
+//!   costs".
+//! - `no_suicide`: skip every placement after which the next piece cannot spawn. The next
+//!   piece is the next known piece of the chain; after the LAST known piece it is unknown, and
+//!   the placement is skipped when ANY of the 7 pieces could not spawn (any of them may come).
+//!   With expectimax the same 7-piece rule applies after the unknown piece. Off by default;
+//!   without it such chains are still candidates (cut short, or with lost unknown pieces).
+//! - `filter`: a [`PlacementFilter`] asked about every placement at every depth (with the
+//!   board that piece is placed on); rejected placements start or continue no chain.
+//!
+//! [`LookaheadChain::best`] returns `None` only when no placement of the current piece is left:
+//! it cannot spawn, or the filter or no-suicide rule removed all of its placements.
+//!
+//! # Cost of a search
+//!
+//! The chain keeps one [`Placements`] buffer per level, a record stack, the best chain and the
+//! per-first-placement report, all reused: after the first searches nothing is allocated, and
+//! nothing per evaluated leaf. Boards are copied (a board is 44 bytes) rather than undone.
+//! Searches inside the chain ask for no paths; ask the searcher again for the chosen
+//! placement's path.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::board::Board;
+use crate::evaluate::{Chain, ChainRule, Evaluator, PlacementRecord};
+use crate::filter::PlacementFilter;
+use crate::piece::Piece;
+use crate::placement::Placement;
+use crate::search::{Placements, SearchOptions, Searcher};
+
+/// The chain's settings (see the module documentation for what each one means).
+#[derive(Clone)]
+pub struct ChainOptions {
+    /// Known pieces to chain: 1 = the current piece only, 2 = current + preview, …; at least 1.
+    pub depth: usize,
+    /// Average over the 7 possible unknown pieces after the last known one.
+    pub expectimax: bool,
+    /// Skip placements after which the next piece (any of the 7 after the last known piece)
+    /// cannot spawn.
+    pub no_suicide: bool,
+    /// A filter asked about every placement at every depth.
+    pub filter: Option<Arc<dyn PlacementFilter + Send + Sync>>,
+}
+
+impl ChainOptions {
+    /// Depth `depth`, no expectimax, no no-suicide rule, no filter.
+    pub fn with_depth(depth: usize) -> ChainOptions {
+        ChainOptions {
+            depth,
+            ..ChainOptions::default()
+        }
+    }
+}
+
+impl Default for ChainOptions {
+    /// Depth 1 (the current piece only), every option off.
+    fn default() -> Self {
+        ChainOptions {
+            depth: 1,
+            expectimax: false,
+            no_suicide: false,
+            filter: None,
+        }
+    }
+}
+
+impl fmt::Debug for ChainOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChainOptions")
+            .field("depth", &self.depth)
+            .field("expectimax", &self.expectimax)
+            .field("no_suicide", &self.no_suicide)
+            .field("filter", &self.filter.as_ref().map(|_| "…"))
+            .finish()
+    }
+}
+
+/// How good one chain is; compared with [`ChainValue::is_better_than`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChainValue {
+    /// Known placements in the chain: the depth for a full chain, fewer when a later known
+    /// piece had no placement.
+    pub length: usize,
+    /// With expectimax, how many of the 7 unknown pieces had no placement after this chain;
+    /// 0 otherwise (and for cut-short chains, which never reach the unknown piece).
+    pub unknown_pieces_lost: u8,
+    /// The evaluator's rule for the chain (with expectimax, combined over the unknown pieces
+    /// as the module documentation says).
+    pub rule: ChainRule,
+    /// The evaluator's cost, lower is better (with expectimax, the mean over the surviving
+    /// unknown pieces of their best costs; +∞ when none survives).
+    pub cost: f64,
+}
+
+impl ChainValue {
+    /// Whether this chain beats `other`, strictly: longer first, then fewer unknown pieces
+    /// lost, then `Prefer` before `Neutral` before `Reject`, then lower cost. Equal values are
+    /// not better, so the first of equal chains stays best.
+    #[inline]
+    pub fn is_better_than(&self, other: &ChainValue) -> bool {
+        if self.length != other.length {
+            return self.length > other.length;
+        }
+        if self.unknown_pieces_lost != other.unknown_pieces_lost {
+            return self.unknown_pieces_lost < other.unknown_pieces_lost;
+        }
+        let (rank, other_rank) = (rule_rank(self.rule), rule_rank(other.rule));
+        if rank != other_rank {
+            return rank < other_rank;
+        }
+        self.cost < other.cost
+    }
+
+    /// Whether the evaluator prefers this chain.
+    pub fn is_preferred(&self) -> bool {
+        self.rule == ChainRule::Prefer
+    }
+
+    /// Whether the evaluator rejects this chain (it is only played when every chain is).
+    pub fn is_rejected(&self) -> bool {
+        self.rule == ChainRule::Reject
+    }
+}
+
+/// Rank of a chain rule, lower is better.
+#[inline]
+fn rule_rank(rule: ChainRule) -> u8 {
+    match rule {
+        ChainRule::Prefer => 0,
+        ChainRule::Neutral => 1,
+        ChainRule::Reject => 2,
+    }
+}
+
+/// The chain's choice: the first placement of the best chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChainChoice {
+    /// The placement of the current piece to play.
+    pub placement: Placement,
+    /// Its index in the searcher's order for the current piece on the given board.
+    pub index: usize,
+    /// The best chain's value (cost, rule, length).
+    pub value: ChainValue,
+}
+
+impl ChainChoice {
+    /// The best chain's cost.
+    pub fn cost(&self) -> f64 {
+        self.value.cost
+    }
+
+    /// Whether the best chain is one the evaluator prefers.
+    pub fn is_preferred(&self) -> bool {
+        self.value.is_preferred()
+    }
+}
+
+/// One placement of the current piece and the best chain that starts with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlacementValue {
+    /// The placement, in the searcher's order.
+    pub placement: Placement,
+    /// The value of the best chain starting with it; `None` when no chain starts with it (the
+    /// filter or the no-suicide rule removed it). A chain cut short by a later piece shows as a
+    /// value whose `length` is below the depth.
+    pub value: Option<ChainValue>,
+}
+
+/// A lookahead chain: settings plus the buffers reused from one search to the next.
+#[derive(Debug)]
+pub struct LookaheadChain {
+    options: ChainOptions,
+    /// One buffer per known piece, plus one for the unknown piece with expectimax.
+    levels: Vec<Placements>,
+    /// The records of the chain being explored, current piece first.
+    records: Vec<PlacementRecord>,
+    /// The known placements of the best chain of the last search.
+    best_chain: Vec<Placement>,
+    /// Per placement of the current piece, the best chain starting with it (last search).
+    report: Vec<PlacementValue>,
+}
+
+impl LookaheadChain {
+    /// A chain with these settings.
+    ///
+    /// # Panics
+    /// If `options.depth` is 0.
+    pub fn new(options: ChainOptions) -> LookaheadChain {
+        assert!(
+            options.depth >= 1,
+            "a lookahead chain needs depth 1 or more"
+        );
+        let levels = options.depth + usize::from(options.expectimax);
+        LookaheadChain {
+            levels: (0..levels).map(|_| Placements::new()).collect(),
+            records: Vec::with_capacity(levels),
+            best_chain: Vec::with_capacity(options.depth),
+            report: Vec::new(),
+            options,
+        }
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &ChainOptions {
+        &self.options
+    }
+
+    /// The best chain for `pieces` (current piece first, then the preview…; the first `depth`
+    /// are used) on `board`, by the rules of the module documentation; `None` when the current
+    /// piece has no placement left (or `pieces` is empty). Also fills
+    /// [`LookaheadChain::first_placement_values`] and [`LookaheadChain::best_chain`].
+    pub fn best<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.records.clear();
+        self.best_chain.clear();
+        self.report.clear();
+        let known = pieces.len().min(self.options.depth);
+        if known == 0 {
+            return None;
+        }
+        let mut walk = Walk {
+            searcher,
+            evaluator,
+            options: &self.options,
+            pieces: &pieces[..known],
+            records: &mut self.records,
+            best: None,
+            best_chain: &mut self.best_chain,
+            report: &mut self.report,
+            first_index: 0,
+        };
+        let levels = known + usize::from(self.options.expectimax);
+        walk.known_level(&mut self.levels[..levels], board);
+        let (value, index) = walk.best?;
+        Some(ChainChoice {
+            placement: self.best_chain[0],
+            index,
+            value,
+        })
+    }
+
+    /// Runs [`LookaheadChain::best`] and returns, for every placement of the current piece in
+    /// the searcher's order, the best chain that starts with it (what `arena analyze --all`
+    /// prints).
+    pub fn analyze_all<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+    ) -> &[PlacementValue]
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.best(searcher, evaluator, board, pieces);
+        &self.report
+    }
+
+    /// The known placements of the best chain found by the last search, current piece first
+    /// (empty when it found none; shorter than the depth when the chain was cut short).
+    pub fn best_chain(&self) -> &[Placement] {
+        &self.best_chain
+    }
+
+    /// For every placement of the current piece in the last search, in the searcher's order,
+    /// the best chain starting with it (see [`LookaheadChain::analyze_all`]).
+    pub fn first_placement_values(&self) -> &[PlacementValue] {
+        &self.report
+    }
+}
+
+/// One search's state: what it searches with, the record stack and the best found so far.
+struct Walk<'w, S: ?Sized, E: ?Sized> {
+    searcher: &'w mut S,
+    evaluator: &'w E,
+    options: &'w ChainOptions,
+    /// The known pieces in use (their count is the effective depth).
+    pieces: &'w [Piece],
+    records: &'w mut Vec<PlacementRecord>,
+    /// The best known chain so far and the index of its first placement.
+    best: Option<(ChainValue, usize)>,
+    best_chain: &'w mut Vec<Placement>,
+    report: &'w mut Vec<PlacementValue>,
+    /// Index of the current piece's placement being explored.
+    first_index: usize,
+}
+
+impl<S, E> Walk<'_, S, E>
+where
+    S: Searcher + ?Sized,
+    E: Evaluator + ?Sized,
+{
+    /// Explores every chain from the known piece at level `records.len()` on `board`; returns
+    /// the best value among them, `None` when the piece has no placement left.
+    fn known_level(&mut self, levels: &mut [Placements], board: &Board) -> Option<ChainValue> {
+        let level = self.records.len();
+        let (here, deeper) = levels
+            .split_first_mut()
+            .expect("one placement buffer per level");
+        self.searcher
+            .search(board, self.pieces[level], SearchOptions::default(), here);
+        let mut best: Option<ChainValue> = None;
+        for (index, &placement) in here.iter().enumerate() {
+            if level == 0 {
+                self.first_index = index;
+            }
+            let value = self.follow(deeper, board, placement);
+            if let Some(value) = value {
+                if best.is_none_or(|best| value.is_better_than(&best)) {
+                    best = Some(value);
+                }
+            }
+            if level == 0 {
+                self.report.push(PlacementValue { placement, value });
+            }
+        }
+        best
+    }
+
+    /// The best chain through `placement` of the piece at level `records.len()`, placed on
+    /// `board`; `None` when the filter or the no-suicide rule removes it.
+    fn follow(
+        &mut self,
+        deeper: &mut [Placements],
+        board: &Board,
+        placement: Placement,
+    ) -> Option<ChainValue> {
+        if !self.accepts(board, &placement) {
+            return None;
+        }
+        let level = self.records.len();
+        let mut next = *board;
+        let record = PlacementRecord::lock(&mut next, placement);
+        let last_known = level + 1 == self.pieces.len();
+        let next_piece = if last_known {
+            None
+        } else {
+            Some(self.pieces[level + 1])
+        };
+        if self.options.no_suicide && self.blocks_next_spawn(&next, next_piece) {
+            return None;
+        }
+        self.records.push(record);
+        let value = if !last_known {
+            match self.known_level(deeper, &next) {
+                Some(value) => Some(value),
+                // Cut short: the next known piece has no placement here.
+                None => {
+                    let value = self.evaluate(&next);
+                    self.offer(value);
+                    Some(value)
+                }
+            }
+        } else {
+            let value = if self.options.expectimax {
+                self.unknown_level(&mut deeper[0], &next)
+            } else {
+                self.evaluate(&next)
+            };
+            self.offer(value);
+            Some(value)
+        };
+        self.records.pop();
+        value
+    }
+
+    /// The expectimax value of the known chain in `records`, whose final board is `board`.
+    fn unknown_level(&mut self, here: &mut Placements, board: &Board) -> ChainValue {
+        let mut lost = 0u8;
+        let mut survivors = 0u32;
+        let mut cost_sum = 0.0;
+        let mut all_preferred = true;
+        let mut any_rejected = false;
+        for piece in Piece::ALL {
+            self.searcher
+                .search(board, piece, SearchOptions::default(), here);
+            let mut best: Option<ChainValue> = None;
+            for &placement in here.iter() {
+                if !self.accepts(board, &placement) {
+                    continue;
+                }
+                let mut next = *board;
+                let record = PlacementRecord::lock(&mut next, placement);
+                if self.options.no_suicide && self.blocks_next_spawn(&next, None) {
+                    continue;
+                }
+                self.records.push(record);
+                let value = self.evaluate(&next);
+                self.records.pop();
+                if best.is_none_or(|best| value.is_better_than(&best)) {
+                    best = Some(value);
+                }
+            }
+            match best {
+                None => lost += 1,
+                Some(best) => {
+                    survivors += 1;
+                    cost_sum += best.cost;
+                    all_preferred &= best.rule == ChainRule::Prefer;
+                    any_rejected |= best.rule == ChainRule::Reject;
+                }
+            }
+        }
+        let rule = if any_rejected {
+            ChainRule::Reject
+        } else if survivors > 0 && all_preferred {
+            ChainRule::Prefer
+        } else {
+            ChainRule::Neutral
+        };
+        ChainValue {
+            length: self.records.len(),
+            unknown_pieces_lost: lost,
+            rule,
+            cost: if survivors == 0 {
+                f64::INFINITY
+            } else {
+                cost_sum / survivors as f64
+            },
+        }
+    }
+
+    /// Whether the filter, if any, accepts `placement` on `board`.
+    #[inline]
+    fn accepts(&self, board: &Board, placement: &Placement) -> bool {
+        self.options
+            .filter
+            .as_ref()
+            .is_none_or(|filter| filter.accepts(board, placement))
+    }
+
+    /// Whether the next piece cannot spawn on `board`: the known `next` piece, or, when it is
+    /// unknown (`None`), any of the 7.
+    #[inline]
+    fn blocks_next_spawn(&self, board: &Board, next: Option<Piece>) -> bool {
+        match next {
+            Some(piece) => !board.can_spawn(piece),
+            None => Piece::ALL.iter().any(|&piece| !board.can_spawn(piece)),
+        }
+    }
+
+    /// The evaluator's value of the chain in `records` ending on `board`.
+    #[inline]
+    fn evaluate(&self, board: &Board) -> ChainValue {
+        let chain = Chain {
+            board,
+            records: &self.records[..],
+        };
+        ChainValue {
+            length: self.records.len(),
+            unknown_pieces_lost: 0,
+            rule: self.evaluator.chain_rule(chain),
+            cost: self.evaluator.cost(chain),
+        }
+    }
+
+    /// Makes the known chain in `records` the best one if its `value` beats the best so far.
+    #[inline]
+    fn offer(&mut self, value: ChainValue) {
+        if self
+            .best
+            .is_none_or(|(best, _)| value.is_better_than(&best))
+        {
+            self.best = Some((value, self.first_index));
+            self.best_chain.clear();
+            self.best_chain
+                .extend(self.records.iter().map(|record| record.placement));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluate::Weights;
+    use crate::placement::PieceState;
+
+    /// Every rotation at every column dropped straight down from above the field, rotation
+    /// first, then x: enough of a searcher to drive the chain (column drop without its
+    /// spawn-row rule).
+    struct DropFromAbove;
+
+    impl Searcher for DropFromAbove {
+        fn name(&self) -> &str {
+            "drop-from-above"
+        }
+
+        fn search(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            out.clear(options.with_paths);
+            if !board.can_spawn(piece) {
+                return;
+            }
+            for rotation in 0..piece.orientation_count() {
+                for x in 0..10 {
+                    // Every orientation lies within 2 rows above its pivot.
+                    if board.fits(piece, rotation, x, -2) {
+                        let y = board.drop_row(piece, rotation, x, -2);
+                        out.push(Placement::new(piece, PieceState { x, y, rotation }));
+                    }
+                }
+            }
+        }
+    }
+
+    const NAMES: &[&str] = &["pile_height"];
+
+    /// Cost = pile height of the final board; the chain rule is given as a function.
+    struct PileHeight {
+        weights: Weights,
+        rule: fn(Chain<'_>) -> ChainRule,
+    }
+
+    impl PileHeight {
+        fn new(rule: fn(Chain<'_>) -> ChainRule) -> PileHeight {
+            PileHeight {
+                weights: Weights::from_values("pile-height", NAMES, &[1.0]).unwrap(),
+                rule,
+            }
+        }
+    }
+
+    impl Evaluator for PileHeight {
+        fn name(&self) -> &str {
+            "pile-height"
+        }
+
+        fn feature_names(&self) -> &'static [&'static str] {
+            NAMES
+        }
+
+        fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+            out[0] = chain.board.column_heights().into_iter().max().unwrap_or(0) as f64;
+        }
+
+        fn weights(&self) -> &Weights {
+            &self.weights
+        }
+
+        fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
+            (self.rule)(chain)
+        }
+    }
+
+    fn neutral(_: Chain<'_>) -> ChainRule {
+        ChainRule::Neutral
+    }
+
+    fn value(length: usize, lost: u8, rule: ChainRule, cost: f64) -> ChainValue {
+        ChainValue {
+            length,
+            unknown_pieces_lost: lost,
+            rule,
+            cost,
+        }
+    }
+
+    #[test]
+    fn values_order_by_length_then_lost_pieces_then_rule_then_cost() {
+        use ChainRule::{Neutral, Prefer, Reject};
+        let plain = value(2, 0, Neutral, 5.0);
+        assert!(!plain.is_better_than(&plain), "equal is not better");
+        assert!(value(2, 0, Neutral, 4.0).is_better_than(&plain));
+        assert!(!value(2, 0, Neutral, 6.0).is_better_than(&plain));
+        // A preferred chain beats a cheaper neutral one; a rejected one loses to a dearer one.
+        assert!(value(2, 0, Prefer, 100.0).is_better_than(&plain));
+        assert!(!value(2, 0, Reject, -100.0).is_better_than(&plain));
+        assert!(plain.is_better_than(&value(2, 0, Reject, -100.0)));
+        // Losing an unknown piece outweighs the rule, a shorter chain outweighs everything.
+        assert!(!value(2, 1, Prefer, -100.0).is_better_than(&plain));
+        assert!(!value(1, 0, Prefer, -100.0).is_better_than(&value(2, 7, Reject, 100.0)));
+        // NaN never wins.
+        assert!(!value(2, 0, Neutral, f64::NAN).is_better_than(&plain));
+        assert!(!value(2, 0, Neutral, f64::NAN).is_rejected());
+        assert!(value(2, 0, Prefer, 1.0).is_preferred() && !plain.is_preferred());
+    }
+
+    #[test]
+    fn equal_chains_keep_the_first_and_the_report_lists_every_first_placement() {
+        // An O on the empty board: 9 placements (x = 1..=9), each leaving a pile of 2.
+        let mut chain = LookaheadChain::new(ChainOptions::default());
+        let evaluator = PileHeight::new(neutral);
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &evaluator,
+                &Board::standard(),
+                &[Piece::O, Piece::I],
+            )
+            .unwrap();
+        assert_eq!(
+            (choice.index, choice.placement.x, choice.placement.y),
+            (0, 1, 18)
+        );
+        assert_eq!(choice.value, value(1, 0, ChainRule::Neutral, 2.0));
+        assert_eq!(chain.best_chain(), &[choice.placement]);
+        let report = chain.first_placement_values();
+        assert_eq!(report.len(), 9);
+        for (index, entry) in report.iter().enumerate() {
+            assert_eq!(entry.placement.x, index as i8 + 1);
+            assert_eq!(entry.value, Some(value(1, 0, ChainRule::Neutral, 2.0)));
+        }
+    }
+
+    #[test]
+    fn depth_two_chains_the_preview_and_records_the_whole_chain() {
+        // O then O on the empty board: the first pair with a pile of 2 is O at x = 1, then the
+        // second O beside it at x = 3 (x = 1 stacks to 4, x = 2 overlaps column 1 and sits on
+        // it: pile 4).
+        let mut chain = LookaheadChain::new(ChainOptions::with_depth(2));
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(neutral),
+                &Board::standard(),
+                &[Piece::O, Piece::O],
+            )
+            .unwrap();
+        assert_eq!(choice.index, 0);
+        assert_eq!(choice.value, value(2, 0, ChainRule::Neutral, 2.0));
+        let xs: Vec<i8> = chain.best_chain().iter().map(|p| p.x).collect();
+        assert_eq!(xs, vec![1, 3]);
+        // Only one piece given: the chain uses depth 1.
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(neutral),
+                &Board::standard(),
+                &[Piece::O],
+            )
+            .unwrap();
+        assert_eq!(choice.value.length, 1);
+        assert!(
+            chain
+                .best(
+                    &mut DropFromAbove,
+                    &PileHeight::new(neutral),
+                    &Board::standard(),
+                    &[]
+                )
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_chain_cut_short_wins_only_when_no_chain_is_complete() {
+        // The filter removes every I placement, so after any O the preview I has none: every
+        // chain is cut short at length 1, and the first O (pile 2) is still played.
+        let options = ChainOptions {
+            filter: Some(Arc::new(|_: &Board, placement: &Placement| {
+                placement.piece != Piece::I
+            })),
+            ..ChainOptions::with_depth(2)
+        };
+        let mut chain = LookaheadChain::new(options);
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(neutral),
+                &Board::standard(),
+                &[Piece::O, Piece::I],
+            )
+            .unwrap();
+        assert_eq!(choice.index, 0);
+        assert_eq!(choice.value, value(1, 0, ChainRule::Neutral, 2.0));
+        assert_eq!(chain.best_chain().len(), 1);
+        // With the current piece filtered out entirely there is no choice at all.
+        assert!(
+            chain
+                .best(
+                    &mut DropFromAbove,
+                    &PileHeight::new(neutral),
+                    &Board::standard(),
+                    &[Piece::I, Piece::O]
+                )
+                .is_none()
+        );
+        assert!(
+            chain
+                .first_placement_values()
+                .iter()
+                .all(|entry| entry.value.is_none())
+        );
+        assert_eq!(chain.first_placement_values().len(), 17);
+    }
+
+    #[test]
+    fn expectimax_averages_the_surviving_unknown_pieces_and_counts_the_lost_ones() {
+        // An O on the empty board, then each of the 7 pieces: every piece can lie flat on the
+        // floor beside the O (no piece is more than 2 rows tall lying flat), so each one's best
+        // pile is the O's 2. The filter removes every S placement: S is lost.
+        let options = ChainOptions {
+            expectimax: true,
+            filter: Some(Arc::new(|_: &Board, placement: &Placement| {
+                placement.piece != Piece::S
+            })),
+            ..ChainOptions::default()
+        };
+        let mut chain = LookaheadChain::new(options);
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(neutral),
+                &Board::standard(),
+                &[Piece::O],
+            )
+            .unwrap();
+        assert_eq!(choice.value, value(1, 1, ChainRule::Neutral, 2.0));
+        assert_eq!(
+            chain.best_chain().len(),
+            1,
+            "the unknown piece is not part of the chain"
+        );
+    }
+
+    #[test]
+    fn expectimax_combines_the_rules_of_the_unknown_pieces() {
+        // Prefer every chain whose last piece is an I, reject every chain whose last piece is
+        // an O: the O's best chain is rejected, so the known chain is rejected (played only
+        // because every chain is).
+        fn by_last_piece(chain: Chain<'_>) -> ChainRule {
+            match chain.last().map(|record| record.placement.piece) {
+                Some(Piece::I) => ChainRule::Prefer,
+                Some(Piece::O) if chain.records.len() == 2 => ChainRule::Reject,
+                _ => ChainRule::Neutral,
+            }
+        }
+        let options = ChainOptions {
+            expectimax: true,
+            ..ChainOptions::default()
+        };
+        let mut chain = LookaheadChain::new(options);
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(by_last_piece),
+                &Board::standard(),
+                &[Piece::T],
+            )
+            .unwrap();
+        assert!(choice.value.is_rejected());
+        // Preferring every chain of 2 makes the combination preferred.
+        fn all_preferred(chain: Chain<'_>) -> ChainRule {
+            if chain.records.len() == 2 {
+                ChainRule::Prefer
+            } else {
+                ChainRule::Neutral
+            }
+        }
+        let choice = chain
+            .best(
+                &mut DropFromAbove,
+                &PileHeight::new(all_preferred),
+                &Board::standard(),
+                &[Piece::T],
+            )
+            .unwrap();
+        assert!(choice.is_preferred());
+        // T flat (2 rows) and the best of each unknown piece lying beside it: pile 2.
+        assert_eq!(choice.cost(), 2.0);
+    }
+
+    #[test]
+    #[should_panic(expected = "depth 1 or more")]
+    fn depth_zero_is_a_bug() {
+        LookaheadChain::new(ChainOptions::with_depth(0));
+    }
+}

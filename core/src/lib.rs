@@ -22,10 +22,12 @@ pub mod search;
 pub use board::{
     BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,
 };
+pub use chain::{ChainChoice, ChainOptions, ChainValue, LookaheadChain, PlacementValue};
 pub use error::Error;
 pub use evaluate::{
     Chain, ChainRule, Evaluator, MAX_FEATURES, PlacementRecord, Preset, Weights, WeightsFile,
 };
+pub use filter::{PatternFilter, PlacementFilter, WellFilter};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};

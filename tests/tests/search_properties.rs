@@ -1,0 +1,231 @@
+//! Properties of the searchers on boards grown by seeded random play (with tucks): BFS paths
+//! replay legally, every result is a lock state found once, the order is deterministic and
+//! independent of path recording, BFS equals its literal reference transcription, and BFS
+//! finds every column-drop placement (and strictly more on tuck and spin boards).
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+use tetris_core::{Board, Piece, PieceState, Placement, Placements, SearchOptions, Searcher};
+use tetris_search_bfs::{Bfs, reference};
+use tetris_search_column_drop::ColumnDrop;
+use tetris_tests::grow_board;
+
+const WITH_PATHS: SearchOptions = SearchOptions { with_paths: true };
+const WITHOUT_PATHS: SearchOptions = SearchOptions { with_paths: false };
+
+fn search(
+    searcher: &mut impl Searcher,
+    board: &Board,
+    piece: Piece,
+    options: SearchOptions,
+) -> Placements {
+    let mut out = Placements::new();
+    searcher.search(board, piece, options, &mut out);
+    out
+}
+
+/// Board heights for the grown boards: the short fields the arena plays (10, 12), the NES
+/// field, and the extremes.
+fn heights() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        Just(4usize),
+        Just(10),
+        Just(12),
+        Just(16),
+        Just(20),
+        Just(32),
+        4usize..=32
+    ]
+}
+
+/// A board grown by `placements` random lock placements from `seed`.
+fn grown_boards() -> impl Strategy<Value = Board> {
+    (any::<u64>(), 0usize..80, heights())
+        .prop_map(|(seed, placements, height)| grow_board(seed, placements, height))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Each path, replayed input by input from the spawn state, is legal at every step and
+    /// ends in its placement, which is a lock state; no state is reported twice.
+    #[test]
+    fn bfs_paths_replay_to_distinct_lock_states(board in grown_boards()) {
+        let mut bfs = Bfs::new();
+        for piece in Piece::ALL {
+            let found = search(&mut bfs, &board, piece, WITH_PATHS);
+            prop_assert_eq!(found.is_empty(), !board.can_spawn(piece));
+            let mut seen = HashSet::new();
+            for (index, placement) in found.iter().enumerate() {
+                prop_assert_eq!(placement.piece, piece);
+                prop_assert!(seen.insert(placement.state()), "{:?} twice", placement);
+                prop_assert!(placement.is_lock_placement_on(&board), "{:?}", placement);
+                prop_assert_eq!(placement.cells, Placement::new(piece, placement.state()).cells);
+                let mut at = PieceState::SPAWN;
+                prop_assert!(board.fits(piece, at.rotation, at.x, at.y));
+                for &input in found.path(index).unwrap() {
+                    at = at.after(piece, input).unwrap();
+                    prop_assert!(
+                        board.fits(piece, at.rotation, at.x, at.y),
+                        "{:?} leaves the legal states at {:?} on the way to {:?}",
+                        input,
+                        at,
+                        placement
+                    );
+                }
+                prop_assert_eq!(at, placement.state());
+            }
+        }
+    }
+
+    /// Two searches give identical results, with or without paths, on a reused searcher and
+    /// on a fresh one, and the path-less result equals the with-paths result.
+    #[test]
+    fn bfs_order_is_deterministic_and_independent_of_paths(
+        board in grown_boards(),
+        other in grown_boards(),
+    ) {
+        let mut reused = Bfs::new();
+        for piece in Piece::ALL {
+            let first = search(&mut reused, &board, piece, WITH_PATHS);
+            // A search on another board in between must leave nothing behind.
+            search(&mut reused, &other, piece, WITH_PATHS);
+            let second = search(&mut reused, &board, piece, WITH_PATHS);
+            let without = search(&mut reused, &board, piece, WITHOUT_PATHS);
+            let fresh = search(&mut Bfs::new(), &board, piece, WITHOUT_PATHS);
+            prop_assert_eq!(first.as_slice(), second.as_slice());
+            prop_assert_eq!(first.as_slice(), without.as_slice());
+            prop_assert_eq!(first.as_slice(), fresh.as_slice());
+            prop_assert!(!without.has_paths());
+            for index in 0..first.len() {
+                prop_assert_eq!(first.path(index), second.path(index));
+            }
+        }
+    }
+
+    /// The fast searcher and the literal transcription of search.md agree placement by
+    /// placement, in order, and path by path.
+    #[test]
+    fn bfs_equals_the_reference_transcription(board in grown_boards()) {
+        let mut bfs = Bfs::new();
+        for piece in Piece::ALL {
+            let found = search(&mut bfs, &board, piece, WITH_PATHS);
+            let expected = reference::search(&board, piece);
+            prop_assert_eq!(found.len(), expected.len());
+            for (index, expected) in expected.iter().enumerate() {
+                prop_assert_eq!(found.as_slice()[index], expected.placement);
+                prop_assert_eq!(found.path(index), Some(&expected.path[..]));
+            }
+        }
+    }
+
+    /// Every column-drop placement covers the same cells as some BFS placement.
+    #[test]
+    fn bfs_finds_every_column_drop_placement(board in grown_boards()) {
+        let mut bfs = Bfs::new();
+        let mut column_drop = ColumnDrop::new();
+        for piece in Piece::ALL {
+            let full = search(&mut bfs, &board, piece, WITHOUT_PATHS);
+            let cells: HashSet<_> = full.iter().map(Placement::sorted_cells).collect();
+            for placement in &search(&mut column_drop, &board, piece, WITHOUT_PATHS) {
+                prop_assert!(cells.contains(&placement.sorted_cells()), "{:?}", placement);
+            }
+        }
+    }
+}
+
+/// An I piece slides under the shelf on row 18 to reach the floor at x = 6..9; a straight
+/// drop into those columns stops on the shelf.
+const TUCK_BOARD: &str = "\
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+.......###
+###.......
+";
+
+/// A T-spin slot: the cavity (2..4, 18) + (3, 19) under the overhang at (2, 17) is entered
+/// only by turning an upright T that dropped into column 3.
+const SPIN_BOARD: &str = "\
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+###.......
+##...#####
+###.######
+";
+
+/// Cells of every placement of `piece` found by `searcher` on `board`.
+fn cell_sets(searcher: &mut impl Searcher, board: &Board, piece: Piece) -> HashSet<[(i8, i8); 4]> {
+    search(searcher, board, piece, WITHOUT_PATHS)
+        .iter()
+        .map(Placement::sorted_cells)
+        .collect()
+}
+
+#[test]
+fn bfs_finds_strictly_more_than_column_drop_on_the_tuck_and_spin_boards() {
+    let tuck_target = Placement::new(
+        Piece::I,
+        PieceState {
+            x: 8,
+            y: 19,
+            rotation: 0,
+        },
+    );
+    let spin_target = Placement::new(
+        Piece::T,
+        PieceState {
+            x: 3,
+            y: 18,
+            rotation: 0,
+        },
+    );
+    for (text, piece, target) in [
+        (TUCK_BOARD, Piece::I, tuck_target),
+        (SPIN_BOARD, Piece::T, spin_target),
+    ] {
+        let board: Board = text.parse().unwrap();
+        let full = cell_sets(&mut Bfs::new(), &board, piece);
+        let drops = cell_sets(&mut ColumnDrop::new(), &board, piece);
+        assert!(drops.is_subset(&full), "{piece}");
+        assert!(
+            full.len() > drops.len(),
+            "{piece}: {} vs {}",
+            full.len(),
+            drops.len()
+        );
+        assert!(full.contains(&target.sorted_cells()), "{piece}");
+        assert!(!drops.contains(&target.sorted_cells()), "{piece}");
+    }
+}
