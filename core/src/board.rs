@@ -195,7 +195,14 @@ impl Board {
     #[inline]
     pub fn clear_full_rows(&mut self) -> u32 {
         let full = self.full_rows();
-        let mut remaining = full;
+        self.remove_rows(full);
+        full
+    }
+
+    /// Removes the rows of `rows` (a mask of row indices); the rows above move down.
+    #[inline]
+    fn remove_rows(&mut self, rows: u32) {
+        let mut remaining = rows;
         // Removing row r moves rows 0..r down one (a left shift of the bits below bit r). Rows
         // are removed top first, so a lower full row's index is unchanged when its turn comes.
         while remaining != 0 {
@@ -207,7 +214,6 @@ impl Board {
                 *column = (below_and_row & !(1 << row)) | ((*column & above) << 1);
             }
         }
-        full
     }
 
     /// Locks a piece state: occupies its cells, then clears full rows. The state must be legal
@@ -215,6 +221,12 @@ impl Board {
     pub fn lock(&mut self, piece: Piece, rotation: u8, x: i8, y: i8) -> LockOutcome {
         let cells_above_top = self.place(piece, rotation, x, y);
         let full = self.full_rows();
+        if full == 0 {
+            return LockOutcome {
+                cells_above_top,
+                ..LockOutcome::default()
+            };
+        }
         let piece_cells_cleared = piece
             .cells(rotation)
             .iter()
@@ -223,10 +235,10 @@ impl Board {
                 row >= 0 && full >> row & 1 != 0
             })
             .count() as u8;
-        let cleared_rows = self.clear_full_rows();
+        self.remove_rows(full);
         LockOutcome {
-            rows_cleared: cleared_rows.count_ones() as u8,
-            cleared_rows,
+            rows_cleared: full.count_ones() as u8,
+            cleared_rows: full,
             piece_cells_cleared,
             cells_above_top,
         }

@@ -417,6 +417,21 @@ mod tests {
     }
 
     #[test]
+    fn weights_round_trip_through_json_bit_for_bit() {
+        // serde_json reads floats correctly rounded only with its `float_roundtrip` feature;
+        // without it this El-Ashi weight loads one ulp off.
+        let digits: &[f64] = &[0.36236105526118173, 12.885008263218383];
+        let weights = Weights::from_values("demo", NAMES, digits).unwrap();
+        let loaded = Weights::from_json("demo", NAMES, &weights.to_json()).unwrap();
+        assert_eq!(loaded.values(), digits);
+        let text = r#"{"evaluator": "demo", "weights": {"holes": 0.36236105526118173, "rows_cleared": 12.885008263218383}}"#;
+        assert_eq!(
+            Weights::from_json("demo", NAMES, text).unwrap().values(),
+            digits
+        );
+    }
+
+    #[test]
     fn records_give_landing_height_and_erosion() {
         // A flat I on the floor of an empty board: landing height 0, lock height 0.
         let mut board = Board::standard();

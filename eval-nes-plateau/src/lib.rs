@@ -1,0 +1,286 @@
+//! `eval-nes-plateau`: the NES level 19–28 scoring bot's evaluator (evaluators.md §3).
+//!
+//! Seventeen board and placement features with the published weights, an 18th feature, the
+//! ceiling penalty, with a weight of our choosing, and the chain rules that the weights were
+//! tuned with (greedy Tetris, spawn safety, no split field; see [`rules`]). The cost of a chain
+//! is the sum of weight × feature in [`FEATURE_NAMES`] order, left to right, in `f64`; lower
+//! is better.
+//!
+//! Where the article's words leave a choice, the choice is written in the doc comment of the
+//! feature in [`FEATURE_NAMES`] and pinned by a test. The board is 10 columns × H rows (H from
+//! 4 to 32); row 0 is the TOP row, the height of a cell `(x, y)` is `H − y`, and the column
+//! height `h(c)` is the height of the column's topmost occupied cell (0 when empty).
+#![deny(missing_docs)]
+
+pub mod features;
+pub mod rules;
+
+use std::path::Path;
+
+use tetris_core::evaluate::{Chain, ChainRule, Evaluator, Preset, Weights};
+use tetris_core::{Board, Error};
+
+pub use features::{
+    BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, board_features, ceiling_penalty, holes,
+};
+pub use rules::{SPAWN_AREA, blocks_a_spawn, field_is_split, spawn_region, touches_ceiling_rows};
+
+/// The feature names, in the order weights apply and costs sum: the 17 features of
+/// evaluators.md §3 in its table order, then `ceiling_penalty`.
+///
+/// 1. `rows_cleared`: rows cleared by all placements of the chain (0 without records).
+/// 2. `lock_height`: the sum over the chain's placements of each one's lock height, how many
+///    rows further down it could fall in its orientation on an empty board (its orientation's
+///    lowest legal pivot row, `H − 1 −` its lowest cell offset, minus its pivot row).
+/// 3. `well_cells`: open well cells ([`tetris_core::features::open_well_cells`]): empty
+///    cells above their column's top (every cell of an empty column) whose left and right
+///    neighbours are occupied, walls occupied, counted cell by cell.
+/// 4. `deep_wells`: the number of columns with 3 or more of those cells (not necessarily one
+///    run; see [`features::well_cells_and_deep_wells`]).
+/// 5. `holes`: empty cells whose cell directly above is occupied: each vertical gap counts
+///    once, at its topmost cell (see [`Holes`]).
+/// 6. `weighted_holes`: the sum over holes of `y + 1`, the hole's row index counted from the
+///    top starting at 1.
+/// 7. `hole_depths`: the sum over holes of `y − t`, `t` the row index of the column's top.
+/// 8. `min_hole_depth`: the smallest hole depth; H (20 on the standard board) when there is
+///    no hole.
+/// 9. `max_hole_depth`: the largest hole depth; 0 when there is no hole.
+/// 10. `column_transitions`: the pairs of vertically adjacent in-field cells, one occupied and
+///     one empty ([`tetris_core::features::column_transitions_interior`]: no floor, no sky;
+///     the change from the empty cell above a column's top into the top counts).
+/// 11. `row_transitions`: for each row holding an occupied cell, the changes between occupied
+///     and empty walking from the left wall (occupied) to the right wall (occupied); empty
+///     rows add 0 ([`tetris_core::features::row_transitions_nonempty_rows`]).
+/// 12. `column_heights`: `Σ h(c)`.
+/// 13. `pile_height`: `max h(c)`.
+/// 14. `height_spread`: `max h(c) − min h(c)`.
+/// 15. `occupied_cells`: the number of occupied cells.
+/// 16. `weighted_occupied_cells`: the sum of the heights `H − y` of all occupied cells.
+/// 17. `bumpiness`: `Σ |h(c) − h(c + 1)|` over the nine adjacent pairs.
+/// 18. `ceiling_penalty`: rule 2, `Σ 1 / (y + 1)` over occupied cells on rows 0–6 (see
+///     [`ceiling_penalty`]).
+///
+/// Features 3–18 are taken on the chain's final board, after every placement and its line
+/// clears.
+pub const FEATURE_NAMES: &[&str] = &[
+    "rows_cleared",
+    "lock_height",
+    "well_cells",
+    "deep_wells",
+    "holes",
+    "weighted_holes",
+    "hole_depths",
+    "min_hole_depth",
+    "max_hole_depth",
+    "column_transitions",
+    "row_transitions",
+    "column_heights",
+    "pile_height",
+    "height_spread",
+    "occupied_cells",
+    "weighted_occupied_cells",
+    "bumpiness",
+    "ceiling_penalty",
+];
+
+/// The features that belong to the chain's placements rather than to the final board.
+pub const PLACEMENT_FEATURE_NAMES: &[&str] = &["rows_cleared", "lock_height"];
+
+/// How many features ([`FEATURE_NAMES`]`.len()`).
+pub const FEATURE_COUNT: usize = 18;
+
+/// The default weight of `ceiling_penalty`, which the article does not publish.
+///
+/// Why 20: the published weights REWARD a taller pile (`pile_height` −2.1487 and
+/// `column_heights` −0.5074 per row, −2.656 together for raising the highest column by one
+/// row), which is what builds Tetrises and what the ceiling penalty must overrule near the
+/// top. A single cell on the lowest ceiling row (row 6) adds 1/7 to the penalty, so the weight
+/// must exceed 7 × 2.656 = 18.6 for that cell to cost more than the height it earns; 20 is the
+/// round value just above. A cell on row 0 then costs 20, about half of what a hole near the
+/// floor costs (holes 1.879 + weighted_holes 2.168 × 20 ≈ 45), so the penalty steers away
+/// from the ceiling without outweighing clean stacking.
+pub const DEFAULT_CEILING_PENALTY_WEIGHT: f64 = 20.0;
+
+/// The published weights (evaluators.md §3, exact digits) and the default ceiling penalty.
+// The digits are kept as published (some are more than an f64 holds; the literal rounds to
+// the nearest f64 all the same), so that they can be compared with the table by eye.
+#[allow(clippy::excessive_precision)]
+const PUBLISHED: [f64; FEATURE_COUNT] = [
+    0.286127095297893900,
+    1.701233676909959200,
+    0.711304230768307700,
+    0.910665415998680400,
+    1.879338064244357000,
+    2.168463848297177000,
+    -0.265587111961757270,
+    0.289886584949610500,
+    0.362361055261181730,
+    -0.028668795795469625,
+    0.874179981113233100,
+    -0.507409683144361900,
+    -2.148676202831281000,
+    -1.187558540281141700,
+    -2.645656132241128000,
+    0.242043416268706620,
+    0.287838126164431440,
+    DEFAULT_CEILING_PENALTY_WEIGHT,
+];
+
+/// The published weights without the ceiling penalty (its weight 0), to measure what rule 2
+/// adds.
+const WITHOUT_CEILING_PENALTY: [f64; FEATURE_COUNT] = {
+    let mut weights = PUBLISHED;
+    weights[FEATURE_COUNT - 1] = 0.0;
+    weights
+};
+
+/// The shipped weight presets; the first is the default.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "published",
+        description: "the article's 17 tuned weights (exact digits) and ceiling_penalty 20",
+        values: &PUBLISHED,
+    },
+    Preset {
+        name: "no-ceiling-penalty",
+        description: "the article's 17 tuned weights and ceiling_penalty 0",
+        values: &WITHOUT_CEILING_PENALTY,
+    },
+];
+
+/// The NES-plateau evaluator: 18 weighted features and the chain rules of [`rules`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NesPlateau {
+    weights: Weights,
+}
+
+impl NesPlateau {
+    /// The evaluator's name in strategy strings and weights files.
+    pub const NAME: &'static str = "nes-plateau";
+
+    /// The evaluator with the default (`published`) weights.
+    pub fn new() -> NesPlateau {
+        NesPlateau::from_preset(PRESETS[0].name).expect("the default preset is valid")
+    }
+
+    /// The evaluator with one of the [`PRESETS`].
+    pub fn from_preset(name: &str) -> Result<NesPlateau, Error> {
+        let weights = Weights::from_preset(NesPlateau::NAME, FEATURE_NAMES, PRESETS, name)?;
+        Ok(NesPlateau { weights })
+    }
+
+    /// The evaluator with `weights`, which must be made for this evaluator and this feature
+    /// list.
+    pub fn with_weights(weights: Weights) -> Result<NesPlateau, Error> {
+        if weights.evaluator() != NesPlateau::NAME {
+            return Err(Error::WeightsEvaluator {
+                expected: NesPlateau::NAME.to_string(),
+                found: weights.evaluator().to_string(),
+            });
+        }
+        if weights.names() != FEATURE_NAMES {
+            return Err(Error::WeightsFormat {
+                evaluator: NesPlateau::NAME.to_string(),
+                message: format!(
+                    "weights are for features [{}], expected [{}]",
+                    weights.names().join(" "),
+                    FEATURE_NAMES.join(" ")
+                ),
+            });
+        }
+        Ok(NesPlateau { weights })
+    }
+
+    /// The evaluator with weights from the JSON file form
+    /// (`{"evaluator": "nes-plateau", "weights": {"rows_cleared": …, …}}`), all 18 names.
+    pub fn from_weights_json(text: &str) -> Result<NesPlateau, Error> {
+        let weights = Weights::from_json(NesPlateau::NAME, FEATURE_NAMES, text)?;
+        Ok(NesPlateau { weights })
+    }
+
+    /// The evaluator with weights read from a JSON file (see
+    /// [`NesPlateau::from_weights_json`]).
+    pub fn load_weights(path: &Path) -> Result<NesPlateau, Error> {
+        let weights = Weights::load(NesPlateau::NAME, FEATURE_NAMES, path)?;
+        Ok(NesPlateau { weights })
+    }
+
+    /// The 16 board features (#3–#18) of `board` into `out[2..]`.
+    #[inline]
+    fn board_features(board: &Board, out: &mut [f64; FEATURE_COUNT]) {
+        let features = features::board_features(board);
+        out[2] = features.well_cells as f64;
+        out[3] = features.deep_wells as f64;
+        out[4] = features.holes.count as f64;
+        out[5] = features.holes.weighted as f64;
+        out[6] = features.holes.depth_sum as f64;
+        out[7] = features.holes.min_depth as f64;
+        out[8] = features.holes.max_depth as f64;
+        out[9] = features.column_transitions as f64;
+        out[10] = features.row_transitions as f64;
+        out[11] = features.column_heights as f64;
+        out[12] = features.pile_height as f64;
+        out[13] = features.height_spread as f64;
+        out[14] = features.occupied_cells as f64;
+        out[15] = features.weighted_occupied_cells as f64;
+        out[16] = features.bumpiness as f64;
+        out[17] = features.ceiling_penalty;
+    }
+
+    /// All 18 features of `chain`, in [`FEATURE_NAMES`] order.
+    #[inline]
+    pub fn feature_values(chain: Chain<'_>) -> [f64; FEATURE_COUNT] {
+        let mut out = [0.0; FEATURE_COUNT];
+        out[0] = chain.rows_cleared() as f64;
+        out[1] = chain.lock_height() as f64;
+        NesPlateau::board_features(chain.board, &mut out);
+        out
+    }
+}
+
+impl Default for NesPlateau {
+    /// The evaluator with the default (`published`) weights.
+    fn default() -> Self {
+        NesPlateau::new()
+    }
+}
+
+impl Evaluator for NesPlateau {
+    fn name(&self) -> &str {
+        NesPlateau::NAME
+    }
+
+    fn feature_names(&self) -> &'static [&'static str] {
+        FEATURE_NAMES
+    }
+
+    fn placement_feature_names(&self) -> &'static [&'static str] {
+        PLACEMENT_FEATURE_NAMES
+    }
+
+    /// Writes the 18 features (see [`FEATURE_NAMES`]); `out` must hold 18 values. With no
+    /// records (a board on its own) the placement features are 0.
+    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+        out.copy_from_slice(&NesPlateau::feature_values(chain));
+    }
+
+    fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Rules 1, 3 and 4 (see [`rules::chain_rule`]).
+    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
+        rules::chain_rule(chain)
+    }
+
+    /// The sum of weight × feature in [`FEATURE_NAMES`] order, left to right, in `f64` (the
+    /// same bits as the trait's default, without the slice bookkeeping).
+    #[inline]
+    fn cost(&self, chain: Chain<'_>) -> f64 {
+        self.weights
+            .weighted_sum(&NesPlateau::feature_values(chain))
+    }
+}
+
+#[cfg(test)]
+mod tests;
