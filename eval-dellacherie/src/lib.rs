@@ -253,6 +253,9 @@ impl Dellacherie {
     /// The evaluator's name in strategy strings (`bfs+dellacherie`, `bfs+dellacherie:original`).
     pub const NAME: &'static str = "dellacherie";
 
+    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
+    pub const PRESETS: &'static [Preset] = PRESETS;
+
     /// Dellacherie with the `el-tetris` weights (the first preset).
     pub fn new() -> Dellacherie {
         Dellacherie::from_preset(PRESETS[0].name).expect("the el-tetris preset is valid")

@@ -301,6 +301,9 @@ impl ElAshi {
     /// The evaluator's name in strategy strings (`bfs+elashi`).
     pub const NAME: &'static str = "elashi";
 
+    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
+    pub const PRESETS: &'static [Preset] = PRESETS;
+
     /// El-Ashi with the published weights (the first preset).
     pub fn new() -> ElAshi {
         ElAshi::from_preset(PRESETS[0].name).expect("the published preset is valid")

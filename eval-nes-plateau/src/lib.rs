@@ -158,6 +158,9 @@ impl NesPlateau {
     /// The evaluator's name in strategy strings and weights files.
     pub const NAME: &'static str = "nes-plateau";
 
+    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
+    pub const PRESETS: &'static [Preset] = PRESETS;
+
     /// The evaluator with the default (`published`) weights.
     pub fn new() -> NesPlateau {
         NesPlateau::from_preset(PRESETS[0].name).expect("the default preset is valid")

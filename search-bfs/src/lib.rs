@@ -294,6 +294,9 @@ pub struct Bfs {
 }
 
 impl Bfs {
+    /// The searcher's name in strategy strings (`bfs+elashi@2`).
+    pub const NAME: &'static str = "bfs";
+
     /// A searcher with empty scratch.
     pub fn new() -> Bfs {
         Bfs {
@@ -530,7 +533,7 @@ fn open_band_rows(board: &Board) -> u32 {
 
 impl Searcher for Bfs {
     fn name(&self) -> &str {
-        "bfs"
+        Bfs::NAME
     }
 
     fn search(

@@ -124,6 +124,9 @@ const PRESSES_TWO: [&[Input]; 2] = [&[], &[Input::RotateClockwise]];
 pub struct ColumnDrop;
 
 impl ColumnDrop {
+    /// The searcher's name in strategy strings (`column-drop+dellacherie`).
+    pub const NAME: &'static str = "column-drop";
+
     /// A column-drop searcher (it holds no state).
     pub fn new() -> ColumnDrop {
         ColumnDrop
@@ -237,7 +240,7 @@ fn reachable_run(legal: u32) -> Option<(i8, i8)> {
 
 impl Searcher for ColumnDrop {
     fn name(&self) -> &str {
-        "column-drop"
+        ColumnDrop::NAME
     }
 
     fn search(

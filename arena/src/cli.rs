@@ -1,0 +1,53 @@
+//! The command line: one subcommand per user job (arena.md, "Commands").
+
+use clap::{Parser, Subcommand};
+
+use crate::commands;
+use crate::error::ArenaError;
+
+/// Play Tetris strategies (searcher × evaluator × lookahead depth) against each other on
+/// identical pieces, and inspect how they judge a position.
+///
+/// Strategies are named SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], e.g. bfs+elashi@2
+/// or column-drop+dellacherie:original. Coordinates: x = column from the left, y = row from
+/// the top, rotation = index into the NES orientation table (0 = spawn). Values are costs:
+/// lower is better. Errors print one `error:` line and exit with code 2.
+#[derive(Debug, Parser)]
+#[command(name = "arena", version)]
+pub struct Cli {
+    /// The job to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The arena's jobs.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every searcher, evaluator, preset and generator.
+    List(commands::list::Args),
+    /// Print the first N pieces of a generator.
+    Sequence(commands::sequence::Args),
+    /// Print an evaluator's board features for a board file.
+    Features(commands::features::Args),
+    /// Show the best placement(s) of a strategy for a position.
+    Analyze(commands::analyze::Args),
+    /// Play one game.
+    Play(commands::play::Args),
+    /// Re-play a recorded game and check it.
+    Replay(commands::replay::Args),
+    /// Play every strategy on the same N piece sequences and compare them.
+    Tournament(commands::tournament::Args),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), ArenaError> {
+    match cli.command {
+        Command::List(args) => commands::list::run(args),
+        Command::Sequence(args) => commands::sequence::run(args),
+        Command::Features(args) => commands::features::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Replay(args) => commands::replay::run(args),
+        Command::Tournament(args) => commands::tournament::run(args),
+    }
+}

@@ -1,0 +1,9 @@
+//! One module per subcommand: its clap `Args` and its `run`.
+
+pub mod analyze;
+pub mod features;
+pub mod list;
+pub mod play;
+pub mod replay;
+pub mod sequence;
+pub mod tournament;

@@ -1,0 +1,48 @@
+//! The arena's errors: every one prints as one line after `error:` and exits with code 2.
+
+use thiserror::Error as ThisError;
+
+/// Anything that stops an arena command.
+#[derive(Debug, ThisError)]
+pub enum ArenaError {
+    /// An error from the core crate (boards, pieces, generators, weights).
+    #[error(transparent)]
+    Core(#[from] tetris_core::Error),
+    /// A strategy string that does not parse or names unknown engines.
+    #[error("strategy {strategy:?}: {message}")]
+    Strategy {
+        /// The strategy as given.
+        strategy: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A command-line value that is out of range or inconsistent.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        message: String,
+    },
+    /// A replay whose game does not re-play as recorded.
+    #[error("replay {path}: {message}")]
+    Replay {
+        /// The replay file.
+        path: String,
+        /// The first difference found.
+        message: String,
+    },
+}
+
+impl ArenaError {
+    /// An [`ArenaError::Io`] for `path`.
+    pub fn io(path: impl Into<String>, error: &std::io::Error) -> ArenaError {
+        ArenaError::Io {
+            path: path.into(),
+            message: error.to_string(),
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! One game: a strategy plays the pieces of a generator until it cannot spawn, the sequence
+//! ends, or the piece cap is reached.
+//!
+//! Rules of a game (printed and stored with every result):
+//! - the board is 10 × `board_height`, empty at the start;
+//! - the strategy sees `depth` pieces per decision (current + `depth − 1` previews), taken
+//!   from the generator in order, so every strategy with the same generator and seed sees the
+//!   same pieces whatever its depth;
+//! - game over (simulation rule of rules.md): the current piece's spawn state is illegal (or
+//!   it has no placement left), and the game ends before placing it;
+//! - score: NES line-clear points from level 0 with NES level progression (soft-drop points
+//!   are not counted), displayed score capped at 999,999.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tetris_core::{Board, GeneratorKind, Input, NesScore, Piece, PieceGenerator};
+
+use crate::error::ArenaError;
+use crate::strategy::Strategy;
+
+/// The settings of one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// Board rows (4..=32).
+    pub board_height: u8,
+    /// The piece generator.
+    pub generator: GeneratorKind,
+    /// The generator's seed.
+    pub seed: u64,
+    /// Stop after this many pieces (`None`: play to the end).
+    pub max_pieces: Option<u64>,
+}
+
+/// One placement the strategy played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedPlacement {
+    /// The piece.
+    pub piece: Piece,
+    /// Pivot column.
+    pub x: i8,
+    /// Pivot row (0 at the top).
+    pub y: i8,
+    /// Rotation index.
+    pub rotation: u8,
+    /// Rows this placement cleared.
+    pub cleared: u8,
+    /// The input path from the spawn, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Input>>,
+}
+
+/// Why a game stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEnd {
+    /// The current piece could not spawn (or had no placement): game over.
+    GameOver,
+    /// The piece cap was reached.
+    PieceCap,
+    /// The piece sequence ended (file generator).
+    SequenceEnded,
+}
+
+/// What one game produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// NES score (displayed, capped at 999,999).
+    pub score: u32,
+    /// Clears by size: `clears[n]` = placements that cleared n rows (index 0 unused).
+    pub clears: [u64; 5],
+    /// Why the game stopped.
+    pub end: GameEnd,
+    /// The placements, when asked for.
+    pub placements: Vec<PlayedPlacement>,
+    /// Wall-clock time of the game (not part of any comparison).
+    pub elapsed: Duration,
+}
+
+impl GameResult {
+    /// Whether the game ended by a top-out.
+    pub fn game_over(&self) -> bool {
+        self.end == GameEnd::GameOver
+    }
+
+    /// Placements that cleared four rows.
+    pub fn tetrises(&self) -> u64 {
+        self.clears[4]
+    }
+}
+
+/// What a game reports to an observer after each placement (for `--watch`).
+pub struct Step<'a> {
+    /// The board after the placement and its clears.
+    pub board: &'a Board,
+    /// The placement.
+    pub placement: &'a PlayedPlacement,
+    /// Pieces placed so far.
+    pub pieces: u64,
+    /// Lines so far.
+    pub lines: u64,
+    /// The upcoming pieces the strategy will see next (current first).
+    pub upcoming: &'a [Piece],
+}
+
+/// Options of [`play_game`] beyond the settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlayOptions {
+    /// Keep the list of placements.
+    pub keep_placements: bool,
+    /// Keep input paths with the placements (implies `keep_placements`).
+    pub keep_paths: bool,
+}
+
+/// Plays one game of `strategy` under `settings`, calling `observer` after every placement.
+pub fn play_game(
+    strategy: &mut Strategy,
+    settings: &GameSettings,
+    options: PlayOptions,
+    observer: &mut dyn FnMut(&Step<'_>),
+) -> Result<GameResult, ArenaError> {
+    let start = Instant::now();
+    let mut board = Board::new(settings.board_height as usize)?;
+    let mut generator: PieceGenerator = settings.generator.start(settings.seed)?;
+    let depth = strategy.depth();
+    let mut upcoming: VecDeque<Piece> = VecDeque::with_capacity(depth);
+    let mut window: Vec<Piece> = Vec::with_capacity(depth);
+    let mut score = NesScore::new(0);
+    let mut result = GameResult {
+        pieces: 0,
+        lines: 0,
+        score: 0,
+        clears: [0; 5],
+        end: GameEnd::SequenceEnded,
+        placements: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    let keep_placements = options.keep_placements || options.keep_paths;
+    loop {
+        if settings.max_pieces.is_some_and(|cap| result.pieces >= cap) {
+            result.end = GameEnd::PieceCap;
+            break;
+        }
+        while upcoming.len() < depth {
+            match generator.next() {
+                Some(piece) => upcoming.push_back(piece),
+                None => break,
+            }
+        }
+        let Some(&current) = upcoming.front() else {
+            result.end = GameEnd::SequenceEnded;
+            break;
+        };
+        if !board.can_spawn(current) {
+            result.end = GameEnd::GameOver;
+            break;
+        }
+        window.clear();
+        window.extend(upcoming.iter().copied());
+        let Some(choice) = strategy.choose(&board, &window) else {
+            result.end = GameEnd::GameOver;
+            break;
+        };
+        let placement = choice.placement;
+        let path = if options.keep_paths {
+            strategy.path_to(&board, &placement)
+        } else {
+            None
+        };
+        let outcome = board.lock(
+            placement.piece,
+            placement.rotation,
+            placement.x,
+            placement.y,
+        );
+        upcoming.pop_front();
+        result.pieces += 1;
+        result.lines += outcome.rows_cleared as u64;
+        result.clears[outcome.rows_cleared as usize] += 1;
+        if outcome.rows_cleared > 0 {
+            score.add_cleared_rows(outcome.rows_cleared);
+        }
+        let played = PlayedPlacement {
+            piece: placement.piece,
+            x: placement.x,
+            y: placement.y,
+            rotation: placement.rotation,
+            cleared: outcome.rows_cleared,
+            path,
+        };
+        window.clear();
+        window.extend(upcoming.iter().copied());
+        observer(&Step {
+            board: &board,
+            placement: &played,
+            pieces: result.pieces,
+            lines: result.lines,
+            upcoming: &window,
+        });
+        if keep_placements {
+            result.placements.push(played);
+        }
+    }
+    result.score = score.score();
+    result.elapsed = start.elapsed();
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(generator: &str, seed: u64, max_pieces: Option<u64>) -> GameSettings {
+        GameSettings {
+            board_height: 20,
+            generator: generator.parse().unwrap(),
+            seed,
+            max_pieces,
+        }
+    }
+
+    #[test]
+    fn a_capped_game_stops_at_the_cap_and_is_deterministic() {
+        let mut strategy = Strategy::from_name("column-drop+dellacherie").unwrap();
+        let rules = settings("uniform", 7, Some(200));
+        let options = PlayOptions {
+            keep_placements: true,
+            keep_paths: false,
+        };
+        let first = play_game(&mut strategy, &rules, options, &mut |_| {}).unwrap();
+        assert_eq!(first.pieces, 200);
+        assert_eq!(first.end, GameEnd::PieceCap);
+        assert_eq!(first.placements.len(), 200);
+        // 200 pieces × 4 cells = 800 cells; every cleared row removed 10 of them.
+        let mut replayed = Board::standard();
+        for played in &first.placements {
+            replayed.lock(played.piece, played.rotation, played.x, played.y);
+        }
+        assert_eq!(replayed.occupied_count() as u64, 800 - 10 * first.lines);
+        let second = play_game(&mut strategy, &rules, options, &mut |_| {}).unwrap();
+        assert_eq!(first.placements, second.placements);
+    }
+
+    #[test]
+    fn the_sz_torture_sequence_ends_every_game() {
+        let mut strategy = Strategy::from_name("column-drop+elashi").unwrap();
+        let result = play_game(
+            &mut strategy,
+            &settings("sz", 1, Some(100_000)),
+            PlayOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(result.game_over());
+        assert!(result.pieces < 100_000);
+    }
+}

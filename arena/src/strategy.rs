@@ -1,0 +1,232 @@
+//! Strategies by name: `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`.
+//!
+//! A strategy is a searcher, an evaluator (with its weights) and a lookahead depth (1 = the
+//! current piece only, 2 = current + one preview piece, …). After `:` a value ending in
+//! `.json` (or containing a path separator) is a weights file, anything else a preset name.
+
+use std::fmt;
+use std::str::FromStr;
+
+use tetris_core::{
+    Board, ChainChoice, ChainOptions, Input, LookaheadChain, Piece, Placement, Placements,
+    SearchOptions, Searcher,
+};
+
+use crate::engines::{
+    AnyEvaluator, AnySearcher, WeightsChoice, evaluator_by_name, evaluator_names, searcher_by_name,
+    searcher_names,
+};
+use crate::error::ArenaError;
+
+/// The deepest lookahead the arena accepts (each level multiplies the work by ~30).
+pub const MAX_DEPTH: usize = 4;
+
+/// A parsed strategy name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategySpec {
+    /// The searcher's name.
+    pub searcher: String,
+    /// The evaluator's name.
+    pub evaluator: String,
+    /// Which weights the evaluator uses.
+    pub weights: WeightsChoice,
+    /// Known pieces per decision: 1 = current only, 2 = current + preview.
+    pub depth: usize,
+}
+
+impl FromStr for StrategySpec {
+    type Err = ArenaError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let fail = |message: String| ArenaError::Strategy {
+            strategy: text.to_string(),
+            message,
+        };
+        let (body, depth) = match text.rsplit_once('@') {
+            Some((body, depth)) => {
+                let depth: usize = depth.parse().map_err(|_| {
+                    fail(format!(
+                        "depth {depth:?} is not a whole number from 1 to {MAX_DEPTH}"
+                    ))
+                })?;
+                if !(1..=MAX_DEPTH).contains(&depth) {
+                    return Err(fail(format!("depth {depth} is outside 1..={MAX_DEPTH}")));
+                }
+                (body, depth)
+            }
+            None => (text, 1),
+        };
+        let (searcher, rest) = body.split_once('+').ok_or_else(|| {
+            fail("expected SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]".to_string())
+        })?;
+        let (evaluator, weights) = match rest.split_once(':') {
+            Some((evaluator, value)) if value.ends_with(".json") || value.contains('/') => {
+                (evaluator, WeightsChoice::File(value.to_string()))
+            }
+            Some((evaluator, value)) => (evaluator, WeightsChoice::Preset(value.to_string())),
+            None => (rest, WeightsChoice::Default),
+        };
+        if !searcher_names().contains(&searcher) {
+            return Err(fail(format!(
+                "unknown searcher {searcher:?} (valid: {})",
+                searcher_names().join(" ")
+            )));
+        }
+        if !evaluator_names().contains(&evaluator) {
+            return Err(fail(format!(
+                "unknown evaluator {evaluator:?} (valid: {})",
+                evaluator_names().join(" ")
+            )));
+        }
+        Ok(StrategySpec {
+            searcher: searcher.to_string(),
+            evaluator: evaluator.to_string(),
+            weights,
+            depth,
+        })
+    }
+}
+
+impl fmt::Display for StrategySpec {
+    /// The canonical name: `searcher+evaluator[:preset|:file][@depth]` (depth 1 omitted).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}+{}", self.searcher, self.evaluator)?;
+        match &self.weights {
+            WeightsChoice::Default => {}
+            WeightsChoice::Preset(name) | WeightsChoice::File(name) => write!(f, ":{name}")?,
+        }
+        if self.depth != 1 {
+            write!(f, "@{}", self.depth)?;
+        }
+        Ok(())
+    }
+}
+
+/// A playable strategy: its engines, its chain and the buffers it reuses between moves.
+pub struct Strategy {
+    spec: StrategySpec,
+    searcher: AnySearcher,
+    evaluator: AnyEvaluator,
+    chain: LookaheadChain,
+    path_buffer: Placements,
+}
+
+impl Strategy {
+    /// Builds the engines a spec names (loading its weights file, if any).
+    pub fn new(spec: StrategySpec) -> Result<Strategy, ArenaError> {
+        let strategy = spec.to_string();
+        let searcher = searcher_by_name(&spec.searcher).ok_or_else(|| ArenaError::Strategy {
+            strategy: strategy.clone(),
+            message: format!("unknown searcher {:?}", spec.searcher),
+        })?;
+        let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights).ok_or_else(|| {
+            ArenaError::Strategy {
+                strategy: strategy.clone(),
+                message: format!("unknown evaluator {:?}", spec.evaluator),
+            }
+        })??;
+        Ok(Strategy {
+            chain: LookaheadChain::new(ChainOptions::with_depth(spec.depth)),
+            spec,
+            searcher,
+            evaluator,
+            path_buffer: Placements::new(),
+        })
+    }
+
+    /// Parses and builds a strategy from its name.
+    pub fn from_name(name: &str) -> Result<Strategy, ArenaError> {
+        Strategy::new(name.parse()?)
+    }
+
+    /// The parsed name.
+    pub fn spec(&self) -> &StrategySpec {
+        &self.spec
+    }
+
+    /// The canonical name.
+    pub fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    /// Known pieces per decision (1 = current only, 2 = current + preview).
+    pub fn depth(&self) -> usize {
+        self.spec.depth
+    }
+
+    /// The searcher.
+    pub fn searcher_mut(&mut self) -> &mut AnySearcher {
+        &mut self.searcher
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &AnyEvaluator {
+        &self.evaluator
+    }
+
+    /// The lookahead chain (its last search's report and best chain).
+    pub fn chain(&self) -> &LookaheadChain {
+        &self.chain
+    }
+
+    /// Both engines and the chain at once, for callers that drive the chain themselves.
+    pub fn parts_mut(&mut self) -> (&mut AnySearcher, &AnyEvaluator, &mut LookaheadChain) {
+        (&mut self.searcher, &self.evaluator, &mut self.chain)
+    }
+
+    /// The best chain's first placement for `pieces` (current piece first) on `board`, or
+    /// `None` when the current piece has no placement (it cannot spawn).
+    #[inline]
+    pub fn choose(&mut self, board: &Board, pieces: &[Piece]) -> Option<ChainChoice> {
+        self.chain
+            .best(&mut self.searcher, &self.evaluator, board, pieces)
+    }
+
+    /// The searcher's input path from the spawn to `placement` (which must be one of its
+    /// placements of that piece on `board`).
+    pub fn path_to(&mut self, board: &Board, placement: &Placement) -> Option<Vec<Input>> {
+        self.searcher.search(
+            board,
+            placement.piece,
+            SearchOptions { with_paths: true },
+            &mut self.path_buffer,
+        );
+        let index = self
+            .path_buffer
+            .iter()
+            .position(|candidate| candidate == placement)?;
+        self.path_buffer.path(index).map(<[Input]>::to_vec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_names_parse_and_print_back() {
+        let spec: StrategySpec = "bfs+elashi@2".parse().unwrap();
+        assert_eq!(spec.searcher, "bfs");
+        assert_eq!(spec.evaluator, "elashi");
+        assert_eq!(spec.depth, 2);
+        assert_eq!(spec.weights, WeightsChoice::Default);
+        assert_eq!(spec.to_string(), "bfs+elashi@2");
+        let spec: StrategySpec = "bfs+dellacherie:original@1".parse().unwrap();
+        assert_eq!(spec.weights, WeightsChoice::Preset("original".into()));
+        assert_eq!(spec.to_string(), "bfs+dellacherie:original");
+        let spec: StrategySpec = "column-drop+elashi:my/weights.json".parse().unwrap();
+        assert_eq!(spec.weights, WeightsChoice::File("my/weights.json".into()));
+        for bad in [
+            "bfs",
+            "bfs+nope",
+            "nope+elashi",
+            "bfs+elashi@0",
+            "bfs+elashi@x",
+            "bfs+elashi@9",
+        ] {
+            assert!(bad.parse::<StrategySpec>().is_err(), "{bad}");
+        }
+        assert!(Strategy::from_name("bfs+dellacherie:nope").is_err());
+        assert!(Strategy::from_name("bfs+dellacherie:original").is_ok());
+    }
+}
