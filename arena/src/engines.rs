@@ -76,6 +76,9 @@ macro_rules! searchers {
         )+
 
         /// Every registered searcher.
+        // The BFS keeps its ~27 KB of scratch inline; a strategy holds one searcher for its
+        // whole life and never moves it in a hot loop, so boxing would only add an indirection.
+        #[allow(clippy::large_enum_variant)]
         #[enum_dispatch(SearchEngine)]
         #[derive(Clone)]
         pub enum AnySearcher {
