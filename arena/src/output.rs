@@ -1,5 +1,6 @@
-//! Writing result files atomically: a temporary file beside the target, then a rename, so an
-//! interrupted run never leaves a truncated file.
+//! Writing output: result files atomically (a temporary file beside the target, then a rename,
+//! so an interrupted run never leaves a truncated file), and standard output without panicking
+//! when the reader goes away.
 
 use std::fs;
 use std::io::Write;
@@ -27,6 +28,21 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> 
         let _ = fs::remove_file(&temporary);
         ArenaError::io(shown, &error)
     })
+}
+
+/// Writes a command's whole output to stdout. A reader that stops early (`| head`) ends the
+/// command quietly instead of making `println!` panic; any other write error is an error.
+pub fn print_output(text: &str) -> Result<(), ArenaError> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(ArenaError::io("standard output", &error))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

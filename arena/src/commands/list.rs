@@ -1,9 +1,12 @@
 //! `arena list`: every searcher, evaluator (with presets and features), and generator.
 
+use std::fmt::Write as _;
+
 use tetris_core::GeneratorKind;
 
 use crate::engines::{evaluator_names, evaluator_presets, searcher_names};
 use crate::error::ArenaError;
+use crate::output::print_output;
 
 /// Options of `arena list`.
 #[derive(Debug, clap::Args)]
@@ -32,28 +35,25 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             "evaluators": evaluators,
             "generators": GeneratorKind::NAMES,
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("list serializes")
-        );
-        return Ok(());
+        let json = serde_json::to_string_pretty(&value).expect("list serializes");
+        return print_output(&format!("{json}\n"));
     }
-    println!("searchers:");
+    let mut text = String::from("searchers:\n");
     for name in searcher_names() {
-        println!("  {name}");
+        writeln!(text, "  {name}").expect("string write");
     }
-    println!("evaluators (presets, default first):");
+    text.push_str("evaluators (presets, default first):\n");
     for name in evaluator_names() {
         let presets = evaluator_presets(name).unwrap_or(&[]);
         let names: Vec<&str> = presets.iter().map(|preset| preset.name).collect();
-        println!("  {name:<14} {}", names.join(" "));
+        writeln!(text, "  {name:<14} {}", names.join(" ")).expect("string write");
     }
-    println!("generators:");
+    text.push_str("generators:\n");
     for name in GeneratorKind::NAMES {
-        println!("  {name}");
+        writeln!(text, "  {name}").expect("string write");
     }
-    println!(
-        "strategy names: SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], e.g. bfs+elashi@2"
+    text.push_str(
+        "strategy names: SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], e.g. bfs+elashi@2\n",
     );
-    Ok(())
+    print_output(&text)
 }

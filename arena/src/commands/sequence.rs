@@ -3,6 +3,7 @@
 use tetris_core::GeneratorKind;
 
 use crate::error::ArenaError;
+use crate::output::print_output;
 
 /// Options of `arena sequence`.
 #[derive(Debug, clap::Args)]
@@ -29,6 +30,5 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         .take(args.count as usize)
         .map(|piece| piece.letter())
         .collect();
-    println!("{letters}");
-    Ok(())
+    print_output(&format!("{letters}\n"))
 }
