@@ -24,10 +24,17 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            // clap's message spans several lines (usage, hints); the contract is one line.
+            // clap's message spans several lines (the message, indented details such as the
+            // missing arguments, then usage and hints after a blank line); the contract is one
+            // line, so the first paragraph is joined.
             let rendered = error.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: bad command line");
-            let line = first.strip_prefix("error: ").unwrap_or(first);
+            let paragraph: Vec<&str> = rendered
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let joined = paragraph.join(" ");
+            let line = joined.strip_prefix("error: ").unwrap_or(&joined);
             eprintln!("error: {line}");
             return ExitCode::from(2);
         }

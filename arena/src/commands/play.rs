@@ -1,12 +1,376 @@
-//! `arena play` (being written).
+//! `arena play STRATEGY`: one game, reported as text or as the contract's JSON, optionally
+//! watched in the terminal and recorded as a replay.
+//!
+//! Text output gives the pieces, lines, score, how the game ended, the wall-clock time and
+//! pieces per second. `--json` prints one line:
+//! `{"strategy","generator","seed","board_height","pieces","lines","score","game_over",
+//! "placements":[{"piece","x","y","rotation","cleared"}…]}` (arena.md's contract; `strategy` is
+//! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
+//! that depends on timing, so two runs print the same bytes.
+//!
+//! Without `--max-pieces` the game runs until the current piece cannot spawn: strong
+//! strategies may never get there on 10 × 20, so give a cap or a shorter `--board-height`.
 
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use tetris_core::{Board, GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, NesScore, Piece};
+
+use crate::commands::replay::{DEFAULT_SPEED, Replay, describe_end};
 use crate::error::ArenaError;
+use crate::game::{GameResult, GameSettings, PlayOptions, Step, play_game};
+use crate::output::write_atomically;
+use crate::render::{self, Frame, LastPlacement, Watcher};
+use crate::strategy::Strategy;
 
 /// Options of `arena play`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The strategy: SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], e.g. bfs+elashi@2
+    /// (`arena list` shows the names).
+    pub strategy: String,
+    /// Piece generator: uniform, nes, bag7, sz, java or file:PATH.
+    #[arg(long, default_value = "uniform")]
+    pub generator: String,
+    /// The generator's seed (ignored by file:PATH).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop after this many pieces (at least 1). Without a cap the game runs until a piece
+    /// cannot spawn, which strong strategies may never reach on 10 x 20: give a cap (e.g.
+    /// --max-pieces 100000) or a shorter --board-height.
+    #[arg(long, value_name = "N")]
+    pub max_pieces: Option<u64>,
+    /// Board rows, 4 to 32 (the board is always 10 columns wide).
+    #[arg(long, default_value_t = 20, value_name = "H")]
+    pub board_height: u64,
+    /// Print the result as one line of JSON (no timings, so runs compare byte for byte).
+    #[arg(long)]
+    pub json: bool,
+    /// With --json: leave out the list of placements.
+    #[arg(long)]
+    pub no_placements: bool,
+    /// Render the board in the terminal after each placement, the placed piece highlighted.
+    /// When stdout is not a terminal the frames are printed one after another, without
+    /// escape codes.
+    #[arg(long, conflicts_with = "json")]
+    pub watch: bool,
+    /// With --watch: pieces per second to show (default 10; `inf` for no pause).
+    #[arg(long, value_name = "PIECES_PER_SECOND")]
+    pub speed: Option<f64>,
+    /// Write a replay of the game (rules, pieces, placements with input paths, result) to
+    /// FILE as JSON, for `arena replay FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+/// The `--json` output (field order as in arena.md's contract).
+#[derive(Serialize)]
+struct PlayReport {
+    strategy: String,
+    generator: String,
+    seed: u64,
+    board_height: u8,
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    game_over: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placements: Option<Vec<PlacementRow>>,
+}
+
+/// One placement of the `--json` output.
+#[derive(Serialize)]
+struct PlacementRow {
+    piece: Piece,
+    x: i8,
+    y: i8,
+    rotation: u8,
+    cleared: u8,
+}
 
 /// Runs `arena play`.
-pub fn run(_args: Args) -> Result<(), ArenaError> {
-    Err(ArenaError::Usage("arena play is not written yet".into()))
+pub fn run(args: Args) -> Result<(), ArenaError> {
+    let mut strategy = Strategy::from_name(&args.strategy)?;
+    let settings = settings(&args)?;
+    let mut watcher = match args.watch {
+        true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
+        false => None,
+    };
+    if let Some(path) = &args.record {
+        // Fail now rather than after a long game.
+        let folder = path
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty());
+        if folder.is_some_and(|folder| !folder.is_dir()) {
+            return Err(ArenaError::Io {
+                path: path.display().to_string(),
+                message: "its folder does not exist".to_string(),
+            });
+        }
+    }
+    if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
+        eprintln!(
+            "note: no --max-pieces: strong strategies may play for a very long time on 10 x {}",
+            settings.board_height
+        );
+    }
+    let options = PlayOptions {
+        keep_placements: args.json && !args.no_placements,
+        keep_paths: args.record.is_some(),
+    };
+    let result = match watcher.as_mut() {
+        Some(watcher) => play_watched(&mut strategy, &settings, options, watcher)?,
+        None => play_game(&mut strategy, &settings, options, &mut |_| {})?,
+    };
+    if let Some(watcher) = watcher {
+        watcher.finish()?;
+    }
+    if let Some(path) = &args.record {
+        let shown = path.display().to_string();
+        let replay = Replay::record(&strategy, &settings, &result).map_err(|message| {
+            ArenaError::Replay {
+                path: shown,
+                message,
+            }
+        })?;
+        write_atomically(path, replay.to_json().as_bytes())?;
+    }
+    if args.json {
+        let report = PlayReport {
+            strategy: strategy.name(),
+            generator: settings.generator.to_string(),
+            seed: settings.seed,
+            board_height: settings.board_height,
+            pieces: result.pieces,
+            lines: result.lines,
+            score: result.score,
+            game_over: result.game_over(),
+            placements: (!args.no_placements).then(|| {
+                result
+                    .placements
+                    .iter()
+                    .map(|played| PlacementRow {
+                        piece: played.piece,
+                        x: played.x,
+                        y: played.y,
+                        rotation: played.rotation,
+                        cleared: played.cleared,
+                    })
+                    .collect()
+            }),
+        };
+        let mut line = serde_json::to_string(&report).expect("the play report serializes");
+        line.push('\n');
+        return render::print(&line);
+    }
+    render::print(&text_report(
+        &strategy,
+        &settings,
+        &result,
+        args.record.is_some(),
+    ))
+}
+
+/// The game settings the options name, checked (with the options that need another one).
+fn settings(args: &Args) -> Result<GameSettings, ArenaError> {
+    // Checked here rather than with clap's `requires`, whose one-line error would not name
+    // the missing option.
+    if args.speed.is_some() && !args.watch {
+        return Err(ArenaError::Usage("--speed needs --watch".into()));
+    }
+    if args.no_placements && !args.json {
+        return Err(ArenaError::Usage("--no-placements needs --json".into()));
+    }
+    let generator: GeneratorKind = args.generator.parse()?;
+    let heights = u64::from(MIN_BOARD_HEIGHT)..=u64::from(MAX_BOARD_HEIGHT);
+    if !heights.contains(&args.board_height) {
+        return Err(ArenaError::Usage(format!(
+            "--board-height {} is outside {MIN_BOARD_HEIGHT}..={MAX_BOARD_HEIGHT}",
+            args.board_height
+        )));
+    }
+    if args.max_pieces == Some(0) {
+        return Err(ArenaError::Usage("--max-pieces must be at least 1".into()));
+    }
+    Ok(GameSettings {
+        board_height: args.board_height as u8,
+        generator,
+        seed: args.seed,
+        max_pieces: args.max_pieces,
+    })
+}
+
+/// The text report: rules, result, time and speed.
+fn text_report(
+    strategy: &Strategy,
+    settings: &GameSettings,
+    result: &GameResult,
+    recorded: bool,
+) -> String {
+    let seconds = result.elapsed.as_secs_f64();
+    let mut text = String::new();
+    let _ = writeln!(text, "strategy   {}", strategy.name());
+    let _ = writeln!(
+        text,
+        "generator  {} (seed {})",
+        settings.generator, settings.seed
+    );
+    let _ = writeln!(text, "board      10 x {}", settings.board_height);
+    let _ = writeln!(text, "pieces     {}", result.pieces);
+    let _ = writeln!(text, "lines      {}", result.lines);
+    let _ = writeln!(text, "score      {}", result.score);
+    let _ = writeln!(
+        text,
+        "clears     single {}, double {}, triple {}, tetris {}",
+        result.clears[1], result.clears[2], result.clears[3], result.clears[4]
+    );
+    let _ = writeln!(
+        text,
+        "end        {}",
+        describe_end(result.end, settings.max_pieces)
+    );
+    let _ = writeln!(text, "time       {seconds:.3} s");
+    // With --watch or --record the time includes the pauses or the path searches.
+    if seconds > 0.0 {
+        let _ = writeln!(
+            text,
+            "speed      {:.0} pieces/s",
+            result.pieces as f64 / seconds
+        );
+    }
+    if recorded {
+        let _ = writeln!(
+            text,
+            "note       the time includes finding the replay's paths"
+        );
+    }
+    text
+}
+
+/// Plays a game and shows it, frame by frame, with `watcher`.
+fn play_watched(
+    strategy: &mut Strategy,
+    settings: &GameSettings,
+    options: PlayOptions,
+    watcher: &mut Watcher,
+) -> Result<GameResult, ArenaError> {
+    let mut view = GameView {
+        title: strategy.name(),
+        depth: strategy.depth(),
+        board: Board::new(usize::from(settings.board_height))?,
+        score: NesScore::new(0),
+        sequence: settings.generator.start(settings.seed)?,
+        upcoming: VecDeque::new(),
+        shown: Vec::new(),
+    };
+    view.refill();
+    watcher.start();
+    watcher.show(&view.frame(None, 0, 0));
+    play_game(strategy, settings, options, &mut |step| {
+        let last = view.advance(step);
+        watcher.show(&view.frame(Some(last), step.pieces, step.lines));
+    })
+}
+
+/// What `--watch` shows besides the game's own step: the board before the placement (to find
+/// the cleared rows for the highlight), the score, and the next pieces, drawn from a second
+/// copy of the generator so that the frame shows every piece the strategy will see.
+struct GameView {
+    title: String,
+    depth: usize,
+    board: Board,
+    score: NesScore,
+    sequence: tetris_core::PieceGenerator,
+    upcoming: VecDeque<Piece>,
+    shown: Vec<Piece>,
+}
+
+impl GameView {
+    /// Tops the upcoming pieces up to the strategy's depth.
+    fn refill(&mut self) {
+        while self.upcoming.len() < self.depth {
+            match self.sequence.next() {
+                Some(piece) => self.upcoming.push_back(piece),
+                None => break,
+            }
+        }
+        self.shown.clear();
+        self.shown.extend(self.upcoming.iter().copied());
+    }
+
+    /// Follows one placement of the game.
+    fn advance(&mut self, step: &Step<'_>) -> LastPlacement {
+        let placed = step.placement;
+        let outcome = self
+            .board
+            .lock(placed.piece, placed.rotation, placed.x, placed.y);
+        debug_assert_eq!(&self.board, step.board, "the view follows the game");
+        self.board = *step.board;
+        if outcome.rows_cleared > 0 {
+            self.score.add_cleared_rows(outcome.rows_cleared);
+        }
+        self.upcoming.pop_front();
+        self.refill();
+        LastPlacement {
+            piece: placed.piece,
+            x: placed.x,
+            y: placed.y,
+            rotation: placed.rotation,
+            cleared_rows: outcome.cleared_rows,
+        }
+    }
+
+    /// The frame after `pieces` placements.
+    fn frame(&self, last: Option<LastPlacement>, pieces: u64, lines: u64) -> Frame<'_> {
+        Frame {
+            title: &self.title,
+            board: &self.board,
+            last,
+            pieces,
+            lines,
+            score: self.score.score(),
+            upcoming: &self.shown,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(line: &[&str]) -> Args {
+        Command::try_parse_from(std::iter::once("play").chain(line.iter().copied()))
+            .unwrap()
+            .args
+    }
+
+    #[test]
+    fn settings_check_their_ranges() {
+        let args = parse(&["bfs+elashi", "--board-height", "4", "--max-pieces", "1"]);
+        let checked = settings(&args).unwrap();
+        assert_eq!(checked.board_height, 4);
+        assert_eq!(checked.max_pieces, Some(1));
+        assert_eq!(checked.generator, GeneratorKind::Uniform);
+        assert!(settings(&parse(&["bfs+elashi", "--board-height", "32"])).is_ok());
+        for bad in [
+            &["bfs+elashi", "--board-height", "3"][..],
+            &["bfs+elashi", "--board-height", "33"],
+            &["bfs+elashi", "--max-pieces", "0"],
+            &["bfs+elashi", "--generator", "nope"],
+            &["bfs+elashi", "--speed", "5"],
+            &["bfs+elashi", "--no-placements"],
+        ] {
+            assert!(settings(&parse(bad)).is_err(), "{bad:?}");
+        }
+    }
 }
