@@ -10,6 +10,8 @@ pub mod engines;
 pub mod error;
 pub mod game;
 pub mod output;
+pub mod render;
+pub mod stats;
 pub mod strategy;
 
 pub use error::ArenaError;

@@ -1,0 +1,481 @@
+//! Summary statistics of game results and the exact sign test that compares two strategies on
+//! the same piece sequences.
+//!
+//! Everything here is a pure function of its inputs, summed in the order given, so the same
+//! games give bit-identical statistics whatever the number of threads that played them.
+
+/// Two-sided 95% confidence: the interval leaves 2.5% on each side.
+const UPPER_TAIL_95: f64 = 0.975;
+
+/// The summary of a sample (e.g. the lines of every game a strategy played).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// How many values.
+    pub count: usize,
+    /// The arithmetic mean.
+    pub mean: f64,
+    /// The middle value after sorting; the mean of the two middle values for an even count.
+    pub median: f64,
+    /// The smallest value.
+    pub min: f64,
+    /// The largest value.
+    pub max: f64,
+    /// The sample standard deviation, `sqrt(Σ (v − mean)² / (count − 1))`; `None` for one value.
+    pub standard_deviation: Option<f64>,
+    /// The standard error of the mean, `standard_deviation / sqrt(count)`; `None` for one value.
+    pub standard_error: Option<f64>,
+    /// The 95% confidence interval of the mean by Student's t with `count − 1` degrees of
+    /// freedom: `mean ± t(0.975, count − 1) × standard_error`; `None` for one value.
+    pub interval_95: Option<(f64, f64)>,
+}
+
+impl Summary {
+    /// Summarizes `values`; `None` when there are none.
+    pub fn of(values: &[f64]) -> Option<Summary> {
+        let mean = mean(values)?;
+        let median = median(values)?;
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let standard_deviation = standard_deviation(values);
+        let standard_error =
+            standard_deviation.map(|deviation| deviation / (values.len() as f64).sqrt());
+        let interval_95 = standard_error.map(|error| {
+            let half_width = student_t_quantile(UPPER_TAIL_95, (values.len() - 1) as f64) * error;
+            (mean - half_width, mean + half_width)
+        });
+        Some(Summary {
+            count: values.len(),
+            mean,
+            median,
+            min,
+            max,
+            standard_deviation,
+            standard_error,
+            interval_95,
+        })
+    }
+}
+
+/// The arithmetic mean, summed in the order given; `None` for no values.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    Some(values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// The median: the middle value after sorting, or the mean of the two middle values for an
+/// even count; `None` for no values.
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let middle = sorted.len() / 2;
+    Some(if sorted.len() % 2 == 1 {
+        sorted[middle]
+    } else {
+        (sorted[middle - 1] + sorted[middle]) / 2.0
+    })
+}
+
+/// The sample standard deviation `sqrt(Σ (v − mean)² / (n − 1))`; `None` below two values.
+///
+/// Two passes (mean first, then squared deviations) rather than the one-pass sum of squares,
+/// which loses every digit when the values are large and close together.
+pub fn standard_deviation(values: &[f64]) -> Option<f64> {
+    if values.len() < 2 {
+        return None;
+    }
+    let mean = mean(values)?;
+    let squares: f64 = values
+        .iter()
+        .map(|value| (value - mean) * (value - mean))
+        .sum();
+    Some((squares / (values.len() - 1) as f64).sqrt())
+}
+
+/// The standard error of the mean, `standard_deviation / sqrt(n)`; `None` below two values.
+pub fn standard_error(values: &[f64]) -> Option<f64> {
+    standard_deviation(values).map(|deviation| deviation / (values.len() as f64).sqrt())
+}
+
+/// The exact two-sided sign test: the probability, if both outcomes were equally likely, of a
+/// split at least as uneven as `wins` against `losses` (ties are left out before calling).
+///
+/// With `n = wins + losses` and `k = min(wins, losses)`, the p-value is
+/// `min(1, 2 × P(X ≤ k))` for `X ~ Binomial(n, 1/2)`; it is 1 when `n = 0`.
+pub fn sign_test_p_value(wins: u64, losses: u64) -> f64 {
+    let trials = wins + losses;
+    if trials == 0 {
+        return 1.0;
+    }
+    (2.0 * binomial_half_cdf(wins.min(losses), trials)).min(1.0)
+}
+
+/// `P(X ≤ k)` for `X ~ Binomial(n, 1/2)`, i.e. `Σ_{i ≤ k} C(n, i) / 2ⁿ`.
+///
+/// The sum is taken relative to its last term `C(n, k) / 2ⁿ` (the terms grow with i while
+/// `k ≤ n/2`, and the sum of the ratios stays below `k + 1`), so no term overflows or
+/// underflows however large n is; the tail below 10⁻¹⁷ of the sum is left out. The last term
+/// (`C(n, k) / 2ⁿ`) is exact ratios up to n = 1000 and Loader's saddle-point form beyond,
+/// accurate to a few units in the last place.
+pub fn binomial_half_cdf(k: u64, n: u64) -> f64 {
+    if k >= n {
+        return 1.0;
+    }
+    if k > n / 2 {
+        // P(X ≤ k) = 1 − P(X ≥ k + 1) = 1 − P(X ≤ n − k − 1) by symmetry.
+        return 1.0 - binomial_half_cdf(n - k - 1, n);
+    }
+    let mut ratio_sum = 0.0;
+    let mut ratio = 1.0;
+    let mut i = k;
+    loop {
+        ratio_sum += ratio;
+        if i == 0 || ratio < ratio_sum * 1e-17 {
+            break;
+        }
+        // C(n, i − 1) / C(n, i) = i / (n − i + 1).
+        ratio *= i as f64 / (n - i + 1) as f64;
+        i -= 1;
+    }
+    ratio_sum * binomial_half_probability(k, n)
+}
+
+/// `C(n, k) / 2ⁿ`, the probability that `Binomial(n, 1/2)` equals k (k ≤ n).
+///
+/// Up to n = 1000 (where `2⁻ⁿ` is still a normal f64) a product of exact ratios. Beyond,
+/// Loader's saddle-point form (the one R's `dbinom` uses), which keeps full precision where
+/// `ln n! − ln k! − ln (n − k)!` would cancel millions down to a few units:
+/// `ln P = δ(n) − δ(k) − δ(n − k) − D(k, n/2) − D(n − k, n/2) + ½ ln(n / (2π k (n − k)))`, with
+/// δ the Stirling error [`stirling_error`] and D the deviance [`binomial_deviance`].
+fn binomial_half_probability(k: u64, n: u64) -> f64 {
+    const EXACT_PRODUCT_LIMIT: u64 = 1000;
+    let k = k.min(n - k);
+    if n <= EXACT_PRODUCT_LIMIT {
+        let mut probability = 0.5f64.powi(n as i32);
+        for i in 0..k {
+            probability *= (n - i) as f64 / (i + 1) as f64;
+        }
+        return probability;
+    }
+    let n_float = n as f64;
+    if k == 0 {
+        return (-n_float * std::f64::consts::LN_2).exp();
+    }
+    let k_float = k as f64;
+    let rest = n_float - k_float;
+    let half = n_float / 2.0;
+    let ln_probability = stirling_error(n_float)
+        - stirling_error(k_float)
+        - stirling_error(rest)
+        - binomial_deviance(k_float, half)
+        - binomial_deviance(rest, half)
+        + 0.5 * (n_float / (2.0 * std::f64::consts::PI * k_float * rest)).ln();
+    ln_probability.exp()
+}
+
+/// The Stirling error `δ(m) = ln m! − ((m + ½) ln m − m + ½ ln 2π)` for m ≥ 1: from
+/// [`ln_gamma`] up to 15, from the asymptotic series `1/(12m) − 1/(360m³) + 1/(1260m⁵) − …`
+/// (as many terms as m needs for full precision) above.
+fn stirling_error(m: f64) -> f64 {
+    const S0: f64 = 1.0 / 12.0;
+    const S1: f64 = 1.0 / 360.0;
+    const S2: f64 = 1.0 / 1260.0;
+    const S3: f64 = 1.0 / 1680.0;
+    const S4: f64 = 1.0 / 1188.0;
+    if m <= 15.0 {
+        let ln_sqrt_two_pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
+        return ln_gamma(m + 1.0) - (m + 0.5) * m.ln() + m - ln_sqrt_two_pi;
+    }
+    let square = m * m;
+    if m > 500.0 {
+        (S0 - S1 / square) / m
+    } else if m > 80.0 {
+        (S0 - (S1 - S2 / square) / square) / m
+    } else if m > 35.0 {
+        (S0 - (S1 - (S2 - S3 / square) / square) / square) / m
+    } else {
+        (S0 - (S1 - (S2 - (S3 - S4 / square) / square) / square) / square) / m
+    }
+}
+
+/// The deviance term `D(x, μ) = x ln(x/μ) + μ − x` (x, μ > 0), by its series in
+/// `v = (x − μ)/(x + μ)` when x is near μ, where the direct form cancels.
+fn binomial_deviance(x: f64, mean: f64) -> f64 {
+    if (x - mean).abs() < 0.1 * (x + mean) {
+        let v = (x - mean) / (x + mean);
+        let v_squared = v * v;
+        let mut sum = (x - mean) * v;
+        let mut power = 2.0 * x * v;
+        for j in 1..1000 {
+            power *= v_squared;
+            let next = sum + power / f64::from(2 * j + 1);
+            if next == sum {
+                break;
+            }
+            sum = next;
+        }
+        sum
+    } else {
+        x * (x / mean).ln() + mean - x
+    }
+}
+
+/// `ln Γ(x)` for x > 0, by the Lanczos approximation (g = 7, 9 coefficients; relative error
+/// about 10⁻¹⁵), with the reflection formula below 1/2.
+pub fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const COEFFICIENTS: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Γ(x) Γ(1 − x) = π / sin(πx).
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut series = COEFFICIENTS[0];
+    for (index, coefficient) in COEFFICIENTS.iter().enumerate().skip(1) {
+        series += coefficient / (x + index as f64);
+    }
+    let t = x + G + 0.5;
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + series.ln()
+}
+
+/// The regularized incomplete beta function `I_x(a, b)` for 0 ≤ x ≤ 1 and a, b > 0, by its
+/// continued fraction (modified Lentz), using the symmetry `I_x(a, b) = 1 − I_{1−x}(b, a)` on
+/// the side where the fraction converges quickly.
+pub fn regularized_incomplete_beta(x: f64, a: f64, b: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let ln_front = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
+    if x < (a + 1.0) / (a + b + 2.0) {
+        ln_front.exp() * beta_continued_fraction(x, a, b) / a
+    } else {
+        1.0 - ln_front.exp() * beta_continued_fraction(1.0 - x, b, a) / b
+    }
+}
+
+/// The continued fraction of the incomplete beta function (Numerical Recipes' `betacf`).
+fn beta_continued_fraction(x: f64, a: f64, b: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    const MAX_ITERATIONS: usize = 10_000;
+    let clamp = |value: f64| if value.abs() < TINY { TINY } else { value };
+    let mut c = 1.0;
+    let mut d = 1.0 / clamp(1.0 - (a + b) * x / (a + 1.0));
+    let mut fraction = d;
+    for m in 1..=MAX_ITERATIONS {
+        let m = m as f64;
+        let even = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
+        d = 1.0 / clamp(1.0 + even * d);
+        c = clamp(1.0 + even / c);
+        fraction *= d * c;
+        let odd = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+        d = 1.0 / clamp(1.0 + odd * d);
+        c = clamp(1.0 + odd / c);
+        let step = d * c;
+        fraction *= step;
+        if (step - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    fraction
+}
+
+/// The cumulative distribution function of Student's t with `degrees_of_freedom` (> 0):
+/// `P(T ≤ t) = 1 − I_{ν/(ν+t²)}(ν/2, 1/2) / 2` for t ≥ 0, and symmetric below 0.
+pub fn student_t_cdf(t: f64, degrees_of_freedom: f64) -> f64 {
+    let nu = degrees_of_freedom;
+    let tail = 0.5 * regularized_incomplete_beta(nu / (nu + t * t), nu / 2.0, 0.5);
+    if t >= 0.0 { 1.0 - tail } else { tail }
+}
+
+/// The quantile of Student's t: the t with `P(T ≤ t) = probability` (0 < probability < 1),
+/// found by bisection on [`student_t_cdf`] to the last bit of f64.
+pub fn student_t_quantile(probability: f64, degrees_of_freedom: f64) -> f64 {
+    if probability == 0.5 {
+        return 0.0;
+    }
+    if probability < 0.5 {
+        return -student_t_quantile(1.0 - probability, degrees_of_freedom);
+    }
+    let mut low = 0.0;
+    let mut high = 1.0;
+    while student_t_cdf(high, degrees_of_freedom) < probability {
+        low = high;
+        high *= 2.0;
+        if !high.is_finite() {
+            return f64::INFINITY;
+        }
+    }
+    // Bisection halves the bracket until its ends are neighbouring floats.
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if middle <= low || middle >= high {
+            break;
+        }
+        if student_t_cdf(middle, degrees_of_freedom) < probability {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    0.5 * (low + high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_close(actual: f64, expected: f64, relative: f64) {
+        assert!(
+            (actual - expected).abs() <= relative * expected.abs(),
+            "{actual} is not within {relative} of {expected}"
+        );
+    }
+
+    #[test]
+    fn mean_median_and_standard_error_of_a_small_sample() {
+        // 2 4 4 4 5 5 7 9: sum 40, mean 5; squared deviations 9+1+1+1+0+0+4+16 = 32, so the
+        // sample variance is 32/7 and the standard error sqrt(32/7 / 8) = sqrt(4/7).
+        let values = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        let summary = Summary::of(&values).unwrap();
+        assert_eq!(summary.count, 8);
+        assert_eq!(summary.mean, 5.0);
+        // Sorted, the middle pair is 4 and 5.
+        assert_eq!(summary.median, 4.5);
+        assert_eq!(summary.min, 2.0);
+        assert_eq!(summary.max, 9.0);
+        assert_close(
+            summary.standard_deviation.unwrap(),
+            (32.0f64 / 7.0).sqrt(),
+            1e-15,
+        );
+        assert_close(
+            summary.standard_error.unwrap(),
+            (4.0f64 / 7.0).sqrt(),
+            1e-15,
+        );
+        // t(0.975, 7) = 2.364624251592785 (tables give 2.365).
+        let (low, high) = summary.interval_95.unwrap();
+        let half_width = 2.364_624_251_592_785 * (4.0f64 / 7.0).sqrt();
+        assert_close(low, 5.0 - half_width, 1e-12);
+        assert_close(high, 5.0 + half_width, 1e-12);
+    }
+
+    #[test]
+    fn medians_of_odd_and_even_counts_and_tiny_samples() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+        assert_eq!(mean(&[]), None);
+        assert!(Summary::of(&[]).is_none());
+        let single = Summary::of(&[7.0]).unwrap();
+        assert_eq!(
+            (single.mean, single.median, single.min, single.max),
+            (7.0, 7.0, 7.0, 7.0)
+        );
+        assert_eq!(single.standard_error, None);
+        assert_eq!(single.interval_95, None);
+        // Two values 1 and 3: deviations ±1, variance 2/1, standard error sqrt(2)/sqrt(2) = 1,
+        // and t(0.975, 1) = tan(0.475 π) = 12.706204736174698.
+        let pair = Summary::of(&[1.0, 3.0]).unwrap();
+        assert_close(pair.standard_error.unwrap(), 1.0, 1e-15);
+        let (low, high) = pair.interval_95.unwrap();
+        assert_close(high - 2.0, 12.706_204_736_174_698, 1e-12);
+        assert_close(2.0 - low, 12.706_204_736_174_698, 1e-12);
+    }
+
+    #[test]
+    fn sign_test_p_values_worked_by_hand() {
+        // n = 10, k = 0: 2 × C(10, 0) / 2¹⁰ = 2/1024.
+        assert_eq!(sign_test_p_value(0, 10), 0.001_953_125);
+        assert_eq!(sign_test_p_value(10, 0), 0.001_953_125);
+        // n = 5, k = 2: P(X ≤ 2) = (1 + 5 + 10)/32 = 1/2, doubled = 1.
+        assert_eq!(sign_test_p_value(2, 3), 1.0);
+        // n = 20, k = 15 → min 5: (1 + 20 + 190 + 1140 + 4845 + 15504)/2²⁰ = 21700/1048576,
+        // doubled 43400/1048576 = 0.04138946533203125 (checked with Python's fractions).
+        assert_close(sign_test_p_value(15, 5), 0.041_389_465_332_031_25, 1e-14);
+        assert_close(sign_test_p_value(5, 15), 0.041_389_465_332_031_25, 1e-14);
+        // No untied sequence: nothing to test.
+        assert_eq!(sign_test_p_value(0, 0), 1.0);
+        // n = 1: a single win is a coin flip, P = 2 × 1/2 = 1.
+        assert_eq!(sign_test_p_value(1, 0), 1.0);
+    }
+
+    #[test]
+    fn binomial_tails_stay_exact_for_large_counts() {
+        // For odd n, P(X ≤ (n − 1)/2) = 1/2 exactly by symmetry, on both sides of the switch
+        // from exact products to the saddle-point form at n = 1000.
+        for n in [999u64, 1001, 20_001, 2_000_001] {
+            assert_close(binomial_half_cdf((n - 1) / 2, n), 0.5, 1e-13);
+        }
+        // Values from Python's exact integers,
+        // float(Fraction(sum(comb(n, i) for i in range(k + 1)), 2**n)):
+        for (k, n, expected) in [
+            (4900, 10_000, 0.023_292_763_852_473_693),
+            (400, 1001, 1.132_536_674_330_522_5e-10),
+            (49_500, 100_000, 0.000_791_179_939_425_797_8),
+            (99_000, 200_001, 3.871_669_478_376_425e-6),
+        ] {
+            assert_close(binomial_half_cdf(k, n), expected, 1e-12);
+        }
+        // An extreme split on 5000 games: C(5000, 0)/2⁵⁰⁰⁰ underflows f64 to 0, as it must.
+        assert_eq!(sign_test_p_value(5000, 0), 0.0);
+        assert_eq!(binomial_half_cdf(10, 10), 1.0);
+        // k above n/2 goes through the complement: P(X ≤ 3) for n = 5 is 1 − 6/32 = 26/32.
+        assert_close(binomial_half_cdf(3, 5), 26.0 / 32.0, 1e-15);
+    }
+
+    #[test]
+    fn student_t_quantiles_match_closed_forms_and_tables() {
+        // ν = 1 is the Cauchy distribution: t = tan(π (p − 1/2)).
+        let cauchy = (std::f64::consts::PI * 0.475).tan();
+        assert_close(student_t_quantile(0.975, 1.0), cauchy, 1e-13);
+        // ν = 2: t = (2p − 1) / sqrt(2 p (1 − p)) = 0.95 / sqrt(0.04875) = 4.302652729749464.
+        assert_close(
+            student_t_quantile(0.975, 2.0),
+            0.95 / 0.048_75f64.sqrt(),
+            1e-13,
+        );
+        // Printed tables give ν = 10 → 2.228, ν = 30 → 2.042, ν = 1000 → 1.962; the digits below
+        // are mpmath's (30-digit root of its regularized incomplete beta).
+        assert_close(student_t_quantile(0.975, 10.0), 2.228_138_851_986_275, 1e-9);
+        assert_close(student_t_quantile(0.975, 30.0), 2.042_272_456_301_238, 1e-9);
+        assert_close(
+            student_t_quantile(0.975, 1000.0),
+            1.962_339_080_826_408,
+            1e-9,
+        );
+        assert_close(
+            student_t_quantile(0.025, 10.0),
+            -2.228_138_851_986_275,
+            1e-9,
+        );
+        assert_eq!(student_t_quantile(0.5, 4.0), 0.0);
+    }
+
+    #[test]
+    fn ln_gamma_matches_factorials() {
+        // Γ(n + 1) = n!: 5! = 120, 10! = 3628800; Γ(1/2) = √π.
+        assert_close(ln_gamma(6.0), 120f64.ln(), 1e-14);
+        assert_close(ln_gamma(11.0), 3_628_800f64.ln(), 1e-14);
+        assert_close(ln_gamma(0.5), std::f64::consts::PI.sqrt().ln(), 1e-13);
+        assert!(ln_gamma(1.0).abs() < 1e-14);
+    }
+}
