@@ -10,15 +10,14 @@
 //! Registering an engine is one line in the `searchers!` or `evaluators!` invocation at the
 //! bottom of this file: the macro adds the enum variant, the dispatch impl and the name, preset
 //! and weights-file lookups. A searcher type must offer `NAME` and `new()` besides
-//! `tetris_core::Searcher`; an evaluator type `NAME`, `PRESETS`, `new()`, `from_preset(&str)`
-//! and `load_weights(&Path)` besides `tetris_core::Evaluator`.
+//! `tetris_core::Searcher`; an evaluator type implements `tetris_core::WeightedEvaluator`.
 
 use std::path::Path;
 
 use enum_dispatch::enum_dispatch;
 use tetris_core::{
     Board, Chain, ChainRule, Error, Evaluator, Piece, Placements, Preset, SearchOptions, Searcher,
-    Weights,
+    WeightedEvaluator, Weights,
 };
 
 /// The searcher operations the arena dispatches statically (mirrors `tetris_core::Searcher`).
@@ -146,14 +145,14 @@ macro_rules! evaluators {
 
         /// The registered evaluators' names, in registration order.
         pub fn evaluator_names() -> Vec<&'static str> {
-            vec![$(<$engine>::NAME),+]
+            vec![$(<$engine as WeightedEvaluator>::NAME),+]
         }
 
         /// The presets of the evaluator called `name` (the first is its default).
         pub fn evaluator_presets(name: &str) -> Option<&'static [Preset]> {
             $(
-                if name == <$engine>::NAME {
-                    return Some(<$engine>::PRESETS);
+                if name == <$engine as WeightedEvaluator>::NAME {
+                    return Some(<$engine as WeightedEvaluator>::PRESETS);
                 }
             )+
             None
@@ -165,11 +164,11 @@ macro_rules! evaluators {
             weights: &WeightsChoice,
         ) -> Option<Result<AnyEvaluator, Error>> {
             $(
-                if name == <$engine>::NAME {
+                if name == <$engine as WeightedEvaluator>::NAME {
                     let built = match weights {
-                        WeightsChoice::Default => Ok(<$engine>::new()),
-                        WeightsChoice::Preset(preset) => <$engine>::from_preset(preset),
-                        WeightsChoice::File(path) => <$engine>::load_weights(Path::new(path)),
+                        WeightsChoice::Default => Ok(<$engine as WeightedEvaluator>::with_default_weights()),
+                        WeightsChoice::Preset(preset) => <$engine as WeightedEvaluator>::from_preset(preset),
+                        WeightsChoice::File(path) => <$engine as WeightedEvaluator>::load_weights(Path::new(path)),
                     };
                     return Some(built.map(AnyEvaluator::$variant));
                 }

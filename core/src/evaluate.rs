@@ -168,6 +168,69 @@ pub struct Preset {
     pub values: &'static [f64],
 }
 
+/// An evaluator built from named weights. Its name, features and presets are constants, and
+/// every way of choosing its weights (default, preset, checked `Weights`, JSON text, file) is
+/// written once here, so an evaluator crate only says how to build itself from checked
+/// weights. The arena's registry builds evaluators through this trait.
+pub trait WeightedEvaluator: Evaluator + Sized {
+    /// The evaluator's name in strategy strings and weights files (`elashi`, …).
+    const NAME: &'static str;
+    /// Its feature names, in weight order.
+    const FEATURE_NAMES: &'static [&'static str];
+    /// The weight presets it ships; the first is the default (the published weights).
+    const PRESETS: &'static [Preset];
+
+    /// The evaluator with `weights`, already checked to be for [`Self::NAME`] with exactly
+    /// [`Self::FEATURE_NAMES`] in order.
+    fn from_checked_weights(weights: Weights) -> Self;
+
+    /// The evaluator with its default (first) preset.
+    fn with_default_weights() -> Self {
+        Self::from_preset(Self::PRESETS[0].name).expect("an evaluator's first preset is valid")
+    }
+
+    /// The evaluator with the preset called `name`; an error names the valid ones.
+    fn from_preset(name: &str) -> Result<Self, Error> {
+        let weights = Weights::from_preset(Self::NAME, Self::FEATURE_NAMES, Self::PRESETS, name)?;
+        Ok(Self::from_checked_weights(weights))
+    }
+
+    /// The evaluator with `weights`, which must be made for this evaluator and its feature
+    /// list in order.
+    fn with_weights(weights: Weights) -> Result<Self, Error> {
+        if weights.evaluator() != Self::NAME {
+            return Err(Error::WeightsEvaluator {
+                expected: Self::NAME.to_string(),
+                found: weights.evaluator().to_string(),
+            });
+        }
+        if weights.names() != Self::FEATURE_NAMES {
+            return Err(Error::WeightsFormat {
+                evaluator: Self::NAME.to_string(),
+                message: format!(
+                    "weights are for features [{}], expected [{}]",
+                    weights.names().join(" "),
+                    Self::FEATURE_NAMES.join(" ")
+                ),
+            });
+        }
+        Ok(Self::from_checked_weights(weights))
+    }
+
+    /// The evaluator with weights from the JSON file form
+    /// (`{"evaluator": NAME, "weights": {feature: number, ...}}`).
+    fn from_weights_json(text: &str) -> Result<Self, Error> {
+        let weights = Weights::from_json(Self::NAME, Self::FEATURE_NAMES, text)?;
+        Ok(Self::from_checked_weights(weights))
+    }
+
+    /// The evaluator with weights read from a JSON weights file.
+    fn load_weights(path: &Path) -> Result<Self, Error> {
+        let weights = Weights::load(Self::NAME, Self::FEATURE_NAMES, path)?;
+        Ok(Self::from_checked_weights(weights))
+    }
+}
+
 /// The file form of weights: `{"evaluator": "elashi", "weights": {"holes": 26.89, ...}}`.
 ///
 /// Values are kept as JSON values so that a string or `null` is reported by name instead of

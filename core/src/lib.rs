@@ -25,7 +25,8 @@ pub use board::{
 pub use chain::{ChainChoice, ChainOptions, ChainValue, LookaheadChain, PlacementValue};
 pub use error::Error;
 pub use evaluate::{
-    Chain, ChainRule, Evaluator, MAX_FEATURES, PlacementRecord, Preset, Weights, WeightsFile,
+    Chain, ChainRule, Evaluator, MAX_FEATURES, PlacementRecord, Preset, WeightedEvaluator, Weights,
+    WeightsFile,
 };
 pub use filter::{PatternFilter, PlacementFilter, WellFilter};
 pub use generator::{GeneratorKind, PieceGenerator};

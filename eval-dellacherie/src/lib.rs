@@ -20,9 +20,7 @@
 //! landing height counts rows from the floor row H − 1.
 #![deny(missing_docs)]
 
-use std::path::Path;
-
-use tetris_core::{BOARD_WIDTH, Board, Chain, Error, Evaluator, Preset, Weights};
+use tetris_core::{BOARD_WIDTH, Board, Chain, Evaluator, Preset, WeightedEvaluator, Weights};
 
 /// The feature names in the spec's table order: the order `features` writes them, weights
 /// apply and the score sums.
@@ -250,61 +248,9 @@ pub struct Dellacherie {
 }
 
 impl Dellacherie {
-    /// The evaluator's name in strategy strings (`bfs+dellacherie`, `bfs+dellacherie:original`).
-    pub const NAME: &'static str = "dellacherie";
-
-    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
-    pub const PRESETS: &'static [Preset] = PRESETS;
-
     /// Dellacherie with the `el-tetris` weights (the first preset).
     pub fn new() -> Dellacherie {
-        Dellacherie::from_preset(PRESETS[0].name).expect("the el-tetris preset is valid")
-    }
-
-    /// Dellacherie with the preset called `name` (`el-tetris` or `original`); an error names
-    /// the valid ones.
-    pub fn from_preset(name: &str) -> Result<Dellacherie, Error> {
-        Dellacherie::with_weights(Weights::from_preset(
-            Dellacherie::NAME,
-            FEATURE_NAMES,
-            PRESETS,
-            name,
-        )?)
-    }
-
-    /// Dellacherie with `weights` in the published score form (higher is better), which must
-    /// be made for `dellacherie` with exactly [`FEATURE_NAMES`] in that order.
-    pub fn with_weights(weights: Weights) -> Result<Dellacherie, Error> {
-        if weights.evaluator() != Dellacherie::NAME {
-            return Err(Error::WeightsEvaluator {
-                expected: Dellacherie::NAME.to_string(),
-                found: weights.evaluator().to_string(),
-            });
-        }
-        if weights.names() != FEATURE_NAMES {
-            return Err(Error::WeightsFormat {
-                evaluator: Dellacherie::NAME.to_string(),
-                message: format!(
-                    "weights are for features [{}], expected [{}]",
-                    weights.names().join(" "),
-                    FEATURE_NAMES.join(" ")
-                ),
-            });
-        }
-        let mut values = [0.0; FEATURE_COUNT];
-        values.copy_from_slice(weights.values());
-        Ok(Dellacherie { weights, values })
-    }
-
-    /// Dellacherie with weights from the JSON file form, in the published score form
-    /// (`{"evaluator": "dellacherie", "weights": {"landing_height": -4.5, ...}}`).
-    pub fn from_weights_json(text: &str) -> Result<Dellacherie, Error> {
-        Dellacherie::with_weights(Weights::from_json(Dellacherie::NAME, FEATURE_NAMES, text)?)
-    }
-
-    /// Dellacherie with weights read from a JSON weights file (published score form).
-    pub fn load_weights(path: &Path) -> Result<Dellacherie, Error> {
-        Dellacherie::with_weights(Weights::load(Dellacherie::NAME, FEATURE_NAMES, path)?)
+        Dellacherie::with_default_weights()
     }
 
     /// The published score of `chain`, HIGHER is better: Σ weight × feature in
@@ -318,6 +264,20 @@ impl Dellacherie {
             sum += weight * feature;
         }
         sum
+    }
+}
+
+impl WeightedEvaluator for Dellacherie {
+    /// The evaluator's name in strategy strings (`bfs+dellacherie:original`). Weights are in the
+    /// published score form (higher is better); the cost is the negated score.
+    const NAME: &'static str = "dellacherie";
+    const FEATURE_NAMES: &'static [&'static str] = FEATURE_NAMES;
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    fn from_checked_weights(weights: Weights) -> Dellacherie {
+        let mut values = [0.0; FEATURE_COUNT];
+        values.copy_from_slice(weights.values());
+        Dellacherie { weights, values }
     }
 }
 

@@ -1,6 +1,8 @@
+use std::path::Path;
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{BOARD_WIDTH, Board, Piece, PieceState, Placement, PlacementRecord};
+use tetris_core::{BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord};
 
 use super::*;
 

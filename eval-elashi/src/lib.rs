@@ -21,10 +21,8 @@
 //! tall (4 to 32) the bottom row is H − 1 wherever the spec says 19.
 #![deny(missing_docs)]
 
-use std::path::Path;
-
 use tetris_core::features::both_sides_occupied_mask;
-use tetris_core::{BOARD_WIDTH, Board, Chain, Error, Evaluator, Preset, Weights};
+use tetris_core::{BOARD_WIDTH, Board, Chain, Evaluator, Preset, WeightedEvaluator, Weights};
 
 /// The feature names in the spec's table order: the order `features` writes them, weights
 /// apply and the cost sums.
@@ -298,60 +296,22 @@ pub struct ElAshi {
 }
 
 impl ElAshi {
-    /// The evaluator's name in strategy strings (`bfs+elashi`).
-    pub const NAME: &'static str = "elashi";
-
-    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
-    pub const PRESETS: &'static [Preset] = PRESETS;
-
     /// El-Ashi with the published weights (the first preset).
     pub fn new() -> ElAshi {
-        ElAshi::from_preset(PRESETS[0].name).expect("the published preset is valid")
+        ElAshi::with_default_weights()
     }
+}
 
-    /// El-Ashi with the preset called `name` (see [`PRESETS`]); an error names the valid ones.
-    pub fn from_preset(name: &str) -> Result<ElAshi, Error> {
-        ElAshi::with_weights(Weights::from_preset(
-            ElAshi::NAME,
-            FEATURE_NAMES,
-            PRESETS,
-            name,
-        )?)
-    }
+impl WeightedEvaluator for ElAshi {
+    /// The evaluator's name in strategy strings (`bfs+elashi`).
+    const NAME: &'static str = "elashi";
+    const FEATURE_NAMES: &'static [&'static str] = FEATURE_NAMES;
+    const PRESETS: &'static [Preset] = PRESETS;
 
-    /// El-Ashi with `weights`, which must be made for `elashi` with exactly [`FEATURE_NAMES`]
-    /// in that order.
-    pub fn with_weights(weights: Weights) -> Result<ElAshi, Error> {
-        if weights.evaluator() != ElAshi::NAME {
-            return Err(Error::WeightsEvaluator {
-                expected: ElAshi::NAME.to_string(),
-                found: weights.evaluator().to_string(),
-            });
-        }
-        if weights.names() != FEATURE_NAMES {
-            return Err(Error::WeightsFormat {
-                evaluator: ElAshi::NAME.to_string(),
-                message: format!(
-                    "weights are for features [{}], expected [{}]",
-                    weights.names().join(" "),
-                    FEATURE_NAMES.join(" ")
-                ),
-            });
-        }
+    fn from_checked_weights(weights: Weights) -> ElAshi {
         let mut values = [0.0; FEATURE_COUNT];
         values.copy_from_slice(weights.values());
-        Ok(ElAshi { weights, values })
-    }
-
-    /// El-Ashi with weights from the JSON file form
-    /// (`{"evaluator": "elashi", "weights": {"rows_cleared": 1.0, ...}}`).
-    pub fn from_weights_json(text: &str) -> Result<ElAshi, Error> {
-        ElAshi::with_weights(Weights::from_json(ElAshi::NAME, FEATURE_NAMES, text)?)
-    }
-
-    /// El-Ashi with weights read from a JSON weights file.
-    pub fn load_weights(path: &Path) -> Result<ElAshi, Error> {
-        ElAshi::with_weights(Weights::load(ElAshi::NAME, FEATURE_NAMES, path)?)
+        ElAshi { weights, values }
     }
 }
 

@@ -1,6 +1,8 @@
+use std::path::Path;
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{Piece, PieceState, Placement, PlacementRecord};
+use tetris_core::{Error, Piece, PieceState, Placement, PlacementRecord};
 
 use super::*;
 

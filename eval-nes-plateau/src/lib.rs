@@ -15,10 +15,8 @@
 pub mod features;
 pub mod rules;
 
-use std::path::Path;
-
-use tetris_core::evaluate::{Chain, ChainRule, Evaluator, Preset, Weights};
-use tetris_core::{Board, Error};
+use tetris_core::Board;
+use tetris_core::evaluate::{Chain, ChainRule, Evaluator, Preset, WeightedEvaluator, Weights};
 
 pub use features::{
     BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, board_features, ceiling_penalty, holes,
@@ -155,57 +153,9 @@ pub struct NesPlateau {
 }
 
 impl NesPlateau {
-    /// The evaluator's name in strategy strings and weights files.
-    pub const NAME: &'static str = "nes-plateau";
-
-    /// The shipped weight presets, default first (the crate's [`PRESETS`]).
-    pub const PRESETS: &'static [Preset] = PRESETS;
-
     /// The evaluator with the default (`published`) weights.
     pub fn new() -> NesPlateau {
-        NesPlateau::from_preset(PRESETS[0].name).expect("the default preset is valid")
-    }
-
-    /// The evaluator with one of the [`PRESETS`].
-    pub fn from_preset(name: &str) -> Result<NesPlateau, Error> {
-        let weights = Weights::from_preset(NesPlateau::NAME, FEATURE_NAMES, PRESETS, name)?;
-        Ok(NesPlateau { weights })
-    }
-
-    /// The evaluator with `weights`, which must be made for this evaluator and this feature
-    /// list.
-    pub fn with_weights(weights: Weights) -> Result<NesPlateau, Error> {
-        if weights.evaluator() != NesPlateau::NAME {
-            return Err(Error::WeightsEvaluator {
-                expected: NesPlateau::NAME.to_string(),
-                found: weights.evaluator().to_string(),
-            });
-        }
-        if weights.names() != FEATURE_NAMES {
-            return Err(Error::WeightsFormat {
-                evaluator: NesPlateau::NAME.to_string(),
-                message: format!(
-                    "weights are for features [{}], expected [{}]",
-                    weights.names().join(" "),
-                    FEATURE_NAMES.join(" ")
-                ),
-            });
-        }
-        Ok(NesPlateau { weights })
-    }
-
-    /// The evaluator with weights from the JSON file form
-    /// (`{"evaluator": "nes-plateau", "weights": {"rows_cleared": …, …}}`), all 18 names.
-    pub fn from_weights_json(text: &str) -> Result<NesPlateau, Error> {
-        let weights = Weights::from_json(NesPlateau::NAME, FEATURE_NAMES, text)?;
-        Ok(NesPlateau { weights })
-    }
-
-    /// The evaluator with weights read from a JSON file (see
-    /// [`NesPlateau::from_weights_json`]).
-    pub fn load_weights(path: &Path) -> Result<NesPlateau, Error> {
-        let weights = Weights::load(NesPlateau::NAME, FEATURE_NAMES, path)?;
-        Ok(NesPlateau { weights })
+        NesPlateau::with_default_weights()
     }
 
     /// The 16 board features (#3–#18) of `board` into `out[2..]`.
@@ -238,6 +188,17 @@ impl NesPlateau {
         out[1] = chain.lock_height() as f64;
         NesPlateau::board_features(chain.board, &mut out);
         out
+    }
+}
+
+impl WeightedEvaluator for NesPlateau {
+    /// The evaluator's name in strategy strings and weights files.
+    const NAME: &'static str = "nes-plateau";
+    const FEATURE_NAMES: &'static [&'static str] = FEATURE_NAMES;
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    fn from_checked_weights(weights: Weights) -> NesPlateau {
+        NesPlateau { weights }
     }
 }
 

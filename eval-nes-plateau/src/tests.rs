@@ -4,6 +4,7 @@
 use super::*;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use tetris_core::Error;
 use tetris_core::board::BOARD_WIDTH;
 use tetris_core::evaluate::PlacementRecord;
 use tetris_core::piece::Piece;

@@ -2,7 +2,9 @@
 //! position built to trigger it, and on one built not to.
 
 use tetris_core::chain::{ChainOptions, LookaheadChain};
-use tetris_core::evaluate::{Chain, ChainRule, Evaluator, PlacementRecord, Weights};
+use tetris_core::evaluate::{
+    Chain, ChainRule, Evaluator, PlacementRecord, WeightedEvaluator, Weights,
+};
 use tetris_core::piece::Piece;
 use tetris_core::placement::{PieceState, Placement};
 use tetris_core::search::{Placements, SearchOptions, Searcher};

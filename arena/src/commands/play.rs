@@ -29,7 +29,7 @@ use crate::strategy::Strategy;
 /// Options of `arena play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The strategy: SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], e.g. bfs+elashi@2
+    /// The strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`, e.g. bfs+elashi@2
     /// (`arena list` shows the names).
     pub strategy: String,
     /// Piece generator: uniform, nes, bag7, sz, java or file:PATH.
