@@ -317,6 +317,20 @@ impl Board {
         Ok(board)
     }
 
+    /// A board `height` rows tall whose BOTTOM rows are `bottom` (top first, 10 `#`/`.` each)
+    /// and whose rows above are empty: the usual way to write a position in a test or bench.
+    pub fn from_bottom_rows<S: AsRef<str>>(bottom: &[S], height: usize) -> Result<Board, Error> {
+        if bottom.len() > height {
+            return Err(Error::BoardRowCount {
+                expected: height,
+                found: bottom.len(),
+            });
+        }
+        let mut rows: Vec<&str> = vec![".........."; height - bottom.len()];
+        rows.extend(bottom.iter().map(AsRef::as_ref));
+        Board::from_rows(&rows)
+    }
+
     /// Parses the text form (H lines of 10 `#`/`.`, top first; `\n` or `\r\n` line ends;
     /// empty lines at the end are ignored) and requires exactly `height` rows.
     pub fn parse_with_height(text: &str, height: usize) -> Result<Board, Error> {
@@ -398,9 +412,24 @@ mod tests {
     }
 
     fn with_bottom(bottom: &[&str], height: usize) -> Board {
-        let mut rows = vec![".........."; height - bottom.len()];
-        rows.extend_from_slice(bottom);
-        board(&rows)
+        Board::from_bottom_rows(bottom, height).expect("test board")
+    }
+
+    #[test]
+    fn bottom_rows_are_padded_with_empty_rows_on_top() {
+        let board = Board::from_bottom_rows(&["#........#"], 4).unwrap();
+        assert_eq!(
+            board.to_rows(),
+            ["..........", "..........", "..........", "#........#"]
+        );
+        assert!(Board::from_bottom_rows(&["#"; 5], 4).is_err());
+        assert_eq!(
+            Board::from_bottom_rows(&[".........."; 5], 4),
+            Err(Error::BoardRowCount {
+                expected: 4,
+                found: 5
+            })
+        );
     }
 
     #[test]

@@ -335,9 +335,7 @@ mod tests {
 
     /// A board `height` rows tall whose bottom rows are `bottom` (top first), empty above.
     fn with_bottom(bottom: &[&str], height: usize) -> Board {
-        let mut rows = vec![".........."; height - bottom.len()];
-        rows.extend_from_slice(bottom);
-        board(&rows)
+        Board::from_bottom_rows(bottom, height).expect("test board")
     }
 
     /// Every primitive of one board, to compare whole sets of values at once.

@@ -8,9 +8,7 @@ use super::*;
 
 /// A board `height` rows tall whose bottom rows are `bottom` (top first), empty above.
 fn with_bottom(bottom: &[&str], height: usize) -> Board {
-    let mut rows = vec![".........."; height - bottom.len()];
-    rows.extend_from_slice(bottom);
-    Board::from_rows(&rows).unwrap()
+    Board::from_bottom_rows(bottom, height).expect("test board")
 }
 
 /// The features of a board on its own (no placement records).

@@ -169,9 +169,7 @@ mod tests {
 
     /// A 20-row board whose bottom rows are `bottom` (top first), empty above.
     fn with_bottom(bottom: &[&str]) -> Board {
-        let mut rows = vec![".........."; 20 - bottom.len()];
-        rows.extend_from_slice(bottom);
-        board(&rows)
+        Board::from_bottom_rows(bottom, 20).expect("test board")
     }
 
     fn placement(piece: Piece, x: i8, y: i8, rotation: u8) -> Placement {

@@ -47,9 +47,7 @@ impl Searcher for DropFromAbove {
 
 /// A 20-row board whose bottom rows are `bottom` (top first), empty above.
 fn with_bottom(bottom: &[&str]) -> Board {
-    let mut rows = vec![".........."; 20 - bottom.len()];
-    rows.extend_from_slice(bottom);
-    Board::from_rows(&rows).unwrap()
+    Board::from_bottom_rows(bottom, 20).expect("test board")
 }
 
 /// The board after playing `placements` on `board`, and their records.

@@ -9,9 +9,7 @@ use tetris_search_column_drop::ColumnDrop;
 
 /// A 20-row board whose bottom rows are `bottom`, top first.
 fn with_bottom(bottom: &[&str]) -> Board {
-    let mut rows = vec![".........."; 20 - bottom.len()];
-    rows.extend_from_slice(bottom);
-    Board::from_rows(&rows).expect("bench board")
+    Board::from_bottom_rows(bottom, 20).expect("test board")
 }
 
 fn boards() -> [(&'static str, Board); 3] {

@@ -304,15 +304,9 @@ impl Searcher for ColumnDrop {
 mod tests {
     use super::*;
 
-    fn board(rows: &[&str]) -> Board {
-        Board::from_rows(rows).unwrap()
-    }
-
     /// A board `height` rows tall whose bottom rows are `bottom` (top first), empty above.
     fn with_bottom(bottom: &[&str], height: usize) -> Board {
-        let mut rows = vec![".........."; height - bottom.len()];
-        rows.extend_from_slice(bottom);
-        board(&rows)
+        Board::from_bottom_rows(bottom, height).expect("test board")
     }
 
     fn search(board: &Board, piece: Piece, with_paths: bool) -> Placements {

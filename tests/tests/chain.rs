@@ -123,9 +123,7 @@ impl Evaluator for TestEvaluator {
 
 /// A 20-row board (or `height` rows) whose bottom rows are `bottom`, top first.
 fn with_bottom(bottom: &[&str], height: usize) -> Board {
-    let mut rows = vec![".........."; height - bottom.len()];
-    rows.extend_from_slice(bottom);
-    Board::from_rows(&rows).unwrap()
+    Board::from_bottom_rows(bottom, height).expect("test board")
 }
 
 /// Rows 16..=19: a 2-deep notch at columns 8, 9 on top of a 3-deep well at column 9.
