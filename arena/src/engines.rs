@@ -248,4 +248,5 @@ evaluators! {
     ElAshi(tetris_eval_elashi::ElAshi),
     Dellacherie(tetris_eval_dellacherie::Dellacherie),
     NesPlateau(tetris_eval_nes_plateau::NesPlateau),
+    GaAgent(tetris_eval_ga_agent::GaAgent),
 }

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use tetris_core::{Board, Chain, Evaluator, Piece, PieceState, Placement, PlacementRecord};
 use tetris_eval_dellacherie::Dellacherie;
 use tetris_eval_elashi::ElAshi;
+use tetris_eval_ga_agent::GaAgent;
 use tetris_eval_nes_plateau::NesPlateau;
 use tetris_tests::grow_board;
 
@@ -97,12 +98,13 @@ fn corpus_board(name: &str) -> Board {
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// The three evaluators with their default weights, in the order the snapshots list them.
+/// The four evaluators with their default weights, in the order the snapshots list them.
 fn evaluators() -> Vec<Box<dyn Evaluator>> {
     vec![
         Box::new(ElAshi::new()),
         Box::new(Dellacherie::new()),
         Box::new(NesPlateau::new()),
+        Box::new(GaAgent::new()),
     ]
 }
 
