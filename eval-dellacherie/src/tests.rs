@@ -1,5 +1,3 @@
-use std::path::Path;
-
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::{BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord};
@@ -229,85 +227,6 @@ fn a_zero_weight_removes_its_feature_from_the_cost() {
 const GOOD_JSON: &str = r#"{"evaluator": "dellacherie", "weights": {
     "landing_height": -2, "rows_removed": 1, "eroded_piece_cells": 0.5,
     "row_transitions": -0.25, "column_transitions": 0, "holes": -3, "well_sums": -1}}"#;
-
-#[test]
-fn weights_load_from_json_and_reject_bad_files() {
-    let evaluator = Dellacherie::from_weights_json(GOOD_JSON).unwrap();
-    assert_eq!(
-        evaluator.weights().values(),
-        &[-2.0, 1.0, 0.5, -0.25, 0.0, -3.0, -1.0]
-    );
-    // The O on the empty floor: features [0.5, 0, 0, 40, 10, 0, 0]; score −2·0.5 − 0.25·40
-    // = −11, cost 11.
-    let mut board = Board::standard();
-    let o = lock(&mut board, Piece::O, 1, 18, 0);
-    let chain = Chain {
-        board: &board,
-        records: &[o],
-    };
-    assert_eq!(evaluator.cost(chain), 11.0);
-
-    let path =
-        std::env::temp_dir().join(format!("dellacherie-weights-{}.json", std::process::id()));
-    std::fs::write(&path, GOOD_JSON).unwrap();
-    let loaded = Dellacherie::load_weights(&path);
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(loaded.unwrap(), evaluator);
-    assert!(matches!(
-        Dellacherie::load_weights(Path::new("/nonexistent/dellacherie.json")),
-        Err(Error::Io { .. })
-    ));
-
-    let unknown = GOOD_JSON.replace("\"well_sums\"", "\"wells\"");
-    assert!(matches!(
-        Dellacherie::from_weights_json(&unknown),
-        Err(Error::UnknownFeature { name, .. }) if name == "wells"
-    ));
-    let missing = GOOD_JSON.replace("\"holes\": -3,", "");
-    assert!(matches!(
-        Dellacherie::from_weights_json(&missing),
-        Err(Error::MissingFeature { name, .. }) if name == "holes"
-    ));
-    let other_evaluator = GOOD_JSON.replace("\"dellacherie\"", "\"elashi\"");
-    assert!(matches!(
-        Dellacherie::from_weights_json(&other_evaluator),
-        Err(Error::WeightsEvaluator { expected, found })
-            if expected == "dellacherie" && found == "elashi"
-    ));
-    let not_a_number = GOOD_JSON.replace("-0.25", "null");
-    assert!(matches!(
-        Dellacherie::from_weights_json(&not_a_number),
-        Err(Error::NonFiniteWeight { name, .. }) if name == "row_transitions"
-    ));
-}
-
-#[test]
-fn with_weights_rejects_weights_for_another_evaluator_or_feature_list() {
-    let other_name = Weights::from_values("elashi", FEATURE_NAMES, &EL_TETRIS_WEIGHTS).unwrap();
-    assert!(matches!(
-        Dellacherie::with_weights(other_name),
-        Err(Error::WeightsEvaluator { .. })
-    ));
-    const RENAMED: &[&str] = &[
-        "landing_height",
-        "rows_cleared",
-        "eroded_piece_cells",
-        "row_transitions",
-        "column_transitions",
-        "holes",
-        "well_sums",
-    ];
-    let renamed = Weights::from_values("dellacherie", RENAMED, &EL_TETRIS_WEIGHTS).unwrap();
-    assert!(matches!(
-        Dellacherie::with_weights(renamed),
-        Err(Error::WeightsFormat { .. })
-    ));
-    let same = Weights::from_values("dellacherie", FEATURE_NAMES, &ORIGINAL_WEIGHTS).unwrap();
-    assert_eq!(
-        Dellacherie::with_weights(same).unwrap(),
-        Dellacherie::from_preset("original").unwrap()
-    );
-}
 
 /// A seeded random board of height 4..=32: uniform, sparse, or stacked columns with gaps.
 fn random_board(rng: &mut Pcg64Mcg) -> Board {

@@ -1,5 +1,3 @@
-use std::path::Path;
-
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::{Error, Piece, PieceState, Placement, PlacementRecord};
@@ -200,87 +198,6 @@ fn default_weights_are_the_published_ones() {
 const GOOD_JSON: &str = r#"{"evaluator": "elashi", "weights": {
     "rows_cleared": 2, "lock_height": 0, "wells": 0.5,
     "holes": 4, "column_transitions": 1.25, "row_transitions": -1}}"#;
-
-#[test]
-fn weights_load_from_json_and_reject_bad_files() {
-    let evaluator = ElAshi::from_weights_json(GOOD_JSON).unwrap();
-    assert_eq!(
-        evaluator.weights().values(),
-        &[2.0, 0.0, 0.5, 4.0, 1.25, -1.0]
-    );
-    // On the hand-worked placement board above after one lock: features [2, 1, 7, 0, 0, 6],
-    // cost 2·2 + 0·1 + 0.5·7 + 4·0 + 1.25·0 − 1·6 = 4 + 3.5 − 6 = 1.5.
-    let mut board = with_bottom(&["#########.", "#########.", "##.#######"], 20);
-    let record = lock(&mut board, Piece::I, 9, 17, 1);
-    let chain = Chain {
-        board: &board,
-        records: &[record],
-    };
-    assert_eq!(evaluator.cost(chain), 1.5);
-
-    let path = std::env::temp_dir().join(format!("elashi-weights-{}.json", std::process::id()));
-    std::fs::write(&path, GOOD_JSON).unwrap();
-    let loaded = ElAshi::load_weights(&path);
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(loaded.unwrap(), evaluator);
-    assert!(matches!(
-        ElAshi::load_weights(Path::new("/nonexistent/elashi.json")),
-        Err(Error::Io { .. })
-    ));
-
-    let unknown = GOOD_JSON.replace("\"holes\"", "\"hole_depth\"");
-    assert!(matches!(
-        ElAshi::from_weights_json(&unknown),
-        Err(Error::UnknownFeature { name, .. }) if name == "hole_depth"
-    ));
-    let missing = GOOD_JSON.replace("\"wells\": 0.5,", "");
-    assert!(matches!(
-        ElAshi::from_weights_json(&missing),
-        Err(Error::MissingFeature { name, .. }) if name == "wells"
-    ));
-    let other_evaluator = GOOD_JSON.replace("\"elashi\"", "\"dellacherie\"");
-    assert!(matches!(
-        ElAshi::from_weights_json(&other_evaluator),
-        Err(Error::WeightsEvaluator { expected, found })
-            if expected == "elashi" && found == "dellacherie"
-    ));
-    let not_a_number = GOOD_JSON.replace("0.5", "\"half\"");
-    assert!(matches!(
-        ElAshi::from_weights_json(&not_a_number),
-        Err(Error::NonFiniteWeight { name, .. }) if name == "wells"
-    ));
-}
-
-#[test]
-fn with_weights_rejects_weights_for_another_evaluator_or_feature_list() {
-    let values = PUBLISHED_WEIGHTS;
-    let other_name = Weights::from_values("dellacherie", FEATURE_NAMES, &values).unwrap();
-    assert!(matches!(
-        ElAshi::with_weights(other_name),
-        Err(Error::WeightsEvaluator { .. })
-    ));
-    const REORDERED: &[&str] = &[
-        "lock_height",
-        "rows_cleared",
-        "wells",
-        "holes",
-        "column_transitions",
-        "row_transitions",
-    ];
-    let reordered = Weights::from_values("elashi", REORDERED, &values).unwrap();
-    assert!(matches!(
-        ElAshi::with_weights(reordered),
-        Err(Error::WeightsFormat { .. })
-    ));
-    const FEWER: &[&str] = &["rows_cleared", "lock_height"];
-    let fewer = Weights::from_values("elashi", FEWER, &[1.0, 2.0]).unwrap();
-    assert!(matches!(
-        ElAshi::with_weights(fewer),
-        Err(Error::WeightsFormat { .. })
-    ));
-    let same = Weights::from_values("elashi", FEATURE_NAMES, &values).unwrap();
-    assert_eq!(ElAshi::with_weights(same).unwrap(), ElAshi::new());
-}
 
 /// El-Ashi's `wells`, cell by cell, from the spec's words.
 fn reference_wells(board: &Board) -> u32 {

@@ -1,4 +1,4 @@
-use tetris_core::{Board, Error, Piece, PieceState, Placement, PlacementRecord};
+use tetris_core::{Board, Piece, PieceState, Placement, PlacementRecord};
 
 use super::*;
 
@@ -218,29 +218,6 @@ fn weights_are_the_article_preset_in_cost_form_and_load_from_json() {
         records: &[],
     };
     assert_eq!(loaded.cost(chain), 27.75);
-    // The article weights round-trip through the file form.
-    assert_eq!(
-        GaAgent::from_weights_json(&weights.to_json()).unwrap(),
-        evaluator
-    );
-
-    let unknown = GOOD_JSON.replace("\"wells\"", "\"well_sums\"");
-    assert!(matches!(
-        GaAgent::from_weights_json(&unknown),
-        Err(Error::UnknownFeature { name, .. }) if name == "well_sums"
-    ));
-    let missing = GOOD_JSON.replace("\"holes\": 4,", "");
-    assert!(matches!(
-        GaAgent::from_weights_json(&missing),
-        Err(Error::MissingFeature { name, .. }) if name == "holes"
-    ));
-    let other_evaluator = GOOD_JSON.replace("\"ga-agent\"", "\"elashi\"");
-    assert!(matches!(
-        GaAgent::from_weights_json(&other_evaluator),
-        Err(Error::WeightsEvaluator { .. })
-    ));
-    assert!(matches!(
-        GaAgent::from_preset("tuned"),
-        Err(Error::UnknownPreset { valid, .. }) if valid == "article"
-    ));
+    // Every named weights error is tested once for all evaluators in
+    // tests/tests/weights_files.rs.
 }
