@@ -12,6 +12,7 @@
 //!   are not counted), displayed score capped at 999,999.
 
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,22 @@ pub enum GameEnd {
     PieceCap,
     /// The piece sequence ended (file generator).
     SequenceEnded,
+    /// The observer stopped the game before it ended (a tournament interrupted by Ctrl-C):
+    /// not a finished game.
+    Stopped,
+}
+
+impl GameEnd {
+    /// The name used in JSON and CSV output: `game_over`, `piece_cap`, `sequence_ended`,
+    /// `stopped`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameEnd::GameOver => "game_over",
+            GameEnd::PieceCap => "piece_cap",
+            GameEnd::SequenceEnded => "sequence_ended",
+            GameEnd::Stopped => "stopped",
+        }
+    }
 }
 
 /// What one game produced.
@@ -117,12 +134,14 @@ pub struct PlayOptions {
     pub keep_paths: bool,
 }
 
-/// Plays one game of `strategy` under `settings`, calling `observer` after every placement.
+/// Plays one game of `strategy` under `settings`, calling `observer` after every placement;
+/// the observer returns `ControlFlow::Break` to stop the game early (it then ends as
+/// [`GameEnd::Stopped`]).
 pub fn play_game(
     strategy: &mut Strategy,
     settings: &GameSettings,
     options: PlayOptions,
-    observer: &mut dyn FnMut(&Step<'_>),
+    observer: &mut dyn FnMut(&Step<'_>) -> ControlFlow<()>,
 ) -> Result<GameResult, ArenaError> {
     let start = Instant::now();
     let mut board = Board::new(settings.board_height as usize)?;
@@ -195,7 +214,7 @@ pub fn play_game(
         };
         window.clear();
         window.extend(upcoming.iter().copied());
-        observer(&Step {
+        let flow = observer(&Step {
             board: &board,
             placement: &played,
             pieces: result.pieces,
@@ -204,6 +223,10 @@ pub fn play_game(
         });
         if keep_placements {
             result.placements.push(played);
+        }
+        if flow.is_break() {
+            result.end = GameEnd::Stopped;
+            break;
         }
     }
     result.score = score.score();
@@ -232,7 +255,10 @@ mod tests {
             keep_placements: true,
             keep_paths: false,
         };
-        let first = play_game(&mut strategy, &rules, options, &mut |_| {}).unwrap();
+        let first = play_game(&mut strategy, &rules, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
         assert_eq!(first.pieces, 200);
         assert_eq!(first.end, GameEnd::PieceCap);
         assert_eq!(first.placements.len(), 200);
@@ -242,8 +268,31 @@ mod tests {
             replayed.lock(played.piece, played.rotation, played.x, played.y);
         }
         assert_eq!(replayed.occupied_count() as u64, 800 - 10 * first.lines);
-        let second = play_game(&mut strategy, &rules, options, &mut |_| {}).unwrap();
+        let second = play_game(&mut strategy, &rules, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
         assert_eq!(first.placements, second.placements);
+    }
+
+    #[test]
+    fn an_observer_can_stop_a_game() {
+        let mut strategy = Strategy::from_name("column-drop+elashi").unwrap();
+        let result = play_game(
+            &mut strategy,
+            &settings("uniform", 3, None),
+            PlayOptions::default(),
+            &mut |step| {
+                if step.pieces == 17 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(result.end, GameEnd::Stopped);
+        assert_eq!(result.pieces, 17);
     }
 
     #[test]
@@ -253,7 +302,7 @@ mod tests {
             &mut strategy,
             &settings("sz", 1, Some(100_000)),
             PlayOptions::default(),
-            &mut |_| {},
+            &mut |_| ControlFlow::Continue(()),
         )
         .unwrap();
         assert!(result.game_over());

@@ -14,6 +14,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -123,7 +124,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     let result = match watcher.as_mut() {
         Some(watcher) => play_watched(&mut strategy, &settings, options, watcher)?,
-        None => play_game(&mut strategy, &settings, options, &mut |_| {})?,
+        None => play_game(&mut strategy, &settings, options, &mut |_| {
+            ControlFlow::Continue(())
+        })?,
     };
     if let Some(watcher) = watcher {
         watcher.finish()?;
@@ -272,6 +275,7 @@ fn play_watched(
     play_game(strategy, settings, options, &mut |step| {
         let last = view.advance(step);
         watcher.show(&view.frame(Some(last), step.pieces, step.lines));
+        ControlFlow::Continue(())
     })
 }
 

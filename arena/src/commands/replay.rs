@@ -506,13 +506,13 @@ impl Replay {
             return Err(format!(
                 "result: game_over is {} but the end is {}",
                 result.game_over,
-                end_name(result.end)
+                result.end.name()
             ));
         }
         if result.end != GameEnd::PieceCap && self.rules.max_pieces == Some(placed) {
             return Err(format!(
                 "result: the piece cap {placed} was reached, but the end is {}",
-                end_name(result.end)
+                result.end.name()
             ));
         }
         match result.end {
@@ -543,6 +543,9 @@ impl Replay {
                 self.pieces.len()
             )),
             GameEnd::SequenceEnded => Ok(()),
+            GameEnd::Stopped => {
+                Err("result: the game was stopped before it ended; nothing to verify".to_string())
+            }
         }
     }
 }
@@ -586,15 +589,6 @@ fn follow_path(board: &Board, piece: Piece, path: &[Input]) -> Result<PieceState
 /// `x 5 y 18 rotation 0`.
 fn describe(state: PieceState) -> String {
     format!("x {} y {} rotation {}", state.x, state.y, state.rotation)
-}
-
-/// The JSON name of a game end.
-fn end_name(end: GameEnd) -> &'static str {
-    match end {
-        GameEnd::GameOver => "game_over",
-        GameEnd::PieceCap => "piece_cap",
-        GameEnd::SequenceEnded => "sequence_ended",
-    }
 }
 
 /// A path as text: the inputs' short names (`L R D CW CCW F<n>`) separated by spaces.
@@ -736,7 +730,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             "lines": result.lines,
             "score": result.score,
             "game_over": result.game_over,
-            "end": end_name(result.end),
+            "end": result.end.name(),
             "verified": true,
             "redecided": args.redecide,
         });
@@ -780,6 +774,7 @@ pub fn describe_end(end: GameEnd, max_pieces: Option<u64>) -> String {
         (GameEnd::PieceCap, Some(cap)) => format!("piece cap reached ({cap})"),
         (GameEnd::PieceCap, None) => "piece cap reached".to_string(),
         (GameEnd::SequenceEnded, _) => "the piece sequence ended".to_string(),
+        (GameEnd::Stopped, _) => "stopped before the end".to_string(),
     }
 }
 

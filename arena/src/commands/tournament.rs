@@ -21,13 +21,14 @@
 //!
 //! # Ctrl-C
 //!
-//! The first Ctrl-C stops handing out games; the games already running play to their end
-//! (a game cannot be stopped half-way: `play_game` has no cancellation hook), then the finished
-//! games are printed and written as usual with `"interrupted": true`, and the command exits
+//! The first Ctrl-C stops handing out games and stops the games already running after their
+//! current piece (they are dropped, not counted: a half-played game is no result), then the
+//! finished games are printed and written as usual with `"interrupted": true`, and the command exits
 //! with an `error:` line (code 2) saying how many games finished. A second Ctrl-C quits at once
 //! without writing anything (the output file, written atomically, is then left as it was).
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -343,8 +344,9 @@ fn install_interrupt_handler() {
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
                 eprintln!(
-                    "interrupted: no new games start; the running games finish, then the \
-                     finished games are written (Ctrl-C again to quit without writing)"
+                    "interrupted: no new games start; running games stop after their current \
+                     piece and are dropped; the finished games are written (Ctrl-C again to \
+                     quit without writing)"
                 );
             } else {
                 eprintln!("error: interrupted twice: quitting without writing results");
@@ -381,7 +383,9 @@ fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
             }
             let (game, strategy_index) = ((job / strategies) as u64, job % strategies);
             match player.play(strategy_index, game) {
-                Ok(row) => rows.push(row),
+                Ok(Some(row)) => rows.push(row),
+                // Stopped by Ctrl-C half-way: not a result.
+                Ok(None) => break,
                 Err(error) => {
                     failed.store(true, Ordering::SeqCst);
                     return Err(error);
@@ -428,8 +432,8 @@ impl<'a> Player<'a> {
         }
     }
 
-    /// Plays game `game` of strategy `strategy_index`.
-    fn play(&mut self, strategy_index: usize, game: u64) -> Result<GameRow, ArenaError> {
+    /// Plays game `game` of strategy `strategy_index`; `None` when Ctrl-C stopped it.
+    fn play(&mut self, strategy_index: usize, game: u64) -> Result<Option<GameRow>, ArenaError> {
         let rules = self.rules;
         let progress = self.progress;
         let strategy = match &mut self.engines[strategy_index] {
@@ -444,10 +448,18 @@ impl<'a> Player<'a> {
                 progress.add_pieces(unreported);
                 unreported = 0;
             }
+            if INTERRUPTS.load(Ordering::Relaxed) > 0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         };
         let result = play_game(strategy, &settings, PlayOptions::default(), &mut observer)?;
         progress.add_pieces(result.pieces % PROGRESS_PIECES);
-        Ok(GameRow {
+        if result.end == GameEnd::Stopped {
+            return Ok(None);
+        }
+        Ok(Some(GameRow {
             strategy: strategy_index,
             game,
             seed: settings.seed,
@@ -457,7 +469,7 @@ impl<'a> Player<'a> {
             clears: result.clears,
             end: result.end,
             elapsed: result.elapsed,
-        })
+        }))
     }
 }
 
@@ -662,7 +674,7 @@ impl<'a> Report<'a> {
                     "doubles": row.clears[2],
                     "triples": row.clears[3],
                     "tetrises": row.clears[4],
-                    "end": end_name(row.end),
+                    "end": row.end.name(),
                     "game_over": row.end == GameEnd::GameOver,
                 })
             })
@@ -768,7 +780,7 @@ impl<'a> Report<'a> {
                 row.clears[2],
                 row.clears[3],
                 row.clears[4],
-                end_name(row.end),
+                row.end.name(),
                 row.elapsed.as_secs_f64(),
             ));
         }
@@ -955,15 +967,6 @@ fn print_to_stdout(text: &str) -> Result<(), ArenaError> {
             Err(ArenaError::io("stdout", &error))
         }
         _ => Ok(()),
-    }
-}
-
-/// The name of a game end, as in JSON (`game_over`, `piece_cap`, `sequence_ended`).
-fn end_name(end: GameEnd) -> &'static str {
-    match end {
-        GameEnd::GameOver => "game_over",
-        GameEnd::PieceCap => "piece_cap",
-        GameEnd::SequenceEnded => "sequence_ended",
     }
 }
 
