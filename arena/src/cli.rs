@@ -37,6 +37,8 @@ pub enum Command {
     Replay(commands::replay::Args),
     /// Play every strategy on the same N piece sequences and compare them.
     Tournament(commands::tournament::Args),
+    /// Tune an evaluator's weights by CEM, PSO or a genetic algorithm.
+    Tune(commands::tune::Args),
 }
 
 /// Runs a parsed command line.
@@ -49,5 +51,6 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Play(args) => commands::play::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
+        Command::Tune(args) => commands::tune::run(args),
     }
 }

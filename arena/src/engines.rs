@@ -175,6 +175,22 @@ macro_rules! evaluators {
             )+
             None
         }
+
+        /// An evaluator by name with weights given as values in feature order (for tuning).
+        pub fn evaluator_with_values(name: &str, values: &[f64]) -> Option<Result<AnyEvaluator, Error>> {
+            $(
+                if name == <$engine as WeightedEvaluator>::NAME {
+                    let built = Weights::from_values(
+                        name,
+                        <$engine as WeightedEvaluator>::FEATURE_NAMES,
+                        values,
+                    )
+                    .and_then(<$engine as WeightedEvaluator>::with_weights);
+                    return Some(built.map(AnyEvaluator::$variant));
+                }
+            )+
+            None
+        }
     };
 }
 

@@ -13,6 +13,7 @@ pub mod output;
 pub mod render;
 pub mod stats;
 pub mod strategy;
+pub mod tune;
 
 pub use error::ArenaError;
 pub use game::{GameEnd, GameResult, GameSettings, PlayOptions, PlayedPlacement, play_game};

@@ -134,6 +134,33 @@ impl Strategy {
         })
     }
 
+    /// A strategy of the searcher called `searcher` with an evaluator already built (e.g. with
+    /// candidate weights while tuning) and lookahead `depth`. Its spec names the evaluator
+    /// with [`WeightsChoice::Default`], since the weights come from no preset or file.
+    pub fn with_evaluator(
+        searcher: &str,
+        evaluator: AnyEvaluator,
+        depth: usize,
+    ) -> Result<Strategy, ArenaError> {
+        let spec = StrategySpec {
+            searcher: searcher.to_string(),
+            evaluator: tetris_core::Evaluator::name(&evaluator).to_string(),
+            weights: WeightsChoice::Default,
+            depth,
+        };
+        let searcher = searcher_by_name(searcher).ok_or_else(|| ArenaError::Strategy {
+            strategy: spec.to_string(),
+            message: format!("unknown searcher {searcher:?}"),
+        })?;
+        Ok(Strategy {
+            chain: LookaheadChain::new(ChainOptions::with_depth(depth)),
+            spec,
+            searcher,
+            evaluator,
+            path_buffer: Placements::new(),
+        })
+    }
+
     /// Parses and builds a strategy from its name.
     pub fn from_name(name: &str) -> Result<Strategy, ArenaError> {
         Strategy::new(name.parse()?)

@@ -7,3 +7,4 @@ pub mod play;
 pub mod replay;
 pub mod sequence;
 pub mod tournament;
+pub mod tune;
