@@ -39,6 +39,8 @@ pub enum Command {
     Tournament(commands::tournament::Args),
     /// Tune an evaluator's weights by CEM, PSO or a genetic algorithm.
     Tune(commands::tune::Args),
+    /// Count where a strategy's pieces lock and estimate its expected game length.
+    Stats(commands::stats::Args),
 }
 
 /// Runs a parsed command line.
@@ -52,5 +54,6 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Replay(args) => commands::replay::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::Stats(args) => commands::stats::run(args),
     }
 }

@@ -10,6 +10,7 @@ pub mod engines;
 pub mod error;
 pub mod game;
 pub mod output;
+pub mod plots;
 pub mod render;
 pub mod stats;
 pub mod strategy;

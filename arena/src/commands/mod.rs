@@ -6,5 +6,6 @@ pub mod list;
 pub mod play;
 pub mod replay;
 pub mod sequence;
+pub mod stats;
 pub mod tournament;
 pub mod tune;

@@ -113,6 +113,10 @@ pub struct Args {
     /// game per strategy) if the name ends in .csv, JSON otherwise.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Write plots (lines_per_game.svg: each strategy's distribution of lines per game) to
+    /// DIR, created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
     /// Print the results as JSON on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
@@ -131,6 +135,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     install_interrupt_handler();
     let played = play_all(&rules, jobs)?;
+    if let Some(folder) = &args.plots {
+        let games = played.rows.iter().map(|row| (row.strategy, row.lines));
+        crate::plots::write_tournament_plots(folder, &rules.names, games)?;
+    }
     let report = Report::new(&rules, &played);
     let json = report.to_json();
     if let Some(path) = &args.out {

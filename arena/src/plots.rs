@@ -1,0 +1,408 @@
+//! Plots of `arena stats` and `arena tournament --plots` as SVG text (plotters' pure-Rust SVG backend: no system fonts, so it
+//! builds anywhere; the text is left to the SVG viewer).
+//!
+//! Each function returns the whole SVG document; callers write it with
+//! [`crate::output::write_atomically`].
+
+use std::fmt::Display;
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::commands::stats::LogLinearFit;
+use crate::error::ArenaError;
+use crate::output::write_atomically;
+
+/// The size of every plot in pixels.
+const SIZE: (u32, u32) = (800, 600);
+
+/// The heat map's gamma: a cell is coloured by `(share / largest share)^0.25`, so rare cells
+/// high in the field still show (as the seed article's heat maps did).
+pub const HEAT_MAP_GAMMA: f64 = 0.25;
+
+/// The most bars of the full-clear histogram; longer intervals are grouped in wider bins.
+const MAX_HISTOGRAM_BARS: u64 = 60;
+
+/// A drawing error as an arena error.
+fn drawing_error(plot: &str, error: impl Display) -> ArenaError {
+    ArenaError::Usage(format!("cannot draw the {plot}: {error}"))
+}
+
+/// The bar chart of the share of pieces per row (row 0 = top) on a log scale, with the fitted
+/// line `10^(intercept + slope × row)` from row 0 to the last fitted row when there is a fit.
+/// Rows without pieces have no bar.
+pub fn row_share_chart(shares: &[f64], fit: Option<&LogLinearFit>) -> Result<String, ArenaError> {
+    let fail = |error: &dyn Display| drawing_error("row share chart", error);
+    let height = shares.len();
+    let positive = shares.iter().copied().filter(|&share| share > 0.0);
+    let mut low = positive.clone().fold(1.0f64, f64::min);
+    let mut high = positive.fold(f64::MIN_POSITIVE, f64::max);
+    // The line runs from row 0 (the extrapolation) to the last fitted row.
+    let line_end = fit.map_or(0, |fit| fit.rows.iter().copied().max().unwrap_or(0));
+    if let Some(fit) = fit {
+        low = low.min(fit.share_at(0.0));
+        high = high.max(fit.share_at(line_end as f64));
+    }
+    // Whole decades around the data, so the bars have a visible base.
+    let low = 10f64.powf(low.log10().floor() - 0.5).max(1e-300);
+    let high = 10f64.powf(high.log10().ceil()).min(10.0).max(low * 10.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let caption = match fit {
+            Some(fit) => format!(
+                "Share of pieces by top row: ratio {:.4}/row, R² {:.4}, expected {:.3e} pieces",
+                fit.ratio(),
+                fit.r_squared,
+                fit.expected_pieces()
+            ),
+            None => "Share of pieces by top row (no fit)".to_string(),
+        };
+        let mut chart = ChartBuilder::on(&root)
+            .caption(caption, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(-0.5f64..height as f64 - 0.5, (low..high).log_scale())
+            .map_err(|error| fail(&error))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(height.min(32))
+            .x_label_formatter(&|row| format!("{row:.0}"))
+            .y_label_formatter(&|share| format!("{share:.0e}"))
+            .x_desc("row of the piece's top cell (0 = top)")
+            .y_desc("share of pieces")
+            .draw()
+            .map_err(|error| fail(&error))?;
+        chart
+            .draw_series(
+                shares
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, share)| **share > 0.0)
+                    .map(|(row, &share)| {
+                        let row = row as f64;
+                        let colour = match fit {
+                            Some(fit) if fit.rows.contains(&(row as usize)) => BLUE.mix(0.7),
+                            _ => BLUE.mix(0.3),
+                        };
+                        Rectangle::new([(row - 0.4, low), (row + 0.4, share)], colour.filled())
+                    }),
+            )
+            .map_err(|error| fail(&error))?
+            .label("rows (dark: fitted)")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 15, y + 5)], BLUE.mix(0.7).filled()));
+        if let Some(fit) = fit {
+            chart
+                .draw_series(LineSeries::new(
+                    (0..=line_end).map(|row| (row as f64, fit.share_at(row as f64))),
+                    RED.stroke_width(2),
+                ))
+                .map_err(|error| fail(&error))?
+                .label(format!(
+                    "fit: log10 share = {:.4} + {:.4} row",
+                    fit.intercept, fit.slope
+                ))
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], RED.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|error| fail(&error))?;
+        root.present().map_err(|error| fail(&error))?;
+    }
+    Ok(svg)
+}
+
+/// The colour of `level` (0 to 1, already gamma-corrected) on a black–red–yellow–white scale.
+fn heat_colour(level: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 4] = [
+        (0.0, 0.0, 0.0),
+        (200.0, 0.0, 0.0),
+        (255.0, 210.0, 0.0),
+        (255.0, 255.0, 255.0),
+    ];
+    let scaled = level.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    let index = (scaled.floor() as usize).min(STOPS.len() - 2);
+    let t = scaled - index as f64;
+    let (from, to) = (STOPS[index], STOPS[index + 1]);
+    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
+}
+
+/// The heat map of the cells' shares (`shares[row][x]`, row 0 drawn at the top), coloured by
+/// `(share / largest share)^`[`HEAT_MAP_GAMMA`], with a colour bar labelled in shares.
+pub fn cell_heat_map(shares: &[[f64; 10]]) -> Result<String, ArenaError> {
+    let fail = |error: &dyn Display| drawing_error("cell heat map", error);
+    let height = shares.len();
+    let largest = shares
+        .iter()
+        .flatten()
+        .copied()
+        .fold(0.0f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let level = |share: f64| (share / largest).powf(HEAT_MAP_GAMMA);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let root = root
+            .titled(
+                &format!("Share of locked cells (colour = (share / max)^{HEAT_MAP_GAMMA})"),
+                ("sans-serif", 18),
+            )
+            .map_err(|error| fail(&error))?;
+        let (field_area, scale_area) = root.split_horizontally(560);
+        let flip = |row: usize| (height - 1 - row) as f64;
+        let mut field = ChartBuilder::on(&field_area)
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..9.5, -0.5f64..height as f64 - 0.5)
+            .map_err(|error| fail(&error))?;
+        field
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(10)
+            .y_labels(height)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{:.0}", (height - 1) as f64 - y))
+            .x_desc("column")
+            .y_desc("row (0 = top)")
+            .draw()
+            .map_err(|error| fail(&error))?;
+        field
+            .draw_series(shares.iter().enumerate().flat_map(|(row, cells)| {
+                cells.iter().enumerate().map(move |(x, &share)| {
+                    let (x, y) = (x as f64, flip(row));
+                    Rectangle::new(
+                        [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
+                        heat_colour(level(share)).filled(),
+                    )
+                })
+            }))
+            .map_err(|error| fail(&error))?;
+        let mut scale = ChartBuilder::on(&scale_area)
+            .margin(10)
+            .margin_left(30)
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0f64..1.0, 0f64..1.0)
+            .map_err(|error| fail(&error))?;
+        scale
+            .configure_mesh()
+            .disable_mesh()
+            .disable_x_axis()
+            .y_labels(6)
+            // The bar is drawn in gamma-corrected levels; its labels are the shares.
+            .y_label_formatter(&|level| {
+                format!("{:.2e}", largest * level.powf(1.0 / HEAT_MAP_GAMMA))
+            })
+            .y_desc("share of cells")
+            .draw()
+            .map_err(|error| fail(&error))?;
+        const STEPS: usize = 100;
+        scale
+            .draw_series((0..STEPS).map(|step| {
+                let from = step as f64 / STEPS as f64;
+                let to = (step + 1) as f64 / STEPS as f64;
+                Rectangle::new([(0.0, from), (1.0, to)], heat_colour(from).filled())
+            }))
+            .map_err(|error| fail(&error))?;
+        root.present().map_err(|error| fail(&error))?;
+    }
+    Ok(svg)
+}
+
+/// The histogram of the pieces between full clears: bins of width 5 pieces (wider, a multiple
+/// of 5, when that would make more than 60 bins), bin k holding the intervals from k × width
+/// to (k + 1) × width − 1, its bar centred on the multiples of 5 among them.
+pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ArenaError> {
+    let fail = |error: &dyn Display| drawing_error("full-clear histogram", error);
+    let longest = intervals.iter().copied().max().unwrap_or(0);
+    let bin_width = 5 * (longest / 5 / MAX_HISTOGRAM_BARS + 1);
+    let bins = (longest / bin_width + 1) as usize;
+    let mut counts = vec![0u64; bins];
+    for &interval in intervals {
+        counts[(interval / bin_width) as usize] += 1;
+    }
+    let tallest = counts.iter().copied().max().unwrap_or(0).max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let caption = if intervals.is_empty() {
+            "Pieces between full clears: no full clear".to_string()
+        } else {
+            let mean = intervals.iter().sum::<u64>() as f64 / intervals.len() as f64;
+            format!(
+                "Pieces between full clears: {} clears, mean {mean:.2} (bins of {bin_width})",
+                intervals.len()
+            )
+        };
+        // Intervals are multiples of 5: a bar is centred on its bin's values.
+        let half_step = 2.5;
+        let right = (bins as u64 * bin_width) as f64 - half_step;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(caption, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(-half_step..right, 0u64..tallest + tallest / 20 + 1)
+            .map_err(|error| fail(&error))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_label_formatter(&|pieces| format!("{pieces:.0}"))
+            .x_desc("pieces since the previous full clear (or the game's start)")
+            .y_desc("full clears")
+            .draw()
+            .map_err(|error| fail(&error))?;
+        chart
+            .draw_series(
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, count)| **count > 0)
+                    .map(|(bin, &count)| {
+                        let start = (bin as u64 * bin_width) as f64 - half_step;
+                        let end = start + bin_width as f64;
+                        let gap = 0.1 * bin_width as f64;
+                        Rectangle::new(
+                            [(start + gap, 0), (end - gap, count)],
+                            GREEN.mix(0.8).filled(),
+                        )
+                    }),
+            )
+            .map_err(|error| fail(&error))?;
+        root.present().map_err(|error| fail(&error))?;
+    }
+    Ok(svg)
+}
+
+/// The most bins of the lines-per-game distribution.
+const MAX_LINE_BINS: u64 = 40;
+
+/// The distribution of lines per game of every strategy of a tournament, one line per
+/// strategy: the share of its games in each bin of lines (bins of equal width, a whole number
+/// of lines, at most 40 of them, shared by every strategy). `games` yields (strategy index
+/// into `names`, lines of one game).
+pub fn lines_per_game_chart(
+    names: &[String],
+    games: impl Iterator<Item = (usize, u64)>,
+) -> Result<String, ArenaError> {
+    let fail = |error: &dyn Display| drawing_error("lines-per-game chart", error);
+    let games: Vec<(usize, u64)> = games.collect();
+    let most_lines = games.iter().map(|&(_, lines)| lines).max().unwrap_or(0);
+    let bin_width = most_lines / MAX_LINE_BINS + 1;
+    let bins = (most_lines / bin_width + 1) as usize;
+    let mut counts = vec![vec![0u64; bins]; names.len()];
+    for &(strategy, lines) in &games {
+        counts[strategy][(lines / bin_width) as usize] += 1;
+    }
+    let shares: Vec<Vec<f64>> = counts
+        .iter()
+        .map(|bins| {
+            let total = bins.iter().sum::<u64>().max(1) as f64;
+            bins.iter().map(|&count| count as f64 / total).collect()
+        })
+        .collect();
+    let tallest = shares.iter().flatten().copied().fold(0.0f64, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Lines per game (bins of {bin_width} lines)"),
+                ("sans-serif", 18),
+            )
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(
+                0f64..(bins as u64 * bin_width) as f64,
+                0f64..(tallest * 1.1).max(0.01),
+            )
+            .map_err(|error| fail(&error))?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&|lines| format!("{lines:.0}"))
+            .x_desc("lines cleared in the game")
+            .y_desc("share of the strategy's games")
+            .draw()
+            .map_err(|error| fail(&error))?;
+        for (index, (name, shares)) in names.iter().zip(&shares).enumerate() {
+            let colour = Palette99::pick(index).to_rgba();
+            // A step line: each bin's share held flat across the bin.
+            let steps = shares.iter().enumerate().flat_map(|(bin, &share)| {
+                let start = (bin as u64 * bin_width) as f64;
+                [(start, share), (start + bin_width as f64, share)]
+            });
+            chart
+                .draw_series(LineSeries::new(steps, colour.stroke_width(2)))
+                .map_err(|error| fail(&error))?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 15, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|error| fail(&error))?;
+        root.present().map_err(|error| fail(&error))?;
+    }
+    Ok(svg)
+}
+
+/// Writes the plots of a tournament into `folder` (created if missing), atomically:
+/// `lines_per_game.svg` (see [`lines_per_game_chart`]).
+pub fn write_tournament_plots(
+    folder: &Path,
+    names: &[String],
+    games: impl Iterator<Item = (usize, u64)>,
+) -> Result<(), ArenaError> {
+    std::fs::create_dir_all(folder)
+        .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
+    let chart = lines_per_game_chart(names, games)?;
+    write_atomically(&folder.join("lines_per_game.svg"), chart.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_colour_scale_runs_from_black_through_red_and_yellow_to_white() {
+        assert_eq!(heat_colour(0.0), RGBColor(0, 0, 0));
+        assert_eq!(heat_colour(1.0 / 3.0), RGBColor(200, 0, 0));
+        assert_eq!(heat_colour(1.0), RGBColor(255, 255, 255));
+        // Halfway between red (200, 0, 0) and yellow (255, 210, 0).
+        assert_eq!(heat_colour(0.5), RGBColor(228, 105, 0));
+    }
+
+    #[test]
+    fn plots_are_svg_documents_even_without_data() {
+        for svg in [
+            row_share_chart(&[0.0; 8], None).unwrap(),
+            cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
+            full_clear_histogram(&[]).unwrap(),
+            full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),
+            lines_per_game_chart(&["a".into(), "b".into()], [(0, 3), (1, 900)].into_iter())
+                .unwrap(),
+            lines_per_game_chart(&["a".into()], std::iter::empty()).unwrap(),
+        ] {
+            assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+            assert!(svg.trim_end().ends_with("</svg>"));
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! `arena stats` run as the built binary: the JSON numbers, the plots, determinism, a scripted
+//! full clear, and one `error:` line with exit code 2 for every bad input.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `arena stats ARGS…`.
+fn stats(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("stats")
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+/// Runs a stats command that must succeed and parses its `--json` output.
+fn stats_json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let output = stats(&all);
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Not a terminal: no progress bar, nothing on stderr.
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+/// A fresh folder for one test's files.
+fn scratch_folder(test: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("arena-stats-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+#[test]
+fn a_weak_strategy_on_a_short_field_gives_consistent_numbers_and_plots() {
+    let folder = scratch_folder("happy");
+    let out = folder.join("plots");
+    let out_text = out.to_str().unwrap();
+    let args = [
+        "column-drop+elashi",
+        "--pieces",
+        "20000",
+        "--seed",
+        "5",
+        "--board-height",
+        "8",
+        "--out",
+        out_text,
+    ];
+    let first = stats_json(&args);
+    assert_eq!(first["strategy"], "column-drop+elashi");
+    assert_eq!(first["pieces"], 20000);
+    assert_eq!(first["board_height"], 8);
+    // A weak strategy tops out on 10 × 8 many times in 20000 pieces; every game but the last
+    // ended by a game over, and the last one stopped at the cap.
+    let games = first["games"].as_u64().unwrap();
+    assert!(games > 2, "{games} games");
+    assert_eq!(first["game_overs"].as_u64().unwrap(), games - 1);
+
+    let rows = first["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    let counted: u64 = rows.iter().map(|row| row["count"].as_u64().unwrap()).sum();
+    assert_eq!(counted, 20000);
+    let share_sum: f64 = rows.iter().map(|row| row["share"].as_f64().unwrap()).sum();
+    assert!((share_sum - 1.0).abs() < 1e-12, "shares sum to {share_sum}");
+
+    // Every piece has 4 cells, on the field or above it.
+    let cells = &first["cells"];
+    let on_field: u64 = cells["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .map(|count| count.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        on_field + cells["cells_above_top"].as_u64().unwrap(),
+        4 * 20000
+    );
+
+    // The fitted rows obey the rule: 1 ≤ row ≤ H − 5 = 3, at least 20 pieces each.
+    let fit_rows: Vec<u64> = first["fit_rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_u64().unwrap())
+        .collect();
+    assert!(fit_rows.len() >= 2, "{fit_rows:?}");
+    for &row in &fit_rows {
+        assert!((1..=3).contains(&row), "{fit_rows:?}");
+        assert!(rows[row as usize]["count"].as_u64().unwrap() >= 20);
+    }
+    let fit = &first["fit"];
+    let ratio = fit["ratio"].as_f64().unwrap();
+    let slope = fit["slope"].as_f64().unwrap();
+    assert!((ratio - 10f64.powf(slope)).abs() < 1e-12);
+    // Shares grow downwards, towards the stack's usual height.
+    assert!(ratio > 1.0, "ratio {ratio}");
+    let r_squared = fit["r_squared"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&r_squared));
+    let expected_pieces = fit["expected_pieces"].as_f64().unwrap();
+    let top_share = fit["top_row_share"].as_f64().unwrap();
+    assert!((expected_pieces * top_share - 1.0).abs() < 1e-12);
+    assert!((fit["expected_lines"].as_f64().unwrap() - 0.4 * expected_pieces).abs() < 1e-9);
+
+    // Full clears: the histogram adds up to the count, and an interval is a multiple of 5
+    // unless a cell was lost above the field during it.
+    let clears = &first["full_clears"];
+    let histogram = clears["histogram"].as_array().unwrap();
+    let mut total = 0;
+    let mut irregular = 0;
+    for bin in histogram {
+        let count = bin["count"].as_u64().unwrap();
+        total += count;
+        if bin["pieces"].as_u64().unwrap() % 5 != 0 {
+            irregular += count;
+        }
+    }
+    assert!(total > 0, "no full clear in 20000 pieces");
+    assert_eq!(total, clears["count"].as_u64().unwrap());
+    assert!(irregular <= clears["after_cells_above_top"].as_u64().unwrap());
+
+    for name in [
+        "row_shares.svg",
+        "cell_heat_map.svg",
+        "full_clear_intervals.svg",
+    ] {
+        let svg = fs::read_to_string(out.join(name)).unwrap();
+        assert!(svg.starts_with("<svg"), "{name}");
+        assert!(svg.trim_end().ends_with("</svg>"), "{name}");
+    }
+    let written: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(written, first);
+
+    // Same options, same numbers and the same plots.
+    let heat_map = fs::read_to_string(out.join("cell_heat_map.svg")).unwrap();
+    let second = stats_json(&args);
+    assert_eq!(first, second);
+    assert_eq!(
+        heat_map,
+        fs::read_to_string(out.join("cell_heat_map.svg")).unwrap()
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn five_o_pieces_from_a_file_make_one_full_clear_after_five_pieces() {
+    // Column drop puts each O as low as possible; five of them fill the bottom two rows of
+    // the empty 10-wide field, which clear: one full clear, 5 pieces after the game's start.
+    let folder = scratch_folder("five-o");
+    let sequence = folder.join("o.txt");
+    fs::write(&sequence, "OOOOO\n").unwrap();
+    let generator = format!("file:{}", sequence.display());
+    let result = stats_json(&[
+        "column-drop+elashi",
+        "--pieces",
+        "100",
+        "--seed",
+        "0",
+        "--generator",
+        &generator,
+    ]);
+    // The file runs out after 5 pieces, which ends the run.
+    assert_eq!(result["pieces"], 5);
+    assert_eq!(result["lines"], 2);
+    assert_eq!(result["full_clears"]["count"], 1);
+    assert_eq!(result["full_clears"]["mean_interval"], 5.0);
+    assert_eq!(
+        result["full_clears"]["histogram"],
+        serde_json::json!([{"pieces": 5, "count": 1}])
+    );
+    // All five tops in row 18 of 20.
+    assert_eq!(result["rows"][18]["count"], 5);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn bad_inputs_exit_with_code_2_and_one_error_line() {
+    let folder = scratch_folder("bad");
+    let plain_file = folder.join("file");
+    fs::write(&plain_file, "x").unwrap();
+    let under_a_file = plain_file.join("plots");
+    let under_a_file = under_a_file.to_str().unwrap();
+    // Each case with a word its error line must contain.
+    for (args, named) in [
+        (vec!["column-drop+elashi", "--pieces", "0"], "--pieces"),
+        (vec!["nope+elashi", "--pieces", "10"], "nope"),
+        (
+            vec![
+                "column-drop+elashi",
+                "--pieces",
+                "10",
+                "--out",
+                under_a_file,
+            ],
+            "plots",
+        ),
+        (
+            vec![
+                "column-drop+elashi",
+                "--pieces",
+                "10",
+                "--board-height",
+                "3",
+            ],
+            "3",
+        ),
+        (
+            vec![
+                "column-drop+elashi",
+                "--pieces",
+                "10",
+                "--generator",
+                "nope",
+            ],
+            "nope",
+        ),
+    ] {
+        let mut args = args;
+        args.extend(["--seed", "1"]);
+        let output = stats(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_tournament_draws_the_lines_per_game_chart() {
+    let folder = scratch_folder("tournament");
+    let plots = folder.join("plots");
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "tournament",
+            "column-drop+elashi",
+            "column-drop+dellacherie",
+            "--games",
+            "6",
+            "--seed",
+            "1",
+            "--board-height",
+            "8",
+            "--json",
+            "--plots",
+            plots.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let svg = fs::read_to_string(plots.join("lines_per_game.svg")).unwrap();
+    assert!(svg.starts_with("<svg"));
+    // Each strategy is named in the legend.
+    assert!(svg.contains("column-drop+elashi") && svg.contains("column-drop+dellacherie"));
+    fs::remove_dir_all(&folder).unwrap();
+}
