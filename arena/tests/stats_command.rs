@@ -243,7 +243,7 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
 }
 
 #[test]
-fn a_tournament_draws_the_lines_per_game_chart() {
+fn a_tournament_draws_the_lines_per_game_chart_and_every_stats_plot() {
     let folder = scratch_folder("tournament");
     let plots = folder.join("plots");
     let output = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -272,5 +272,48 @@ fn a_tournament_draws_the_lines_per_game_chart() {
     assert!(svg.starts_with("<svg"));
     // Each strategy is named in the legend.
     assert!(svg.contains("column-drop+elashi") && svg.contains("column-drop+dellacherie"));
+    // Every `arena stats` plot, per strategy, in a folder named after it.
+    for strategy in ["column-drop_elashi", "column-drop_dellacherie"] {
+        for plot in [
+            "row_shares.svg",
+            "cell_heat_map.svg",
+            "full_clear_intervals.svg",
+        ] {
+            let svg = fs::read_to_string(plots.join(strategy).join(plot)).unwrap();
+            assert!(svg.starts_with("<svg"), "{strategy}/{plot}");
+        }
+    }
+    // The same games played with one job give the same plots.
+    let one_job = folder.join("one-job");
+    let rerun = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "tournament",
+            "column-drop+elashi",
+            "column-drop+dellacherie",
+            "--games",
+            "6",
+            "--seed",
+            "1",
+            "--board-height",
+            "8",
+            "--jobs",
+            "1",
+            "--plots",
+            one_job.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(rerun.status.success());
+    for plot in [
+        "row_shares.svg",
+        "cell_heat_map.svg",
+        "full_clear_intervals.svg",
+    ] {
+        assert_eq!(
+            fs::read(plots.join("column-drop_elashi").join(plot)).unwrap(),
+            fs::read(one_job.join("column-drop_elashi").join(plot)).unwrap(),
+            "{plot}"
+        );
+    }
     fs::remove_dir_all(&folder).unwrap();
 }

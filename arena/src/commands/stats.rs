@@ -153,6 +153,30 @@ impl PieceStatistics {
         }
     }
 
+    /// Adds the counts of `other` (another game or run on the same height); its full-clear
+    /// intervals follow this one's, so merging games in game order keeps results independent
+    /// of the order they were played in.
+    pub fn merge(&mut self, other: &PieceStatistics) {
+        debug_assert_eq!(self.board_height, other.board_height);
+        self.pieces += other.pieces;
+        self.lines += other.lines;
+        self.games += other.games;
+        self.game_overs += other.game_overs;
+        for (total, count) in self.row_counts.iter_mut().zip(&other.row_counts) {
+            *total += count;
+        }
+        self.pieces_above_top += other.pieces_above_top;
+        for (total, counts) in self.cell_counts.iter_mut().zip(&other.cell_counts) {
+            for (total, count) in total.iter_mut().zip(counts) {
+                *total += count;
+            }
+        }
+        self.cells_above_top += other.cells_above_top;
+        self.full_clear_intervals
+            .extend_from_slice(&other.full_clear_intervals);
+        self.full_clears_after_lost_cells += other.full_clears_after_lost_cells;
+    }
+
     /// Starts counting a new game (its start is not a full clear).
     pub fn start_game(&mut self) {
         self.games += 1;
@@ -577,6 +601,12 @@ fn write_files(
     let mut text = serde_json::to_string_pretty(json).expect("statistics serialize");
     text.push('\n');
     write_atomically(&folder.join("stats.json"), text.as_bytes())?;
+    write_plots(folder, statistics)
+}
+
+/// Writes the three plots of `statistics` into `folder` (which must exist): row_shares.svg,
+/// cell_heat_map.svg, full_clear_intervals.svg.
+pub fn write_plots(folder: &Path, statistics: &PieceStatistics) -> Result<(), ArenaError> {
     let fit = statistics.fit();
     let row_chart = plots::row_share_chart(&statistics.row_shares(), fit.as_ref())?;
     write_atomically(&folder.join("row_shares.svg"), row_chart.as_bytes())?;

@@ -38,6 +38,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 use tetris_core::{Board, GeneratorKind};
 
+use crate::commands::stats::PieceStatistics;
 use crate::engines::WeightsChoice;
 use crate::error::ArenaError;
 use crate::game::{GameEnd, GameSettings, PlayOptions, Step, play_game};
@@ -113,8 +114,10 @@ pub struct Args {
     /// game per strategy) if the name ends in .csv, JSON otherwise.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Write plots (lines_per_game.svg: each strategy's distribution of lines per game) to
-    /// DIR, created if missing.
+    /// Write plots to DIR, created if missing: lines_per_game.svg (each strategy's
+    /// distribution of lines per game) and, per strategy in DIR/<strategy>/ (non-alphanumeric
+    /// characters of its name replaced by _), the `arena stats` plots of all its games:
+    /// row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     /// Print the results as JSON on stdout instead of the tables.
@@ -138,6 +141,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if let Some(folder) = &args.plots {
         let games = played.rows.iter().map(|row| (row.strategy, row.lines));
         crate::plots::write_tournament_plots(folder, &rules.names, games)?;
+        write_strategy_plots(folder, &rules, &played)?;
     }
     let report = Report::new(&rules, &played);
     let json = report.to_json();
@@ -189,6 +193,8 @@ struct Rules {
     max_pieces: Option<u64>,
     /// Board rows.
     board_height: u8,
+    /// Record per-piece statistics of every game (for `--plots`).
+    piece_statistics: bool,
 }
 
 impl Rules {
@@ -237,6 +243,7 @@ impl Rules {
             generator,
             max_pieces: args.max_pieces,
             board_height,
+            piece_statistics: args.plots.is_some(),
         })
     }
 
@@ -291,6 +298,8 @@ struct GameRow {
     end: GameEnd,
     /// Wall-clock time of the game (timing only).
     elapsed: Duration,
+    /// The game's per-piece statistics, when `--plots` asks for them.
+    statistics: Option<Box<PieceStatistics>>,
 }
 
 /// The finished games of a run.
@@ -450,7 +459,15 @@ impl<'a> Player<'a> {
         };
         let settings = rules.game_settings(game);
         let mut unreported = 0u64;
-        let mut observer = |_: &Step<'_>| {
+        let mut statistics = rules.piece_statistics.then(|| {
+            let mut statistics = Box::new(PieceStatistics::new(rules.board_height as usize));
+            statistics.start_game();
+            statistics
+        });
+        let mut observer = |step: &Step<'_>| {
+            if let Some(statistics) = statistics.as_mut() {
+                statistics.record(step.placement, step.board);
+            }
             unreported += 1;
             if unreported == PROGRESS_PIECES {
                 progress.add_pieces(unreported);
@@ -467,6 +484,9 @@ impl<'a> Player<'a> {
         if result.end == GameEnd::Stopped {
             return Ok(None);
         }
+        if let Some(statistics) = statistics.as_mut() {
+            statistics.game_overs += u64::from(result.end == GameEnd::GameOver);
+        }
         Ok(Some(GameRow {
             strategy: strategy_index,
             game,
@@ -477,8 +497,39 @@ impl<'a> Player<'a> {
             clears: result.clears,
             end: result.end,
             elapsed: result.elapsed,
+            statistics,
         }))
     }
+}
+
+/// Writes each strategy's `arena stats` plots (row shares, cell heat map, full-clear
+/// intervals) into `folder/<strategy>/`, from its games' statistics merged in game order (so
+/// the files do not depend on `--jobs`). The folder name is the strategy's canonical name
+/// with every character other than letters, digits, `-` and `.` replaced by `_`.
+fn write_strategy_plots(folder: &Path, rules: &Rules, played: &Played) -> Result<(), ArenaError> {
+    for (index, name) in rules.names.iter().enumerate() {
+        let mut merged = PieceStatistics::new(rules.board_height as usize);
+        for row in played.rows.iter().filter(|row| row.strategy == index) {
+            if let Some(statistics) = &row.statistics {
+                merged.merge(statistics);
+            }
+        }
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let strategy_folder = folder.join(safe);
+        std::fs::create_dir_all(&strategy_folder)
+            .map_err(|error| ArenaError::io(strategy_folder.display().to_string(), &error))?;
+        crate::commands::stats::write_plots(&strategy_folder, &merged)?;
+    }
+    Ok(())
 }
 
 /// A strategy's summary over its finished games.
