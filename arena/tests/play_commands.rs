@@ -7,6 +7,8 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use tetris_core::{Board, Piece};
 
+mod common;
+
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(args)
@@ -44,10 +46,7 @@ fn json(text: &str) -> Value {
 
 /// A fresh folder for one test's files.
 fn folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("arena-play-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
+    common::scratch_folder("play", name)
 }
 
 fn text(path: &Path) -> &str {

@@ -7,40 +7,21 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
 /// Runs `arena stats ARGS…`.
 fn stats(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("stats")
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
+    common::run("stats", args)
 }
 
 /// Runs a stats command that must succeed and parses its `--json` output.
 fn stats_json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let output = stats(&all);
-    assert!(
-        output.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // Not a terminal: no progress bar, nothing on stderr.
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+    common::run_json("stats", args)
 }
 
 /// A fresh folder for one test's files.
 fn scratch_folder(test: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("arena-stats-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
+    common::scratch_folder("stats", test)
 }
 
 #[test]

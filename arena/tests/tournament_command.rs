@@ -3,45 +3,25 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
+mod common;
+
 /// Runs `arena tournament ARGS…`.
 fn tournament(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("tournament")
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
+    common::run("tournament", args)
 }
 
-/// Runs a tournament that must succeed and parses its `--json` output.
+/// Runs a tournament command that must succeed and parses its `--json` output.
 fn tournament_json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let output = tournament(&all);
-    assert!(
-        output.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // Not a terminal: no progress bar, nothing at all on stderr.
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+    common::run_json("tournament", args)
 }
 
 /// A fresh folder for one test's files.
 fn scratch_folder(test: &str) -> PathBuf {
-    let folder =
-        std::env::temp_dir().join(format!("arena-tournament-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
+    common::scratch_folder("tournament", test)
 }
 
 /// The JSON without the machine-dependent `timing` object.

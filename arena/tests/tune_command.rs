@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
 /// Runs `arena ARGS…`.
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -30,10 +32,7 @@ fn tune_ok(args: &[&str]) {
 
 /// A fresh folder for one test's files.
 fn scratch_folder(test: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("arena-tune-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&folder);
-    fs::create_dir_all(&folder).unwrap();
-    folder
+    common::scratch_folder("tune", test)
 }
 
 fn text(path: &Path) -> &str {

@@ -1,0 +1,48 @@
+//! Helpers shared by the arena's integration tests: run the built binary, parse its `--json`
+//! output, make a scratch folder.
+
+// Each test binary compiles this module and uses only some of it.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `arena COMMAND ARGS…`.
+pub fn run(command: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg(command)
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+/// Runs `arena COMMAND ARGS… --json`, which must succeed with nothing on stderr (not a
+/// terminal: no progress bar), and parses its stdout.
+pub fn run_json(command: &str, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let output = run(command, &all);
+    assert!(
+        output.status.success(),
+        "{command} {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+/// A fresh, empty folder for one test's files.
+pub fn scratch_folder(command: &str, test: &str) -> PathBuf {
+    let folder =
+        std::env::temp_dir().join(format!("arena-{command}-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).unwrap();
+    folder
+}
