@@ -16,6 +16,7 @@ pub mod filter;
 pub mod generator;
 pub mod piece;
 pub mod placement;
+pub mod positions;
 pub mod scoring;
 pub mod search;
 
