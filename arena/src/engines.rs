@@ -16,8 +16,8 @@ use std::path::Path;
 
 use enum_dispatch::enum_dispatch;
 use tetris_core::{
-    Board, Chain, ChainRule, Error, Evaluator, Piece, Placements, Preset, SearchOptions, Searcher,
-    WeightedEvaluator, Weights,
+    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, Piece, Placements, Preset,
+    SearchOptions, Searcher, WeightedEvaluator, Weights,
 };
 
 /// The searcher operations the arena dispatches statically (mirrors `tetris_core::Searcher`).
@@ -33,6 +33,10 @@ pub trait SearchEngine {
         options: SearchOptions,
         out: &mut Placements,
     );
+    /// The simulated frame timing, `None` when the searcher ignores gravity.
+    fn engine_frame_timing(&self) -> Option<FrameTiming>;
+    /// Sets the simulated frame timing (ignored by searchers that ignore gravity).
+    fn engine_set_frame_timing(&mut self, timing: FrameTiming);
 }
 
 /// The evaluator operations the arena dispatches statically (mirrors `tetris_core::Evaluator`).
@@ -70,6 +74,12 @@ macro_rules! searchers {
                     out: &mut Placements,
                 ) {
                     Searcher::search(self, board, piece, options, out)
+                }
+                fn engine_frame_timing(&self) -> Option<FrameTiming> {
+                    Searcher::frame_timing(self)
+                }
+                fn engine_set_frame_timing(&mut self, timing: FrameTiming) {
+                    Searcher::set_frame_timing(self, timing)
                 }
             }
         )+
@@ -219,6 +229,14 @@ impl Searcher for AnySearcher {
         out: &mut Placements,
     ) {
         self.engine_search(board, piece, options, out)
+    }
+
+    fn frame_timing(&self) -> Option<FrameTiming> {
+        self.engine_frame_timing()
+    }
+
+    fn set_frame_timing(&mut self, timing: FrameTiming) {
+        self.engine_set_frame_timing(timing)
     }
 }
 

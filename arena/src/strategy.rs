@@ -215,7 +215,10 @@ impl Strategy {
         self.searcher.search(
             board,
             placement.piece,
-            SearchOptions { with_paths: true },
+            SearchOptions {
+                with_paths: true,
+                entry_delay: self.chain.entry_delay(),
+            },
             &mut self.path_buffer,
         );
         let index = self

@@ -221,6 +221,9 @@ pub struct LookaheadChain {
     best_chain: Vec<Placement>,
     /// Per placement of the current piece, the best chain starting with it (last search).
     report: Vec<PlacementValue>,
+    /// Whether the current piece has the game's first-piece entry delay (see
+    /// [`LookaheadChain::set_entry_delay`]).
+    entry_delay: bool,
 }
 
 impl LookaheadChain {
@@ -239,6 +242,7 @@ impl LookaheadChain {
             records: Vec::with_capacity(levels),
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
+            entry_delay: false,
             options,
         }
     }
@@ -246,6 +250,20 @@ impl LookaheadChain {
     /// The settings.
     pub fn options(&self) -> &ChainOptions {
         &self.options
+    }
+
+    /// Says whether the current piece of the searches that follow is a game's first, with the
+    /// long entry delay. The chain passes it to the searcher for the current piece only
+    /// ([`SearchOptions::entry_delay`]): the preview piece and any later one never have it.
+    /// Only gravity-aware searchers read it; a frame-simulating game driver sets it for the
+    /// first decision of a game and clears it afterwards.
+    pub fn set_entry_delay(&mut self, entry_delay: bool) {
+        self.entry_delay = entry_delay;
+    }
+
+    /// Whether the current piece has the first-piece entry delay.
+    pub fn entry_delay(&self) -> bool {
+        self.entry_delay
     }
 
     /// The best chain for `pieces` (current piece first, then the preview…; the first `depth`
@@ -280,6 +298,7 @@ impl LookaheadChain {
             best_chain: &mut self.best_chain,
             report: &mut self.report,
             first_index: 0,
+            entry_delay: self.entry_delay,
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
@@ -336,6 +355,8 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     report: &'w mut Vec<PlacementValue>,
     /// Index of the current piece's placement being explored.
     first_index: usize,
+    /// Whether the current piece (level 0) has the first-piece entry delay.
+    entry_delay: bool,
 }
 
 impl<S, E> Walk<'_, S, E>
@@ -350,8 +371,12 @@ where
         let (here, deeper) = levels
             .split_first_mut()
             .expect("one placement buffer per level");
+        let options = SearchOptions {
+            with_paths: false,
+            entry_delay: self.entry_delay && level == 0,
+        };
         self.searcher
-            .search(board, self.pieces[level], SearchOptions::default(), here);
+            .search(board, self.pieces[level], options, here);
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
             if level == 0 {

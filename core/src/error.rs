@@ -124,6 +124,10 @@ pub enum Error {
         /// The valid preset names, space separated.
         valid: String,
     },
+    /// Per-frame buttons that do not lock the piece on their last frame, or a placement the
+    /// frame-driven game cannot take.
+    #[error("frame inputs: {0}")]
+    FrameInputs(String),
 }
 
 impl Error {

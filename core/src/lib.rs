@@ -13,6 +13,7 @@ pub mod error;
 pub mod evaluate;
 pub mod features;
 pub mod filter;
+pub mod frames;
 pub mod generator;
 pub mod piece;
 pub mod placement;
@@ -30,8 +31,9 @@ pub use evaluate::{
     WeightsFile,
 };
 pub use filter::{PatternFilter, PlacementFilter, WellFilter};
+pub use frames::{FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use scoring::NesScore;
-pub use search::{Placements, SearchOptions, Searcher};
+pub use search::{FrameTiming, Placements, SearchOptions, Searcher};

@@ -10,11 +10,44 @@ use crate::board::Board;
 use crate::piece::Piece;
 use crate::placement::{Input, Placement};
 
-/// What a search should produce besides the placements.
+/// What a search should produce besides the placements, and what it should assume about the
+/// piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Record an input path from the spawn state to each placement.
     pub with_paths: bool,
+    /// The piece is a game's first, which has the long entry delay: no gravity for its first
+    /// 96 frames (rules.md, "Timing"). Only searchers that model frames read it.
+    pub entry_delay: bool,
+}
+
+impl SearchOptions {
+    /// Paths on, no entry delay.
+    pub const WITH_PATHS: SearchOptions = SearchOptions {
+        with_paths: true,
+        entry_delay: false,
+    };
+}
+
+/// The frame timing a gravity-aware searcher simulates (search.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameTiming {
+    /// Frames per row of gravity, from the level ([`crate::scoring::frames_per_row`]): 2 at
+    /// levels 19–28, 1 from level 29. At least 1.
+    pub frames_per_row: u8,
+    /// The fewest frames from one press of a button to the next press of the same thumb
+    /// (Left/Right share one, A/B the other): 2 = 30 presses per second (the published bot),
+    /// 3 = 20, 4 = 15, 5 = 12. At least 2, since a button must be released for a frame before
+    /// it counts as pressed again.
+    pub tap_rate: u8,
+}
+
+impl FrameTiming {
+    /// The NES plateau's timing: level 19 (2 frames per row) with 30 Hz tapping.
+    pub const LEVEL_19_30_HZ: FrameTiming = FrameTiming {
+        frames_per_row: 2,
+        tap_rate: 2,
+    };
 }
 
 /// The placements found by one search, in the searcher's documented order, with their input
@@ -134,6 +167,18 @@ pub trait Searcher {
 
     /// Fills `out` with every lock placement of `piece` on `board`.
     fn search(&mut self, board: &Board, piece: Piece, options: SearchOptions, out: &mut Placements);
+
+    /// The frame timing the searcher simulates, or `None` for a searcher that ignores gravity
+    /// (its placements may not all be reachable at speed, and its paths are moves, not frames).
+    fn frame_timing(&self) -> Option<FrameTiming> {
+        None
+    }
+
+    /// Sets the frame timing for the searches that follow (a game driver calls it when the
+    /// level changes). Searchers that ignore gravity ignore it.
+    fn set_frame_timing(&mut self, timing: FrameTiming) {
+        let _ = timing;
+    }
 }
 
 #[cfg(test)]

@@ -91,14 +91,7 @@ fn bench_boards(criterion: &mut Criterion) {
             bencher.iter(|| search_all_pieces(&mut bfs, board, SearchOptions::default(), &mut out))
         });
         group.bench_function(format!("{name}_with_paths"), |bencher| {
-            bencher.iter(|| {
-                search_all_pieces(
-                    &mut bfs,
-                    board,
-                    SearchOptions { with_paths: true },
-                    &mut out,
-                )
-            })
+            bencher.iter(|| search_all_pieces(&mut bfs, board, SearchOptions::WITH_PATHS, &mut out))
         });
     }
     group.finish();

@@ -583,12 +583,7 @@ mod tests {
         let mut with_paths = Placements::new();
         let mut without_paths = Placements::new();
         for piece in Piece::ALL {
-            bfs.search(
-                board,
-                piece,
-                SearchOptions { with_paths: true },
-                &mut with_paths,
-            );
+            bfs.search(board, piece, SearchOptions::WITH_PATHS, &mut with_paths);
             bfs.search(board, piece, SearchOptions::default(), &mut without_paths);
             let expected = reference::search(board, piece);
             assert_eq!(with_paths.len(), expected.len(), "{piece} on\n{board}");
@@ -745,7 +740,7 @@ mod tests {
         let mut out = Placements::new();
         let mut bfs = Bfs::new();
         for piece in Piece::ALL {
-            bfs.search(&board, piece, SearchOptions { with_paths: true }, &mut out);
+            bfs.search(&board, piece, SearchOptions::WITH_PATHS, &mut out);
             assert!(out.is_empty(), "{piece}");
         }
     }

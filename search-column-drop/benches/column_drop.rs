@@ -78,7 +78,7 @@ fn column_drop(c: &mut Criterion) {
             searcher.search(
                 black_box(&mid_game),
                 Piece::T,
-                SearchOptions { with_paths: true },
+                SearchOptions::WITH_PATHS,
                 &mut out,
             );
             black_box(out.len())

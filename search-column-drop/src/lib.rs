@@ -311,7 +311,15 @@ mod tests {
 
     fn search(board: &Board, piece: Piece, with_paths: bool) -> Placements {
         let mut out = Placements::new();
-        ColumnDrop::new().search(board, piece, SearchOptions { with_paths }, &mut out);
+        ColumnDrop::new().search(
+            board,
+            piece,
+            SearchOptions {
+                with_paths,
+                ..SearchOptions::default()
+            },
+            &mut out,
+        );
         out
     }
 
@@ -595,7 +603,7 @@ mod tests {
         searcher.search(
             &Board::standard(),
             Piece::T,
-            SearchOptions { with_paths: true },
+            SearchOptions::WITH_PATHS,
             &mut out,
         );
         assert_eq!(out.len(), 34);

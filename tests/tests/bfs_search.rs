@@ -14,7 +14,7 @@ fn board(text: &str) -> Board {
 /// Searches with paths and returns the filled buffer.
 fn search(board: &Board, piece: Piece) -> Placements {
     let mut out = Placements::new();
-    Bfs::new().search(board, piece, SearchOptions { with_paths: true }, &mut out);
+    Bfs::new().search(board, piece, SearchOptions::WITH_PATHS, &mut out);
     out
 }
 

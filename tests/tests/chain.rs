@@ -646,7 +646,7 @@ fn warmed_up_searches_allocate_nothing() {
         searcher.search(
             &Board::standard(),
             piece,
-            SearchOptions { with_paths: true },
+            SearchOptions::WITH_PATHS,
             &mut out,
         );
         chain.best(
@@ -662,7 +662,7 @@ fn warmed_up_searches_allocate_nothing() {
     assert_eq!(allocations() - before, 1);
     let before = allocations();
     for piece in Piece::ALL {
-        searcher.search(&board, piece, SearchOptions { with_paths: true }, &mut out);
+        searcher.search(&board, piece, SearchOptions::WITH_PATHS, &mut out);
         searcher.search(&board, piece, SearchOptions::default(), &mut out);
         let choice = chain.best(&mut searcher, &evaluator, &board, &[piece, Piece::L]);
         assert!(choice.is_some());

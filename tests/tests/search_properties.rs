@@ -11,8 +11,11 @@ use tetris_search_bfs::{Bfs, reference};
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
 
-const WITH_PATHS: SearchOptions = SearchOptions { with_paths: true };
-const WITHOUT_PATHS: SearchOptions = SearchOptions { with_paths: false };
+const WITH_PATHS: SearchOptions = SearchOptions::WITH_PATHS;
+const WITHOUT_PATHS: SearchOptions = SearchOptions {
+    with_paths: false,
+    entry_delay: false,
+};
 
 fn search(
     searcher: &mut impl Searcher,

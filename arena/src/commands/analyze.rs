@@ -151,12 +151,7 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
     let best_features = chain_features(evaluator, board, &best_chain);
     let mut paths = Placements::new();
     if all {
-        searcher.search(
-            board,
-            pieces[0],
-            SearchOptions { with_paths: true },
-            &mut paths,
-        );
+        searcher.search(board, pieces[0], SearchOptions::WITH_PATHS, &mut paths);
         for entry in &report {
             let features = entry.value.map(|_| {
                 let (chain, value) =
@@ -175,12 +170,7 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
     } else {
         let mut on = *board;
         for &placement in &best_chain {
-            searcher.search(
-                &on,
-                placement.piece,
-                SearchOptions { with_paths: true },
-                &mut paths,
-            );
+            searcher.search(&on, placement.piece, SearchOptions::WITH_PATHS, &mut paths);
             analysis.placements.push(PlacementAnalysis {
                 placement,
                 value: Some(choice.value),
