@@ -276,6 +276,7 @@ impl Evaluator for AnyEvaluator {
 searchers! {
     Bfs(tetris_search_bfs::Bfs),
     ColumnDrop(tetris_search_column_drop::ColumnDrop),
+    Gamepad(tetris_search_bfs::Gamepad),
 }
 
 evaluators! {

@@ -1,4 +1,5 @@
-//! Full breadth-first lock search (slides and spins) with input paths, in the canonical order.
+//! Full breadth-first lock search (slides and spins) with input paths, in the canonical order,
+//! and its gravity-aware sibling, the per-frame [`Gamepad`] search (module [`gamepad`]).
 //!
 //! [`Bfs`] implements search.md §1: from the spawn state (pivot (5, 0), rotation 0) a piece
 //! moves counterclockwise, clockwise, left, right or down one step at a time (no kicks, no
@@ -99,7 +100,10 @@
 //! difference; without paths neither is done (the flood is compiled twice, with and without).
 #![deny(missing_docs)]
 
+pub mod gamepad;
 pub mod reference;
+
+pub use gamepad::Gamepad;
 
 use tetris_core::{
     BOARD_WIDTH, Board, Input, MAX_BOARD_HEIGHT, Piece, PieceState, Placement, Placements, SPAWN_X,

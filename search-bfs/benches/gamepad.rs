@@ -1,0 +1,63 @@
+//! Criterion benches of the gamepad search at the NES plateau's timing (level 19: 2 frames per
+//! row, 30 Hz tapping). In `gamepad_level_19_7_pieces` one iteration searches all 7 pieces,
+//! so the time per search is the reported time divided by 7; `gamepad_level_19_mid_game`
+//! times single searches per piece.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tetris_core::positions::MID_GAME;
+use tetris_core::{Board, FrameTiming, Piece, Placements, SearchOptions, Searcher};
+use tetris_search_bfs::Gamepad;
+
+fn search_all_pieces(
+    gamepad: &mut Gamepad,
+    board: &Board,
+    options: SearchOptions,
+    out: &mut Placements,
+) {
+    for piece in Piece::ALL {
+        gamepad.search(black_box(board), piece, options, out);
+        black_box(out.len());
+    }
+}
+
+fn benches(criterion: &mut Criterion) {
+    let boards = [
+        ("empty", Board::standard()),
+        ("mid-game", MID_GAME.parse::<Board>().expect("bench board")),
+    ];
+    let mut gamepad = Gamepad::with_timing(FrameTiming::LEVEL_19_30_HZ);
+    let mut out = Placements::new();
+    let mut group = criterion.benchmark_group("gamepad_level_19_7_pieces");
+    for (name, board) in &boards {
+        group.bench_function(*name, |bencher| {
+            bencher
+                .iter(|| search_all_pieces(&mut gamepad, board, SearchOptions::default(), &mut out))
+        });
+        group.bench_function(format!("{name} with paths"), |bencher| {
+            bencher.iter(|| {
+                search_all_pieces(&mut gamepad, board, SearchOptions::WITH_PATHS, &mut out)
+            })
+        });
+    }
+    group.finish();
+    let mut group = criterion.benchmark_group("gamepad_level_19_mid_game");
+    for piece in Piece::ALL {
+        group.bench_function(piece.to_string(), |bencher| {
+            bencher.iter(|| {
+                gamepad.search(
+                    black_box(&boards[1].1),
+                    piece,
+                    SearchOptions::default(),
+                    &mut out,
+                );
+                black_box(out.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(gamepad_benches, benches);
+criterion_main!(gamepad_benches);

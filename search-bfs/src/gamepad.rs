@@ -1,0 +1,547 @@
+//! The gravity-aware gamepad search (search.md §3): breadth-first over per-frame states.
+//!
+//! # Design note
+//!
+//! **What a state is.** The future of a falling piece depends on its position (x, y,
+//! rotation), the fall timer, the soft-drop counter and which presses the thumbs may make
+//! next. Presses here are one-frame taps: Left or Right is held for exactly the frame it is
+//! pressed on (so the delayed auto shift never fires: every shift is a new press), and so are A
+//! and B. After a press a thumb must wait until `tap_rate` frames have passed since it (Left
+//! and Right share one thumb, A and B the other), which is also what "released for at least a
+//! frame" needs at the fastest rate, 2. So a state is (x, y, rotation, fall timer, Down phase,
+//! shift cooldown, rotation cooldown), where the Down phase is 0 (released) or the game's
+//! soft-drop counter 1 or 2 while Down is held, and a cooldown counts the frames a thumb must
+//! still wait. search.md's (Left, Right, A, B) released/pressed bits are the cooldowns at tap
+//! rate 2; other rates need the longer count. A game's first piece adds one more phase: the
+//! 96 frames of entry delay, during which it stays on row 0 with Down released, so those states
+//! are (frames of delay left, x, rotation, cooldowns).
+//!
+//! **What a frame does** (the same order as the game, checked against the literal model in
+//! `tetris_core::frames` by replaying every path): the fall timer counts up; a Left or Right
+//! press shifts; an A or B press turns; then the drop: during the entry delay nothing falls
+//! unless Down is pressed (which ends the delay and starts a soft drop); with Down released the
+//! piece falls when the fall timer reaches the frames per row; Down pressed starts the soft
+//! drop, which moves the piece on every second held frame instead of gravity on those frames;
+//! releasing Down cancels it. A drop that is not legal locks the piece: a placement.
+//!
+//! **Which inputs are tried.** From each state, with Down released: nothing, B, A, Left,
+//! Left + B, Left + A, Right, Right + B, Right + A; then with Down held (pressed or kept):
+//! nothing, B, A. Never Left or Right with Down: while Down is held the game skips shifts, and
+//! pressing Down with Left or Right held starts no soft drop, so such frames only waste a
+//! press. A press that would be blocked (the shifted or turned state is not legal) is not
+//! tried either: it changes nothing but a cooldown, so it cannot reach anything new. Pieces
+//! with two orientations only press B (A gives the same state), the O no rotation at all.
+//!
+//! **Visited once.** States are numbered densely and a bitset marks the visited ones; the
+//! queue is the breadth-first order by frames, so each lock state is first found on a path with
+//! the fewest frames (ties: the input order above), and placements come out in that order. The
+//! bitset is cleared through the queue after each search and every buffer is kept between
+//! searches, so a search allocates nothing once the buffers have grown. Legality is one bit
+//! test in per-search bitboards of legal pivot rows per (column, rotation), as in the BFS.
+//!
+//! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
+//! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
+
+use tetris_core::{
+    BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
+    SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
+};
+
+/// Frames without gravity at the start of a game's first piece.
+const ENTRY_DELAY_FRAMES: u8 = tetris_core::frames::ENTRY_DELAY_FRAMES;
+/// Column slots of the legality words: the 10 columns plus an empty wall slot on each side.
+const COLUMN_SLOTS: usize = BOARD_WIDTH + 2;
+/// Rotation slots per column.
+const ROTATION_SLOTS: usize = 4;
+/// Soft-drop phases: Down released, or held with the game's counter at 1 or 2.
+const DOWN_PHASES: usize = 3;
+
+/// One per-frame state of the falling piece (see the design note).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct FrameState {
+    x: i8,
+    y: i8,
+    rotation: u8,
+    /// Frames since the spawn or the last drop, below the frames per row (outside the entry
+    /// delay).
+    fall_timer: u8,
+    /// 0 with Down released, else the game's soft-drop counter (1 or 2).
+    down: u8,
+    /// Frames the Left/Right thumb must still wait before its next press.
+    shift_cooldown: u8,
+    /// Frames the A/B thumb must still wait before its next press.
+    rotate_cooldown: u8,
+    /// Frames of the first piece's entry delay still to come (0 outside it).
+    delay_left: u8,
+}
+
+/// One visited state in breadth-first order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    state: FrameState,
+    /// The word of its bit in the visited bitset (kept to clear it after the search).
+    word: u32,
+    /// The queue position of the state it was first reached from (`u32::MAX` for the spawn).
+    parent: u32,
+    /// The buttons held on the frame that led here.
+    buttons: Buttons,
+}
+
+/// A lock found by the search.
+#[derive(Clone, Copy, Debug)]
+struct Lock {
+    state: PieceState,
+    /// The queue position of the state whose frame locked the piece.
+    parent: u32,
+    /// The buttons held on the lock frame.
+    buttons: Buttons,
+}
+
+/// The inputs of one frame: a shift (−1, 0, +1), a turn and whether Down is held.
+#[derive(Clone, Copy, Debug)]
+struct FrameInput {
+    shift: i8,
+    turn: Turn,
+    down: bool,
+}
+
+/// A rotation press.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    None,
+    /// B.
+    Counterclockwise,
+    /// A.
+    Clockwise,
+}
+
+impl FrameInput {
+    /// The buttons held during the frame.
+    fn buttons(self) -> Buttons {
+        let mut buttons = Buttons::NONE;
+        if self.shift < 0 {
+            buttons = buttons.with(Buttons::LEFT);
+        } else if self.shift > 0 {
+            buttons = buttons.with(Buttons::RIGHT);
+        }
+        match self.turn {
+            Turn::None => {}
+            Turn::Counterclockwise => buttons = buttons.with(Buttons::B),
+            Turn::Clockwise => buttons = buttons.with(Buttons::A),
+        }
+        if self.down {
+            buttons = buttons.with(Buttons::DOWN);
+        }
+        buttons
+    }
+}
+
+/// The inputs tried from every state, in order (see the design note).
+const FRAME_INPUTS: [FrameInput; 12] = {
+    const fn input(shift: i8, turn: Turn, down: bool) -> FrameInput {
+        FrameInput { shift, turn, down }
+    }
+    [
+        input(0, Turn::None, false),
+        input(0, Turn::Counterclockwise, false),
+        input(0, Turn::Clockwise, false),
+        input(-1, Turn::None, false),
+        input(-1, Turn::Counterclockwise, false),
+        input(-1, Turn::Clockwise, false),
+        input(1, Turn::None, false),
+        input(1, Turn::Counterclockwise, false),
+        input(1, Turn::Clockwise, false),
+        input(0, Turn::None, true),
+        input(0, Turn::Counterclockwise, true),
+        input(0, Turn::Clockwise, true),
+    ]
+};
+
+/// What one frame did to a state.
+enum Step {
+    /// The piece is still falling, in this state.
+    Falling(FrameState),
+    /// The frame's drop failed: the piece locks here.
+    Locked(PieceState),
+}
+
+/// The gamepad searcher: every placement reachable under NES gravity with one-frame taps at a
+/// given tap rate, each with its per-frame button list (`Input::Frame`, one per frame from the
+/// first input frame to the lock frame).
+#[derive(Clone, Debug)]
+pub struct Gamepad {
+    timing: FrameTiming,
+    /// Legal pivot rows (bit y) per (column slot, rotation) for the current search.
+    legal: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
+    /// Lock states found (bit y) per (column slot, rotation) for the current search.
+    locked: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
+    /// One bit per state number; all clear between searches.
+    visited: Vec<u64>,
+    /// Groups (states without their cooldowns) numbered from this one on are entry-delay
+    /// states.
+    delay_base: usize,
+    /// Bits per group in `visited`: the tap rate squared, rounded up to a power of two so that
+    /// a group never straddles two words.
+    group_bits: usize,
+    /// Per cooldown pair (shift × tap rate + rotation), the group bits of the pairs that are
+    /// no longer in either thumb, itself included: a state is skipped when any is visited.
+    dominating: Vec<u64>,
+    /// Entries of `queue` in use (the vector only grows, so pushes need no branch).
+    queue_length: usize,
+    /// The board height and timing the numbering was made for.
+    numbered_for: (u8, FrameTiming),
+    queue: Vec<Node>,
+    locks: Vec<Lock>,
+    /// Scratch for one path, built backwards.
+    path: Vec<Buttons>,
+}
+
+impl Gamepad {
+    /// The searcher's name in strategy strings (`gamepad+nes-plateau@2`).
+    pub const NAME: &'static str = "gamepad";
+
+    /// The tap rates it simulates: from 2 frames between presses (30 per second; a button
+    /// must be released for a frame before it counts as pressed again) to 8 (7.5 per second;
+    /// slower players use the delayed auto shift, which this search does not model). The
+    /// bound also keeps a state's cooldown pairs (at most 8 × 8) in one 64-bit word.
+    pub const TAP_RATES: std::ops::RangeInclusive<u8> = 2..=8;
+
+    /// A searcher at the NES plateau's timing: level 19 (2 frames per row), 30 Hz tapping.
+    pub fn new() -> Gamepad {
+        Gamepad::with_timing(FrameTiming::LEVEL_19_30_HZ)
+    }
+
+    /// A searcher simulating `timing`.
+    ///
+    /// # Panics
+    /// If the frames per row are 0 or the tap rate is outside [`Gamepad::TAP_RATES`].
+    pub fn with_timing(timing: FrameTiming) -> Gamepad {
+        let mut gamepad = Gamepad {
+            timing: FrameTiming::LEVEL_19_30_HZ,
+            legal: [0; COLUMN_SLOTS * ROTATION_SLOTS],
+            locked: [0; COLUMN_SLOTS * ROTATION_SLOTS],
+            visited: Vec::new(),
+            delay_base: 0,
+            group_bits: 0,
+            dominating: Vec::new(),
+            queue_length: 0,
+            numbered_for: (0, FrameTiming::LEVEL_19_30_HZ),
+            queue: Vec::new(),
+            locks: Vec::new(),
+            path: Vec::new(),
+        };
+        gamepad.set_frame_timing(timing);
+        gamepad
+    }
+
+    /// The timing it simulates.
+    pub fn timing(&self) -> FrameTiming {
+        self.timing
+    }
+
+    /// Sizes the visited bitset for `height` rows and the current timing (only when they
+    /// changed, so that a game allocates once).
+    fn number_states(&mut self, height: u8) {
+        if self.numbered_for == (height, self.timing) && !self.visited.is_empty() {
+            return;
+        }
+        let tap = usize::from(self.timing.tap_rate);
+        self.group_bits = (tap * tap).next_power_of_two();
+        self.dominating = (0..tap * tap)
+            .map(|pair| {
+                let (shift_wait, rotate_wait) = (pair / tap, pair % tap);
+                let mut bits = 0u64;
+                for shorter_shift in 0..=shift_wait {
+                    for shorter_rotate in 0..=rotate_wait {
+                        bits |= 1 << (shorter_shift * tap + shorter_rotate);
+                    }
+                }
+                bits
+            })
+            .collect();
+        let positions = usize::from(height) * BOARD_WIDTH * ROTATION_SLOTS;
+        self.delay_base = positions * usize::from(self.timing.frames_per_row) * DOWN_PHASES;
+        let delay_groups = usize::from(ENTRY_DELAY_FRAMES) * BOARD_WIDTH * ROTATION_SLOTS;
+        self.visited = vec![0; ((self.delay_base + delay_groups) * self.group_bits).div_ceil(64)];
+        self.numbered_for = (height, self.timing);
+    }
+
+    /// The dense number of a state's group (the state without its cooldowns); the
+    /// entry-delay groups come after all the others.
+    #[inline]
+    fn group_index(&self, state: &FrameState) -> usize {
+        if state.delay_left > 0 {
+            let position = (usize::from(state.delay_left - 1) * BOARD_WIDTH + state.x as usize)
+                * ROTATION_SLOTS
+                + usize::from(state.rotation);
+            return self.delay_base + position;
+        }
+        let position = (state.y as usize * BOARD_WIDTH + state.x as usize) * ROTATION_SLOTS
+            + usize::from(state.rotation);
+        let timed =
+            position * usize::from(self.timing.frames_per_row) + usize::from(state.fall_timer);
+        timed * DOWN_PHASES + usize::from(state.down)
+    }
+
+    /// Fills `legal` with the legal pivot rows of every (column, rotation) of `piece`.
+    fn compute_legal(&mut self, board: &Board, piece: Piece) {
+        let height = u32::from(board.height());
+        let floor = !0u64 << height;
+        self.legal = [0; COLUMN_SLOTS * ROTATION_SLOTS];
+        for rotation in 0..piece.orientation_count() {
+            let cells = piece.cells(rotation);
+            for x in 0..BOARD_WIDTH as i8 {
+                let mut blocked = 0u64;
+                for (dx, dy) in cells {
+                    let column = x + dx;
+                    if !(0..BOARD_WIDTH as i8).contains(&column) {
+                        blocked = !0;
+                        break;
+                    }
+                    let occupied = u64::from(board.column(column as usize)) | floor;
+                    // Bit y of the shifted column is the cell (column, y + dy); cells above
+                    // row 0 shift in as zeros, i.e. free.
+                    blocked |= if dy >= 0 {
+                        occupied >> dy
+                    } else {
+                        occupied << -dy
+                    };
+                }
+                self.legal[slot(x, rotation)] = !blocked & !floor;
+            }
+        }
+    }
+
+    /// Whether the piece fits at (`x`, `y`, `rotation`) (`x` may be one past a wall).
+    #[inline]
+    fn fits(&self, x: i8, y: i8, rotation: u8) -> bool {
+        self.legal[slot(x, rotation)] >> y & 1 != 0
+    }
+
+    /// One frame from `state` with `input` (which must respect the cooldowns and never shift
+    /// with Down held); `None` when a press would be blocked (not worth trying).
+    #[inline]
+    fn step(&self, piece: Piece, state: &FrameState, input: FrameInput) -> Option<Step> {
+        let tap = self.timing.tap_rate;
+        let frames_per_row = self.timing.frames_per_row;
+        let mut next = *state;
+        if input.shift != 0 {
+            if !self.fits(state.x + input.shift, state.y, state.rotation) {
+                return None;
+            }
+            next.x += input.shift;
+            next.shift_cooldown = tap - 1;
+        } else {
+            next.shift_cooldown = state.shift_cooldown.saturating_sub(1);
+        }
+        if input.turn != Turn::None {
+            let turned = if input.turn == Turn::Clockwise {
+                piece.clockwise(state.rotation)
+            } else {
+                piece.counterclockwise(state.rotation)
+            };
+            if !self.fits(next.x, next.y, turned) {
+                return None;
+            }
+            next.rotation = turned;
+            next.rotate_cooldown = tap - 1;
+        } else {
+            next.rotate_cooldown = state.rotate_cooldown.saturating_sub(1);
+        }
+        let mut fall_timer = if state.delay_left > 0 {
+            // The game's fall timer counts every frame since the spawn.
+            ENTRY_DELAY_FRAMES - state.delay_left + 1
+        } else {
+            state.fall_timer + 1
+        };
+        let mut soft_drop = false;
+        if state.delay_left > 0 && !input.down {
+            next.delay_left -= 1;
+            // After the last delay frame the timer is past any frames per row: the next frame
+            // drops, which `frames_per_row − 1` says as well inside the numbered range.
+            next.fall_timer = frames_per_row - 1;
+            return Some(Step::Falling(next));
+        }
+        // Down pressed during the delay ends it, as a fresh press with Down released before.
+        next.delay_left = 0;
+        let down_before = if state.delay_left > 0 { 0 } else { state.down };
+        if !input.down {
+            next.down = 0;
+        } else if down_before == 0 {
+            next.down = 1;
+        } else if down_before == 1 {
+            next.down = 2;
+        } else {
+            next.down = 1;
+            soft_drop = true;
+        }
+        if !soft_drop && fall_timer < frames_per_row {
+            next.fall_timer = fall_timer;
+            return Some(Step::Falling(next));
+        }
+        fall_timer = 0;
+        next.fall_timer = fall_timer;
+        if self.fits(next.x, next.y + 1, next.rotation) {
+            next.y += 1;
+            Some(Step::Falling(next))
+        } else {
+            Some(Step::Locked(PieceState {
+                x: next.x,
+                y: next.y,
+                rotation: next.rotation,
+            }))
+        }
+    }
+
+    /// Marks `state` visited and queues it, unless it or a state that dominates it was
+    /// visited before: the same state with shorter or equal cooldowns, reached no later (it
+    /// can do everything this one can, on the same frames, by pressing nothing while this
+    /// one waits; so skipping this one loses no placement and no shortest path). Branch-free:
+    /// the node is always written after the last one and counted only when new.
+    #[inline]
+    fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
+        let group_start = self.group_index(&state) * self.group_bits;
+        let pair = usize::from(state.shift_cooldown) * usize::from(self.timing.tap_rate)
+            + usize::from(state.rotate_cooldown);
+        let (word, offset) = (group_start / 64, group_start % 64);
+        let group = self.visited[word] >> offset;
+        let new = group & self.dominating[pair] == 0;
+        self.visited[word] |= u64::from(new) << (offset + pair);
+        if self.queue_length == self.queue.len() {
+            self.queue.push(Node::default());
+        }
+        self.queue[self.queue_length] = Node {
+            state,
+            word: word as u32,
+            parent,
+            buttons,
+        };
+        self.queue_length += usize::from(new);
+    }
+
+    /// The breadth-first search over frames from the spawn; fills `locks`.
+    fn flood(&mut self, piece: Piece, entry_delay: bool) {
+        let spawn = FrameState {
+            x: SPAWN_X,
+            y: SPAWN_Y,
+            rotation: 0,
+            fall_timer: 0,
+            down: 0,
+            shift_cooldown: 0,
+            rotate_cooldown: 0,
+            delay_left: if entry_delay { ENTRY_DELAY_FRAMES } else { 0 },
+        };
+        self.visit(spawn, u32::MAX, Buttons::NONE);
+        let turns = piece.orientation_count();
+        let mut head = 0;
+        while head < self.queue_length {
+            let state = self.queue[head].state;
+            for input in FRAME_INPUTS {
+                if (input.shift != 0 && state.shift_cooldown != 0)
+                    || (input.turn != Turn::None && state.rotate_cooldown != 0)
+                    || (input.turn == Turn::Clockwise && turns < 4)
+                    || (input.turn == Turn::Counterclockwise && turns < 2)
+                {
+                    continue;
+                }
+                match self.step(piece, &state, input) {
+                    None => {}
+                    Some(Step::Falling(next)) => self.visit(next, head as u32, input.buttons()),
+                    Some(Step::Locked(lock)) => {
+                        let word = &mut self.locked[slot(lock.x, lock.rotation)];
+                        if *word >> lock.y & 1 == 0 {
+                            *word |= 1 << lock.y;
+                            self.locks.push(Lock {
+                                state: lock,
+                                parent: head as u32,
+                                buttons: input.buttons(),
+                            });
+                        }
+                    }
+                }
+            }
+            head += 1;
+        }
+    }
+
+    /// Builds the button list of `lock` backwards into `path`.
+    fn reversed_path(&mut self, lock: Lock) {
+        self.path.clear();
+        self.path.push(lock.buttons);
+        let mut at = lock.parent;
+        while at != u32::MAX {
+            let node = self.queue[at as usize];
+            if node.parent != u32::MAX {
+                self.path.push(node.buttons);
+            }
+            at = node.parent;
+        }
+    }
+}
+
+impl Default for Gamepad {
+    fn default() -> Self {
+        Gamepad::new()
+    }
+}
+
+/// The legality word of (`x`, `rotation`), with the wall slots at x = −1 and x = 10.
+#[inline]
+const fn slot(x: i8, rotation: u8) -> usize {
+    (x + 1) as usize * ROTATION_SLOTS + rotation as usize
+}
+
+impl Searcher for Gamepad {
+    fn name(&self) -> &str {
+        Gamepad::NAME
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    ) {
+        out.clear(options.with_paths);
+        self.number_states(board.height());
+        self.compute_legal(board, piece);
+        self.queue_length = 0;
+        self.locks.clear();
+        self.locked = [0; COLUMN_SLOTS * ROTATION_SLOTS];
+        if self.fits(SPAWN_X, SPAWN_Y, 0) {
+            self.flood(piece, options.entry_delay);
+        }
+        for node in &self.queue[..self.queue_length] {
+            self.visited[node.word as usize] = 0;
+        }
+        for index in 0..self.locks.len() {
+            let lock = self.locks[index];
+            let placement = Placement::new(piece, lock.state);
+            if options.with_paths {
+                self.reversed_path(lock);
+                out.push_with_path(placement, self.path.iter().rev().map(|&b| Input::Frame(b)));
+            } else {
+                out.push(placement);
+            }
+        }
+    }
+
+    fn frame_timing(&self) -> Option<FrameTiming> {
+        Some(self.timing)
+    }
+
+    /// # Panics
+    /// If the frames per row are 0 or the tap rate is below 2.
+    fn set_frame_timing(&mut self, timing: FrameTiming) {
+        assert!(
+            timing.frames_per_row >= 1,
+            "gravity needs at least 1 frame per row"
+        );
+        assert!(
+            timing.tap_rate >= 2,
+            "a button must be released for a frame between presses: tap rate 2 or more"
+        );
+        self.timing = timing;
+    }
+}

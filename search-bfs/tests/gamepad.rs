@@ -1,0 +1,317 @@
+//! Reachability of the gamepad search against the no-gravity BFS, and every path replayed
+//! frame by frame through the literal NES model of `tetris_core::frames`.
+
+use std::collections::BTreeSet;
+
+use tetris_core::frames::FallingPiece;
+use tetris_core::positions::MID_GAME;
+use tetris_core::{
+    Board, Buttons, FrameTiming, Input, Piece, PieceState, Placements, SearchOptions, Searcher,
+};
+use tetris_search_bfs::{Bfs, Gamepad};
+
+/// An I can tuck under the shelf at the right: it must reach row 19 at pivot 5 or 6 and slide
+/// right under the shelf (the same board as the BFS tuck test).
+const RIGHT_SHELF: &str = "\
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+.......###
+###.......
+";
+
+/// A T can spin into the slot at the bottom left: upright down column 3, then one turn.
+const T_SLOT: &str = "\
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+..........
+###.......
+##...#####
+###.######
+";
+
+fn board(text: &str) -> Board {
+    text.parse().expect("test board")
+}
+
+fn timing(frames_per_row: u8, tap_rate: u8) -> FrameTiming {
+    FrameTiming {
+        frames_per_row,
+        tap_rate,
+    }
+}
+
+fn lock_states(searcher: &mut impl Searcher, board: &Board, piece: Piece) -> BTreeSet<PieceState> {
+    let mut out = Placements::new();
+    searcher.search(board, piece, SearchOptions::default(), &mut out);
+    let states: BTreeSet<PieceState> = out.iter().map(|placement| placement.state()).collect();
+    assert_eq!(states.len(), out.len(), "each placement once");
+    states
+}
+
+/// Boards with random stacks (holes, overhangs, caves), from a fixed xorshift seed.
+fn random_boards(count: usize) -> Vec<Board> {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|_| {
+            let mut board = Board::standard();
+            let stack = 4 + (next() % 12) as usize;
+            for y in 20 - stack..20 {
+                for x in 0..10 {
+                    if next() % 100 < 55 {
+                        board.set(x, y);
+                    }
+                }
+            }
+            board
+        })
+        .collect()
+}
+
+fn named_boards() -> Vec<(&'static str, Board)> {
+    vec![
+        ("empty", Board::standard()),
+        ("right shelf", board(RIGHT_SHELF)),
+        ("T slot", board(T_SLOT)),
+        ("mid-game", board(MID_GAME)),
+    ]
+}
+
+#[test]
+fn at_48_frames_per_row_and_30_hz_it_finds_the_same_placements_as_the_bfs() {
+    // A row every 48 frames leaves 24 presses of each thumb per row: time for any slide or
+    // spin the BFS makes, including the tuck under the shelf and the spin into the slot.
+    let mut gamepad = Gamepad::with_timing(timing(48, 2));
+    let mut bfs = Bfs::new();
+    for (name, board) in named_boards() {
+        for piece in Piece::ALL {
+            assert_eq!(
+                lock_states(&mut gamepad, &board, piece),
+                lock_states(&mut bfs, &board, piece),
+                "{name}, {piece}"
+            );
+        }
+    }
+}
+
+#[test]
+fn at_levels_19_and_29_it_finds_a_subset_of_the_bfs_placements() {
+    let mut bfs = Bfs::new();
+    let boards: Vec<Board> = named_boards()
+        .into_iter()
+        .map(|(_, board)| board)
+        .chain(random_boards(30))
+        .collect();
+    let mut strictly_fewer = 0;
+    for frames_per_row in [2, 1] {
+        let mut gamepad = Gamepad::with_timing(timing(frames_per_row, 2));
+        for board in &boards {
+            for piece in Piece::ALL {
+                let reachable = lock_states(&mut gamepad, board, piece);
+                let everything = lock_states(&mut bfs, board, piece);
+                assert!(reachable.is_subset(&everything), "{piece} on\n{board}");
+                strictly_fewer += usize::from(reachable.len() < everything.len());
+            }
+        }
+    }
+    // Gravity must cost something somewhere (the tuck below, at least).
+    assert!(strictly_fewer > 0);
+}
+
+#[test]
+fn at_level_19_the_i_only_gets_one_column_under_the_shelf() {
+    // The flat I falls at pivot 5 (cells 3..6) past the shelf (cells 7..9 of row 18) to the
+    // floor row 19. Gravity brings it to row 19 on frame 38 (a row every 2nd frame) and the
+    // drop of frame 40 fails, so only frames 39 and 40 can shift it along row 19 (a shift on
+    // frame 38 comes before that frame's drop, on row 18, where the shelf blocks pivot 6), and
+    // at 30 Hz that is one press: pivot 6. Soft drop is no faster at this level (every 2nd
+    // frame as well). At 48 frames per row it has 48 frames on row 19: pivot 8, under the
+    // whole shelf.
+    let shelf = board(RIGHT_SHELF);
+    let on_floor = |states: &BTreeSet<PieceState>| -> Vec<i8> {
+        states
+            .iter()
+            .filter(|state| state.y == 19 && state.rotation == 0)
+            .map(|state| state.x)
+            .collect()
+    };
+    let level_19 = lock_states(&mut Gamepad::with_timing(timing(2, 2)), &shelf, Piece::I);
+    assert_eq!(on_floor(&level_19), [5, 6]);
+    let level_0 = lock_states(&mut Gamepad::with_timing(timing(48, 2)), &shelf, Piece::I);
+    assert_eq!(on_floor(&level_0), [5, 6, 7, 8]);
+}
+
+#[test]
+fn the_flat_i_reaches_both_walls_at_levels_19_and_29_at_30_hz_but_not_slower_on_a_short_field() {
+    // On an empty field the flat I (cells x − 2 .. x + 1) spawns at pivot 5; the walls are
+    // pivots 2 and 8, three shifts away. At level 29 it falls a row every frame: on 20 rows it
+    // reaches row 19 on frame 19 and the drop of frame 20 fails, so presses can come on frames
+    // 1 to 20 (a shift comes before its frame's drop): 1 + ⌊19 / r⌋ presses at a tap rate of r
+    // frames, 10 at 30 Hz and still 3 at the slowest rate, 8. At level 19 (lock on frame 40)
+    // there are 20 presses at 30 Hz. On a 12-row field at level 29 the drop of frame 12 fails:
+    // 1 + ⌊11 / r⌋ presses, 3 up to r = 5 (frames 1, 6, 11) and only 2 at r = 6 (frames 1
+    // and 7), which leaves pivots 3 to 7.
+    let flat_columns = |height: usize, frames_per_row: u8, tap_rate: u8| -> Vec<i8> {
+        let empty = Board::new(height).unwrap();
+        let mut gamepad = Gamepad::with_timing(timing(frames_per_row, tap_rate));
+        lock_states(&mut gamepad, &empty, Piece::I)
+            .into_iter()
+            .filter(|state| state.rotation == 0)
+            .map(|state| state.x)
+            .collect()
+    };
+    assert_eq!(flat_columns(20, 2, 2), [2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(flat_columns(20, 1, 2), [2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(flat_columns(20, 1, 8), [2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(flat_columns(12, 1, 5), [2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(flat_columns(12, 1, 6), [3, 4, 5, 6, 7]);
+}
+
+/// Replays every placement's frames through the literal NES model and checks that the piece
+/// locks in the placement's state on the last frame.
+fn assert_paths_replay(gamepad: &mut Gamepad, board: &Board, piece: Piece, entry_delay: bool) {
+    let frames_per_row = gamepad.timing().frames_per_row;
+    let mut out = Placements::new();
+    let options = SearchOptions {
+        with_paths: true,
+        entry_delay,
+    };
+    gamepad.search(board, piece, options, &mut out);
+    assert!(!out.is_empty() || !board.can_spawn(piece));
+    for (index, placement) in out.iter().enumerate() {
+        assert!(placement.is_lock_placement_on(board));
+        let path = out.path(index).expect("paths were asked for");
+        let mut falling = FallingPiece::spawn(piece, entry_delay, 0);
+        for (frame, input) in path.iter().enumerate() {
+            let Input::Frame(buttons) = *input else {
+                panic!("gamepad paths are frames, not {input:?}");
+            };
+            let locked = falling.frame(board, buttons, frames_per_row);
+            if frame + 1 < path.len() {
+                assert_eq!(locked, None, "{piece} locked early on frame {}", frame + 1);
+            } else {
+                assert_eq!(locked, Some(placement.state()), "{piece} on\n{board}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_path_replayed_frame_by_frame_locks_where_the_search_said() {
+    let boards: Vec<Board> = named_boards()
+        .into_iter()
+        .map(|(_, board)| board)
+        .chain(random_boards(12))
+        .collect();
+    let timings = [
+        timing(48, 2),
+        timing(6, 3),
+        timing(2, 2),
+        timing(2, 5),
+        timing(1, 2),
+        timing(1, 4),
+        timing(3, 8),
+    ];
+    for timing in timings {
+        let mut gamepad = Gamepad::with_timing(timing);
+        for board in &boards {
+            for piece in Piece::ALL {
+                assert_paths_replay(&mut gamepad, board, piece, false);
+            }
+        }
+        for piece in Piece::ALL {
+            assert_paths_replay(&mut gamepad, &Board::standard(), piece, true);
+        }
+    }
+}
+
+#[test]
+fn the_first_pieces_entry_delay_reaches_more_and_its_paths_float_first() {
+    // Level 29 with 10 Hz taps on 12 rows: without the delay the flat I cannot reach the
+    // walls (see above); with 96 frames on row 0 it can reach every column before it falls.
+    let mut gamepad = Gamepad::with_timing(timing(1, 6));
+    let empty = Board::new(12).unwrap();
+    let mut out = Placements::new();
+    gamepad.search(
+        &empty,
+        Piece::I,
+        SearchOptions {
+            with_paths: true,
+            entry_delay: true,
+        },
+        &mut out,
+    );
+    let flat: BTreeSet<i8> = out
+        .iter()
+        .filter(|placement| placement.rotation == 0)
+        .map(|placement| placement.x)
+        .collect();
+    assert_eq!(flat.into_iter().collect::<Vec<_>>(), [2, 3, 4, 5, 6, 7, 8]);
+    // Straight down from the spawn: 11 drops and the failed 12th, at most one per frame, so
+    // at least 12 frames; a drop on frame 1 needs Down on frame 1 (it ends the delay, and the
+    // fall timer, 1, has reached the 1 frame per row), then gravity drops on every frame.
+    let straight = out
+        .iter()
+        .position(|placement| {
+            placement.state()
+                == PieceState {
+                    x: 5,
+                    y: 11,
+                    rotation: 0,
+                }
+        })
+        .unwrap();
+    let path = out.path(straight).unwrap();
+    assert_eq!(path.len(), 12);
+    assert_eq!(path[0], Input::Frame(Buttons::DOWN));
+}
+
+#[test]
+fn a_blocked_spawn_gives_no_placement() {
+    let mut blocked = Board::standard();
+    for y in 0..2 {
+        for x in 0..10 {
+            blocked.set(x, y);
+        }
+    }
+    let mut out = Placements::new();
+    for piece in Piece::ALL {
+        Gamepad::new().search(&blocked, piece, SearchOptions::default(), &mut out);
+        assert!(out.is_empty());
+    }
+}
