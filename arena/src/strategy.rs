@@ -8,8 +8,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use tetris_core::{
-    Board, ChainChoice, ChainOptions, Input, LookaheadChain, Piece, Placement, Placements,
-    SearchOptions, Searcher,
+    Board, ChainChoice, ChainOptions, FrameTiming, Input, LookaheadChain, Piece, Placement,
+    Placements, SearchOptions, Searcher,
 };
 
 use crate::engines::{
@@ -181,6 +181,11 @@ impl Strategy {
         self.spec.depth
     }
 
+    /// The frame timing the searcher simulates, `None` when it ignores gravity.
+    pub fn frame_timing(&self) -> Option<FrameTiming> {
+        self.searcher.frame_timing()
+    }
+
     /// The searcher.
     pub fn searcher_mut(&mut self) -> &mut AnySearcher {
         &mut self.searcher
@@ -212,6 +217,12 @@ impl Strategy {
     /// The searcher's input path from the spawn to `placement` (which must be one of its
     /// placements of that piece on `board`).
     pub fn path_to(&mut self, board: &Board, placement: &Placement) -> Option<Vec<Input>> {
+        self.path_inputs(board, placement).map(<[Input]>::to_vec)
+    }
+
+    /// [`Strategy::path_to`] borrowed from the strategy's own buffer, for game loops that
+    /// replay a path every piece and must not allocate for it.
+    pub fn path_inputs(&mut self, board: &Board, placement: &Placement) -> Option<&[Input]> {
         self.searcher.search(
             board,
             placement.piece,
@@ -225,7 +236,7 @@ impl Strategy {
             .path_buffer
             .iter()
             .position(|candidate| candidate == placement)?;
-        self.path_buffer.path(index).map(<[Input]>::to_vec)
+        self.path_buffer.path(index)
     }
 }
 

@@ -599,3 +599,34 @@ fn help_explains_every_option() {
         assert!(replay.contains(option), "replay --help lacks {option}");
     }
 }
+
+#[test]
+fn a_gamepad_game_replays_its_frames_through_the_nes_frame_model() {
+    let folder = folder("gamepad");
+    let replay = folder.join("game.json");
+    succeed(&[
+        "play",
+        "gamepad+nes-plateau@2",
+        "--max-pieces",
+        "40",
+        "--seed",
+        "2",
+        "--record",
+        text(&replay),
+    ]);
+    let mut file = json(&fs::read_to_string(&replay).unwrap());
+    // The gamepad's default timing: level 19 (2 frames per row), 30 Hz.
+    assert_eq!(file["rules"]["frame_timing"]["frames_per_row"], 2);
+    assert_eq!(file["rules"]["frame_timing"]["tap_rate"], 2);
+    let path = file["placements"][0]["path"].as_str().unwrap().to_string();
+    assert!(path.starts_with('F'), "{path}");
+    let verified = json(&succeed(&["replay", text(&replay), "--redecide", "--json"]));
+    assert_eq!(verified["verified"], true);
+    // One frame short, the piece has not locked yet.
+    let short = path.rsplit_once(' ').unwrap().0.to_string();
+    file["placements"][0]["path"] = short.into();
+    fs::write(&replay, file.to_string()).unwrap();
+    let line = fail(&["replay", text(&replay)]);
+    assert!(line.contains("placement 1:") && line.contains("still falling"), "{line}");
+    fs::remove_dir_all(&folder).unwrap();
+}

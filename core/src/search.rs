@@ -30,7 +30,7 @@ impl SearchOptions {
 }
 
 /// The frame timing a gravity-aware searcher simulates (search.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrameTiming {
     /// Frames per row of gravity, from the level ([`crate::scoring::frames_per_row`]): 2 at
     /// levels 19–28, 1 from level 29. At least 1.

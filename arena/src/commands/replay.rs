@@ -62,7 +62,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GeneratorKind, Input, NesScore, Piece, PieceState, Placement};
+use tetris_core::frames::FallingPiece;
+use tetris_core::{
+    Board, FrameTiming, GeneratorKind, Input, NesScore, Piece, PieceState, Placement,
+};
 
 use crate::error::ArenaError;
 use crate::game::{GameEnd, GameResult, GameSettings};
@@ -132,6 +135,10 @@ pub struct ReplayRules {
     pub board_height: u8,
     /// The piece cap (`None`: the game ran to its end).
     pub max_pieces: Option<u64>,
+    /// The frame timing a gravity-aware searcher simulated (its paths are per-frame buttons,
+    /// replayed through the NES frame model at this timing); absent for the other searchers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_timing: Option<FrameTiming>,
 }
 
 /// One recorded placement.
@@ -245,6 +252,7 @@ impl Replay {
             rules: ReplayRules {
                 board_height: settings.board_height,
                 max_pieces: settings.max_pieces,
+                frame_timing: strategy.frame_timing(),
             },
             pieces,
             placements,
@@ -412,7 +420,8 @@ impl Replay {
                     }
                 }
             }
-            let reached = follow_path(&board, piece, &recorded.path).map_err(&fail)?;
+            let reached = follow_path(&board, piece, &recorded.path, self.rules.frame_timing)
+                .map_err(&fail)?;
             if reached != state {
                 return Err(fail(format!(
                     "the path ends at {}, not at the recorded {}",
@@ -561,13 +570,25 @@ fn is_legal(board: &Board, piece: Piece, state: PieceState) -> bool {
         && board.fits(piece, state.rotation, state.x, state.y)
 }
 
-/// Replays `path` from the spawn state; the state it ends in, or which input is illegal.
-fn follow_path(board: &Board, piece: Piece, path: &[Input]) -> Result<PieceState, String> {
+/// Replays `path` from the spawn state; the state it ends in, or which input is illegal. A
+/// path of gamepad frames is played through the NES frame model at `timing` (frame-less
+/// games have no entry delay) and must lock the piece on its last frame.
+fn follow_path(
+    board: &Board,
+    piece: Piece,
+    path: &[Input],
+    timing: Option<FrameTiming>,
+) -> Result<PieceState, String> {
+    if let Some(Input::Frame(_)) = path.first() {
+        let timing =
+            timing.ok_or("the path is gamepad frames, but the replay records no frame timing")?;
+        return follow_frames(board, piece, path, timing);
+    }
     let mut state = PieceState::SPAWN;
     for (index, &input) in path.iter().enumerate() {
         let next = state.after(piece, input).ok_or_else(|| {
             format!(
-                "input {} of the path is a gamepad frame ({}); frame paths cannot be replayed yet",
+                "input {} of the path is a gamepad frame ({}) in a path of moves",
                 index + 1,
                 input.short_name()
             )
@@ -584,6 +605,40 @@ fn follow_path(board: &Board, piece: Piece, path: &[Input]) -> Result<PieceState
         state = next;
     }
     Ok(state)
+}
+
+/// Plays a path of gamepad frames through [`FallingPiece`]; the lock state, or where the
+/// path goes wrong.
+fn follow_frames(
+    board: &Board,
+    piece: Piece,
+    path: &[Input],
+    timing: FrameTiming,
+) -> Result<PieceState, String> {
+    let mut falling = FallingPiece::spawn(piece, false, 0);
+    for (index, &input) in path.iter().enumerate() {
+        let Input::Frame(buttons) = input else {
+            return Err(format!(
+                "input {} of the path is a move ({}) in a path of gamepad frames",
+                index + 1,
+                input.short_name()
+            ));
+        };
+        if let Some(locked) = falling.frame(board, buttons, timing.frames_per_row) {
+            if index + 1 < path.len() {
+                return Err(format!(
+                    "the {piece} locks on frame {} of the path's {}",
+                    index + 1,
+                    path.len()
+                ));
+            }
+            return Ok(locked);
+        }
+    }
+    Err(format!(
+        "the {piece} is still falling after the path's {} frames",
+        path.len()
+    ))
 }
 
 /// `x 5 y 18 rotation 0`.
@@ -821,6 +876,7 @@ mod tests {
             rules: ReplayRules {
                 board_height: 4,
                 max_pieces: None,
+                frame_timing: None,
             },
             pieces: vec![Piece::I, Piece::I, Piece::O],
             placements: vec![
