@@ -1,13 +1,17 @@
 //! Properties of the searchers on boards grown by seeded random play (with tucks): BFS paths
 //! replay legally, every result is a lock state found once, the order is deterministic and
-//! independent of path recording, BFS equals its literal reference transcription, and BFS
-//! finds every column-drop placement (and strictly more on tuck and spin boards).
+//! independent of path recording, BFS equals its literal reference transcription, BFS
+//! finds every column-drop placement (and strictly more on tuck and spin boards), and the
+//! gamepad search finds only BFS placements, with frames that replay through the NES model.
 
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use tetris_core::{Board, Piece, PieceState, Placement, Placements, SearchOptions, Searcher};
-use tetris_search_bfs::{Bfs, reference};
+use tetris_core::frames::FallingPiece;
+use tetris_core::{
+    Board, FrameTiming, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
+};
+use tetris_search_bfs::{Bfs, Gamepad, reference};
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
 
@@ -133,6 +137,42 @@ proptest! {
             let cells: HashSet<_> = full.iter().map(Placement::sorted_cells).collect();
             for placement in &search(&mut column_drop, &board, piece, WITHOUT_PATHS) {
                 prop_assert!(cells.contains(&placement.sorted_cells()), "{:?}", placement);
+            }
+        }
+    }
+
+    /// The gamepad search under gravity finds only BFS lock states, each once, and each
+    /// path of frames, played through the literal NES frame model, locks the piece in its
+    /// placement on its last frame.
+    #[test]
+    fn gamepad_placements_are_bfs_placements_and_their_frames_replay(
+        board in grown_boards(),
+        frames_per_row in prop_oneof![Just(1u8), Just(2), Just(3), 1u8..=8],
+        tap_rate in Gamepad::TAP_RATES,
+        entry_delay in any::<bool>(),
+    ) {
+        let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate });
+        let mut bfs = Bfs::new();
+        let options = SearchOptions { with_paths: true, entry_delay };
+        for piece in Piece::ALL {
+            let everything: HashSet<PieceState> =
+                search(&mut bfs, &board, piece, WITHOUT_PATHS).iter().map(Placement::state).collect();
+            let found = search(&mut gamepad, &board, piece, options);
+            prop_assert_eq!(found.is_empty(), !board.can_spawn(piece));
+            let mut seen = HashSet::new();
+            for (index, placement) in found.iter().enumerate() {
+                prop_assert!(seen.insert(placement.state()), "{:?} twice", placement);
+                prop_assert!(everything.contains(&placement.state()), "{:?}", placement);
+                let mut falling = FallingPiece::spawn(piece, entry_delay, 0);
+                let path = found.path(index).unwrap();
+                for (frame, input) in path.iter().enumerate() {
+                    let Input::Frame(buttons) = *input else {
+                        return Err(TestCaseError::fail(format!("{input:?} is not a frame")));
+                    };
+                    let locked = falling.frame(&board, buttons, frames_per_row);
+                    let expected = (frame + 1 == path.len()).then_some(placement.state());
+                    prop_assert_eq!(locked, expected, "frame {} of {}", frame + 1, path.len());
+                }
             }
         }
     }
