@@ -194,6 +194,8 @@ pub struct Gamepad {
     locks: Vec<Lock>,
     /// Scratch for one path, built backwards.
     path: Vec<Buttons>,
+    /// Expand every state through the generic one-input step (tests compare the two).
+    generic_steps: bool,
 }
 
 impl Gamepad {
@@ -229,6 +231,7 @@ impl Gamepad {
             queue: Vec::new(),
             locks: Vec::new(),
             path: Vec::new(),
+            generic_steps: false,
         };
         gamepad.set_frame_timing(timing);
         gamepad
@@ -432,35 +435,121 @@ impl Gamepad {
             delay_left: if entry_delay { ENTRY_DELAY_FRAMES } else { 0 },
         };
         self.visit(spawn, u32::MAX, Buttons::NONE);
-        let turns = piece.orientation_count();
         let mut head = 0;
         while head < self.queue_length {
             let state = self.queue[head].state;
-            for input in FRAME_INPUTS {
-                if (input.shift != 0 && state.shift_cooldown != 0)
-                    || (input.turn != Turn::None && state.rotate_cooldown != 0)
-                    || (input.turn == Turn::Clockwise && turns < 4)
-                    || (input.turn == Turn::Counterclockwise && turns < 2)
-                {
+            if state.delay_left == 0 && !self.generic_steps {
+                self.expand(piece, head as u32, state);
+            } else {
+                self.expand_generic(piece, head as u32, state);
+            }
+            head += 1;
+        }
+    }
+
+    /// Queues the successors of `state` (queue position `head`) input by input through
+    /// [`Gamepad::step`]: used for the entry delay's states, and in tests as the oracle of
+    /// [`Gamepad::expand`].
+    fn expand_generic(&mut self, piece: Piece, head: u32, state: FrameState) {
+        let turns = piece.orientation_count();
+        for input in FRAME_INPUTS {
+            if (input.shift != 0 && state.shift_cooldown != 0)
+                || (input.turn != Turn::None && state.rotate_cooldown != 0)
+                || (input.turn == Turn::Clockwise && turns < 4)
+                || (input.turn == Turn::Counterclockwise && turns < 2)
+            {
+                continue;
+            }
+            match self.step(piece, &state, input) {
+                None => {}
+                Some(Step::Falling(next)) => self.visit(next, head, input.buttons()),
+                Some(Step::Locked(lock)) => self.record_lock(lock, head, input.buttons()),
+            }
+        }
+    }
+
+    /// Queues the successors of `state` (outside the entry delay), in the order of
+    /// [`FRAME_INPUTS`] with the same results as [`Gamepad::expand_generic`], but with the work
+    /// the inputs share (the drop rule, the legality of each shift and turn) done once: this
+    /// loop is the search's hot path.
+    #[inline]
+    fn expand(&mut self, piece: Piece, head: u32, state: FrameState) {
+        let tap = self.timing.tap_rate;
+        let timer = state.fall_timer + 1;
+        let gravity = timer >= self.timing.frames_per_row;
+        // (Down phase after the frame, whether the frame drops) with Down released, then held.
+        let released = (0, gravity);
+        let held = match state.down {
+            0 => (1, gravity),
+            1 => (2, gravity),
+            _ => (1, true),
+        };
+        let shift_rest = state.shift_cooldown.saturating_sub(1);
+        let rotate_rest = state.rotate_cooldown.saturating_sub(1);
+        let turns = piece.orientation_count();
+        let can_turn = state.rotate_cooldown == 0;
+        let counterclockwise = piece.counterclockwise(state.rotation);
+        let clockwise = piece.clockwise(state.rotation);
+        let y = state.y;
+        for (down, (down_phase, drops)) in [(false, released), (true, held)] {
+            for shift in [0i8, -1, 1] {
+                if shift != 0 && (down || state.shift_cooldown != 0) {
                     continue;
                 }
-                match self.step(piece, &state, input) {
-                    None => {}
-                    Some(Step::Falling(next)) => self.visit(next, head as u32, input.buttons()),
-                    Some(Step::Locked(lock)) => {
-                        let word = &mut self.locked[slot(lock.x, lock.rotation)];
-                        if *word >> lock.y & 1 == 0 {
-                            *word |= 1 << lock.y;
-                            self.locks.push(Lock {
-                                state: lock,
-                                parent: head as u32,
-                                buttons: input.buttons(),
-                            });
-                        }
+                let x = state.x + shift;
+                if shift != 0 && !self.fits(x, y, state.rotation) {
+                    continue;
+                }
+                let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
+                for turn in [Turn::None, Turn::Counterclockwise, Turn::Clockwise] {
+                    let rotation = match turn {
+                        Turn::None => state.rotation,
+                        Turn::Counterclockwise if can_turn && turns >= 2 => counterclockwise,
+                        Turn::Clockwise if can_turn && turns >= 4 => clockwise,
+                        _ => continue,
+                    };
+                    if turn != Turn::None && !self.fits(x, y, rotation) {
+                        continue;
+                    }
+                    let buttons = FrameInput { shift, turn, down }.buttons();
+                    let mut next = FrameState {
+                        x,
+                        y,
+                        rotation,
+                        fall_timer: if drops { 0 } else { timer },
+                        down: down_phase,
+                        shift_cooldown,
+                        rotate_cooldown: if turn == Turn::None {
+                            rotate_rest
+                        } else {
+                            tap - 1
+                        },
+                        delay_left: 0,
+                    };
+                    if !drops {
+                        self.visit(next, head, buttons);
+                    } else if self.fits(x, y + 1, rotation) {
+                        next.y += 1;
+                        self.visit(next, head, buttons);
+                    } else {
+                        self.record_lock(PieceState { x, y, rotation }, head, buttons);
                     }
                 }
             }
-            head += 1;
+        }
+    }
+
+    /// Records a lock state the first time it is reached.
+    #[inline]
+    fn record_lock(&mut self, lock: PieceState, parent: u32, buttons: Buttons) {
+        let word = &mut self.locked[slot(lock.x, lock.rotation)];
+        if *word >> lock.y & 1 == 0 {
+            *word |= 1 << lock.y;
+            self.locks.push(Lock {
+                state: lock,
+                parent,
+                buttons,
+            });
         }
     }
 
@@ -543,5 +632,60 @@ impl Searcher for Gamepad {
             "a button must be released for a frame between presses: tap rate 2 or more"
         );
         self.timing = timing;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boards with random stacks from a fixed xorshift seed, and the empty board.
+    fn boards() -> Vec<Board> {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut boards = vec![Board::standard()];
+        for _ in 0..16 {
+            let mut board = Board::standard();
+            let stack = 2 + (next() % 14) as usize;
+            for y in 20 - stack..20 {
+                for x in 0..10 {
+                    if next() % 100 < 50 {
+                        board.set(x, y);
+                    }
+                }
+            }
+            boards.push(board);
+        }
+        boards
+    }
+
+    #[test]
+    fn the_fast_expansion_matches_the_one_input_step_exactly() {
+        for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)] {
+            let timing = FrameTiming {
+                frames_per_row,
+                tap_rate,
+            };
+            let mut fast = Gamepad::with_timing(timing);
+            let mut generic = Gamepad::with_timing(timing);
+            generic.generic_steps = true;
+            let (mut fast_out, mut generic_out) = (Placements::new(), Placements::new());
+            for board in boards() {
+                for piece in Piece::ALL {
+                    fast.search(&board, piece, SearchOptions::WITH_PATHS, &mut fast_out);
+                    generic.search(&board, piece, SearchOptions::WITH_PATHS, &mut generic_out);
+                    assert_eq!(fast_out.as_slice(), generic_out.as_slice());
+                    for index in 0..fast_out.len() {
+                        assert_eq!(fast_out.path(index), generic_out.path(index));
+                    }
+                    assert_eq!(fast.queue_length, generic.queue_length);
+                }
+            }
+        }
     }
 }
