@@ -41,6 +41,9 @@ pub enum Command {
     Tune(commands::tune::Args),
     /// Count where a strategy's pieces lock and estimate its expected game length.
     Stats(commands::stats::Args),
+    /// The NES plateau benchmark: frame-accurate NES games from level 19 to the level-29
+    /// transition; the score distribution.
+    Nes(commands::nes::Args),
 }
 
 /// Runs a parsed command line.
@@ -55,5 +58,6 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Tune(args) => commands::tune::run(args),
         Command::Stats(args) => commands::stats::run(args),
+        Command::Nes(args) => commands::nes::run(args),
     }
 }

@@ -27,6 +27,10 @@ pub enum ArenaError {
         /// What the operating system said.
         message: String,
     },
+    /// A broken promise between the engines (e.g. a searched path that does not lock where
+    /// the search said): a bug to report, not bad input.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// A replay whose game does not re-play as recorded.
     #[error("replay {path}: {message}")]
     Replay {

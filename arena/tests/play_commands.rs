@@ -627,6 +627,9 @@ fn a_gamepad_game_replays_its_frames_through_the_nes_frame_model() {
     file["placements"][0]["path"] = short.into();
     fs::write(&replay, file.to_string()).unwrap();
     let line = fail(&["replay", text(&replay)]);
-    assert!(line.contains("placement 1:") && line.contains("still falling"), "{line}");
+    assert!(
+        line.contains("placement 1:") && line.contains("still falling"),
+        "{line}"
+    );
     fs::remove_dir_all(&folder).unwrap();
 }

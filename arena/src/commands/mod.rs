@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod features;
 pub mod list;
+pub mod nes;
 pub mod play;
 pub mod replay;
 pub mod sequence;

@@ -1,0 +1,529 @@
+//! `arena nes` run as the built binary: the report's statistics against the games it lists,
+//! each game's score worked out from its clears, independence from `--jobs`, the JSON and
+//! CSV files, the gravity flag, and one `error:` line with exit code 2 for every bad input.
+//!
+//! Games stop at level 20 (`--to-level 20`: 140 lines from level 19) to stay short.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Output;
+
+use serde_json::Value;
+
+mod common;
+
+/// Runs `arena nes ARGS…`.
+fn nes(args: &[&str]) -> Output {
+    common::run("nes", args)
+}
+
+/// Runs an `arena nes` command that must succeed and parses its `--json` output.
+fn nes_json(args: &[&str]) -> Value {
+    common::run_json("nes", args)
+}
+
+/// A fresh folder for one test's files.
+fn scratch_folder(test: &str) -> PathBuf {
+    common::scratch_folder("nes", test)
+}
+
+/// The JSON without the machine-dependent `timing` object.
+fn without_timing(mut value: Value) -> Value {
+    value
+        .as_object_mut()
+        .unwrap()
+        .remove("timing")
+        .expect("the timings are kept under `timing`");
+    value
+}
+
+/// Eight short games of a depth-1 column-drop strategy (some top out before 140 lines, some
+/// reach level 20), plus `extra` options.
+fn short_run<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "column-drop+nes-plateau",
+        "--games",
+        "8",
+        "--seed",
+        "1",
+        "--start-level",
+        "19",
+        "--to-level",
+        "20",
+    ];
+    args.extend(extra);
+    args
+}
+
+/// Line-clear points for 1, 2, 3 and 4 rows before the (level + 1) factor (rules.md).
+const BASE_POINTS: [u64; 4] = [40, 100, 300, 1200];
+
+/// Checks one game's score from its clears. From level 19 to the level-20 stop, every clear
+/// scores at level 19 (× 20) except the one that reaches 140 lines, which scores at level 20
+/// (× 21, rules.md: the level after the clear's own level-up) and ends the game. So a game
+/// that topped out scores exactly 20 × Σ base × count, and a game that reached the stop
+/// level scores one base more: that of its last clear, which cleared at least
+/// `lines − 139` rows.
+fn assert_score_from_clears(game: &Value) {
+    let clears: Vec<u64> = game["clears"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|count| count.as_u64().unwrap())
+        .collect();
+    assert_eq!(clears.len(), 5);
+    let lines = game["lines"].as_u64().unwrap();
+    let rows: u64 = (1..5).map(|size| size as u64 * clears[size]).sum();
+    assert_eq!(rows, lines, "{game}");
+    assert_eq!(clears.iter().sum::<u64>(), game["pieces"].as_u64().unwrap());
+    let at_level_19: u64 = (1..5)
+        .map(|size| BASE_POINTS[size - 1] * clears[size])
+        .sum();
+    let points = game["line_clear_points"].as_u64().unwrap();
+    // Below the cap the displayed score is the points.
+    assert!(points < 999_999);
+    assert_eq!(game["score"].as_u64().unwrap(), points);
+    match game["end"].as_str().unwrap() {
+        "top-out" => {
+            assert!(lines < 140, "{game}");
+            assert_eq!(game["level"], 19);
+            assert_eq!(points, 20 * at_level_19, "{game}");
+        }
+        "stop-level" => {
+            assert!((140..=143).contains(&lines), "{game}");
+            assert_eq!(game["level"], 20);
+            let last_clear = points - 20 * at_level_19;
+            let size = BASE_POINTS.iter().position(|&base| base == last_clear);
+            let size = size.unwrap_or_else(|| panic!("{last_clear} is no clear's base: {game}"));
+            assert!(size as u64 + 1 >= lines - 139, "{game}");
+            assert!(clears[size + 1] >= 1);
+        }
+        end => panic!("unexpected end {end:?}"),
+    }
+}
+
+#[test]
+fn the_report_summarizes_the_games_it_lists() {
+    let folder = scratch_folder("report");
+    let path = folder.join("games.json");
+    let stdout = nes_json(&short_run(&[
+        "--jobs",
+        "2",
+        "--out",
+        path.to_str().unwrap(),
+    ]));
+    let file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    // The file is the printed report plus the games.
+    let mut file_without_games = file.clone();
+    let games = file_without_games
+        .as_object_mut()
+        .unwrap()
+        .remove("games")
+        .expect("the file lists the games");
+    assert!(stdout.get("games").is_none(), "--json prints no games");
+    assert_eq!(file_without_games, stdout);
+
+    assert_eq!(stdout["strategy"], "column-drop+nes-plateau");
+    assert_eq!(stdout["depth"], 1);
+    assert_eq!(stdout["ignores_gravity"], true);
+    assert_eq!(stdout["interrupted"], false);
+    assert_eq!(stdout["games_finished"], 8);
+    assert_eq!(stdout["games_planned"], 8);
+    let settings = &stdout["settings"];
+    assert_eq!(settings["games"], 8);
+    assert_eq!(settings["seed"], 1);
+    assert_eq!(settings["start_level"], 19);
+    assert_eq!(settings["stop_level"], 20);
+    // rules.md: from level 19 the first level-up comes at 140 lines.
+    assert_eq!(settings["stop_level_lines"], 140);
+    assert_eq!(settings["tap_rate"], 2);
+    assert_eq!(stdout["timing"]["jobs"], 2);
+
+    let games = games.as_array().unwrap();
+    assert_eq!(games.len(), 8);
+    for (index, game) in games.iter().enumerate() {
+        assert_eq!(game["game"], index as u64);
+        assert_eq!(game["seed"], 1 + index as u64);
+        assert_score_from_clears(game);
+        // To its last lock, a game of P pieces lasts at least the first piece's 96-frame entry
+        // delay, 2 frames per row for each piece's fall from row 0 (so 2 at least) and 10
+        // dead frames between two pieces: 96 + 2P + 10(P - 1).
+        let pieces = game["pieces"].as_u64().unwrap();
+        assert!(
+            game["frames"].as_u64().unwrap() >= 96 + 12 * pieces - 10,
+            "{game}"
+        );
+    }
+    let ends: Vec<&str> = games.iter().map(|g| g["end"].as_str().unwrap()).collect();
+    assert!(
+        ends.contains(&"top-out") && ends.contains(&"stop-level"),
+        "{ends:?}"
+    );
+
+    // The summary, recomputed from the games.
+    let summary = &stdout["summary"];
+    let mut scores: Vec<u64> = games.iter().map(|g| g["score"].as_u64().unwrap()).collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    let mean = scores.iter().sum::<u64>() as f64 / 8.0;
+    assert!((summary["mean_score"].as_f64().unwrap() - mean).abs() < 1e-6);
+    assert_eq!(
+        summary["median_score"].as_f64().unwrap(),
+        (scores[3] + scores[4]) as f64 / 2.0
+    );
+    assert_eq!(summary["best_score"].as_u64().unwrap(), scores[0]);
+    // ⌈8 / 3⌉ = 3 games in the best third.
+    assert_eq!(summary["best_third_games"], 3);
+    let best_third = (scores[0] + scores[1] + scores[2]) as f64 / 3.0;
+    assert!((summary["best_third_mean_score"].as_f64().unwrap() - best_third).abs() < 1e-6);
+    let share = |threshold: u64| scores.iter().filter(|&&s| s >= threshold).count() as f64 / 8.0;
+    assert_eq!(
+        summary["share_at_least_999999"].as_f64().unwrap(),
+        share(999_999)
+    );
+    assert_eq!(
+        summary["share_at_least_900000"].as_f64().unwrap(),
+        share(900_000)
+    );
+    assert!(summary["share_at_least_999999"].as_f64() <= summary["share_at_least_900000"].as_f64());
+    assert!(summary["best_score"].as_f64().unwrap() >= summary["median_score"].as_f64().unwrap());
+    let total_lines: u64 = games.iter().map(|g| g["lines"].as_u64().unwrap()).sum();
+    let tetrises: u64 = games.iter().map(|g| g["clears"][4].as_u64().unwrap()).sum();
+    assert_eq!(summary["total_lines"], total_lines);
+    assert_eq!(summary["tetrises"], tetrises);
+    let tetris_share = summary["tetris_share"].as_f64().unwrap();
+    assert!((tetris_share - (4 * tetrises) as f64 / total_lines as f64).abs() < 1e-12);
+    assert!((0.0..=1.0).contains(&tetris_share));
+    assert!((summary["mean_lines"].as_f64().unwrap() - total_lines as f64 / 8.0).abs() < 1e-9);
+    let count = |end: &str| ends.iter().filter(|&&e| e == end).count();
+    assert_eq!(summary["top_outs"], count("top-out"));
+    assert_eq!(summary["reached_stop_level"], count("stop-level"));
+    let pieces: u64 = games.iter().map(|g| g["pieces"].as_u64().unwrap()).sum();
+    assert!((summary["mean_pieces"].as_f64().unwrap() - pieces as f64 / 8.0).abs() < 1e-9);
+    assert_eq!(summary["total_pieces"], pieces);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_jobs() {
+    let folder = scratch_folder("jobs");
+    let one_path = folder.join("one.json");
+    let two_path = folder.join("two.json");
+    let one_csv = folder.join("one.csv");
+    let two_csv = folder.join("two.csv");
+    let args = |jobs, path: &PathBuf| -> Vec<String> {
+        short_run(&["--jobs", jobs, "--out", path.to_str().unwrap()])
+            .iter()
+            .map(|arg| arg.to_string())
+            .collect()
+    };
+    for (jobs, path) in [
+        ("1", &one_path),
+        ("2", &two_path),
+        ("1", &one_csv),
+        ("2", &two_csv),
+    ] {
+        let args = args(jobs, path);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = nes(&args);
+        assert!(output.status.success());
+    }
+    let read = |path: &PathBuf| -> Value {
+        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (one, two) = (read(&one_path), read(&two_path));
+    assert_eq!(one["timing"]["jobs"], 1);
+    assert_eq!(two["timing"]["jobs"], 2);
+    assert_eq!(without_timing(one), without_timing(two));
+    // The CSV files differ only in the seconds column (the last).
+    let without_seconds = |path: &PathBuf| -> Vec<String> {
+        fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| line.rsplit_once(',').unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(without_seconds(&one_csv), without_seconds(&two_csv));
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_csv_file_has_one_row_per_game() {
+    let folder = scratch_folder("csv");
+    let csv_path = folder.join("games.csv");
+    let json_path = folder.join("games.json");
+    let output = nes(&short_run(&["--out", csv_path.to_str().unwrap()]));
+    assert!(output.status.success());
+    nes(&short_run(&["--out", json_path.to_str().unwrap()]));
+    let json: Value = serde_json::from_str(&fs::read_to_string(&json_path).unwrap()).unwrap();
+    let csv = fs::read_to_string(&csv_path).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "game,seed,score,line_clear_points,lines,level,pieces,frames,no_clears,singles,\
+         doubles,triples,tetrises,end,seconds"
+    );
+    assert_eq!(lines.len(), 1 + 8);
+    for (line, game) in lines[1..].iter().zip(json["games"].as_array().unwrap()) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 15);
+        for (column, key) in [
+            (0, "game"),
+            (1, "seed"),
+            (2, "score"),
+            (3, "line_clear_points"),
+            (4, "lines"),
+            (5, "level"),
+            (6, "pieces"),
+            (7, "frames"),
+        ] {
+            assert_eq!(fields[column].parse::<u64>().unwrap(), game[key], "{key}");
+        }
+        for size in 0..5 {
+            assert_eq!(
+                fields[8 + size].parse::<u64>().unwrap(),
+                game["clears"][size]
+            );
+        }
+        assert_eq!(fields[13], game["end"].as_str().unwrap());
+        assert!(fields[14].parse::<f64>().unwrap() >= 0.0);
+    }
+    // Only the two results: no temporary file left beside them.
+    assert_eq!(fs::read_dir(&folder).unwrap().count(), 2);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_text_report_flags_a_searcher_that_ignores_gravity() {
+    let args = [
+        "bfs+nes-plateau@2",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--to-level",
+        "20",
+    ];
+    let output = nes(&args);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("note: bfs ignores gravity"), "{text}");
+    for row in [
+        "mean score",
+        "median score",
+        "best score",
+        "score 999,999 (max-out)",
+        "score >= 900,000",
+        "mean of best third (1 of 2 games)",
+        "mean lines",
+        "tetris share",
+        "ended",
+        "mean pieces",
+        "Wall time",
+    ] {
+        assert!(text.contains(row), "the text lacks {row:?}: {text}");
+    }
+    let mut json_args = args.to_vec();
+    json_args.push("--jobs");
+    json_args.push("1");
+    let json = nes_json(&json_args);
+    assert_eq!(json["ignores_gravity"], true);
+    assert!(
+        json["gravity_note"]
+            .as_str()
+            .unwrap()
+            .contains("ignores gravity")
+    );
+    assert_eq!(json["depth"], 2);
+    assert_eq!(json["summary"]["games"], 2);
+}
+
+/// Asserts a failed run: exit code 2, nothing on stdout, one `error:` line on stderr.
+fn assert_one_error_line(args: &[&str]) {
+    let output = nes(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
+    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_inputs_exit_2_with_one_error_line() {
+    let folder = scratch_folder("bad");
+    let bad_extension = folder.join("games.txt");
+    let missing_folder = folder.join("missing/games.json");
+    let base = ["--games", "1", "--seed", "1", "--to-level", "20"];
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["nope+nes-plateau"],
+        vec!["bfs+nope"],
+        vec!["column-drop+nes-plateau@3"],
+        vec!["column-drop+nes-plateau", "--tap-rate", "1"],
+        vec!["column-drop+nes-plateau", "--tap-rate", "9"],
+        vec!["column-drop+nes-plateau", "--start-level", "20"],
+        vec!["column-drop+nes-plateau", "--start-level", "29"],
+        vec!["column-drop+nes-plateau", "--start-level", "-1"],
+        vec!["column-drop+nes-plateau", "--jobs", "0"],
+        vec![
+            "column-drop+nes-plateau",
+            "--out",
+            bad_extension.to_str().unwrap(),
+        ],
+        vec![
+            "column-drop+nes-plateau",
+            "--out",
+            missing_folder.to_str().unwrap(),
+        ],
+    ];
+    for case in &cases {
+        let mut args = case.clone();
+        args.extend(base);
+        assert_one_error_line(&args);
+    }
+    for args in [
+        &["column-drop+nes-plateau", "--games", "0", "--seed", "1"][..],
+        &["column-drop+nes-plateau", "--seed", "1"],
+        &["column-drop+nes-plateau", "--games", "1"],
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--to-level",
+            "19",
+        ],
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--to-level",
+            "256",
+        ],
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "2",
+            "--seed",
+            "18446744073709551615",
+        ],
+    ] {
+        assert_one_error_line(args);
+    }
+    assert!(!bad_extension.exists() && !missing_folder.exists());
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn help_explains_every_option() {
+    let output = nes(&["--help"]);
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    for option in [
+        "STRATEGY",
+        "--games",
+        "--seed",
+        "--start-level",
+        "--to-level",
+        "--tap-rate",
+        "--jobs",
+        "--out",
+        "--json",
+    ] {
+        assert!(help.contains(option), "--help lacks {option}");
+    }
+    assert!(help.contains("seed S + k"));
+    assert!(help.contains("2 = 30 presses per second"));
+}
+
+#[test]
+fn gamepad_paths_replay_through_the_frame_model_across_speed_changes() {
+    // From level 0 the levels change at 10 lines (48 → 43 frames per row) and the game stops
+    // at 20 lines (level 2). The command fails (exit 2, internal error) if any searched path,
+    // replayed frame by frame from the first piece's 96-frame entry delay on, does not lock
+    // the piece where the search said, so success is the check.
+    let folder = scratch_folder("gamepad");
+    let path = folder.join("games.json");
+    let output = nes(&[
+        "gamepad+nes-plateau",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--start-level",
+        "0",
+        "--to-level",
+        "2",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(!text.contains("ignores gravity"), "{text}");
+    assert!(
+        text.contains("Tapping: one press per 2 frames (30 per second)"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(json["ignores_gravity"], false);
+    assert_eq!(json["gravity_note"], Value::Null);
+    // rules.md: from level 0 the first level-up is at 10 × (0 + 1) lines, then every 10.
+    assert_eq!(json["settings"]["stop_level_lines"], 20);
+    let game = &json["games"][0];
+    if game["end"] == "stop-level" {
+        assert_eq!(game["level"], 2);
+        assert!(
+            (20..=23).contains(&game["lines"].as_u64().unwrap()),
+            "{game}"
+        );
+    } else {
+        assert!(game["lines"].as_u64().unwrap() < 20, "{game}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Plays one short gamepad game at `tap_rate` (to level 20) and checks its score from its
+/// clears; the command fails if a searched path does not replay through the frame model.
+fn assert_gamepad_game_at_tap_rate(strategy: &str, tap_rate: &str) {
+    let folder = scratch_folder(&format!("gamepad-tap-{tap_rate}"));
+    let path = folder.join("games.json");
+    let json = nes_json(&[
+        strategy,
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--to-level",
+        "20",
+        "--tap-rate",
+        tap_rate,
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        json["settings"]["tap_rate"],
+        tap_rate.parse::<u64>().unwrap()
+    );
+    assert_eq!(json["ignores_gravity"], false);
+    let file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_score_from_clears(&file["games"][0]);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn gamepad_games_score_their_clears() {
+    // Depth 2 at 30 presses per second, then depth 1 with one press per 8 frames.
+    assert_gamepad_game_at_tap_rate("gamepad+nes-plateau@2", "2");
+    assert_gamepad_game_at_tap_rate("gamepad+nes-plateau", "8");
+}
+
+#[test]
+fn gamepad_plays_at_the_slowest_tap_rate() {
+    assert_gamepad_game_at_tap_rate("gamepad+nes-plateau", "8");
+}
