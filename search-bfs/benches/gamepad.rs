@@ -1,7 +1,7 @@
 //! Criterion benches of the gamepad search at the NES plateau's timing (level 19: 2 frames per
 //! row, 30 Hz tapping). In `gamepad_level_19_7_pieces` one iteration searches all 7 pieces,
-//! so the time per search is the reported time divided by 7; `gamepad_level_19_mid_game`
-//! times single searches per piece.
+//! so the time per search is the reported time divided by 7; `gamepad_level_19_per_piece`
+//! times single searches per board and piece.
 
 use std::hint::black_box;
 
@@ -42,19 +42,16 @@ fn benches(criterion: &mut Criterion) {
         });
     }
     group.finish();
-    let mut group = criterion.benchmark_group("gamepad_level_19_mid_game");
-    for piece in Piece::ALL {
-        group.bench_function(piece.to_string(), |bencher| {
-            bencher.iter(|| {
-                gamepad.search(
-                    black_box(&boards[1].1),
-                    piece,
-                    SearchOptions::default(),
-                    &mut out,
-                );
-                black_box(out.len())
-            })
-        });
+    let mut group = criterion.benchmark_group("gamepad_level_19_per_piece");
+    for (name, board) in &boards {
+        for piece in Piece::ALL {
+            group.bench_function(format!("{name} {piece}"), |bencher| {
+                bencher.iter(|| {
+                    gamepad.search(black_box(board), piece, SearchOptions::default(), &mut out);
+                    black_box(out.len())
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -39,8 +39,24 @@
 //! searches, so a search allocates nothing once the buffers have grown. Legality is one bit
 //! test in per-search bitboards of legal pivot rows per (column, rotation), as in the BFS.
 //!
+//! **Dominated states.** A state whose cooldowns are both no shorter than those of a state
+//! already visited at the same position, timer and Down phase is skipped: the earlier state
+//! can mimic it (press nothing while the later one waits) and reach the same states on the
+//! same frames, so no placement and no shortest path is lost. The bits of one state's
+//! cooldown pairs are one group of a power-of-two width (tap rate² rounded up, at most 64 for
+//! the slowest tap rate, 8), so the check is one masked word test and the push is branch-free.
+//! It skips 15 % of the states at level 19 (T on the empty board: 8,916 → 7,601).
+//!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
+//!
+//! **Measured** (criterion medians, `cargo bench -p tetris-search-bfs --bench gamepad`, level
+//! 19 at 30 Hz, this 2-core machine): per search, average of the 7 pieces, 0.285 ms on the
+//! empty board and 0.177 ms on the mid-game board; the slowest pieces are T, J and L (0.477 ms
+//! empty, 0.29 ms mid-game), the fastest O (0.047 / 0.028 ms). Paths cost nothing measurable
+//! (parents are stored either way). `Gamepad::expand`, which does the work the 12 inputs
+//! share once per state, made the search about 30 % faster than stepping input by input
+//! (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
 
 use tetris_core::{
     BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
@@ -449,7 +465,7 @@ impl Gamepad {
 
     /// Queues the successors of `state` (queue position `head`) input by input through
     /// [`Gamepad::step`]: used for the entry delay's states, and in tests as the oracle of
-    /// [`Gamepad::expand`].
+    /// `Gamepad::expand`.
     fn expand_generic(&mut self, piece: Piece, head: u32, state: FrameState) {
         let turns = piece.orientation_count();
         for input in FRAME_INPUTS {
