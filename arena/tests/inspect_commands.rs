@@ -154,7 +154,10 @@ fn list_prints_every_searcher_evaluator_preset_and_generator() {
         }
     }
     let json = json_of(&arena(&["list", "--json"]));
-    assert_eq!(json["searchers"], serde_json::json!(["bfs", "column-drop"]));
+    assert_eq!(
+        json["searchers"],
+        serde_json::json!(["bfs", "column-drop", "gamepad"])
+    );
     let evaluators: Vec<&str> = json["evaluators"]
         .as_array()
         .unwrap()
