@@ -9,6 +9,7 @@ pub mod commands;
 pub mod engines;
 pub mod error;
 pub mod game;
+pub mod interrupt;
 pub mod output;
 pub mod plots;
 pub mod render;

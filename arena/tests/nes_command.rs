@@ -27,16 +27,6 @@ fn scratch_folder(test: &str) -> PathBuf {
     common::scratch_folder("nes", test)
 }
 
-/// The JSON without the machine-dependent `timing` object.
-fn without_timing(mut value: Value) -> Value {
-    value
-        .as_object_mut()
-        .unwrap()
-        .remove("timing")
-        .expect("the timings are kept under `timing`");
-    value
-}
-
 /// Eight short games of a depth-1 column-drop strategy (some top out before 140 lines, some
 /// reach level 20), plus `extra` options.
 fn short_run<'a>(extra: &[&'a str]) -> Vec<&'a str> {
@@ -233,7 +223,7 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     let (one, two) = (read(&one_path), read(&two_path));
     assert_eq!(one["timing"]["jobs"], 1);
     assert_eq!(two["timing"]["jobs"], 2);
-    assert_eq!(without_timing(one), without_timing(two));
+    assert_eq!(common::without_timing(one), common::without_timing(two));
     // The CSV files differ only in the seconds column (the last).
     let without_seconds = |path: &PathBuf| -> Vec<String> {
         fs::read_to_string(path)
@@ -339,13 +329,7 @@ fn the_text_report_flags_a_searcher_that_ignores_gravity() {
 
 /// Asserts a failed run: exit code 2, nothing on stdout, one `error:` line on stderr.
 fn assert_one_error_line(args: &[&str]) {
-    let output = nes(args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr}");
+    common::fail("nes", args);
 }
 
 #[test]

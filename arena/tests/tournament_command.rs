@@ -24,16 +24,6 @@ fn scratch_folder(test: &str) -> PathBuf {
     common::scratch_folder("tournament", test)
 }
 
-/// The JSON without the machine-dependent `timing` object.
-fn without_timing(mut value: Value) -> Value {
-    value
-        .as_object_mut()
-        .unwrap()
-        .remove("timing")
-        .expect("the timings are kept under `timing`");
-    value
-}
-
 /// `P(X ≤ k)` for `X ~ Binomial(n, 1/2)` by exact integers (small n only).
 fn binomial_half_cdf(k: u64, n: u64) -> f64 {
     let mut sum = 0u64;
@@ -204,9 +194,9 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     let three = tournament_json(&three_strategy_args(&["--jobs", "3"]));
     assert_eq!(one["timing"]["jobs"], 1);
     assert_eq!(two["timing"]["jobs"], 2);
-    let one = without_timing(one);
-    assert_eq!(one, without_timing(two));
-    assert_eq!(one, without_timing(three));
+    let one = common::without_timing(one);
+    assert_eq!(one, common::without_timing(two));
+    assert_eq!(one, common::without_timing(three));
 }
 
 #[test]
@@ -313,13 +303,7 @@ fn out_writes_json_and_csv_files() {
 
 /// Asserts a failed run: exit code 2, nothing on stdout, one `error:` line on stderr.
 fn assert_one_error_line(args: &[&str]) {
-    let output = tournament(args);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr}");
+    common::fail("tournament", args);
 }
 
 #[test]

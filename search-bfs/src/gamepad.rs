@@ -58,6 +58,7 @@
 //! share once per state, made the search about 30 % faster than stepping input by input
 //! (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
 
+use crate::legal_pivot_rows;
 use tetris_core::{
     BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
     SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
@@ -304,29 +305,10 @@ impl Gamepad {
 
     /// Fills `legal` with the legal pivot rows of every (column, rotation) of `piece`.
     fn compute_legal(&mut self, board: &Board, piece: Piece) {
-        let height = u32::from(board.height());
-        let floor = !0u64 << height;
         self.legal = [0; COLUMN_SLOTS * ROTATION_SLOTS];
         for rotation in 0..piece.orientation_count() {
-            let cells = piece.cells(rotation);
             for x in 0..BOARD_WIDTH as i8 {
-                let mut blocked = 0u64;
-                for (dx, dy) in cells {
-                    let column = x + dx;
-                    if !(0..BOARD_WIDTH as i8).contains(&column) {
-                        blocked = !0;
-                        break;
-                    }
-                    let occupied = u64::from(board.column(column as usize)) | floor;
-                    // Bit y of the shifted column is the cell (column, y + dy); cells above
-                    // row 0 shift in as zeros, i.e. free.
-                    blocked |= if dy >= 0 {
-                        occupied >> dy
-                    } else {
-                        occupied << -dy
-                    };
-                }
-                self.legal[slot(x, rotation)] = !blocked & !floor;
+                self.legal[slot(x, rotation)] = legal_pivot_rows(board, piece, rotation, x);
             }
         }
     }

@@ -110,6 +110,29 @@ use tetris_core::{
     SPAWN_Y, SearchOptions, Searcher,
 };
 
+/// The pivot rows y (bit y) at which `piece` in `rotation` with pivot column `x` is legal on
+/// `board`, for both searches: for each of the orientation's cells (dx, dy), the occupied
+/// column `x + dx` with the rows from the floor on set, shifted by `dy`, puts the cell of pivot
+/// row y on bit y; the OR over the cells is the blocked set. A cell outside the walls blocks
+/// every row; cells above row 0 shift in as zeros, i.e. free.
+fn legal_pivot_rows(board: &Board, piece: Piece, rotation: u8, x: i8) -> u64 {
+    let floor = !0u64 << board.height();
+    let mut blocked = 0u64;
+    for (dx, dy) in piece.cells(rotation) {
+        let column = x + dx;
+        if !(0..BOARD_WIDTH as i8).contains(&column) {
+            return 0;
+        }
+        let occupied = u64::from(board.column(column as usize)) | floor;
+        blocked |= if dy >= 0 {
+            occupied >> dy
+        } else {
+            occupied << -dy
+        };
+    }
+    !blocked & !floor
+}
+
 /// Column slots of the state words: the 10 columns plus one wall slot on each side, whose
 /// words stay empty so that left and right moves need no bounds check.
 const COLUMN_SLOTS: usize = BOARD_WIDTH + 2;
@@ -318,31 +341,10 @@ impl Bfs {
 
     /// Fills `legal` with the legal pivot rows of every (column, rotation) of `piece`.
     fn compute_legal(&mut self, board: &Board, piece: Piece) {
-        let height = board.height() as u32;
-        // Rows at and below the floor count as occupied, so a cell below the floor blocks.
-        let floor = !0u64 << height;
-        let rows = !floor;
         self.legal = [0; WORD_SLOTS];
         for rotation in 0..piece.orientation_count() {
-            let cells = piece.cells(rotation);
             for x in 0..BOARD_WIDTH as i8 {
-                let mut blocked = 0u64;
-                for (dx, dy) in cells {
-                    let column = x + dx;
-                    if !(0..BOARD_WIDTH as i8).contains(&column) {
-                        blocked = !0;
-                        break;
-                    }
-                    let occupied = board.column(column as usize) as u64 | floor;
-                    // Bit y of the shifted column is the cell (column, y + dy); cells above
-                    // row 0 shift in as zeros, i.e. free.
-                    blocked |= if dy >= 0 {
-                        occupied >> dy
-                    } else {
-                        occupied << -dy
-                    };
-                }
-                self.legal[word_of(x, rotation)] = !blocked & rows;
+                self.legal[word_of(x, rotation)] = legal_pivot_rows(board, piece, rotation, x);
             }
         }
     }

@@ -43,8 +43,7 @@
 //! exits with an `error:` line (code 2). A second Ctrl-C quits at once without writing.
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -55,6 +54,7 @@ use tetris_core::{
 };
 
 use crate::error::ArenaError;
+use crate::interrupt;
 use crate::output::{print_output, write_atomically};
 use crate::stats::{mean, median};
 use crate::strategy::{Strategy, StrategySpec};
@@ -102,9 +102,6 @@ const BEST_THIRD_RULE: &str = "mean of the ceil(N / 3) highest displayed scores"
 /// The Tetris share's definition, as stored with the results.
 const TETRIS_SHARE_RULE: &str = "rows cleared by Tetrises (4 x Tetrises) / all rows cleared, \
     pooled over all games";
-
-/// Ctrl-C presses since the handler was installed (only the binary's single run uses it).
-static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 
 /// Options of `arena nes`.
 #[derive(Debug, clap::Args)]
@@ -154,16 +151,12 @@ pub struct Args {
 /// Runs `arena nes`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let rules = Rules::from_args(&args)?;
-    let jobs = match args.jobs {
-        Some(0) => return Err(ArenaError::Usage("--jobs must be at least 1".into())),
-        Some(jobs) => jobs,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = super::job_count(args.jobs)?;
     let output_format = match &args.out {
         Some(path) => Some(OutputFormat::of(path)?),
         None => None,
     };
-    install_interrupt_handler();
+    interrupt::install();
     let played = play_all(&rules, jobs)?;
     let report = Report::new(&rules, &played);
     if let (Some(path), Some(format)) = (&args.out, output_format) {
@@ -663,27 +656,6 @@ impl Progress {
     }
 }
 
-/// Installs the Ctrl-C handler once per process and clears the interrupt count.
-fn install_interrupt_handler() {
-    static INSTALLED: Once = Once::new();
-    INSTALLED.call_once(|| {
-        // Without a handler (e.g. no signal support), Ctrl-C simply ends the process.
-        let _ = ctrlc::set_handler(|| {
-            if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-                eprintln!(
-                    "interrupted: no new games start; running games stop after their current \
-                     piece and are dropped; the finished games are written (Ctrl-C again to \
-                     quit without writing)"
-                );
-            } else {
-                eprintln!("error: interrupted twice: quitting without writing results");
-                std::process::exit(2);
-            }
-        });
-    });
-    INTERRUPTS.store(0, Ordering::SeqCst);
-}
-
 /// Plays every game on `jobs` workers of a local rayon pool.
 fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -693,7 +665,7 @@ fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
     let progress = Progress::new(rules.games);
     let next_game = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
-    let interrupted = || INTERRUPTS.load(Ordering::Relaxed) > 0;
+    let interrupted = || interrupt::interrupted();
     // Each worker pulls the next game number, so games start in order and an interrupted run
     // has finished the first games.
     let worker = || -> Result<Vec<(u64, NesGameResult)>, ArenaError> {

@@ -30,8 +30,7 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -42,6 +41,7 @@ use crate::commands::stats::PieceStatistics;
 use crate::engines::WeightsChoice;
 use crate::error::ArenaError;
 use crate::game::{GameEnd, GameSettings, PlayOptions, Step, play_game};
+use crate::interrupt;
 use crate::output::write_atomically;
 use crate::stats::{Summary, sign_test_p_value};
 use crate::strategy::{Strategy, StrategySpec};
@@ -77,9 +77,6 @@ const MAX_GAMES: u64 = 10_000_000;
 
 /// Pieces a worker counts before it reports them to the progress bar.
 const PROGRESS_PIECES: u64 = 1 << 12;
-
-/// Ctrl-C presses since the handler was installed (only the binary's single run uses it).
-static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 
 /// Options of `arena tournament`.
 #[derive(Debug, clap::Args)]
@@ -128,15 +125,11 @@ pub struct Args {
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let rules = Rules::from_args(&args)?;
-    let jobs = match args.jobs {
-        Some(0) => return Err(ArenaError::Usage("--jobs must be at least 1".into())),
-        Some(jobs) => jobs,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = super::job_count(args.jobs)?;
     if let Some(path) = &args.out {
         check_output_folder(path)?;
     }
-    install_interrupt_handler();
+    interrupt::install();
     let played = play_all(&rules, jobs)?;
     if let Some(folder) = &args.plots {
         let games = played.rows.iter().map(|row| (row.strategy, row.lines));
@@ -353,27 +346,6 @@ impl Progress {
     }
 }
 
-/// Installs the Ctrl-C handler once per process and clears the interrupt count.
-fn install_interrupt_handler() {
-    static INSTALLED: Once = Once::new();
-    INSTALLED.call_once(|| {
-        // Without a handler (e.g. no signal support), Ctrl-C simply ends the process.
-        let _ = ctrlc::set_handler(|| {
-            if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-                eprintln!(
-                    "interrupted: no new games start; running games stop after their current \
-                     piece and are dropped; the finished games are written (Ctrl-C again to \
-                     quit without writing)"
-                );
-            } else {
-                eprintln!("error: interrupted twice: quitting without writing results");
-                std::process::exit(2);
-            }
-        });
-    });
-    INTERRUPTS.store(0, Ordering::SeqCst);
-}
-
 /// Plays every (strategy, game) on `jobs` workers of a local rayon pool.
 fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
     let total = rules.total_games();
@@ -391,7 +363,7 @@ fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
         let mut player = Player::new(rules, &progress);
         let mut rows = Vec::new();
         loop {
-            if INTERRUPTS.load(Ordering::SeqCst) > 0 || failed.load(Ordering::SeqCst) {
+            if interrupt::interrupted() || failed.load(Ordering::SeqCst) {
                 break;
             }
             let job = next_job.fetch_add(1, Ordering::SeqCst);
@@ -413,7 +385,7 @@ fn play_all(rules: &Rules, jobs: usize) -> Result<Played, ArenaError> {
         Ok(rows)
     };
     let worker_results = pool.broadcast(|_| worker());
-    let interrupted = INTERRUPTS.load(Ordering::SeqCst) > 0;
+    let interrupted = interrupt::interrupted();
     progress.bar.finish_and_clear();
     let mut rows = Vec::new();
     for result in worker_results {
@@ -473,7 +445,7 @@ impl<'a> Player<'a> {
                 progress.add_pieces(unreported);
                 unreported = 0;
             }
-            if INTERRUPTS.load(Ordering::Relaxed) > 0 {
+            if interrupt::interrupted() {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())

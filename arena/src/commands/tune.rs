@@ -232,11 +232,7 @@ pub struct Checkpoint {
 /// Runs `arena tune`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let settings = check_args(&args)?;
-    let jobs = match args.jobs {
-        Some(0) => return Err(ArenaError::Usage("--jobs must be at least 1".into())),
-        Some(jobs) => jobs,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = super::job_count(args.jobs)?;
     check_output_folder(&args.out)?;
     if let Some(path) = &args.checkpoint {
         check_output_folder(path)?;

@@ -46,3 +46,36 @@ pub fn scratch_folder(command: &str, test: &str) -> PathBuf {
     fs::create_dir_all(&folder).unwrap();
     folder
 }
+
+/// The JSON without its machine-dependent `timing` object (which must be there).
+pub fn without_timing(mut value: Value) -> Value {
+    value
+        .as_object_mut()
+        .unwrap()
+        .remove("timing")
+        .expect("the timings are kept under `timing`");
+    value
+}
+
+/// Runs `arena COMMAND ARGS…`, which must fail by the contract: exit code 2, nothing on
+/// stdout, exactly one line on stderr, starting with `error: `. Returns that line.
+pub fn fail(command: &str, args: &[&str]) -> String {
+    let output = run(command, args);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{command} {args:?}: {stderr}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "{command} {args:?} printed on stdout"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{command} {args:?}: {stderr:?}");
+    assert!(
+        lines[0].starts_with("error: "),
+        "{command} {args:?}: {stderr:?}"
+    );
+    lines[0].to_string()
+}
