@@ -213,6 +213,45 @@ fn resuming_with_other_settings_names_the_difference() {
 }
 
 #[test]
+fn plateau_score_tunes_on_nes_plateau_games() {
+    let folder = scratch_folder("plateau");
+    let out = folder.join("plateau.json");
+    let output = arena(&[
+        "tune",
+        "nes-plateau",
+        "--searcher",
+        "column-drop",
+        "--fitness",
+        "plateau-score",
+        "--games",
+        "2",
+        "--population",
+        "3",
+        "--iterations",
+        "1",
+        "--seed",
+        "5",
+        "--out",
+        text(&out),
+    ]);
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains("NES plateau games (level 19 to 29"),
+        "{report}"
+    );
+    // The weights load: the tuned strategy plays the benchmark.
+    let strategy = format!("column-drop+nes-plateau:{}", text(&out));
+    let played = common::run_json("nes", &[&strategy, "--games", "1", "--seed", "1"]);
+    assert_eq!(played["summary"]["games"], 1);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
 fn bad_inputs_exit_2_with_one_error_line() {
     let folder = scratch_folder("bad");
     let out = folder.join("out.json");
@@ -231,6 +270,15 @@ fn bad_inputs_exit_2_with_one_error_line() {
         vec!["elashi", "--max-pieces", "0", "--out", out],
         vec!["elashi", "--jobs", "0", "--out", out],
         vec!["elashi", "--depth", "0", "--out", out],
+        vec![
+            "elashi",
+            "--fitness",
+            "plateau-score",
+            "--depth",
+            "3",
+            "--out",
+            out,
+        ],
         vec!["elashi", "--board-height", "3", "--out", out],
         vec!["elashi", "--games", "-1", "--out", out],
         vec![
