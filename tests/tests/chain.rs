@@ -1,4 +1,5 @@
-//! Lookahead chains over the column-drop searcher, on positions worked out by hand.
+//! Lookahead chains over the column-drop searcher, on positions worked out by hand (and a
+//! check that warmed-up column-drop and gamepad searches and chains allocate nothing).
 //!
 //! Column drop's placements on these boards are easy to list by hand: a piece turns at the
 //! spawn row, shifts there, and drops straight down; the top rows of every board here are
@@ -17,6 +18,7 @@ use tetris_core::filter::{PatternFilter, WellFilter};
 use tetris_core::{
     Board, Chain, ChainRule, Evaluator, Piece, Placements, SearchOptions, Searcher, Weights,
 };
+use tetris_search_bfs::Gamepad;
 use tetris_search_column_drop::ColumnDrop;
 
 /// Counts this thread's allocations, so a test can check that a warmed-up search allocates
@@ -666,6 +668,43 @@ fn warmed_up_searches_allocate_nothing() {
         searcher.search(&board, piece, SearchOptions::default(), &mut out);
         let choice = chain.best(&mut searcher, &evaluator, &board, &[piece, Piece::L]);
         assert!(choice.is_some());
+    }
+    assert_eq!(allocations() - before, 0);
+}
+
+#[test]
+fn a_warmed_up_gamepad_search_allocates_nothing() {
+    // The gamepad search sizes its state bitset for a board height and timing once, and its
+    // queue grows to the largest search; after that, searches with or without paths and
+    // with or without the entry delay, and depth-2 chains over it, allocate nothing.
+    let board = mid_game();
+    let evaluator = TestEvaluator::new();
+    let mut gamepad = Gamepad::new();
+    let mut out = Placements::new();
+    let mut chain = LookaheadChain::new(ChainOptions::with_depth(2));
+    let delayed = SearchOptions {
+        with_paths: true,
+        entry_delay: true,
+    };
+    for piece in Piece::ALL {
+        gamepad.search(&Board::standard(), piece, delayed, &mut out);
+        chain.best(
+            &mut gamepad,
+            &evaluator,
+            &Board::standard(),
+            &[piece, Piece::T],
+        );
+    }
+    let before = allocations();
+    for piece in Piece::ALL {
+        gamepad.search(&board, piece, SearchOptions::WITH_PATHS, &mut out);
+        gamepad.search(&board, piece, delayed, &mut out);
+        gamepad.search(&board, piece, SearchOptions::default(), &mut out);
+        assert!(
+            chain
+                .best(&mut gamepad, &evaluator, &board, &[piece, Piece::L])
+                .is_some()
+        );
     }
     assert_eq!(allocations() - before, 0);
 }
