@@ -425,7 +425,8 @@ impl NesGame {
     /// Locks the current piece in `state` without simulating its frames, for strategies that
     /// ignore gravity: `state` must be a lock placement, and the piece counts as falling for
     /// as many frames as gravity alone takes to bring it from row 0 to `state` and fail the
-    /// next drop (`(y + 1) × frames per row`, plus the entry delay for the first piece).
+    /// next drop: `(y + 1) × frames per row`; for a game's first piece `97 + y × frames per
+    /// row` (96 frames of entry delay, then a drop at once).
     pub fn place_directly(&mut self, state: PieceState) -> Result<NesLock, Error> {
         self.check_running()?;
         if !Placement::new(self.current, state).is_lock_placement_on(&self.board) {
@@ -437,12 +438,15 @@ impl NesGame {
                 state.rotation
             )));
         }
-        let delay = if self.first_piece {
-            u32::from(ENTRY_DELAY_FRAMES)
+        let frames_per_row = u32::from(self.frames_per_row());
+        let rows = state.y as u32;
+        let frames = if self.first_piece {
+            // The entry delay's 96 frames, then a drop at once (the fall timer is past any
+            // frames per row), then one row per frames-per-row; the drop from row y fails.
+            u32::from(ENTRY_DELAY_FRAMES) + 1 + rows * frames_per_row
         } else {
-            0
+            (rows + 1) * frames_per_row
         };
-        let frames = (state.y as u32 + 1) * u32::from(self.frames_per_row()) + delay;
         Ok(self.lock(state, frames, self.autorepeat_x))
     }
 
@@ -695,6 +699,21 @@ mod tests {
         generator.advance_frames((game.spawn_frame() - spawn) as u32);
         assert_eq!(game.next(), generator.next().unwrap());
         assert_eq!(game.pieces(), 2);
+    }
+
+    #[test]
+    fn a_direct_placement_counts_the_frames_gravity_alone_takes() {
+        // The literal model's straight fall and a direct placement at the same lock state take
+        // the same frames, for the first piece (entry delay) and the next one.
+        let mut falling_game = NesGame::new(NesGameSettings::plateau(11));
+        let mut direct_game = falling_game.clone();
+        for _ in 0..2 {
+            let frames = fall(&falling_game);
+            let falling = falling_game.play_frames(&frames).unwrap();
+            let direct = direct_game.place_directly(falling.state).unwrap();
+            assert_eq!(direct, falling);
+            assert_eq!(direct_game.spawn_frame(), falling_game.spawn_frame());
+        }
     }
 
     #[test]
