@@ -910,3 +910,72 @@ fn help_explains_every_option() {
         assert!(text.contains(option), "sequence --help lacks {option}");
     }
 }
+
+#[test]
+fn analyze_shows_what_the_gamepad_reaches_at_a_given_level_and_tap_rate() {
+    // On an empty 12-row field at level 29 (a row every frame) the flat I's drop from row 11
+    // fails on frame 12; at 10 presses per second (--tap-rate 6) the Left/Right thumb presses
+    // on frames 1 and 7 only, so the flat I reaches pivots 3 to 7 (cells 1..8), not the
+    // walls (pivots 2 and 8, three shifts from the spawn pivot 5). As a game's first piece
+    // it floats 96 frames first and reaches both walls.
+    let folder = folder("gamepad-timing");
+    let board = write(&folder, "empty.txt", &board_text(12, &[]));
+    let flat_columns = |extra: &[&str]| -> Vec<i64> {
+        let mut args = vec![
+            "analyze",
+            "gamepad+nes-plateau",
+            "--board",
+            &board,
+            "--board-height",
+            "12",
+            "--pieces",
+            "I",
+            "--all",
+            "--json",
+            "--level",
+            "29",
+            "--tap-rate",
+            "6",
+        ];
+        args.extend_from_slice(extra);
+        let json = json_of(&arena(&args));
+        let mut columns: Vec<i64> = json["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|placement| placement["rotation"] == 0)
+            .map(|placement| placement["x"].as_i64().unwrap())
+            .collect();
+        columns.sort_unstable();
+        columns
+    };
+    assert_eq!(flat_columns(&[]), [3, 4, 5, 6, 7]);
+    assert_eq!(flat_columns(&["--entry-delay"]), [2, 3, 4, 5, 6, 7, 8]);
+    for bad in [vec!["--tap-rate", "1"], vec!["--tap-rate", "9"]] {
+        let mut args = vec![
+            "analyze",
+            "gamepad+nes-plateau",
+            "--board",
+            &board,
+            "--board-height",
+            "12",
+            "--pieces",
+            "I",
+        ];
+        args.extend_from_slice(&bad);
+        assert_error(&args);
+    }
+    let line = assert_error(&[
+        "analyze",
+        "bfs+elashi",
+        "--board",
+        &board,
+        "--board-height",
+        "12",
+        "--pieces",
+        "I",
+        "--level",
+        "29",
+    ]);
+    assert!(line.contains("bfs ignores gravity"), "{line}");
+}

@@ -81,6 +81,53 @@ pub struct Args {
     /// Rows of the field (4 to 32); the board file must have exactly this many lines.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(4..=32))]
     pub board_height: u8,
+    /// For a gravity-aware searcher (gamepad): the level whose gravity the search simulates
+    /// (frames per row: 19–28 → 2, 29 and up → 1; rules.md). Default: the searcher's own,
+    /// level 19.
+    #[arg(long, value_name = "L")]
+    pub level: Option<u8>,
+    /// For a gravity-aware searcher: frames between two presses of one thumb, 2 (30 per
+    /// second) to 8 (7.5 per second). Default: the searcher's own, 2.
+    #[arg(long, value_name = "T")]
+    pub tap_rate: Option<u8>,
+    /// For a gravity-aware searcher: the current piece is a game's first, which floats for 96
+    /// frames before gravity starts (the preview piece never is).
+    #[arg(long)]
+    pub entry_delay: bool,
+}
+
+/// Applies `--level`, `--tap-rate` and `--entry-delay` to a gravity-aware strategy; an error
+/// for a strategy whose searcher ignores gravity.
+fn apply_frame_options(args: &Args, strategy: &mut Strategy) -> Result<(), ArenaError> {
+    if args.level.is_none() && args.tap_rate.is_none() && !args.entry_delay {
+        return Ok(());
+    }
+    let Some(mut timing) = strategy.frame_timing() else {
+        return Err(ArenaError::Usage(format!(
+            "--level, --tap-rate and --entry-delay are for gravity-aware searchers (gamepad); \
+             {} ignores gravity",
+            strategy.spec().searcher
+        )));
+    };
+    if let Some(level) = args.level {
+        timing.frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
+    }
+    if let Some(tap_rate) = args.tap_rate {
+        let rates = tetris_search_bfs::Gamepad::TAP_RATES;
+        if !rates.contains(&tap_rate) {
+            return Err(ArenaError::Usage(format!(
+                "--tap-rate {tap_rate} is outside {}..={} (frames between two presses of one \
+                 thumb)",
+                rates.start(),
+                rates.end()
+            )));
+        }
+        timing.tap_rate = tap_rate;
+    }
+    let (searcher, _, chain) = strategy.parts_mut();
+    searcher.set_frame_timing(timing);
+    chain.set_entry_delay(args.entry_delay);
+    Ok(())
 }
 
 /// One placement as `arena analyze` reports it.
@@ -138,6 +185,11 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
     let (searcher, evaluator, chain) = strategy.parts_mut();
     let choice = chain.best(searcher, evaluator, board, pieces);
     let best_chain: Vec<Placement> = chain.best_chain().to_vec();
+    // Paths of the current piece start with the entry delay when the chain searched it so.
+    let first_piece_paths = SearchOptions {
+        with_paths: true,
+        entry_delay: chain.entry_delay(),
+    };
     let report = chain.first_placement_values().to_vec();
     let mut analysis = Analysis {
         strategy: name,
@@ -151,11 +203,12 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
     let best_features = chain_features(evaluator, board, &best_chain);
     let mut paths = Placements::new();
     if all {
-        searcher.search(board, pieces[0], SearchOptions::WITH_PATHS, &mut paths);
+        searcher.search(board, pieces[0], first_piece_paths, &mut paths);
+        let delay = first_piece_paths.entry_delay;
         for entry in &report {
             let features = entry.value.map(|_| {
                 let (chain, value) =
-                    best_chain_from(searcher, evaluator, board, pieces, entry.placement);
+                    best_chain_from(searcher, evaluator, board, pieces, entry.placement, delay);
                 debug_assert_eq!(value, entry.value, "the rerun finds the same best chain");
                 chain_features(evaluator, board, &chain)
             });
@@ -169,8 +222,13 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
         analysis.best = analysis.placements.get(choice.index).cloned();
     } else {
         let mut on = *board;
-        for &placement in &best_chain {
-            searcher.search(&on, placement.piece, SearchOptions::WITH_PATHS, &mut paths);
+        for (index, &placement) in best_chain.iter().enumerate() {
+            let options = if index == 0 {
+                first_piece_paths
+            } else {
+                SearchOptions::WITH_PATHS
+            };
+            searcher.search(&on, placement.piece, options, &mut paths);
             analysis.placements.push(PlacementAnalysis {
                 placement,
                 value: Some(choice.value),
@@ -196,7 +254,8 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
 }
 
 /// The best chain whose first placement is `first`, ranked as the lookahead chain ranks
-/// chains, and its value.
+/// chains, and its value (`entry_delay`: the current piece is a game's first, for
+/// gravity-aware searchers).
 ///
 /// The chain is run again with a filter that keeps only `first` among the current piece's
 /// placements, so that later pieces are judged with `first`'s record in the chain, exactly as
@@ -209,6 +268,7 @@ fn best_chain_from(
     board: &Board,
     pieces: &[Piece],
     first: Placement,
+    entry_delay: bool,
 ) -> (Vec<Placement>, Option<ChainValue>) {
     let original = *board;
     let only_first =
@@ -217,6 +277,7 @@ fn best_chain_from(
         filter: Some(Arc::new(only_first)),
         ..ChainOptions::with_depth(pieces.len())
     });
+    chain.set_entry_delay(entry_delay);
     let value = chain
         .best(searcher, evaluator, board, pieces)
         .map(|choice| choice.value);
@@ -324,6 +385,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             pieces.len()
         )));
     }
+    apply_frame_options(&args, &mut strategy)?;
     let board = read_board(&args.board, args.board_height)?;
     let full = board.full_rows();
     if full != 0 {
