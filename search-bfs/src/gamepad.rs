@@ -32,12 +32,31 @@
 //! tried either: it changes nothing but a cooldown, so it cannot reach anything new. Pieces
 //! with two orientations only press B (A gives the same state), the O no rotation at all.
 //!
-//! **Visited once.** States are numbered densely and a bitset marks the visited ones; the
-//! queue is the breadth-first order by frames, so each lock state is first found on a path with
-//! the fewest frames (ties: the input order above), and placements come out in that order. The
-//! bitset is cleared through the queue after each search and every buffer is kept between
-//! searches, so a search allocates nothing once the buffers have grown. Legality is one bit
-//! test in per-search bitboards of legal pivot rows per (column, rotation), as in the BFS.
+//! **Visited once, in frame layers.** States are numbered densely and a bitset marks the
+//! visited ones. The search runs one frame layer at a time (layer t: the states first reached
+//! after t frames), and each layer is kept in row order (top rows first; within a row, in the
+//! order the states were discovered, i.e. by their parents' order and then the input order
+//! above). A state's successors are on its row or the next, so the next layer comes out as
+//! two lists already in row order, merged in linear time. Each lock state is first found on a
+//! path with the fewest frames; placements come out in the order they are found. The bitset is
+//! cleared through the queue after each search and every buffer is kept between searches, so a
+//! search allocates nothing once the buffers have grown. Legality is one bit test in
+//! per-search bitboards of legal pivot rows per (column, rotation), as in the BFS.
+//!
+//! **The open band.** Let B be the number of empty rows at the top less one: in pivot rows
+//! `0..B` every orientation fits in every column. What happens there does not depend on the
+//! board: a state in the band is reached only from band states (rows never go up), with the
+//! same legal moves as on the empty board, and its dominators (below) are in its own row. By
+//! induction over the layers, layer t's band states, in row order, are exactly the empty
+//! board's layer t restricted to rows `0..B`, and they form the start of the layer (row
+//! order). So the search on the empty board of the same height is run once per piece, entry
+//! delay and timing and kept (the band cache); on a board with B ≥ 2 only the cached states of
+//! the band's last row are expanded, for their drops (into row B, or a lock when row B is
+//! blocked there), and the states below the band are searched as usual. Placements and paths
+//! are identical to the plain search (a test compares them on random boards, timings and
+//! entry delays); paths that start in the band follow their parents into the cache. The cache
+//! is skipped when the empty board's search has more than 65,536 states (levels 0 to 6: 18
+//! frames per row and more), where it would cost megabytes per piece.
 //!
 //! **Dominated states.** A state whose cooldowns are both no shorter than those of a state
 //! already visited at the same position, timer and Down phase is skipped: the earlier state
@@ -51,12 +70,12 @@
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
 //!
 //! **Measured** (criterion medians, `cargo bench -p tetris-search-bfs --bench gamepad`, level
-//! 19 at 30 Hz, this 2-core machine): per search, average of the 7 pieces, 0.285 ms on the
-//! empty board and 0.177 ms on the mid-game board; the slowest pieces are T, J and L (0.477 ms
-//! empty, 0.29 ms mid-game), the fastest O (0.047 / 0.028 ms). Paths cost nothing measurable
-//! (parents are stored either way). `Gamepad::expand`, which does the work the 12 inputs
-//! share once per state, made the search about 30 % faster than stepping input by input
-//! (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
+//! 19 at 30 Hz, this 2-core machine): per search, average of the 7 pieces, 10.3 µs on the
+//! empty board and 41 µs on the mid-game board (12 empty rows); the slowest piece is T (17 /
+//! 71 µs), the fastest O (1.9 / 6.6 µs); with paths 12.5 / 43 µs. Before the band cache the
+//! same search took 285 / 177 µs (T 477 / 294 µs). `Gamepad::expand`, which does the work the
+//! 12 inputs share once per state, made the plain search about 30 % faster than stepping input
+//! by input (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
 
 use crate::legal_pivot_rows;
 use tetris_core::{
@@ -72,6 +91,24 @@ const COLUMN_SLOTS: usize = BOARD_WIDTH + 2;
 const ROTATION_SLOTS: usize = 4;
 /// Soft-drop phases: Down released, or held with the game's counter at 1 or 2.
 const DOWN_PHASES: usize = 3;
+/// A parent reference with this bit set points into the band cache, not the queue.
+const CACHED: u32 = 1 << 31;
+/// The spawn state's parent.
+const NO_PARENT: u32 = u32::MAX;
+/// The most states a band cache keeps (per piece and entry delay). The empty board's search
+/// visits, for the T at 30 Hz, 3,295 states at level 29, 7,601 at 19, 54,967 at 7 (13 frames
+/// per row), 76,497 at 6 and 205,677 at 0: the cache serves levels 7 and up, and below a
+/// cache would cost megabytes per piece.
+const MAX_CACHED_STATES: usize = 1 << 16;
+
+/// Pivot rows that are "open" on `board`: the top rows where every orientation fits in
+/// every column (its cells reach one row below the pivot, so pivot row y is open when rows up
+/// to y + 1 are empty): the number of empty top rows less one, or 0.
+fn open_band_rows(board: &Board) -> i8 {
+    let occupied = (0..BOARD_WIDTH).fold(0u32, |rows, x| rows | board.column(x));
+    let empty_rows = occupied.trailing_zeros().min(u32::from(board.height()));
+    empty_rows.saturating_sub(1) as i8
+}
 
 /// One per-frame state of the falling piece (see the design note).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -203,16 +240,46 @@ pub struct Gamepad {
     /// Per cooldown pair (shift × tap rate + rotation), the group bits of the pairs that are
     /// no longer in either thumb, itself included: a state is skipped when any is visited.
     dominating: Vec<u64>,
-    /// Entries of `queue` in use (the vector only grows, so pushes need no branch).
-    queue_length: usize,
-    /// The board height and timing the numbering was made for.
+    /// The board height and timing the numbering (and the band caches) were made for.
     numbered_for: (u8, FrameTiming),
+    /// Every state visited, frame layer after frame layer, each layer in row order.
     queue: Vec<Node>,
+    /// The next frame layer's states that stay on their row, in discovery order (entries
+    /// beyond the first `stay_length` are scratch: the vectors only grow, so that a push
+    /// needs no branch).
+    stay: Vec<Node>,
+    stay_length: usize,
+    /// The next frame layer's states that dropped a row, in discovery order.
+    dropped: Vec<Node>,
+    dropped_length: usize,
+    /// Per piece and entry delay (off, on): the empty board's layers, shared by every board
+    /// whose top rows are empty (see the design note).
+    band_caches: [[BandCache; 2]; 7],
     locks: Vec<Lock>,
     /// Scratch for one path, built backwards.
     path: Vec<Buttons>,
-    /// Expand every state through the generic one-input step (tests compare the two).
+    /// Test switches: expand every state through the one-input step, never use the band
+    /// caches.
     generic_steps: bool,
+    plain_only: bool,
+    /// States the last search queued (for tests).
+    last_visits: usize,
+}
+
+/// The empty board's search for one piece, layer by layer (see the design note).
+#[derive(Clone, Debug, Default)]
+enum BandCache {
+    /// Not built yet for the current numbering.
+    #[default]
+    Missing,
+    /// Too many states to keep (slow gravity): boards are searched plainly.
+    TooLarge,
+    /// The empty board's states, frame layer after frame layer, each layer in row order.
+    Layers {
+        nodes: Vec<Node>,
+        /// Where each layer starts in `nodes`, then the end.
+        layer_starts: Vec<u32>,
+    },
 }
 
 impl Gamepad {
@@ -243,12 +310,18 @@ impl Gamepad {
             delay_base: 0,
             group_bits: 0,
             dominating: Vec::new(),
-            queue_length: 0,
             numbered_for: (0, FrameTiming::LEVEL_19_30_HZ),
             queue: Vec::new(),
+            stay: Vec::new(),
+            stay_length: 0,
+            dropped: Vec::new(),
+            dropped_length: 0,
+            band_caches: Default::default(),
             locks: Vec::new(),
             path: Vec::new(),
             generic_steps: false,
+            plain_only: false,
+            last_visits: 0,
         };
         gamepad.set_frame_timing(timing);
         gamepad
@@ -284,6 +357,7 @@ impl Gamepad {
         let delay_groups = usize::from(ENTRY_DELAY_FRAMES) * BOARD_WIDTH * ROTATION_SLOTS;
         self.visited = vec![0; ((self.delay_base + delay_groups) * self.group_bits).div_ceil(64)];
         self.numbered_for = (height, self.timing);
+        self.band_caches = Default::default();
     }
 
     /// The dense number of a state's group (the state without its cooldowns); the
@@ -394,13 +468,14 @@ impl Gamepad {
         }
     }
 
-    /// Marks `state` visited and queues it, unless it or a state that dominates it was
-    /// visited before: the same state with shorter or equal cooldowns, reached no later (it
-    /// can do everything this one can, on the same frames, by pressing nothing while this
-    /// one waits; so skipping this one loses no placement and no shortest path). Branch-free:
-    /// the node is always written after the last one and counted only when new.
+    /// Marks `state` visited and adds it to the next layer's `dropped` or `stay` list,
+    /// unless it or a state that dominates it was visited before: the same state with
+    /// shorter or equal cooldowns, reached no later (it can do everything this one can, on
+    /// the same frames, by pressing nothing while this one waits; so skipping this one loses
+    /// no placement and no shortest path). Branch-free: the node is always written after the
+    /// list's last one and counted only when new.
     #[inline]
-    fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
+    fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons, dropped: bool) {
         let group_start = self.group_index(&state) * self.group_bits;
         let pair = usize::from(state.shift_cooldown) * usize::from(self.timing.tap_rate)
             + usize::from(state.rotate_cooldown);
@@ -408,21 +483,49 @@ impl Gamepad {
         let group = self.visited[word] >> offset;
         let new = group & self.dominating[pair] == 0;
         self.visited[word] |= u64::from(new) << (offset + pair);
-        if self.queue_length == self.queue.len() {
-            self.queue.push(Node::default());
-        }
-        self.queue[self.queue_length] = Node {
+        let node = Node {
             state,
             word: word as u32,
             parent,
             buttons,
         };
-        self.queue_length += usize::from(new);
+        let (list, length) = if dropped {
+            (&mut self.dropped, &mut self.dropped_length)
+        } else {
+            (&mut self.stay, &mut self.stay_length)
+        };
+        if *length == list.len() {
+            list.push(Node::default());
+        }
+        list[*length] = node;
+        *length += usize::from(new);
     }
 
-    /// The breadth-first search over frames from the spawn; fills `locks`.
-    fn flood(&mut self, piece: Piece, entry_delay: bool) {
-        let spawn = FrameState {
+    /// Appends the next layer to `queue` in row order: the `dropped` and `stay` lists are
+    /// each in row order already (their parents were), and on a shared row the dropped states
+    /// were discovered first (their parents are one row higher), so a merge that takes
+    /// `dropped` first on ties keeps discovery order within each row.
+    fn append_next_layer(&mut self) {
+        let (mut stay, mut dropped) = (0, 0);
+        while stay < self.stay_length || dropped < self.dropped_length {
+            let take_dropped = dropped < self.dropped_length
+                && (stay == self.stay_length
+                    || self.dropped[dropped].state.y <= self.stay[stay].state.y);
+            if take_dropped {
+                self.queue.push(self.dropped[dropped]);
+                dropped += 1;
+            } else {
+                self.queue.push(self.stay[stay]);
+                stay += 1;
+            }
+        }
+        self.stay_length = 0;
+        self.dropped_length = 0;
+    }
+
+    /// The spawn state, the first layer.
+    fn spawn_state(entry_delay: bool) -> FrameState {
+        FrameState {
             x: SPAWN_X,
             y: SPAWN_Y,
             rotation: 0,
@@ -431,24 +534,142 @@ impl Gamepad {
             shift_cooldown: 0,
             rotate_cooldown: 0,
             delay_left: if entry_delay { ENTRY_DELAY_FRAMES } else { 0 },
-        };
-        self.visit(spawn, u32::MAX, Buttons::NONE);
-        let mut head = 0;
-        while head < self.queue_length {
-            let state = self.queue[head].state;
-            if state.delay_left == 0 && !self.generic_steps {
-                self.expand(piece, head as u32, state);
-            } else {
-                self.expand_generic(piece, head as u32, state);
-            }
-            head += 1;
         }
     }
 
-    /// Queues the successors of `state` (queue position `head`) input by input through
-    /// [`Gamepad::step`]: used for the entry delay's states, and in tests as the oracle of
-    /// `Gamepad::expand`.
-    fn expand_generic(&mut self, piece: Piece, head: u32, state: FrameState) {
+    /// The breadth-first search over frames from the spawn, one frame layer at a time, each
+    /// layer in row order; fills `queue` and `locks`, and `layer_starts` (if given) with
+    /// where each layer starts in `queue`, then its end.
+    fn flood_plain(
+        &mut self,
+        piece: Piece,
+        entry_delay: bool,
+        mut layer_starts: Option<&mut Vec<u32>>,
+    ) {
+        self.visit(
+            Self::spawn_state(entry_delay),
+            NO_PARENT,
+            Buttons::NONE,
+            false,
+        );
+        self.append_next_layer();
+        let mut layer = 0..self.queue.len();
+        while !layer.is_empty() {
+            if let Some(starts) = layer_starts.as_deref_mut() {
+                starts.push(layer.start as u32);
+            }
+            for head in layer.clone() {
+                self.expand_any(piece, head as u32, self.queue[head].state, false);
+            }
+            let next = layer.end;
+            self.append_next_layer();
+            layer = next..self.queue.len();
+        }
+        if let Some(starts) = layer_starts {
+            starts.push(self.queue.len() as u32);
+        }
+    }
+
+    /// The same search on a board whose top `band_rows + 1` rows are empty (at least 2
+    /// band rows), with the states of the band's pivot rows taken from the empty board's
+    /// search (see the design note): only the band's last row is expanded, for its drops,
+    /// and the states below the band are searched as usual. Returns false, having done
+    /// nothing, when the empty board's search is too large to keep.
+    fn flood_banded(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        entry_delay: bool,
+        band_rows: i8,
+    ) -> bool {
+        let cache = std::mem::take(&mut self.band_caches[piece.index()][usize::from(entry_delay)]);
+        let cache = match cache {
+            BandCache::Missing => self.build_band_cache(board, piece, entry_delay),
+            built => built,
+        };
+        let BandCache::Layers {
+            nodes,
+            layer_starts,
+        } = &cache
+        else {
+            self.band_caches[piece.index()][usize::from(entry_delay)] = cache;
+            return false;
+        };
+        let mut layer = 0..0;
+        for band in layer_starts.windows(2) {
+            let cached = &nodes[band[0] as usize..band[1] as usize];
+            let last_row = cached.partition_point(|node| node.state.y < band_rows - 1);
+            let below = cached.partition_point(|node| node.state.y < band_rows);
+            for (offset, node) in cached[last_row..below].iter().enumerate() {
+                let reference = CACHED | (band[0] + (last_row + offset) as u32);
+                self.expand_any(piece, reference, node.state, true);
+            }
+            for head in layer.clone() {
+                self.expand_any(piece, head as u32, self.queue[head].state, false);
+            }
+            let next = layer.end;
+            self.append_next_layer();
+            layer = next..self.queue.len();
+        }
+        while !layer.is_empty() {
+            for head in layer.clone() {
+                self.expand_any(piece, head as u32, self.queue[head].state, false);
+            }
+            let next = layer.end;
+            self.append_next_layer();
+            layer = next..self.queue.len();
+        }
+        self.band_caches[piece.index()][usize::from(entry_delay)] = cache;
+        true
+    }
+
+    /// Searches the empty board of `board`'s height and keeps its layers (if they are few
+    /// enough), leaving the searcher ready for `board` again.
+    fn build_band_cache(&mut self, board: &Board, piece: Piece, entry_delay: bool) -> BandCache {
+        let empty = Board::new(usize::from(board.height())).expect("the board's own height");
+        self.compute_legal(&empty, piece);
+        let mut layer_starts = Vec::new();
+        self.flood_plain(piece, entry_delay, Some(&mut layer_starts));
+        let cache = if self.queue.len() <= MAX_CACHED_STATES {
+            BandCache::Layers {
+                nodes: self.queue.clone(),
+                layer_starts,
+            }
+        } else {
+            BandCache::TooLarge
+        };
+        self.clear_search();
+        self.compute_legal(board, piece);
+        cache
+    }
+
+    /// Clears the visited bits, the queue and the locks for the next search.
+    fn clear_search(&mut self) {
+        self.last_visits = self.queue.len();
+        for node in &self.queue {
+            self.visited[node.word as usize] = 0;
+        }
+        self.queue.clear();
+        self.locks.clear();
+        self.locked = [0; COLUMN_SLOTS * ROTATION_SLOTS];
+    }
+
+    /// Queues the successors of `state` (`parent` refers to it): through
+    /// [`Gamepad::expand`], or the one-input step for entry-delay states (and in tests).
+    /// With `drops_only`, successors that stay on the state's row are left out (the band
+    /// cache has them).
+    #[inline]
+    fn expand_any(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
+        if state.delay_left == 0 && !self.generic_steps {
+            self.expand(piece, parent, state, drops_only);
+        } else {
+            self.expand_generic(piece, parent, state, drops_only);
+        }
+    }
+
+    /// Queues the successors of `state` input by input through [`Gamepad::step`]: used for
+    /// the entry delay's states, and in tests as the oracle of [`Gamepad::expand`].
+    fn expand_generic(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         let turns = piece.orientation_count();
         for input in FRAME_INPUTS {
             if (input.shift != 0 && state.shift_cooldown != 0)
@@ -460,8 +681,13 @@ impl Gamepad {
             }
             match self.step(piece, &state, input) {
                 None => {}
-                Some(Step::Falling(next)) => self.visit(next, head, input.buttons()),
-                Some(Step::Locked(lock)) => self.record_lock(lock, head, input.buttons()),
+                Some(Step::Falling(next)) => {
+                    let dropped = next.y > state.y;
+                    if dropped || !drops_only {
+                        self.visit(next, parent, input.buttons(), dropped);
+                    }
+                }
+                Some(Step::Locked(lock)) => self.record_lock(lock, parent, input.buttons()),
             }
         }
     }
@@ -471,7 +697,7 @@ impl Gamepad {
     /// the inputs share (the drop rule, the legality of each shift and turn) done once: this
     /// loop is the search's hot path.
     #[inline]
-    fn expand(&mut self, piece: Piece, head: u32, state: FrameState) {
+    fn expand(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         let tap = self.timing.tap_rate;
         let timer = state.fall_timer + 1;
         let gravity = timer >= self.timing.frames_per_row;
@@ -490,6 +716,9 @@ impl Gamepad {
         let clockwise = piece.clockwise(state.rotation);
         let y = state.y;
         for (down, (down_phase, drops)) in [(false, released), (true, held)] {
+            if drops_only && !drops {
+                continue;
+            }
             for shift in [0i8, -1, 1] {
                 if shift != 0 && (down || state.shift_cooldown != 0) {
                     continue;
@@ -525,12 +754,12 @@ impl Gamepad {
                         delay_left: 0,
                     };
                     if !drops {
-                        self.visit(next, head, buttons);
+                        self.visit(next, parent, buttons, false);
                     } else if self.fits(x, y + 1, rotation) {
                         next.y += 1;
-                        self.visit(next, head, buttons);
+                        self.visit(next, parent, buttons, true);
                     } else {
-                        self.record_lock(PieceState { x, y, rotation }, head, buttons);
+                        self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                     }
                 }
             }
@@ -551,17 +780,32 @@ impl Gamepad {
         }
     }
 
-    /// Builds the button list of `lock` backwards into `path`.
-    fn reversed_path(&mut self, lock: Lock) {
+    /// Builds the button list of `lock` backwards into `path`, following parents through the
+    /// queue and then, above the band, through the band cache.
+    fn reversed_path(&mut self, piece: Piece, entry_delay: bool, lock: Lock) {
         self.path.clear();
         self.path.push(lock.buttons);
+        let cached_nodes: &[Node] = match &self.band_caches[piece.index()][usize::from(entry_delay)]
+        {
+            BandCache::Layers { nodes, .. } => nodes,
+            _ => &[],
+        };
         let mut at = lock.parent;
-        while at != u32::MAX {
-            let node = self.queue[at as usize];
-            if node.parent != u32::MAX {
+        while at != NO_PARENT {
+            let node = if at & CACHED != 0 {
+                cached_nodes[(at & !CACHED) as usize]
+            } else {
+                self.queue[at as usize]
+            };
+            if node.parent != NO_PARENT {
                 self.path.push(node.buttons);
             }
-            at = node.parent;
+            // Inside the cache, parents are cache positions.
+            at = if at & CACHED != 0 && node.parent != NO_PARENT {
+                node.parent | CACHED
+            } else {
+                node.parent
+            };
         }
     }
 }
@@ -593,25 +837,26 @@ impl Searcher for Gamepad {
         out.clear(options.with_paths);
         self.number_states(board.height());
         self.compute_legal(board, piece);
-        self.queue_length = 0;
-        self.locks.clear();
-        self.locked = [0; COLUMN_SLOTS * ROTATION_SLOTS];
         if self.fits(SPAWN_X, SPAWN_Y, 0) {
-            self.flood(piece, options.entry_delay);
-        }
-        for node in &self.queue[..self.queue_length] {
-            self.visited[node.word as usize] = 0;
+            let band_rows = open_band_rows(board);
+            let banded = !self.plain_only
+                && band_rows >= 2
+                && self.flood_banded(board, piece, options.entry_delay, band_rows);
+            if !banded {
+                self.flood_plain(piece, options.entry_delay, None);
+            }
         }
         for index in 0..self.locks.len() {
             let lock = self.locks[index];
             let placement = Placement::new(piece, lock.state);
             if options.with_paths {
-                self.reversed_path(lock);
+                self.reversed_path(piece, options.entry_delay, lock);
                 out.push_with_path(placement, self.path.iter().rev().map(|&b| Input::Frame(b)));
             } else {
                 out.push(placement);
             }
         }
+        self.clear_search();
     }
 
     fn frame_timing(&self) -> Option<FrameTiming> {
@@ -649,7 +894,7 @@ mod tests {
         let mut boards = vec![Board::standard()];
         for _ in 0..16 {
             let mut board = Board::standard();
-            let stack = 2 + (next() % 14) as usize;
+            let stack = 2 + (next() % 17) as usize;
             for y in 20 - stack..20 {
                 for x in 0..10 {
                     if next() % 100 < 50 {
@@ -663,6 +908,36 @@ mod tests {
     }
 
     #[test]
+    fn the_band_cache_changes_nothing_but_the_time() {
+        for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)] {
+            let timing = FrameTiming {
+                frames_per_row,
+                tap_rate,
+            };
+            let mut banded = Gamepad::with_timing(timing);
+            let mut plain = Gamepad::with_timing(timing);
+            plain.plain_only = true;
+            let (mut banded_out, mut plain_out) = (Placements::new(), Placements::new());
+            for board in boards() {
+                for piece in Piece::ALL {
+                    for entry_delay in [false, true] {
+                        let options = SearchOptions {
+                            with_paths: true,
+                            entry_delay,
+                        };
+                        banded.search(&board, piece, options, &mut banded_out);
+                        plain.search(&board, piece, options, &mut plain_out);
+                        assert_eq!(banded_out.as_slice(), plain_out.as_slice());
+                        for index in 0..banded_out.len() {
+                            assert_eq!(banded_out.path(index), plain_out.path(index));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_fast_expansion_matches_the_one_input_step_exactly() {
         for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)] {
             let timing = FrameTiming {
@@ -672,6 +947,8 @@ mod tests {
             let mut fast = Gamepad::with_timing(timing);
             let mut generic = Gamepad::with_timing(timing);
             generic.generic_steps = true;
+            fast.plain_only = true;
+            generic.plain_only = true;
             let (mut fast_out, mut generic_out) = (Placements::new(), Placements::new());
             for board in boards() {
                 for piece in Piece::ALL {
@@ -681,7 +958,7 @@ mod tests {
                     for index in 0..fast_out.len() {
                         assert_eq!(fast_out.path(index), generic_out.path(index));
                     }
-                    assert_eq!(fast.queue_length, generic.queue_length);
+                    assert_eq!(fast.last_visits, generic.last_visits);
                 }
             }
         }
