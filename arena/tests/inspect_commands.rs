@@ -920,24 +920,17 @@ fn analyze_shows_what_the_gamepad_reaches_at_a_given_level_and_tap_rate() {
     // it floats 96 frames first and reaches both walls.
     let folder = folder("gamepad-timing");
     let board = write(&folder, "empty.txt", &board_text(12, &[]));
-    let flat_columns = |extra: &[&str]| -> Vec<i64> {
-        let mut args = vec![
-            "analyze",
-            "gamepad+nes-plateau",
-            "--board",
-            &board,
-            "--board-height",
-            "12",
-            "--pieces",
-            "I",
-            "--all",
-            "--json",
-            "--level",
-            "29",
-            "--tap-rate",
-            "6",
-        ];
+    let analyze = |strategy: &'static str, extra: &[&'static str]| -> Vec<String> {
+        let mut args = vec!["analyze", strategy, "--board", &board];
+        args.extend(["--board-height", "12", "--pieces", "I"]);
         args.extend_from_slice(extra);
+        args.iter().map(|arg| arg.to_string()).collect()
+    };
+    let flat_columns = |extra: &[&'static str]| -> Vec<i64> {
+        let mut timing = vec!["--all", "--json", "--level", "29", "--tap-rate", "6"];
+        timing.extend_from_slice(extra);
+        let args = analyze("gamepad+nes-plateau", &timing);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let json = json_of(&arena(&args));
         let mut columns: Vec<i64> = json["placements"]
             .as_array()
@@ -951,31 +944,17 @@ fn analyze_shows_what_the_gamepad_reaches_at_a_given_level_and_tap_rate() {
     };
     assert_eq!(flat_columns(&[]), [3, 4, 5, 6, 7]);
     assert_eq!(flat_columns(&["--entry-delay"]), [2, 3, 4, 5, 6, 7, 8]);
-    for bad in [vec!["--tap-rate", "1"], vec!["--tap-rate", "9"]] {
-        let mut args = vec![
-            "analyze",
-            "gamepad+nes-plateau",
-            "--board",
-            &board,
-            "--board-height",
-            "12",
-            "--pieces",
-            "I",
-        ];
-        args.extend_from_slice(&bad);
-        assert_error(&args);
+    for (strategy, bad) in [
+        ("gamepad+nes-plateau", ["--tap-rate", "1"]),
+        ("gamepad+nes-plateau", ["--tap-rate", "9"]),
+        ("bfs+elashi", ["--level", "29"]),
+    ] {
+        let args = analyze(strategy, &bad);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let line = assert_error(&args);
+        assert!(
+            strategy != "bfs+elashi" || line.contains("bfs ignores gravity"),
+            "{line}"
+        );
     }
-    let line = assert_error(&[
-        "analyze",
-        "bfs+elashi",
-        "--board",
-        &board,
-        "--board-height",
-        "12",
-        "--pieces",
-        "I",
-        "--level",
-        "29",
-    ]);
-    assert!(line.contains("bfs ignores gravity"), "{line}");
 }

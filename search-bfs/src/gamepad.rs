@@ -523,6 +523,21 @@ impl Gamepad {
         self.dropped_length = 0;
     }
 
+    /// Expands the queue's `layer` (after whatever was expanded for this frame already) and
+    /// appends the next layer; returns where it is in the queue.
+    fn next_layer(
+        &mut self,
+        piece: Piece,
+        layer: std::ops::Range<usize>,
+    ) -> std::ops::Range<usize> {
+        for head in layer.clone() {
+            self.expand_any(piece, head as u32, self.queue[head].state, false);
+        }
+        let next = layer.end;
+        self.append_next_layer();
+        next..self.queue.len()
+    }
+
     /// The spawn state, the first layer.
     fn spawn_state(entry_delay: bool) -> FrameState {
         FrameState {
@@ -558,12 +573,7 @@ impl Gamepad {
             if let Some(starts) = layer_starts.as_deref_mut() {
                 starts.push(layer.start as u32);
             }
-            for head in layer.clone() {
-                self.expand_any(piece, head as u32, self.queue[head].state, false);
-            }
-            let next = layer.end;
-            self.append_next_layer();
-            layer = next..self.queue.len();
+            layer = self.next_layer(piece, layer);
         }
         if let Some(starts) = layer_starts {
             starts.push(self.queue.len() as u32);
@@ -604,20 +614,10 @@ impl Gamepad {
                 let reference = CACHED | (band[0] + (last_row + offset) as u32);
                 self.expand_any(piece, reference, node.state, true);
             }
-            for head in layer.clone() {
-                self.expand_any(piece, head as u32, self.queue[head].state, false);
-            }
-            let next = layer.end;
-            self.append_next_layer();
-            layer = next..self.queue.len();
+            layer = self.next_layer(piece, layer);
         }
         while !layer.is_empty() {
-            for head in layer.clone() {
-                self.expand_any(piece, head as u32, self.queue[head].state, false);
-            }
-            let next = layer.end;
-            self.append_next_layer();
-            layer = next..self.queue.len();
+            layer = self.next_layer(piece, layer);
         }
         self.band_caches[piece.index()][usize::from(entry_delay)] = cache;
         true
