@@ -41,6 +41,21 @@ pub enum ArenaError {
     },
 }
 
+impl From<tetris_registry::RegistryError> for ArenaError {
+    /// The registry's errors keep their one-line messages: a strategy error stays one, a
+    /// core error (a bad preset or weights file) stays one, an unknown name is bad usage.
+    fn from(error: tetris_registry::RegistryError) -> ArenaError {
+        use tetris_registry::RegistryError;
+        match error {
+            RegistryError::Core(error) => ArenaError::Core(error),
+            RegistryError::Strategy { strategy, message } => {
+                ArenaError::Strategy { strategy, message }
+            }
+            other => ArenaError::Usage(other.to_string()),
+        }
+    }
+}
+
 impl ArenaError {
     /// An [`ArenaError::Io`] for `path`.
     pub fn io(path: impl Into<String>, error: &std::io::Error) -> ArenaError {

@@ -1,22 +1,35 @@
-//! `tetris-arena`: the `arena` binary's library — strategies by name, games, and the commands.
+//! `tetris-arena`: the `arena` binary's library — games, runs, statistics and reports.
 //!
-//! The binary (`src/main.rs`) only parses the command line and maps errors to one `error:`
-//! line and exit code 2; everything it runs lives here so that integration tests and later
-//! commands (stats, tune, nes) reuse it.
+//! The layers, each using only those above it:
+//!
+//! - [`format`]: number formats and aligned text tables (no dependencies);
+//! - [`sim`]: the games — the frame-less game, the NES frame-accurate game, the placement
+//!   record every result uses, and replays with their verifier;
+//! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
+//!   statistics and the log-linear fit, the NES score distribution, position analysis;
+//! - [`run`]: the one parallel, deterministic, interruptible runner, and the games of each
+//!   kind of run as its tasks (tournament, statistics), plus [`tune`]'s tuner;
+//! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
+//!   JSON reports, CSV, SVG plots and the terminal view;
+//! - [`commands`]: one module per subcommand that parses its options, validates them, calls
+//!   the library and prints. No library module imports a command.
+//!
+//! Strategies and engines by name come from the `tetris-registry` crate. The binary
+//! (`src/main.rs`) only parses the command line and maps errors to one `error:` line and exit
+//! code 2.
 
+pub mod analysis;
 pub mod cli;
 pub mod commands;
-pub mod engines;
 pub mod error;
-pub mod game;
-pub mod interrupt;
-pub mod output;
-pub mod plots;
-pub mod render;
-pub mod stats;
-pub mod strategy;
+pub mod format;
+pub mod input;
+pub mod report;
+pub mod run;
+pub mod sim;
 pub mod tune;
 
 pub use error::ArenaError;
-pub use game::{GameEnd, GameResult, GameSettings, PlayOptions, PlayedPlacement, play_game};
-pub use strategy::{Strategy, StrategySpec};
+pub use sim::game::{GameEnd, GameResult, GameSettings, PlayOptions, play_game};
+pub use sim::placement::PlayedPlacement;
+pub use tetris_registry::{Strategy, StrategySpec};

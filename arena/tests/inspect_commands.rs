@@ -144,8 +144,8 @@ fn list_prints_every_searcher_evaluator_preset_and_generator() {
         assert!(text.contains(name), "list lacks {name}:\n{text}");
     }
     // The registry is the source of truth for presets: every one of them is listed.
-    for evaluator in tetris_arena::engines::evaluator_names() {
-        for preset in tetris_arena::engines::evaluator_presets(evaluator).unwrap() {
+    for evaluator in tetris_registry::evaluator_names() {
+        for preset in tetris_registry::evaluator_presets(evaluator).unwrap() {
             assert!(
                 text.contains(preset.name),
                 "list lacks preset {}",
@@ -166,7 +166,7 @@ fn list_prints_every_searcher_evaluator_preset_and_generator() {
         .collect();
     // The list is the registry in registration order, the three classics first; registering
     // an evaluator is one line in engines.rs and needs no change here.
-    assert_eq!(evaluators, tetris_arena::engines::evaluator_names());
+    assert_eq!(evaluators, tetris_registry::evaluator_names());
     assert_eq!(evaluators[..3], ["elashi", "dellacherie", "nes-plateau"]);
     assert_eq!(
         json["generators"],

@@ -36,4 +36,5 @@ pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use scoring::NesScore;
+pub use search::NamedSearcher;
 pub use search::{FrameTiming, Placements, SearchOptions, Searcher};

@@ -152,6 +152,20 @@ impl<'a> IntoIterator for &'a Placements {
     }
 }
 
+/// A searcher that can be built by name: what a registry needs besides [`Searcher`].
+///
+/// The evaluator side's counterpart is [`crate::WeightedEvaluator`]. A searcher crate
+/// implements both traits; registering it is then one line in the registry.
+pub trait NamedSearcher: Searcher + Sized {
+    /// The searcher's name in strategy names (`bfs` in `bfs+elashi@2`).
+    const NAME: &'static str;
+    /// A one-line description for listings.
+    const DESCRIPTION: &'static str;
+
+    /// The searcher with its default settings (and empty scratch).
+    fn with_default_settings() -> Self;
+}
+
 /// Enumerates every lock placement a piece can reach from its spawn state.
 ///
 /// Contract for implementations:

@@ -78,6 +78,7 @@
 //! by input (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
 
 use crate::legal_pivot_rows;
+use tetris_core::NamedSearcher;
 use tetris_core::{
     BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
     SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
@@ -283,9 +284,6 @@ enum BandCache {
 }
 
 impl Gamepad {
-    /// The searcher's name in strategy strings (`gamepad+nes-plateau@2`).
-    pub const NAME: &'static str = "gamepad";
-
     /// The tap rates it simulates: from 2 frames between presses (30 per second; a button
     /// must be released for a frame before it counts as pressed again) to 8 (7.5 per second;
     /// slower players use the delayed auto shift, which this search does not model). The
@@ -820,6 +818,16 @@ impl Default for Gamepad {
 #[inline]
 const fn slot(x: i8, rotation: u8) -> usize {
     (x + 1) as usize * ROTATION_SLOTS + rotation as usize
+}
+
+impl NamedSearcher for Gamepad {
+    const NAME: &'static str = "gamepad";
+    const DESCRIPTION: &'static str =
+        "per-frame NES search with gravity and tap-rate limits (search.md §3)";
+
+    fn with_default_settings() -> Gamepad {
+        Gamepad::new()
+    }
 }
 
 impl Searcher for Gamepad {

@@ -105,6 +105,7 @@ pub mod reference;
 
 pub use gamepad::Gamepad;
 
+use tetris_core::NamedSearcher;
 use tetris_core::{
     BOARD_WIDTH, Board, Input, MAX_BOARD_HEIGHT, Piece, PieceState, Placement, Placements, SPAWN_X,
     SPAWN_Y, SearchOptions, Searcher,
@@ -321,9 +322,6 @@ pub struct Bfs {
 }
 
 impl Bfs {
-    /// The searcher's name in strategy strings (`bfs+elashi@2`).
-    pub const NAME: &'static str = "bfs";
-
     /// A searcher with empty scratch.
     pub fn new() -> Bfs {
         Bfs {
@@ -535,6 +533,16 @@ fn open_band_rows(board: &Board) -> u32 {
         .min(board.height() as u32);
     let band_rows = empty_top_rows.saturating_sub(1);
     if band_rows >= 2 { band_rows } else { 0 }
+}
+
+impl NamedSearcher for Bfs {
+    const NAME: &'static str = "bfs";
+    const DESCRIPTION: &'static str =
+        "breadth-first lock search: every slide and spin, no gravity (search.md §1)";
+
+    fn with_default_settings() -> Bfs {
+        Bfs::new()
+    }
 }
 
 impl Searcher for Bfs {

@@ -51,6 +51,7 @@
 
 use std::iter;
 
+use tetris_core::NamedSearcher;
 use tetris_core::{
     Board, Input, Piece, PieceState, Placement, Placements, SPAWN_X, SPAWN_Y, SearchOptions,
     Searcher,
@@ -124,9 +125,6 @@ const PRESSES_TWO: [&[Input]; 2] = [&[], &[Input::RotateClockwise]];
 pub struct ColumnDrop;
 
 impl ColumnDrop {
-    /// The searcher's name in strategy strings (`column-drop+dellacherie`).
-    pub const NAME: &'static str = "column-drop";
-
     /// A column-drop searcher (it holds no state).
     pub fn new() -> ColumnDrop {
         ColumnDrop
@@ -236,6 +234,16 @@ fn reachable_run(legal: u32) -> Option<(i8, i8)> {
     // Move bit 5 to bit 31; the legal bits below it follow as leading ones.
     let left = (legal << (31 - spawn)).leading_ones() as i8;
     Some((SPAWN_X - left + 1, SPAWN_X + right - 1))
+}
+
+impl NamedSearcher for ColumnDrop {
+    const NAME: &'static str = "column-drop";
+    const DESCRIPTION: &'static str =
+        "rotate and shift at the spawn row, then drop straight down (search.md §2)";
+
+    fn with_default_settings() -> ColumnDrop {
+        ColumnDrop::new()
+    }
 }
 
 impl Searcher for ColumnDrop {

@@ -2,11 +2,28 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
 use tetris_core::GeneratorKind;
+use tetris_registry::{evaluator_names, evaluator_presets, evaluators, searcher_names};
 
-use crate::engines::{evaluator_names, evaluator_presets, searcher_names};
 use crate::error::ArenaError;
-use crate::output::print_output;
+use crate::report::output::{pretty_json, print_output};
+
+/// One evaluator in `arena list --json`.
+#[derive(Serialize)]
+struct EvaluatorJson {
+    name: &'static str,
+    presets: Vec<&'static str>,
+    default_preset: Option<&'static str>,
+}
+
+/// `arena list --json`.
+#[derive(Serialize)]
+struct ListJson {
+    searchers: Vec<&'static str>,
+    evaluators: Vec<EvaluatorJson>,
+    generators: &'static [&'static str],
+}
 
 /// Options of `arena list`.
 #[derive(Debug, clap::Args)]
@@ -18,25 +35,20 @@ pub struct Args {
 
 /// Runs `arena list`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let evaluators: Vec<serde_json::Value> = evaluator_names()
-        .into_iter()
-        .map(|name| {
-            let presets = evaluator_presets(name).unwrap_or(&[]);
-            serde_json::json!({
-                "name": name,
-                "presets": presets.iter().map(|preset| preset.name).collect::<Vec<_>>(),
-                "default_preset": presets.first().map(|preset| preset.name),
-            })
-        })
-        .collect();
     if args.json {
-        let value = serde_json::json!({
-            "searchers": searcher_names(),
-            "evaluators": evaluators,
-            "generators": GeneratorKind::NAMES,
-        });
-        let json = serde_json::to_string_pretty(&value).expect("list serializes");
-        return print_output(&format!("{json}\n"));
+        let list = ListJson {
+            searchers: searcher_names(),
+            evaluators: evaluators()
+                .into_iter()
+                .map(|entry| EvaluatorJson {
+                    name: entry.name,
+                    presets: entry.presets.iter().map(|preset| preset.name).collect(),
+                    default_preset: entry.presets.first().map(|preset| preset.name),
+                })
+                .collect(),
+            generators: &GeneratorKind::NAMES,
+        };
+        return print_output(&pretty_json(&list));
     }
     let mut text = String::from("searchers:\n");
     for name in searcher_names() {

@@ -11,21 +11,20 @@
 //! Without `--max-pieces` the game runs until the current piece cannot spawn: strong
 //! strategies may never get there on 10 × 20, so give a cap or a shorter `--board-height`.
 
-use std::collections::VecDeque;
-use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use serde::Serialize;
-use tetris_core::{Board, GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, NesScore, Piece};
+use tetris_core::{GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
+use tetris_registry::Strategy;
 
-use crate::commands::replay::{DEFAULT_SPEED, Replay, describe_end};
 use crate::error::ArenaError;
-use crate::game::{GameResult, GameSettings, PlayOptions, Step, play_game};
-use crate::output::write_atomically;
-use crate::render::{self, Frame, LastPlacement, Watcher};
-use crate::strategy::Strategy;
+use crate::report::game::{PlayJson, play_text};
+use crate::report::output::{check_output_file, print_output, write_atomically};
+use crate::report::terminal::{DEFAULT_SPEED, Watcher};
+use crate::report::watch::play_watched;
+use crate::sim::game::{GameSettings, PlayOptions, play_game};
+use crate::sim::replay::Replay;
 
 /// Options of `arena play`.
 #[derive(Debug, clap::Args)]
@@ -67,31 +66,6 @@ pub struct Args {
     pub record: Option<PathBuf>,
 }
 
-/// The `--json` output (field order as in arena.md's contract).
-#[derive(Serialize)]
-struct PlayReport {
-    strategy: String,
-    generator: String,
-    seed: u64,
-    board_height: u8,
-    pieces: u64,
-    lines: u64,
-    score: u32,
-    game_over: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    placements: Option<Vec<PlacementRow>>,
-}
-
-/// One placement of the `--json` output.
-#[derive(Serialize)]
-struct PlacementRow {
-    piece: Piece,
-    x: i8,
-    y: i8,
-    rotation: u8,
-    cleared: u8,
-}
-
 /// Runs `arena play`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let mut strategy = Strategy::from_name(&args.strategy)?;
@@ -102,15 +76,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     if let Some(path) = &args.record {
         // Fail now rather than after a long game.
-        let folder = path
-            .parent()
-            .filter(|folder| !folder.as_os_str().is_empty());
-        if folder.is_some_and(|folder| !folder.is_dir()) {
-            return Err(ArenaError::Io {
-                path: path.display().to_string(),
-                message: "its folder does not exist".to_string(),
-            });
-        }
+        check_output_file("--record", path)?;
     }
     if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
         eprintln!(
@@ -142,34 +108,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         write_atomically(path, replay.to_json().as_bytes())?;
     }
     if args.json {
-        let report = PlayReport {
-            strategy: strategy.name(),
-            generator: settings.generator.to_string(),
-            seed: settings.seed,
-            board_height: settings.board_height,
-            pieces: result.pieces,
-            lines: result.lines,
-            score: result.score,
-            game_over: result.game_over(),
-            placements: (!args.no_placements).then(|| {
-                result
-                    .placements
-                    .iter()
-                    .map(|played| PlacementRow {
-                        piece: played.piece,
-                        x: played.x,
-                        y: played.y,
-                        rotation: played.rotation,
-                        cleared: played.cleared,
-                    })
-                    .collect()
-            }),
-        };
-        let mut line = serde_json::to_string(&report).expect("the play report serializes");
-        line.push('\n');
-        return render::print(&line);
+        let report = PlayJson::new(&strategy, &settings, &result, !args.no_placements);
+        return print_output(&report.to_line());
     }
-    render::print(&text_report(
+    print_output(&play_text(
         &strategy,
         &settings,
         &result,
@@ -204,141 +146,6 @@ fn settings(args: &Args) -> Result<GameSettings, ArenaError> {
         seed: args.seed,
         max_pieces: args.max_pieces,
     })
-}
-
-/// The text report: rules, result, time and speed.
-fn text_report(
-    strategy: &Strategy,
-    settings: &GameSettings,
-    result: &GameResult,
-    recorded: bool,
-) -> String {
-    let seconds = result.elapsed.as_secs_f64();
-    let mut text = String::new();
-    let _ = writeln!(text, "strategy   {}", strategy.name());
-    let _ = writeln!(
-        text,
-        "generator  {} (seed {})",
-        settings.generator, settings.seed
-    );
-    let _ = writeln!(text, "board      10 x {}", settings.board_height);
-    let _ = writeln!(text, "pieces     {}", result.pieces);
-    let _ = writeln!(text, "lines      {}", result.lines);
-    let _ = writeln!(text, "score      {}", result.score);
-    let _ = writeln!(
-        text,
-        "clears     single {}, double {}, triple {}, tetris {}",
-        result.clears[1], result.clears[2], result.clears[3], result.clears[4]
-    );
-    let _ = writeln!(
-        text,
-        "end        {}",
-        describe_end(result.end, settings.max_pieces)
-    );
-    let _ = writeln!(text, "time       {seconds:.3} s");
-    // With --watch or --record the time includes the pauses or the path searches.
-    if seconds > 0.0 {
-        let _ = writeln!(
-            text,
-            "speed      {:.0} pieces/s",
-            result.pieces as f64 / seconds
-        );
-    }
-    if recorded {
-        let _ = writeln!(
-            text,
-            "note       the time includes finding the replay's paths"
-        );
-    }
-    text
-}
-
-/// Plays a game and shows it, frame by frame, with `watcher`.
-fn play_watched(
-    strategy: &mut Strategy,
-    settings: &GameSettings,
-    options: PlayOptions,
-    watcher: &mut Watcher,
-) -> Result<GameResult, ArenaError> {
-    let mut view = GameView {
-        title: strategy.name(),
-        depth: strategy.depth(),
-        board: Board::new(usize::from(settings.board_height))?,
-        score: NesScore::new(0),
-        sequence: settings.generator.start(settings.seed)?,
-        upcoming: VecDeque::new(),
-        shown: Vec::new(),
-    };
-    view.refill();
-    watcher.start();
-    watcher.show(&view.frame(None, 0, 0));
-    play_game(strategy, settings, options, &mut |step| {
-        let last = view.advance(step);
-        watcher.show(&view.frame(Some(last), step.pieces, step.lines));
-        ControlFlow::Continue(())
-    })
-}
-
-/// What `--watch` shows besides the game's own step: the board before the placement (to find
-/// the cleared rows for the highlight), the score, and the next pieces, drawn from a second
-/// copy of the generator so that the frame shows every piece the strategy will see.
-struct GameView {
-    title: String,
-    depth: usize,
-    board: Board,
-    score: NesScore,
-    sequence: tetris_core::PieceGenerator,
-    upcoming: VecDeque<Piece>,
-    shown: Vec<Piece>,
-}
-
-impl GameView {
-    /// Tops the upcoming pieces up to the strategy's depth.
-    fn refill(&mut self) {
-        while self.upcoming.len() < self.depth {
-            match self.sequence.next() {
-                Some(piece) => self.upcoming.push_back(piece),
-                None => break,
-            }
-        }
-        self.shown.clear();
-        self.shown.extend(self.upcoming.iter().copied());
-    }
-
-    /// Follows one placement of the game.
-    fn advance(&mut self, step: &Step<'_>) -> LastPlacement {
-        let placed = step.placement;
-        let outcome = self
-            .board
-            .lock(placed.piece, placed.rotation, placed.x, placed.y);
-        debug_assert_eq!(&self.board, step.board, "the view follows the game");
-        self.board = *step.board;
-        if outcome.rows_cleared > 0 {
-            self.score.add_cleared_rows(outcome.rows_cleared);
-        }
-        self.upcoming.pop_front();
-        self.refill();
-        LastPlacement {
-            piece: placed.piece,
-            x: placed.x,
-            y: placed.y,
-            rotation: placed.rotation,
-            cleared_rows: outcome.cleared_rows,
-        }
-    }
-
-    /// The frame after `pieces` placements.
-    fn frame(&self, last: Option<LastPlacement>, pieces: u64, lines: u64) -> Frame<'_> {
-        Frame {
-            title: &self.title,
-            board: &self.board,
-            last,
-            pieces,
-            lines,
-            score: self.score.score(),
-            upcoming: &self.shown,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use tetris_core::GeneratorKind;
 
 use crate::error::ArenaError;
-use crate::output::print_output;
+use crate::report::output::print_output;
 
 /// Options of `arena sequence`.
 #[derive(Debug, clap::Args)]

@@ -5,20 +5,48 @@
 //! dispatch traits, [`SearchEngine`] and [`EvaluationEngine`], and the enums over the engines.
 //! The enums implement `tetris_core::Searcher` / `tetris_core::Evaluator` again by forwarding,
 //! so the generic lookahead chain runs on them with one `match` per call instead of a virtual
-//! call.
+//! call. (The mirror traits stay: enum_dispatch, a chosen dependency, cannot dispatch a trait
+//! declared in another crate, and a hand-written `match` per method would be the same
+//! forwarding written once more.)
 //!
 //! Registering an engine is one line in the `searchers!` or `evaluators!` invocation at the
-//! bottom of this file: the macro adds the enum variant, the dispatch impl and the name, preset
-//! and weights-file lookups. A searcher type must offer `NAME` and `new()` besides
-//! `tetris_core::Searcher`; an evaluator type implements `tetris_core::WeightedEvaluator`.
+//! bottom of this file: the macro adds the enum variant, the dispatch impl, the name, preset
+//! and weights-file lookups and the entry that [`searchers`] / [`evaluators`] iterate. A
+//! searcher type implements `tetris_core::Searcher` and `tetris_core::NamedSearcher`; an
+//! evaluator type implements `tetris_core::WeightedEvaluator`.
 
 use std::path::Path;
 
 use enum_dispatch::enum_dispatch;
 use tetris_core::{
-    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, Piece, Placements, Preset,
-    SearchOptions, Searcher, WeightedEvaluator, Weights,
+    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, NamedSearcher, Piece, Placements,
+    Preset, SearchOptions, Searcher, WeightedEvaluator, Weights,
 };
+
+use crate::strategy::{TUNED, WeightsChoice};
+
+/// A registered searcher, as listed by [`searchers`].
+#[derive(Clone, Copy, Debug)]
+pub struct SearcherEntry {
+    /// Its name in strategy names.
+    pub name: &'static str,
+    /// One line saying what it does.
+    pub description: &'static str,
+    /// Whether it simulates gravity (NES frames), so that its placements are reachable at a
+    /// level's speed.
+    pub gravity_aware: bool,
+}
+
+/// A registered evaluator, as listed by [`evaluators`].
+#[derive(Clone, Copy, Debug)]
+pub struct EvaluatorEntry {
+    /// Its name in strategy names and weights files.
+    pub name: &'static str,
+    /// Its feature names, in weight order.
+    pub feature_names: &'static [&'static str],
+    /// The presets it ships; the first is its default.
+    pub presets: &'static [Preset],
+}
 
 /// The searcher operations the arena dispatches statically (mirrors `tetris_core::Searcher`).
 #[enum_dispatch]
@@ -97,16 +125,25 @@ macro_rules! searchers {
             )+
         }
 
-        /// The registered searchers' names, in registration order.
-        pub fn searcher_names() -> Vec<&'static str> {
-            vec![$(<$engine>::NAME),+]
+        /// Every registered searcher, in registration order.
+        pub fn searchers() -> Vec<SearcherEntry> {
+            vec![$(SearcherEntry {
+                name: <$engine as NamedSearcher>::NAME,
+                description: <$engine as NamedSearcher>::DESCRIPTION,
+                gravity_aware: Searcher::frame_timing(
+                    &<$engine as NamedSearcher>::with_default_settings(),
+                )
+                .is_some(),
+            }),+]
         }
 
-        /// A new searcher by name.
+        /// A new searcher by name, with its default settings.
         pub fn searcher_by_name(name: &str) -> Option<AnySearcher> {
             $(
-                if name == <$engine>::NAME {
-                    return Some(AnySearcher::$variant(<$engine>::new()));
+                if name == <$engine as NamedSearcher>::NAME {
+                    return Some(AnySearcher::$variant(
+                        <$engine as NamedSearcher>::with_default_settings(),
+                    ));
                 }
             )+
             None
@@ -153,19 +190,13 @@ macro_rules! evaluators {
             )+
         }
 
-        /// The registered evaluators' names, in registration order.
-        pub fn evaluator_names() -> Vec<&'static str> {
-            vec![$(<$engine as WeightedEvaluator>::NAME),+]
-        }
-
-        /// The presets of the evaluator called `name` (the first is its default).
-        pub fn evaluator_presets(name: &str) -> Option<&'static [Preset]> {
-            $(
-                if name == <$engine as WeightedEvaluator>::NAME {
-                    return Some(<$engine as WeightedEvaluator>::PRESETS);
-                }
-            )+
-            None
+        /// Every registered evaluator, in registration order.
+        pub fn evaluators() -> Vec<EvaluatorEntry> {
+            vec![$(EvaluatorEntry {
+                name: <$engine as WeightedEvaluator>::NAME,
+                feature_names: <$engine as WeightedEvaluator>::FEATURE_NAMES,
+                presets: <$engine as WeightedEvaluator>::PRESETS,
+            }),+]
         }
 
         /// An evaluator by name with its default weights, a named preset, or a weights file.
@@ -179,6 +210,9 @@ macro_rules! evaluators {
                         WeightsChoice::Default => Ok(<$engine as WeightedEvaluator>::with_default_weights()),
                         WeightsChoice::Preset(preset) => <$engine as WeightedEvaluator>::from_preset(preset),
                         WeightsChoice::File(path) => <$engine as WeightedEvaluator>::load_weights(Path::new(path)),
+                        // Tuned values are not in the name: looked up, they are a preset
+                        // nobody ships (Strategy::new refuses them first).
+                        WeightsChoice::Tuned => <$engine as WeightedEvaluator>::from_preset(TUNED),
                     };
                     return Some(built.map(AnyEvaluator::$variant));
                 }
@@ -204,15 +238,22 @@ macro_rules! evaluators {
     };
 }
 
-/// Which weights an evaluator is built with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WeightsChoice {
-    /// The evaluator's default preset.
-    Default,
-    /// A named preset.
-    Preset(String),
-    /// A JSON weights file.
-    File(String),
+/// The registered searchers' names, in registration order.
+pub fn searcher_names() -> Vec<&'static str> {
+    searchers().into_iter().map(|entry| entry.name).collect()
+}
+
+/// The registered evaluators' names, in registration order.
+pub fn evaluator_names() -> Vec<&'static str> {
+    evaluators().into_iter().map(|entry| entry.name).collect()
+}
+
+/// The presets of the evaluator called `name` (the first is its default).
+pub fn evaluator_presets(name: &str) -> Option<&'static [Preset]> {
+    evaluators()
+        .into_iter()
+        .find(|entry| entry.name == name)
+        .map(|entry| entry.presets)
 }
 
 impl Searcher for AnySearcher {

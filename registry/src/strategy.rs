@@ -2,7 +2,9 @@
 //!
 //! A strategy is a searcher, an evaluator (with its weights) and a lookahead depth (1 = the
 //! current piece only, 2 = current + one preview piece, …). After `:` a value ending in
-//! `.json` (or containing a path separator) is a weights file, anything else a preset name.
+//! `.json` (or containing a path separator) is a weights file, anything else a preset name;
+//! [`EvaluatorSpec`] (an evaluator alone, as `arena features --eval` takes it) parses that
+//! part with the same rule.
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,10 +15,107 @@ use tetris_core::{
 };
 
 use crate::engines::{
-    AnyEvaluator, AnySearcher, WeightsChoice, evaluator_by_name, evaluator_names, searcher_by_name,
-    searcher_names,
+    AnyEvaluator, AnySearcher, evaluator_by_name, evaluator_names, searcher_by_name, searcher_names,
 };
-use crate::error::ArenaError;
+use crate::error::RegistryError;
+
+/// How a strategy built with candidate weights (while tuning) shows its weights: no preset or
+/// file holds them, and a name must not claim the evaluator's default.
+pub const TUNED: &str = "<tuned>";
+
+/// Which weights an evaluator is built with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsChoice {
+    /// The evaluator's default preset.
+    Default,
+    /// A named preset.
+    Preset(String),
+    /// A JSON weights file.
+    File(String),
+    /// Weights given as values (a tuning candidate): shown as `:<tuned>`, never rebuilt from
+    /// the name.
+    Tuned,
+}
+
+impl WeightsChoice {
+    /// Parses what follows `:` in a name: a value ending in `.json` or containing `/` is a
+    /// weights file, anything else a preset name.
+    fn parse(value: &str) -> WeightsChoice {
+        if value.ends_with(".json") || value.contains('/') {
+            WeightsChoice::File(value.to_string())
+        } else {
+            WeightsChoice::Preset(value.to_string())
+        }
+    }
+
+    /// `NAME` or `NAME:VALUE` split into the name and the weights it asks for.
+    fn split(text: &str) -> (&str, WeightsChoice) {
+        match text.split_once(':') {
+            Some((name, value)) => (name, WeightsChoice::parse(value)),
+            None => (text, WeightsChoice::Default),
+        }
+    }
+}
+
+impl fmt::Display for WeightsChoice {
+    /// Nothing for the default, else `:preset`, `:file` or `:<tuned>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsChoice::Default => Ok(()),
+            WeightsChoice::Preset(value) | WeightsChoice::File(value) => write!(f, ":{value}"),
+            WeightsChoice::Tuned => write!(f, ":{TUNED}"),
+        }
+    }
+}
+
+/// An evaluator named on its own: `NAME`, `NAME:PRESET` or `NAME:weights.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluatorSpec {
+    /// The evaluator's registered name.
+    pub name: String,
+    /// Which weights it is built with.
+    pub weights: WeightsChoice,
+}
+
+impl EvaluatorSpec {
+    /// Builds the evaluator (loading its weights file, if any).
+    pub fn build(&self) -> Result<AnyEvaluator, RegistryError> {
+        evaluator_by_name(&self.name, &self.weights)
+            .ok_or_else(|| unknown_evaluator(&self.name))?
+            .map_err(RegistryError::from)
+    }
+}
+
+/// The error for an evaluator name that is not registered, listing the valid ones.
+fn unknown_evaluator(name: &str) -> RegistryError {
+    RegistryError::UnknownEvaluator {
+        name: name.to_string(),
+        valid: evaluator_names().join(" "),
+    }
+}
+
+impl FromStr for EvaluatorSpec {
+    type Err = RegistryError;
+
+    /// Parses `NAME[:PRESET|:weights.json]`; the name must be a registered evaluator.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (name, weights) = WeightsChoice::split(text);
+        if !evaluator_names().contains(&name) {
+            return Err(unknown_evaluator(name));
+        }
+        Ok(EvaluatorSpec {
+            name: name.to_string(),
+            weights,
+        })
+    }
+}
+
+impl fmt::Display for EvaluatorSpec {
+    /// The canonical form: `name`, `name:preset` or `name:file`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.name, self.weights)
+    }
+}
 
 /// The deepest lookahead the arena accepts (each level multiplies the work by ~30).
 pub const MAX_DEPTH: usize = 4;
@@ -35,10 +134,10 @@ pub struct StrategySpec {
 }
 
 impl FromStr for StrategySpec {
-    type Err = ArenaError;
+    type Err = RegistryError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let fail = |message: String| ArenaError::Strategy {
+        let fail = |message: String| RegistryError::Strategy {
             strategy: text.to_string(),
             message,
         };
@@ -59,13 +158,7 @@ impl FromStr for StrategySpec {
         let (searcher, rest) = body.split_once('+').ok_or_else(|| {
             fail("expected SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]".to_string())
         })?;
-        let (evaluator, weights) = match rest.split_once(':') {
-            Some((evaluator, value)) if value.ends_with(".json") || value.contains('/') => {
-                (evaluator, WeightsChoice::File(value.to_string()))
-            }
-            Some((evaluator, value)) => (evaluator, WeightsChoice::Preset(value.to_string())),
-            None => (rest, WeightsChoice::Default),
-        };
+        let (evaluator, weights) = WeightsChoice::split(rest);
         if !searcher_names().contains(&searcher) {
             return Err(fail(format!(
                 "unknown searcher {searcher:?} (valid: {})",
@@ -90,11 +183,7 @@ impl FromStr for StrategySpec {
 impl fmt::Display for StrategySpec {
     /// The canonical name: `searcher+evaluator[:preset|:file][@depth]` (depth 1 omitted).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}+{}", self.searcher, self.evaluator)?;
-        match &self.weights {
-            WeightsChoice::Default => {}
-            WeightsChoice::Preset(name) | WeightsChoice::File(name) => write!(f, ":{name}")?,
-        }
+        write!(f, "{}+{}{}", self.searcher, self.evaluator, self.weights)?;
         if self.depth != 1 {
             write!(f, "@{}", self.depth)?;
         }
@@ -103,6 +192,9 @@ impl fmt::Display for StrategySpec {
 }
 
 /// A playable strategy: its engines, its chain and the buffers it reuses between moves.
+///
+/// Build it once (reading any weights file once) and clone it into each worker: a clone
+/// copies the engines and starts empty buffers.
 pub struct Strategy {
     spec: StrategySpec,
     searcher: AnySearcher,
@@ -111,20 +203,36 @@ pub struct Strategy {
     path_buffer: Placements,
 }
 
+impl Clone for Strategy {
+    /// The same engines with fresh chain buffers (a chain keeps no state between moves).
+    fn clone(&self) -> Strategy {
+        Strategy {
+            spec: self.spec.clone(),
+            searcher: self.searcher.clone(),
+            evaluator: self.evaluator.clone(),
+            chain: LookaheadChain::new(self.chain.options().clone()),
+            path_buffer: Placements::new(),
+        }
+    }
+}
+
 impl Strategy {
     /// Builds the engines a spec names (loading its weights file, if any).
-    pub fn new(spec: StrategySpec) -> Result<Strategy, ArenaError> {
+    pub fn new(spec: StrategySpec) -> Result<Strategy, RegistryError> {
         let strategy = spec.to_string();
-        let searcher = searcher_by_name(&spec.searcher).ok_or_else(|| ArenaError::Strategy {
+        let fail = |message: String| RegistryError::Strategy {
             strategy: strategy.clone(),
-            message: format!("unknown searcher {:?}", spec.searcher),
-        })?;
-        let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights).ok_or_else(|| {
-            ArenaError::Strategy {
-                strategy: strategy.clone(),
-                message: format!("unknown evaluator {:?}", spec.evaluator),
-            }
-        })??;
+            message,
+        };
+        if spec.weights == WeightsChoice::Tuned {
+            return Err(fail(
+                "tuned weights are not part of a name: write them to a weights file".into(),
+            ));
+        }
+        let searcher = searcher_by_name(&spec.searcher)
+            .ok_or_else(|| fail(format!("unknown searcher {:?}", spec.searcher)))?;
+        let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights)
+            .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
         Ok(Strategy {
             chain: LookaheadChain::new(ChainOptions::with_depth(spec.depth)),
             spec,
@@ -134,21 +242,21 @@ impl Strategy {
         })
     }
 
-    /// A strategy of the searcher called `searcher` with an evaluator already built (e.g. with
-    /// candidate weights while tuning) and lookahead `depth`. Its spec names the evaluator
-    /// with [`WeightsChoice::Default`], since the weights come from no preset or file.
-    pub fn with_evaluator(
+    /// A strategy of the searcher called `searcher` with an evaluator already built with
+    /// candidate weights (while tuning) and lookahead `depth`. Its name says the weights are
+    /// tuned ([`WeightsChoice::Tuned`]): they come from no preset or file.
+    pub fn with_tuned_evaluator(
         searcher: &str,
         evaluator: AnyEvaluator,
         depth: usize,
-    ) -> Result<Strategy, ArenaError> {
+    ) -> Result<Strategy, RegistryError> {
         let spec = StrategySpec {
             searcher: searcher.to_string(),
             evaluator: tetris_core::Evaluator::name(&evaluator).to_string(),
-            weights: WeightsChoice::Default,
+            weights: WeightsChoice::Tuned,
             depth,
         };
-        let searcher = searcher_by_name(searcher).ok_or_else(|| ArenaError::Strategy {
+        let searcher = searcher_by_name(searcher).ok_or_else(|| RegistryError::Strategy {
             strategy: spec.to_string(),
             message: format!("unknown searcher {searcher:?}"),
         })?;
@@ -162,7 +270,7 @@ impl Strategy {
     }
 
     /// Parses and builds a strategy from its name.
-    pub fn from_name(name: &str) -> Result<Strategy, ArenaError> {
+    pub fn from_name(name: &str) -> Result<Strategy, RegistryError> {
         Strategy::new(name.parse()?)
     }
 
@@ -269,5 +377,41 @@ mod tests {
         }
         assert!(Strategy::from_name("bfs+dellacherie:nope").is_err());
         assert!(Strategy::from_name("bfs+dellacherie:original").is_ok());
+    }
+
+    #[test]
+    fn a_tuned_strategy_says_so_and_cannot_be_rebuilt_from_its_name() {
+        let evaluator = crate::evaluator_with_values("elashi", &[1.0; 6])
+            .unwrap()
+            .unwrap();
+        let strategy = Strategy::with_tuned_evaluator("bfs", evaluator, 2).unwrap();
+        assert_eq!(strategy.name(), "bfs+elashi:<tuned>@2");
+        assert!(Strategy::new(strategy.spec().clone()).is_err());
+        let clone = strategy.clone();
+        assert_eq!(clone.name(), strategy.name());
+    }
+
+    #[test]
+    fn evaluator_specs_parse_and_print_back() {
+        let spec: EvaluatorSpec = "elashi".parse().unwrap();
+        assert_eq!(spec.weights, WeightsChoice::Default);
+        assert_eq!(spec.to_string(), "elashi");
+        let spec: EvaluatorSpec = "dellacherie:original".parse().unwrap();
+        assert_eq!(spec.weights, WeightsChoice::Preset("original".into()));
+        assert_eq!(spec.to_string(), "dellacherie:original");
+        for file in ["elashi:w.json", "elashi:dir/weights"] {
+            let spec: EvaluatorSpec = file.parse().unwrap();
+            assert!(matches!(spec.weights, WeightsChoice::File(_)), "{file}");
+            assert_eq!(spec.to_string(), file);
+        }
+        assert!("nope".parse::<EvaluatorSpec>().is_err());
+        assert!(":published".parse::<EvaluatorSpec>().is_err());
+        assert!(
+            "dellacherie:nope"
+                .parse::<EvaluatorSpec>()
+                .unwrap()
+                .build()
+                .is_err()
+        );
     }
 }

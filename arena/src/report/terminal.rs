@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 use tetris_core::{BOARD_WIDTH, Board, Piece};
 
 use crate::error::ArenaError;
+use crate::sim::placement::LastPlacement;
+
+/// The `--speed` of `--watch` when none is given, in pieces per second.
+pub const DEFAULT_SPEED: f64 = 10.0;
 
 /// How frames are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,45 +36,6 @@ impl Style {
         } else {
             Style::Plain
         }
-    }
-}
-
-/// The placement a frame shows, with the rows its lock cleared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LastPlacement {
-    /// The piece.
-    pub piece: Piece,
-    /// Pivot column.
-    pub x: i8,
-    /// Pivot row (0 at the top) when it locked.
-    pub y: i8,
-    /// Rotation index.
-    pub rotation: u8,
-    /// The rows the lock removed, as a mask of their indices before the clear (bit `y` =
-    /// row `y`), as in `LockOutcome::cleared_rows`.
-    pub cleared_rows: u32,
-}
-
-impl LastPlacement {
-    /// The placed piece's cells that are still on the board after the clear, as column masks
-    /// in the board's layout (bit `y` of entry `x` = cell `(x, y)`).
-    ///
-    /// A cell above row 0 was never stored and a cell in a cleared row is gone; any other cell
-    /// at row `y` moved down one row for every cleared row below it (index greater than `y`).
-    pub fn highlight(&self) -> [u32; BOARD_WIDTH] {
-        let mut columns = [0u32; BOARD_WIDTH];
-        for (dx, dy) in self.piece.cells(self.rotation) {
-            let (column, row) = (i32::from(self.x + dx), i32::from(self.y + dy));
-            if row < 0 || !(0..BOARD_WIDTH as i32).contains(&column) {
-                continue;
-            }
-            if self.cleared_rows >> row & 1 != 0 {
-                continue;
-            }
-            let below = (u64::from(self.cleared_rows) >> (row + 1)).count_ones();
-            columns[column as usize] |= 1 << (row as u32 + below);
-        }
-        columns
     }
 }
 
@@ -113,9 +78,9 @@ pub fn render(frame: &Frame<'_>, style: Style) -> String {
         Some(last) => text.push_str(&format!(
             "placed {} x {} y {} rotation {}, cleared {}\n",
             last.piece,
-            last.x,
-            last.y,
-            last.rotation,
+            last.state.x,
+            last.state.y,
+            last.state.rotation,
             last.cleared_rows.count_ones()
         )),
         None => text.push_str("placed -\n"),
@@ -241,15 +206,10 @@ fn write_stdout(text: &str) -> std::io::Result<()> {
     stdout.flush()
 }
 
-/// Prints `text` on stdout; a failed write (a closed pipe) becomes an [`ArenaError::Io`]
-/// instead of the panic `println!` would raise.
-pub fn print(text: &str) -> Result<(), ArenaError> {
-    write_stdout(text).map_err(|error| ArenaError::io("stdout", &error))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetris_core::PieceState;
 
     fn board(rows: &[&str]) -> Board {
         Board::from_rows(rows).unwrap()
@@ -263,9 +223,11 @@ mod tests {
         // down one (row 3) to row 3.
         let last = LastPlacement {
             piece: Piece::I,
-            x: 9,
-            y: 2,
-            rotation: 1,
+            state: PieceState {
+                x: 9,
+                y: 2,
+                rotation: 1,
+            },
             cleared_rows: (1 << 1) | (1 << 3),
         };
         let mut expected = [0u32; BOARD_WIDTH];
@@ -278,9 +240,11 @@ mod tests {
         // A vertical I with its pivot on row 0 covers rows -2..1: only rows 0 and 1 are stored.
         let last = LastPlacement {
             piece: Piece::I,
-            x: 0,
-            y: 0,
-            rotation: 1,
+            state: PieceState {
+                x: 0,
+                y: 0,
+                rotation: 1,
+            },
             cleared_rows: 0,
         };
         let mut expected = [0u32; BOARD_WIDTH];
@@ -298,9 +262,11 @@ mod tests {
             board: &board,
             last: Some(LastPlacement {
                 piece: Piece::O,
-                x: 1,
-                y: 2,
-                rotation: 0,
+                state: PieceState {
+                    x: 1,
+                    y: 2,
+                    rotation: 0,
+                },
                 cleared_rows: 0,
             }),
             pieces: 2,

@@ -16,10 +16,11 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GeneratorKind, Input, NesScore, Piece, PieceGenerator};
+use tetris_core::{Board, GeneratorKind, NesScore, Piece, PieceGenerator};
+use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
-use crate::strategy::Strategy;
+use crate::sim::placement::PlayedPlacement;
 
 /// The settings of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,24 +33,6 @@ pub struct GameSettings {
     pub seed: u64,
     /// Stop after this many pieces (`None`: play to the end).
     pub max_pieces: Option<u64>,
-}
-
-/// One placement the strategy played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayedPlacement {
-    /// The piece.
-    pub piece: Piece,
-    /// Pivot column.
-    pub x: i8,
-    /// Pivot row (0 at the top).
-    pub y: i8,
-    /// Rotation index.
-    pub rotation: u8,
-    /// Rows this placement cleared.
-    pub cleared: u8,
-    /// The input path from the spawn, when recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Vec<Input>>,
 }
 
 /// Why a game stopped.
@@ -76,6 +59,17 @@ impl GameEnd {
             GameEnd::PieceCap => "piece_cap",
             GameEnd::SequenceEnded => "sequence_ended",
             GameEnd::Stopped => "stopped",
+        }
+    }
+
+    /// How a game ended, in words (`max_pieces`: the game's piece cap).
+    pub fn describe(self, max_pieces: Option<u64>) -> String {
+        match (self, max_pieces) {
+            (GameEnd::GameOver, _) => "game over (the next piece could not spawn)".to_string(),
+            (GameEnd::PieceCap, Some(cap)) => format!("piece cap reached ({cap})"),
+            (GameEnd::PieceCap, None) => "piece cap reached".to_string(),
+            (GameEnd::SequenceEnded, _) => "the piece sequence ended".to_string(),
+            (GameEnd::Stopped, _) => "stopped before the end".to_string(),
         }
     }
 }

@@ -2,7 +2,11 @@
 //! starting games and to drop the running ones after their current piece, so that the finished
 //! games can still be reported and written; a second press quits at once without writing.
 
+use std::path::Path;
+
 use std::sync::Once;
+
+use crate::error::ArenaError;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Ctrl-C presses since [`install`] was last called.
@@ -32,4 +36,25 @@ pub fn install() {
 /// Whether Ctrl-C was pressed since [`install`].
 pub fn interrupted() -> bool {
     INTERRUPTS.load(Ordering::SeqCst) > 0
+}
+
+/// After an interrupted run's results were printed (and written to `out`): the `error:` that
+/// ends the command with code 2, saying how many of the `planned` games finished. `Ok` when
+/// the run was not interrupted.
+pub fn finished_or_error(
+    interrupted: bool,
+    finished: usize,
+    planned: u64,
+    out: Option<&Path>,
+) -> Result<(), ArenaError> {
+    if !interrupted {
+        return Ok(());
+    }
+    Err(ArenaError::Usage(format!(
+        "interrupted by Ctrl-C: {finished} of {planned} games finished; those were {}",
+        match out {
+            Some(path) => format!("printed and written to {}", path.display()),
+            None => "printed".to_string(),
+        }
+    )))
 }

@@ -9,9 +9,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::commands::stats::LogLinearFit;
+use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::error::ArenaError;
-use crate::output::write_atomically;
+use crate::report::output::write_atomically;
 
 /// The size of every plot in pixels.
 const SIZE: (u32, u32) = (800, 600);
@@ -375,6 +375,25 @@ pub fn write_tournament_plots(
         .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
     let chart = lines_per_game_chart(names, games)?;
     write_atomically(&folder.join("lines_per_game.svg"), chart.as_bytes())
+}
+
+/// Writes the three plots of `statistics` into `folder` (which must exist): row_shares.svg,
+/// cell_heat_map.svg, full_clear_intervals.svg.
+pub fn write_statistics_plots(
+    folder: &Path,
+    statistics: &PieceStatistics,
+) -> Result<(), ArenaError> {
+    let fit = statistics.fit();
+    let row_chart = row_share_chart(&statistics.row_shares(), fit.as_ref())?;
+    write_atomically(&folder.join("row_shares.svg"), row_chart.as_bytes())?;
+    let heat_map = cell_heat_map(&statistics.cell_shares())?;
+    write_atomically(&folder.join("cell_heat_map.svg"), heat_map.as_bytes())?;
+    let histogram = full_clear_histogram(&statistics.full_clear_intervals)?;
+    write_atomically(
+        &folder.join("full_clear_intervals.svg"),
+        histogram.as_bytes(),
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

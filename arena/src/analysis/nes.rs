@@ -1,0 +1,191 @@
+//! The NES plateau benchmark's statistics: the score distribution of a run's games and its
+//! pooled summary (arena.md, "The NES plateau benchmark").
+//!
+//! Median: the mean of the two middle scores for an even count. Best third: the ⌈N/3⌉ highest
+//! scores (rounded up, so that one or two games still have a best third). The Tetris share
+//! pools all games: rows cleared by Tetrises ÷ all rows cleared.
+
+use tetris_core::NesGameEnd;
+use tetris_core::scoring::MAX_SCORE;
+
+use crate::analysis::stats::{mean, median};
+use crate::sim::nes::NesGameResult;
+
+/// The score of a game that "maxed out": the most the NES displays.
+pub const MAX_OUT_SCORE: u32 = MAX_SCORE;
+/// The second score threshold the benchmark reports.
+pub const NEAR_MAX_OUT_SCORE: u32 = 900_000;
+
+/// The score statistics of a run (of displayed scores, capped at 999,999).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreStatistics {
+    /// Games.
+    pub games: usize,
+    /// The mean score.
+    pub mean: f64,
+    /// The median score (the mean of the two middle scores for an even count).
+    pub median: f64,
+    /// The highest score.
+    pub best: u32,
+    /// Games that reached 999,999 (the max-out) ÷ games.
+    pub max_out_share: f64,
+    /// Games with 900,000 or more ÷ games.
+    pub near_max_out_share: f64,
+    /// How many games the best third holds: ⌈games / 3⌉.
+    pub best_third_games: usize,
+    /// The mean of the ⌈games / 3⌉ highest scores.
+    pub best_third_mean: f64,
+}
+
+impl ScoreStatistics {
+    /// The statistics of `scores`; `None` when there are none.
+    pub fn of(scores: &[u32]) -> Option<ScoreStatistics> {
+        let values: Vec<f64> = scores.iter().map(|&score| f64::from(score)).collect();
+        let mut descending = values.clone();
+        descending.sort_by(|a, b| b.total_cmp(a));
+        let best_third_games = scores.len().div_ceil(3);
+        let share = |threshold: u32| {
+            scores.iter().filter(|&&score| score >= threshold).count() as f64 / scores.len() as f64
+        };
+        Some(ScoreStatistics {
+            games: scores.len(),
+            mean: mean(&values)?,
+            median: median(&values)?,
+            best: scores.iter().copied().max()?,
+            max_out_share: share(MAX_OUT_SCORE),
+            near_max_out_share: share(NEAR_MAX_OUT_SCORE),
+            best_third_games,
+            best_third_mean: mean(&descending[..best_third_games])?,
+        })
+    }
+}
+
+/// The summary of a run's finished games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NesSummary {
+    /// The score statistics (`None` when no game finished).
+    pub scores: Option<ScoreStatistics>,
+    /// The mean of the uncapped line-clear points.
+    pub mean_line_clear_points: Option<f64>,
+    /// The mean rows cleared per game.
+    pub mean_lines: Option<f64>,
+    /// Rows cleared over all games.
+    pub total_lines: u64,
+    /// Tetrises over all games.
+    pub tetrises: u64,
+    /// Rows cleared by Tetrises ÷ all rows cleared, pooled (`None` when no row was cleared).
+    pub tetris_share: Option<f64>,
+    /// Games that ended by a top-out.
+    pub top_outs: usize,
+    /// Games that reached the stop level.
+    pub reached_stop_level: usize,
+    /// The mean pieces per game.
+    pub mean_pieces: Option<f64>,
+    /// The mean game length in frames (to the last lock).
+    pub mean_frames: Option<f64>,
+    /// Pieces over all games.
+    pub total_pieces: u64,
+}
+
+impl NesSummary {
+    /// Summarizes `games` (summed in the order given).
+    pub fn of(games: &[NesGameResult]) -> NesSummary {
+        let scores: Vec<u32> = games.iter().map(|game| game.score).collect();
+        let column = |value: fn(&NesGameResult) -> f64| -> Option<f64> {
+            mean(&games.iter().map(value).collect::<Vec<f64>>())
+        };
+        let total_lines: u64 = games.iter().map(|game| u64::from(game.lines)).sum();
+        let tetrises: u64 = games.iter().map(|game| game.clears[4]).sum();
+        NesSummary {
+            scores: ScoreStatistics::of(&scores),
+            mean_line_clear_points: column(|game| game.line_clear_points as f64),
+            mean_lines: column(|game| f64::from(game.lines)),
+            total_lines,
+            tetrises,
+            tetris_share: (total_lines > 0).then(|| (4 * tetrises) as f64 / total_lines as f64),
+            top_outs: games
+                .iter()
+                .filter(|game| game.end == NesGameEnd::ToppedOut)
+                .count(),
+            reached_stop_level: games
+                .iter()
+                .filter(|game| game.end == NesGameEnd::ReachedStopLevel)
+                .count(),
+            mean_pieces: column(|game| game.pieces as f64),
+            mean_frames: column(|game| game.frames as f64),
+            total_pieces: games.iter().map(|game| game.pieces).sum(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn score_statistics_of_seven_hand_made_scores() {
+        let scores = [500_000, 999_999, 0, 900_000, 120_000, 950_000, 300_000];
+        let statistics = ScoreStatistics::of(&scores).unwrap();
+        // Descending: 999,999 950,000 900,000 500,000 300,000 120,000 0.
+        // Sum 3,769,999, so the mean is 3,769,999 / 7.
+        assert_eq!(statistics.games, 7);
+        assert!((statistics.mean - 3_769_999.0 / 7.0).abs() < 1e-6);
+        assert_eq!(statistics.median, 500_000.0);
+        assert_eq!(statistics.best, 999_999);
+        // One game at the max-out; three at 900,000 or more (900,000 itself counts).
+        assert_eq!(statistics.max_out_share, 1.0 / 7.0);
+        assert_eq!(statistics.near_max_out_share, 3.0 / 7.0);
+        // ⌈7 / 3⌉ = 3: (999,999 + 950,000 + 900,000) / 3 = 2,849,999 / 3.
+        assert_eq!(statistics.best_third_games, 3);
+        assert!((statistics.best_third_mean - 2_849_999.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn score_statistics_of_even_and_tiny_counts() {
+        let statistics = ScoreStatistics::of(&[10, 40, 20, 30]).unwrap();
+        // Median of 10 20 30 40: (20 + 30) / 2; best third ⌈4 / 3⌉ = 2 games: (40 + 30) / 2.
+        assert_eq!(statistics.median, 25.0);
+        assert_eq!(statistics.best_third_games, 2);
+        assert_eq!(statistics.best_third_mean, 35.0);
+        assert_eq!(statistics.max_out_share, 0.0);
+        let one = ScoreStatistics::of(&[999_999]).unwrap();
+        assert_eq!(one.best_third_games, 1);
+        assert_eq!(one.best_third_mean, 999_999.0);
+        assert_eq!(one.max_out_share, 1.0);
+        assert_eq!(one.near_max_out_share, 1.0);
+        assert_eq!(ScoreStatistics::of(&[]), None);
+    }
+
+    fn result(score: u32, lines: u32, clears: [u64; 5], end: NesGameEnd) -> NesGameResult {
+        NesGameResult {
+            seed: 0,
+            score,
+            line_clear_points: u64::from(score),
+            lines,
+            level: 19,
+            pieces: clears.iter().sum(),
+            frames: 0,
+            clears,
+            end,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_tetris_share_pools_the_games() {
+        // Game 1: 2 Tetrises + 2 singles = 10 rows; game 2: 1 double = 2 rows. Tetris rows
+        // 8 of 12.
+        let games = [
+            result(1, 10, [5, 2, 0, 0, 2], NesGameEnd::ToppedOut),
+            result(2, 2, [3, 0, 1, 0, 0], NesGameEnd::ReachedStopLevel),
+        ];
+        let summary = NesSummary::of(&games);
+        assert_eq!(summary.tetris_share, Some(8.0 / 12.0));
+        assert_eq!(summary.total_lines, 12);
+        assert_eq!(summary.top_outs, 1);
+        assert_eq!(summary.reached_stop_level, 1);
+        assert_eq!(summary.mean_pieces, Some((9.0 + 4.0) / 2.0));
+        assert_eq!(NesSummary::of(&[]).tetris_share, None);
+    }
+}

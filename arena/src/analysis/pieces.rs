@@ -1,0 +1,455 @@
+//! Piece statistics: where pieces lock, how often the field is cleared completely, and the
+//! expected game length estimated from finite play by a log-linear fit (arena.md, "Games that
+//! never end"). Used by `arena stats` and by `arena tournament --plots`.
+//!
+//! # Rules of a run
+//!
+//! - Games are played back to back until N pieces in total have been placed. Game k (counted
+//!   from 0) starts on an empty 10 × H board with seed `S + k` (wrapping); the last game stops
+//!   at the piece cap. A `file:` generator ignores the seed: every game replays the file from
+//!   its start, and the run stops early (with fewer than N pieces) when the file runs out.
+//! - The row of a piece is the row (y from the top, 0 = top row) of its highest cell at lock,
+//!   before any row is cleared. A piece that locks with a cell above the field (y < 0) counts
+//!   in row 0, and is also counted in `pieces_above_top`; its cells above the field are left
+//!   out of the heat map and counted in `cells_above_top`.
+//! - A row's share is its count divided by all pieces, so the shares sum to 1.
+//! - The heat map counts, for every cell, the pieces that had one of their four cells there
+//!   at lock; a cell's share is its count divided by all cells counted on the field.
+//! - The fit ([`fit_log_linear`]) is least squares of log10(share) against the row over the
+//!   rows chosen by [`fit_rows`]: rows 1 to H − 5 above the most common row, with at least
+//!   [`MIN_FIT_SAMPLES`] pieces. Row 0 is left out because the ceiling (spawning, game over)
+//!   bends the line there; rows below H − 5 because a piece whose top is there may touch the
+//!   floor (a vertical I spans 4 rows), and the most common row and those below it because
+//!   the geometric fall only starts above the peak of the row histogram.
+//!   Extrapolating to row 0 gives the share of pieces that lock in the top row, taken as the
+//!   probability of a game over per piece: expected pieces per game = 1 / that share, and
+//!   expected lines = 0.4 × expected pieces (each piece adds 4 cells, each line removes 10).
+//! - A full clear is a lock after which the board is empty (an empty board at the start of a
+//!   game is not one). Its interval is the number of pieces since the previous full clear of
+//!   the same game, or since the game's start. On a 10-wide field it is a multiple of 5
+//!   (4 × pieces cells must be a multiple of 10) unless a cell locked above the field (it is
+//!   never stored, rules.md) since the previous full clear: those full clears are still
+//!   counted, and also counted in `full_clears.after_cells_above_top`.
+//!
+
+use std::collections::BTreeMap;
+
+use tetris_core::Board;
+
+use crate::sim::placement::PlayedPlacement;
+
+/// The board's width in cells.
+pub const WIDTH: usize = 10;
+
+/// The fewest pieces a row needs to take part in the fit (fewer: its share is too noisy).
+pub const MIN_FIT_SAMPLES: u64 = 20;
+
+/// Lines per piece in the long run: each piece adds 4 cells, each line removes 10.
+pub const LINES_PER_PIECE: f64 = 0.4;
+
+/// The rule that picks the fitted rows, as stored with the results.
+pub const FIT_RULE: &str = "least squares of log10(share) against row over rows 1 to H - 5 above \
+    the most common row with at least 20 pieces (row 0 is bent by the ceiling, lower rows by \
+    the floor); \
+    ratio = 10^slope = share(row + 1) / share(row); share at row 0 = 10^intercept; expected \
+    pieces = 1 / share at row 0; expected lines = 0.4 x expected pieces";
+
+/// The row rule, as stored with the results.
+pub const ROW_RULE: &str = "row (0 = top) of the piece's highest cell at lock, before clearing; \
+    cells above the field count as row 0";
+
+/// What a run counted, piece by piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceStatistics {
+    /// Board rows.
+    pub board_height: usize,
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// Games started.
+    pub games: u64,
+    /// Games that ended by a top-out.
+    pub game_overs: u64,
+    /// `row_counts[row]`: pieces whose highest cell locked in `row` (cells above the field
+    /// count as row 0).
+    pub row_counts: Vec<u64>,
+    /// Pieces that locked with a cell above the field (also counted in row 0).
+    pub pieces_above_top: u64,
+    /// `cell_counts[row][x]`: pieces with one of their cells at (x, row) at lock.
+    pub cell_counts: Vec<[u64; WIDTH]>,
+    /// Cells that locked above the field (not in `cell_counts`).
+    pub cells_above_top: u64,
+    /// The interval of every full clear, in the order they happened.
+    pub full_clear_intervals: Vec<u64>,
+    /// Full clears whose interval saw a cell lock above the field (its interval need not be
+    /// a multiple of 5).
+    pub full_clears_after_lost_cells: u64,
+    /// Pieces since the last full clear or the current game's start.
+    pieces_since_full_clear: u64,
+    /// Cells locked above the field (never stored) since then.
+    cells_lost_since_full_clear: u64,
+}
+
+impl PieceStatistics {
+    /// Empty counts for a board of `board_height` rows.
+    pub fn new(board_height: usize) -> PieceStatistics {
+        PieceStatistics {
+            board_height,
+            pieces: 0,
+            lines: 0,
+            games: 0,
+            game_overs: 0,
+            row_counts: vec![0; board_height],
+            pieces_above_top: 0,
+            cell_counts: vec![[0; WIDTH]; board_height],
+            cells_above_top: 0,
+            full_clear_intervals: Vec::new(),
+            full_clears_after_lost_cells: 0,
+            pieces_since_full_clear: 0,
+            cells_lost_since_full_clear: 0,
+        }
+    }
+
+    /// Adds the counts of `other` (another game or run on the same height); its full-clear
+    /// intervals follow this one's, so merging games in game order keeps results independent
+    /// of the order they were played in.
+    pub fn merge(&mut self, other: &PieceStatistics) {
+        debug_assert_eq!(self.board_height, other.board_height);
+        self.pieces += other.pieces;
+        self.lines += other.lines;
+        self.games += other.games;
+        self.game_overs += other.game_overs;
+        for (total, count) in self.row_counts.iter_mut().zip(&other.row_counts) {
+            *total += count;
+        }
+        self.pieces_above_top += other.pieces_above_top;
+        for (total, counts) in self.cell_counts.iter_mut().zip(&other.cell_counts) {
+            for (total, count) in total.iter_mut().zip(counts) {
+                *total += count;
+            }
+        }
+        self.cells_above_top += other.cells_above_top;
+        self.full_clear_intervals
+            .extend_from_slice(&other.full_clear_intervals);
+        self.full_clears_after_lost_cells += other.full_clears_after_lost_cells;
+    }
+
+    /// Starts counting a new game (its start is not a full clear).
+    pub fn start_game(&mut self) {
+        self.games += 1;
+        self.pieces_since_full_clear = 0;
+        self.cells_lost_since_full_clear = 0;
+    }
+
+    /// Counts one placement; `board` is the board after its lock and clears.
+    pub fn record(&mut self, placement: &PlayedPlacement, board: &Board) {
+        self.pieces += 1;
+        self.lines += u64::from(placement.cleared);
+        let mut top = i32::MAX;
+        let mut cells_lost = 0;
+        for (dx, dy) in placement.piece.cells(placement.rotation) {
+            let x = i32::from(placement.x) + i32::from(dx);
+            let y = i32::from(placement.y) + i32::from(dy);
+            top = top.min(y);
+            if y < 0 {
+                cells_lost += 1;
+                self.cells_above_top += 1;
+            } else {
+                self.cell_counts[y as usize][x as usize] += 1;
+            }
+        }
+        if cells_lost > 0 {
+            self.pieces_above_top += 1;
+        }
+        self.row_counts[top.max(0) as usize] += 1;
+        self.pieces_since_full_clear += 1;
+        self.cells_lost_since_full_clear += cells_lost;
+        if board.is_empty() {
+            // The cells placed since the last empty board, less those lost above the field,
+            // all left in whole rows of 10.
+            debug_assert_eq!(
+                (4 * self.pieces_since_full_clear - self.cells_lost_since_full_clear) % 10,
+                0,
+                "an empty board after cells that do not fill whole rows"
+            );
+            self.full_clear_intervals.push(self.pieces_since_full_clear);
+            if self.cells_lost_since_full_clear > 0 {
+                self.full_clears_after_lost_cells += 1;
+            }
+            self.pieces_since_full_clear = 0;
+            self.cells_lost_since_full_clear = 0;
+        }
+    }
+
+    /// Each row's share of all pieces (all zero before the first piece).
+    pub fn row_shares(&self) -> Vec<f64> {
+        let total = self.pieces.max(1) as f64;
+        self.row_counts
+            .iter()
+            .map(|&count| count as f64 / total)
+            .collect()
+    }
+
+    /// Each cell's share of all cells counted on the field.
+    pub fn cell_shares(&self) -> Vec<[f64; WIDTH]> {
+        let total: u64 = self.cell_counts.iter().flatten().sum();
+        let total = total.max(1) as f64;
+        self.cell_counts
+            .iter()
+            .map(|row| row.map(|count| count as f64 / total))
+            .collect()
+    }
+
+    /// The full-clear intervals as (interval in pieces, how many), shortest first.
+    pub fn full_clear_histogram(&self) -> Vec<(u64, u64)> {
+        let mut histogram = BTreeMap::new();
+        for &interval in &self.full_clear_intervals {
+            *histogram.entry(interval).or_insert(0u64) += 1;
+        }
+        histogram.into_iter().collect()
+    }
+
+    /// The fit of the rows [`fit_rows`] picks; `None` when fewer than two rows qualify.
+    pub fn fit(&self) -> Option<LogLinearFit> {
+        let rows = fit_rows(&self.row_counts, MIN_FIT_SAMPLES);
+        let shares = self.row_shares();
+        let fitted: Vec<f64> = rows.iter().map(|&row| shares[row]).collect();
+        fit_log_linear(&rows, &fitted)
+    }
+}
+
+/// The rows the fit uses, top first: rows r with 1 ≤ r ≤ H − 5 (H = `row_counts.len()`),
+/// r above the most common row (the first one, if tied), and at least `min_samples` pieces.
+pub fn fit_rows(row_counts: &[u64], min_samples: u64) -> Vec<usize> {
+    let mut most_common = 0;
+    for (row, &count) in row_counts.iter().enumerate() {
+        if count > row_counts[most_common] {
+            most_common = row;
+        }
+    }
+    let last = row_counts
+        .len()
+        .saturating_sub(5)
+        .min(most_common.saturating_sub(1));
+    (1..=last)
+        .filter(|&row| row_counts[row] >= min_samples.max(1))
+        .collect()
+}
+
+/// A straight line through log10(share) against row, and what it predicts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLinearFit {
+    /// The rows fitted, top first.
+    pub rows: Vec<usize>,
+    /// The line's slope: log10(share) gained per row downwards.
+    pub slope: f64,
+    /// The line's value at row 0: log10 of the extrapolated top-row share.
+    pub intercept: f64,
+    /// The coefficient of determination, `1 − Σ residual² / Σ (log10 share − mean)²` (1 when
+    /// every point lies on the line).
+    pub r_squared: f64,
+}
+
+impl LogLinearFit {
+    /// The per-row ratio `10^slope = share(row + 1) / share(row)`.
+    pub fn ratio(&self) -> f64 {
+        10f64.powf(self.slope)
+    }
+
+    /// The fitted share of `row`: `10^(intercept + slope × row)`.
+    pub fn share_at(&self, row: f64) -> f64 {
+        10f64.powf(self.intercept + self.slope * row)
+    }
+
+    /// The extrapolated share of pieces locking in row 0: `10^intercept`.
+    pub fn top_row_share(&self) -> f64 {
+        self.share_at(0.0)
+    }
+
+    /// Expected pieces until game over: `1 / top_row_share`.
+    pub fn expected_pieces(&self) -> f64 {
+        1.0 / self.top_row_share()
+    }
+
+    /// Expected lines until game over: `0.4 × expected_pieces`.
+    pub fn expected_lines(&self) -> f64 {
+        LINES_PER_PIECE * self.expected_pieces()
+    }
+}
+
+/// Least squares of `log10(shares[i])` against `rows[i]`. `None` with fewer than two points,
+/// a share that is not positive, or all points in one row.
+pub fn fit_log_linear(rows: &[usize], shares: &[f64]) -> Option<LogLinearFit> {
+    if rows.len() != shares.len() || rows.len() < 2 || shares.iter().any(|&share| share <= 0.0) {
+        return None;
+    }
+    let count = rows.len() as f64;
+    let mean_row = rows.iter().map(|&row| row as f64).sum::<f64>() / count;
+    let mean_log = shares.iter().map(|share| share.log10()).sum::<f64>() / count;
+    let mut row_spread = 0.0;
+    let mut covariance = 0.0;
+    for (&row, &share) in rows.iter().zip(shares) {
+        let row_offset = row as f64 - mean_row;
+        row_spread += row_offset * row_offset;
+        covariance += row_offset * (share.log10() - mean_log);
+    }
+    if row_spread == 0.0 {
+        return None;
+    }
+    let slope = covariance / row_spread;
+    let intercept = mean_log - slope * mean_row;
+    let mut residual_sum = 0.0;
+    let mut total_sum = 0.0;
+    for (&row, &share) in rows.iter().zip(shares) {
+        let log = share.log10();
+        let residual = log - (intercept + slope * row as f64);
+        residual_sum += residual * residual;
+        total_sum += (log - mean_log) * (log - mean_log);
+    }
+    let r_squared = if total_sum == 0.0 {
+        1.0
+    } else {
+        1.0 - residual_sum / total_sum
+    };
+    Some(LogLinearFit {
+        rows: rows.to_vec(),
+        slope,
+        intercept,
+        r_squared,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetris_core::Piece;
+
+    fn assert_close(actual: f64, expected: f64, relative: f64) {
+        assert!(
+            (actual - expected).abs() <= relative * expected.abs(),
+            "{actual} is not within {relative} of {expected}"
+        );
+    }
+
+    #[test]
+    fn the_fit_recovers_a_geometric_law() {
+        // share(row) = a · r^(H − 1 − row) with a = 0.3, r = 0.25, H = 20: log10 share =
+        // log10 a + (19 − row) log10 r, so slope = −log10 r (ratio 1/r = 4) and intercept =
+        // log10 a + 19 log10 r; the top-row share is a · r^19.
+        let (a, r) = (0.3f64, 0.25f64);
+        let rows: Vec<usize> = (3..=15).collect();
+        let shares: Vec<f64> = rows
+            .iter()
+            .map(|&row| a * r.powi(19 - row as i32))
+            .collect();
+        let fit = fit_log_linear(&rows, &shares).unwrap();
+        assert_close(fit.ratio(), 4.0, 0.01);
+        assert_close(fit.intercept, a.log10() + 19.0 * r.log10(), 0.01);
+        assert_close(fit.top_row_share(), a * r.powi(19), 0.01);
+        assert_close(fit.expected_pieces(), 1.0 / (a * r.powi(19)), 0.01);
+        assert_close(fit.expected_lines(), 0.4 / (a * r.powi(19)), 0.01);
+        assert_close(fit.r_squared, 1.0, 1e-12);
+        assert_eq!(fit.rows, rows);
+    }
+
+    #[test]
+    fn the_fit_of_three_points_worked_by_hand() {
+        // Rows 1, 2, 3 with log10 shares 1, 2, 2 (shares 10, 100, 100): mean row 2, mean log
+        // 5/3; slope = Σ(dx·dy)/Σdx² = (−1·−2/3 + 1·1/3)/2 = 1/2; intercept = 5/3 − 1 = 2/3.
+        // Fitted 7/6, 5/3, 13/6: residuals −1/6, 1/3, −1/6, Σ² = 1/6; Σ(y − mean)² = 2/3;
+        // R² = 1 − (1/6)/(2/3) = 3/4.
+        let fit = fit_log_linear(&[1, 2, 3], &[10.0, 100.0, 100.0]).unwrap();
+        assert_close(fit.slope, 0.5, 1e-12);
+        assert_close(fit.intercept, 2.0 / 3.0, 1e-12);
+        assert_close(fit.r_squared, 0.75, 1e-12);
+        assert_close(fit.ratio(), 10f64.sqrt(), 1e-12);
+        assert!(fit_log_linear(&[1], &[0.5]).is_none());
+        assert!(fit_log_linear(&[1, 2], &[0.5, 0.0]).is_none());
+        assert!(fit_log_linear(&[4, 4], &[0.5, 0.25]).is_none());
+    }
+
+    #[test]
+    fn fit_rows_drop_the_ceiling_the_floor_and_thin_rows() {
+        // H = 10: rows 1 to H − 5 = 5 are candidates, the most common row is 8; row 2 has
+        // 19 < 20 pieces.
+        let counts = [100, 50, 19, 20, 300, 400, 500, 900, 1000, 800];
+        assert_eq!(fit_rows(&counts, 20), vec![1, 3, 4, 5]);
+        // The most common row 4 (first of the tie with row 6) leaves rows 1 to 3.
+        let counts = [100, 50, 60, 70, 400, 300, 400, 20, 20, 20];
+        assert_eq!(fit_rows(&counts, 20), vec![1, 2, 3]);
+        assert_eq!(fit_rows(&[0; 4], 20), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn five_o_pieces_on_the_floor_make_one_full_clear() {
+        // O pivots at x = 0, 2, 4, 6, 8 with cells (x, y) … (x + 1, y + 1): pivot row H − 2
+        // puts each on the bottom two rows; together they fill both, which then clear.
+        let mut statistics = PieceStatistics::new(20);
+        statistics.start_game();
+        let mut board = Board::new(20).unwrap();
+        let rotation = 0;
+        let cells = Piece::O.cells(rotation);
+        let min_dx = cells.iter().map(|cell| cell.0).min().unwrap();
+        let max_dy = cells.iter().map(|cell| cell.1).max().unwrap();
+        for (index, left) in [0i8, 2, 4, 6, 8].into_iter().enumerate() {
+            let x = left - min_dx;
+            let y = 19 - max_dy;
+            let outcome = board.lock(Piece::O, rotation, x, y);
+            statistics.record(
+                &PlayedPlacement {
+                    piece: Piece::O,
+                    x,
+                    y,
+                    rotation,
+                    cleared: outcome.rows_cleared,
+                    path: None,
+                },
+                &board,
+            );
+            let expected: &[u64] = if index == 4 { &[5] } else { &[] };
+            assert_eq!(statistics.full_clear_intervals, expected);
+        }
+        assert_eq!(statistics.lines, 2);
+        // Every O's top cell is in row 18; the bottom two rows got 10 cells each.
+        assert_eq!(statistics.row_counts[18], 5);
+        assert_eq!(statistics.cell_counts[18], [1; 10]);
+        assert_eq!(statistics.cell_counts[19], [1; 10]);
+        assert_eq!(statistics.full_clear_histogram(), vec![(5, 1)]);
+    }
+    #[test]
+    fn a_piece_sticking_out_above_the_field_counts_in_row_0() {
+        // A vertical I (rotation 1) spans 4 rows; placed with its top cell in row −1 it
+        // covers rows −1 to 2 of one column: one cell lost above the field, three on it.
+        let mut statistics = PieceStatistics::new(6);
+        statistics.start_game();
+        let mut board = Board::new(6).unwrap();
+        let rotation = 1;
+        let cells = Piece::I.cells(rotation);
+        assert!(cells.iter().all(|cell| cell.0 == cells[0].0), "vertical");
+        let top = cells.iter().map(|cell| cell.1).min().unwrap();
+        let (x, y) = (4 - cells[0].0, -1 - top);
+        let outcome = board.lock(Piece::I, rotation, x, y);
+        statistics.record(
+            &PlayedPlacement {
+                piece: Piece::I,
+                x,
+                y,
+                rotation,
+                cleared: outcome.rows_cleared,
+                path: None,
+            },
+            &board,
+        );
+        assert_eq!(statistics.row_counts, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(statistics.pieces_above_top, 1);
+        assert_eq!(statistics.cells_above_top, 1);
+        for row in 0..6 {
+            let expected = if row < 3 { 1 } else { 0 };
+            assert_eq!(statistics.cell_counts[row][4], expected, "row {row}");
+        }
+        assert_eq!(statistics.row_shares()[0], 1.0);
+        // Three cells counted on the field: each has a third of them.
+        assert_eq!(statistics.cell_shares()[1][4], 1.0 / 3.0);
+    }
+}

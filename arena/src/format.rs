@@ -1,0 +1,124 @@
+//! Number formats and aligned text tables shared by every text report and the progress bar.
+
+/// Columns padded to their widest cell: the first left-aligned, the others right-aligned, two
+/// spaces between columns, no trailing spaces.
+pub fn aligned(table: &[Vec<String>]) -> String {
+    indented_table(table, "")
+}
+
+/// [`aligned`] with `indent` before every line.
+pub fn indented_table(table: &[Vec<String>], indent: &str) -> String {
+    let columns = table.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|column| {
+            table
+                .iter()
+                .filter_map(|row| row.get(column))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for row in table {
+        let mut line = String::from(indent);
+        for (column, cell) in row.iter().enumerate() {
+            if column == 0 {
+                line.push_str(&format!("{cell:<width$}", width = widths[0]));
+            } else {
+                line.push_str(&format!("  {cell:>width$}", width = widths[column]));
+            }
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// `value` with a comma between groups of three digits.
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// A p-value with three significant digits.
+pub fn format_p_value(p_value: f64) -> String {
+    if p_value == 0.0 || p_value >= 0.001 {
+        format!("{p_value:.3}")
+    } else {
+        format!("{p_value:.2e}")
+    }
+}
+
+/// A number for text tables: whole numbers without a fraction, others as Rust's shortest
+/// round-tripping form.
+pub fn format_number(value: f64) -> String {
+    if value == 0.0 {
+        // Also −0.0 (a negative weight times a zero feature), which would print as "-0".
+        "0".to_string()
+    } else if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    }
+}
+
+/// `value` with `decimals` decimals, or `-` when there is none.
+pub fn optional(value: Option<f64>, decimals: usize) -> String {
+    match value {
+        Some(value) => format!("{value:.decimals$}"),
+        None => "-".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_print_with_three_significant_digits() {
+        assert_eq!(format_p_value(1.0), "1.000");
+        assert_eq!(format_p_value(0.041_389_465_332_031_25), "0.041");
+        assert_eq!(format_p_value(0.001_953_125), "0.002");
+        assert_eq!(format_p_value(0.000_123_4), "1.23e-4");
+        assert_eq!(format_p_value(0.0), "0.000");
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(999_999), "999,999");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn numbers_print_without_needless_fractions() {
+        assert_eq!(format_number(40.0), "40");
+        assert_eq!(format_number(-0.0), "0");
+        assert_eq!(format_number(1.5), "1.5");
+        assert_eq!(format_number(-3.2178882868487753), "-3.2178882868487753");
+    }
+
+    #[test]
+    fn tables_align_their_columns() {
+        let table = vec![
+            vec!["name".to_string(), "value".to_string()],
+            vec!["a".to_string(), "12345".to_string()],
+            vec!["longer".to_string(), "1".to_string()],
+        ];
+        assert_eq!(
+            aligned(&table),
+            "name    value\na       12345\nlonger      1\n"
+        );
+        assert_eq!(indented_table(&table[1..2], "  "), "  a  12345\n");
+    }
+}

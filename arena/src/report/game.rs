@@ -1,0 +1,191 @@
+//! The report of one game: `arena play`'s text and JSON, `arena replay`'s text and JSON.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::Serialize;
+use tetris_registry::Strategy;
+
+use crate::sim::game::{GameResult, GameSettings};
+use crate::sim::placement::PlayedPlacement;
+use crate::sim::replay::Replay;
+
+/// `arena play --json` (field order as in arena.md's contract). It holds nothing that depends
+/// on timing, so two runs print the same bytes.
+#[derive(Serialize)]
+pub struct PlayJson {
+    strategy: String,
+    generator: String,
+    seed: u64,
+    board_height: u8,
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    game_over: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placements: Option<Vec<PlayedPlacement>>,
+}
+
+impl PlayJson {
+    /// The report of a game; `placements` keeps the list (without paths).
+    pub fn new(
+        strategy: &Strategy,
+        settings: &GameSettings,
+        result: &GameResult,
+        placements: bool,
+    ) -> PlayJson {
+        PlayJson {
+            strategy: strategy.name(),
+            generator: settings.generator.to_string(),
+            seed: settings.seed,
+            board_height: settings.board_height,
+            pieces: result.pieces,
+            lines: result.lines,
+            score: result.score,
+            game_over: result.game_over(),
+            placements: placements.then(|| {
+                result
+                    .placements
+                    .iter()
+                    .map(PlayedPlacement::without_path)
+                    .collect()
+            }),
+        }
+    }
+
+    /// One line of JSON.
+    pub fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("the play report serializes");
+        line.push('\n');
+        line
+    }
+}
+
+/// `arena replay --json`: the verified result.
+#[derive(Serialize)]
+pub struct ReplayJson<'a> {
+    file: &'a str,
+    strategy: &'a str,
+    generator: String,
+    seed: u64,
+    board_height: u8,
+    max_pieces: Option<u64>,
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    game_over: bool,
+    end: &'static str,
+    verified: bool,
+    redecided: bool,
+}
+
+impl<'a> ReplayJson<'a> {
+    /// The report of a verified replay read from `file`.
+    pub fn new(file: &'a str, replay: &'a Replay, redecided: bool) -> ReplayJson<'a> {
+        let result = &replay.result;
+        ReplayJson {
+            file,
+            strategy: &replay.strategy,
+            generator: replay.generator.to_string(),
+            seed: replay.seed,
+            board_height: replay.rules.board_height,
+            max_pieces: replay.rules.max_pieces,
+            pieces: result.pieces,
+            lines: result.lines,
+            score: result.score,
+            game_over: result.game_over,
+            end: result.end.name(),
+            verified: true,
+            redecided,
+        }
+    }
+
+    /// One line of JSON.
+    pub fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("the replay report serializes");
+        line.push('\n');
+        line
+    }
+}
+
+/// The text report: rules, result, time and speed.
+pub fn play_text(
+    strategy: &Strategy,
+    settings: &GameSettings,
+    result: &GameResult,
+    recorded: bool,
+) -> String {
+    let seconds = result.elapsed.as_secs_f64();
+    let mut text = String::new();
+    let _ = writeln!(text, "strategy   {}", strategy.name());
+    let _ = writeln!(
+        text,
+        "generator  {} (seed {})",
+        settings.generator, settings.seed
+    );
+    let _ = writeln!(text, "board      10 x {}", settings.board_height);
+    let _ = writeln!(text, "pieces     {}", result.pieces);
+    let _ = writeln!(text, "lines      {}", result.lines);
+    let _ = writeln!(text, "score      {}", result.score);
+    let _ = writeln!(
+        text,
+        "clears     single {}, double {}, triple {}, tetris {}",
+        result.clears[1], result.clears[2], result.clears[3], result.clears[4]
+    );
+    let _ = writeln!(
+        text,
+        "end        {}",
+        result.end.describe(settings.max_pieces)
+    );
+    let _ = writeln!(text, "time       {seconds:.3} s");
+    // With --watch or --record the time includes the pauses or the path searches.
+    if seconds > 0.0 {
+        let _ = writeln!(
+            text,
+            "speed      {:.0} pieces/s",
+            result.pieces as f64 / seconds
+        );
+    }
+    if recorded {
+        let _ = writeln!(
+            text,
+            "note       the time includes finding the replay's paths"
+        );
+    }
+    text
+}
+
+/// `arena replay`'s text: the game's rules and result, and what was verified.
+pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Duration) -> String {
+    let result = &replay.result;
+    let board_height = replay.rules.board_height;
+    let mut text = String::new();
+    let _ = writeln!(text, "replay     {shown}");
+    let _ = writeln!(text, "strategy   {}", replay.strategy);
+    let _ = writeln!(
+        text,
+        "generator  {} (seed {})",
+        replay.generator, replay.seed
+    );
+    let _ = writeln!(text, "board      10 x {board_height}");
+    let _ = writeln!(text, "pieces     {}", result.pieces);
+    let _ = writeln!(text, "lines      {}", result.lines);
+    let _ = writeln!(text, "score      {}", result.score);
+    let _ = writeln!(
+        text,
+        "end        {}",
+        result.end.describe(replay.rules.max_pieces)
+    );
+    let _ = writeln!(
+        text,
+        "verified   {} placements: pieces, paths, lock states, clears and result{} ({:.3} s)",
+        replay.placements.len(),
+        if redecided {
+            ", each re-decided by the strategy"
+        } else {
+            ""
+        },
+        elapsed.as_secs_f64()
+    );
+    text
+}

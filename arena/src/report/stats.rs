@@ -1,0 +1,241 @@
+//! The `arena stats` report: text tables, the JSON report (typed: these structs are its
+//! schema), and the files of `--out DIR`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+use tetris_core::GeneratorKind;
+
+use crate::analysis::pieces::{
+    FIT_RULE, MIN_FIT_SAMPLES, PieceStatistics, ROW_RULE, WIDTH, fit_rows,
+};
+use crate::analysis::stats::Summary;
+use crate::error::ArenaError;
+use crate::report::output::{pretty_json, write_atomically};
+use crate::report::plots::write_statistics_plots;
+
+#[derive(Serialize)]
+struct RowJson {
+    row: usize,
+    count: u64,
+    share: f64,
+}
+
+#[derive(Serialize)]
+struct CellsJson<'a> {
+    counts: &'a [[u64; WIDTH]],
+    shares: Vec<[f64; WIDTH]>,
+    cells_above_top: u64,
+}
+
+#[derive(Serialize)]
+struct FitJson {
+    slope: f64,
+    intercept: f64,
+    ratio: f64,
+    r_squared: f64,
+    top_row_share: f64,
+    expected_pieces: f64,
+    expected_lines: f64,
+}
+
+#[derive(Serialize)]
+struct HistogramBarJson {
+    pieces: u64,
+    count: u64,
+}
+
+#[derive(Serialize)]
+struct FullClearsJson {
+    count: usize,
+    after_cells_above_top: u64,
+    mean_interval: Option<f64>,
+    median_interval: Option<f64>,
+    min_interval: Option<f64>,
+    max_interval: Option<f64>,
+    histogram: Vec<HistogramBarJson>,
+}
+
+/// Every number of a run, with the rules that define them.
+#[derive(Serialize)]
+struct StatsJson<'a> {
+    strategy: &'a str,
+    generator: String,
+    seed: u64,
+    board_height: usize,
+    pieces: u64,
+    lines: u64,
+    games: u64,
+    game_overs: u64,
+    row_rule: &'static str,
+    rows: Vec<RowJson>,
+    pieces_above_top: u64,
+    cells: CellsJson<'a>,
+    fit_rule: &'static str,
+    fit_min_samples: u64,
+    fit_rows: Vec<usize>,
+    fit: Option<FitJson>,
+    full_clears: FullClearsJson,
+}
+
+/// The JSON report of a run of `strategy` with `generator` from `seed`.
+pub fn stats_json(
+    strategy: &str,
+    generator: &GeneratorKind,
+    seed: u64,
+    statistics: &PieceStatistics,
+) -> String {
+    let intervals: Vec<f64> = statistics
+        .full_clear_intervals
+        .iter()
+        .map(|&interval| interval as f64)
+        .collect();
+    let summary = Summary::of(&intervals);
+    let report = StatsJson {
+        strategy,
+        generator: generator.to_string(),
+        seed,
+        board_height: statistics.board_height,
+        pieces: statistics.pieces,
+        lines: statistics.lines,
+        games: statistics.games,
+        game_overs: statistics.game_overs,
+        row_rule: ROW_RULE,
+        rows: statistics
+            .row_counts
+            .iter()
+            .zip(statistics.row_shares())
+            .enumerate()
+            .map(|(row, (&count, share))| RowJson { row, count, share })
+            .collect(),
+        pieces_above_top: statistics.pieces_above_top,
+        cells: CellsJson {
+            counts: &statistics.cell_counts,
+            shares: statistics.cell_shares(),
+            cells_above_top: statistics.cells_above_top,
+        },
+        fit_rule: FIT_RULE,
+        fit_min_samples: MIN_FIT_SAMPLES,
+        fit_rows: fit_rows(&statistics.row_counts, MIN_FIT_SAMPLES),
+        fit: statistics.fit().map(|fit| FitJson {
+            slope: fit.slope,
+            intercept: fit.intercept,
+            ratio: fit.ratio(),
+            r_squared: fit.r_squared,
+            top_row_share: fit.top_row_share(),
+            expected_pieces: fit.expected_pieces(),
+            expected_lines: fit.expected_lines(),
+        }),
+        full_clears: FullClearsJson {
+            count: statistics.full_clear_intervals.len(),
+            after_cells_above_top: statistics.full_clears_after_lost_cells,
+            mean_interval: summary.map(|summary| summary.mean),
+            median_interval: summary.map(|summary| summary.median),
+            min_interval: summary.map(|summary| summary.min),
+            max_interval: summary.map(|summary| summary.max),
+            histogram: statistics
+                .full_clear_histogram()
+                .into_iter()
+                .map(|(pieces, count)| HistogramBarJson { pieces, count })
+                .collect(),
+        },
+    };
+    pretty_json(&report)
+}
+
+/// Writes `stats.json` (the JSON report `json`) and the three plots into `folder`.
+pub fn write_stats_files(
+    folder: &Path,
+    statistics: &PieceStatistics,
+    json: &str,
+) -> Result<(), ArenaError> {
+    write_atomically(&folder.join("stats.json"), json.as_bytes())?;
+    write_statistics_plots(folder, statistics)
+}
+
+/// The row table, the heat map in per mille, the fit and the full clears as aligned text.
+pub fn stats_text(strategy: &str, statistics: &PieceStatistics) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{strategy}: {} pieces, {} lines, {} games ({} game overs), 10 x {} field",
+        statistics.pieces,
+        statistics.lines,
+        statistics.games,
+        statistics.game_overs,
+        statistics.board_height
+    );
+    let fit = statistics.fit();
+    let _ = writeln!(text, "\n row      pieces        share  fitted");
+    for (row, (count, share)) in statistics
+        .row_counts
+        .iter()
+        .zip(statistics.row_shares())
+        .enumerate()
+    {
+        let used = fit.as_ref().is_some_and(|fit| fit.rows.contains(&row));
+        let _ = writeln!(
+            text,
+            "{row:>4} {count:>11} {share:>12.6e}  {}",
+            if used { "yes" } else { "" }
+        );
+    }
+    if statistics.pieces_above_top > 0 {
+        let _ = writeln!(
+            text,
+            "({} pieces locked with a cell above the field, counted in row 0)",
+            statistics.pieces_above_top
+        );
+    }
+    let _ = writeln!(text, "\ncells (per mille of all cells), row 0 at the top:");
+    for (row, shares) in statistics.cell_shares().iter().enumerate() {
+        let _ = write!(text, "{row:>4} ");
+        for share in shares {
+            let _ = write!(text, "{:>7.2}", share * 1000.0);
+        }
+        text.push('\n');
+    }
+    match &fit {
+        Some(fit) => {
+            let _ = writeln!(
+                text,
+                "\nfit over rows {:?}: slope {:.6}, ratio {:.6} per row, intercept {:.6}, \
+                 R² {:.6}\nshare at row 0 {:.6e}: expected {:.6e} pieces, {:.6e} lines per game",
+                fit.rows,
+                fit.slope,
+                fit.ratio(),
+                fit.intercept,
+                fit.r_squared,
+                fit.top_row_share(),
+                fit.expected_pieces(),
+                fit.expected_lines()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                text,
+                "\nno fit: fewer than two of rows 1 to H - 5 above the most common row have \
+                 {MIN_FIT_SAMPLES} pieces"
+            );
+        }
+    }
+    let intervals: Vec<f64> = statistics
+        .full_clear_intervals
+        .iter()
+        .map(|&interval| interval as f64)
+        .collect();
+    match Summary::of(&intervals) {
+        Some(summary) => {
+            let _ = writeln!(
+                text,
+                "full clears: {}, pieces between them: mean {:.2}, median {}, min {}, max {}",
+                summary.count, summary.mean, summary.median, summary.min, summary.max
+            );
+        }
+        None => {
+            let _ = writeln!(text, "full clears: none");
+        }
+    }
+    text
+}

@@ -1,0 +1,504 @@
+//! The `arena tournament` report: text tables, the JSON report (typed: these structs are its
+//! schema), the CSV of games and the plots.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::analysis::pieces::PieceStatistics;
+use crate::analysis::tournament::{GameRow, TournamentAnalysis};
+use crate::error::ArenaError;
+use crate::format::{aligned, format_p_value, optional};
+use crate::report::output::{csv_text, pretty_json};
+use crate::report::plots;
+use crate::run::Finished;
+use crate::run::tournament::TournamentSettings;
+use tetris_registry::WeightsChoice;
+
+/// The game-over rule, as printed and stored with the results.
+pub const GAME_OVER_RULE: &str = "a game ends before the current piece is placed when its spawn \
+    state is illegal or it has no placement left (rules.md simulation rule); also at the piece \
+    cap, or when a file sequence runs out";
+
+/// The score rule, as printed and stored with the results.
+pub const SCORE_RULE: &str = "NES line-clear points from level 0 with NES level progression, no \
+    soft-drop points, capped at 999,999";
+
+/// The preview rule, as printed and stored with the results.
+pub const PREVIEW_RULE: &str = "a strategy of depth d sees the current piece and d - 1 preview \
+    pieces; every strategy draws the same pieces in the same order";
+
+/// The comparison rule of the pairwise matrix, as printed and stored with the results.
+pub const OUTLAST_RULE: &str = "A outlasted B on a sequence when A cleared more lines, or as many \
+    lines with more pieces; equal lines and pieces is a tie, left out of the two-sided exact \
+    sign test";
+
+/// The Tetris share's definition, as stored with the results.
+pub const TETRIS_SHARE_RULE: &str = "rows cleared by Tetrises (4 x Tetrises) / all rows cleared, \
+    over all games of the strategy";
+
+/// The confidence interval's definition, as stored with the results.
+pub const INTERVAL_RULE: &str = "95% interval of mean lines: mean +/- t(0.975, games - 1) x \
+    standard error (Student t)";
+
+/// A finished run with its statistics, ready to print and write.
+pub struct TournamentReport<'a> {
+    /// The run's settings.
+    pub settings: &'a TournamentSettings,
+    /// The finished games, sorted by (strategy, game).
+    pub finished: Finished<GameRow>,
+    /// Their statistics.
+    pub analysis: TournamentAnalysis,
+}
+
+/// How a strategy's weights were chosen, in the settings object.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum WeightsJson<'a> {
+    Default,
+    Preset { name: &'a str },
+    File { path: &'a str },
+    Tuned,
+}
+
+#[derive(Serialize)]
+struct StrategyJson<'a> {
+    name: &'a str,
+    searcher: &'a str,
+    evaluator: &'a str,
+    weights: WeightsJson<'a>,
+    depth: usize,
+}
+
+#[derive(Serialize)]
+struct SettingsJson<'a> {
+    strategies: Vec<StrategyJson<'a>>,
+    games: u64,
+    seed: u64,
+    seed_rule: String,
+    generator: String,
+    board_width: u8,
+    board_height: u8,
+    max_pieces: Option<u64>,
+    game_over_rule: &'static str,
+    preview_rule: &'static str,
+    score_rule: &'static str,
+    outlast_rule: &'static str,
+    tetris_share_rule: &'static str,
+    interval_rule: &'static str,
+}
+
+/// One game of the `games` array and of the CSV (the CSV adds `seconds`).
+#[derive(Serialize)]
+struct GameJson<'a> {
+    strategy: &'a str,
+    game: u64,
+    seed: u64,
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    singles: u64,
+    doubles: u64,
+    triples: u64,
+    tetrises: u64,
+    end: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game_over: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<String>,
+}
+
+#[derive(Serialize)]
+struct LinesJson {
+    mean: f64,
+    median: f64,
+    min: f64,
+    max: f64,
+    standard_deviation: Option<f64>,
+    standard_error: Option<f64>,
+    interval_95: Option<[f64; 2]>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    strategy: &'a str,
+    depth: usize,
+    games: usize,
+    lines: Option<LinesJson>,
+    mean_pieces: Option<f64>,
+    mean_score: Option<f64>,
+    total_pieces: u64,
+    total_lines: u64,
+    tetrises: u64,
+    tetris_share: Option<f64>,
+    capped_games: usize,
+    game_over_games: usize,
+    sequence_ended_games: usize,
+}
+
+#[derive(Serialize)]
+struct PairJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    sequences: u64,
+    a_outlasted: u64,
+    b_outlasted: u64,
+    ties: u64,
+    p_value: f64,
+}
+
+#[derive(Serialize)]
+struct StrategyTimingJson<'a> {
+    strategy: &'a str,
+    game_seconds: f64,
+    pieces_per_second: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct TimingJson<'a> {
+    jobs: usize,
+    wall_seconds: f64,
+    pieces_per_second: Option<f64>,
+    strategies: Vec<StrategyTimingJson<'a>>,
+}
+
+/// The whole JSON report: settings, games, summary, pairwise, and the timings kept apart.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    settings: SettingsJson<'a>,
+    interrupted: bool,
+    games_finished: usize,
+    games_planned: usize,
+    games: Vec<GameJson<'a>>,
+    summary: Vec<SummaryJson<'a>>,
+    pairwise: Vec<PairJson<'a>>,
+    timing: TimingJson<'a>,
+}
+
+impl<'a> TournamentReport<'a> {
+    /// Sorts the games by (strategy, game) and computes the statistics.
+    pub fn new(settings: &'a TournamentSettings, mut finished: Finished<GameRow>) -> Self {
+        finished.results.sort_by_key(|row| (row.strategy, row.game));
+        let analysis =
+            TournamentAnalysis::of(&finished.results, settings.specs.len(), settings.games);
+        TournamentReport {
+            settings,
+            finished,
+            analysis,
+        }
+    }
+
+    /// One game's row; `with_seconds` for the CSV, which keeps the game's time but not the
+    /// `game_over` flag (its `end` says it).
+    fn game_row(&self, row: &GameRow, with_seconds: bool) -> GameJson<'_> {
+        GameJson {
+            strategy: &self.settings.names[row.strategy],
+            game: row.game,
+            seed: row.seed,
+            pieces: row.pieces,
+            lines: row.lines,
+            score: row.score,
+            singles: row.clears[1],
+            doubles: row.clears[2],
+            triples: row.clears[3],
+            tetrises: row.clears[4],
+            end: row.end.name(),
+            game_over: (!with_seconds).then_some(row.end == crate::sim::game::GameEnd::GameOver),
+            seconds: with_seconds.then(|| format!("{:.6}", row.elapsed.as_secs_f64())),
+        }
+    }
+
+    /// The whole result as JSON text.
+    pub fn to_json(&self) -> String {
+        let settings = self.settings;
+        let names = &settings.names;
+        let strategies = settings
+            .specs
+            .iter()
+            .zip(names)
+            .map(|(spec, name)| StrategyJson {
+                name,
+                searcher: &spec.searcher,
+                evaluator: &spec.evaluator,
+                weights: match &spec.weights {
+                    WeightsChoice::Default => WeightsJson::Default,
+                    WeightsChoice::Preset(name) => WeightsJson::Preset { name },
+                    WeightsChoice::File(path) => WeightsJson::File { path },
+                    WeightsChoice::Tuned => WeightsJson::Tuned,
+                },
+                depth: spec.depth,
+            })
+            .collect();
+        let summaries = &self.analysis.summaries;
+        let wall_seconds = self.finished.wall.as_secs_f64();
+        let all_pieces: u64 = summaries.iter().map(|summary| summary.total_pieces).sum();
+        let report = ReportJson {
+            settings: SettingsJson {
+                strategies,
+                games: settings.games,
+                seed: settings.seed,
+                seed_rule: settings.seed_rule(),
+                generator: settings.generator.to_string(),
+                board_width: 10,
+                board_height: settings.board_height,
+                max_pieces: settings.max_pieces,
+                game_over_rule: GAME_OVER_RULE,
+                preview_rule: PREVIEW_RULE,
+                score_rule: SCORE_RULE,
+                outlast_rule: OUTLAST_RULE,
+                tetris_share_rule: TETRIS_SHARE_RULE,
+                interval_rule: INTERVAL_RULE,
+            },
+            interrupted: self.finished.interrupted,
+            games_finished: self.finished.results.len(),
+            games_planned: settings.total_games(),
+            games: self
+                .finished
+                .results
+                .iter()
+                .map(|row| self.game_row(row, false))
+                .collect(),
+            summary: summaries
+                .iter()
+                .enumerate()
+                .map(|(index, summary)| SummaryJson {
+                    strategy: &names[index],
+                    depth: settings.specs[index].depth,
+                    games: summary.games,
+                    lines: summary.lines.map(|lines| LinesJson {
+                        mean: lines.mean,
+                        median: lines.median,
+                        min: lines.min,
+                        max: lines.max,
+                        standard_deviation: lines.standard_deviation,
+                        standard_error: lines.standard_error,
+                        interval_95: lines.interval_95.map(|(low, high)| [low, high]),
+                    }),
+                    mean_pieces: summary.mean_pieces,
+                    mean_score: summary.mean_score,
+                    total_pieces: summary.total_pieces,
+                    total_lines: summary.total_lines,
+                    tetrises: summary.tetrises,
+                    tetris_share: summary.tetris_share,
+                    capped_games: summary.capped,
+                    game_over_games: summary.game_overs,
+                    sequence_ended_games: summary.sequence_ends,
+                })
+                .collect(),
+            pairwise: self
+                .analysis
+                .pairs
+                .iter()
+                .map(|pair| PairJson {
+                    a: &names[pair.a],
+                    b: &names[pair.b],
+                    sequences: pair.sequences,
+                    a_outlasted: pair.a_outlasted,
+                    b_outlasted: pair.b_outlasted,
+                    ties: pair.ties,
+                    p_value: pair.p_value,
+                })
+                .collect(),
+            timing: TimingJson {
+                jobs: self.finished.jobs,
+                wall_seconds,
+                pieces_per_second: (wall_seconds > 0.0).then(|| all_pieces as f64 / wall_seconds),
+                strategies: summaries
+                    .iter()
+                    .enumerate()
+                    .map(|(index, summary)| StrategyTimingJson {
+                        strategy: &names[index],
+                        game_seconds: summary.seconds,
+                        pieces_per_second: summary.pieces_per_second(),
+                    })
+                    .collect(),
+            },
+        };
+        pretty_json(&report)
+    }
+
+    /// One CSV row per game per strategy, with a header; `seconds` is the only timing column.
+    pub fn to_csv(&self) -> String {
+        let rows: Vec<GameJson<'_>> = self
+            .finished
+            .results
+            .iter()
+            .map(|row| self.game_row(row, true))
+            .collect();
+        csv_text(
+            &rows,
+            &[
+                "strategy", "game", "seed", "pieces", "lines", "score", "singles", "doubles",
+                "triples", "tetrises", "end", "seconds",
+            ],
+        )
+    }
+
+    /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
+    /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
+    /// `arena stats` plots of all its games, merged in game order (so the files do not depend
+    /// on `--jobs`). The folder is created if missing.
+    pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
+        let settings = self.settings;
+        let games = self
+            .finished
+            .results
+            .iter()
+            .map(|row| (row.strategy, row.lines));
+        plots::write_tournament_plots(folder, &settings.names, games)?;
+        for (index, name) in settings.names.iter().enumerate() {
+            let mut merged = PieceStatistics::new(settings.board_height as usize);
+            for row in self
+                .finished
+                .results
+                .iter()
+                .filter(|row| row.strategy == index)
+            {
+                if let Some(statistics) = &row.statistics {
+                    merged.merge(statistics);
+                }
+            }
+            let safe: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let strategy_folder = folder.join(safe);
+            std::fs::create_dir_all(&strategy_folder)
+                .map_err(|error| ArenaError::io(strategy_folder.display().to_string(), &error))?;
+            plots::write_statistics_plots(&strategy_folder, &merged)?;
+        }
+        Ok(())
+    }
+
+    /// The rules, the summary table and the pairwise matrix as aligned text.
+    pub fn to_text(&self) -> String {
+        let rules = self.settings;
+        let mut text = String::new();
+        let cap = match rules.max_pieces {
+            Some(cap) => format!("piece cap {cap}"),
+            None => "no piece cap".to_string(),
+        };
+        text.push_str(&format!(
+            "Tournament: {} strategies x {} games on identical sequences, generator {}, board \
+             10 x {}, {cap}\n",
+            rules.specs.len(),
+            rules.games,
+            rules.generator,
+            rules.board_height,
+        ));
+        text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
+        text.push_str(&format!("Preview: {PREVIEW_RULE}\n"));
+        text.push_str(&format!("Game over: {GAME_OVER_RULE}\n"));
+        text.push_str(&format!("Score: {SCORE_RULE}\n"));
+        if self.finished.interrupted {
+            text.push_str(&format!(
+                "INTERRUPTED: {} of {} games finished; the statistics cover those\n",
+                self.finished.results.len(),
+                rules.total_games()
+            ));
+        }
+        text.push('\n');
+        text.push_str(&self.summary_table());
+        text.push_str(&format!(
+            "Lines: 95% interval by Student t; Tetris share = rows cleared by Tetrises / all \
+             rows; pieces/s per thread of game time.\nWall time {:.2} s with {} jobs.\n\n",
+            self.finished.wall.as_secs_f64(),
+            self.finished.jobs
+        ));
+        if !self.analysis.pairs.is_empty() {
+            text.push_str(&self.pairwise_matrix());
+        }
+        text
+    }
+
+    /// The per-strategy table.
+    fn summary_table(&self) -> String {
+        let header = [
+            "strategy",
+            "depth",
+            "games",
+            "mean lines",
+            "SE",
+            "95% interval",
+            "median",
+            "min",
+            "max",
+            "mean pieces",
+            "mean score",
+            "tetris share",
+            "capped",
+            "pieces/s",
+        ];
+        let mut table: Vec<Vec<String>> =
+            vec![header.iter().map(|cell| cell.to_string()).collect()];
+        for (index, summary) in self.analysis.summaries.iter().enumerate() {
+            let lines = summary.lines;
+            table.push(vec![
+                self.settings.names[index].clone(),
+                self.settings.specs[index].depth.to_string(),
+                summary.games.to_string(),
+                optional(lines.map(|lines| lines.mean), 1),
+                optional(lines.and_then(|lines| lines.standard_error), 1),
+                match lines.and_then(|lines| lines.interval_95) {
+                    Some((low, high)) => format!("[{low:.1}, {high:.1}]"),
+                    None => "-".to_string(),
+                },
+                optional(lines.map(|lines| lines.median), 1),
+                optional(lines.map(|lines| lines.min), 0),
+                optional(lines.map(|lines| lines.max), 0),
+                optional(summary.mean_pieces, 1),
+                optional(summary.mean_score, 0),
+                match summary.tetris_share {
+                    Some(share) => format!("{:.1}%", 100.0 * share),
+                    None => "-".to_string(),
+                },
+                summary.capped.to_string(),
+                optional(summary.pieces_per_second(), 0),
+            ]);
+        }
+        aligned(&table)
+    }
+
+    /// The pairwise matrix: row outlasted column on W sequences and lost L.
+    fn pairwise_matrix(&self) -> String {
+        let names = &self.settings.names;
+        let strategies = names.len();
+        let mut table: Vec<Vec<String>> = Vec::with_capacity(strategies + 1);
+        let mut header = vec!["outlasted (W-L, p)".to_string()];
+        header.extend(names.iter().cloned());
+        table.push(header);
+        for (row, name) in names.iter().enumerate() {
+            let mut cells = vec![name.clone()];
+            for column in 0..strategies {
+                let pair = self.analysis.pairs.iter().find(|pair| {
+                    (pair.a, pair.b) == (row, column) || (pair.a, pair.b) == (column, row)
+                });
+                cells.push(match pair {
+                    None => "-".to_string(),
+                    Some(pair) => {
+                        let (wins, losses) = if pair.a == row {
+                            (pair.a_outlasted, pair.b_outlasted)
+                        } else {
+                            (pair.b_outlasted, pair.a_outlasted)
+                        };
+                        format!("{wins}-{losses} p={}", format_p_value(pair.p_value))
+                    }
+                });
+            }
+            table.push(cells);
+        }
+        let mut text = format!(
+            "Pairwise: the row strategy outlasted the column strategy on W of the identical \
+             sequences and was outlasted on L (ties = sequences - W - L); p = two-sided exact \
+             sign test.\n({OUTLAST_RULE}.)\n"
+        );
+        text.push_str(&aligned(&table));
+        text
+    }
+}

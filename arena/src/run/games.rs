@@ -1,0 +1,41 @@
+//! One frame-less game as a runner task: the piece count for the progress bar, optional
+//! per-piece statistics, and Ctrl-C between two pieces.
+
+use std::ops::ControlFlow;
+
+use tetris_registry::Strategy;
+
+use crate::analysis::pieces::PieceStatistics;
+use crate::error::ArenaError;
+use crate::run::{Progress, interrupt};
+use crate::sim::game::{GameEnd, GameResult, GameSettings, PlayOptions, Step, play_game};
+
+/// Plays one game of `strategy` under `settings`, reporting its pieces to `progress` in chunks
+/// and recording every placement in `statistics` when given. `None` when Ctrl-C stopped the
+/// game after a piece (half a game is no result).
+pub fn play_counted_game(
+    strategy: &mut Strategy,
+    settings: &GameSettings,
+    progress: &Progress,
+    mut statistics: Option<&mut PieceStatistics>,
+) -> Result<Option<GameResult>, ArenaError> {
+    let mut unreported = 0u64;
+    let mut observer = |step: &Step<'_>| {
+        if let Some(statistics) = statistics.as_deref_mut() {
+            statistics.record(step.placement, step.board);
+        }
+        unreported += 1;
+        if unreported == Progress::PIECES_PER_REPORT {
+            progress.add_pieces(unreported);
+            unreported = 0;
+        }
+        if interrupt::interrupted() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let result = play_game(strategy, settings, PlayOptions::default(), &mut observer)?;
+    progress.add_pieces(result.pieces % Progress::PIECES_PER_REPORT);
+    Ok((result.end != GameEnd::Stopped).then_some(result))
+}

@@ -1,0 +1,202 @@
+//! The one game runner: numbered tasks (games) on `--jobs` worker threads, results in task
+//! order, a progress bar, and Ctrl-C.
+//!
+//! Every long command (tournament, nes, stats, tune) hands its games to [`run_tasks`]:
+//!
+//! - **Deterministic.** Workers pull task numbers in increasing order, each with its own
+//!   engines (built once by the command and cloned), and every result is stored at its task's
+//!   number, so the results are the same whatever the number of jobs; only timings differ.
+//! - **Interruptible.** When [`interrupt::install`] was called, the first Ctrl-C stops handing
+//!   out tasks and asks running ones to stop (a task that stops half-way returns
+//!   [`TaskOutcome::Stopped`] and is dropped: half a game is no result); the finished results
+//!   come back with `interrupted` set. Commands that do not install the handler are ended by
+//!   Ctrl-C as usual.
+//! - **Sequential runs.** A run whose next task depends on the previous one (the `stats`
+//!   command plays games back to back until a piece budget is spent) uses one job and ends
+//!   with [`TaskOutcome::Last`].
+
+pub mod games;
+pub mod interrupt;
+pub mod progress;
+pub mod statistics;
+pub mod tournament;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub use progress::Progress;
+
+use crate::error::ArenaError;
+
+/// What one task produced.
+pub enum TaskOutcome<T> {
+    /// A finished result.
+    Done(T),
+    /// A finished result after which no further task is handed out (for sequential runs).
+    Last(T),
+    /// Stopped half-way by Ctrl-C: no result.
+    Stopped,
+}
+
+/// The finished tasks of a run.
+#[derive(Clone, Debug)]
+pub struct Finished<T> {
+    /// Results in task order (with gaps only when the run was interrupted).
+    pub results: Vec<T>,
+    /// Whether Ctrl-C stopped the run before every task finished.
+    pub interrupted: bool,
+    /// Worker threads used.
+    pub jobs: usize,
+    /// Wall-clock time of the whole run (timing only).
+    pub wall: Duration,
+}
+
+/// The `--jobs` value of the parallel commands: at least 1; by default the available cores.
+pub fn job_count(jobs: Option<usize>) -> Result<usize, ArenaError> {
+    match jobs {
+        Some(0) => Err(ArenaError::Usage("--jobs must be at least 1".into())),
+        Some(jobs) => Ok(jobs),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// The most games per strategy in one run: every game's result is kept in memory.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// Checks a run of `games` games with seeds `seed + k`: 1 to [`MAX_GAMES`] games, and the last
+/// seed must fit in 64 bits.
+pub fn check_games_and_seeds(games: u64, seed: u64) -> Result<(), ArenaError> {
+    if !(1..=MAX_GAMES).contains(&games) {
+        return Err(ArenaError::Usage(format!(
+            "--games must be from 1 to {MAX_GAMES}"
+        )));
+    }
+    if seed.checked_add(games - 1).is_none() {
+        return Err(ArenaError::Usage(format!(
+            "--seed {seed} + {games} games overflows a 64-bit seed"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs tasks `0..tasks` on `jobs` worker threads of a local pool. Each worker gets its own
+/// state from `new_worker` (typically cloned engines) and runs `run_task(state, task)` for
+/// the task numbers it pulls; `progress` counts finished tasks. The first error stops every
+/// worker after its current task and is returned.
+pub fn run_tasks<W, T>(
+    tasks: u64,
+    jobs: usize,
+    progress: &Progress,
+    new_worker: impl Fn() -> Result<W, ArenaError> + Sync,
+    run_task: impl Fn(&mut W, u64) -> Result<TaskOutcome<T>, ArenaError> + Sync,
+) -> Result<Finished<T>, ArenaError>
+where
+    T: Send,
+{
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|error| ArenaError::Usage(format!("cannot start {jobs} threads: {error}")))?;
+    let next_task = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let ended = AtomicBool::new(false);
+    let worker = || -> Result<Vec<(u64, T)>, ArenaError> {
+        let mut state = new_worker()?;
+        let mut results = Vec::new();
+        loop {
+            if interrupt::interrupted()
+                || failed.load(Ordering::SeqCst)
+                || ended.load(Ordering::SeqCst)
+            {
+                break;
+            }
+            let task = next_task.fetch_add(1, Ordering::SeqCst);
+            if task >= tasks {
+                break;
+            }
+            match run_task(&mut state, task) {
+                Ok(TaskOutcome::Done(result)) => results.push((task, result)),
+                Ok(TaskOutcome::Last(result)) => {
+                    results.push((task, result));
+                    ended.store(true, Ordering::SeqCst);
+                }
+                Ok(TaskOutcome::Stopped) => break,
+                Err(error) => {
+                    failed.store(true, Ordering::SeqCst);
+                    return Err(error);
+                }
+            }
+            progress.task_done();
+        }
+        Ok(results)
+    };
+    let worker_results = pool.broadcast(|_| worker());
+    progress.finish();
+    let mut numbered = Vec::new();
+    for result in worker_results {
+        numbered.extend(result?);
+    }
+    numbered.sort_by_key(|(task, _)| *task);
+    let all_finished = ended.load(Ordering::SeqCst) || numbered.len() as u64 == tasks;
+    Ok(Finished {
+        interrupted: interrupt::interrupted() && !all_finished,
+        results: numbered.into_iter().map(|(_, result)| result).collect(),
+        jobs,
+        wall: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_task_order_for_any_job_count() {
+        for jobs in [1, 2, 3, 7] {
+            let finished = run_tasks(
+                50,
+                jobs,
+                &Progress::hidden(),
+                || Ok(0u64),
+                |calls, task| {
+                    *calls += 1;
+                    Ok(TaskOutcome::Done(task * task))
+                },
+            )
+            .unwrap();
+            let expected: Vec<u64> = (0..50).map(|task| task * task).collect();
+            assert_eq!(finished.results, expected, "jobs {jobs}");
+            assert!(!finished.interrupted);
+        }
+    }
+
+    #[test]
+    fn a_last_task_ends_a_sequential_run_and_an_error_stops_it() {
+        let finished = run_tasks(
+            1000,
+            1,
+            &Progress::hidden(),
+            || Ok(()),
+            |_, task| {
+                Ok(match task {
+                    4 => TaskOutcome::Last(task),
+                    _ => TaskOutcome::Done(task),
+                })
+            },
+        )
+        .unwrap();
+        assert_eq!(finished.results, [0, 1, 2, 3, 4]);
+        let failed = run_tasks(
+            10,
+            2,
+            &Progress::hidden(),
+            || Ok(()),
+            |_, task| match task {
+                3 => Err(ArenaError::Internal("task 3".into())),
+                _ => Ok(TaskOutcome::Done(task)),
+            },
+        );
+        assert!(matches!(failed, Err(ArenaError::Internal(message)) if message == "task 3"));
+    }
+}

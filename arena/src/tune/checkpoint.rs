@@ -1,0 +1,440 @@
+//! The tuner's run: its settings, the checkpoint that holds its whole state between
+//! iterations, and one iteration (every candidate plays the same games on the arena's runner,
+//! then the method advances). `arena tune` drives it.
+//!
+//! # Rules of a run
+//!
+//! - Weight scale: every candidate is normalised to unit Euclidean length before it is
+//!   evaluated (the ranking of placements is invariant to a positive factor), for all methods.
+//! - Common random numbers, renewed per iteration: in iteration i (from 0) every candidate
+//!   plays the same N games, game k with seed `G_i + k` (wrapping), where
+//!   `G_i = tune::derived_seed(seed, tune::SEED_GAMES, i)`; the next iteration plays new
+//!   sequences, so a candidate is not tuned to one fixed set of games.
+//! - Fitness (higher is better): the mean lines of the N games (`mean-lines`) or the mean of
+//!   the best ⌈N/3⌉ games (`best-third`); every game stops at `--max-pieces`.
+//! - The random numbers of the start come from `derived_seed(seed, SEED_INITIAL, 0)` and
+//!   those of iteration i's update from `derived_seed(seed, SEED_UPDATE, i)`, so no generator
+//!   state has to be saved: a resumed run redraws exactly what an uninterrupted one draws.
+//! - The best candidate so far is the one with the highest fitness in any iteration (each
+//!   measured on its own iteration's games; ties keep the earlier one). It is written to
+//!   `--out` after every iteration.
+//!
+//! # Determinism
+//!
+//! Candidates × games run on a pool of `--jobs` threads and every result is stored at its
+//! (candidate, game) place, so the fitness, the method's updates and the output file are
+//! bit-identical whatever `--jobs` is, and a run resumed from its checkpoint writes the same
+//! bytes as an uninterrupted run with the same settings.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tetris_core::{Evaluator, GeneratorKind, NesGameSettings, Weights};
+use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
+
+use crate::error::ArenaError;
+use crate::report::output::write_atomically;
+use crate::run::{self, Progress, TaskOutcome};
+use crate::sim::game::{GameResult, GameSettings, PlayOptions, play_game};
+use crate::sim::nes::play_nes_game;
+use crate::tune::methods::{Method, MethodKind, SEED_GAMES, SEED_UPDATE, derived_seed, rng_for};
+
+/// The checkpoint format's name, stored in every checkpoint.
+pub const CHECKPOINT_FORMAT: &str = "arena-tune-checkpoint-1";
+
+/// How a candidate's games become one fitness value (higher is better).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum FitnessKind {
+    /// Mean lines over the games.
+    MeanLines,
+    /// Mean lines over the best ⌈N/3⌉ games.
+    BestThird,
+    /// Mean score over the games: NES line-clear points from level 0, capped at 999,999, as
+    /// `arena play` reports it.
+    MeanScore,
+    /// Mean line-clear points of the NES plateau benchmark's game (`arena nes`: frame by
+    /// frame from level 19 to the transition to 29, 30 Hz tapping; the game's seed draws the
+    /// randomizer's start). Uncapped, because the displayed 999,999 would hide the
+    /// differences between strong candidates. The board height and piece cap do not apply.
+    PlateauScore,
+}
+
+impl FitnessKind {
+    /// The name on the command line: `mean-lines` or `best-third`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FitnessKind::MeanLines => "mean-lines",
+            FitnessKind::BestThird => "best-third",
+            FitnessKind::MeanScore => "mean-score",
+            FitnessKind::PlateauScore => "plateau-score",
+        }
+    }
+
+    /// What one frame-less game contributes: its lines, or its score for `mean-score`
+    /// (`plateau-score` games are played by [`play_nes_game`] instead).
+    pub fn game_value(self, result: &GameResult) -> u64 {
+        match self {
+            FitnessKind::MeanLines | FitnessKind::BestThird => result.lines,
+            FitnessKind::MeanScore | FitnessKind::PlateauScore => result.score as u64,
+        }
+    }
+
+    /// The fitness of one candidate's per-game values (see [`FitnessKind::game_value`]; at
+    /// least one game).
+    pub fn of(self, values: &[u64]) -> f64 {
+        let mut sorted: Vec<u64> = values.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let counted = match self {
+            FitnessKind::MeanLines | FitnessKind::MeanScore | FitnessKind::PlateauScore => {
+                sorted.len()
+            }
+            FitnessKind::BestThird => sorted.len().div_ceil(3),
+        };
+        sorted[..counted].iter().sum::<u64>() as f64 / counted as f64
+    }
+}
+
+/// Everything that decides a run's results (stored in the checkpoint and compared on resume).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneSettings {
+    /// The evaluator tuned.
+    pub evaluator: String,
+    /// The method.
+    pub method: MethodKind,
+    /// The searcher.
+    pub searcher: String,
+    /// The lookahead depth.
+    pub depth: usize,
+    /// Games per candidate per iteration.
+    pub games: u64,
+    /// Board rows.
+    pub board_height: usize,
+    /// The piece generator's name.
+    pub generator: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// Candidates per iteration.
+    pub population: usize,
+    /// The fitness.
+    pub fitness: FitnessKind,
+    /// The piece cap of every game.
+    pub max_pieces: u64,
+}
+
+/// The best candidate so far.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BestCandidate {
+    /// Its weights (normalised), in feature order.
+    pub weights: Vec<f64>,
+    /// Its fitness.
+    pub fitness: f64,
+    /// The iteration (from 0) that measured it.
+    pub iteration: u64,
+}
+
+/// One finished iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IterationRecord {
+    /// The iteration (from 0).
+    pub iteration: u64,
+    /// The seed of its first game (game k used this + k).
+    pub first_game_seed: u64,
+    /// The best candidate's fitness.
+    pub best: f64,
+    /// The mean fitness of its candidates.
+    pub mean: f64,
+}
+
+/// A run's state between iterations: what `--checkpoint` writes and `--resume` reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The settings.
+    pub settings: TuneSettings,
+    /// The evaluator's feature names, in weight order.
+    pub features: Vec<String>,
+    /// Iterations finished.
+    pub iterations_done: u64,
+    /// The method's state, holding the candidates of the next iteration.
+    pub state: Method,
+    /// The best candidate so far.
+    pub best: Option<BestCandidate>,
+    /// Every finished iteration.
+    pub history: Vec<IterationRecord>,
+}
+
+/// The feature names of the evaluator called `name`, in weight order.
+pub fn feature_names(name: &str) -> Result<&'static [&'static str], ArenaError> {
+    let evaluator = evaluator_by_name(name, &WeightsChoice::Default)
+        .ok_or_else(|| ArenaError::Usage(format!("unknown evaluator {name:?}")))??;
+    Ok(evaluator.feature_names())
+}
+
+/// Reads a checkpoint and checks that it continues a run with `settings`.
+pub fn load_checkpoint(
+    path: &Path,
+    settings: &TuneSettings,
+    features: &[String],
+) -> Result<Checkpoint, ArenaError> {
+    let shown = path.display().to_string();
+    let bad = |message: String| ArenaError::Usage(format!("checkpoint {shown}: {message}"));
+    let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+    let checkpoint: Checkpoint =
+        serde_json::from_str(&text).map_err(|error| bad(format!("not a checkpoint: {error}")))?;
+    if checkpoint.format != CHECKPOINT_FORMAT {
+        return Err(bad(format!(
+            "format {:?}, expected {CHECKPOINT_FORMAT:?}",
+            checkpoint.format
+        )));
+    }
+    if let Some(difference) = settings_difference(&checkpoint.settings, settings) {
+        return Err(bad(format!("made with different settings: {difference}")));
+    }
+    if checkpoint.features != features {
+        return Err(bad(format!(
+            "its features {:?} are not the evaluator's {:?}",
+            checkpoint.features, features
+        )));
+    }
+    let candidates = checkpoint.state.candidates();
+    let fits = candidates.len() == settings.population
+        && candidates
+            .iter()
+            .all(|candidate| candidate.len() == features.len());
+    if !fits || checkpoint.history.len() as u64 != checkpoint.iterations_done {
+        return Err(bad("its state does not match its settings".into()));
+    }
+    Ok(checkpoint)
+}
+
+/// The first setting that differs, as `NAME: CHECKPOINT (checkpoint) vs NOW (command line)`.
+pub fn settings_difference(saved: &TuneSettings, now: &TuneSettings) -> Option<String> {
+    let saved = serde_json::to_value(saved).expect("settings serialize");
+    let now = serde_json::to_value(now).expect("settings serialize");
+    let (Value::Object(saved), Value::Object(now)) = (saved, now) else {
+        unreachable!("settings serialize as an object")
+    };
+    saved.iter().find_map(|(name, value)| {
+        let current = &now[name];
+        (value != current).then(|| {
+            format!(
+                "--{} is {value} in the checkpoint but {current} now",
+                name.replace('_', "-")
+            )
+        })
+    })
+}
+
+/// Plays iteration `checkpoint.iterations_done` on the current rayon pool, updates the method
+/// and the best candidate, and returns the iteration's record.
+pub fn run_iteration(
+    checkpoint: &mut Checkpoint,
+    jobs: usize,
+) -> Result<IterationRecord, ArenaError> {
+    let settings = &checkpoint.settings;
+    let iteration = checkpoint.iterations_done;
+    let candidates = checkpoint.state.candidates();
+    let first_game_seed = derived_seed(settings.seed, SEED_GAMES, iteration);
+    let generator: GeneratorKind = settings.generator.parse()?;
+    let games = settings.games as usize;
+    let strategies = candidates
+        .iter()
+        .map(|weights| candidate_strategy(settings, weights))
+        .collect::<Result<Vec<Strategy>, ArenaError>>()?;
+    let lines: Vec<u64> = run::run_tasks(
+        (candidates.len() * games) as u64,
+        jobs,
+        &Progress::hidden(),
+        || Ok(()),
+        |(), task| {
+            let (candidate, game) = (task as usize / games, task as usize % games);
+            let value = play_candidate(
+                settings,
+                strategies[candidate].clone(),
+                GameSettings {
+                    board_height: settings.board_height as u8,
+                    generator: generator.clone(),
+                    seed: first_game_seed.wrapping_add(game as u64),
+                    max_pieces: Some(settings.max_pieces),
+                },
+            )?;
+            Ok(TaskOutcome::Done(value))
+        },
+    )?
+    .results;
+    let fitness: Vec<f64> = lines
+        .chunks(games)
+        .map(|games| settings.fitness.of(games))
+        .collect();
+    let mut best_index = 0;
+    for (index, value) in fitness.iter().enumerate() {
+        if *value > fitness[best_index] {
+            best_index = index;
+        }
+    }
+    let record = IterationRecord {
+        iteration,
+        first_game_seed,
+        best: fitness[best_index],
+        mean: fitness.iter().sum::<f64>() / fitness.len() as f64,
+    };
+    if checkpoint
+        .best
+        .as_ref()
+        .is_none_or(|best| record.best > best.fitness)
+    {
+        checkpoint.best = Some(BestCandidate {
+            weights: candidates[best_index].clone(),
+            fitness: record.best,
+            iteration,
+        });
+    }
+    checkpoint.state.advance(
+        &fitness,
+        iteration,
+        &mut rng_for(settings.seed, SEED_UPDATE, iteration),
+    );
+    checkpoint.history.push(record.clone());
+    checkpoint.iterations_done += 1;
+    Ok(record)
+}
+
+/// The strategy of a candidate: the run's searcher and depth, the evaluator with `weights`.
+fn candidate_strategy(settings: &TuneSettings, weights: &[f64]) -> Result<Strategy, ArenaError> {
+    let evaluator = evaluator_with_values(&settings.evaluator, weights).ok_or_else(|| {
+        ArenaError::Usage(format!("unknown evaluator {:?}", settings.evaluator))
+    })??;
+    Ok(Strategy::with_tuned_evaluator(
+        &settings.searcher,
+        evaluator,
+        settings.depth,
+    )?)
+}
+
+/// The fitness value (lines or score) of one game of a candidate's `strategy` under `game`.
+fn play_candidate(
+    settings: &TuneSettings,
+    mut strategy: Strategy,
+    game: GameSettings,
+) -> Result<u64, ArenaError> {
+    if settings.fitness == FitnessKind::PlateauScore {
+        let plateau = NesGameSettings::plateau(game.seed);
+        let result = play_nes_game(&mut strategy, plateau, 2, &|| false)?
+            .expect("a game that is never asked to stop finishes");
+        return Ok(result.line_clear_points);
+    }
+    let result = play_game(&mut strategy, &game, PlayOptions::default(), &mut |_| {
+        ControlFlow::Continue(())
+    })?;
+    Ok(settings.fitness.game_value(&result))
+}
+
+/// Writes the best weights so far to `path` as a weights file.
+pub fn write_weights(checkpoint: &Checkpoint, path: &Path) -> Result<(), ArenaError> {
+    let Some(best) = &checkpoint.best else {
+        return Ok(());
+    };
+    let names = feature_names(&checkpoint.settings.evaluator)?;
+    let weights = Weights::from_values(&checkpoint.settings.evaluator, names, &best.weights)?;
+    let mut text = weights.to_json();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    write_atomically(path, text.as_bytes())
+}
+
+/// The table printed at the end: fitness per iteration and the best weights.
+pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
+    let settings = &checkpoint.settings;
+    let games = if settings.fitness == FitnessKind::PlateauScore {
+        "NES plateau games (level 19 to 29, 10 x 20)".to_string()
+    } else {
+        format!(
+            "games each on 10 x {}, cap {} pieces",
+            settings.board_height, settings.max_pieces
+        )
+    };
+    let mut text = format!(
+        "Tuning {} with {} ({} candidates, {} {games}, fitness {}, {}+{}@{})\n",
+        settings.evaluator,
+        settings.method.name(),
+        settings.population,
+        settings.games,
+        settings.fitness.name(),
+        settings.searcher,
+        settings.evaluator,
+        settings.depth,
+    );
+    text.push_str(&format!(
+        "{:>9}  {:>10}  {:>10}\n",
+        "iteration", "best", "mean"
+    ));
+    for record in &checkpoint.history {
+        text.push_str(&format!(
+            "{:>9}  {:>10.2}  {:>10.2}\n",
+            record.iteration, record.best, record.mean
+        ));
+    }
+    if let Some(best) = &checkpoint.best {
+        text.push_str(&format!(
+            "Best fitness {:.2} (iteration {}), written to {}:\n",
+            best.fitness,
+            best.iteration,
+            out.display()
+        ));
+        for (name, value) in checkpoint.features.iter().zip(&best.weights) {
+            text.push_str(&format!("  {name} = {value}\n"));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitness_is_the_mean_or_the_mean_of_the_best_third() {
+        // Seven games: the best third is the best ⌈7/3⌉ = 3 games, 9, 8 and 7 → mean 8.
+        let lines = [1, 9, 2, 8, 3, 7, 0];
+        assert_eq!(FitnessKind::BestThird.of(&lines), 8.0);
+        // 30 / 7.
+        assert_eq!(FitnessKind::MeanLines.of(&lines), 30.0 / 7.0);
+        assert_eq!(FitnessKind::BestThird.of(&[5]), 5.0);
+        assert_eq!(FitnessKind::MeanScore.of(&[100, 40, 1200]), 1340.0 / 3.0);
+    }
+
+    #[test]
+    fn a_settings_difference_is_named() {
+        let settings = TuneSettings {
+            evaluator: "elashi".into(),
+            method: MethodKind::Cem,
+            searcher: "bfs".into(),
+            depth: 1,
+            games: 3,
+            board_height: 8,
+            generator: "uniform".into(),
+            seed: 5,
+            population: 4,
+            fitness: FitnessKind::MeanLines,
+            max_pieces: 100,
+        };
+        assert_eq!(settings_difference(&settings, &settings), None);
+        let other = TuneSettings {
+            seed: 6,
+            ..settings.clone()
+        };
+        assert_eq!(
+            settings_difference(&settings, &other).unwrap(),
+            "--seed is 5 in the checkpoint but 6 now"
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! The registry's errors: a strategy or evaluator name that does not parse or names nothing
+//! registered, or an engine that cannot be built (a bad preset or weights file).
+
+use thiserror::Error as ThisError;
+
+/// Why a name could not be parsed or its engines built.
+#[derive(Debug, ThisError)]
+pub enum RegistryError {
+    /// An error from the core crate (weights files and presets).
+    #[error(transparent)]
+    Core(#[from] tetris_core::Error),
+    /// A strategy string that does not parse or names unknown engines.
+    #[error("strategy {strategy:?}: {message}")]
+    Strategy {
+        /// The strategy as given.
+        strategy: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An evaluator name that is not registered.
+    #[error("unknown evaluator {name:?} (valid: {valid})")]
+    UnknownEvaluator {
+        /// The name as given.
+        name: String,
+        /// The registered names, space-separated.
+        valid: String,
+    },
+    /// A searcher name that is not registered.
+    #[error("unknown searcher {name:?} (valid: {valid})")]
+    UnknownSearcher {
+        /// The name as given.
+        name: String,
+        /// The registered names, space-separated.
+        valid: String,
+    },
+}

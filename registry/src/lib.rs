@@ -1,0 +1,24 @@
+//! `tetris-registry`: every searcher and evaluator by name, the strategy-name grammar, and the
+//! playable [`Strategy`] they make.
+//!
+//! This is the one place that sees every engine crate. The arena, the cross-crate tests and
+//! any other front end iterate [`searchers`] and [`evaluators`] instead of naming engines
+//! themselves, so registering an engine (one line in `engines.rs`) is all it takes for every
+//! command, snapshot test and weights-file test to cover it.
+//!
+//! Strategy names are `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`
+//! ([`StrategySpec`]); an evaluator alone is `EVALUATOR[:PRESET|:weights.json]`
+//! ([`EvaluatorSpec`]). Both parse the weights part with the same rule.
+#![deny(missing_docs)]
+
+pub mod engines;
+pub mod error;
+pub mod strategy;
+
+pub use engines::{
+    AnyEvaluator, AnySearcher, EvaluatorEntry, SearcherEntry, evaluator_by_name, evaluator_names,
+    evaluator_presets, evaluator_with_values, evaluators, searcher_by_name, searcher_names,
+    searchers,
+};
+pub use error::RegistryError;
+pub use strategy::{EvaluatorSpec, MAX_DEPTH, Strategy, StrategySpec, WeightsChoice};
