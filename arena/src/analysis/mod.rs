@@ -7,3 +7,13 @@ pub mod pieces;
 pub mod position;
 pub mod stats;
 pub mod tournament;
+
+/// Asserts that `actual` is within `relative` × |`expected`| of `expected` (for tests of
+/// numerical results).
+#[cfg(test)]
+pub(crate) fn assert_close(actual: f64, expected: f64, relative: f64) {
+    assert!(
+        (actual - expected).abs() <= relative * expected.abs(),
+        "{actual} is not within {relative} of {expected}"
+    );
+}

@@ -323,14 +323,8 @@ pub fn fit_log_linear(rows: &[usize], shares: &[f64]) -> Option<LogLinearFit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::assert_close;
     use tetris_core::Piece;
-
-    fn assert_close(actual: f64, expected: f64, relative: f64) {
-        assert!(
-            (actual - expected).abs() <= relative * expected.abs(),
-            "{actual} is not within {relative} of {expected}"
-        );
-    }
 
     #[test]
     fn the_fit_recovers_a_geometric_law() {

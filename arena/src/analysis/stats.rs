@@ -253,13 +253,7 @@ fn binomial_deviance(x: f64, mean: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn assert_close(actual: f64, expected: f64, relative: f64) {
-        assert!(
-            (actual - expected).abs() <= relative * expected.abs(),
-            "{actual} is not within {relative} of {expected}"
-        );
-    }
+    use crate::analysis::assert_close;
 
     #[test]
     fn mean_median_and_standard_error_of_a_small_sample() {

@@ -18,7 +18,7 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
-use crate::report::output::{OutputFormat, check_results_file, print_output, write_atomically};
+use crate::report::output::ResultsDestination;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
     MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings,
@@ -74,10 +74,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategy) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let output_format = match &args.out {
-        Some(path) => Some(check_results_file("--out", path)?),
-        None => None,
-    };
+    let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
     interrupt::install();
     let progress = Progress::games_and_mean_score(settings.games);
     let finished = run::run_tasks(
@@ -101,20 +98,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             })
         },
     )?;
-    let report = NesReport::new(&settings, &finished);
-    if let (Some(path), Some(format)) = (&args.out, output_format) {
-        let contents = match format {
-            OutputFormat::Json => report.to_json(true),
-            OutputFormat::Csv => report.to_csv(),
-        };
-        write_atomically(path, contents.as_bytes())?;
-    }
-    let printed = if args.json {
-        report.to_json(false)
-    } else {
-        report.to_text()
-    };
-    print_output(&printed)?;
+    destination.deliver(&NesReport::new(&settings, &finished))?;
     interrupt::finished_or_error(
         finished.interrupted,
         finished.results.len(),

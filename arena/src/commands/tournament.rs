@@ -19,7 +19,7 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
-use crate::report::output::{OutputFormat, check_results_file, print_output, write_atomically};
+use crate::report::output::ResultsDestination;
 use crate::report::tournament::TournamentReport;
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
@@ -72,10 +72,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategies) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let output_format = match &args.out {
-        Some(path) => Some(check_results_file("--out", path)?),
-        None => None,
-    };
+    let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
     interrupt::install();
     let total = settings.total_games() as u64;
     let progress = Progress::games_and_speed(total);
@@ -90,18 +87,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if let Some(folder) = &args.plots {
         report.write_plots(folder)?;
     }
-    if let (Some(path), Some(format)) = (&args.out, output_format) {
-        let contents = match format {
-            OutputFormat::Json => report.to_json(),
-            OutputFormat::Csv => report.to_csv(),
-        };
-        write_atomically(path, contents.as_bytes())?;
-    }
-    print_output(&if args.json {
-        report.to_json()
-    } else {
-        report.to_text()
-    })?;
+    destination.deliver(&report)?;
     interrupt::finished_or_error(
         report.finished.interrupted,
         report.finished.results.len(),

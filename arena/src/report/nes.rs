@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
-use crate::report::output::csv_text;
+use crate::report::output::{RunReport, csv_text};
 use crate::run::Finished;
 use crate::sim::nes::{FRAMES_PER_SECOND, NesGameResult, NesRunSettings};
 
@@ -152,9 +152,11 @@ impl<'a> NesReport<'a> {
             summary: NesSummary::of(&finished.results),
         }
     }
+}
 
+impl RunReport for NesReport<'_> {
     /// The whole report as JSON text; `with_games` adds one row per game (for `--out`).
-    pub fn to_json(&self, with_games: bool) -> String {
+    fn json(&self, with_games: bool) -> String {
         let settings = self.settings;
         let spec = &settings.strategy;
         let summary = &self.summary;
@@ -242,7 +244,7 @@ impl<'a> NesReport<'a> {
     }
 
     /// One CSV row per game, with a header.
-    pub fn to_csv(&self) -> String {
+    fn csv(&self) -> String {
         let rows: Vec<GameCsv> = self
             .finished
             .results
@@ -291,7 +293,7 @@ impl<'a> NesReport<'a> {
     }
 
     /// The report as text.
-    pub fn to_text(&self) -> String {
+    fn text(&self) -> String {
         let rules = self.settings;
         let summary = &self.summary;
         let played = self.finished;

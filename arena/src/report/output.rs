@@ -61,6 +61,51 @@ pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, Are
     Ok(format)
 }
 
+/// A run's report in every form it can be delivered in.
+pub trait RunReport {
+    /// The JSON report; `with_games` adds every game (the `--out` file's form).
+    fn json(&self, with_games: bool) -> String;
+    /// One CSV row per game, with a header.
+    fn csv(&self) -> String;
+    /// The text tables.
+    fn text(&self) -> String;
+}
+
+/// Where a run's results go: the `--out` file (checked before any game is played) and
+/// standard output, as JSON (`--json`) or text.
+#[derive(Clone, Debug)]
+pub struct ResultsDestination {
+    file: Option<(std::path::PathBuf, OutputFormat)>,
+    json: bool,
+}
+
+impl ResultsDestination {
+    /// Checks `--out` (a `.json` or `.csv` file in an existing folder) before any game.
+    pub fn check(out: Option<&Path>, json: bool) -> Result<ResultsDestination, ArenaError> {
+        let file = match out {
+            Some(path) => Some((path.to_path_buf(), check_results_file("--out", path)?)),
+            None => None,
+        };
+        Ok(ResultsDestination { file, json })
+    }
+
+    /// Writes the file (atomically), then prints.
+    pub fn deliver(&self, report: &impl RunReport) -> Result<(), ArenaError> {
+        if let Some((path, format)) = &self.file {
+            let contents = match format {
+                OutputFormat::Json => report.json(true),
+                OutputFormat::Csv => report.csv(),
+            };
+            write_atomically(path, contents.as_bytes())?;
+        }
+        print_output(&if self.json {
+            report.json(false)
+        } else {
+            report.text()
+        })
+    }
+}
+
 /// A value as indented JSON text with a final line break (the form of every JSON file and
 /// `--json` report the arena writes).
 pub fn pretty_json<T: Serialize + ?Sized>(value: &T) -> String {

@@ -2,7 +2,7 @@
 //! builds anywhere; the text is left to the SVG viewer).
 //!
 //! Each function returns the whole SVG document; callers write it with
-//! [`crate::output::write_atomically`].
+//! [`crate::report::output::write_atomically`].
 
 use std::fmt::Display;
 use std::path::Path;

@@ -9,7 +9,7 @@ use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
 use crate::error::ArenaError;
 use crate::format::{aligned, format_p_value, optional};
-use crate::report::output::{csv_text, pretty_json};
+use crate::report::output::{RunReport, csv_text, pretty_json};
 use crate::report::plots;
 use crate::run::Finished;
 use crate::run::tournament::TournamentSettings;
@@ -208,8 +208,137 @@ impl<'a> TournamentReport<'a> {
         }
     }
 
-    /// The whole result as JSON text.
-    pub fn to_json(&self) -> String {
+    /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
+    /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
+    /// `arena stats` plots of all its games, merged in game order (so the files do not depend
+    /// on `--jobs`). The folder is created if missing.
+    pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
+        let settings = self.settings;
+        let games = self
+            .finished
+            .results
+            .iter()
+            .map(|row| (row.strategy, row.lines));
+        plots::write_tournament_plots(folder, &settings.names, games)?;
+        for (index, name) in settings.names.iter().enumerate() {
+            let mut merged = PieceStatistics::new(settings.board_height as usize);
+            for row in self
+                .finished
+                .results
+                .iter()
+                .filter(|row| row.strategy == index)
+            {
+                if let Some(statistics) = &row.statistics {
+                    merged.merge(statistics);
+                }
+            }
+            let safe: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let strategy_folder = folder.join(safe);
+            std::fs::create_dir_all(&strategy_folder)
+                .map_err(|error| ArenaError::io(strategy_folder.display().to_string(), &error))?;
+            plots::write_statistics_plots(&strategy_folder, &merged)?;
+        }
+        Ok(())
+    }
+
+    /// The per-strategy table.
+    fn summary_table(&self) -> String {
+        let header = [
+            "strategy",
+            "depth",
+            "games",
+            "mean lines",
+            "SE",
+            "95% interval",
+            "median",
+            "min",
+            "max",
+            "mean pieces",
+            "mean score",
+            "tetris share",
+            "capped",
+            "pieces/s",
+        ];
+        let mut table: Vec<Vec<String>> =
+            vec![header.iter().map(|cell| cell.to_string()).collect()];
+        for (index, summary) in self.analysis.summaries.iter().enumerate() {
+            let lines = summary.lines;
+            table.push(vec![
+                self.settings.names[index].clone(),
+                self.settings.specs[index].depth.to_string(),
+                summary.games.to_string(),
+                optional(lines.map(|lines| lines.mean), 1),
+                optional(lines.and_then(|lines| lines.standard_error), 1),
+                match lines.and_then(|lines| lines.interval_95) {
+                    Some((low, high)) => format!("[{low:.1}, {high:.1}]"),
+                    None => "-".to_string(),
+                },
+                optional(lines.map(|lines| lines.median), 1),
+                optional(lines.map(|lines| lines.min), 0),
+                optional(lines.map(|lines| lines.max), 0),
+                optional(summary.mean_pieces, 1),
+                optional(summary.mean_score, 0),
+                match summary.tetris_share {
+                    Some(share) => format!("{:.1}%", 100.0 * share),
+                    None => "-".to_string(),
+                },
+                summary.capped.to_string(),
+                optional(summary.pieces_per_second(), 0),
+            ]);
+        }
+        aligned(&table)
+    }
+
+    /// The pairwise matrix: row outlasted column on W sequences and lost L.
+    fn pairwise_matrix(&self) -> String {
+        let names = &self.settings.names;
+        let strategies = names.len();
+        let mut table: Vec<Vec<String>> = Vec::with_capacity(strategies + 1);
+        let mut header = vec!["outlasted (W-L, p)".to_string()];
+        header.extend(names.iter().cloned());
+        table.push(header);
+        for (row, name) in names.iter().enumerate() {
+            let mut cells = vec![name.clone()];
+            for column in 0..strategies {
+                let pair = self.analysis.pairs.iter().find(|pair| {
+                    (pair.a, pair.b) == (row, column) || (pair.a, pair.b) == (column, row)
+                });
+                cells.push(match pair {
+                    None => "-".to_string(),
+                    Some(pair) => {
+                        let (wins, losses) = if pair.a == row {
+                            (pair.a_outlasted, pair.b_outlasted)
+                        } else {
+                            (pair.b_outlasted, pair.a_outlasted)
+                        };
+                        format!("{wins}-{losses} p={}", format_p_value(pair.p_value))
+                    }
+                });
+            }
+            table.push(cells);
+        }
+        let mut text = format!(
+            "Pairwise: the row strategy outlasted the column strategy on W of the identical \
+             sequences and was outlasted on L (ties = sequences - W - L); p = two-sided exact \
+             sign test.\n({OUTLAST_RULE}.)\n"
+        );
+        text.push_str(&aligned(&table));
+        text
+    }
+}
+
+impl RunReport for TournamentReport<'_> {
+    /// The whole result as JSON text (the games are always in it).
+    fn json(&self, _with_games: bool) -> String {
         let settings = self.settings;
         let names = &settings.names;
         let strategies = settings
@@ -318,7 +447,7 @@ impl<'a> TournamentReport<'a> {
     }
 
     /// One CSV row per game per strategy, with a header; `seconds` is the only timing column.
-    pub fn to_csv(&self) -> String {
+    fn csv(&self) -> String {
         let rows: Vec<GameJson<'_>> = self
             .finished
             .results
@@ -334,50 +463,8 @@ impl<'a> TournamentReport<'a> {
         )
     }
 
-    /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
-    /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
-    /// `arena stats` plots of all its games, merged in game order (so the files do not depend
-    /// on `--jobs`). The folder is created if missing.
-    pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
-        let settings = self.settings;
-        let games = self
-            .finished
-            .results
-            .iter()
-            .map(|row| (row.strategy, row.lines));
-        plots::write_tournament_plots(folder, &settings.names, games)?;
-        for (index, name) in settings.names.iter().enumerate() {
-            let mut merged = PieceStatistics::new(settings.board_height as usize);
-            for row in self
-                .finished
-                .results
-                .iter()
-                .filter(|row| row.strategy == index)
-            {
-                if let Some(statistics) = &row.statistics {
-                    merged.merge(statistics);
-                }
-            }
-            let safe: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let strategy_folder = folder.join(safe);
-            std::fs::create_dir_all(&strategy_folder)
-                .map_err(|error| ArenaError::io(strategy_folder.display().to_string(), &error))?;
-            plots::write_statistics_plots(&strategy_folder, &merged)?;
-        }
-        Ok(())
-    }
-
     /// The rules, the summary table and the pairwise matrix as aligned text.
-    pub fn to_text(&self) -> String {
+    fn text(&self) -> String {
         let rules = self.settings;
         let mut text = String::new();
         let cap = match rules.max_pieces {
@@ -414,91 +501,6 @@ impl<'a> TournamentReport<'a> {
         if !self.analysis.pairs.is_empty() {
             text.push_str(&self.pairwise_matrix());
         }
-        text
-    }
-
-    /// The per-strategy table.
-    fn summary_table(&self) -> String {
-        let header = [
-            "strategy",
-            "depth",
-            "games",
-            "mean lines",
-            "SE",
-            "95% interval",
-            "median",
-            "min",
-            "max",
-            "mean pieces",
-            "mean score",
-            "tetris share",
-            "capped",
-            "pieces/s",
-        ];
-        let mut table: Vec<Vec<String>> =
-            vec![header.iter().map(|cell| cell.to_string()).collect()];
-        for (index, summary) in self.analysis.summaries.iter().enumerate() {
-            let lines = summary.lines;
-            table.push(vec![
-                self.settings.names[index].clone(),
-                self.settings.specs[index].depth.to_string(),
-                summary.games.to_string(),
-                optional(lines.map(|lines| lines.mean), 1),
-                optional(lines.and_then(|lines| lines.standard_error), 1),
-                match lines.and_then(|lines| lines.interval_95) {
-                    Some((low, high)) => format!("[{low:.1}, {high:.1}]"),
-                    None => "-".to_string(),
-                },
-                optional(lines.map(|lines| lines.median), 1),
-                optional(lines.map(|lines| lines.min), 0),
-                optional(lines.map(|lines| lines.max), 0),
-                optional(summary.mean_pieces, 1),
-                optional(summary.mean_score, 0),
-                match summary.tetris_share {
-                    Some(share) => format!("{:.1}%", 100.0 * share),
-                    None => "-".to_string(),
-                },
-                summary.capped.to_string(),
-                optional(summary.pieces_per_second(), 0),
-            ]);
-        }
-        aligned(&table)
-    }
-
-    /// The pairwise matrix: row outlasted column on W sequences and lost L.
-    fn pairwise_matrix(&self) -> String {
-        let names = &self.settings.names;
-        let strategies = names.len();
-        let mut table: Vec<Vec<String>> = Vec::with_capacity(strategies + 1);
-        let mut header = vec!["outlasted (W-L, p)".to_string()];
-        header.extend(names.iter().cloned());
-        table.push(header);
-        for (row, name) in names.iter().enumerate() {
-            let mut cells = vec![name.clone()];
-            for column in 0..strategies {
-                let pair = self.analysis.pairs.iter().find(|pair| {
-                    (pair.a, pair.b) == (row, column) || (pair.a, pair.b) == (column, row)
-                });
-                cells.push(match pair {
-                    None => "-".to_string(),
-                    Some(pair) => {
-                        let (wins, losses) = if pair.a == row {
-                            (pair.a_outlasted, pair.b_outlasted)
-                        } else {
-                            (pair.b_outlasted, pair.a_outlasted)
-                        };
-                        format!("{wins}-{losses} p={}", format_p_value(pair.p_value))
-                    }
-                });
-            }
-            table.push(cells);
-        }
-        let mut text = format!(
-            "Pairwise: the row strategy outlasted the column strategy on W of the identical \
-             sequences and was outlasted on L (ties = sequences - W - L); p = two-sided exact \
-             sign test.\n({OUTLAST_RULE}.)\n"
-        );
-        text.push_str(&aligned(&table));
         text
     }
 }
