@@ -1,5 +1,7 @@
 //! Piece states, lock placements and the inputs that move a piece.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
@@ -42,6 +44,14 @@ impl PieceState {
             },
             Input::Frame(_) => return None,
         })
+    }
+}
+
+impl fmt::Display for PieceState {
+    /// `x 6 y 3 rotation 0`: the form the arena's messages use (its replay verifier names a
+    /// state this way), so a state reads the same wherever it is printed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "x {} y {} rotation {}", self.x, self.y, self.rotation)
     }
 }
 
@@ -196,6 +206,22 @@ mod tests {
         );
         assert_eq!(high.lock_height(20), 8);
         assert!(!high.is_lock_placement_on(&Board::standard()));
+    }
+
+    #[test]
+    fn states_print_as_the_arena_names_them() {
+        let state = PieceState {
+            x: 6,
+            y: 3,
+            rotation: 0,
+        };
+        assert_eq!(state.to_string(), "x 6 y 3 rotation 0");
+        let above = PieceState {
+            x: 0,
+            y: -1,
+            rotation: 3,
+        };
+        assert_eq!(above.to_string(), "x 0 y -1 rotation 3");
     }
 
     #[test]
