@@ -577,9 +577,10 @@ mod tests {
             for rotation in 0..piece.orientation_count() {
                 for x in 0..10 {
                     // Every orientation lies within 2 rows above its pivot.
-                    if board.fits(piece, rotation, x, -2) {
-                        let y = board.drop_row(piece, rotation, x, -2);
-                        out.push(Placement::new(piece, PieceState { x, y, rotation }));
+                    let above = PieceState { x, y: -2, rotation };
+                    if board.fits(piece, above) {
+                        let y = board.drop_row(piece, above);
+                        out.push(Placement::new(piece, PieceState { y, ..above }));
                     }
                 }
             }

@@ -148,9 +148,12 @@ impl FallingPiece {
             self.autorepeat_x = AUTO_SHIFT_RESTART;
         }
         let step = if held.contains(Buttons::RIGHT) { 1 } else { -1 };
-        let PieceState { x, y, rotation } = self.state;
-        if board.fits(self.piece, rotation, x + step, y) {
-            self.state.x += step;
+        let shifted = PieceState {
+            x: self.state.x + step,
+            ..self.state
+        };
+        if board.fits(self.piece, shifted) {
+            self.state = shifted;
         } else {
             self.autorepeat_x = AUTO_SHIFT_TRIGGER;
         }
@@ -159,16 +162,19 @@ impl FallingPiece {
     /// `rotate_tetrimino`: a newly pressed A turns clockwise, else a newly pressed B
     /// counterclockwise, if the turned state is legal (no kicks).
     fn rotate(&mut self, board: &Board, newly: Buttons) {
-        let PieceState { x, y, rotation } = self.state;
-        let turned = if newly.contains(Buttons::A) {
-            self.piece.clockwise(rotation)
+        let rotation = if newly.contains(Buttons::A) {
+            self.piece.clockwise(self.state.rotation)
         } else if newly.contains(Buttons::B) {
-            self.piece.counterclockwise(rotation)
+            self.piece.counterclockwise(self.state.rotation)
         } else {
             return;
         };
-        if board.fits(self.piece, turned, x, y) {
-            self.state.rotation = turned;
+        let turned = PieceState {
+            rotation,
+            ..self.state
+        };
+        if board.fits(self.piece, turned) {
+            self.state = turned;
         }
     }
 
@@ -213,9 +219,9 @@ impl FallingPiece {
     /// One row down, or the lock state when that is not legal; restarts the fall timer.
     fn move_down(&mut self, board: &Board) -> Option<PieceState> {
         self.fall_timer = 0;
-        let PieceState { x, y, rotation } = self.state;
-        if board.fits(self.piece, rotation, x, y + 1) {
-            self.state.y += 1;
+        let below = self.state.one_row_down();
+        if board.fits(self.piece, below) {
+            self.state = below;
             None
         } else {
             Some(self.state)
@@ -464,9 +470,7 @@ impl NesGame {
     /// the next piece (or ends the game).
     fn lock(&mut self, state: PieceState, active_frames: u32, autorepeat_x: u8) -> NesLock {
         let lock_frame = self.spawn_frame + u64::from(active_frames);
-        let outcome = self
-            .board
-            .lock(self.current, state.rotation, state.x, state.y);
+        let outcome = self.board.lock(self.current, state);
         let redraw = redraw_frames(state.y, self.board.height());
         let next_spawn = if outcome.rows_cleared == 0 {
             lock_frame + 2 * redraw + 8
@@ -687,7 +691,7 @@ mod tests {
         assert_eq!(game.next(), generator.next().unwrap());
         // A second piece, which has no entry delay: row r on frame 2r; it lands on the first.
         let frames = fall(&game);
-        let landing = game.board().drop_row(preview, 0, 5, 0);
+        let landing = game.board().drop_row(preview, PieceState::SPAWN);
         assert_eq!(frames.len(), 2 + 2 * landing as usize);
         let lock = game.play_frames(&frames).unwrap();
         let k = redraw_frames(lock.state.y, 20) as u32;

@@ -26,6 +26,16 @@ impl PieceState {
         rotation: 0,
     };
 
+    /// The same position one row lower (legality is not checked): where gravity or a drop
+    /// takes the piece next.
+    #[inline]
+    pub const fn one_row_down(self) -> PieceState {
+        PieceState {
+            y: self.y + 1,
+            ..self
+        }
+    }
+
     /// The state one input away, or `None` for inputs that do not move a piece by themselves
     /// (a per-frame button set). Legality is not checked.
     pub fn after(self, piece: Piece, input: Input) -> Option<PieceState> {
@@ -112,8 +122,8 @@ impl Placement {
 
     /// Whether this is a lock placement on `board`: legal, and one row down is not.
     pub fn is_lock_placement_on(&self, board: &Board) -> bool {
-        board.fits(self.piece, self.rotation, self.x, self.y)
-            && !board.fits(self.piece, self.rotation, self.x, self.y + 1)
+        let state = self.state();
+        board.fits(self.piece, state) && !board.fits(self.piece, state.one_row_down())
     }
 }
 

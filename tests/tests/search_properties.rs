@@ -71,11 +71,11 @@ proptest! {
                 prop_assert!(placement.is_lock_placement_on(&board), "{:?}", placement);
                 prop_assert_eq!(placement.cells, Placement::new(piece, placement.state()).cells);
                 let mut at = PieceState::SPAWN;
-                prop_assert!(board.fits(piece, at.rotation, at.x, at.y));
+                prop_assert!(board.fits(piece, at));
                 for &input in found.path(index).unwrap() {
                     at = at.after(piece, input).unwrap();
                     prop_assert!(
-                        board.fits(piece, at.rotation, at.x, at.y),
+                        board.fits(piece, at),
                         "{:?} leaves the legal states at {:?} on the way to {:?}",
                         input,
                         at,
