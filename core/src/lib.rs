@@ -31,7 +31,10 @@ pub use evaluate::{
     WeightsFile,
 };
 pub use filter::{PatternFilter, PlacementFilter, WellFilter};
-pub use frames::{FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock};
+pub use frames::{
+    FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock, PLATEAU_LINES,
+    PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL,
+};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
