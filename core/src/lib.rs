@@ -17,7 +17,6 @@ pub mod frames;
 pub mod generator;
 pub mod piece;
 pub mod placement;
-pub mod positions;
 pub mod scoring;
 pub mod search;
 

@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
-use tetris_core::positions::{MID_GAME, RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, Buttons, FrameTiming, Input, Piece, PieceState, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad};
 
 fn board(text: &str) -> Board {

@@ -1,10 +1,10 @@
 //! The full BFS searcher on hand-checked boards: the canonical order on the empty board, the
 //! number of lock placements per piece, a tuck under an overhang and a spin into a cavity.
 
-use tetris_core::positions::{RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::Bfs;
 
 /// Parses a board drawn as text, top row first.

@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use tetris_core::frames::FallingPiece;
-use tetris_core::positions::{RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, FrameTiming, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad, reference};
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
