@@ -38,4 +38,4 @@ pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use scoring::NesScore;
-pub use search::{FrameTiming, Placements, SearchOptions, Searcher};
+pub use search::{DecisionContext, FrameTiming, Placements, SearchOptions, Searcher};

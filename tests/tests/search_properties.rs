@@ -20,6 +20,7 @@ const WITH_PATHS: SearchOptions = SearchOptions::WITH_PATHS;
 const WITHOUT_PATHS: SearchOptions = SearchOptions {
     with_paths: false,
     entry_delay: false,
+    frame_timing: None,
 };
 
 fn search(
@@ -154,7 +155,7 @@ proptest! {
     ) {
         let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate });
         let mut bfs = Bfs::new();
-        let options = SearchOptions { with_paths: true, entry_delay };
+        let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None };
         for piece in Piece::ALL {
             let everything: HashSet<PieceState> =
                 search(&mut bfs, &board, piece, WITHOUT_PATHS).iter().map(Placement::state).collect();
