@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use tetris_core::{Board, Piece};
+use tetris_core::{Board, Piece, PieceState};
 
 mod common;
 
@@ -135,9 +135,10 @@ fn play_json_is_complete_legal_and_deterministic() {
         let x = placement["x"].as_i64().unwrap() as i8;
         let y = placement["y"].as_i64().unwrap() as i8;
         let rotation = placement["rotation"].as_u64().unwrap() as u8;
-        assert!(board.fits(piece, rotation, x, y), "{placement}");
-        assert!(!board.fits(piece, rotation, x, y + 1), "{placement}");
-        let cleared = board.lock(piece, rotation, x, y).rows_cleared;
+        let state = PieceState { x, y, rotation };
+        assert!(board.fits(piece, state), "{placement}");
+        assert!(!board.fits(piece, state.one_row_down()), "{placement}");
+        let cleared = board.lock(piece, state).rows_cleared;
         assert_eq!(u64::from(cleared), placement["cleared"].as_u64().unwrap());
         clears.push(u64::from(cleared));
     }

@@ -12,7 +12,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Error;
-use crate::piece::{Piece, SPAWN_X, SPAWN_Y};
+use crate::piece::Piece;
+use crate::placement::PieceState;
 
 /// Columns of every board.
 pub const BOARD_WIDTH: usize = 10;
@@ -135,10 +136,11 @@ impl Board {
         self.columns[x] &= !(1 << y);
     }
 
-    /// Whether the piece state (pivot `x`, `y`, `rotation`) is legal: every cell inside columns
-    /// 0..9, at or above the floor, and not on an occupied cell (cells above row 0 are legal).
+    /// Whether `piece` in `state` is legal: every cell inside columns 0..9, at or above the
+    /// floor, and not on an occupied cell (cells above row 0 are legal).
     #[inline]
-    pub fn fits(&self, piece: Piece, rotation: u8, x: i8, y: i8) -> bool {
+    pub fn fits(&self, piece: Piece, state: PieceState) -> bool {
+        let PieceState { x, y, rotation } = state;
         piece
             .cells(rotation)
             .iter()
@@ -149,20 +151,20 @@ impl Board {
     /// not, the piece cannot spawn and the game is over.
     #[inline]
     pub fn can_spawn(&self, piece: Piece) -> bool {
-        self.fits(piece, 0, SPAWN_X, SPAWN_Y)
+        self.fits(piece, PieceState::SPAWN)
     }
 
-    /// The row where the piece comes to rest when dropped straight down from the legal state
-    /// (`x`, `y`, `rotation`): the largest `y' ≥ y` such that every state from `y` to `y'` is
-    /// legal.
+    /// The row where the piece comes to rest when dropped straight down from the legal
+    /// `state`: the largest `y' ≥ state.y` such that every row from `state.y` to `y'` is legal
+    /// in the same column and orientation.
     #[inline]
-    pub fn drop_row(&self, piece: Piece, rotation: u8, x: i8, y: i8) -> i8 {
-        debug_assert!(self.fits(piece, rotation, x, y));
-        let mut row = y;
-        while self.fits(piece, rotation, x, row + 1) {
-            row += 1;
+    pub fn drop_row(&self, piece: Piece, state: PieceState) -> i8 {
+        debug_assert!(self.fits(piece, state));
+        let mut resting = state;
+        while self.fits(piece, resting.one_row_down()) {
+            resting.y += 1;
         }
-        row
+        resting.y
     }
 
     /// Rows that are completely filled, as a bit mask of row indices.
@@ -173,11 +175,12 @@ impl Board {
             .fold(self.row_mask(), |rows, &column| rows & column)
     }
 
-    /// Occupies the cells of a piece state without clearing rows; cells above row 0 are
+    /// Occupies the cells of `piece` in `state` without clearing rows; cells above row 0 are
     /// dropped. Returns how many were dropped. The state must be legal.
     #[inline]
-    pub fn place(&mut self, piece: Piece, rotation: u8, x: i8, y: i8) -> u8 {
-        debug_assert!(self.fits(piece, rotation, x, y), "placing an illegal state");
+    pub fn place(&mut self, piece: Piece, state: PieceState) -> u8 {
+        debug_assert!(self.fits(piece, state), "placing an illegal state");
+        let PieceState { x, y, rotation } = state;
         let mut above_top = 0;
         for (dx, dy) in piece.cells(rotation) {
             let row = y + dy;
@@ -216,10 +219,11 @@ impl Board {
         }
     }
 
-    /// Locks a piece state: occupies its cells, then clears full rows. The state must be legal
-    /// (it need not be resting; the caller decides what locks).
-    pub fn lock(&mut self, piece: Piece, rotation: u8, x: i8, y: i8) -> LockOutcome {
-        let cells_above_top = self.place(piece, rotation, x, y);
+    /// Locks `piece` in `state`: occupies its cells, then clears full rows. The state must be
+    /// legal (it need not be resting; the caller decides what locks).
+    pub fn lock(&mut self, piece: Piece, state: PieceState) -> LockOutcome {
+        let cells_above_top = self.place(piece, state);
+        let PieceState { y, rotation, .. } = state;
         let full = self.full_rows();
         if full == 0 {
             return LockOutcome {
@@ -407,6 +411,11 @@ impl<'de> Deserialize<'de> for Board {
 mod tests {
     use super::*;
 
+    /// The state with pivot (`x`, `y`) and `rotation`.
+    fn state(x: i8, y: i8, rotation: u8) -> PieceState {
+        PieceState { x, y, rotation }
+    }
+
     fn board(rows: &[&str]) -> Board {
         Board::from_rows(rows).unwrap()
     }
@@ -448,19 +457,19 @@ mod tests {
     fn legality_walls_floor_cells_and_the_space_above() {
         let board = with_bottom(&["#........."], 20);
         // I vertical at the spawn row: cells (5,-2)..(5,1) are legal (above row 0 is free).
-        assert!(board.fits(Piece::I, 1, 5, 0));
+        assert!(board.fits(Piece::I, state(5, 0, 1)));
         // Left wall: T spawn at x=0 puts a cell at x=-1.
-        assert!(!board.fits(Piece::T, 0, 0, 5));
-        assert!(board.fits(Piece::T, 0, 1, 5));
+        assert!(!board.fits(Piece::T, state(0, 5, 0)));
+        assert!(board.fits(Piece::T, state(1, 5, 0)));
         // Right wall: flat I covers x-2..x+1, so x=8 reaches column 9, x=9 leaves the field.
-        assert!(board.fits(Piece::I, 0, 8, 5));
-        assert!(!board.fits(Piece::I, 0, 9, 5));
+        assert!(board.fits(Piece::I, state(8, 5, 0)));
+        assert!(!board.fits(Piece::I, state(9, 5, 0)));
         // Floor: flat I on row 19 is legal, row 20 is not.
-        assert!(board.fits(Piece::I, 0, 5, 19));
-        assert!(!board.fits(Piece::I, 0, 5, 20));
+        assert!(board.fits(Piece::I, state(5, 19, 0)));
+        assert!(!board.fits(Piece::I, state(5, 20, 0)));
         // Occupied cell (0, 19) blocks an O whose cells cover it.
-        assert!(!board.fits(Piece::O, 0, 1, 18));
-        assert!(board.fits(Piece::O, 0, 2, 18));
+        assert!(!board.fits(Piece::O, state(1, 18, 0)));
+        assert!(board.fits(Piece::O, state(2, 18, 0)));
         assert!(board.can_spawn(Piece::T));
     }
 
@@ -482,7 +491,7 @@ mod tests {
     fn lock_clears_rows_and_reports_them() {
         let mut board = with_bottom(&["#########.", "#########.", "##.#######"], 20);
         // A vertical I at column 9, pivot row 17 covers rows 15..18.
-        let outcome = board.lock(Piece::I, 1, 9, 17);
+        let outcome = board.lock(Piece::I, state(9, 17, 1));
         assert_eq!(outcome.rows_cleared, 2);
         assert_eq!(outcome.cleared_rows, (1 << 17) | (1 << 18));
         assert_eq!(outcome.piece_cells_cleared, 2);
@@ -499,7 +508,7 @@ mod tests {
             &["#.........", "#########.", ".#........", "#########."],
             20,
         );
-        let outcome = board.lock(Piece::I, 1, 9, 18);
+        let outcome = board.lock(Piece::I, state(9, 18, 1));
         assert_eq!(outcome.rows_cleared, 2);
         assert_eq!(outcome.cleared_rows, (1 << 17) | (1 << 19));
         assert_eq!(board, with_bottom(&["#........#", ".#.......#"], 20));
@@ -512,7 +521,7 @@ mod tests {
             let mut text = vec![".........."; height - 4];
             text.append(&mut rows);
             let mut board = board(&text);
-            let outcome = board.lock(Piece::I, 1, 9, height as i8 - 2);
+            let outcome = board.lock(Piece::I, state(9, height as i8 - 2, 1));
             assert_eq!(outcome.rows_cleared, 4);
             assert!(board.is_empty(), "height {height}");
         }
@@ -521,7 +530,7 @@ mod tests {
     #[test]
     fn cells_above_row_zero_are_dropped_on_lock() {
         let mut board = Board::standard();
-        let outcome = board.lock(Piece::I, 1, 0, 0);
+        let outcome = board.lock(Piece::I, state(0, 0, 1));
         assert_eq!(outcome.cells_above_top, 2);
         assert_eq!(board.occupied_count(), 2);
         assert_eq!(board.column_height(0), 20);
@@ -533,8 +542,8 @@ mod tests {
         assert_eq!(board.column_heights(), [0, 1, 2, 3, 0, 0, 0, 0, 0, 0]);
         assert_eq!(board.occupied_count(), 6);
         // An O dropped at x=1 (cells in columns 0 and 1) rests on column 1's top (row 19).
-        assert_eq!(board.drop_row(Piece::O, 0, 1, 0), 17);
-        assert_eq!(board.drop_row(Piece::I, 0, 8, 0), 19);
+        assert_eq!(board.drop_row(Piece::O, state(1, 0, 0)), 17);
+        assert_eq!(board.drop_row(Piece::I, state(8, 0, 0)), 19);
     }
 
     #[test]

@@ -53,13 +53,27 @@
 //! [`LookaheadChain::best`] returns `None` only when no placement of the current piece is left:
 //! it cannot spawn, or the filter or no-suicide rule removed all of its placements.
 //!
+//! # The decision's context ([`DecisionContext`])
+//!
+//! [`LookaheadChain::best_in`] takes what the decision depends on besides the board and the
+//! pieces: the frame timing (the level's frames per row and the player's tap rate), which every
+//! search of the chain gets ([`SearchOptions::frame_timing`]: the current piece, the later
+//! known pieces and the unknown ones, all falling at the same level), and whether the current
+//! piece is the game's first, which only the current piece's search gets
+//! ([`SearchOptions::entry_delay`]: the preview piece and any later one never have the delay).
+//! Only gravity-aware searchers read either. [`LookaheadChain::best`] is the same call with the
+//! default context: each searcher's own timing, no entry delay.
+//!
+//! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
+//! [`SearchOptions::entry_delay`]: crate::search::SearchOptions::entry_delay
+//!
 //! # Cost of a search
 //!
 //! The chain keeps one [`Placements`] buffer per level, a record stack, the best chain and the
 //! per-first-placement report, all reused: after the first searches nothing is allocated, and
 //! nothing per evaluated leaf. Boards are copied (a board is 44 bytes) rather than undone.
 //! Searches inside the chain ask for no paths; ask the searcher again for the chosen
-//! placement's path.
+//! placement's path, in the same context ([`DecisionContext::current_piece_options`]).
 
 use std::fmt;
 use std::sync::Arc;
@@ -69,7 +83,7 @@ use crate::evaluate::{Chain, ChainRule, Evaluator, PlacementRecord};
 use crate::filter::PlacementFilter;
 use crate::piece::Piece;
 use crate::placement::Placement;
-use crate::search::{Placements, SearchOptions, Searcher};
+use crate::search::{DecisionContext, Placements, Searcher};
 
 /// The chain's settings (see the module documentation for what each one means).
 #[derive(Clone)]
@@ -221,9 +235,6 @@ pub struct LookaheadChain {
     best_chain: Vec<Placement>,
     /// Per placement of the current piece, the best chain starting with it (last search).
     report: Vec<PlacementValue>,
-    /// Whether the current piece has the game's first-piece entry delay (see
-    /// [`LookaheadChain::set_entry_delay`]).
-    entry_delay: bool,
 }
 
 impl LookaheadChain {
@@ -242,7 +253,6 @@ impl LookaheadChain {
             records: Vec::with_capacity(levels),
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
-            entry_delay: false,
             options,
         }
     }
@@ -252,30 +262,41 @@ impl LookaheadChain {
         &self.options
     }
 
-    /// Says whether the current piece of the searches that follow is a game's first, with the
-    /// long entry delay. The chain passes it to the searcher for the current piece only
-    /// ([`SearchOptions::entry_delay`]): the preview piece and any later one never have it.
-    /// Only gravity-aware searchers read it; a frame-simulating game driver sets it for the
-    /// first decision of a game and clears it afterwards.
-    pub fn set_entry_delay(&mut self, entry_delay: bool) {
-        self.entry_delay = entry_delay;
-    }
-
-    /// Whether the current piece has the first-piece entry delay.
-    pub fn entry_delay(&self) -> bool {
-        self.entry_delay
-    }
-
-    /// The best chain for `pieces` (current piece first, then the preview…; the first `depth`
-    /// are used) on `board`, by the rules of the module documentation; `None` when the current
-    /// piece has no placement left (or `pieces` is empty). Also fills
-    /// [`LookaheadChain::first_placement_values`] and [`LookaheadChain::best_chain`].
+    /// [`LookaheadChain::best_in`] with the default context: each searcher's own timing, no
+    /// entry delay (a game that does not simulate frames).
     pub fn best<S, E>(
         &mut self,
         searcher: &mut S,
         evaluator: &E,
         board: &Board,
         pieces: &[Piece],
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.best_in(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            DecisionContext::default(),
+        )
+    }
+
+    /// The best chain for `pieces` (current piece first, then the preview…; the first `depth`
+    /// are used) on `board`, by the rules of the module documentation; `None` when the current
+    /// piece has no placement left (or `pieces` is empty). `context` gives every search the
+    /// frame timing and the current piece's search the entry delay (see the module
+    /// documentation). Also fills [`LookaheadChain::first_placement_values`] and
+    /// [`LookaheadChain::best_chain`].
+    pub fn best_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
     ) -> Option<ChainChoice>
     where
         S: Searcher + ?Sized,
@@ -298,7 +319,7 @@ impl LookaheadChain {
             best_chain: &mut self.best_chain,
             report: &mut self.report,
             first_index: 0,
-            entry_delay: self.entry_delay,
+            context,
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
@@ -310,9 +331,8 @@ impl LookaheadChain {
         })
     }
 
-    /// Runs [`LookaheadChain::best`] and returns, for every placement of the current piece in
-    /// the searcher's order, the best chain that starts with it (what `arena analyze --all`
-    /// prints).
+    /// [`LookaheadChain::analyze_all_in`] with the default context: each searcher's own
+    /// timing, no entry delay.
     pub fn analyze_all<S, E>(
         &mut self,
         searcher: &mut S,
@@ -324,7 +344,31 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
-        self.best(searcher, evaluator, board, pieces);
+        self.analyze_all_in(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            DecisionContext::default(),
+        )
+    }
+
+    /// Runs [`LookaheadChain::best_in`] and returns, for every placement of the current piece
+    /// in the searcher's order, the best chain that starts with it (what `arena analyze --all`
+    /// prints).
+    pub fn analyze_all_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+    ) -> &[PlacementValue]
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.best_in(searcher, evaluator, board, pieces, context);
         &self.report
     }
 
@@ -355,8 +399,8 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     report: &'w mut Vec<PlacementValue>,
     /// Index of the current piece's placement being explored.
     first_index: usize,
-    /// Whether the current piece (level 0) has the first-piece entry delay.
-    entry_delay: bool,
+    /// The frame timing for every search, and the entry delay for the current piece's.
+    context: DecisionContext,
 }
 
 impl<S, E> Walk<'_, S, E>
@@ -371,9 +415,10 @@ where
         let (here, deeper) = levels
             .split_first_mut()
             .expect("one placement buffer per level");
-        let options = SearchOptions {
-            with_paths: false,
-            entry_delay: self.entry_delay && level == 0,
+        let options = if level == 0 {
+            self.context.current_piece_options(false)
+        } else {
+            self.context.later_piece_options()
         };
         self.searcher
             .search(board, self.pieces[level], options, here);
@@ -451,7 +496,7 @@ where
         let mut any_rejected = false;
         for piece in Piece::ALL {
             self.searcher
-                .search(board, piece, SearchOptions::default(), here);
+                .search(board, piece, self.context.later_piece_options(), here);
             let mut best: Option<ChainValue> = None;
             for &placement in here.iter() {
                 if !self.accepts(board, &placement) {
@@ -552,6 +597,7 @@ mod tests {
     use super::*;
     use crate::evaluate::Weights;
     use crate::placement::PieceState;
+    use crate::search::{FrameTiming, SearchOptions};
 
     /// Every rotation at every column dropped straight down from above the field, rotation
     /// first, then x: enough of a searcher to drive the chain (column drop without its
@@ -577,12 +623,36 @@ mod tests {
             for rotation in 0..piece.orientation_count() {
                 for x in 0..10 {
                     // Every orientation lies within 2 rows above its pivot.
-                    if board.fits(piece, rotation, x, -2) {
-                        let y = board.drop_row(piece, rotation, x, -2);
-                        out.push(Placement::new(piece, PieceState { x, y, rotation }));
+                    let above = PieceState { x, y: -2, rotation };
+                    if board.fits(piece, above) {
+                        let y = board.drop_row(piece, above);
+                        out.push(Placement::new(piece, PieceState { y, ..above }));
                     }
                 }
             }
+        }
+    }
+
+    /// [`DropFromAbove`] that records the piece and options of every search it is asked for.
+    #[derive(Default)]
+    struct Recording {
+        searches: Vec<(Piece, SearchOptions)>,
+    }
+
+    impl Searcher for Recording {
+        fn name(&self) -> &str {
+            "recording"
+        }
+
+        fn search(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            self.searches.push((piece, options));
+            DropFromAbove.search(board, piece, options, out);
         }
     }
 
@@ -841,6 +911,85 @@ mod tests {
         assert!(choice.is_preferred());
         // T flat (2 rows) and the best of each unknown piece lying beside it: pile 2.
         assert_eq!(choice.cost(), 2.0);
+    }
+
+    #[test]
+    fn the_context_gives_every_search_the_timing_and_only_the_current_piece_the_entry_delay() {
+        // Depth 2 with expectimax: the current O, the preview I after each O placement, and
+        // the 7 unknown pieces after each chain of two.
+        let options = ChainOptions {
+            expectimax: true,
+            ..ChainOptions::with_depth(2)
+        };
+        let mut chain = LookaheadChain::new(options);
+        let timing = FrameTiming {
+            frames_per_row: 1,
+            tap_rate: 3,
+        };
+        let context = DecisionContext {
+            frame_timing: Some(timing),
+            entry_delay: true,
+        };
+        let mut searcher = Recording::default();
+        let evaluator = PileHeight::new(neutral);
+        let pieces = [Piece::O, Piece::I];
+        let in_context = chain
+            .best_in(
+                &mut searcher,
+                &evaluator,
+                &Board::standard(),
+                &pieces,
+                context,
+            )
+            .unwrap();
+        let (first, later) = searcher.searches.split_first().unwrap();
+        assert_eq!(
+            *first,
+            (
+                Piece::O,
+                SearchOptions {
+                    with_paths: false,
+                    entry_delay: true,
+                    frame_timing: Some(timing),
+                }
+            )
+        );
+        let later_options = SearchOptions {
+            with_paths: false,
+            entry_delay: false,
+            frame_timing: Some(timing),
+        };
+        assert!(later.iter().all(|&(_, options)| options == later_options));
+        // 9 O placements, then 17 I placements after each, then the 7 unknown pieces.
+        assert_eq!(later.len(), 9 + 9 * 17 * 7);
+        // The default context passes nothing, and this searcher ignores gravity: same choice.
+        searcher.searches.clear();
+        let plain = chain
+            .best(&mut searcher, &evaluator, &Board::standard(), &pieces)
+            .unwrap();
+        assert_eq!(plain, in_context);
+        assert!(
+            searcher
+                .searches
+                .iter()
+                .all(|&(_, options)| options == SearchOptions::default())
+        );
+        // analyze_all_in passes the context the same way.
+        searcher.searches.clear();
+        let report = chain.analyze_all_in(
+            &mut searcher,
+            &evaluator,
+            &Board::standard(),
+            &pieces,
+            context,
+        );
+        assert_eq!(report.len(), 9);
+        assert_eq!(searcher.searches[0].1, context.current_piece_options(false));
+        assert!(
+            searcher.searches[1..]
+                .iter()
+                .all(|&(_, options)| options == context.later_piece_options())
+        );
     }
 
     #[test]

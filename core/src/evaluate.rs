@@ -41,12 +41,7 @@ impl PlacementRecord {
     #[inline]
     pub fn lock(board: &mut Board, placement: Placement) -> PlacementRecord {
         let board_height = board.height();
-        let lock = board.lock(
-            placement.piece,
-            placement.rotation,
-            placement.x,
-            placement.y,
-        );
+        let lock = board.lock(placement.piece, placement.state());
         let (top, bottom) = placement.piece.vertical_extent(placement.rotation);
         PlacementRecord {
             placement,

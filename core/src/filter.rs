@@ -74,12 +74,7 @@ impl PlacementFilter for WellFilter {
             return true;
         }
         let mut after = *board;
-        after.place(
-            placement.piece,
-            placement.rotation,
-            placement.x,
-            placement.y,
-        );
+        after.place(placement.piece, placement.state());
         let completed_rows = after.full_rows();
         placement
             .cells

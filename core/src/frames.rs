@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::generator::NesGenerator;
 use crate::piece::Piece;
 use crate::placement::{Buttons, PieceState, Placement};
-use crate::scoring::{NesScore, frames_per_row};
+use crate::scoring::{NesScore, ONE_FRAME_LEVEL, frames_per_row};
 use crate::search::FrameTiming;
 
 /// Frames without gravity at the start of a game's first piece (the game starts its soft-drop
@@ -45,6 +45,16 @@ pub const AUTO_SHIFT_TRIGGER: u8 = 16;
 /// The value the counter restarts from after an auto shift (the game's `DAS_DELAY`), so that
 /// held shifts repeat every 6 frames after the first 16.
 pub const AUTO_SHIFT_RESTART: u8 = 10;
+/// The level the NES plateau benchmark starts at: the first of the levels at 2 frames per row
+/// (19–28), where the published level-19 bot plays.
+pub const PLATEAU_START_LEVEL: u8 = 19;
+/// The level whose transition ends a plateau game: the first level at 1 frame per row
+/// ([`ONE_FRAME_LEVEL`]), where the plateau of 2 frames per row ends.
+pub const PLATEAU_STOP_LEVEL: u8 = ONE_FRAME_LEVEL;
+/// Lines from the start of a [`PLATEAU_START_LEVEL`] game to the transition to
+/// [`PLATEAU_STOP_LEVEL`]: the first level-up at 140 lines, then one every 10 (140 + 9 × 10;
+/// rules.md). A test checks it against the level rule of [`NesScore`].
+pub const PLATEAU_LINES: u32 = 230;
 /// The D-pad buttons (the NES also has Up, which no player here presses).
 const DIRECTION_PAD: u8 = Buttons::LEFT.0 | Buttons::RIGHT.0 | Buttons::DOWN.0;
 /// Left and Right.
@@ -148,9 +158,12 @@ impl FallingPiece {
             self.autorepeat_x = AUTO_SHIFT_RESTART;
         }
         let step = if held.contains(Buttons::RIGHT) { 1 } else { -1 };
-        let PieceState { x, y, rotation } = self.state;
-        if board.fits(self.piece, rotation, x + step, y) {
-            self.state.x += step;
+        let shifted = PieceState {
+            x: self.state.x + step,
+            ..self.state
+        };
+        if board.fits(self.piece, shifted) {
+            self.state = shifted;
         } else {
             self.autorepeat_x = AUTO_SHIFT_TRIGGER;
         }
@@ -159,16 +172,19 @@ impl FallingPiece {
     /// `rotate_tetrimino`: a newly pressed A turns clockwise, else a newly pressed B
     /// counterclockwise, if the turned state is legal (no kicks).
     fn rotate(&mut self, board: &Board, newly: Buttons) {
-        let PieceState { x, y, rotation } = self.state;
-        let turned = if newly.contains(Buttons::A) {
-            self.piece.clockwise(rotation)
+        let rotation = if newly.contains(Buttons::A) {
+            self.piece.clockwise(self.state.rotation)
         } else if newly.contains(Buttons::B) {
-            self.piece.counterclockwise(rotation)
+            self.piece.counterclockwise(self.state.rotation)
         } else {
             return;
         };
-        if board.fits(self.piece, turned, x, y) {
-            self.state.rotation = turned;
+        let turned = PieceState {
+            rotation,
+            ..self.state
+        };
+        if board.fits(self.piece, turned) {
+            self.state = turned;
         }
     }
 
@@ -213,9 +229,9 @@ impl FallingPiece {
     /// One row down, or the lock state when that is not legal; restarts the fall timer.
     fn move_down(&mut self, board: &Board) -> Option<PieceState> {
         self.fall_timer = 0;
-        let PieceState { x, y, rotation } = self.state;
-        if board.fits(self.piece, rotation, x, y + 1) {
-            self.state.y += 1;
+        let below = self.state.one_row_down();
+        if board.fits(self.piece, below) {
+            self.state = below;
             None
         } else {
             Some(self.state)
@@ -226,21 +242,23 @@ impl FallingPiece {
 /// The settings of a frame-driven NES game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NesGameSettings {
-    /// The level the game starts at (19 for the plateau benchmark).
+    /// The level the game starts at ([`PLATEAU_START_LEVEL`] for the plateau benchmark).
     pub start_level: u8,
-    /// The game ends when a line clear takes the level to this one (29 for the plateau
-    /// benchmark: the transition to one frame per row, at 230 lines from level 19).
+    /// The game ends when a line clear takes the level to this one ([`PLATEAU_STOP_LEVEL`] for
+    /// the plateau benchmark: the transition to one frame per row, [`PLATEAU_LINES`] lines
+    /// after the start).
     pub stop_level: u8,
     /// The seed of the randomizer's start state ([`NesGenerator::with_frame_counting`]).
     pub seed: u64,
 }
 
 impl NesGameSettings {
-    /// The plateau benchmark's settings (rules.md): start at 19, stop at the transition to 29.
+    /// The plateau benchmark's settings (rules.md): start at [`PLATEAU_START_LEVEL`] (19), stop
+    /// at the transition to [`PLATEAU_STOP_LEVEL`] (29).
     pub fn plateau(seed: u64) -> NesGameSettings {
         NesGameSettings {
-            start_level: 19,
-            stop_level: 29,
+            start_level: PLATEAU_START_LEVEL,
+            stop_level: PLATEAU_STOP_LEVEL,
             seed,
         }
     }
@@ -464,9 +482,7 @@ impl NesGame {
     /// the next piece (or ends the game).
     fn lock(&mut self, state: PieceState, active_frames: u32, autorepeat_x: u8) -> NesLock {
         let lock_frame = self.spawn_frame + u64::from(active_frames);
-        let outcome = self
-            .board
-            .lock(self.current, state.rotation, state.x, state.y);
+        let outcome = self.board.lock(self.current, state);
         let redraw = redraw_frames(state.y, self.board.height());
         let next_spawn = if outcome.rows_cleared == 0 {
             lock_frame + 2 * redraw + 8
@@ -638,6 +654,27 @@ mod tests {
     }
 
     #[test]
+    fn the_plateau_spans_230_lines_at_2_frames_per_row() {
+        // Counted one line at a time by the game's level rule: the level reaches the stop level
+        // on exactly the PLATEAU_LINES-th line, and every level before it drops a row every 2
+        // frames while the stop level drops one every frame.
+        let mut score = NesScore::new(PLATEAU_START_LEVEL);
+        while score.level() < PLATEAU_STOP_LEVEL {
+            assert_eq!(score.frames_per_row(), 2, "level {}", score.level());
+            score.add_cleared_rows(1);
+        }
+        assert_eq!(score.lines(), PLATEAU_LINES);
+        assert_eq!(score.level(), PLATEAU_STOP_LEVEL);
+        assert_eq!(score.frames_per_row(), 1);
+        assert_eq!((PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL), (19, 29));
+        let settings = NesGameSettings::plateau(5);
+        assert_eq!(
+            (settings.start_level, settings.stop_level),
+            (PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL)
+        );
+    }
+
+    #[test]
     fn redraw_takes_one_frame_per_4_rows_from_2_above_the_pivot() {
         // nes-facts.md §3.5: k = 1 for y 18–19, 2 for 14–17, 3 for 10–13, 4 for 6–9, 5 for ≤ 5.
         let expected = [5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1];
@@ -687,7 +724,7 @@ mod tests {
         assert_eq!(game.next(), generator.next().unwrap());
         // A second piece, which has no entry delay: row r on frame 2r; it lands on the first.
         let frames = fall(&game);
-        let landing = game.board().drop_row(preview, 0, 5, 0);
+        let landing = game.board().drop_row(preview, PieceState::SPAWN);
         assert_eq!(frames.len(), 2 + 2 * landing as usize);
         let lock = game.play_frames(&frames).unwrap();
         let k = redraw_frames(lock.state.y, 20) as u32;
@@ -784,8 +821,8 @@ mod tests {
     #[test]
     fn the_game_stops_at_the_stop_level_and_at_top_out() {
         let settings = NesGameSettings {
-            start_level: 19,
-            stop_level: 20,
+            start_level: PLATEAU_START_LEVEL,
+            stop_level: PLATEAU_START_LEVEL + 1,
             seed: 1,
         };
         let mut game = NesGame::new(settings);

@@ -17,7 +17,6 @@ pub mod frames;
 pub mod generator;
 pub mod piece;
 pub mod placement;
-pub mod positions;
 pub mod scoring;
 pub mod search;
 
@@ -31,10 +30,13 @@ pub use evaluate::{
     WeightsFile,
 };
 pub use filter::{PatternFilter, PlacementFilter, WellFilter};
-pub use frames::{FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock};
+pub use frames::{
+    FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock, PLATEAU_LINES,
+    PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL,
+};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use scoring::NesScore;
 pub use search::NamedSearcher;
-pub use search::{FrameTiming, Placements, SearchOptions, Searcher};
+pub use search::{DecisionContext, FrameTiming, Placements, SearchOptions, Searcher};

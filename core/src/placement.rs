@@ -1,5 +1,7 @@
 //! Piece states, lock placements and the inputs that move a piece.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
@@ -24,6 +26,16 @@ impl PieceState {
         rotation: 0,
     };
 
+    /// The same position one row lower (legality is not checked): where gravity or a drop
+    /// takes the piece next.
+    #[inline]
+    pub const fn one_row_down(self) -> PieceState {
+        PieceState {
+            y: self.y + 1,
+            ..self
+        }
+    }
+
     /// The state one input away, or `None` for inputs that do not move a piece by themselves
     /// (a per-frame button set). Legality is not checked.
     pub fn after(self, piece: Piece, input: Input) -> Option<PieceState> {
@@ -42,6 +54,14 @@ impl PieceState {
             },
             Input::Frame(_) => return None,
         })
+    }
+}
+
+impl fmt::Display for PieceState {
+    /// `x 6 y 3 rotation 0`: the form the arena's messages use (its replay verifier names a
+    /// state this way), so a state reads the same wherever it is printed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "x {} y {} rotation {}", self.x, self.y, self.rotation)
     }
 }
 
@@ -102,8 +122,8 @@ impl Placement {
 
     /// Whether this is a lock placement on `board`: legal, and one row down is not.
     pub fn is_lock_placement_on(&self, board: &Board) -> bool {
-        board.fits(self.piece, self.rotation, self.x, self.y)
-            && !board.fits(self.piece, self.rotation, self.x, self.y + 1)
+        let state = self.state();
+        board.fits(self.piece, state) && !board.fits(self.piece, state.one_row_down())
     }
 }
 
@@ -196,6 +216,22 @@ mod tests {
         );
         assert_eq!(high.lock_height(20), 8);
         assert!(!high.is_lock_placement_on(&Board::standard()));
+    }
+
+    #[test]
+    fn states_print_as_the_arena_names_them() {
+        let state = PieceState {
+            x: 6,
+            y: 3,
+            rotation: 0,
+        };
+        assert_eq!(state.to_string(), "x 6 y 3 rotation 0");
+        let above = PieceState {
+            x: 0,
+            y: -1,
+            rotation: 3,
+        };
+        assert_eq!(above.to_string(), "x 0 y -1 rotation 3");
     }
 
     #[test]

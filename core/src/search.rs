@@ -11,7 +11,7 @@ use crate::piece::Piece;
 use crate::placement::{Input, Placement};
 
 /// What a search should produce besides the placements, and what it should assume about the
-/// piece.
+/// piece and the game's speed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Record an input path from the spawn state to each placement.
@@ -19,14 +19,60 @@ pub struct SearchOptions {
     /// The piece is a game's first, which has the long entry delay: no gravity for its first
     /// 96 frames (rules.md, "Timing"). Only searchers that model frames read it.
     pub entry_delay: bool,
+    /// The game's speed (frames per row at the current level) and the player's tap rate, for
+    /// gravity-aware searchers; `None` means the searcher's own default timing
+    /// ([`Searcher::frame_timing`]). Searchers that ignore gravity ignore it.
+    pub frame_timing: Option<FrameTiming>,
 }
 
 impl SearchOptions {
-    /// Paths on, no entry delay.
+    /// Paths on, no entry delay, the searcher's default timing.
     pub const WITH_PATHS: SearchOptions = SearchOptions {
         with_paths: true,
         entry_delay: false,
+        frame_timing: None,
     };
+}
+
+/// What a decision depends on besides the board and the pieces: for gravity-aware searchers,
+/// the level's frames per row and the player's tap rate, and whether the current piece is the
+/// game's first, with its long entry delay.
+///
+/// A game driver builds one per decision and hands it to the chain
+/// ([`crate::LookaheadChain::best_in`]), which passes the timing to every search of the chain
+/// and the entry delay to the current piece's search only. It travels with the call rather
+/// than being set on the searcher beforehand, so a searcher or chain shared between games
+/// cannot carry one game's speed into another's decision. The default is no timing (each
+/// searcher's own) and no entry delay: what a game without frames needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecisionContext {
+    /// The timing of the current level and player; `None` means each searcher's default.
+    pub frame_timing: Option<FrameTiming>,
+    /// Whether the current piece is the game's first, with the 96-frame entry delay.
+    pub entry_delay: bool,
+}
+
+impl DecisionContext {
+    /// The options for the current piece's search in this context: its timing and entry
+    /// delay, with or without paths (what a driver uses to ask again for the chosen
+    /// placement's path). Later pieces of a chain are searched with the timing only.
+    pub fn current_piece_options(self, with_paths: bool) -> SearchOptions {
+        SearchOptions {
+            with_paths,
+            entry_delay: self.entry_delay,
+            frame_timing: self.frame_timing,
+        }
+    }
+
+    /// The options for the search of a piece after the current one (the preview, a deeper
+    /// known piece or an unknown one): the timing, never the entry delay, no paths.
+    pub fn later_piece_options(self) -> SearchOptions {
+        SearchOptions {
+            with_paths: false,
+            entry_delay: false,
+            frame_timing: self.frame_timing,
+        }
+    }
 }
 
 /// The frame timing a gravity-aware searcher simulates (search.md §3).
@@ -170,7 +216,10 @@ pub trait NamedSearcher: Searcher + Sized {
 ///
 /// Contract for implementations:
 /// - placements come out in the searcher's documented order, each once, and the order is a
-///   pure function of the board and piece (it decides ties);
+///   pure function of the board, piece and options (it decides ties);
+/// - a gravity-aware searcher simulates `options.frame_timing`, or its default timing when
+///   that is `None`; the timing comes with every call, so nothing a caller set earlier
+///   changes a search;
 /// - a piece whose spawn state is illegal has no placement (an empty result, not an error);
 /// - `out` is cleared first and reused: no allocation per call once it has grown;
 /// - paths are recorded only when `options.with_paths` is set, and recording them must not
@@ -182,16 +231,12 @@ pub trait Searcher {
     /// Fills `out` with every lock placement of `piece` on `board`.
     fn search(&mut self, board: &Board, piece: Piece, options: SearchOptions, out: &mut Placements);
 
-    /// The frame timing the searcher simulates, or `None` for a searcher that ignores gravity
-    /// (its placements may not all be reachable at speed, and its paths are moves, not frames).
+    /// The frame timing the searcher simulates by default (when a search's options give none,
+    /// [`SearchOptions::frame_timing`]), or `None` for a searcher that ignores gravity (its
+    /// placements may not all be reachable at speed, and its paths are moves, not frames).
+    /// A game driver asks it to know whether the searcher needs the level's timing at all.
     fn frame_timing(&self) -> Option<FrameTiming> {
         None
-    }
-
-    /// Sets the frame timing for the searches that follow (a game driver calls it when the
-    /// level changes). Searchers that ignore gravity ignore it.
-    fn set_frame_timing(&mut self, timing: FrameTiming) {
-        let _ = timing;
     }
 }
 

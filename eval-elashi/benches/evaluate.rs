@@ -4,9 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tetris_core::positions::mid_game_depth_two_chain;
 use tetris_core::{Chain, Evaluator};
 use tetris_eval_elashi::{ElAshi, FEATURE_COUNT};
+use tetris_fixtures::mid_game_depth_two_chain;
 
 fn evaluate(criterion: &mut Criterion) {
     let evaluator = ElAshi::new();

@@ -70,8 +70,9 @@ struct Drop {
 fn two_placement_chain(text: &str, drops: [Drop; 2]) -> (Board, [PlacementRecord; 2]) {
     let mut board: Board = text.parse().expect("bench board parses");
     let records = drops.map(|Drop { piece, x, rotation }| {
-        let y = board.drop_row(piece, rotation, x, -2);
-        let placement = Placement::new(piece, PieceState { x, y, rotation });
+        let above = PieceState { x, y: -2, rotation };
+        let y = board.drop_row(piece, above);
+        let placement = Placement::new(piece, PieceState { y, ..above });
         PlacementRecord::lock(&mut board, placement)
     });
     (board, records)

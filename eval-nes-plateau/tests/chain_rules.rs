@@ -36,9 +36,10 @@ impl Searcher for DropFromAbove {
         for rotation in 0..piece.orientation_count() {
             for x in 0..BOARD_WIDTH as i8 {
                 // Every orientation lies within 2 rows above its pivot.
-                if board.fits(piece, rotation, x, -2) {
-                    let y = board.drop_row(piece, rotation, x, -2);
-                    out.push(Placement::new(piece, PieceState { x, y, rotation }));
+                let above = PieceState { x, y: -2, rotation };
+                if board.fits(piece, above) {
+                    let y = board.drop_row(piece, above);
+                    out.push(Placement::new(piece, PieceState { y, ..above }));
                 }
             }
         }

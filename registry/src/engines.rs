@@ -61,10 +61,8 @@ pub trait SearchEngine {
         options: SearchOptions,
         out: &mut Placements,
     );
-    /// The simulated frame timing, `None` when the searcher ignores gravity.
+    /// The default simulated frame timing, `None` when the searcher ignores gravity.
     fn engine_frame_timing(&self) -> Option<FrameTiming>;
-    /// Sets the simulated frame timing (ignored by searchers that ignore gravity).
-    fn engine_set_frame_timing(&mut self, timing: FrameTiming);
 }
 
 /// The evaluator operations the arena dispatches statically (mirrors `tetris_core::Evaluator`).
@@ -105,9 +103,6 @@ macro_rules! searchers {
                 }
                 fn engine_frame_timing(&self) -> Option<FrameTiming> {
                     Searcher::frame_timing(self)
-                }
-                fn engine_set_frame_timing(&mut self, timing: FrameTiming) {
-                    Searcher::set_frame_timing(self, timing)
                 }
             }
         )+
@@ -274,10 +269,6 @@ impl Searcher for AnySearcher {
 
     fn frame_timing(&self) -> Option<FrameTiming> {
         self.engine_frame_timing()
-    }
-
-    fn set_frame_timing(&mut self, timing: FrameTiming) {
-        self.engine_set_frame_timing(timing)
     }
 }
 

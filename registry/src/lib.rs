@@ -21,4 +21,9 @@ pub use engines::{
     searchers,
 };
 pub use error::RegistryError;
+
+/// The tap rates (frames between two presses of one thumb) the registered gravity-aware
+/// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),
+/// so that front ends can check a tap rate without naming an engine crate.
+pub const TAP_RATES: std::ops::RangeInclusive<u8> = tetris_search_bfs::Gamepad::TAP_RATES;
 pub use strategy::{EvaluatorSpec, MAX_DEPTH, Strategy, StrategySpec, WeightsChoice};

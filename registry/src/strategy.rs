@@ -10,8 +10,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use tetris_core::{
-    Board, ChainChoice, ChainOptions, FrameTiming, Input, LookaheadChain, Piece, Placement,
-    Placements, SearchOptions, Searcher,
+    Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, Input, LookaheadChain, Piece,
+    Placement, Placements, Searcher,
 };
 
 use crate::engines::{
@@ -201,6 +201,7 @@ pub struct Strategy {
     evaluator: AnyEvaluator,
     chain: LookaheadChain,
     path_buffer: Placements,
+    last_context: DecisionContext,
 }
 
 impl Clone for Strategy {
@@ -212,6 +213,7 @@ impl Clone for Strategy {
             evaluator: self.evaluator.clone(),
             chain: LookaheadChain::new(self.chain.options().clone()),
             path_buffer: Placements::new(),
+            last_context: DecisionContext::default(),
         }
     }
 }
@@ -239,6 +241,7 @@ impl Strategy {
             searcher,
             evaluator,
             path_buffer: Placements::new(),
+            last_context: DecisionContext::default(),
         })
     }
 
@@ -266,6 +269,7 @@ impl Strategy {
             searcher,
             evaluator,
             path_buffer: Placements::new(),
+            last_context: DecisionContext::default(),
         })
     }
 
@@ -289,14 +293,15 @@ impl Strategy {
         self.spec.depth
     }
 
-    /// The frame timing the searcher simulates, `None` when it ignores gravity.
+    /// The frame timing the searcher simulates when a decision gives none, `None` when it
+    /// ignores gravity.
     pub fn frame_timing(&self) -> Option<FrameTiming> {
         self.searcher.frame_timing()
     }
 
-    /// The searcher.
-    pub fn searcher_mut(&mut self) -> &mut AnySearcher {
-        &mut self.searcher
+    /// The context of the last decision ([`Strategy::choose_in`]): what a game told it.
+    pub fn last_context(&self) -> DecisionContext {
+        self.last_context
     }
 
     /// The evaluator.
@@ -314,30 +319,52 @@ impl Strategy {
         (&mut self.searcher, &self.evaluator, &mut self.chain)
     }
 
-    /// The best chain's first placement for `pieces` (current piece first) on `board`, or
-    /// `None` when the current piece has no placement (it cannot spawn).
+    /// The best chain's first placement for `pieces` (current piece first) on `board` in a
+    /// game without frames (the default [`DecisionContext`]), or `None` when the current
+    /// piece has no placement (it cannot spawn).
     #[inline]
     pub fn choose(&mut self, board: &Board, pieces: &[Piece]) -> Option<ChainChoice> {
+        self.choose_in(board, pieces, DecisionContext::default())
+    }
+
+    /// [`Strategy::choose`] in `context`: the level's timing and the player's tap rate for
+    /// gravity-aware searchers, and whether the current piece has the entry delay.
+    #[inline]
+    pub fn choose_in(
+        &mut self,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+    ) -> Option<ChainChoice> {
+        self.last_context = context;
         self.chain
-            .best(&mut self.searcher, &self.evaluator, board, pieces)
+            .best_in(&mut self.searcher, &self.evaluator, board, pieces, context)
     }
 
     /// The searcher's input path from the spawn to `placement` (which must be one of its
-    /// placements of that piece on `board`).
-    pub fn path_to(&mut self, board: &Board, placement: &Placement) -> Option<Vec<Input>> {
-        self.path_inputs(board, placement).map(<[Input]>::to_vec)
+    /// placements of that piece on `board` in `context`, the context it was chosen in).
+    pub fn path_to(
+        &mut self,
+        board: &Board,
+        placement: &Placement,
+        context: DecisionContext,
+    ) -> Option<Vec<Input>> {
+        self.path_inputs(board, placement, context)
+            .map(<[Input]>::to_vec)
     }
 
     /// [`Strategy::path_to`] borrowed from the strategy's own buffer, for game loops that
     /// replay a path every piece and must not allocate for it.
-    pub fn path_inputs(&mut self, board: &Board, placement: &Placement) -> Option<&[Input]> {
+    pub fn path_inputs(
+        &mut self,
+        board: &Board,
+        placement: &Placement,
+        context: DecisionContext,
+    ) -> Option<&[Input]> {
         self.searcher.search(
             board,
             placement.piece,
-            SearchOptions {
-                with_paths: true,
-                entry_delay: self.chain.entry_delay(),
-            },
+            context.current_piece_options(true),
             &mut self.path_buffer,
         );
         let index = self

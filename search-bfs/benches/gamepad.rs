@@ -6,8 +6,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tetris_core::positions::MID_GAME;
 use tetris_core::{Board, FrameTiming, Piece, Placements, SearchOptions, Searcher};
+use tetris_fixtures::MID_GAME;
 use tetris_search_bfs::Gamepad;
 
 fn search_all_pieces(

@@ -66,6 +66,13 @@
 //! the slowest tap rate, 8), so the check is one masked word test and the push is branch-free.
 //! It skips 15 % of the states at level 19 (T on the empty board: 8,916 → 7,601).
 //!
+//! **Timing per search.** The frames per row and the tap rate come with each search
+//! (`SearchOptions::frame_timing`, or the searcher's default timing when it is `None`), not from
+//! state set on the searcher beforehand. The state numbering, the dominance masks and the band
+//! caches depend on the timing and the board height, so they are rebuilt when either differs
+//! from the previous search's and kept otherwise: a game changes its timing once (at the
+//! transition to level 29), and between changes a search allocates nothing.
+//!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
 //!
@@ -225,7 +232,11 @@ enum Step {
 /// first input frame to the lock frame).
 #[derive(Clone, Debug)]
 pub struct Gamepad {
-    timing: FrameTiming,
+    /// The timing of searches whose options give none ([`Gamepad::with_timing`]).
+    default_timing: FrameTiming,
+    /// The timing of the current search (from its options, or the default); the numbering
+    /// and the band caches are made for it ([`Gamepad::number_states`]).
+    search_timing: FrameTiming,
     /// Legal pivot rows (bit y) per (column slot, rotation) for the current search.
     legal: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
     /// Lock states found (bit y) per (column slot, rotation) for the current search.
@@ -295,20 +306,24 @@ impl Gamepad {
         Gamepad::with_timing(FrameTiming::LEVEL_19_30_HZ)
     }
 
-    /// A searcher simulating `timing`.
+    /// A searcher simulating `timing` by default: in every search whose options give no
+    /// timing ([`SearchOptions::frame_timing`] `None`).
     ///
     /// # Panics
-    /// If the frames per row are 0 or the tap rate is outside [`Gamepad::TAP_RATES`].
+    /// If the frames per row are 0 or the tap rate is outside [`Gamepad::TAP_RATES`] (as does
+    /// a search given such a timing).
     pub fn with_timing(timing: FrameTiming) -> Gamepad {
-        let mut gamepad = Gamepad {
-            timing: FrameTiming::LEVEL_19_30_HZ,
+        check_timing(timing);
+        Gamepad {
+            default_timing: timing,
+            search_timing: timing,
             legal: [0; COLUMN_SLOTS * ROTATION_SLOTS],
             locked: [0; COLUMN_SLOTS * ROTATION_SLOTS],
             visited: Vec::new(),
             delay_base: 0,
             group_bits: 0,
             dominating: Vec::new(),
-            numbered_for: (0, FrameTiming::LEVEL_19_30_HZ),
+            numbered_for: (0, timing),
             queue: Vec::new(),
             stay: Vec::new(),
             stay_length: 0,
@@ -320,23 +335,28 @@ impl Gamepad {
             generic_steps: false,
             plain_only: false,
             last_visits: 0,
-        };
-        gamepad.set_frame_timing(timing);
-        gamepad
+        }
     }
 
-    /// The timing it simulates.
+    /// The default timing: what it simulates when a search's options give no timing.
     pub fn timing(&self) -> FrameTiming {
-        self.timing
+        self.default_timing
     }
 
-    /// Sizes the visited bitset for `height` rows and the current timing (only when they
-    /// changed, so that a game allocates once).
-    fn number_states(&mut self, height: u8) {
-        if self.numbered_for == (height, self.timing) && !self.visited.is_empty() {
+    /// Makes `timing` the current search's and sizes the visited bitset for `height` rows at
+    /// it, only when the height or the timing differs from the last search's (so that a game
+    /// allocates once per level speed); a change also empties the band caches, which were
+    /// made for the old numbering.
+    ///
+    /// # Panics
+    /// If `timing` is out of range (see [`check_timing`]).
+    fn number_states(&mut self, height: u8, timing: FrameTiming) {
+        if self.numbered_for == (height, timing) && !self.visited.is_empty() {
             return;
         }
-        let tap = usize::from(self.timing.tap_rate);
+        check_timing(timing);
+        self.search_timing = timing;
+        let tap = usize::from(self.search_timing.tap_rate);
         self.group_bits = (tap * tap).next_power_of_two();
         self.dominating = (0..tap * tap)
             .map(|pair| {
@@ -351,10 +371,10 @@ impl Gamepad {
             })
             .collect();
         let positions = usize::from(height) * BOARD_WIDTH * ROTATION_SLOTS;
-        self.delay_base = positions * usize::from(self.timing.frames_per_row) * DOWN_PHASES;
+        self.delay_base = positions * usize::from(self.search_timing.frames_per_row) * DOWN_PHASES;
         let delay_groups = usize::from(ENTRY_DELAY_FRAMES) * BOARD_WIDTH * ROTATION_SLOTS;
         self.visited = vec![0; ((self.delay_base + delay_groups) * self.group_bits).div_ceil(64)];
-        self.numbered_for = (height, self.timing);
+        self.numbered_for = (height, self.search_timing);
         self.band_caches = Default::default();
     }
 
@@ -370,8 +390,8 @@ impl Gamepad {
         }
         let position = (state.y as usize * BOARD_WIDTH + state.x as usize) * ROTATION_SLOTS
             + usize::from(state.rotation);
-        let timed =
-            position * usize::from(self.timing.frames_per_row) + usize::from(state.fall_timer);
+        let timed = position * usize::from(self.search_timing.frames_per_row)
+            + usize::from(state.fall_timer);
         timed * DOWN_PHASES + usize::from(state.down)
     }
 
@@ -395,8 +415,8 @@ impl Gamepad {
     /// with Down held); `None` when a press would be blocked (not worth trying).
     #[inline]
     fn step(&self, piece: Piece, state: &FrameState, input: FrameInput) -> Option<Step> {
-        let tap = self.timing.tap_rate;
-        let frames_per_row = self.timing.frames_per_row;
+        let tap = self.search_timing.tap_rate;
+        let frames_per_row = self.search_timing.frames_per_row;
         let mut next = *state;
         if input.shift != 0 {
             if !self.fits(state.x + input.shift, state.y, state.rotation) {
@@ -475,7 +495,7 @@ impl Gamepad {
     #[inline]
     fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons, dropped: bool) {
         let group_start = self.group_index(&state) * self.group_bits;
-        let pair = usize::from(state.shift_cooldown) * usize::from(self.timing.tap_rate)
+        let pair = usize::from(state.shift_cooldown) * usize::from(self.search_timing.tap_rate)
             + usize::from(state.rotate_cooldown);
         let (word, offset) = (group_start / 64, group_start % 64);
         let group = self.visited[word] >> offset;
@@ -696,9 +716,9 @@ impl Gamepad {
     /// loop is the search's hot path.
     #[inline]
     fn expand(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
-        let tap = self.timing.tap_rate;
+        let tap = self.search_timing.tap_rate;
         let timer = state.fall_timer + 1;
-        let gravity = timer >= self.timing.frames_per_row;
+        let gravity = timer >= self.search_timing.frames_per_row;
         // (Down phase after the frame, whether the frame drops) with Down released, then held.
         let released = (0, gravity);
         let held = match state.down {
@@ -814,6 +834,25 @@ impl Default for Gamepad {
     }
 }
 
+/// Checks that the search can simulate `timing`.
+///
+/// # Panics
+/// If the frames per row are 0 (gravity needs at least one frame per row) or the tap rate is
+/// outside [`Gamepad::TAP_RATES`] (below 2 a button is never released between presses; above
+/// 8 a state's cooldown pairs no longer fit one 64-bit word of the visited bitset).
+fn check_timing(timing: FrameTiming) {
+    assert!(
+        timing.frames_per_row >= 1,
+        "gravity needs at least 1 frame per row"
+    );
+    assert!(
+        Gamepad::TAP_RATES.contains(&timing.tap_rate),
+        "tap rate {} is outside 2..=8: a button must be released for a frame between presses, \
+         and slower players use the auto shift, which is not modelled",
+        timing.tap_rate
+    );
+}
+
 /// The legality word of (`x`, `rotation`), with the wall slots at x = −1 and x = 10.
 #[inline]
 const fn slot(x: i8, rotation: u8) -> usize {
@@ -835,6 +874,11 @@ impl Searcher for Gamepad {
         Gamepad::NAME
     }
 
+    /// Searches at `options.frame_timing`, or the default timing when it is `None`.
+    ///
+    /// # Panics
+    /// If that timing's frames per row are 0 or its tap rate is outside
+    /// [`Gamepad::TAP_RATES`].
     fn search(
         &mut self,
         board: &Board,
@@ -843,7 +887,8 @@ impl Searcher for Gamepad {
         out: &mut Placements,
     ) {
         out.clear(options.with_paths);
-        self.number_states(board.height());
+        let timing = options.frame_timing.unwrap_or(self.default_timing);
+        self.number_states(board.height(), timing);
         self.compute_legal(board, piece);
         if self.fits(SPAWN_X, SPAWN_Y, 0) {
             let band_rows = open_band_rows(board);
@@ -867,22 +912,9 @@ impl Searcher for Gamepad {
         self.clear_search();
     }
 
+    /// The default timing ([`Gamepad::timing`]).
     fn frame_timing(&self) -> Option<FrameTiming> {
-        Some(self.timing)
-    }
-
-    /// # Panics
-    /// If the frames per row are 0 or the tap rate is below 2.
-    fn set_frame_timing(&mut self, timing: FrameTiming) {
-        assert!(
-            timing.frames_per_row >= 1,
-            "gravity needs at least 1 frame per row"
-        );
-        assert!(
-            timing.tap_rate >= 2,
-            "a button must be released for a frame between presses: tap rate 2 or more"
-        );
-        self.timing = timing;
+        Some(self.default_timing)
     }
 }
 
@@ -932,6 +964,7 @@ mod tests {
                         let options = SearchOptions {
                             with_paths: true,
                             entry_delay,
+                            frame_timing: None,
                         };
                         banded.search(&board, piece, options, &mut banded_out);
                         plain.search(&board, piece, options, &mut plain_out);
@@ -943,6 +976,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_timing_in_the_options_searches_as_a_searcher_built_with_it() {
+        // One searcher whose timing changes from call to call (and back to its default, with
+        // and without naming it) finds what a searcher built with each timing finds, paths
+        // and visits included: a change rebuilds the numbering and the band caches.
+        let timings = [
+            FrameTiming::LEVEL_19_30_HZ,
+            FrameTiming {
+                frames_per_row: 1,
+                tap_rate: 2,
+            },
+            FrameTiming {
+                frames_per_row: 3,
+                tap_rate: 5,
+            },
+            FrameTiming::LEVEL_19_30_HZ,
+            FrameTiming {
+                frames_per_row: 6,
+                tap_rate: 8,
+            },
+        ];
+        let mut switching = Gamepad::new();
+        let (mut switching_out, mut fixed_out) = (Placements::new(), Placements::new());
+        for board in boards().into_iter().take(6) {
+            for (index, timing) in timings.into_iter().enumerate() {
+                let mut fixed = Gamepad::with_timing(timing);
+                // The default timing is given by name every other time.
+                let frame_timing =
+                    (timing != switching.timing() || index % 2 == 0).then_some(timing);
+                for piece in Piece::ALL {
+                    for entry_delay in [false, true] {
+                        let options = SearchOptions {
+                            with_paths: true,
+                            entry_delay,
+                            frame_timing: None,
+                        };
+                        let switched = SearchOptions {
+                            frame_timing,
+                            ..options
+                        };
+                        switching.search(&board, piece, switched, &mut switching_out);
+                        fixed.search(&board, piece, options, &mut fixed_out);
+                        assert_eq!(switching_out.as_slice(), fixed_out.as_slice());
+                        for index in 0..fixed_out.len() {
+                            assert_eq!(switching_out.path(index), fixed_out.path(index));
+                        }
+                        assert_eq!(switching.last_visits, fixed.last_visits);
+                    }
+                }
+            }
+        }
+        assert_eq!(switching.timing(), FrameTiming::LEVEL_19_30_HZ);
+        assert_eq!(switching.frame_timing(), Some(FrameTiming::LEVEL_19_30_HZ));
+    }
+
+    #[test]
+    #[should_panic(expected = "tap rate 9 is outside 2..=8")]
+    fn a_search_at_an_unsupported_tap_rate_is_a_bug() {
+        let options = SearchOptions {
+            frame_timing: Some(FrameTiming {
+                frames_per_row: 2,
+                tap_rate: 9,
+            }),
+            ..SearchOptions::default()
+        };
+        Gamepad::new().search(
+            &Board::standard(),
+            Piece::T,
+            options,
+            &mut Placements::new(),
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "at least 1 frame per row")]
+    fn a_searcher_without_gravity_is_a_bug() {
+        Gamepad::with_timing(FrameTiming {
+            frames_per_row: 0,
+            tap_rate: 2,
+        });
     }
 
     #[test]

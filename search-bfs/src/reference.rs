@@ -36,7 +36,7 @@ fn canonical_moves(piece: Piece) -> Vec<Input> {
 /// Every lock placement of `piece` on `board` in canonical BFS dequeue order, each with its
 /// BFS-tree path; empty when the spawn state is illegal.
 pub fn search(board: &Board, piece: Piece) -> Vec<ReferencePlacement> {
-    let legal = |state: PieceState| board.fits(piece, state.rotation, state.x, state.y);
+    let legal = |state: PieceState| board.fits(piece, state);
     let mut found = Vec::new();
     if !legal(PieceState::SPAWN) {
         return found;

@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
-use tetris_core::positions::{MID_GAME, RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, Buttons, FrameTiming, Input, Piece, PieceState, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad};
 
 fn board(text: &str) -> Board {
@@ -153,14 +153,22 @@ fn the_flat_i_reaches_both_walls_at_levels_19_and_29_at_30_hz_but_not_slower_on_
     assert_eq!(flat_columns(12, 1, 6), [3, 4, 5, 6, 7]);
 }
 
-/// Replays every placement's frames through the literal NES model and checks that the piece
-/// locks in the placement's state on the last frame.
-fn assert_paths_replay(gamepad: &mut Gamepad, board: &Board, piece: Piece, entry_delay: bool) {
-    let frames_per_row = gamepad.timing().frames_per_row;
+/// Searches at `timing` (given with the call) and replays every placement's frames through
+/// the literal NES model at that timing, checking that the piece locks in the placement's
+/// state on the last frame.
+fn assert_paths_replay(
+    gamepad: &mut Gamepad,
+    timing: FrameTiming,
+    board: &Board,
+    piece: Piece,
+    entry_delay: bool,
+) {
+    let frames_per_row = timing.frames_per_row;
     let mut out = Placements::new();
     let options = SearchOptions {
         with_paths: true,
         entry_delay,
+        frame_timing: Some(timing),
     };
     gamepad.search(board, piece, options, &mut out);
     assert!(!out.is_empty() || !board.can_spawn(piece));
@@ -198,15 +206,16 @@ fn every_path_replayed_frame_by_frame_locks_where_the_search_said() {
         timing(1, 4),
         timing(3, 8),
     ];
+    // One searcher for every timing: each comes with the search, as a game driver passes it.
+    let mut gamepad = Gamepad::new();
     for timing in timings {
-        let mut gamepad = Gamepad::with_timing(timing);
         for board in &boards {
             for piece in Piece::ALL {
-                assert_paths_replay(&mut gamepad, board, piece, false);
+                assert_paths_replay(&mut gamepad, timing, board, piece, false);
             }
         }
         for piece in Piece::ALL {
-            assert_paths_replay(&mut gamepad, &Board::standard(), piece, true);
+            assert_paths_replay(&mut gamepad, timing, &Board::standard(), piece, true);
         }
     }
 }
@@ -224,6 +233,7 @@ fn the_first_pieces_entry_delay_reaches_more_and_its_paths_float_first() {
         SearchOptions {
             with_paths: true,
             entry_delay: true,
+            frame_timing: None,
         },
         &mut out,
     );

@@ -469,7 +469,11 @@ mod tests {
             let board = with_bottom(bottom, height);
             for piece in Piece::ALL {
                 for placement in &search(&board, piece, false) {
-                    let expected = board.drop_row(piece, placement.rotation, placement.x, SPAWN_Y);
+                    let at_spawn_row = PieceState {
+                        y: SPAWN_Y,
+                        ..placement.state()
+                    };
+                    let expected = board.drop_row(piece, at_spawn_row);
                     assert_eq!(
                         placement.y, expected,
                         "{piece} {placement:?} height {height}"
@@ -488,28 +492,34 @@ mod tests {
             return found;
         }
         for rotation in 0..piece.orientation_count() {
-            let mut current = 0;
+            let mut current = PieceState::SPAWN;
             let mut reachable = true;
             for &press in rotation_presses(piece, rotation) {
-                current = match press {
-                    Input::RotateCounterclockwise => piece.counterclockwise(current),
-                    _ => piece.clockwise(current),
+                current.rotation = match press {
+                    Input::RotateCounterclockwise => piece.counterclockwise(current.rotation),
+                    _ => piece.clockwise(current.rotation),
                 };
-                reachable &= board.fits(piece, current, SPAWN_X, SPAWN_Y);
+                reachable &= board.fits(piece, current);
             }
             if !reachable {
                 continue;
             }
+            // The orientation at the spawn row, in column `x`.
+            let at_spawn_row = |x| PieceState {
+                x,
+                y: SPAWN_Y,
+                rotation,
+            };
             let mut leftmost = SPAWN_X;
-            while board.fits(piece, rotation, leftmost - 1, SPAWN_Y) {
+            while board.fits(piece, at_spawn_row(leftmost - 1)) {
                 leftmost -= 1;
             }
             let mut rightmost = SPAWN_X;
-            while board.fits(piece, rotation, rightmost + 1, SPAWN_Y) {
+            while board.fits(piece, at_spawn_row(rightmost + 1)) {
                 rightmost += 1;
             }
             for x in leftmost..=rightmost {
-                let y = board.drop_row(piece, rotation, x, SPAWN_Y);
+                let y = board.drop_row(piece, at_spawn_row(x));
                 found.push(Placement::new(piece, PieceState { x, y, rotation }));
             }
         }
@@ -572,7 +582,7 @@ mod tests {
                     for &input in path {
                         state = state.after(piece, input).unwrap();
                         assert!(
-                            board.fits(piece, state.rotation, state.x, state.y),
+                            board.fits(piece, state),
                             "{piece} {placement:?}: illegal step {input:?}"
                         );
                     }

@@ -23,24 +23,27 @@ pub fn random_lock_placement(board: &Board, rng: &mut Pcg64Mcg) -> Option<Placem
     let x = below(rng, 10) as i8;
     // Every orientation's cells lie within 2 rows above its pivot, so this start is above
     // the field and legal whenever the columns are inside the walls.
-    let start = -3;
-    if !board.fits(piece, rotation, x, start) {
+    let start = PieceState { x, y: -3, rotation };
+    if !board.fits(piece, start) {
         return None;
     }
     let mut state = PieceState {
-        x,
-        y: board.drop_row(piece, rotation, x, start),
-        rotation,
+        y: board.drop_row(piece, start),
+        ..start
     };
     if below(rng, 2) == 0 {
         let step: i8 = if below(rng, 2) == 0 { -1 } else { 1 };
         for _ in 0..below(rng, 4) {
-            if !board.fits(piece, rotation, state.x + step, state.y) {
+            let shifted = PieceState {
+                x: state.x + step,
+                ..state
+            };
+            if !board.fits(piece, shifted) {
                 break;
             }
-            state.x += step;
+            state = shifted;
         }
-        state.y = board.drop_row(piece, rotation, state.x, state.y);
+        state.y = board.drop_row(piece, state);
     }
     Some(Placement::new(piece, state))
 }
@@ -59,12 +62,7 @@ pub fn grow_board(seed: u64, placements: usize, height: usize) -> Board {
             if placement.cells.iter().any(|&(_, y)| y < 2) {
                 continue;
             }
-            board.lock(
-                placement.piece,
-                placement.rotation,
-                placement.x,
-                placement.y,
-            );
+            board.lock(placement.piece, placement.state());
             placed += 1;
         }
     }

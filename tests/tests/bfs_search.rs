@@ -1,10 +1,10 @@
 //! The full BFS searcher on hand-checked boards: the canonical order on the empty board, the
 //! number of lock placements per piece, a tuck under an overhang and a spin into a cavity.
 
-use tetris_core::positions::{RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::Bfs;
 
 /// Parses a board drawn as text, top row first.
@@ -90,7 +90,7 @@ fn an_i_piece_tucks_under_the_right_shelf() {
         .position(|placement| *placement == tucked)
         .expect("the tuck under the shelf is found");
     // A straight drop at pivot column 8 stops on row 17, on the shelf.
-    assert_eq!(shelf.drop_row(Piece::I, 0, 8, 0), 17);
+    assert_eq!(shelf.drop_row(Piece::I, state(8, 0, 0)), 17);
     // The path reaches the floor row first and slides right under the shelf at the end.
     let path = found.path(index).unwrap();
     assert!(
@@ -110,7 +110,7 @@ fn a_t_piece_spins_into_the_slot() {
     // cover (5, 18). The upright T (3, 18, 3) drops straight in (column 3 and (4, 17) are
     // free) and one clockwise turn brings it into the slot.
     for neighbour in [state(3, 17, 0), state(2, 18, 0), state(4, 18, 0)] {
-        assert!(!slot.fits(Piece::T, neighbour.rotation, neighbour.x, neighbour.y));
+        assert!(!slot.fits(Piece::T, neighbour));
     }
     let index = found
         .iter()

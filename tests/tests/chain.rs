@@ -16,7 +16,8 @@ use std::sync::Arc;
 use tetris_core::chain::{ChainOptions, ChainValue, LookaheadChain};
 use tetris_core::filter::{PatternFilter, WellFilter};
 use tetris_core::{
-    Board, Chain, ChainRule, Evaluator, Piece, Placements, SearchOptions, Searcher, Weights,
+    Board, Chain, ChainRule, DecisionContext, Evaluator, FrameTiming, Piece, Placements,
+    SearchOptions, Searcher, Weights,
 };
 use tetris_search_bfs::Gamepad;
 use tetris_search_column_drop::ColumnDrop;
@@ -685,6 +686,7 @@ fn a_warmed_up_gamepad_search_allocates_nothing() {
     let delayed = SearchOptions {
         with_paths: true,
         entry_delay: true,
+        frame_timing: None,
     };
     for piece in Piece::ALL {
         gamepad.search(&Board::standard(), piece, delayed, &mut out);
@@ -707,6 +709,92 @@ fn a_warmed_up_gamepad_search_allocates_nothing() {
         );
     }
     assert_eq!(allocations() - before, 0);
+}
+
+#[test]
+fn a_warmed_up_gamepad_chain_in_a_game_context_allocates_nothing() {
+    // A game driver passes the level's timing and the entry delay with every decision; as
+    // long as the timing stays the same, nothing is rebuilt and nothing allocated, whether the
+    // timing is named or left to the searcher's default (which is the same one here).
+    let board = mid_game();
+    let evaluator = TestEvaluator::new();
+    let mut gamepad = Gamepad::new();
+    let mut chain = LookaheadChain::new(ChainOptions::with_depth(2));
+    let contexts = [
+        DecisionContext {
+            frame_timing: Some(FrameTiming::LEVEL_19_30_HZ),
+            entry_delay: true,
+        },
+        DecisionContext {
+            frame_timing: Some(FrameTiming::LEVEL_19_30_HZ),
+            entry_delay: false,
+        },
+        DecisionContext::default(),
+    ];
+    for piece in Piece::ALL {
+        for context in contexts {
+            chain.best_in(
+                &mut gamepad,
+                &evaluator,
+                &Board::standard(),
+                &[piece, Piece::T],
+                context,
+            );
+        }
+    }
+    let before = allocations();
+    for piece in Piece::ALL {
+        for context in contexts {
+            assert!(
+                chain
+                    .best_in(
+                        &mut gamepad,
+                        &evaluator,
+                        &board,
+                        &[piece, Piece::L],
+                        context
+                    )
+                    .is_some()
+            );
+        }
+    }
+    assert_eq!(allocations() - before, 0);
+}
+
+#[test]
+fn the_decision_context_sets_the_gamepad_timing_for_that_decision_only() {
+    // A searcher at level 19 asked to decide at level 29 with 15 Hz taps chooses as a searcher
+    // built for that speed does, and its next decision without a timing is a level-19 one again.
+    let level_29 = FrameTiming {
+        frames_per_row: 1,
+        tap_rate: 4,
+    };
+    let context = DecisionContext {
+        frame_timing: Some(level_29),
+        entry_delay: false,
+    };
+    let board = mid_game();
+    let evaluator = TestEvaluator::new();
+    let mut chain = LookaheadChain::new(ChainOptions::with_depth(2));
+    let mut gamepad = Gamepad::new();
+    let mut slower_choices = 0;
+    for piece in Piece::ALL {
+        let pieces = [piece, Piece::I];
+        let in_context = chain.best_in(&mut gamepad, &evaluator, &board, &pieces, context);
+        let built = chain.best(
+            &mut Gamepad::with_timing(level_29),
+            &evaluator,
+            &board,
+            &pieces,
+        );
+        assert_eq!(in_context, built, "{piece}");
+        let default = chain.best(&mut gamepad, &evaluator, &board, &pieces);
+        let level_19 = chain.best(&mut Gamepad::new(), &evaluator, &board, &pieces);
+        assert_eq!(default, level_19, "{piece}");
+        slower_choices += usize::from(in_context != default);
+    }
+    // The speed matters: some pieces choose otherwise at level 29.
+    assert!(slower_choices > 0);
 }
 
 #[test]

@@ -29,7 +29,7 @@ proptest! {
             prop_assert!(placement.is_lock_placement_on(&board));
             let before = board.occupied_count();
             let above_top = placement.cells.iter().filter(|&&(_, y)| y < 0).count() as u32;
-            let outcome = board.lock(placement.piece, placement.rotation, placement.x, placement.y);
+            let outcome = board.lock(placement.piece, placement.state());
             locked += 1;
             prop_assert_eq!(outcome.cells_above_top as u32, above_top);
             prop_assert_eq!(outcome.cleared_rows.count_ones(), outcome.rows_cleared as u32);
@@ -53,7 +53,7 @@ proptest! {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut board = grow_board(seed, 3 * height, height);
         let Some(placement) = random_lock_placement(&board, &mut rng) else { return Ok(()) };
-        board.place(placement.piece, placement.rotation, placement.x, placement.y);
+        board.place(placement.piece, placement.state());
         let rows = board.to_rows();
         let kept: Vec<String> = rows.iter().filter(|row| *row != "##########").cloned().collect();
         let full = rows.len() - kept.len();

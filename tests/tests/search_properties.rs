@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use tetris_core::frames::FallingPiece;
-use tetris_core::positions::{RIGHT_SHELF, T_SLOT};
 use tetris_core::{
     Board, FrameTiming, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad, reference};
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
@@ -20,6 +20,7 @@ const WITH_PATHS: SearchOptions = SearchOptions::WITH_PATHS;
 const WITHOUT_PATHS: SearchOptions = SearchOptions {
     with_paths: false,
     entry_delay: false,
+    frame_timing: None,
 };
 
 fn search(
@@ -71,11 +72,11 @@ proptest! {
                 prop_assert!(placement.is_lock_placement_on(&board), "{:?}", placement);
                 prop_assert_eq!(placement.cells, Placement::new(piece, placement.state()).cells);
                 let mut at = PieceState::SPAWN;
-                prop_assert!(board.fits(piece, at.rotation, at.x, at.y));
+                prop_assert!(board.fits(piece, at));
                 for &input in found.path(index).unwrap() {
                     at = at.after(piece, input).unwrap();
                     prop_assert!(
-                        board.fits(piece, at.rotation, at.x, at.y),
+                        board.fits(piece, at),
                         "{:?} leaves the legal states at {:?} on the way to {:?}",
                         input,
                         at,
@@ -154,7 +155,7 @@ proptest! {
     ) {
         let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate });
         let mut bfs = Bfs::new();
-        let options = SearchOptions { with_paths: true, entry_delay };
+        let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None };
         for piece in Piece::ALL {
             let everything: HashSet<PieceState> =
                 search(&mut bfs, &board, piece, WITHOUT_PATHS).iter().map(Placement::state).collect();

@@ -325,6 +325,7 @@ mod tests {
     use super::*;
     use crate::analysis::assert_close;
     use tetris_core::Piece;
+    use tetris_core::PieceState;
 
     #[test]
     fn the_fit_recovers_a_geometric_law() {
@@ -389,7 +390,7 @@ mod tests {
         for (index, left) in [0i8, 2, 4, 6, 8].into_iter().enumerate() {
             let x = left - min_dx;
             let y = 19 - max_dy;
-            let outcome = board.lock(Piece::O, rotation, x, y);
+            let outcome = board.lock(Piece::O, PieceState { x, y, rotation });
             statistics.record(
                 &PlayedPlacement {
                     piece: Piece::O,
@@ -423,7 +424,7 @@ mod tests {
         assert!(cells.iter().all(|cell| cell.0 == cells[0].0), "vertical");
         let top = cells.iter().map(|cell| cell.1).min().unwrap();
         let (x, y) = (4 - cells[0].0, -1 - top);
-        let outcome = board.lock(Piece::I, rotation, x, y);
+        let outcome = board.lock(Piece::I, PieceState { x, y, rotation });
         statistics.record(
             &PlayedPlacement {
                 piece: Piece::I,

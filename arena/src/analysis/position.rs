@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use tetris_core::{
-    Board, Chain, ChainOptions, ChainRule, ChainValue, Evaluator, Input, LookaheadChain,
-    MAX_FEATURES, Piece, Placement, PlacementRecord, Placements, SearchOptions, Searcher,
+    Board, Chain, ChainOptions, ChainRule, ChainValue, DecisionContext, Evaluator, Input,
+    LookaheadChain, MAX_FEATURES, Piece, Placement, PlacementRecord, Placements, SearchOptions,
+    Searcher,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
@@ -39,19 +40,34 @@ pub struct Analysis {
     pub placements: Vec<PlacementAnalysis>,
 }
 
-/// Analyzes `board` for `pieces` (current first, at most the strategy's depth): the best
-/// chain, or with `all` every placement of the current piece with the best chain from it.
+/// Analyzes `board` for `pieces` (current first, at most the strategy's depth) in a game
+/// without frames: [`analyze_in`] with the default context.
 pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bool) -> Analysis {
+    analyze_in(strategy, board, pieces, DecisionContext::default(), all)
+}
+
+/// Analyzes `board` for `pieces` (current first, at most the strategy's depth) in `context`
+/// (a gravity-aware searcher's timing and entry delay): the best chain, or with `all` every
+/// placement of the current piece with the best chain from it.
+pub fn analyze_in(
+    strategy: &mut Strategy,
+    board: &Board,
+    pieces: &[Piece],
+    context: DecisionContext,
+    all: bool,
+) -> Analysis {
     let name = strategy.name();
     // The chain would look at the first `depth` pieces only; so does everything below.
     let pieces = &pieces[..pieces.len().min(strategy.depth())];
     let (searcher, evaluator, chain) = strategy.parts_mut();
-    let choice = chain.best(searcher, evaluator, board, pieces);
+    let choice = chain.best_in(searcher, evaluator, board, pieces, context);
     let best_chain: Vec<Placement> = chain.best_chain().to_vec();
-    // Paths of the current piece start with the entry delay when the chain searched it so.
-    let first_piece_paths = SearchOptions {
+    // Paths of the current piece start with the entry delay when the chain searched it so;
+    // later pieces are searched at the same timing without it.
+    let first_piece_paths = context.current_piece_options(true);
+    let later_piece_paths = SearchOptions {
         with_paths: true,
-        entry_delay: chain.entry_delay(),
+        ..context.later_piece_options()
     };
     let report = chain.first_placement_values().to_vec();
     let mut analysis = Analysis {
@@ -67,11 +83,10 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
     let mut paths = Placements::new();
     if all {
         searcher.search(board, pieces[0], first_piece_paths, &mut paths);
-        let delay = first_piece_paths.entry_delay;
         for entry in &report {
             let features = entry.value.map(|_| {
                 let (chain, value) =
-                    best_chain_from(searcher, evaluator, board, pieces, entry.placement, delay);
+                    best_chain_from(searcher, evaluator, board, pieces, entry.placement, context);
                 debug_assert_eq!(value, entry.value, "the rerun finds the same best chain");
                 chain_features(evaluator, board, &chain)
             });
@@ -89,7 +104,7 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
             let options = if index == 0 {
                 first_piece_paths
             } else {
-                SearchOptions::WITH_PATHS
+                later_piece_paths
             };
             searcher.search(&on, placement.piece, options, &mut paths);
             analysis.placements.push(PlacementAnalysis {
@@ -117,8 +132,7 @@ pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bo
 }
 
 /// The best chain whose first placement is `first`, ranked as the lookahead chain ranks
-/// chains, and its value (`entry_delay`: the current piece is a game's first, for
-/// gravity-aware searchers).
+/// chains, and its value, in the decision's `context`.
 ///
 /// The chain is run again with a filter that keeps only `first` among the current piece's
 /// placements, so that later pieces are judged with `first`'s record in the chain, exactly as
@@ -131,7 +145,7 @@ fn best_chain_from(
     board: &Board,
     pieces: &[Piece],
     first: Placement,
-    entry_delay: bool,
+    context: DecisionContext,
 ) -> (Vec<Placement>, Option<ChainValue>) {
     let original = *board;
     let only_first =
@@ -140,9 +154,8 @@ fn best_chain_from(
         filter: Some(Arc::new(only_first)),
         ..ChainOptions::with_depth(pieces.len())
     });
-    chain.set_entry_delay(entry_delay);
     let value = chain
-        .best(searcher, evaluator, board, pieces)
+        .best_in(searcher, evaluator, board, pieces, context)
         .map(|choice| choice.value);
     (chain.best_chain().to_vec(), value)
 }

@@ -26,10 +26,10 @@
 
 use std::path::PathBuf;
 
-use tetris_core::Searcher;
-use tetris_registry::Strategy;
+use tetris_core::DecisionContext;
+use tetris_registry::{Strategy, TAP_RATES};
 
-use crate::analysis::position::analyze;
+use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
 use crate::input::{parse_pieces, read_board};
 use crate::report::output::print_output;
@@ -92,11 +92,11 @@ pub struct Args {
     pub entry_delay: bool,
 }
 
-/// Applies `--level`, `--tap-rate` and `--entry-delay` to a gravity-aware strategy; an error
-/// for a strategy whose searcher ignores gravity.
-fn apply_frame_options(args: &Args, strategy: &mut Strategy) -> Result<(), ArenaError> {
+/// The decision's context that `--level`, `--tap-rate` and `--entry-delay` give a
+/// gravity-aware strategy; an error for a strategy whose searcher ignores gravity.
+fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, ArenaError> {
     if args.level.is_none() && args.tap_rate.is_none() && !args.entry_delay {
-        return Ok(());
+        return Ok(DecisionContext::default());
     }
     let Some(mut timing) = strategy.frame_timing() else {
         return Err(ArenaError::Usage(format!(
@@ -109,7 +109,7 @@ fn apply_frame_options(args: &Args, strategy: &mut Strategy) -> Result<(), Arena
         timing.frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
     }
     if let Some(tap_rate) = args.tap_rate {
-        let rates = tetris_search_bfs::Gamepad::TAP_RATES;
+        let rates = TAP_RATES;
         if !rates.contains(&tap_rate) {
             return Err(ArenaError::Usage(format!(
                 "--tap-rate {tap_rate} is outside {}..={} (frames between two presses of one \
@@ -120,10 +120,10 @@ fn apply_frame_options(args: &Args, strategy: &mut Strategy) -> Result<(), Arena
         }
         timing.tap_rate = tap_rate;
     }
-    let (searcher, _, chain) = strategy.parts_mut();
-    searcher.set_frame_timing(timing);
-    chain.set_entry_delay(args.entry_delay);
-    Ok(())
+    Ok(DecisionContext {
+        frame_timing: Some(timing),
+        entry_delay: args.entry_delay,
+    })
 }
 
 /// Runs `arena analyze`.
@@ -144,7 +144,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             pieces.len()
         )));
     }
-    apply_frame_options(&args, &mut strategy)?;
+    let context = frame_context(&args, &strategy)?;
     let board = read_board(&args.board, args.board_height)?;
     let full = board.full_rows();
     if full != 0 {
@@ -154,7 +154,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             full.trailing_zeros() + 1
         )));
     }
-    let analysis = analyze(&mut strategy, &board, &pieces, args.all);
+    let analysis = analyze_in(&mut strategy, &board, &pieces, context, args.all);
     if args.json {
         return print_output(&analysis_json(&analysis));
     }

@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::Searcher;
+use tetris_core::{PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL};
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
@@ -21,8 +21,7 @@ use crate::report::nes::NesReport;
 use crate::report::output::ResultsDestination;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
-    MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings,
-    PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, play_nes_game,
+    MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings, play_nes_game,
 };
 
 /// Options of `arena nes`.
@@ -141,8 +140,8 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
             ),
         });
     }
-    let mut strategy = Strategy::new(spec.clone())?;
-    let ignores_gravity = strategy.searcher_mut().frame_timing().is_none();
+    let strategy = Strategy::new(spec.clone())?;
+    let ignores_gravity = strategy.frame_timing().is_none();
     let settings = NesRunSettings {
         strategy: spec,
         ignores_gravity,

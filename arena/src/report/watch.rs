@@ -67,9 +67,7 @@ impl GameView {
     /// Follows one placement of the game.
     fn advance(&mut self, step: &Step<'_>) -> LastPlacement {
         let placed = step.placement;
-        let outcome = self
-            .board
-            .lock(placed.piece, placed.rotation, placed.x, placed.y);
+        let outcome = self.board.lock(placed.piece, placed.state());
         debug_assert_eq!(&self.board, step.board, "the view follows the game");
         self.board = *step.board;
         if outcome.rows_cleared > 0 {

@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GeneratorKind, NesScore, Piece, PieceGenerator};
+use tetris_core::{Board, DecisionContext, GeneratorKind, NesScore, Piece, PieceGenerator};
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
@@ -181,16 +181,11 @@ pub fn play_game(
         };
         let placement = choice.placement;
         let path = if options.keep_paths {
-            strategy.path_to(&board, &placement)
+            strategy.path_to(&board, &placement, DecisionContext::default())
         } else {
             None
         };
-        let outcome = board.lock(
-            placement.piece,
-            placement.rotation,
-            placement.x,
-            placement.y,
-        );
+        let outcome = board.lock(placement.piece, placement.state());
         upcoming.pop_front();
         result.pieces += 1;
         result.lines += outcome.rows_cleared as u64;
@@ -259,7 +254,7 @@ mod tests {
         // 200 pieces × 4 cells = 800 cells; every cleared row removed 10 of them.
         let mut replayed = Board::standard();
         for played in &first.placements {
-            replayed.lock(played.piece, played.rotation, played.x, played.y);
+            replayed.lock(played.piece, played.state());
         }
         assert_eq!(replayed.occupied_count() as u64, 800 - 10 * first.lines);
         let second = play_game(&mut strategy, &rules, options, &mut |_| {

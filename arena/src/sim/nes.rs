@@ -22,27 +22,23 @@
 use std::time::{Duration, Instant};
 
 use tetris_core::{
-    Buttons, Input, NesGame, NesGameEnd, NesGameSettings, NesLock, NesScore, PieceState, Searcher,
+    Buttons, DecisionContext, Input, NesGame, NesGameEnd, NesGameSettings, NesLock, NesScore,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 
-/// The plateau's start level (2 frames per row).
-pub const PLATEAU_START_LEVEL: u8 = 19;
-/// The plateau's stop level: the transition to 1 frame per row.
-pub const PLATEAU_STOP_LEVEL: u8 = 29;
 /// The highest start level accepted: 28 is the last level with 2 frames per row.
 pub const MAX_START_LEVEL: u8 = 28;
 /// The fastest tapping: a button must be released for a frame before it counts as pressed
 /// again, so one press every 2 frames (30 per second).
 pub const MIN_TAP_RATE: u8 = 2;
-/// The slowest tapping accepted, the gamepad search's slowest (`Gamepad::TAP_RATES`: 7.5
+/// The slowest tapping accepted, the gamepad search's slowest (`TAP_RATES`: 7.5
 /// presses per second; slower players use the delayed auto shift, which the search does not
 /// model). It is also well inside the dead frames between two pieces (10 at least), which the
 /// search assumes cover the wait between presses of one thumb, so that every piece may press
 /// at once on its first frame.
-pub const MAX_TAP_RATE: u8 = *tetris_search_bfs::Gamepad::TAP_RATES.end();
+pub const MAX_TAP_RATE: u8 = *tetris_registry::TAP_RATES.end();
 /// The deepest lookahead: the current piece and the NES's single preview piece.
 pub const MAX_NES_DEPTH: usize = 2;
 /// NTSC frames per second (rules.md, "Timing").
@@ -160,7 +156,7 @@ pub fn play_nes_game(
 ) -> Result<Option<NesGameResult>, ArenaError> {
     let start = Instant::now();
     let mut game = NesGame::new(settings);
-    let gravity_aware = strategy.searcher_mut().frame_timing().is_some();
+    let gravity_aware = strategy.frame_timing().is_some();
     // One button set per frame; grown once to the longest path of the game.
     let mut frames: Vec<Buttons> = Vec::new();
     let mut last_lock_frame = 0u64;
@@ -175,13 +171,17 @@ pub fn play_nes_game(
         }
         let board = *game.board();
         let pieces = [game.current(), game.next()];
-        if gravity_aware {
-            let (searcher, _, chain) = strategy.parts_mut();
-            // The level may change within a game (not from 19 to 28, but from other levels).
-            searcher.set_frame_timing(game.frame_timing(tap_rate));
-            chain.set_entry_delay(game.is_first_piece());
-        }
-        let Some(choice) = strategy.choose(&board, &pieces) else {
+        // The level may change within a game (not from 19 to 28, but from other levels), so
+        // the timing is the current level's, decision by decision.
+        let context = if gravity_aware {
+            DecisionContext {
+                frame_timing: Some(game.frame_timing(tap_rate)),
+                entry_delay: game.is_first_piece(),
+            }
+        } else {
+            DecisionContext::default()
+        };
+        let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
             // No placement for a piece that spawned: a top-out, as in the frame-less games.
             break;
         };
@@ -196,11 +196,11 @@ pub fn play_nes_game(
         let spawn_frame = game.spawn_frame();
         let lock: NesLock = if gravity_aware {
             let path = strategy
-                .path_inputs(&board, &choice.placement)
+                .path_inputs(&board, &choice.placement, context)
                 .ok_or_else(|| {
                     failure(format!(
                         "the searcher gives no path to the {} it chose",
-                        state_text(expected)
+                        expected
                     ))
                 })?;
             frames.clear();
@@ -210,19 +210,18 @@ pub fn play_nes_game(
                     other => {
                         return Err(failure(format!(
                             "the path to {} holds {other:?}, not one button set per frame",
-                            state_text(expected)
+                            expected
                         )));
                     }
                 }
             }
             let lock = game
                 .play_frames(&frames)
-                .map_err(|error| failure(format!("to {}: {error}", state_text(expected))))?;
+                .map_err(|error| failure(format!("to {}: {error}", expected)))?;
             if lock.state != expected {
                 return Err(failure(format!(
                     "the search's path should lock at {}, the frame model locked it at {}",
-                    state_text(expected),
-                    state_text(lock.state)
+                    expected, lock.state
                 )));
             }
             lock
@@ -245,11 +244,6 @@ pub fn play_nes_game(
         end,
         elapsed: start.elapsed(),
     }))
-}
-
-/// A piece state in words.
-fn state_text(state: PieceState) -> String {
-    format!("x {}, y {}, rotation {}", state.x, state.y, state.rotation)
 }
 
 #[cfg(test)]
@@ -279,9 +273,10 @@ mod tests {
             .unwrap()
             .unwrap();
         // Level 19 (2 frames per row, rules.md) for every decision, since the game stops as
-        // soon as the level turns 20; the tap rate as given.
+        // soon as the level turns 20; the tap rate as given. (The decision's context is what
+        // the searcher is told, call by call.)
         assert_eq!(
-            strategy.searcher_mut().frame_timing(),
+            strategy.last_context().frame_timing,
             Some(FrameTiming {
                 frames_per_row: 2,
                 tap_rate: 8

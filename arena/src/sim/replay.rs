@@ -346,7 +346,7 @@ impl Replay {
             if !is_legal(&board, piece, state) {
                 return Err(fail(format!(
                     "{} is not a legal state of the {piece} on the board",
-                    describe(state)
+                    state
                 )));
             }
             if let Some(strategy) = redecide.as_deref_mut() {
@@ -357,8 +357,8 @@ impl Replay {
                     Some(choice) => {
                         return Err(fail(format!(
                             "strategy {name} chooses {}, the replay has {}",
-                            describe(choice.placement.state()),
-                            describe(state)
+                            choice.placement.state(),
+                            state
                         )));
                     }
                     None => {
@@ -377,17 +377,16 @@ impl Replay {
             if reached != state {
                 return Err(fail(format!(
                     "the path ends at {}, not at the recorded {}",
-                    describe(reached),
-                    describe(state)
+                    reached, state
                 )));
             }
             if !Placement::new(piece, state).is_lock_placement_on(&board) {
                 return Err(fail(format!(
                     "{} is not a lock placement: the {piece} can still move down",
-                    describe(state)
+                    state
                 )));
             }
-            let outcome = board.lock(piece, state.rotation, state.x, state.y);
+            let outcome = board.lock(piece, state);
             if outcome.rows_cleared != recorded.cleared {
                 return Err(fail(format!(
                     "the lock clears {} rows, the replay records {}",
@@ -517,7 +516,7 @@ fn is_legal(board: &Board, piece: Piece, state: PieceState) -> bool {
     state.rotation < piece.orientation_count()
         && (-2..=11).contains(&state.x)
         && (-2..=height + 2).contains(&state.y)
-        && board.fits(piece, state.rotation, state.x, state.y)
+        && board.fits(piece, state)
 }
 
 /// Replays `path` from the spawn state; the state it ends in, or which input is illegal. A
@@ -543,13 +542,13 @@ fn follow_path(
                 input.short_name()
             )
         })?;
-        if !board.fits(piece, next.rotation, next.x, next.y) {
+        if !board.fits(piece, next) {
             return Err(format!(
                 "input {} of the path ({}) takes the {piece} from {} to {}, which is not legal",
                 index + 1,
                 input.short_name(),
-                describe(state),
-                describe(next)
+                state,
+                next
             ));
         }
         state = next;
@@ -589,11 +588,6 @@ fn follow_frames(
         "the {piece} is still falling after the path's {} frames",
         path.len()
     ))
-}
-
-/// `x 5 y 18 rotation 0`.
-fn describe(state: PieceState) -> String {
-    format!("x {} y {} rotation {}", state.x, state.y, state.rotation)
 }
 
 #[cfg(test)]
