@@ -76,13 +76,11 @@
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
 //!
-//! **Measured** (criterion medians, `cargo bench -p tetris-search-bfs --bench gamepad`, level
-//! 19 at 30 Hz, this 2-core machine): per search, average of the 7 pieces, 10.3 µs on the
-//! empty board and 41 µs on the mid-game board (12 empty rows); the slowest piece is T (17 /
-//! 71 µs), the fastest O (1.9 / 6.6 µs); with paths 12.5 / 43 µs. Before the band cache the
-//! same search took 285 / 177 µs (T 477 / 294 µs). `Gamepad::expand`, which does the work the
-//! 12 inputs share once per state, made the plain search about 30 % faster than stepping input
-//! by input (`Gamepad::expand_generic`, kept for the entry delay and as the test oracle).
+//! **Speed.** `Gamepad::expand` does the work the 12 inputs share once per state, which is
+//! faster than stepping input by input (`Gamepad::expand_generic`, kept for the entry delay
+//! and as the test oracle), and the band cache skips most of the empty rows. Measure with
+//! `cargo bench -p tetris-search-bfs --bench gamepad`; the figures are in the README's
+//! measured table (they go stale in a doc comment).
 
 use crate::legal_pivot_rows;
 use tetris_core::NamedSearcher;

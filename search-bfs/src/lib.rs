@@ -80,24 +80,12 @@
 //! flagged with `BAND_FLAG`) and move; a path is the recorded moves back to the band, then the
 //! band state's downs, shifts and turns. Without paths none of this is written or read.
 //!
-//! **Measured** (criterion medians, `cargo bench -p tetris-search-bfs -- --warm-up-time 1
-//! --measurement-time 3`, per search = one iteration over the 7 pieces / 7, on a shared 2-core
-//! AMD EPYC VM while other builds ran (load 2–3); repeated runs varied by up to 40 %, so take
-//! these as upper bounds):
-//!
-//! | board (benches/bfs.rs) | without paths | with paths | plain queue (no band), without paths |
-//! |---|---|---|---|
-//! | empty 10 × 20 | 0.32–0.36 µs | 0.65–0.98 µs | 4.8 µs |
-//! | mid-game (stack ~8 rows, holes) | 0.66–0.92 µs | 1.04–1.5 µs | 3.7 µs |
-//! | cavernous (caves from row 8) | 0.62–1.2 µs | 1.2–1.8 µs | 1.7 µs |
-//!
-//! Per piece on the mid-game board: T 1.3 µs, J 1.1, L 0.9, S 0.6, I 0.6, Z 0.5, O 0.26 in
-//! the quietest run (T, J and L have twice the states of the others). By thread CPU time,
-//! which the other processes disturb less, the averages are 0.31 / 0.63 / 0.61 µs without
-//! paths and 0.62 / 0.98 / 1.0 µs with paths. The last column is the same code with the band
-//! switched off (every state queued), the first version written. With paths the search stores
-//! a parent and a move per queued state and rebuilds every path, which is most of the
-//! difference; without paths neither is done (the flood is compiled twice, with and without).
+//! **Measured** speed: `cargo bench -p tetris-search-bfs` (boards in `benches/bfs.rs`: empty,
+//! mid-game, cavernous; with and without paths); the figures are in the README's measured
+//! table. Without the band (every state queued, the first version written) the search was
+//! several times slower on boards with many empty rows; with paths the search stores a parent
+//! and a move per queued state and rebuilds every path, which is most of the difference
+//! between the two columns (the flood is compiled twice, with and without).
 #![deny(missing_docs)]
 
 pub mod gamepad;
