@@ -23,7 +23,7 @@ use tetris_core::{
     Preset, SearchOptions, Searcher, WeightedEvaluator, Weights,
 };
 
-use crate::strategy::{TUNED, WeightsChoice};
+use crate::weights::{TUNED, WeightsChoice};
 
 /// A registered searcher, as listed by [`searchers`].
 #[derive(Clone, Copy, Debug)]

@@ -14,6 +14,7 @@
 pub mod engines;
 pub mod error;
 pub mod strategy;
+pub mod weights;
 
 pub use engines::{
     AnyEvaluator, AnySearcher, EvaluatorEntry, SearcherEntry, evaluator_by_name, evaluator_names,
@@ -26,4 +27,5 @@ pub use error::RegistryError;
 /// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),
 /// so that front ends can check a tap rate without naming an engine crate.
 pub const TAP_RATES: std::ops::RangeInclusive<u8> = tetris_search_bfs::Gamepad::TAP_RATES;
-pub use strategy::{EvaluatorSpec, MAX_DEPTH, Strategy, StrategySpec, WeightsChoice};
+pub use strategy::{EvaluatorSpec, MAX_DEPTH, Strategy, StrategySpec};
+pub use weights::{TUNED, WeightsChoice};
