@@ -215,6 +215,40 @@ macro_rules! evaluators {
             None
         }
 
+        /// An evaluator by name with weights from the text of a JSON weights file
+        /// (`{"evaluator": NAME, "weights": {feature: number, ...}}`), checked as a weights
+        /// file is (`WeightedEvaluator::from_weights_json`: the file must name this evaluator
+        /// and give one finite number for each of its features). `None` when no evaluator has
+        /// that name.
+        pub fn evaluator_from_weights_json(
+            name: &str,
+            text: &str,
+        ) -> Option<Result<AnyEvaluator, Error>> {
+            $(
+                if name == <$engine as WeightedEvaluator>::NAME {
+                    let built = <$engine as WeightedEvaluator>::from_weights_json(text);
+                    return Some(built.map(AnyEvaluator::$variant));
+                }
+            )+
+            None
+        }
+
+        /// An evaluator by name with already checked [`Weights`], which must be made for this
+        /// evaluator and exactly its feature list in order (`WeightedEvaluator::with_weights`).
+        /// `None` when no evaluator has that name.
+        pub fn evaluator_with_weights(
+            name: &str,
+            weights: Weights,
+        ) -> Option<Result<AnyEvaluator, Error>> {
+            $(
+                if name == <$engine as WeightedEvaluator>::NAME {
+                    let built = <$engine as WeightedEvaluator>::with_weights(weights);
+                    return Some(built.map(AnyEvaluator::$variant));
+                }
+            )+
+            None
+        }
+
         /// An evaluator by name with weights given as values in feature order (for tuning).
         pub fn evaluator_with_values(name: &str, values: &[f64]) -> Option<Result<AnyEvaluator, Error>> {
             $(
@@ -316,4 +350,71 @@ evaluators! {
     Dellacherie(tetris_eval_dellacherie::Dellacherie),
     NesPlateau(tetris_eval_nes_plateau::NesPlateau),
     GaAgent(tetris_eval_ga_agent::GaAgent),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// El-Ashi's features in weight order, as its crate defines them.
+    const ELASHI_FEATURES: [&str; 6] = [
+        "rows_cleared",
+        "lock_height",
+        "wells",
+        "holes",
+        "column_transitions",
+        "row_transitions",
+    ];
+
+    #[test]
+    fn an_evaluator_builds_from_weights_json_text() {
+        assert_eq!(
+            evaluators()
+                .into_iter()
+                .find(|entry| entry.name == "elashi")
+                .unwrap()
+                .feature_names,
+            ELASHI_FEATURES
+        );
+        // The weights are given out of feature order; they load in feature order, exactly.
+        let text = r#"{"evaluator": "elashi", "weights": {"row_transitions": 6, "wells": 3,
+            "holes": 4.5, "rows_cleared": 1, "column_transitions": 5, "lock_height": 2}}"#;
+        let evaluator = evaluator_from_weights_json("elashi", text)
+            .expect("elashi is registered")
+            .unwrap();
+        assert_eq!(Evaluator::name(&evaluator), "elashi");
+        assert_eq!(evaluator.weights().values(), [1.0, 2.0, 3.0, 4.5, 5.0, 6.0]);
+        // The same checks as a weights file: another evaluator's file is refused by name.
+        assert!(matches!(
+            evaluator_from_weights_json("dellacherie", text),
+            Some(Err(Error::WeightsEvaluator { expected, found }))
+                if expected == "dellacherie" && found == "elashi"
+        ));
+        assert!(matches!(
+            evaluator_from_weights_json("elashi", "not json"),
+            Some(Err(Error::WeightsFormat { .. }))
+        ));
+        assert!(evaluator_from_weights_json("no-such-evaluator", text).is_none());
+    }
+
+    #[test]
+    fn an_evaluator_builds_from_checked_weights_made_for_it() {
+        let values = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let weights = Weights::from_values("elashi", &ELASHI_FEATURES, &values).unwrap();
+        let evaluator = evaluator_with_weights("elashi", weights.clone())
+            .expect("elashi is registered")
+            .unwrap();
+        assert_eq!(evaluator.weights(), &weights);
+        assert!(matches!(
+            evaluator_with_weights("ga-agent", weights.clone()),
+            Some(Err(Error::WeightsEvaluator { expected, found }))
+                if expected == "ga-agent" && found == "elashi"
+        ));
+        let fewer = Weights::from_values("elashi", &["holes"], &[1.0]).unwrap();
+        assert!(matches!(
+            evaluator_with_weights("elashi", fewer),
+            Some(Err(Error::WeightsFormat { .. }))
+        ));
+        assert!(evaluator_with_weights("no-such-evaluator", weights).is_none());
+    }
 }

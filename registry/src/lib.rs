@@ -17,9 +17,9 @@ pub mod strategy;
 pub mod weights;
 
 pub use engines::{
-    AnyEvaluator, AnySearcher, EvaluatorEntry, SearcherEntry, evaluator_by_name, evaluator_names,
-    evaluator_presets, evaluator_with_values, evaluators, searcher_by_name, searcher_names,
-    searchers,
+    AnyEvaluator, AnySearcher, EvaluatorEntry, SearcherEntry, evaluator_by_name,
+    evaluator_from_weights_json, evaluator_names, evaluator_presets, evaluator_with_values,
+    evaluator_with_weights, evaluators, searcher_by_name, searcher_names, searchers,
 };
 pub use error::RegistryError;
 

@@ -1,5 +1,10 @@
 //! Snapshot tests of every evaluator's features on the board corpus in `tests/boards/`.
 //!
+//! "Every evaluator" is every evaluator registered in `tetris-registry`, in registration order,
+//! built by name with its default weights: registering a new evaluator (one line in
+//! `registry/src/engines.rs`) adds its block to every snapshot without any change here, and
+//! the snapshot test then fails until the new blocks are reviewed and accepted.
+//!
 //! Each corpus board is a text file (H lines of 10 `#`/`.`, top first). H is 20 unless the
 //! name carries a `-<N>rows-` part (`short-10rows-mid-game` has 10 rows). For every board, one
 //! insta snapshot shows the board and, grouped by evaluator, every feature of the board on its
@@ -20,10 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use tetris_core::{Board, Chain, Evaluator, Piece, PieceState, Placement, PlacementRecord};
-use tetris_eval_dellacherie::Dellacherie;
-use tetris_eval_elashi::ElAshi;
-use tetris_eval_ga_agent::GaAgent;
-use tetris_eval_nes_plateau::NesPlateau;
+use tetris_registry::{AnyEvaluator, WeightsChoice, evaluator_by_name};
 use tetris_tests::grow_board;
 
 /// The corpus folder, next to this crate's `Cargo.toml`.
@@ -98,14 +100,17 @@ fn corpus_board(name: &str) -> Board {
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// The four evaluators with their default weights, in the order the snapshots list them.
-fn evaluators() -> Vec<Box<dyn Evaluator>> {
-    vec![
-        Box::new(ElAshi::new()),
-        Box::new(Dellacherie::new()),
-        Box::new(NesPlateau::new()),
-        Box::new(GaAgent::new()),
-    ]
+/// Every registered evaluator with its default weights, in registration order (the order the
+/// snapshots list them), built by name through the registry.
+fn evaluators() -> Vec<AnyEvaluator> {
+    tetris_registry::evaluators()
+        .into_iter()
+        .map(|entry| {
+            evaluator_by_name(entry.name, &WeightsChoice::Default)
+                .unwrap_or_else(|| panic!("{} is listed but not found by name", entry.name))
+                .unwrap_or_else(|error| panic!("{}: default weights: {error}", entry.name))
+        })
+        .collect()
 }
 
 /// The board as text with row numbers and a column ruler; cells listed in `marks` (the piece
