@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tetris_registry::Strategy;
 
+use crate::report::output::json_line;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
 use crate::sim::replay::Replay;
@@ -55,9 +56,7 @@ impl PlayJson {
 
     /// One line of JSON.
     pub fn to_line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("the play report serializes");
-        line.push('\n');
-        line
+        json_line(self)
     }
 }
 
@@ -102,9 +101,7 @@ impl<'a> ReplayJson<'a> {
 
     /// One line of JSON.
     pub fn to_line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("the replay report serializes");
-        line.push('\n');
-        line
+        json_line(self)
     }
 }
 

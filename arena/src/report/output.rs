@@ -115,6 +115,14 @@ pub fn pretty_json<T: Serialize + ?Sized>(value: &T) -> String {
     text
 }
 
+/// A value as one line of compact JSON (the form of `play --json` and `replay --json`).
+pub fn json_line<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut line =
+        serde_json::to_string(value).expect("results are plain structs, which serialize");
+    line.push('\n');
+    line
+}
+
 /// CSV text of `rows` (a header from the first row's field names, then one line per row),
 /// quoted where a field needs it.
 pub fn csv_text<T: Serialize>(rows: &[T], header: &[&str]) -> String {
