@@ -2,7 +2,7 @@
 //!
 //! The layers, each using only those above it:
 //!
-//! - [`format`]: number formats and aligned text tables (no dependencies);
+//! - [`format`](mod@format): number formats and aligned text tables (no dependencies);
 //! - [`sim`]: the games — the frame-less game, the NES frame-accurate game, the placement
 //!   record every result uses, and replays with their verifier;
 //! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
