@@ -39,6 +39,9 @@ pub enum Command {
     Tournament(commands::tournament::Args),
     /// Tune an evaluator's weights by CEM, PSO or a genetic algorithm.
     Tune(commands::tune::Args),
+    /// Play one task of `arena tune --runner` (one candidate's games) and write its result
+    /// file; the tuner writes these command lines.
+    TuneTask(commands::tune_task::Args),
     /// Count where a strategy's pieces lock and estimate its expected game length.
     Stats(commands::stats::Args),
     /// The NES plateau benchmark: frame-accurate NES games from level 19 to the level-29
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Replay(args) => commands::replay::run(args),
         Command::Tournament(args) => commands::tournament::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::TuneTask(args) => commands::tune_task::run(args),
         Command::Stats(args) => commands::stats::run(args),
         Command::Nes(args) => commands::nes::run(args),
     }

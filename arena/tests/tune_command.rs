@@ -312,3 +312,222 @@ fn bad_inputs_exit_2_with_one_error_line() {
     assert!(!Path::new(out).exists());
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// `arena tune` with `small("cem")` (or `method`), 2 iterations, `--out` and `--checkpoint` in
+/// `folder` under `name`, and `extra` options; returns the output.
+fn tune_two_iterations(folder: &Path, name: &str, method: &'static str, extra: &[&str]) -> Output {
+    let out = folder.join(format!("{name}.json"));
+    let checkpoint = folder.join(format!("{name}-checkpoint.json"));
+    let mut args = vec!["tune"];
+    args.extend(small(method));
+    args.extend([
+        "--iterations",
+        "2",
+        "--out",
+        text(&out),
+        "--checkpoint",
+        text(&checkpoint),
+    ]);
+    args.extend(extra);
+    arena(&args)
+}
+
+/// The weights and checkpoint files of run `name` in `folder` equal those of run `reference`.
+fn assert_same_files(folder: &Path, name: &str, reference: &str) {
+    for suffix in [".json", "-checkpoint.json"] {
+        let expected = fs::read_to_string(folder.join(format!("{reference}{suffix}"))).unwrap();
+        let found = fs::read_to_string(folder.join(format!("{name}{suffix}"))).unwrap();
+        assert_eq!(expected, found, "{name}{suffix}");
+    }
+}
+
+/// The names of the files and folders in `folder`, sorted.
+fn listing(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_tune_through_a_runner_command_equals_the_in_process_tune() {
+    let folder = scratch_folder("runner");
+    for method in ["cem", "pso"] {
+        let reference = format!("{method}-in-process");
+        let output = tune_two_iterations(&folder, &reference, method, &[]);
+        assert!(output.status.success());
+        let in_process_stdout = output.stdout;
+        let runners = [
+            // xargs -P 2 over the task numbers.
+            (
+                "xargs",
+                "xargs -P 2 -I % {arena} tune-task {dir} --task % < {ids}",
+            ),
+            // Each line of the tasks file through sh, one after the other.
+            (
+                "lines",
+                r#"while IFS= read -r line; do sh -c "$line"; done < {tasks}"#,
+            ),
+            // Like an array job: {count} processes at once, each picking its task by index.
+            (
+                "array",
+                "n=0; while [ $n -lt {count} ]; do {arena} tune-task {dir} --index $n & \
+                 n=$((n+1)); done; wait",
+            ),
+        ];
+        for (runner_name, runner) in runners {
+            let name = format!("{method}-{runner_name}");
+            let output = tune_two_iterations(&folder, &name, method, &["--runner", runner]);
+            assert!(
+                output.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(output.stderr.is_empty(), "{name}");
+            assert_same_files(&folder, &name, &reference);
+            // The report on stdout is the same too (it names the output file).
+            assert_eq!(
+                String::from_utf8_lossy(&output.stdout).replace(&name, &reference),
+                String::from_utf8_lossy(&in_process_stdout),
+                "{name}"
+            );
+        }
+    }
+    // No work folder (CHECKPOINT.tasks) or stray file is left.
+    let mut expected = Vec::new();
+    for method in ["cem", "pso"] {
+        for name in ["in-process", "xargs", "lines", "array"] {
+            expected.push(format!("{method}-{name}-checkpoint.json"));
+            expected.push(format!("{method}-{name}.json"));
+        }
+    }
+    expected.sort();
+    assert_eq!(listing(&folder), expected);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn tasks_that_were_skipped_or_broken_are_run_again_with_the_same_result() {
+    let folder = scratch_folder("retry");
+    assert!(
+        tune_two_iterations(&folder, "in-process", "cem", &[])
+            .status
+            .success()
+    );
+    // On its first call the runner truncates task 1's result (as a task killed while writing
+    // without an atomic rename would leave it) and exits before running task 3, so tasks 3
+    // and 4 have no result. Every call logs the task numbers it was given.
+    let script = folder.join("runner.sh");
+    fs::write(
+        &script,
+        r#"tasks=$1; ids=$2; dir=$3; log=$4
+echo "call: $(tr '\n' ' ' < "$ids")" >> "$log"
+first=no
+if [ ! -e "$log.mark" ]; then first=yes; : > "$log.mark"; fi
+n=0
+while IFS= read -r line; do
+  if [ $first = yes ] && [ $n = 3 ]; then exit 1; fi
+  sh -c "$line"
+  if [ $first = yes ] && [ $n = 1 ]; then
+    head -c 20 "$dir/result-1.json" > "$dir/cut" && mv "$dir/cut" "$dir/result-1.json"
+  fi
+  n=$((n+1))
+done < "$tasks"
+"#,
+    )
+    .unwrap();
+    let log = folder.join("calls.log");
+    let runner = format!(
+        "sh {} {{tasks}} {{ids}} {{dir}} {}",
+        text(&script),
+        text(&log)
+    );
+    let work = folder.join("work");
+    let output = tune_two_iterations(
+        &folder,
+        "retried",
+        "cem",
+        &["--runner", &runner, "--work-dir", text(&work)],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_same_files(&folder, "retried", "in-process");
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        "call: 0 1 2 3 4 \ncall: 1 3 4 \ncall: 0 1 2 3 4 \n"
+    );
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(notes.len(), 2, "{stderr}");
+    assert_eq!(notes[0], "note: --runner exited with exit status: 1");
+    assert!(
+        notes[1].starts_with(
+            "note: iteration 0: no valid result for tasks 1, 3, 4 (result-1.json: not a task \
+             result"
+        ) && notes[1].contains("result-3.json: missing; result-4.json: missing")
+            && notes[1].ends_with("running them again (retry 1 of 2)"),
+        "{stderr}"
+    );
+    // The work folder was created by the tuner and is gone.
+    assert!(!work.exists());
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_task_that_never_gives_a_result_is_named_in_one_error_line() {
+    let folder = scratch_folder("never");
+    let work = folder.join("work");
+    fs::create_dir(&work).unwrap();
+    fs::write(work.join("notes.txt"), "mine").unwrap();
+    let runner = r#"while IFS= read -r id; do [ "$id" = 2 ] || {arena} tune-task {dir} --task "$id"; done < {ids}"#;
+    let output = tune_two_iterations(
+        &folder,
+        "never",
+        "cem",
+        &[
+            "--runner",
+            runner,
+            "--retries",
+            "1",
+            "--work-dir",
+            text(&work),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    // One note for the retry, then the error.
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with("note: iteration 0: no valid result for task 2 "));
+    assert!(
+        lines[1].starts_with(
+            "error: --runner: iteration 0: no valid result for task 2 after 2 runs of the \
+             command (result-2.json: missing); the task files are in"
+        ),
+        "{stderr}"
+    );
+    assert!(!folder.join("never.json").exists());
+    // The user's file in the work folder is untouched; the task files are kept to inspect.
+    assert_eq!(fs::read_to_string(work.join("notes.txt")).unwrap(), "mine");
+    assert!(work.join("iteration.json").exists());
+
+    // A template that names no task list, --retries without --runner, and tune-task without
+    // a work folder are usage errors.
+    let out = folder.join("out.json");
+    for args in [
+        vec!["tune", "elashi", "--out", text(&out), "--runner", "true"],
+        vec!["tune", "elashi", "--out", text(&out), "--retries", "1"],
+        vec!["tune-task", text(&folder), "--task", "0"],
+        vec!["tune-task", text(&work), "--task", "5"],
+        vec!["tune-task", text(&work)],
+    ] {
+        let output = arena(&args);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

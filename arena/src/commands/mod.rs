@@ -11,3 +11,4 @@ pub mod sequence;
 pub mod stats;
 pub mod tournament;
 pub mod tune;
+pub mod tune_task;

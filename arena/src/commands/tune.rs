@@ -3,7 +3,8 @@
 //! searcher and depth, and writes the best weights as a file the evaluators load.
 //!
 //! The run's rules (weight scale, common random numbers, fitness, seeds, determinism and
-//! resuming) are [`crate::tune::checkpoint`]'s; the methods are [`crate::tune::methods`]'.
+//! resuming) are [`crate::tune::checkpoint`]'s; the methods are [`crate::tune::methods`]';
+//! `--runner` is [`crate::tune::external`].
 
 use std::path::PathBuf;
 
@@ -18,6 +19,7 @@ use crate::tune::checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, FitnessKind, TuneSettings, feature_names, load_checkpoint,
     report, run_iteration, write_weights,
 };
+use crate::tune::external::{Runner, run_iteration_external};
 use crate::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
 
 /// Options of `arena tune`.
@@ -81,6 +83,23 @@ pub struct Args {
     /// written atomically after every iteration; use as SEARCHER+EVALUATOR:FILE.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Hand each iteration's tasks (one per candidate: all its games, `arena tune-task`) to
+    /// COMMAND, run by `sh -c`, e.g. 'parallel -j 16 < {tasks}' or 'xargs -P 16 -I % {arena}
+    /// tune-task {dir} --task % < {ids}'. Placeholders: {tasks} (file: one shell command per
+    /// task), {ids} (file: one task number per line), {dir} (the work folder), {arena} (this
+    /// binary), {count}, {last} (= count - 1). The tuner waits, verifies every result, runs
+    /// missing ones again (--retries) and continues exactly as without --runner (same bytes).
+    /// See docs/scaling.md.
+    #[arg(long, value_name = "COMMAND")]
+    pub runner: Option<String>,
+    /// With --runner: how often the command runs again for tasks without a valid result
+    /// before the run stops naming them.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "runner")]
+    pub retries: u32,
+    /// With --runner: the work folder for task and result files, visible to every machine
+    /// that runs tasks (default: CHECKPOINT.tasks, else OUT.tasks, beside that file).
+    #[arg(long, value_name = "DIR", requires = "runner")]
+    pub work_dir: Option<PathBuf>,
 }
 
 /// Runs `arena tune`.
@@ -118,8 +137,22 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             .expect("the progress template is valid"),
     );
     bar.set_position(checkpoint.iterations_done.min(args.iterations));
+    let runner = match &args.runner {
+        Some(template) => Some(Runner::new(
+            template,
+            args.work_dir.as_deref(),
+            args.checkpoint.as_deref().unwrap_or(&args.out),
+            args.retries,
+        )?),
+        None => None,
+    };
     while checkpoint.iterations_done < args.iterations {
-        let record = run_iteration(&mut checkpoint, jobs)?;
+        let record = match &runner {
+            Some(runner) => run_iteration_external(&mut checkpoint, runner, &mut |line| {
+                bar.suspend(|| eprintln!("{line}"))
+            })?,
+            None => run_iteration(&mut checkpoint, jobs)?,
+        };
         bar.println(format!(
             "iteration {}: best {:.2}, mean {:.2}",
             record.iteration, record.best, record.mean
@@ -136,6 +169,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(runner) = &runner {
+        runner.finish()?;
+    }
     write_weights(&checkpoint, &args.out)?;
     print_output(&report(&checkpoint, &args.out))
 }

@@ -239,17 +239,56 @@ pub fn run_iteration(
     checkpoint: &mut Checkpoint,
     jobs: usize,
 ) -> Result<IterationRecord, ArenaError> {
-    let settings = &checkpoint.settings;
-    let iteration = checkpoint.iterations_done;
-    let candidates = checkpoint.state.candidates();
-    let first_game_seed = derived_seed(settings.seed, SEED_GAMES, iteration);
+    let plan = IterationPlan::of(checkpoint);
+    let values = play_candidates(
+        &checkpoint.settings,
+        plan.first_game_seed,
+        &plan.candidates,
+        jobs,
+    )?;
+    Ok(finish_iteration(checkpoint, &values))
+}
+
+/// What iteration `checkpoint.iterations_done` plays: its candidates and its games' seeds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IterationPlan {
+    /// The iteration (from 0).
+    pub iteration: u64,
+    /// The seed of its first game (game k uses this + k, wrapping).
+    pub first_game_seed: u64,
+    /// The candidates' weights (normalised), in candidate order.
+    pub candidates: Vec<Vec<f64>>,
+}
+
+impl IterationPlan {
+    /// The plan of the checkpoint's next iteration.
+    pub fn of(checkpoint: &Checkpoint) -> IterationPlan {
+        let iteration = checkpoint.iterations_done;
+        IterationPlan {
+            iteration,
+            first_game_seed: derived_seed(checkpoint.settings.seed, SEED_GAMES, iteration),
+            candidates: checkpoint.state.candidates(),
+        }
+    }
+}
+
+/// Plays every game of each of `candidates` (game k with seed `first_game_seed + k`) on a pool
+/// of `jobs` threads and returns each candidate's per-game values
+/// ([`FitnessKind::game_value`]), in candidate and game order whatever `jobs` is.
+pub fn play_candidates(
+    settings: &TuneSettings,
+    first_game_seed: u64,
+    candidates: &[Vec<f64>],
+    jobs: usize,
+) -> Result<Vec<Vec<u64>>, ArenaError> {
     let generator: GeneratorKind = settings.generator.parse()?;
     let games = settings.games as usize;
     let strategies = candidates
         .iter()
         .map(|weights| candidate_strategy(settings, weights))
         .collect::<Result<Vec<Strategy>, ArenaError>>()?;
-    let lines: Vec<u64> = run::run_tasks(
+    let values: Vec<u64> = run::run_tasks(
         (candidates.len() * games) as u64,
         jobs,
         &Progress::hidden(),
@@ -270,8 +309,24 @@ pub fn run_iteration(
         },
     )?
     .results;
-    let fitness: Vec<f64> = lines
-        .chunks(games)
+    Ok(values.chunks(games).map(<[u64]>::to_vec).collect())
+}
+
+/// Finishes iteration `checkpoint.iterations_done` from each candidate's per-game values (as
+/// [`play_candidates`] returns them): the fitness, the best candidate, the method's update and
+/// the history. The in-process and the external tuner both end an iteration here.
+pub fn finish_iteration(checkpoint: &mut Checkpoint, values: &[Vec<u64>]) -> IterationRecord {
+    let plan = IterationPlan::of(checkpoint);
+    let settings = &checkpoint.settings;
+    let iteration = plan.iteration;
+    let candidates = plan.candidates;
+    assert_eq!(
+        values.len(),
+        candidates.len(),
+        "one value list per candidate"
+    );
+    let fitness: Vec<f64> = values
+        .iter()
         .map(|games| settings.fitness.of(games))
         .collect();
     let mut best_index = 0;
@@ -282,7 +337,7 @@ pub fn run_iteration(
     }
     let record = IterationRecord {
         iteration,
-        first_game_seed,
+        first_game_seed: plan.first_game_seed,
         best: fitness[best_index],
         mean: fitness.iter().sum::<f64>() / fitness.len() as f64,
     };
@@ -304,7 +359,7 @@ pub fn run_iteration(
     );
     checkpoint.history.push(record.clone());
     checkpoint.iterations_done += 1;
-    Ok(record)
+    record
 }
 
 /// The strategy of a candidate: the run's searcher and depth, the evaluator with `weights`.
