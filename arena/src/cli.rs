@@ -47,6 +47,9 @@ pub enum Command {
     /// The NES plateau benchmark: frame-accurate NES games from level 19 to the level-29
     /// transition; the score distribution.
     Nes(commands::nes::Args),
+    /// Merge the parts of a sharded run (`tournament`, `nes` or `stats` with --shard K/N)
+    /// into exactly the unsharded run's output.
+    Merge(commands::merge::Args),
 }
 
 /// Runs a parsed command line.
@@ -63,5 +66,6 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::TuneTask(args) => commands::tune_task::run(args),
         Command::Stats(args) => commands::stats::run(args),
         Command::Nes(args) => commands::nes::run(args),
+        Command::Merge(args) => commands::merge::run(args),
     }
 }

@@ -7,10 +7,12 @@
 //!   record every result uses, and replays with their verifier;
 //! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
 //!   statistics and the log-linear fit, the NES score distribution, position analysis;
-//! - [`run`]: the one parallel, deterministic, interruptible runner, and the games of each
-//!   kind of run as its tasks (tournament, statistics), plus [`tune`]'s tuner;
+//! - [`run`]: the one parallel, deterministic, interruptible runner (whole runs or one
+//!   `--shard K/N`), and the games of each kind of run as its tasks (tournament, statistics),
+//!   plus [`tune`]'s tuner;
 //! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
-//!   JSON reports, CSV, SVG plots and the terminal view;
+//!   JSON reports, CSV, SVG plots and the terminal view, and the parts of sharded runs with
+//!   their checked, exact merge;
 //! - [`commands`]: one module per subcommand that parses its options, validates them, calls
 //!   the library and prints. No library module imports a command.
 //!

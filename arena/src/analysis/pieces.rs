@@ -34,6 +34,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
 use tetris_core::Board;
 
 use crate::sim::placement::PlayedPlacement;
@@ -58,8 +59,9 @@ pub const FIT_RULE: &str = "least squares of log10(share) against row over rows 
 pub const ROW_RULE: &str = "row (0 = top) of the piece's highest cell at lock, before clearing; \
     cells above the field count as row 0";
 
-/// What a run counted, piece by piece.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a run counted, piece by piece. It serializes (for the parts of a sharded run) without
+/// the counters of the game in progress, which [`PieceStatistics::merge`] does not use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PieceStatistics {
     /// Board rows.
     pub board_height: usize,
@@ -86,8 +88,10 @@ pub struct PieceStatistics {
     /// a multiple of 5).
     pub full_clears_after_lost_cells: u64,
     /// Pieces since the last full clear or the current game's start.
+    #[serde(skip)]
     pieces_since_full_clear: u64,
     /// Cells locked above the field (never stored) since then.
+    #[serde(skip)]
     cells_lost_since_full_clear: u64,
 }
 

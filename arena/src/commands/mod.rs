@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod features;
 pub mod list;
+pub mod merge;
 pub mod nes;
 pub mod play;
 pub mod replay;

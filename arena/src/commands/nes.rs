@@ -19,6 +19,8 @@ use tetris_registry::{Strategy, StrategySpec};
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
 use crate::report::output::ResultsDestination;
+use crate::report::parts::{check_part_file, nes_part, write_part};
+use crate::run::shard::{Shard, run_shard_tasks};
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
     MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings, play_nes_game,
@@ -67,17 +69,36 @@ pub struct Args {
     /// Print the report as one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K, with
+    /// the seeds of the whole run; needs --out PART.json, where the shard's partial result is
+    /// written instead of the report. `arena merge` of the N parts prints and writes exactly
+    /// what the unsharded run would.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// Runs `arena nes`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategy) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let (destination, part_file) = match shard {
+        None => (
+            Some(ResultsDestination::check(args.out.as_deref(), args.json)?),
+            None,
+        ),
+        Some(shard) => {
+            shard.check_for(settings.games, "games")?;
+            (None, Some(check_part_file(args.out.as_deref(), args.json)?))
+        }
+    };
     interrupt::install();
-    let progress = Progress::games_and_mean_score(settings.games);
-    let finished = run::run_tasks(
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let progress = Progress::games_and_mean_score(shard.game_count(settings.games));
+    let finished = run_shard_tasks(
+        shard,
         settings.games,
+        1,
         jobs,
         &progress,
         || Ok(strategy.clone()),
@@ -97,6 +118,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             })
         },
     )?;
+    if let Some(path) = part_file {
+        return write_part(&nes_part(&settings, shard, &finished), &path, &finished);
+    }
+    let destination = destination.expect("an unsharded run has a destination");
     destination.deliver(&NesReport::new(&settings, &finished))?;
     interrupt::finished_or_error(
         finished.interrupted,

@@ -2,20 +2,24 @@
 //! cleared completely, and the expected game length estimated from finite play (arena.md,
 //! "Games that never end").
 //!
-//! The games are [`crate::run::statistics`]'s (back to back until N pieces), the counts and
+//! The games are [`crate::run::statistics`]'s (back to back until N pieces, in one block or
+//! `--blocks B` independent ones, which `--shard K/B` plays one at a time), the counts and
 //! the fit [`crate::analysis::pieces`]'s, the output [`crate::report::stats`]'s. Everything
 //! printed depends only on the options, never on timing, so runs are repeatable.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use tetris_core::{Board, GeneratorKind};
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
 use crate::report::output::print_output;
-use crate::report::stats::{stats_json, stats_text, write_stats_files};
-use crate::run::Progress;
-use crate::run::statistics::{StatisticsSettings, play_statistics};
+use crate::report::parts::{check_part_file, stats_part};
+use crate::report::stats::deliver_stats;
+use crate::run::shard::Shard;
+use crate::run::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
+use crate::run::{self, Progress};
 
 /// Options of `arena stats`.
 #[derive(Debug, clap::Args)]
@@ -26,7 +30,8 @@ pub struct Args {
     /// board with the next seed.
     #[arg(long, value_name = "N")]
     pub pieces: u64,
-    /// Base seed: game k (counted from 0) uses seed S + k.
+    /// Base seed: game k (counted from 0) uses seed S + k (with --blocks: block K's game j uses
+    /// S + K x 2^32 + j).
     #[arg(long, value_name = "S")]
     pub seed: u64,
     /// Piece generator: uniform, nes, bag7, sz, java or file:PATH (a file is replayed from its
@@ -36,48 +41,91 @@ pub struct Args {
     /// Board rows, 4 to 32 (the width is always 10).
     #[arg(long, value_name = "H", default_value_t = 20)]
     pub board_height: usize,
+    /// Split the run into B independent blocks (1 to --pieces): block K (from 0) places
+    /// pieces / B pieces (one more for the first pieces % B blocks) in games back to back,
+    /// its game j with seed S + K x 2^32 + j; the blocks are merged in block order. 1 (the
+    /// default) is the classic run. Blocks run in parallel (--jobs) and are the unit of
+    /// --shard: merging the parts of --shard 0/B … B-1/B gives exactly this run's output.
+    #[arg(long, value_name = "B")]
+    pub blocks: Option<u64>,
+    /// Blocks played at once (at least 1; default: the available cores). Results do not
+    /// depend on it.
+    #[arg(long, value_name = "J")]
+    pub jobs: Option<usize>,
     /// Write the plots (row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg) and
-    /// stats.json to DIR, created if missing; every file is written atomically.
+    /// stats.json to DIR, created if missing; every file is written atomically. With --shard:
+    /// the part file, PART.json.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print every number as JSON instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Play only block K of N (0 <= K < N, counted from 0) of a run of N blocks (--blocks N
+    /// is implied); needs --out PART.json, where the block's statistics are written instead
+    /// of the report. `arena merge` of the N parts prints and writes exactly what
+    /// `--blocks N` would.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// Runs `arena stats`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    if args.pieces == 0 {
-        return Err(ArenaError::Usage("--pieces must be at least 1".into()));
-    }
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let blocks = match (shard, args.blocks) {
+        (Some(shard), Some(blocks)) if blocks != shard.count => {
+            return Err(ArenaError::Usage(format!(
+                "--blocks {blocks} and --shard {shard} disagree: a shard is one of N blocks"
+            )));
+        }
+        (Some(shard), _) => shard.count,
+        (None, blocks) => blocks.unwrap_or(1),
+    };
     Board::new(args.board_height)?;
     let generator: GeneratorKind = args.generator.parse()?;
-    // Reads and checks a piece file before any game starts.
-    generator.start(args.seed)?;
-    let strategy = Strategy::from_name(&args.strategy)?;
-    if let Some(folder) = &args.out {
-        std::fs::create_dir_all(folder)
-            .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
-    }
     let settings = StatisticsSettings {
         pieces: args.pieces,
         seed: args.seed,
         generator,
         board_height: args.board_height as u8,
+        blocks,
     };
-    let statistics = play_statistics(&strategy, &settings, &Progress::pieces(args.pieces))?;
-    let json = stats_json(
-        &strategy.name(),
-        &settings.generator,
-        args.seed,
-        &statistics,
-    );
-    if let Some(folder) = &args.out {
-        write_stats_files(folder, &statistics, &json)?;
+    settings.check()?;
+    // Reads and checks a piece file before any game starts.
+    settings.generator.start(args.seed)?;
+    let strategy = Strategy::from_name(&args.strategy)?;
+    let jobs = run::job_count(args.jobs)?;
+    let part_file = match shard {
+        Some(_) => Some(check_part_file(args.out.as_deref(), args.json)?),
+        None => {
+            if let Some(folder) = &args.out {
+                std::fs::create_dir_all(folder)
+                    .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
+            }
+            None
+        }
+    };
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let start = Instant::now();
+    let progress = Progress::pieces(settings.shard_pieces(shard));
+    let block_statistics = play_statistics_blocks(&strategy, &settings, shard, jobs, &progress)?;
+    if let Some(path) = part_file {
+        let part = stats_part(
+            &strategy.name(),
+            &settings,
+            shard,
+            block_statistics,
+            jobs,
+            start.elapsed(),
+        );
+        part.write(&path)?;
+        return print_output(&part.summary(&path));
     }
-    print_output(&if args.json {
-        json
-    } else {
-        stats_text(&strategy.name(), &statistics)
-    })
+    let statistics = merge_blocks(settings.board_height, &block_statistics);
+    deliver_stats(
+        &strategy.name(),
+        &settings,
+        &statistics,
+        args.out.as_deref(),
+        args.json,
+    )
 }

@@ -20,7 +20,9 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::report::output::ResultsDestination;
+use crate::report::parts::{check_part_file, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
+use crate::run::shard::{Shard, run_shard_tasks};
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
 
@@ -66,23 +68,52 @@ pub struct Args {
     /// Print the results as JSON on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K, every
+    /// strategy's, with the seeds of the whole run; needs --out PART.json, where the shard's
+    /// partial result is written instead of the report (with --plots it records what the
+    /// plots need; nothing is written to DIR). `arena merge` of the N parts prints and writes
+    /// exactly what the unsharded run would.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategies) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let (destination, part_file) = match shard {
+        None => (
+            Some(ResultsDestination::check(args.out.as_deref(), args.json)?),
+            None,
+        ),
+        Some(shard) => {
+            shard.check_for(settings.games, "games")?;
+            (None, Some(check_part_file(args.out.as_deref(), args.json)?))
+        }
+    };
     interrupt::install();
-    let total = settings.total_games() as u64;
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let per_game = settings.specs.len() as u64;
+    let total = shard.game_count(settings.games) * per_game;
     let progress = Progress::games_and_speed(total);
-    let finished = run::run_tasks(
-        total,
+    let finished = run_shard_tasks(
+        shard,
+        settings.games,
+        per_game,
         jobs,
         &progress,
         || Ok(strategies.clone()),
         |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
     )?;
+    if let Some(path) = part_file {
+        return write_part(
+            &tournament_part(&settings, shard, &finished),
+            &path,
+            &finished,
+        );
+    }
+    let destination = destination.expect("an unsharded run has a destination");
     let report = TournamentReport::new(&settings, finished);
     if let Some(folder) = &args.plots {
         report.write_plots(folder)?;

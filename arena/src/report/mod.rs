@@ -6,6 +6,7 @@ pub mod features;
 pub mod game;
 pub mod nes;
 pub mod output;
+pub mod parts;
 pub mod plots;
 pub mod position;
 pub mod stats;

@@ -12,8 +12,9 @@ use crate::analysis::pieces::{
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, write_atomically};
+use crate::report::output::{pretty_json, print_output, write_atomically};
 use crate::report::plots::write_statistics_plots;
+use crate::run::statistics::StatisticsSettings;
 
 #[derive(Serialize)]
 struct RowJson {
@@ -63,6 +64,11 @@ struct StatsJson<'a> {
     strategy: &'a str,
     generator: String,
     seed: u64,
+    /// Present only for a run of several blocks (`--blocks`, or merged shards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocks: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_rule: Option<&'static str>,
     board_height: usize,
     pieces: u64,
     lines: u64,
@@ -79,11 +85,17 @@ struct StatsJson<'a> {
     full_clears: FullClearsJson,
 }
 
-/// The JSON report of a run of `strategy` with `generator` from `seed`.
+/// How a run of several blocks is played, as printed and stored with its results.
+pub const BLOCK_RULE: &str = "block K (0-based) of N places pieces / N pieces (one more for the \
+    first pieces % N blocks) in games back to back; its game j uses seed S + K x 2^32 + j; the \
+    blocks are merged in block order";
+
+/// The JSON report of a run of `strategy` with `generator` from `seed` in `blocks` blocks.
 pub fn stats_json(
     strategy: &str,
     generator: &GeneratorKind,
     seed: u64,
+    blocks: u64,
     statistics: &PieceStatistics,
 ) -> String {
     let intervals: Vec<f64> = statistics
@@ -96,6 +108,8 @@ pub fn stats_json(
         strategy,
         generator: generator.to_string(),
         seed,
+        blocks: (blocks > 1).then_some(blocks),
+        block_rule: (blocks > 1).then_some(BLOCK_RULE),
         board_height: statistics.board_height,
         pieces: statistics.pieces,
         lines: statistics.lines,
@@ -154,8 +168,38 @@ pub fn write_stats_files(
     write_statistics_plots(folder, statistics)
 }
 
-/// The row table, the heat map in per mille, the fit and the full clears as aligned text.
-pub fn stats_text(strategy: &str, statistics: &PieceStatistics) -> String {
+/// Delivers a finished run's results: `stats.json` and the plots into `folder` (created if
+/// missing), then the text (or the JSON with `json`) on standard output. The one output of
+/// `arena stats` and of `arena merge` of stats parts.
+pub fn deliver_stats(
+    strategy: &str,
+    settings: &StatisticsSettings,
+    statistics: &PieceStatistics,
+    folder: Option<&Path>,
+    json: bool,
+) -> Result<(), ArenaError> {
+    let report = stats_json(
+        strategy,
+        &settings.generator,
+        settings.seed,
+        settings.blocks,
+        statistics,
+    );
+    if let Some(folder) = folder {
+        std::fs::create_dir_all(folder)
+            .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
+        write_stats_files(folder, statistics, &report)?;
+    }
+    print_output(&if json {
+        report
+    } else {
+        stats_text(strategy, settings.blocks, statistics)
+    })
+}
+
+/// The row table, the heat map in per mille, the fit and the full clears as aligned text (a
+/// line on the blocks when there are several).
+pub fn stats_text(strategy: &str, blocks: u64, statistics: &PieceStatistics) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -166,6 +210,9 @@ pub fn stats_text(strategy: &str, statistics: &PieceStatistics) -> String {
         statistics.game_overs,
         statistics.board_height
     );
+    if blocks > 1 {
+        let _ = writeln!(text, "{blocks} blocks: {BLOCK_RULE}");
+    }
     let fit = statistics.fit();
     let _ = writeln!(text, "\n row      pieces        share  fitted");
     for (row, (count, share)) in statistics

@@ -11,13 +11,17 @@
 //!   [`TaskOutcome::Stopped`] and is dropped: half a game is no result); the finished results
 //!   come back with `interrupted` set. Commands that do not install the handler are ended by
 //!   Ctrl-C as usual.
-//! - **Sequential runs.** A run whose next task depends on the previous one (the `stats`
-//!   command plays games back to back until a piece budget is spent) uses one job and ends
-//!   with [`TaskOutcome::Last`].
+//! - **Sequential runs.** A run whose next task depends on the previous one uses one job and
+//!   ends with [`TaskOutcome::Last`] (the `stats` command instead plays each block's games back
+//!   to back inside one task, see [`statistics`]).
+//! - **Shardable.** [`shard::run_shard_tasks`] runs only the games of one `--shard K/N`
+//!   (game g belongs to shard g % N), with the task numbers of the whole run, so `arena merge`
+//!   can put the shards' results back together exactly.
 
 pub mod games;
 pub mod interrupt;
 pub mod progress;
+pub mod shard;
 pub mod statistics;
 pub mod tournament;
 

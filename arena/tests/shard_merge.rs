@@ -1,0 +1,453 @@
+//! Sharded runs (`--shard K/N`) and `arena merge`, run as the built binary: a tournament, an
+//! `nes` run and a `stats` run, each as 3 shards merged, print and write byte for byte what
+//! the unsharded run does (after removing the timings: the JSON `timing` object, the CSV
+//! `seconds` column, the wall-time lines and the tournament's pieces/s column), and merge
+//! rejects a missing shard, a duplicated shard and parts of different settings with one
+//! `error:` line and exit code 2.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+mod common;
+
+/// Runs `arena COMMAND ARGS…`, which must succeed with nothing on stderr; its stdout.
+fn ok(command: &str, args: &[&str]) -> String {
+    let output = common::run(command, args);
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "{command} {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn path(folder: &Path, name: &str) -> String {
+    folder.join(name).to_str().unwrap().to_string()
+}
+
+/// With `args`, runs `command` unsharded and as shards 0/3, 1/3, 2/3 (each with `--out
+/// partK.json`, the last one with 2 jobs), and returns the three part paths.
+fn run_shards(command: &str, args: &[&str], folder: &Path) -> Vec<String> {
+    (0..3)
+        .map(|index| {
+            let part = path(folder, &format!("part{index}.json"));
+            let shard = format!("{index}/3");
+            let mut all = args.to_vec();
+            all.extend(["--shard", &shard, "--out", &part]);
+            if index == 2 {
+                all.extend(["--jobs", "2"]);
+            }
+            let stdout = ok(command, &all);
+            assert!(
+                stdout.starts_with(&format!("{command} shard {index}/3: ")),
+                "{stdout}"
+            );
+            let json: Value = serde_json::from_str(&fs::read_to_string(&part).unwrap()).unwrap();
+            assert_eq!(json["format"], "tetris-arena-part");
+            assert_eq!(json["version"], 1);
+            assert_eq!(json["command"], command);
+            assert_eq!(json["shard"]["index"], index);
+            assert_eq!(json["shard"]["count"], 3);
+            part
+        })
+        .collect()
+}
+
+/// Runs `arena merge PARTS… EXTRA…`; its stdout.
+fn merge(parts: &[String], extra: &[&str]) -> String {
+    let mut args: Vec<&str> = parts.iter().map(String::as_str).collect();
+    args.extend(extra);
+    ok("merge", &args)
+}
+
+/// JSON text without its `timing` object.
+fn json_without_timing(text: &str) -> Value {
+    common::without_timing(serde_json::from_str(text).unwrap())
+}
+
+/// CSV text without its last column, `seconds` (no field of these runs holds a comma).
+fn csv_without_seconds(text: &str) -> String {
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().ends_with(",seconds"));
+    text.lines()
+        .map(|line| line.rsplit_once(',').unwrap().0.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Text output without the timings: the `Wall time` line, and the last column (pieces/s) of
+/// the tournament's summary table, which runs from its `strategy` header to the `Lines:` line.
+fn text_without_timing(text: &str) -> String {
+    let mut in_table = false;
+    let mut kept = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("strategy ") {
+            in_table = true;
+        } else if line.starts_with("Lines:") {
+            in_table = false;
+        }
+        if line.starts_with("Wall time") {
+            continue;
+        }
+        if in_table {
+            let cut = line.trim_end().rsplit_once(' ').unwrap().0.trim_end();
+            kept.push(cut.to_string());
+        } else {
+            kept.push(line.to_string());
+        }
+    }
+    assert!(!kept.is_empty());
+    kept.join("\n")
+}
+
+fn files_in(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(folder).unwrap() {
+        let entry = entry.unwrap().path();
+        if entry.is_dir() {
+            files.extend(files_in(&entry));
+        } else {
+            files.push(entry);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every file under `a` is byte for byte the same file under `b`, and no other.
+fn assert_same_files(a: &Path, b: &Path) {
+    let (files_a, files_b) = (files_in(a), files_in(b));
+    let relative = |files: &[PathBuf], root: &Path| -> Vec<PathBuf> {
+        files
+            .iter()
+            .map(|file| file.strip_prefix(root).unwrap().to_path_buf())
+            .collect()
+    };
+    assert_eq!(relative(&files_a, a), relative(&files_b, b));
+    assert!(!files_a.is_empty());
+    for (file_a, file_b) in files_a.iter().zip(&files_b) {
+        assert_eq!(
+            fs::read(file_a).unwrap(),
+            fs::read(file_b).unwrap(),
+            "{}",
+            file_a.display()
+        );
+    }
+}
+
+const TOURNAMENT: [&str; 11] = [
+    "column-drop+dellacherie",
+    "column-drop+elashi",
+    "bfs+dellacherie",
+    "--games",
+    "10",
+    "--seed",
+    "40",
+    "--board-height",
+    "8",
+    "--max-pieces",
+    "150",
+];
+
+#[test]
+fn a_tournament_in_three_shards_merges_into_the_unsharded_text_json_csv_and_plots() {
+    let folder = common::scratch_folder("merge", "tournament");
+    let (whole_plots, merged_plots) = (path(&folder, "whole-plots"), path(&folder, "merged-plots"));
+    let (whole_json, merged_json) = (path(&folder, "whole.json"), path(&folder, "merged.json"));
+    let (whole_csv, merged_csv) = (path(&folder, "whole.csv"), path(&folder, "merged.csv"));
+    let run_whole = |extra: &[&str]| ok("tournament", &[&TOURNAMENT[..], extra].concat());
+    let whole_text = run_whole(&["--plots", &whole_plots, "--out", &whole_json]);
+    run_whole(&["--out", &whole_csv]);
+    let whole_stdout_json = run_whole(&["--json"]);
+    // The shards record the piece statistics the plots need (nothing is written to DIR).
+    let unused = path(&folder, "unused-plots");
+    let mut shard_args = TOURNAMENT.to_vec();
+    shard_args.extend(["--plots", &unused]);
+    let parts = run_shards("tournament", &shard_args, &folder);
+    assert!(!Path::new(&unused).exists());
+    let part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    assert_eq!(part["games"], serde_json::json!([1, 4, 7]));
+    assert_eq!(part["results"].as_array().unwrap().len(), 9);
+
+    // Any order of the parts.
+    let reordered = [parts[2].clone(), parts[0].clone(), parts[1].clone()];
+    let merged_text = merge(
+        &reordered,
+        &["--plots", &merged_plots, "--out", &merged_json],
+    );
+    merge(&parts, &["--out", &merged_csv]);
+    let merged_stdout_json = merge(&parts, &["--json"]);
+
+    assert!(whole_text.contains("Pairwise"));
+    assert_eq!(
+        text_without_timing(&merged_text),
+        text_without_timing(&whole_text)
+    );
+    assert_eq!(
+        json_without_timing(&merged_stdout_json),
+        json_without_timing(&whole_stdout_json)
+    );
+    let whole_file = fs::read_to_string(&whole_json).unwrap();
+    let merged_file = fs::read_to_string(&merged_json).unwrap();
+    assert_eq!(
+        json_without_timing(&merged_file),
+        json_without_timing(&whole_file)
+    );
+    assert_eq!(
+        json_without_timing(&merged_file)["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        30
+    );
+    assert_eq!(
+        csv_without_seconds(&fs::read_to_string(&merged_csv).unwrap()),
+        csv_without_seconds(&fs::read_to_string(&whole_csv).unwrap())
+    );
+    assert_same_files(Path::new(&whole_plots), Path::new(&merged_plots));
+    assert_eq!(files_in(Path::new(&merged_plots)).len(), 10);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+const NES: [&str; 9] = [
+    "column-drop+nes-plateau",
+    "--games",
+    "9",
+    "--seed",
+    "1",
+    "--start-level",
+    "19",
+    "--to-level",
+    "20",
+];
+
+#[test]
+fn an_nes_run_in_three_shards_merges_into_the_unsharded_text_json_and_csv() {
+    let folder = common::scratch_folder("merge", "nes");
+    let (whole_json, merged_json) = (path(&folder, "whole.json"), path(&folder, "merged.json"));
+    let (whole_csv, merged_csv) = (path(&folder, "whole.csv"), path(&folder, "merged.csv"));
+    let run_whole = |extra: &[&str]| ok("nes", &[&NES[..], extra].concat());
+    let whole_text = run_whole(&["--out", &whole_json]);
+    run_whole(&["--out", &whole_csv]);
+    let whole_stdout_json = run_whole(&["--json"]);
+    let parts = run_shards("nes", &NES, &folder);
+    let merged_text = merge(&parts, &["--out", &merged_json]);
+    merge(&parts, &["--out", &merged_csv]);
+    let merged_stdout_json = merge(&parts, &["--json"]);
+
+    assert!(whole_text.contains("mean score"));
+    assert_eq!(
+        text_without_timing(&merged_text),
+        text_without_timing(&whole_text)
+    );
+    assert_eq!(
+        json_without_timing(&merged_stdout_json),
+        json_without_timing(&whole_stdout_json)
+    );
+    let merged_file = json_without_timing(&fs::read_to_string(&merged_json).unwrap());
+    assert_eq!(
+        merged_file,
+        json_without_timing(&fs::read_to_string(&whole_json).unwrap())
+    );
+    assert_eq!(merged_file["games"].as_array().unwrap().len(), 9);
+    assert_eq!(
+        csv_without_seconds(&fs::read_to_string(&merged_csv).unwrap()),
+        csv_without_seconds(&fs::read_to_string(&whole_csv).unwrap())
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+const STATS: [&str; 7] = [
+    "column-drop+dellacherie",
+    "--pieces",
+    "4000",
+    "--seed",
+    "3",
+    "--board-height",
+    "8",
+];
+
+#[test]
+fn a_stats_run_in_three_shards_merges_into_the_run_of_three_blocks_byte_for_byte() {
+    let folder = common::scratch_folder("merge", "stats");
+    let (whole_out, merged_out) = (path(&folder, "whole"), path(&folder, "merged"));
+    let run_blocks = |extra: &[&str]| {
+        let mut args = STATS.to_vec();
+        args.extend(["--blocks", "3"]);
+        args.extend(extra);
+        ok("stats", &args)
+    };
+    let whole_text = run_blocks(&["--out", &whole_out, "--jobs", "2"]);
+    let whole_json = run_blocks(&["--json", "--jobs", "1"]);
+    let parts = run_shards("stats", &STATS, &folder);
+    let merged_text = merge(&parts, &["--out", &merged_out]);
+    let merged_json = merge(&parts, &["--json"]);
+
+    // Nothing in a stats report depends on timing: the bytes are equal as they are.
+    assert_eq!(merged_text, whole_text);
+    assert_eq!(merged_json, whole_json);
+    assert_same_files(Path::new(&whole_out), Path::new(&merged_out));
+    let json: Value = serde_json::from_str(&merged_json).unwrap();
+    assert_eq!(json["pieces"], 4000);
+    assert_eq!(json["blocks"], 3);
+    // Three blocks are not the classic run: its first game's seed is the same, but the second
+    // and third blocks start from other seeds.
+    let classic: Value =
+        serde_json::from_str(&ok("stats", &[&STATS[..], &["--json"]].concat())).unwrap();
+    assert_eq!(classic["pieces"], 4000);
+    assert!(classic.get("blocks").is_none());
+    assert_ne!(classic["rows"], json["rows"]);
+    // --blocks 1 is the classic run, byte for byte.
+    assert_eq!(
+        ok("stats", &[&STATS[..], &["--blocks", "1"]].concat()),
+        ok("stats", &STATS)
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Three tournament parts of a small run, plus one of other settings (another seed) and one
+/// of another sharding.
+fn small_parts(folder: &Path) -> (Vec<String>, String, String) {
+    let args = [
+        "column-drop+dellacherie",
+        "column-drop+elashi",
+        "--games",
+        "5",
+        "--seed",
+        "7",
+        "--board-height",
+        "8",
+        "--max-pieces",
+        "60",
+    ];
+    let parts = run_shards("tournament", &args, folder);
+    let other_seed = path(folder, "other-seed.json");
+    let mut other = args.to_vec();
+    other[5] = "8";
+    other.extend(["--shard", "2/3", "--out", &other_seed]);
+    ok("tournament", &other);
+    let halves = path(folder, "half.json");
+    let mut half = args.to_vec();
+    half.extend(["--shard", "1/2", "--out", &halves]);
+    ok("tournament", &half);
+    (parts, other_seed, halves)
+}
+
+fn merge_error(parts: &[&str]) -> String {
+    common::fail("merge", parts)
+}
+
+#[test]
+fn merge_rejects_a_missing_shard_a_duplicated_shard_and_different_settings() {
+    let folder = common::scratch_folder("merge", "rejects");
+    let (parts, other_seed, halves) = small_parts(&folder);
+    let [p0, p1, p2] = [&parts[0], &parts[1], &parts[2]].map(String::as_str);
+    assert_eq!(merge_error(&[p0, p2]), "error: merge: shard 1/3 is missing");
+    assert_eq!(
+        merge_error(&[p2]),
+        "error: merge: shards 0/3, 1/3 are missing"
+    );
+    assert_eq!(
+        merge_error(&[p0, p1, p1, p2]),
+        format!("error: merge: shard 1/3 is given twice ({p1} and {p1})")
+    );
+    let copy = path(&folder, "copy-of-part0.json");
+    fs::copy(p0, &copy).unwrap();
+    assert_eq!(
+        merge_error(&[p0, p1, p2, &copy]),
+        format!("error: merge: shard 0/3 is given twice ({p0} and {copy})")
+    );
+    assert_eq!(
+        merge_error(&[p0, p1, &other_seed]),
+        format!("error: merge: {other_seed} has different settings from {p0}: seed 8 vs 7")
+    );
+    assert_eq!(
+        merge_error(&[p0, p1, &halves]),
+        format!(
+            "error: merge: {halves} is shard 1/2 but {p0} is shard 0/3: parts of different \
+             shardings"
+        )
+    );
+    // Parts of another command.
+    let nes_part = path(&folder, "nes.json");
+    ok(
+        "nes",
+        &[&NES[..], &["--shard", "0/3", "--out", &nes_part]].concat(),
+    );
+    assert_eq!(
+        merge_error(&[p0, &nes_part]),
+        format!("error: merge: {nes_part} is a nes part but {p0} is a tournament part")
+    );
+    // The three together still merge.
+    merge(&parts, &[]);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn merge_names_the_file_that_is_not_a_part_or_holds_the_wrong_games() {
+    let folder = common::scratch_folder("merge", "bad-files");
+    let (parts, _, _) = small_parts(&folder);
+    let missing = path(&folder, "missing.json");
+    assert!(merge_error(&[&missing]).starts_with(&format!("error: merge: {missing}: cannot read")));
+    let not_json = path(&folder, "not.json");
+    fs::write(&not_json, "not json").unwrap();
+    assert!(merge_error(&[&not_json]).starts_with(&format!("error: merge: {not_json}: not JSON")));
+    let other = path(&folder, "other.json");
+    fs::write(&other, r#"{"format": "tetris-arena-replay", "version": 1}"#).unwrap();
+    assert!(merge_error(&[&other]).contains("not a part of a sharded run"));
+    // A part that claims other games than its shard's.
+    let mut part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    part["games"] = serde_json::json!([1]);
+    let tampered = path(&folder, "tampered.json");
+    fs::write(&tampered, part.to_string()).unwrap();
+    assert_eq!(
+        merge_error(&[&parts[0], &tampered, &parts[2]]),
+        format!("error: merge: {tampered} (shard 1/3) lacks game 4")
+    );
+    // A part of a newer version.
+    let mut part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    part["version"] = serde_json::json!(2);
+    fs::write(&tampered, part.to_string()).unwrap();
+    assert!(merge_error(&[&tampered]).contains("part version 2, this arena reads version 1"));
+    // A part whose results lack a game it claims.
+    let mut part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    part["results"].as_array_mut().unwrap().pop();
+    fs::write(&tampered, part.to_string()).unwrap();
+    assert_eq!(
+        merge_error(&[&parts[0], &tampered, &parts[2]]),
+        format!("error: merge: {tampered}: no result for game 4 of strategy 1")
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn sharded_runs_check_their_options_before_any_game() {
+    let folder = common::scratch_folder("merge", "options");
+    let part = path(&folder, "part.json");
+    let base = ["column-drop+elashi", "--games", "3", "--seed", "1"];
+    let fail = |extra: &[&str]| common::fail("tournament", &[&base[..], extra].concat());
+    assert!(fail(&["--shard", "3/3", "--out", &part]).contains("K must be below N"));
+    assert!(fail(&["--shard", "1/0", "--out", &part]).contains("N must be at least 1"));
+    assert!(fail(&["--shard", "one/3", "--out", &part]).contains("--shard"));
+    assert!(fail(&["--shard", "0/4", "--out", &part]).contains("4 shards for 3 games"));
+    assert!(fail(&["--shard", "0/3"]).contains("--out PART.json"));
+    assert!(fail(&["--shard", "0/3", "--out", &path(&folder, "p.csv")]).contains(".json"));
+    assert!(fail(&["--shard", "0/3", "--out", &part, "--json"]).contains("--json"));
+    assert!(!Path::new(&part).exists());
+    let stats = |extra: &[&str]| {
+        common::fail(
+            "stats",
+            &[
+                &["column-drop+elashi", "--pieces", "10", "--seed", "1"][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    assert!(stats(&["--blocks", "2", "--shard", "0/3", "--out", &part]).contains("disagree"));
+    assert!(stats(&["--blocks", "11"]).contains("without pieces"));
+    assert!(stats(&["--blocks", "0"]).contains("--blocks"));
+    fs::remove_dir_all(&folder).unwrap();
+}
