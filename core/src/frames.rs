@@ -265,11 +265,13 @@ impl NesGameSettings {
 }
 
 /// How a frame-driven game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NesGameEnd {
     /// The next piece could not spawn.
+    #[serde(rename = "top-out")]
     ToppedOut,
     /// A line clear reached the stop level.
+    #[serde(rename = "stop-level")]
     ReachedStopLevel,
 }
 

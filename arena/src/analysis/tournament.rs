@@ -7,12 +7,14 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::stats::{Summary, mean, sign_test_p_value};
 use crate::sim::game::GameEnd;
 
 /// One finished game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRow {
     /// Index of the strategy, in command-line order.
     pub strategy: usize,
@@ -33,6 +35,7 @@ pub struct GameRow {
     /// Wall-clock time of the game (timing only).
     pub elapsed: Duration,
     /// The game's per-piece statistics, when `--plots` asks for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statistics: Option<Box<PieceStatistics>>,
 }
 

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GeneratorKind, NesGameEnd};
+use tetris_core::{Board, GeneratorKind};
 use tetris_registry::StrategySpec;
 
 use crate::analysis::pieces::PieceStatistics;
@@ -37,7 +37,7 @@ use crate::run::shard::Shard;
 use crate::run::statistics::{StatisticsSettings, merge_blocks};
 use crate::run::tournament::TournamentSettings;
 use crate::run::{self, Finished};
-use crate::sim::game::GameEnd;
+use crate::sim::nes::NesGameResult;
 use crate::sim::nes::NesRunSettings;
 
 /// The `format` of every part.
@@ -90,14 +90,14 @@ pub enum PartBody {
         /// The run's settings.
         settings: TournamentPartSettings,
         /// One per game and strategy, game-major.
-        results: Vec<TournamentGameJson>,
+        results: Vec<GameRow>,
     },
     /// `arena nes`.
     Nes {
         /// The run's settings.
         settings: NesPartSettings,
         /// One per game.
-        results: Vec<NesGameJson>,
+        results: Vec<NesGameResult>,
     },
     /// `arena stats`.
     Stats {
@@ -155,32 +155,6 @@ pub struct TournamentPartSettings {
     pub piece_statistics: bool,
 }
 
-/// One game of one strategy in a tournament part.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TournamentGameJson {
-    /// Strategy index, in command-line order.
-    pub strategy: usize,
-    /// Game index.
-    pub game: u64,
-    /// Its seed.
-    pub seed: u64,
-    /// Pieces placed.
-    pub pieces: u64,
-    /// Rows cleared.
-    pub lines: u64,
-    /// NES score.
-    pub score: u32,
-    /// Placements by rows cleared.
-    pub clears: [u64; 5],
-    /// Why it ended.
-    pub end: GameEnd,
-    /// Its wall-clock time in nanoseconds (timing only).
-    pub elapsed_nanos: u64,
-    /// Its piece statistics, when the run records them.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub statistics: Option<PieceStatistics>,
-}
-
 /// An `arena nes` run's settings in a part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NesPartSettings {
@@ -200,33 +174,6 @@ pub struct NesPartSettings {
     pub tap_rate: u8,
 }
 
-/// One NES game in a part.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct NesGameJson {
-    /// Game index.
-    pub game: u64,
-    /// Its seed.
-    pub seed: u64,
-    /// Displayed score.
-    pub score: u32,
-    /// Uncapped line-clear points.
-    pub line_clear_points: u64,
-    /// Rows cleared.
-    pub lines: u32,
-    /// Level at the end.
-    pub level: u8,
-    /// Pieces locked.
-    pub pieces: u64,
-    /// Frames.
-    pub frames: u64,
-    /// Locks by rows cleared.
-    pub clears: [u64; 5],
-    /// `top-out` or `stop-level`.
-    pub end: String,
-    /// Its wall-clock time in nanoseconds (timing only).
-    pub elapsed_nanos: u64,
-}
-
 /// An `arena stats` run's settings in a part.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StatsPartSettings {
@@ -242,10 +189,6 @@ pub struct StatsPartSettings {
     pub board_height: u8,
     /// Blocks of the run (= shards).
     pub blocks: u64,
-}
-
-fn nanos(duration: Duration) -> u64 {
-    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
 
 fn new_part(shard: Shard, games: Vec<u64>, jobs: usize, wall: Duration, body: PartBody) -> Part {
@@ -271,22 +214,7 @@ pub fn tournament_part(
     shard: Shard,
     finished: &Finished<GameRow>,
 ) -> Part {
-    let results = finished
-        .results
-        .iter()
-        .map(|row| TournamentGameJson {
-            strategy: row.strategy,
-            game: row.game,
-            seed: row.seed,
-            pieces: row.pieces,
-            lines: row.lines,
-            score: row.score,
-            clears: row.clears,
-            end: row.end,
-            elapsed_nanos: nanos(row.elapsed),
-            statistics: row.statistics.as_deref().cloned(),
-        })
-        .collect();
+    let results = finished.results.clone();
     let body = PartBody::Tournament {
         settings: TournamentPartSettings {
             strategies: settings.names.clone(),
@@ -307,25 +235,9 @@ pub fn tournament_part(
 pub fn nes_part(
     settings: &NesRunSettings,
     shard: Shard,
-    finished: &Finished<crate::sim::nes::NesGameResult>,
+    finished: &Finished<NesGameResult>,
 ) -> Part {
-    let results = finished
-        .results
-        .iter()
-        .map(|game| NesGameJson {
-            game: game.seed - settings.seed,
-            seed: game.seed,
-            score: game.score,
-            line_clear_points: game.line_clear_points,
-            lines: game.lines,
-            level: game.level,
-            pieces: game.pieces,
-            frames: game.frames,
-            clears: game.clears,
-            end: game.end.name().to_string(),
-            elapsed_nanos: nanos(game.elapsed),
-        })
-        .collect();
+    let results = finished.results.clone();
     let body = PartBody::Nes {
         settings: NesPartSettings {
             strategy: settings.strategy.to_string(),
@@ -689,18 +601,7 @@ fn merge_tournament(
             if let Some(statistics) = &result.statistics {
                 check_statistics(&path, statistics, settings.board_height)?;
             }
-            rows.push(GameRow {
-                strategy: result.strategy,
-                game: result.game,
-                seed: result.seed,
-                pieces: result.pieces,
-                lines: result.lines,
-                score: result.score,
-                clears: result.clears,
-                end: result.end,
-                elapsed: Duration::from_nanos(result.elapsed_nanos),
-                statistics: result.statistics.map(Box::new),
-            });
+            rows.push(result);
         }
         if let Some((game, strategy)) = expected.into_iter().next() {
             return Err(bad(
@@ -753,7 +654,10 @@ fn merge_nes(
         let PartBody::Nes { settings, results } = part.body else {
             unreachable!("the commands were checked");
         };
-        let held: Vec<u64> = results.iter().map(|result| result.game).collect();
+        let held: Vec<u64> = results
+            .iter()
+            .map(|result| result.seed.wrapping_sub(settings.seed))
+            .collect();
         if held != part.games {
             return Err(bad(
                 &path,
@@ -761,26 +665,7 @@ fn merge_nes(
             ));
         }
         for result in results {
-            if result.seed != settings.seed.wrapping_add(result.game) {
-                return Err(bad(&path, format!("game {} has a wrong seed", result.game)));
-            }
-            let end = match result.end.as_str() {
-                "top-out" => NesGameEnd::ToppedOut,
-                "stop-level" => NesGameEnd::ReachedStopLevel,
-                other => return Err(bad(&path, format!("unknown game end {other:?}"))),
-            };
-            games.push(crate::sim::nes::NesGameResult {
-                seed: result.seed,
-                score: result.score,
-                line_clear_points: result.line_clear_points,
-                lines: result.lines,
-                level: result.level,
-                pieces: result.pieces,
-                frames: result.frames,
-                clears: result.clears,
-                end,
-                elapsed: Duration::from_nanos(result.elapsed_nanos),
-            });
+            games.push(result);
         }
         part_settings = Some((path, settings));
     }

@@ -21,6 +21,7 @@
 
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use tetris_core::{
     Buttons, DecisionContext, Input, NesGame, NesGameEnd, NesGameSettings, NesLock, NesScore,
 };
@@ -116,7 +117,7 @@ pub fn stop_level_lines(start_level: u8, stop_level: u8) -> Option<u32> {
 }
 
 /// The result of one frame-accurate NES game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NesGameResult {
     /// The game's seed.
     pub seed: u64,
