@@ -18,9 +18,8 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
-use crate::report::output::ResultsDestination;
-use crate::report::parts::{check_part_file, nes_part, write_part};
-use crate::run::shard::{Shard, run_shard_tasks};
+use crate::report::parts::{RunDelivery, nes_part, write_part};
+use crate::run::shard::run_shard_tasks;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
     MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings, play_nes_game,
@@ -81,19 +80,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategy) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
-    let (destination, part_file) = match shard {
-        None => (
-            Some(ResultsDestination::check(args.out.as_deref(), args.json)?),
-            None,
-        ),
-        Some(shard) => {
-            shard.check_for(settings.games, "games")?;
-            (None, Some(check_part_file(args.out.as_deref(), args.json)?))
-        }
-    };
+    let (shard, delivery) = RunDelivery::check(
+        args.shard.as_deref(),
+        settings.games,
+        args.out.as_deref(),
+        args.json,
+    )?;
     interrupt::install();
-    let shard = shard.unwrap_or(Shard::WHOLE);
     let progress = Progress::games_and_mean_score(shard.game_count(settings.games));
     let finished = run_shard_tasks(
         shard,
@@ -118,10 +111,12 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             })
         },
     )?;
-    if let Some(path) = part_file {
-        return write_part(&nes_part(&settings, shard, &finished), &path, &finished);
-    }
-    let destination = destination.expect("an unsharded run has a destination");
+    let destination = match delivery {
+        RunDelivery::Part(path) => {
+            return write_part(&nes_part(&settings, shard, &finished), &path, &finished);
+        }
+        RunDelivery::Report(destination) => destination,
+    };
     destination.deliver(&NesReport::new(&settings, &finished))?;
     interrupt::finished_or_error(
         finished.interrupted,

@@ -19,10 +19,9 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
-use crate::report::output::ResultsDestination;
-use crate::report::parts::{check_part_file, tournament_part, write_part};
+use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
-use crate::run::shard::{Shard, run_shard_tasks};
+use crate::run::shard::run_shard_tasks;
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
 
@@ -81,19 +80,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategies) = check(&args)?;
     let jobs = run::job_count(args.jobs)?;
-    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
-    let (destination, part_file) = match shard {
-        None => (
-            Some(ResultsDestination::check(args.out.as_deref(), args.json)?),
-            None,
-        ),
-        Some(shard) => {
-            shard.check_for(settings.games, "games")?;
-            (None, Some(check_part_file(args.out.as_deref(), args.json)?))
-        }
-    };
+    let (shard, delivery) = RunDelivery::check(
+        args.shard.as_deref(),
+        settings.games,
+        args.out.as_deref(),
+        args.json,
+    )?;
     interrupt::install();
-    let shard = shard.unwrap_or(Shard::WHOLE);
     let per_game = settings.specs.len() as u64;
     let total = shard.game_count(settings.games) * per_game;
     let progress = Progress::games_and_speed(total);
@@ -106,14 +99,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         || Ok(strategies.clone()),
         |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
     )?;
-    if let Some(path) = part_file {
-        return write_part(
-            &tournament_part(&settings, shard, &finished),
-            &path,
-            &finished,
-        );
-    }
-    let destination = destination.expect("an unsharded run has a destination");
+    let destination = match delivery {
+        RunDelivery::Part(path) => {
+            let part = tournament_part(&settings, shard, &finished);
+            return write_part(&part, &path, &finished);
+        }
+        RunDelivery::Report(destination) => destination,
+    };
     let report = TournamentReport::new(&settings, finished);
     if let Some(folder) = &args.plots {
         report.write_plots(folder)?;

@@ -32,6 +32,7 @@ use tetris_registry::StrategySpec;
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
+use crate::report::output::ResultsDestination;
 use crate::report::output::{check_output_file, json_line, print_output, write_atomically};
 use crate::run::shard::Shard;
 use crate::run::statistics::{StatisticsSettings, merge_blocks};
@@ -311,6 +312,38 @@ pub fn check_part_file(out: Option<&Path>, json: bool) -> Result<PathBuf, ArenaE
     }
     check_output_file("--out", path)?;
     Ok(path.to_path_buf())
+}
+
+/// Where a run that may be one shard of a larger one delivers its results: the whole run's
+/// report, or a shard's part file.
+#[derive(Clone, Debug)]
+pub enum RunDelivery {
+    /// An unsharded run: its report to `--out` and standard output.
+    Report(ResultsDestination),
+    /// A shard: its part file.
+    Part(PathBuf),
+}
+
+impl RunDelivery {
+    /// Parses `--shard` (absent: the whole run) and checks, before any game, that it fits a
+    /// run of `games` games and that the outputs suit it: the shard and where results go.
+    pub fn check(
+        shard: Option<&str>,
+        games: u64,
+        out: Option<&Path>,
+        json: bool,
+    ) -> Result<(Shard, RunDelivery), ArenaError> {
+        match shard.map(str::parse::<Shard>).transpose()? {
+            None => Ok((
+                Shard::WHOLE,
+                RunDelivery::Report(ResultsDestination::check(out, json)?),
+            )),
+            Some(shard) => {
+                shard.check_for(games, "games")?;
+                Ok((shard, RunDelivery::Part(check_part_file(out, json)?)))
+            }
+        }
+    }
 }
 
 /// Ends a sharded run: writes its part to `path` atomically and prints one line saying so. An
