@@ -19,7 +19,7 @@ use tetris_registry::{Strategy, StrategySpec};
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
-use crate::run::shard::run_shard_tasks;
+use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
     MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings, play_nes_game,
@@ -89,9 +89,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     interrupt::install();
     let progress = Progress::games_and_mean_score(shard.game_count(settings.games));
     let finished = run_shard_tasks(
-        shard,
-        settings.games,
-        1,
+        ShardTasks {
+            shard,
+            games: settings.games,
+            tasks_per_game: 1,
+        },
         jobs,
         &progress,
         || Ok(strategy.clone()),

@@ -21,7 +21,7 @@ use tetris_registry::{Strategy, StrategySpec};
 use crate::error::ArenaError;
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
-use crate::run::shard::run_shard_tasks;
+use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
 
@@ -91,9 +91,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let total = shard.game_count(settings.games) * per_game;
     let progress = Progress::games_and_speed(total);
     let finished = run_shard_tasks(
-        shard,
-        settings.games,
-        per_game,
+        ShardTasks {
+            shard,
+            games: settings.games,
+            tasks_per_game: per_game,
+        },
         jobs,
         &progress,
         || Ok(strategies.clone()),

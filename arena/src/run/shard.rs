@@ -111,16 +111,25 @@ impl FromStr for Shard {
     }
 }
 
+/// A shard's part of a run as the runner numbers it: `games` games of `tasks_per_game` tasks
+/// each (a tournament plays every strategy's game g: one task per strategy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardTasks {
+    /// The shard.
+    pub shard: Shard,
+    /// Games of the whole run.
+    pub games: u64,
+    /// Tasks per game.
+    pub tasks_per_game: u64,
+}
+
 /// [`run::run_tasks`] for the games of one shard: a run of `games` games with
 /// `tasks_per_game` tasks each, numbered game-major (task = game × tasks_per_game + i), of
 /// which only this shard's games are played. `run_task` is given the task's number in the
 /// whole run, and the results come back in that order, so a shard's results are those of the
 /// unsharded run with the other shards' games left out.
-#[allow(clippy::too_many_arguments)]
 pub fn run_shard_tasks<W, T>(
-    shard: Shard,
-    games: u64,
-    tasks_per_game: u64,
+    tasks: ShardTasks,
     jobs: usize,
     progress: &Progress,
     new_worker: impl Fn() -> Result<W, ArenaError> + Sync,
@@ -129,6 +138,11 @@ pub fn run_shard_tasks<W, T>(
 where
     T: Send,
 {
+    let ShardTasks {
+        shard,
+        games,
+        tasks_per_game,
+    } = tasks;
     let tasks = shard.game_count(games) * tasks_per_game;
     run::run_tasks(tasks, jobs, progress, new_worker, |worker, local| {
         let game = shard.game(local / tasks_per_game);
@@ -208,9 +222,11 @@ mod tests {
     fn a_shard_runs_exactly_the_tasks_of_its_games_in_order() {
         // 7 games × 3 tasks; the shards' results together are the whole run's, each task once.
         let whole = run_shard_tasks(
-            Shard::WHOLE,
-            7,
-            3,
+            ShardTasks {
+                shard: Shard::WHOLE,
+                games: 7,
+                tasks_per_game: 3,
+            },
             2,
             &Progress::hidden(),
             || Ok(()),
@@ -222,9 +238,11 @@ mod tests {
         for index in 0..3 {
             let shard = Shard { index, count: 3 };
             let part = run_shard_tasks(
-                shard,
-                7,
-                3,
+                ShardTasks {
+                    shard,
+                    games: 7,
+                    tasks_per_game: 3,
+                },
                 2,
                 &Progress::hidden(),
                 || Ok(()),

@@ -22,7 +22,7 @@ use tetris_registry::Strategy;
 use crate::analysis::pieces::PieceStatistics;
 use crate::error::ArenaError;
 use crate::run::games::play_counted_game;
-use crate::run::shard::{Shard, run_shard_tasks};
+use crate::run::shard::{Shard, ShardTasks, run_shard_tasks};
 use crate::run::{Progress, TaskOutcome};
 use crate::sim::game::{GameEnd, GameSettings};
 
@@ -111,9 +111,11 @@ pub fn play_statistics_blocks(
     }
     let height = usize::from(settings.board_height);
     let finished = run_shard_tasks(
-        shard,
-        settings.blocks,
-        1,
+        ShardTasks {
+            shard,
+            games: settings.blocks,
+            tasks_per_game: 1,
+        },
         jobs,
         progress,
         || Ok(strategy.clone()),
