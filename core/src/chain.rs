@@ -9,9 +9,11 @@
 //!
 //! Every chain gets a [`ChainValue`]; [`ChainValue::is_better_than`] orders them by, in turn:
 //!
-//! 1. **length** — more placements first. A chain is cut short when a later known piece has no
-//!    placement on the board the chain leaves (it cannot spawn, or the filter or no-suicide
-//!    rule removed every placement). A cut-short chain is evaluated as it stands (its board and
+//! 1. **length** — more placements first. A chain is cut short when the game ends before a
+//!    later known piece (under the decision's [`GameOverRule`]: that piece cannot spawn, or,
+//!    under the literature rule, the placement before it landed with a cell above row 0), or
+//!    when that piece has no placement on the board the chain leaves (the filter or no-suicide
+//!    rule removed every one). A cut-short chain is evaluated as it stands (its board and
 //!    its records so far), and only wins when no full-length chain exists: the current piece
 //!    is still played, so the game goes on as long as the current piece has a placement;
 //! 2. **unknown pieces lost** (expectimax only, below) — fewer first;
@@ -42,11 +44,13 @@
 //!   Losing a piece ranks below any cost, so an unknown piece that cannot spawn is never
 //!   averaged away. With no piece lost and no rule, this is exactly "the average of the 7 best
 //!   costs".
-//! - `no_suicide`: skip every placement after which the next piece cannot spawn. The next
-//!   piece is the next known piece of the chain; after the LAST known piece it is unknown, and
-//!   the placement is skipped when ANY of the 7 pieces could not spawn (any of them may come).
-//!   With expectimax the same 7-piece rule applies after the unknown piece. Off by default;
-//!   without it such chains are still candidates (cut short, or with lost unknown pieces).
+//! - `no_suicide`: skip every placement that ends the game under the decision's
+//!   [`GameOverRule`]. Under the simulation rule that is a placement after which the next
+//!   piece cannot spawn: the next known piece of the chain, or, after the LAST known piece,
+//!   ANY of the 7 (any of them may come; with expectimax the same 7-piece rule applies after
+//!   the unknown piece). Under the literature rule it is a placement that lands with a cell
+//!   above row 0. Off by default; without it such placements are still candidates, scored like
+//!   the others at the last known piece and cut short before a later one.
 //! - `filter`: a [`PlacementFilter`] asked about every placement at every depth (with the
 //!   board that piece is placed on); rejected placements start or continue no chain.
 //!
@@ -56,14 +60,15 @@
 //! # The decision's context ([`DecisionContext`])
 //!
 //! [`LookaheadChain::best_in`] takes what the decision depends on besides the board and the
-//! pieces: the frame timing (the level's frames per row and the player's tap rate), which every
+//! pieces: the game-over rule (above), the frame timing (the level's frames per row and the player's tap rate), which every
 //! search of the chain gets ([`SearchOptions::frame_timing`]: the current piece, the later
 //! known pieces and the unknown ones, all falling at the same level), and whether the current
 //! piece is the game's first, which only the current piece's search gets
 //! ([`SearchOptions::entry_delay`]: the preview piece and any later one never have the delay).
 //! Only gravity-aware searchers read either. [`LookaheadChain::best`] is the same call with the
-//! default context: each searcher's own timing, no entry delay.
+//! default context: each searcher's own timing, no entry delay, the simulation rule.
 //!
+//! [`GameOverRule`]: crate::rules::GameOverRule
 //! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
 //! [`SearchOptions::entry_delay`]: crate::search::SearchOptions::entry_delay
 //!
@@ -451,6 +456,11 @@ where
         if !self.accepts(board, &placement) {
             return None;
         }
+        let rule = self.context.game_over_rule;
+        let ends_on_landing = rule.placement_ends_game(&placement);
+        if self.options.no_suicide && ends_on_landing {
+            return None;
+        }
         let level = self.records.len();
         let mut next = *board;
         let record = PlacementRecord::lock(&mut next, placement);
@@ -460,31 +470,36 @@ where
         } else {
             Some(self.pieces[level + 1])
         };
-        if self.options.no_suicide && self.blocks_next_spawn(&next, next_piece) {
+        // Whether the game is over after this placement. After the last known piece it only
+        // matters to no-suicide, so a plain chain does not pay for the 7 spawn tests per leaf.
+        let game_over = ends_on_landing
+            || ((self.options.no_suicide || !last_known)
+                && rule.blocks_next_piece(&next, next_piece));
+        if self.options.no_suicide && game_over {
             return None;
         }
         self.records.push(record);
-        let value = if !last_known {
-            match self.known_level(deeper, &next) {
-                Some(value) => Some(value),
-                // Cut short: the next known piece has no placement here.
-                None => {
-                    let value = self.evaluate(&next);
-                    self.offer(value);
-                    Some(value)
-                }
-            }
+        let known_value = if last_known || game_over {
+            None
         } else {
-            let value = if self.options.expectimax {
-                self.unknown_level(&mut deeper[0], &next)
-            } else {
-                self.evaluate(&next)
-            };
-            self.offer(value);
-            Some(value)
+            self.known_level(deeper, &next)
+        };
+        let value = match known_value {
+            Some(value) => value,
+            None => {
+                // The last known piece (evaluated, or averaged over the unknown piece), or
+                // cut short: the game ends here, or the next known piece has no placement.
+                let value = if last_known && self.options.expectimax {
+                    self.unknown_level(&mut deeper[0], &next)
+                } else {
+                    self.evaluate(&next)
+                };
+                self.offer(value);
+                value
+            }
         };
         self.records.pop();
-        value
+        Some(value)
     }
 
     /// The expectimax value of the known chain in `records`, whose final board is `board`.
@@ -502,9 +517,13 @@ where
                 if !self.accepts(board, &placement) {
                     continue;
                 }
+                let rule = self.context.game_over_rule;
+                if self.options.no_suicide && rule.placement_ends_game(&placement) {
+                    continue;
+                }
                 let mut next = *board;
                 let record = PlacementRecord::lock(&mut next, placement);
-                if self.options.no_suicide && self.blocks_next_spawn(&next, None) {
+                if self.options.no_suicide && rule.blocks_next_piece(&next, None) {
                     continue;
                 }
                 self.records.push(record);
@@ -550,16 +569,6 @@ where
             .filter
             .as_ref()
             .is_none_or(|filter| filter.accepts(board, placement))
-    }
-
-    /// Whether the next piece cannot spawn on `board`: the known `next` piece, or, when it is
-    /// unknown (`None`), any of the 7.
-    #[inline]
-    fn blocks_next_spawn(&self, board: &Board, next: Option<Piece>) -> bool {
-        match next {
-            Some(piece) => !board.can_spawn(piece),
-            None => Piece::ALL.iter().any(|&piece| !board.can_spawn(piece)),
-        }
     }
 
     /// The evaluator's value of the chain in `records` ending on `board`.
@@ -929,6 +938,7 @@ mod tests {
         let context = DecisionContext {
             frame_timing: Some(timing),
             entry_delay: true,
+            ..DecisionContext::default()
         };
         let mut searcher = Recording::default();
         let evaluator = PileHeight::new(neutral);

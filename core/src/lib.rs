@@ -17,6 +17,7 @@ pub mod frames;
 pub mod generator;
 pub mod piece;
 pub mod placement;
+pub mod rules;
 pub mod scoring;
 pub mod search;
 
@@ -37,6 +38,7 @@ pub use frames::{
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
+pub use rules::GameOverRule;
 pub use scoring::NesScore;
 pub use search::NamedSearcher;
 pub use search::{DecisionContext, FrameTiming, Placements, SearchOptions, Searcher};

@@ -8,7 +8,8 @@
 
 use crate::board::Board;
 use crate::piece::Piece;
-use crate::placement::{Input, Placement};
+use crate::placement::{Input, PieceState, Placement};
+use crate::rules::GameOverRule;
 
 /// What a search should produce besides the placements, and what it should assume about the
 /// piece and the game's speed.
@@ -34,22 +35,36 @@ impl SearchOptions {
     };
 }
 
-/// What a decision depends on besides the board and the pieces: for gravity-aware searchers,
-/// the level's frames per row and the player's tap rate, and whether the current piece is the
-/// game's first, with its long entry delay.
+/// What a decision depends on besides the board and the pieces: the game's game-over rule
+/// (which placements end the game, for the chain's cut-short and no-suicide rules), and, for
+/// gravity-aware searchers, the level's frames per row and the player's tap rate and whether
+/// the current piece is the game's first, with its long entry delay.
 ///
 /// A game driver builds one per decision and hands it to the chain
 /// ([`crate::LookaheadChain::best_in`]), which passes the timing to every search of the chain
 /// and the entry delay to the current piece's search only. It travels with the call rather
 /// than being set on the searcher beforehand, so a searcher or chain shared between games
 /// cannot carry one game's speed into another's decision. The default is no timing (each
-/// searcher's own) and no entry delay: what a game without frames needs.
+/// searcher's own), no entry delay and the simulation game-over rule: what a game without
+/// frames of a spawn-based searcher needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecisionContext {
     /// The timing of the current level and player; `None` means each searcher's default.
     pub frame_timing: Option<FrameTiming>,
     /// Whether the current piece is the game's first, with the 96-frame entry delay.
     pub entry_delay: bool,
+    /// The game's game-over rule: which placements end the game.
+    pub game_over_rule: GameOverRule,
+}
+
+impl DecisionContext {
+    /// The default context (no timing, no entry delay) under `rule`.
+    pub fn with_game_over_rule(rule: GameOverRule) -> DecisionContext {
+        DecisionContext {
+            game_over_rule: rule,
+            ..DecisionContext::default()
+        }
+    }
 }
 
 impl DecisionContext {
@@ -208,6 +223,11 @@ pub trait NamedSearcher: Searcher + Sized {
     /// A one-line description for listings.
     const DESCRIPTION: &'static str;
 
+    /// The game-over rule a game of this searcher uses unless told otherwise: the simulation
+    /// rule for searchers that start from the spawn, the literature rule for the `drop`
+    /// searcher, whose pieces come from above the field (rules.md).
+    const GAME_OVER_RULE: GameOverRule = GameOverRule::Simulation;
+
     /// The searcher with its default settings (and empty scratch).
     fn with_default_settings() -> Self;
 }
@@ -237,6 +257,14 @@ pub trait Searcher {
     /// A game driver asks it to know whether the searcher needs the level's timing at all.
     fn frame_timing(&self) -> Option<FrameTiming> {
         None
+    }
+
+    /// The state every input path of this searcher starts from: the spawn state for
+    /// searchers that move the piece from its spawn (the default); a searcher whose pieces
+    /// come from elsewhere (the `drop` searcher's, from above the field) says where, so that
+    /// a replay can follow its paths.
+    fn path_start(&self) -> PieceState {
+        PieceState::SPAWN
     }
 }
 

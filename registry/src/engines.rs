@@ -19,8 +19,8 @@ use std::path::Path;
 
 use enum_dispatch::enum_dispatch;
 use tetris_core::{
-    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, NamedSearcher, Piece, Placements,
-    Preset, SearchOptions, Searcher, WeightedEvaluator, Weights,
+    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, GameOverRule, NamedSearcher, Piece,
+    PieceState, Placements, Preset, SearchOptions, Searcher, WeightedEvaluator, Weights,
 };
 
 use crate::weights::{TUNED, WeightsChoice};
@@ -35,6 +35,9 @@ pub struct SearcherEntry {
     /// Whether it simulates gravity (NES frames), so that its placements are reachable at a
     /// level's speed.
     pub gravity_aware: bool,
+    /// The game-over rule its games use unless told otherwise
+    /// (`tetris_core::NamedSearcher::GAME_OVER_RULE`).
+    pub game_over_rule: GameOverRule,
 }
 
 /// A registered evaluator, as listed by [`evaluators`].
@@ -63,6 +66,8 @@ pub trait SearchEngine {
     );
     /// The default simulated frame timing, `None` when the searcher ignores gravity.
     fn engine_frame_timing(&self) -> Option<FrameTiming>;
+    /// The state its input paths start from (`tetris_core::Searcher::path_start`).
+    fn engine_path_start(&self) -> PieceState;
 }
 
 /// The evaluator operations the arena dispatches statically (mirrors `tetris_core::Evaluator`).
@@ -104,6 +109,9 @@ macro_rules! searchers {
                 fn engine_frame_timing(&self) -> Option<FrameTiming> {
                     Searcher::frame_timing(self)
                 }
+                fn engine_path_start(&self) -> PieceState {
+                    Searcher::path_start(self)
+                }
             }
         )+
 
@@ -129,6 +137,7 @@ macro_rules! searchers {
                     &<$engine as NamedSearcher>::with_default_settings(),
                 )
                 .is_some(),
+                game_over_rule: <$engine as NamedSearcher>::GAME_OVER_RULE,
             }),+]
         }
 
@@ -303,6 +312,10 @@ impl Searcher for AnySearcher {
 
     fn frame_timing(&self) -> Option<FrameTiming> {
         self.engine_frame_timing()
+    }
+
+    fn path_start(&self) -> PieceState {
+        self.engine_path_start()
     }
 }
 

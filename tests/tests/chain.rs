@@ -724,10 +724,12 @@ fn a_warmed_up_gamepad_chain_in_a_game_context_allocates_nothing() {
         DecisionContext {
             frame_timing: Some(FrameTiming::LEVEL_19_30_HZ),
             entry_delay: true,
+            ..DecisionContext::default()
         },
         DecisionContext {
             frame_timing: Some(FrameTiming::LEVEL_19_30_HZ),
             entry_delay: false,
+            ..DecisionContext::default()
         },
         DecisionContext::default(),
     ];
@@ -772,6 +774,7 @@ fn the_decision_context_sets_the_gamepad_timing_for_that_decision_only() {
     let context = DecisionContext {
         frame_timing: Some(level_29),
         entry_delay: false,
+        ..DecisionContext::default()
     };
     let board = mid_game();
     let evaluator = TestEvaluator::new();

@@ -123,6 +123,7 @@ fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, Ar
     Ok(DecisionContext {
         frame_timing: Some(timing),
         entry_delay: args.entry_delay,
+        ..DecisionContext::default()
     })
 }
 

@@ -178,6 +178,7 @@ pub fn play_nes_game(
             DecisionContext {
                 frame_timing: Some(game.frame_timing(tap_rate)),
                 entry_delay: game.is_first_piece(),
+                ..DecisionContext::default()
             }
         } else {
             DecisionContext::default()
