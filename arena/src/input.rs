@@ -1,8 +1,10 @@
-//! Reading what a user hands the arena besides options: board files and piece lists.
+//! Reading what a user hands the arena besides options: board files, piece lists and the
+//! game-over rule.
 
 use std::path::Path;
 
-use tetris_core::{Board, Piece};
+use tetris_core::{Board, GameOverRule, Piece};
+use tetris_registry::StrategySpec;
 
 use crate::error::ArenaError;
 
@@ -54,9 +56,60 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, ArenaError> {
     Ok(pieces)
 }
 
+/// The game-over rule of games of `specs` (one strategy, or a tournament's): the `--game-over`
+/// value when given, else the rule their searchers default to (`simulation` for the searchers
+/// that start at the spawn, `literature` for `drop`). Strategies whose defaults differ must be
+/// given one rule explicitly, so that a comparison never mixes rules without saying so.
+pub fn game_over_rule(
+    explicit: Option<&str>,
+    specs: &[StrategySpec],
+) -> Result<GameOverRule, ArenaError> {
+    if let Some(text) = explicit {
+        return text
+            .parse()
+            .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")));
+    }
+    let mut defaults = specs
+        .iter()
+        .map(|spec| (spec, spec.default_game_over_rule()));
+    let Some((first, rule)) = defaults.next() else {
+        return Ok(GameOverRule::default());
+    };
+    match defaults.find(|&(_, other)| other != rule) {
+        None => Ok(rule),
+        Some((other, other_rule)) => Err(ArenaError::Usage(format!(
+            "{first} plays under the {rule} game-over rule by default and {other} under the \
+             {other_rule} rule: choose one for all with --game-over simulation|literature"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_game_over_rule_is_explicit_or_the_searchers_common_default() {
+        let specs = |names: &[&str]| -> Vec<StrategySpec> {
+            names.iter().map(|name| name.parse().unwrap()).collect()
+        };
+        let spawn_based = specs(&["bfs+elashi", "column-drop+dellacherie"]);
+        assert_eq!(
+            game_over_rule(None, &spawn_based).unwrap(),
+            GameOverRule::Simulation
+        );
+        assert_eq!(
+            game_over_rule(Some("literature"), &spawn_based).unwrap(),
+            GameOverRule::Literature
+        );
+        let message = game_over_rule(Some("console"), &spawn_based)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("unknown game-over rule \"console\""),
+            "{message}"
+        );
+    }
 
     #[test]
     fn pieces_parse_with_or_without_commas() {

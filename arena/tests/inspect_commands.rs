@@ -751,12 +751,15 @@ fn analyze_shows_chains_cut_short_and_game_over() {
     ]));
     let entries = json["placements"].as_array().unwrap();
     assert!(!entries.is_empty());
-    // No chain reaches the O: every one is cut short after the T.
+    // No chain reaches the O: every one is cut short after the T, so no chain continues and
+    // the value is null (arena.md); the cut-short chain's length and rule are still shown.
     for entry in entries {
         assert_eq!(entry["chain_length"], 1, "{entry}");
-        assert!(entry["value"].is_number());
+        assert!(entry["value"].is_null(), "{entry}");
+        assert!(entry["rule"].is_string(), "{entry}");
     }
     assert_eq!(json["best"]["chain_length"], 1);
+    assert!(json["best"]["value"].is_null());
     // The O as the current piece: no placement at all (game over), still exit 0.
     let json = json_of(&arena(&[
         "analyze",

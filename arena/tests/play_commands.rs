@@ -81,7 +81,8 @@ fn play_json_is_complete_legal_and_deterministic() {
     assert_eq!(first, succeed(&args), "two runs print the same bytes");
     assert_eq!(first.lines().count(), 1);
     let value = json(&first);
-    // Exactly the contract's fields (arena.md, "Command-line contract").
+    // Exactly the contract's fields (arena.md, "Command-line contract") and the game-over
+    // rule, which every result records (rules.md).
     let keys: Vec<&str> = value
         .as_object()
         .unwrap()
@@ -93,6 +94,7 @@ fn play_json_is_complete_legal_and_deterministic() {
         "generator",
         "seed",
         "board_height",
+        "game_over_rule",
         "pieces",
         "lines",
         "score",

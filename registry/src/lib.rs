@@ -6,8 +6,8 @@
 //! themselves, so registering an engine (one line in `engines.rs`) is all it takes for every
 //! command, snapshot test and weights-file test to cover it.
 //!
-//! Strategy names are `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`
-//! ([`StrategySpec`]); an evaluator alone is `EVALUATOR[:PRESET|:weights.json]`
+//! Strategy names are `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION…][@DEPTH]`
+//! ([`StrategySpec`], options [`StrategyOptions`]); an evaluator alone is `EVALUATOR[:PRESET|:weights.json]`
 //! ([`EvaluatorSpec`]). Both parse the weights part with the same rule.
 #![deny(missing_docs)]
 
@@ -27,5 +27,7 @@ pub use error::RegistryError;
 /// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),
 /// so that front ends can check a tap rate without naming an engine crate.
 pub const TAP_RATES: std::ops::RangeInclusive<u8> = tetris_search_bfs::Gamepad::TAP_RATES;
-pub use strategy::{EvaluatorSpec, MAX_DEPTH, Strategy, StrategySpec};
+pub use strategy::{
+    EvaluatorSpec, MAX_DEPTH, STRATEGY_OPTIONS, Strategy, StrategyOptions, StrategySpec,
+};
 pub use weights::{TUNED, WeightsChoice};

@@ -1,21 +1,42 @@
-//! Strategies by name: `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`.
+//! Strategies by name: `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION…][@DEPTH]`.
 //!
-//! A strategy is a searcher, an evaluator (with its weights) and a lookahead depth (1 = the
-//! current piece only, 2 = current + one preview piece, …). After `:` a value ending in
-//! `.json` (or containing a path separator) is a weights file, anything else a preset name;
-//! [`EvaluatorSpec`] (an evaluator alone, as `arena features --eval` takes it) parses that
-//! part with the same rule.
+//! A strategy is a searcher, an evaluator (with its weights), the lookahead chain's options and
+//! a lookahead depth (1 = the current piece only, 2 = current + one preview piece, …). After
+//! `:` a value ending in `.json` (or containing a path separator) is a weights file, anything
+//! else a preset name; [`EvaluatorSpec`] (an evaluator alone, as `arena features --eval` takes
+//! it) parses that part with the same rule.
+//!
+//! # Options
+//!
+//! Comma-separated after the evaluator part, before the depth ([`StrategyOptions`], the chain
+//! options of search.md §4 that `tetris_core::ChainOptions` implements):
+//!
+//! | option | meaning |
+//! |---|---|
+//! | `no-suicide` | never play a placement that ends the game under the game's rule while another exists |
+//! | `expectimax` | after the known pieces, average over the 7 possible unknown pieces |
+//! | `well` or `well=C` | keep column C (0..9; `well` = 9) open: a placement may put cells there only in rows it completes |
+//! | `pattern=FILE` | only placements whose cells all lie on `#` cells of a board file (text form) of the game's height |
+//!
+//! Each option may be given once. The canonical name lists them in the table's order, so
+//! `bfs+elashi,expectimax,no-suicide@2` prints as `bfs+elashi,no-suicide,expectimax@2`; a
+//! name without options is unchanged. A weights-file or pattern path therefore cannot
+//! contain `,` (nor end in `@` and digits).
 
 use std::fmt;
 use std::str::FromStr;
 
+use std::sync::Arc;
+
 use tetris_core::{
-    Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, Input, LookaheadChain, Piece,
-    Placement, Placements, Searcher,
+    BOARD_WIDTH, Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, GameOverRule,
+    Input, LookaheadChain, PatternFilter, Piece, Placement, PlacementFilter, Placements, Searcher,
+    WellFilter,
 };
 
 use crate::engines::{
-    AnyEvaluator, AnySearcher, evaluator_by_name, evaluator_names, searcher_by_name, searcher_names,
+    AnyEvaluator, AnySearcher, evaluator_by_name, evaluator_names, searcher_by_name,
+    searcher_names, searchers,
 };
 use crate::error::RegistryError;
 use crate::weights::WeightsChoice;
@@ -72,6 +93,117 @@ impl fmt::Display for EvaluatorSpec {
 /// The deepest lookahead the arena accepts (each level multiplies the work by ~30).
 pub const MAX_DEPTH: usize = 4;
 
+/// The lookahead chain's options a strategy name can carry (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StrategyOptions {
+    /// `no-suicide`: skip placements that end the game while another exists.
+    pub no_suicide: bool,
+    /// `expectimax`: average over the 7 unknown pieces after the known ones.
+    pub expectimax: bool,
+    /// `well=C`: the column kept open (0..9).
+    pub well_column: Option<u8>,
+    /// `pattern=FILE`: the board file whose occupied cells every placement must lie on.
+    pub pattern: Option<String>,
+}
+
+/// Every option a strategy name accepts, as `arena list` and `--help` show them.
+pub const STRATEGY_OPTIONS: [(&str, &str); 4] = [
+    (
+        "no-suicide",
+        "never play a placement that ends the game (under the game's rule) while another exists",
+    ),
+    (
+        "expectimax",
+        "after the known pieces, average the best value over the 7 possible unknown pieces",
+    ),
+    (
+        "well=C",
+        "keep column C (0..9; `well` alone = 9) open: cells there only in rows the placement completes",
+    ),
+    (
+        "pattern=FILE",
+        "only placements whose cells lie on `#` cells of FILE, a board file of the game's height",
+    ),
+];
+
+impl StrategyOptions {
+    /// Parses one comma-separated option into `self`; the message says what is wrong.
+    fn add(&mut self, option: &str) -> Result<(), String> {
+        let (name, value) = match option.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (option, None),
+        };
+        let repeated = || format!("option {name:?} is given twice");
+        let no_value = |name: &str| match value {
+            None => Ok(()),
+            Some(_) => Err(format!("option {name:?} takes no value")),
+        };
+        match name {
+            "no-suicide" => {
+                no_value(name)?;
+                if std::mem::replace(&mut self.no_suicide, true) {
+                    return Err(repeated());
+                }
+            }
+            "expectimax" => {
+                no_value(name)?;
+                if std::mem::replace(&mut self.expectimax, true) {
+                    return Err(repeated());
+                }
+            }
+            "well" => {
+                let column = match value {
+                    None => BOARD_WIDTH as u8 - 1,
+                    Some(value) => value
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&column| usize::from(column) < BOARD_WIDTH)
+                        .ok_or_else(|| {
+                            format!("well column {value:?} is not a column from 0 to 9")
+                        })?,
+                };
+                if self.well_column.replace(column).is_some() {
+                    return Err(repeated());
+                }
+            }
+            "pattern" => {
+                let path = value
+                    .filter(|path| !path.is_empty())
+                    .ok_or("option \"pattern\" needs a board file: pattern=FILE")?;
+                if self.pattern.replace(path.to_string()).is_some() {
+                    return Err(repeated());
+                }
+            }
+            "" => return Err("an empty option (two commas, or a comma at the end)".into()),
+            _ => {
+                return Err(format!(
+                    "unknown option {name:?} (valid: no-suicide expectimax well=C pattern=FILE)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for StrategyOptions {
+    /// `,no-suicide,expectimax,well=C,pattern=FILE` for the options set, in that order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.no_suicide {
+            f.write_str(",no-suicide")?;
+        }
+        if self.expectimax {
+            f.write_str(",expectimax")?;
+        }
+        if let Some(column) = self.well_column {
+            write!(f, ",well={column}")?;
+        }
+        if let Some(path) = &self.pattern {
+            write!(f, ",pattern={path}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A parsed strategy name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategySpec {
@@ -81,8 +213,21 @@ pub struct StrategySpec {
     pub evaluator: String,
     /// Which weights the evaluator uses.
     pub weights: WeightsChoice,
+    /// The chain's options.
+    pub options: StrategyOptions,
     /// Known pieces per decision: 1 = current only, 2 = current + preview.
     pub depth: usize,
+}
+
+impl StrategySpec {
+    /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's
+    /// (`tetris_core::NamedSearcher::GAME_OVER_RULE`).
+    pub fn default_game_over_rule(&self) -> GameOverRule {
+        searchers()
+            .into_iter()
+            .find(|entry| entry.name == self.searcher)
+            .map_or(GameOverRule::Simulation, |entry| entry.game_over_rule)
+    }
 }
 
 impl FromStr for StrategySpec {
@@ -108,9 +253,18 @@ impl FromStr for StrategySpec {
             None => (text, 1),
         };
         let (searcher, rest) = body.split_once('+').ok_or_else(|| {
-            fail("expected SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]".to_string())
+            fail(
+                "expected SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]"
+                    .to_string(),
+            )
         })?;
-        let (evaluator, weights) = WeightsChoice::split(rest);
+        let mut parts = rest.split(',');
+        let evaluator_part = parts.next().unwrap_or_default();
+        let mut options = StrategyOptions::default();
+        for option in parts {
+            options.add(option).map_err(fail)?;
+        }
+        let (evaluator, weights) = WeightsChoice::split(evaluator_part);
         if !searcher_names().contains(&searcher) {
             return Err(fail(format!(
                 "unknown searcher {searcher:?} (valid: {})",
@@ -127,20 +281,63 @@ impl FromStr for StrategySpec {
             searcher: searcher.to_string(),
             evaluator: evaluator.to_string(),
             weights,
+            options,
             depth,
         })
     }
 }
 
 impl fmt::Display for StrategySpec {
-    /// The canonical name: `searcher+evaluator[:preset|:file][@depth]` (depth 1 omitted).
+    /// The canonical name: `searcher+evaluator[:preset|:file][,options][@depth]` (depth 1
+    /// omitted, options in their fixed order).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}+{}{}", self.searcher, self.evaluator, self.weights)?;
+        write!(
+            f,
+            "{}+{}{}{}",
+            self.searcher, self.evaluator, self.weights, self.options
+        )?;
         if self.depth != 1 {
             write!(f, "@{}", self.depth)?;
         }
         Ok(())
     }
+}
+
+/// Builds the chain options a spec names: its depth and options, the pattern file read.
+fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), String> {
+    let pattern = match &spec.options.pattern {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| format!("pattern file {path}: {error}"))?;
+            let board: Board = text
+                .parse()
+                .map_err(|error| format!("pattern file {path}: {error}"))?;
+            Some(board)
+        }
+    };
+    let well = spec
+        .options
+        .well_column
+        .map(|column| WellFilter::new(column.into()));
+    let filter: Option<Arc<dyn PlacementFilter + Send + Sync>> = match (well, pattern) {
+        (None, None) => None,
+        (Some(well), None) => Some(Arc::new(well)),
+        (None, Some(picture)) => Some(Arc::new(PatternFilter::new(picture))),
+        (Some(well), Some(picture)) => {
+            let pattern = PatternFilter::new(picture);
+            Some(Arc::new(move |board: &Board, placement: &Placement| {
+                well.accepts(board, placement) && pattern.accepts(board, placement)
+            }))
+        }
+    };
+    let options = ChainOptions {
+        depth: spec.depth,
+        expectimax: spec.options.expectimax,
+        no_suicide: spec.options.no_suicide,
+        filter,
+    };
+    Ok((options, pattern))
 }
 
 /// A playable strategy: its engines, its chain and the buffers it reuses between moves.
@@ -154,6 +351,8 @@ pub struct Strategy {
     chain: LookaheadChain,
     path_buffer: Placements,
     last_context: DecisionContext,
+    /// The rows of the `pattern=FILE` picture, which must be the game's board height.
+    pattern_height: Option<u8>,
 }
 
 impl Clone for Strategy {
@@ -166,6 +365,7 @@ impl Clone for Strategy {
             chain: LookaheadChain::new(self.chain.options().clone()),
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
+            pattern_height: self.pattern_height,
         }
     }
 }
@@ -187,14 +387,35 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown searcher {:?}", spec.searcher)))?;
         let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights)
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
+        let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
-            chain: LookaheadChain::new(ChainOptions::with_depth(spec.depth)),
+            chain: LookaheadChain::new(options),
             spec,
             searcher,
             evaluator,
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
+            pattern_height: pattern.map(|picture| picture.height()),
         })
+    }
+
+    /// Checks that the strategy can play on a board `height` rows tall: a `pattern=FILE`
+    /// picture must have exactly that many rows.
+    pub fn check_board_height(&self, height: u8) -> Result<(), RegistryError> {
+        match self.pattern_height {
+            Some(rows) if rows != height => Err(RegistryError::Strategy {
+                strategy: self.name(),
+                message: format!(
+                    "the pattern file has {rows} rows but the board has {height} (--board-height)"
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's.
+    pub fn default_game_over_rule(&self) -> GameOverRule {
+        self.spec.default_game_over_rule()
     }
 
     /// A strategy of the searcher called `searcher` with an evaluator already built with
@@ -209,6 +430,7 @@ impl Strategy {
             searcher: searcher.to_string(),
             evaluator: tetris_core::Evaluator::name(&evaluator).to_string(),
             weights: WeightsChoice::Tuned,
+            options: StrategyOptions::default(),
             depth,
         };
         let searcher = searcher_by_name(searcher).ok_or_else(|| RegistryError::Strategy {
@@ -222,6 +444,7 @@ impl Strategy {
             evaluator,
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
+            pattern_height: None,
         })
     }
 
@@ -356,6 +579,87 @@ mod tests {
         }
         assert!(Strategy::from_name("bfs+dellacherie:nope").is_err());
         assert!(Strategy::from_name("bfs+dellacherie:original").is_ok());
+    }
+
+    #[test]
+    fn options_parse_into_the_chain_and_print_in_canonical_order() {
+        let spec: StrategySpec = "column-drop+dellacherie:el-tetris,expectimax,no-suicide@2"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.weights, WeightsChoice::Preset("el-tetris".into()));
+        assert!(spec.options.no_suicide && spec.options.expectimax);
+        assert_eq!(spec.depth, 2);
+        assert_eq!(
+            spec.to_string(),
+            "column-drop+dellacherie:el-tetris,no-suicide,expectimax@2"
+        );
+        let strategy = Strategy::new(spec).unwrap();
+        let options = strategy.chain().options();
+        assert!(options.no_suicide && options.expectimax && options.filter.is_none());
+        assert_eq!(options.depth, 2);
+        // `well` alone is column 9; the name says so.
+        let spec: StrategySpec = "bfs+elashi,well".parse().unwrap();
+        assert_eq!(spec.options.well_column, Some(9));
+        assert_eq!(spec.to_string(), "bfs+elashi,well=9");
+        let spec: StrategySpec = "bfs+elashi:my/w.json,well=0@3".parse().unwrap();
+        assert_eq!(spec.weights, WeightsChoice::File("my/w.json".into()));
+        assert_eq!(spec.options.well_column, Some(0));
+        assert!(
+            Strategy::new("bfs+elashi,well=4".parse().unwrap())
+                .unwrap()
+                .chain()
+                .options()
+                .filter
+                .is_some()
+        );
+        // Names without options are unchanged.
+        let plain: StrategySpec = "bfs+elashi@2".parse().unwrap();
+        assert_eq!(plain.options, StrategyOptions::default());
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_a_reason() {
+        for (bad, reason) in [
+            ("bfs+elashi,nope", "unknown option \"nope\""),
+            (
+                "bfs+elashi,well=10",
+                "well column \"10\" is not a column from 0 to 9",
+            ),
+            ("bfs+elashi,well=-1", "is not a column"),
+            ("bfs+elashi,no-suicide,no-suicide", "given twice"),
+            ("bfs+elashi,well=1,well=2", "given twice"),
+            ("bfs+elashi,expectimax=1", "takes no value"),
+            ("bfs+elashi,", "empty option"),
+            ("bfs+elashi,pattern=", "needs a board file"),
+        ] {
+            let message = bad.parse::<StrategySpec>().unwrap_err().to_string();
+            assert!(message.contains(reason), "{bad}: {message}");
+        }
+        let missing = Strategy::from_name("bfs+elashi,pattern=/no/such/pattern.txt")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            missing.contains("pattern file /no/such/pattern.txt"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_pattern_file_must_match_the_board_height() {
+        let path = std::env::temp_dir().join(format!("pattern-{}.txt", std::process::id()));
+        let rows = [".........."; 9].join("\n") + "\n##########\n";
+        std::fs::write(&path, rows).unwrap();
+        let name = format!("bfs+elashi,pattern={}", path.display());
+        let strategy = Strategy::from_name(&name).unwrap();
+        assert!(strategy.chain().options().filter.is_some());
+        assert!(strategy.check_board_height(10).is_ok());
+        let message = strategy.check_board_height(20).unwrap_err().to_string();
+        assert!(
+            message.contains("has 10 rows but the board has 20"),
+            "{message}"
+        );
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

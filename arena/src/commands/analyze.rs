@@ -31,7 +31,7 @@ use tetris_registry::{Strategy, TAP_RATES};
 
 use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
-use crate::input::{parse_pieces, read_board};
+use crate::input::{game_over_rule, parse_pieces, read_board};
 use crate::report::output::print_output;
 use crate::report::position::{analysis_json, analysis_text};
 
@@ -90,6 +90,10 @@ pub struct Args {
     /// frames before gravity starts (the preview piece never is).
     #[arg(long)]
     pub entry_delay: bool,
+    /// The game-over rule the decision is made under (no-suicide and chains cut short follow
+    /// it): `simulation` or `literature`. Default: the searcher's (`literature` for drop).
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
 }
 
 /// The decision's context that `--level`, `--tap-rate` and `--entry-delay` give a
@@ -145,7 +149,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             pieces.len()
         )));
     }
-    let context = frame_context(&args, &strategy)?;
+    let context = DecisionContext {
+        game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
+        ..frame_context(&args, &strategy)?
+    };
+    strategy.check_board_height(args.board_height)?;
     let board = read_board(&args.board, args.board_height)?;
     let full = board.full_rows();
     if full != 0 {

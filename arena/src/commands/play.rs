@@ -8,8 +8,10 @@
 //! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
 //! that depends on timing, so two runs print the same bytes.
 //!
-//! Without `--max-pieces` the game runs until the current piece cannot spawn: strong
-//! strategies may never get there on 10 × 20, so give a cap or a shorter `--board-height`.
+//! Without `--max-pieces` the game runs until it is over by its game-over rule (`--game-over`,
+//! by default the searcher's: the next piece cannot spawn, or, for `drop`, a piece lands above
+//! the field): strong strategies may never get there on 10 × 20, so give a cap or a shorter
+//! `--board-height`.
 
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -19,6 +21,7 @@ use tetris_core::{GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
+use crate::input::game_over_rule;
 use crate::report::game::{PlayJson, play_text};
 use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
@@ -29,8 +32,9 @@ use crate::sim::replay::Replay;
 /// Options of `arena play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`, e.g. bfs+elashi@2
-    /// (`arena list` shows the names).
+    /// The strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`, e.g.
+    /// bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide (`arena list` shows the names and
+    /// options).
     pub strategy: String,
     /// Piece generator: uniform, nes, bag7, sz, java or file:PATH.
     #[arg(long, default_value = "uniform")]
@@ -46,6 +50,11 @@ pub struct Args {
     /// Board rows, 4 to 32 (the board is always 10 columns wide).
     #[arg(long, default_value_t = 20, value_name = "H")]
     pub board_height: u64,
+    /// When the game is over: `simulation` (the next piece cannot spawn) or `literature` (a
+    /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop,
+    /// `simulation` for the others).
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
     /// Print the result as one line of JSON (no timings, so runs compare byte for byte).
     #[arg(long)]
     pub json: bool,
@@ -69,7 +78,7 @@ pub struct Args {
 /// Runs `arena play`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let mut strategy = Strategy::from_name(&args.strategy)?;
-    let settings = settings(&args)?;
+    let settings = settings(&args, &strategy)?;
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
@@ -120,7 +129,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
 }
 
 /// The game settings the options name, checked (with the options that need another one).
-fn settings(args: &Args) -> Result<GameSettings, ArenaError> {
+fn settings(args: &Args, strategy: &Strategy) -> Result<GameSettings, ArenaError> {
     // Checked here rather than with clap's `requires`, whose one-line error would not name
     // the missing option.
     if args.speed.is_some() && !args.watch {
@@ -140,11 +149,13 @@ fn settings(args: &Args) -> Result<GameSettings, ArenaError> {
     if args.max_pieces == Some(0) {
         return Err(ArenaError::Usage("--max-pieces must be at least 1".into()));
     }
+    strategy.check_board_height(args.board_height as u8)?;
     Ok(GameSettings {
         board_height: args.board_height as u8,
         generator,
         seed: args.seed,
         max_pieces: args.max_pieces,
+        game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
     })
 }
 
@@ -165,14 +176,18 @@ mod tests {
             .args
     }
 
+    fn settings_of(args: &Args) -> Result<GameSettings, ArenaError> {
+        settings(args, &Strategy::from_name(&args.strategy).unwrap())
+    }
+
     #[test]
     fn settings_check_their_ranges() {
         let args = parse(&["bfs+elashi", "--board-height", "4", "--max-pieces", "1"]);
-        let checked = settings(&args).unwrap();
+        let checked = settings_of(&args).unwrap();
         assert_eq!(checked.board_height, 4);
         assert_eq!(checked.max_pieces, Some(1));
         assert_eq!(checked.generator, GeneratorKind::Uniform);
-        assert!(settings(&parse(&["bfs+elashi", "--board-height", "32"])).is_ok());
+        assert!(settings_of(&parse(&["bfs+elashi", "--board-height", "32"])).is_ok());
         for bad in [
             &["bfs+elashi", "--board-height", "3"][..],
             &["bfs+elashi", "--board-height", "33"],
@@ -180,8 +195,9 @@ mod tests {
             &["bfs+elashi", "--generator", "nope"],
             &["bfs+elashi", "--speed", "5"],
             &["bfs+elashi", "--no-placements"],
+            &["bfs+elashi", "--game-over", "console"],
         ] {
-            assert!(settings(&parse(bad)).is_err(), "{bad:?}");
+            assert!(settings_of(&parse(bad)).is_err(), "{bad:?}");
         }
     }
 }

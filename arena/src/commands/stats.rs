@@ -14,6 +14,7 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
+use crate::input::game_over_rule;
 use crate::report::output::print_output;
 use crate::report::parts::{check_part_file, stats_part};
 use crate::report::stats::deliver_stats;
@@ -24,7 +25,8 @@ use crate::run::{self, Progress};
 /// Options of `arena stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH]`, e.g. bfs+elashi@2.
+    /// The strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`, e.g.
+    /// bfs+elashi@2 (`arena list` shows the names and options).
     pub strategy: String,
     /// Pieces to place in total (at least 1); after a game over a new game starts on an empty
     /// board with the next seed.
@@ -41,6 +43,11 @@ pub struct Args {
     /// Board rows, 4 to 32 (the width is always 10).
     #[arg(long, value_name = "H", default_value_t = 20)]
     pub board_height: usize,
+    /// When a game is over (and the next one starts): `simulation` (the next piece cannot
+    /// spawn) or `literature` (a piece lands with a cell above row 0). Default: the
+    /// searcher's (`literature` for drop, `simulation` for the others).
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
     /// Split the run into B independent blocks (1 to --pieces): block K (from 0) places
     /// pieces / B pieces (one more for the first pieces % B blocks) in games back to back,
     /// its game j with seed S + K x 2^32 + j; the blocks are merged in block order. 1 (the
@@ -82,17 +89,19 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     Board::new(args.board_height)?;
     let generator: GeneratorKind = args.generator.parse()?;
+    let strategy = Strategy::from_name(&args.strategy)?;
+    strategy.check_board_height(args.board_height as u8)?;
     let settings = StatisticsSettings {
         pieces: args.pieces,
         seed: args.seed,
         generator,
         board_height: args.board_height as u8,
         blocks,
+        game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
     };
     settings.check()?;
     // Reads and checks a piece file before any game starts.
     settings.generator.start(args.seed)?;
-    let strategy = Strategy::from_name(&args.strategy)?;
     let jobs = run::job_count(args.jobs)?;
     let part_file = match shard {
         Some(_) => Some(check_part_file(args.out.as_deref(), args.json)?),

@@ -19,6 +19,7 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
+use crate::input::game_over_rule;
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
 use crate::run::shard::{ShardTasks, run_shard_tasks};
@@ -29,8 +30,8 @@ use crate::run::{self, Progress, interrupt};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Strategies to compare, each SEARCHER+EVALUATOR with an optional :PRESET or
-    /// :weights.json and an optional @DEPTH, e.g. bfs+elashi@2 (at least one; the same
-    /// strategy twice is an error).
+    /// :weights.json, optional ,OPTIONs and an optional @DEPTH, e.g. bfs+elashi@2 or
+    /// drop+dellacherie,no-suicide (at least one; the same strategy twice is an error).
     #[arg(required = true, value_name = "STRATEGY")]
     pub strategies: Vec<String>,
     /// Games per strategy (1 to 10,000,000): every strategy plays the same N piece sequences.
@@ -50,6 +51,11 @@ pub struct Args {
     /// Board rows, 4 to 32 (the width is always 10). A short field ends games sooner.
     #[arg(long, value_name = "H", default_value_t = 20)]
     pub board_height: usize,
+    /// When a game is over, for every strategy: `simulation` (the next piece cannot spawn) or
+    /// `literature` (a piece lands with a cell above row 0). Default: the searchers' (drop:
+    /// literature; the others: simulation); strategies whose defaults differ need it.
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
     /// Games played at once (at least 1; default: the available cores). Results do not
     /// depend on it, only the timings do.
     #[arg(long, value_name = "J")]
@@ -139,6 +145,7 @@ fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError>
         let spec: StrategySpec = text.parse()?;
         // Built now to reject unknown presets and bad weights files before any game.
         let strategy = Strategy::new(spec.clone())?;
+        strategy.check_board_height(args.board_height as u8)?;
         let name = spec.to_string();
         if names.contains(&name) {
             return Err(ArenaError::Usage(format!(
@@ -150,7 +157,9 @@ fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError>
         names.push(name);
         specs.push(spec);
     }
+    let game_over_rule = game_over_rule(args.game_over.as_deref(), &specs)?;
     let settings = TournamentSettings {
+        game_over_rule,
         specs,
         names,
         games: args.games,

@@ -10,9 +10,10 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tetris_core::{Board, GeneratorKind};
-use tetris_registry::{MAX_DEPTH, evaluator_names, searcher_names};
+use tetris_registry::{MAX_DEPTH, StrategySpec, evaluator_names, searcher_names};
 
 use crate::error::ArenaError;
+use crate::input::game_over_rule;
 use crate::report::output::{check_output_file, pretty_json, print_output, write_atomically};
 use crate::run;
 use crate::tune::checkpoint::{
@@ -69,6 +70,10 @@ pub struct Args {
     /// Every game stops after this many pieces, so strong candidates end.
     #[arg(long, value_name = "N", default_value_t = 5000)]
     pub max_pieces: u64,
+    /// When a game is over: `simulation` (the next piece cannot spawn) or `literature` (a
+    /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop).
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
     /// Games played at once (default: the available cores). Results do not depend on it.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
@@ -225,6 +230,8 @@ fn check_args(args: &Args) -> Result<TuneSettings, ArenaError> {
     }
     Board::new(args.board_height)?;
     let generator: GeneratorKind = args.generator.parse()?;
+    let searched: StrategySpec = format!("{}+{}", args.searcher, args.evaluator).parse()?;
+    let game_over_rule = game_over_rule(args.game_over.as_deref(), &[searched])?;
     Ok(TuneSettings {
         evaluator: args.evaluator.clone(),
         method: args.method,
@@ -237,5 +244,6 @@ fn check_args(args: &Args) -> Result<TuneSettings, ArenaError> {
         population: args.population,
         fitness: args.fitness,
         max_pieces: args.max_pieces,
+        game_over_rule,
     })
 }

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde::Serialize;
+use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
 use crate::report::output::json_line;
@@ -19,6 +20,7 @@ pub struct PlayJson {
     generator: String,
     seed: u64,
     board_height: u8,
+    game_over_rule: GameOverRule,
     pieces: u64,
     lines: u64,
     score: u32,
@@ -40,6 +42,7 @@ impl PlayJson {
             generator: settings.generator.to_string(),
             seed: settings.seed,
             board_height: settings.board_height,
+            game_over_rule: settings.game_over_rule,
             pieces: result.pieces,
             lines: result.lines,
             score: result.score,
@@ -69,6 +72,7 @@ pub struct ReplayJson<'a> {
     seed: u64,
     board_height: u8,
     max_pieces: Option<u64>,
+    game_over_rule: GameOverRule,
     pieces: u64,
     lines: u64,
     score: u32,
@@ -89,6 +93,7 @@ impl<'a> ReplayJson<'a> {
             seed: replay.seed,
             board_height: replay.rules.board_height,
             max_pieces: replay.rules.max_pieces,
+            game_over_rule: replay.rules.game_over_rule,
             pieces: result.pieces,
             lines: result.lines,
             score: result.score,
@@ -121,6 +126,12 @@ pub fn play_text(
         settings.generator, settings.seed
     );
     let _ = writeln!(text, "board      10 x {}", settings.board_height);
+    let _ = writeln!(
+        text,
+        "game over  {} rule: {}",
+        settings.game_over_rule,
+        settings.game_over_rule.description()
+    );
     let _ = writeln!(text, "pieces     {}", result.pieces);
     let _ = writeln!(text, "lines      {}", result.lines);
     let _ = writeln!(text, "score      {}", result.score);
@@ -132,7 +143,9 @@ pub fn play_text(
     let _ = writeln!(
         text,
         "end        {}",
-        result.end.describe(settings.max_pieces)
+        result
+            .end
+            .describe(settings.max_pieces, settings.game_over_rule)
     );
     let _ = writeln!(text, "time       {seconds:.3} s");
     // With --watch or --record the time includes the pauses or the path searches.
@@ -165,13 +178,15 @@ pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Durat
         replay.generator, replay.seed
     );
     let _ = writeln!(text, "board      10 x {board_height}");
+    let rule = replay.rules.game_over_rule;
+    let _ = writeln!(text, "game over  {rule} rule: {}", rule.description());
     let _ = writeln!(text, "pieces     {}", result.pieces);
     let _ = writeln!(text, "lines      {}", result.lines);
     let _ = writeln!(text, "score      {}", result.score);
     let _ = writeln!(
         text,
         "end        {}",
-        result.end.describe(replay.rules.max_pieces)
+        result.end.describe(replay.rules.max_pieces, rule)
     );
     let _ = writeln!(
         text,

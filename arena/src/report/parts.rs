@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GeneratorKind};
+use tetris_core::{Board, GameOverRule, GeneratorKind};
 use tetris_registry::StrategySpec;
 
 use crate::analysis::pieces::PieceStatistics;
@@ -152,6 +152,9 @@ pub struct TournamentPartSettings {
     pub max_pieces: Option<u64>,
     /// Board rows.
     pub board_height: u8,
+    /// When a game is over (absent in parts written before it was recorded: simulation).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
     /// Whether the results hold each game's piece statistics (`--plots`).
     pub piece_statistics: bool,
 }
@@ -190,6 +193,9 @@ pub struct StatsPartSettings {
     pub board_height: u8,
     /// Blocks of the run (= shards).
     pub blocks: u64,
+    /// When a game is over (absent in parts written before it was recorded: simulation).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
 }
 
 fn new_part(shard: Shard, games: Vec<u64>, jobs: usize, wall: Duration, body: PartBody) -> Part {
@@ -224,6 +230,7 @@ pub fn tournament_part(
             generator: settings.generator.clone(),
             max_pieces: settings.max_pieces,
             board_height: settings.board_height,
+            game_over_rule: settings.game_over_rule,
             piece_statistics: settings.piece_statistics,
         },
         results,
@@ -272,6 +279,7 @@ pub fn stats_part(
             generator: settings.generator.clone(),
             board_height: settings.board_height,
             blocks: settings.blocks,
+            game_over_rule: settings.game_over_rule,
         },
         results: blocks,
     };
@@ -665,6 +673,7 @@ fn merge_tournament(
             generator: settings.generator,
             max_pieces: settings.max_pieces,
             board_height: settings.board_height,
+            game_over_rule: settings.game_over_rule,
             piece_statistics: settings.piece_statistics,
         },
         finished: Finished {
@@ -755,6 +764,7 @@ fn merge_stats(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaError> {
         generator: settings.generator,
         board_height: settings.board_height,
         blocks: settings.blocks,
+        game_over_rule: settings.game_over_rule,
     };
     settings_run
         .check()

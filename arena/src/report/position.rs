@@ -11,6 +11,11 @@ use crate::report::features::write_feature_table;
 use crate::report::output::pretty_json;
 
 /// The JSON form of one placement (a struct, so the keys keep the contract's order).
+///
+/// `value` is `null` when no chain continues from the placement: none starts with it (the
+/// filter or no-suicide removed it), or the best one is cut short before the last known piece
+/// (the game ends, or that piece has no placement; arena.md). `chain_length` and `rule` still
+/// describe the cut-short chain.
 #[derive(Serialize)]
 struct PlacementOutput<'a> {
     piece: Piece,
@@ -26,7 +31,8 @@ struct PlacementOutput<'a> {
 }
 
 impl<'a> PlacementOutput<'a> {
-    fn new(analysis: &'a PlacementAnalysis) -> PlacementOutput<'a> {
+    /// The output of `analysis`, a placement of a decision over `known` pieces.
+    fn new(analysis: &'a PlacementAnalysis, known: usize) -> PlacementOutput<'a> {
         let placement = &analysis.placement;
         PlacementOutput {
             piece: placement.piece,
@@ -34,7 +40,10 @@ impl<'a> PlacementOutput<'a> {
             y: placement.y,
             rotation: placement.rotation,
             cells: placement.cells.map(|(x, y)| [x, y]),
-            value: analysis.value.map(|value| value.cost),
+            value: analysis
+                .value
+                .filter(|value| value.length >= known)
+                .map(|value| value.cost),
             chain_length: analysis.value.map(|value| value.length),
             rule: analysis.value.map(|value| rule_name(value.rule)),
             features: analysis.features.as_ref(),
@@ -57,15 +66,13 @@ struct AnalysisOutput<'a> {
 
 /// The analysis as indented JSON.
 pub fn analysis_json(analysis: &Analysis) -> String {
+    let known = analysis.pieces.len();
+    let output = |placement| PlacementOutput::new(placement, known);
     pretty_json(&AnalysisOutput {
         strategy: &analysis.strategy,
         pieces: &analysis.pieces,
-        best: analysis.best.as_ref().map(PlacementOutput::new),
-        placements: analysis
-            .placements
-            .iter()
-            .map(PlacementOutput::new)
-            .collect(),
+        best: analysis.best.as_ref().map(output),
+        placements: analysis.placements.iter().map(output).collect(),
     })
 }
 

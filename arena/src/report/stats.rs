@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
-use tetris_core::GeneratorKind;
+use tetris_core::GameOverRule;
 
 use crate::analysis::pieces::{
     FIT_RULE, MIN_FIT_SAMPLES, PieceStatistics, ROW_RULE, WIDTH, fit_rows,
@@ -70,6 +70,7 @@ struct StatsJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     block_rule: Option<&'static str>,
     board_height: usize,
+    game_over_rule: GameOverRule,
     pieces: u64,
     lines: u64,
     games: u64,
@@ -90,14 +91,13 @@ pub const BLOCK_RULE: &str = "block K (0-based) of N places pieces / N pieces (o
     first pieces % N blocks) in games back to back; its game j uses seed S + K x 2^32 + j; the \
     blocks are merged in block order";
 
-/// The JSON report of a run of `strategy` with `generator` from `seed` in `blocks` blocks.
+/// The JSON report of a run of `strategy` under `settings`.
 pub fn stats_json(
     strategy: &str,
-    generator: &GeneratorKind,
-    seed: u64,
-    blocks: u64,
+    settings: &StatisticsSettings,
     statistics: &PieceStatistics,
 ) -> String {
+    let blocks = settings.blocks;
     let intervals: Vec<f64> = statistics
         .full_clear_intervals
         .iter()
@@ -106,11 +106,12 @@ pub fn stats_json(
     let summary = Summary::of(&intervals);
     let report = StatsJson {
         strategy,
-        generator: generator.to_string(),
-        seed,
+        generator: settings.generator.to_string(),
+        seed: settings.seed,
         blocks: (blocks > 1).then_some(blocks),
         block_rule: (blocks > 1).then_some(BLOCK_RULE),
         board_height: statistics.board_height,
+        game_over_rule: settings.game_over_rule,
         pieces: statistics.pieces,
         lines: statistics.lines,
         games: statistics.games,
@@ -178,13 +179,7 @@ pub fn deliver_stats(
     folder: Option<&Path>,
     json: bool,
 ) -> Result<(), ArenaError> {
-    let report = stats_json(
-        strategy,
-        &settings.generator,
-        settings.seed,
-        settings.blocks,
-        statistics,
-    );
+    let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
         std::fs::create_dir_all(folder)
             .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
@@ -193,21 +188,27 @@ pub fn deliver_stats(
     print_output(&if json {
         report
     } else {
-        stats_text(strategy, settings.blocks, statistics)
+        stats_text(strategy, settings, statistics)
     })
 }
 
 /// The row table, the heat map in per mille, the fit and the full clears as aligned text (a
 /// line on the blocks when there are several).
-pub fn stats_text(strategy: &str, blocks: u64, statistics: &PieceStatistics) -> String {
+pub fn stats_text(
+    strategy: &str,
+    settings: &StatisticsSettings,
+    statistics: &PieceStatistics,
+) -> String {
+    let blocks = settings.blocks;
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "{strategy}: {} pieces, {} lines, {} games ({} game overs), 10 x {} field",
+        "{strategy}: {} pieces, {} lines, {} games ({} game overs, {} rule), 10 x {} field",
         statistics.pieces,
         statistics.lines,
         statistics.games,
         statistics.game_overs,
+        settings.game_over_rule,
         statistics.board_height
     );
     if blocks > 1 {

@@ -13,12 +13,25 @@ use crate::report::output::{RunReport, csv_text, pretty_json};
 use crate::report::plots;
 use crate::run::Finished;
 use crate::run::tournament::TournamentSettings;
+use tetris_core::GameOverRule;
 use tetris_registry::WeightsChoice;
 
-/// The game-over rule, as printed and stored with the results.
-pub const GAME_OVER_RULE: &str = "a game ends before the current piece is placed when its spawn \
-    state is illegal or it has no placement left (rules.md simulation rule); also at the piece \
-    cap, or when a file sequence runs out";
+/// The game-over rule, as printed and stored with the results: the rule's name, what it
+/// means, and the other ways a game stops.
+pub fn game_over_rule_text(rule: GameOverRule) -> String {
+    let detail = match rule {
+        GameOverRule::Simulation => {
+            "a game ends before the current piece is placed when its spawn state is illegal or \
+             it has no placement left (rules.md simulation rule)"
+        }
+        GameOverRule::Literature => {
+            "a game ends when a placed piece lands with a cell above row 0, judged before rows \
+             clear (that piece counts as placed, its rows do not), or when the current piece \
+             has no placement left (rules.md literature rule)"
+        }
+    };
+    format!("{rule}: {detail}; also at the piece cap, or when a file sequence runs out")
+}
 
 /// The score rule, as printed and stored with the results.
 pub const SCORE_RULE: &str = "NES line-clear points from level 0 with NES level progression, no \
@@ -80,7 +93,8 @@ struct SettingsJson<'a> {
     board_width: u8,
     board_height: u8,
     max_pieces: Option<u64>,
-    game_over_rule: &'static str,
+    game_over: GameOverRule,
+    game_over_rule: String,
     preview_rule: &'static str,
     score_rule: &'static str,
     outlast_rule: &'static str,
@@ -371,7 +385,8 @@ impl RunReport for TournamentReport<'_> {
                 board_width: 10,
                 board_height: settings.board_height,
                 max_pieces: settings.max_pieces,
-                game_over_rule: GAME_OVER_RULE,
+                game_over: settings.game_over_rule,
+                game_over_rule: game_over_rule_text(settings.game_over_rule),
                 preview_rule: PREVIEW_RULE,
                 score_rule: SCORE_RULE,
                 outlast_rule: OUTLAST_RULE,
@@ -481,7 +496,10 @@ impl RunReport for TournamentReport<'_> {
         ));
         text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
         text.push_str(&format!("Preview: {PREVIEW_RULE}\n"));
-        text.push_str(&format!("Game over: {GAME_OVER_RULE}\n"));
+        text.push_str(&format!(
+            "Game over: {}\n",
+            game_over_rule_text(rules.game_over_rule)
+        ));
         text.push_str(&format!("Score: {SCORE_RULE}\n"));
         if self.finished.interrupted {
             text.push_str(&format!(

@@ -16,7 +16,7 @@
 //! [`PieceStatistics`], and the run's blocks in block order, so the result does not depend on
 //! `--jobs` or on how the blocks were spread over processes.
 
-use tetris_core::GeneratorKind;
+use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
 use crate::analysis::pieces::PieceStatistics;
@@ -46,6 +46,8 @@ pub struct StatisticsSettings {
     pub board_height: u8,
     /// Independent blocks (1: the classic run).
     pub blocks: u64,
+    /// When a game is over (each game over starts the next game of the block).
+    pub game_over_rule: GameOverRule,
 }
 
 impl StatisticsSettings {
@@ -130,6 +132,7 @@ pub fn play_statistics_blocks(
                     generator: settings.generator.clone(),
                     seed: settings.block_seed(block, game),
                     max_pieces: Some(pieces - placed),
+                    game_over_rule: settings.game_over_rule,
                 };
                 let mut statistics = PieceStatistics::new(height);
                 statistics.start_game();
@@ -172,6 +175,7 @@ mod tests {
             generator: GeneratorKind::Uniform,
             board_height: 8,
             blocks,
+            game_over_rule: GameOverRule::Simulation,
         }
     }
 

@@ -6,7 +6,7 @@
 //! [`crate::sim::game`]'s rules. Tasks are numbered game-major (game 0 of every strategy, game
 //! 1 of every strategy, …), so an interrupted run has finished whole sequences first.
 
-use tetris_core::GeneratorKind;
+use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::analysis::pieces::PieceStatistics;
@@ -32,6 +32,8 @@ pub struct TournamentSettings {
     pub max_pieces: Option<u64>,
     /// Board rows.
     pub board_height: u8,
+    /// When a game is over.
+    pub game_over_rule: GameOverRule,
     /// Record per-piece statistics of every game (for `--plots`).
     pub piece_statistics: bool,
 }
@@ -49,6 +51,7 @@ impl TournamentSettings {
             generator: self.generator.clone(),
             seed: self.seed + game,
             max_pieces: self.max_pieces,
+            game_over_rule: self.game_over_rule,
         }
     }
 

@@ -6,8 +6,12 @@
 //! - the strategy sees `depth` pieces per decision (current + `depth − 1` previews), taken
 //!   from the generator in order, so every strategy with the same generator and seed sees the
 //!   same pieces whatever its depth;
-//! - game over (simulation rule of rules.md): the current piece's spawn state is illegal (or
-//!   it has no placement left), and the game ends before placing it;
+//! - game over by the game's [`GameOverRule`] (rules.md): under the simulation rule the current
+//!   piece's spawn state is illegal (or it has no placement left), and the game ends before
+//!   placing it; under the literature rule the chosen placement lands with a cell above row 0
+//!   (or the piece has no placement): that placement is the game's last, counted as placed
+//!   and listed, but its rows do not clear (the game ends before any row clears, as in
+//!   El-Tetris, so they add no lines);
 //! - score: NES line-clear points from level 0 with NES level progression (soft-drop points
 //!   are not counted), displayed score capped at 999,999.
 
@@ -16,7 +20,9 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, DecisionContext, GeneratorKind, NesScore, Piece, PieceGenerator};
+use tetris_core::{
+    Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece, PieceGenerator,
+};
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
@@ -33,13 +39,18 @@ pub struct GameSettings {
     pub seed: u64,
     /// Stop after this many pieces (`None`: play to the end).
     pub max_pieces: Option<u64>,
+    /// When the game is over (part files written before the rule was recorded were all
+    /// played under the simulation rule).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
 }
 
 /// Why a game stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameEnd {
-    /// The current piece could not spawn (or had no placement): game over.
+    /// Game over by the game's rule: the current piece could not spawn or had no placement
+    /// (simulation), or the last placement landed above row 0 or there was none (literature).
     GameOver,
     /// The piece cap was reached.
     PieceCap,
@@ -62,10 +73,19 @@ impl GameEnd {
         }
     }
 
-    /// How a game ended, in words (`max_pieces`: the game's piece cap).
-    pub fn describe(self, max_pieces: Option<u64>) -> String {
+    /// How a game ended, in words (`max_pieces`: the game's piece cap; `rule`: its game-over
+    /// rule).
+    pub fn describe(self, max_pieces: Option<u64>, rule: GameOverRule) -> String {
         match (self, max_pieces) {
-            (GameEnd::GameOver, _) => "game over (the next piece could not spawn)".to_string(),
+            (GameEnd::GameOver, _) => match rule {
+                GameOverRule::Simulation => {
+                    "game over (the next piece could not spawn, or had no placement left)"
+                        .to_string()
+                }
+                GameOverRule::Literature => {
+                    "game over (a piece landed above the field, or had no placement)".to_string()
+                }
+            },
             (GameEnd::PieceCap, Some(cap)) => format!("piece cap reached ({cap})"),
             (GameEnd::PieceCap, None) => "piece cap reached".to_string(),
             (GameEnd::SequenceEnded, _) => "the piece sequence ended".to_string(),
@@ -154,6 +174,8 @@ pub fn play_game(
         elapsed: Duration::ZERO,
     };
     let keep_placements = options.keep_placements || options.keep_paths;
+    let rule = settings.game_over_rule;
+    let context = DecisionContext::with_game_over_rule(rule);
     loop {
         if settings.max_pieces.is_some_and(|cap| result.pieces >= cap) {
             result.end = GameEnd::PieceCap;
@@ -169,22 +191,44 @@ pub fn play_game(
             result.end = GameEnd::SequenceEnded;
             break;
         };
-        if !board.can_spawn(current) {
+        if rule == GameOverRule::Simulation && !board.can_spawn(current) {
             result.end = GameEnd::GameOver;
             break;
         }
         window.clear();
         window.extend(upcoming.iter().copied());
-        let Some(choice) = strategy.choose(&board, &window) else {
+        let Some(choice) = strategy.choose_in(&board, &window, context) else {
             result.end = GameEnd::GameOver;
             break;
         };
         let placement = choice.placement;
         let path = if options.keep_paths {
-            strategy.path_to(&board, &placement, DecisionContext::default())
+            strategy.path_to(&board, &placement, context)
         } else {
             None
         };
+        if rule.placement_ends_game(&placement) {
+            // The literature's game over: the piece has landed, so it is placed and listed,
+            // but the game ends before its rows clear.
+            board.place(placement.piece, placement.state());
+            upcoming.pop_front();
+            result.pieces += 1;
+            result.end = GameEnd::GameOver;
+            let played = PlayedPlacement::new(&placement, 0, path);
+            window.clear();
+            window.extend(upcoming.iter().copied());
+            let _ = observer(&Step {
+                board: &board,
+                placement: &played,
+                pieces: result.pieces,
+                lines: result.lines,
+                upcoming: &window,
+            });
+            if keep_placements {
+                result.placements.push(played);
+            }
+            break;
+        }
         let outcome = board.lock(placement.piece, placement.state());
         upcoming.pop_front();
         result.pieces += 1;
@@ -193,14 +237,7 @@ pub fn play_game(
         if outcome.rows_cleared > 0 {
             score.add_cleared_rows(outcome.rows_cleared);
         }
-        let played = PlayedPlacement {
-            piece: placement.piece,
-            x: placement.x,
-            y: placement.y,
-            rotation: placement.rotation,
-            cleared: outcome.rows_cleared,
-            path,
-        };
+        let played = PlayedPlacement::new(&placement, outcome.rows_cleared, path);
         window.clear();
         window.extend(upcoming.iter().copied());
         let flow = observer(&Step {
@@ -233,6 +270,7 @@ mod tests {
             generator: generator.parse().unwrap(),
             seed,
             max_pieces,
+            game_over_rule: GameOverRule::Simulation,
         }
     }
 

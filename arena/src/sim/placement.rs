@@ -2,7 +2,7 @@
 //! paths and piece sequences.
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{BOARD_WIDTH, Input, Piece, PieceState};
+use tetris_core::{BOARD_WIDTH, Input, Piece, PieceState, Placement};
 
 /// One placement a strategy played: `{"piece","x","y","rotation","cleared"}` and, when
 /// recorded, `"path"` (see [`format_path`]).
@@ -25,6 +25,18 @@ pub struct PlayedPlacement {
 }
 
 impl PlayedPlacement {
+    /// The record of `placement`, which cleared `cleared` rows, with its input path if any.
+    pub fn new(placement: &Placement, cleared: u8, path: Option<Vec<Input>>) -> PlayedPlacement {
+        PlayedPlacement {
+            piece: placement.piece,
+            x: placement.x,
+            y: placement.y,
+            rotation: placement.rotation,
+            cleared,
+            path,
+        }
+    }
+
     /// The pivot state.
     pub fn state(&self) -> PieceState {
         PieceState {

@@ -25,10 +25,11 @@
 //!
 //! - `format` and `version` identify the file; this arena reads version 1 only.
 //! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
-//!   (arena.md's generator names); `rules` holds the board height and the piece cap (`null`:
-//!   none). The other rules are fixed for version 1: the board starts empty, the game is over
-//!   when the current piece's spawn state is illegal (checked before placing it), and the
-//!   score is NES line-clear points from level 0 (rules.md), capped at 999,999.
+//!   (arena.md's generator names); `rules` holds the board height, the piece cap (`null`:
+//!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
+//!   (`simulation` or `literature`; a replay without it was played under `simulation`). The
+//!   other rules are fixed for version 1: the board starts empty, and the score is NES
+//!   line-clear points from level 0 (rules.md), capped at 999,999.
 //! - `pieces` is the start of the piece sequence as letters: the first `placements + depth`
 //!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
 //!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
@@ -47,13 +48,18 @@
 //! # What `arena replay` checks
 //!
 //! The stored pieces against the generator (seeded generators); then, placement by placement,
-//! on a board that starts empty: the piece is the sequence's next piece and can spawn; the
-//! recorded state is legal; the path, replayed input by input from the spawn state, is legal
-//! at every step and ends in the recorded state; that state is a lock placement (one row down
-//! is illegal); locking it clears the recorded number of rows. Finally the pieces, lines and
-//! score equal the recorded result, and the recorded end is what happened: at a game over the
-//! next piece cannot spawn, at the cap the placements equal the cap, and a sequence can only
-//! end for `file:` generators, with every stored piece placed. With `--redecide` the strategy
+//! on a board that starts empty: the piece is the sequence's next piece and, under the
+//! simulation rule, can spawn; the recorded state is legal; the path, replayed input by input
+//! from the searcher's path start (the spawn state; above the field for `drop`), is legal at
+//! every step and ends in the recorded state; that state is a lock placement (one row down is
+//! illegal); locking it clears the recorded number of rows — except a placement that lands
+//! above row 0 under the literature rule, which ends the game (it must be the last, and
+//! clears nothing). Finally the pieces, lines and score equal the recorded result, and the
+//! recorded end is what happened: at a game over the last placement landed above the field
+//! (literature), or the next piece cannot spawn, or the strategy rebuilt from its name finds no
+//! placement for it (its filter or no-suicide removed all); at the cap the placements equal
+//! the cap, and a sequence can only end for `file:` generators, with every stored piece
+//! placed. With `--redecide` the strategy
 //! is rebuilt from its name and must choose every recorded placement itself (the engines are
 //! deterministic). The first difference is an error naming the placement and exits with code
 //! 2. Paths of gamepad frames (`F<n>`) are played frame by frame through the core's NES frame
@@ -65,10 +71,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, FrameTiming, GeneratorKind, Input, NesScore, Piece, PieceState, Placement,
+    Board, DecisionContext, FrameTiming, GameOverRule, GeneratorKind, Input, NesScore, Piece,
+    PieceState, Placement, Searcher,
 };
 
-use tetris_registry::{Strategy, StrategySpec};
+use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::sim::game::{GameEnd, GameResult, GameSettings};
@@ -117,6 +124,10 @@ pub struct ReplayRules {
     /// replayed through the NES frame model at this timing); absent for the other searchers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_timing: Option<FrameTiming>,
+    /// The game-over rule (`simulation` when absent: replays written before the rule was
+    /// recorded were all played under it).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
 }
 
 /// The recorded outcome of a game.
@@ -201,6 +212,7 @@ impl Replay {
                 board_height: settings.board_height,
                 max_pieces: settings.max_pieces,
                 frame_timing: strategy.frame_timing(),
+                game_over_rule: settings.game_over_rule,
             },
             pieces,
             placements,
@@ -317,8 +329,12 @@ impl Replay {
                 "{placed} placements recorded, more than the piece cap {cap}"
             ));
         }
+        let rule = self.rules.game_over_rule;
+        let context = DecisionContext::with_game_over_rule(rule);
+        let path_start = self.path_start();
         let mut score = NesScore::new(0);
         let mut lines = 0u64;
+        let mut ended_on_landing = false;
         for (index, recorded) in self.placements.iter().enumerate() {
             let fail = |message: String| format!("placement {}: {message}", index + 1);
             let state = recorded.state();
@@ -338,7 +354,12 @@ impl Replay {
                     )));
                 }
             }
-            if !board.can_spawn(piece) {
+            if ended_on_landing {
+                return Err(fail(
+                    "the game was over: the placement before landed above the field".to_string(),
+                ));
+            }
+            if rule == GameOverRule::Simulation && !board.can_spawn(piece) {
                 return Err(fail(format!(
                     "the {piece} cannot spawn: the game was over before this placement"
                 )));
@@ -352,7 +373,7 @@ impl Replay {
             if let Some(strategy) = redecide.as_deref_mut() {
                 let end = (index + strategy.depth()).min(self.pieces.len());
                 let name = strategy.name();
-                match strategy.choose(&board, &self.pieces[index..end]) {
+                match strategy.choose_in(&board, &self.pieces[index..end], context) {
                     Some(choice) if choice.placement.state() == state => {}
                     Some(choice) => {
                         return Err(fail(format!(
@@ -372,8 +393,8 @@ impl Replay {
                 .path
                 .as_deref()
                 .ok_or_else(|| fail("no input path is recorded".to_string()))?;
-            let reached =
-                follow_path(&board, piece, path, self.rules.frame_timing).map_err(&fail)?;
+            let reached = follow_path(&board, piece, path, path_start, self.rules.frame_timing)
+                .map_err(&fail)?;
             if reached != state {
                 return Err(fail(format!(
                     "the path ends at {}, not at the recorded {}",
@@ -386,7 +407,14 @@ impl Replay {
                     state
                 )));
             }
-            let outcome = board.lock(piece, state);
+            let outcome = if rule.placement_ends_game(&Placement::new(piece, state)) {
+                // The literature's game over: placed, but no row clears.
+                ended_on_landing = true;
+                board.place(piece, state);
+                tetris_core::LockOutcome::default()
+            } else {
+                board.lock(piece, state)
+            };
             if outcome.rows_cleared != recorded.cleared {
                 return Err(fail(format!(
                     "the lock clears {} rows, the replay records {}",
@@ -412,7 +440,36 @@ impl Replay {
                 upcoming: &self.pieces[next..upcoming_end],
             });
         }
-        self.check_result(&board, lines, score.score())
+        self.check_result(&board, lines, score.score(), ended_on_landing)
+    }
+
+    /// Where the recorded searcher's paths start: the spawn, or the `drop` searcher's state
+    /// above the field (the spawn when the strategy's name names no registered searcher).
+    fn path_start(&self) -> PieceState {
+        self.strategy
+            .parse::<StrategySpec>()
+            .ok()
+            .and_then(|spec| searcher_by_name(&spec.searcher))
+            .map_or(PieceState::SPAWN, |searcher| searcher.path_start())
+    }
+
+    /// Whether the recorded strategy, rebuilt from its name, finds no placement for the piece
+    /// after the last placement on `board` (a game over because the filter or no-suicide
+    /// removed every placement).
+    fn strategy_finds_no_placement(&self, board: &Board) -> bool {
+        let Ok(mut strategy) = Strategy::from_name(&self.strategy) else {
+            return false;
+        };
+        let next = self.placements.len();
+        let end = (next + strategy.depth()).min(self.pieces.len());
+        next < end
+            && strategy
+                .choose_in(
+                    board,
+                    &self.pieces[next..end],
+                    DecisionContext::with_game_over_rule(self.rules.game_over_rule),
+                )
+                .is_none()
     }
 
     /// The stored pieces are the generator's (seeded generators only: a `file:` replay's
@@ -439,7 +496,13 @@ impl Replay {
     }
 
     /// The recorded result equals the replayed one, and the recorded end is what happened.
-    fn check_result(&self, board: &Board, lines: u64, score: u32) -> Result<(), String> {
+    fn check_result(
+        &self,
+        board: &Board,
+        lines: u64,
+        score: u32,
+        ended_on_landing: bool,
+    ) -> Result<(), String> {
         let result = &self.result;
         let placed = self.placements.len() as u64;
         if result.pieces != placed {
@@ -473,11 +536,22 @@ impl Replay {
                 result.end.name()
             ));
         }
+        if ended_on_landing && result.end != GameEnd::GameOver {
+            return Err(format!(
+                "result: the last placement landed above the field (game over under the literature rule), but the end is {}",
+                result.end.name()
+            ));
+        }
         match result.end {
+            GameEnd::GameOver if ended_on_landing => Ok(()),
             GameEnd::GameOver => match self.pieces.get(placed as usize) {
-                Some(&next) if board.can_spawn(next) => Err(format!(
-                    "result: game over recorded, but the next piece ({next}) can spawn"
-                )),
+                Some(&next)
+                    if board.can_spawn(next) && !self.strategy_finds_no_placement(board) =>
+                {
+                    Err(format!(
+                        "result: game over recorded, but the next piece ({next}) can spawn and has a placement"
+                    ))
+                }
                 Some(_) => Ok(()),
                 None => Err(
                     "result: game over recorded, but the sequence holds no piece after the last placement"
@@ -519,13 +593,15 @@ fn is_legal(board: &Board, piece: Piece, state: PieceState) -> bool {
         && board.fits(piece, state)
 }
 
-/// Replays `path` from the spawn state; the state it ends in, or which input is illegal. A
+/// Replays `path` from `start` (the searcher's path start: the spawn state, or above the field
+/// for `drop`); the state it ends in, or which input is illegal. A
 /// path of gamepad frames is played through the NES frame model at `timing` (frame-less
 /// games have no entry delay) and must lock the piece on its last frame.
 fn follow_path(
     board: &Board,
     piece: Piece,
     path: &[Input],
+    start: PieceState,
     timing: Option<FrameTiming>,
 ) -> Result<PieceState, String> {
     if let Some(Input::Frame(_)) = path.first() {
@@ -533,7 +609,7 @@ fn follow_path(
             timing.ok_or("the path is gamepad frames, but the replay records no frame timing")?;
         return follow_frames(board, piece, path, timing);
     }
-    let mut state = PieceState::SPAWN;
+    let mut state = start;
     for (index, &input) in path.iter().enumerate() {
         let next = state.after(piece, input).ok_or_else(|| {
             format!(
@@ -618,6 +694,7 @@ mod tests {
                 board_height: 4,
                 max_pieces: None,
                 frame_timing: None,
+                game_over_rule: GameOverRule::Simulation,
             },
             pieces: vec![Piece::I, Piece::I, Piece::O],
             placements: vec![

@@ -31,7 +31,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tetris_core::{Evaluator, GeneratorKind, NesGameSettings, Weights};
+use tetris_core::{Evaluator, GameOverRule, GeneratorKind, NesGameSettings, Weights};
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
 
 use crate::error::ArenaError;
@@ -123,6 +123,10 @@ pub struct TuneSettings {
     pub fitness: FitnessKind,
     /// The piece cap of every game.
     pub max_pieces: u64,
+    /// When a game is over (checkpoints written before the rule was recorded were all played
+    /// under the simulation rule).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
 }
 
 /// The best candidate so far.
@@ -303,6 +307,7 @@ pub fn play_candidates(
                     generator: generator.clone(),
                     seed: first_game_seed.wrapping_add(game as u64),
                     max_pieces: Some(settings.max_pieces),
+                    game_over_rule: settings.game_over_rule,
                 },
             )?;
             Ok(TaskOutcome::Done(value))
@@ -413,8 +418,8 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
         "NES plateau games (level 19 to 29, 10 x 20)".to_string()
     } else {
         format!(
-            "games each on 10 x {}, cap {} pieces",
-            settings.board_height, settings.max_pieces
+            "games each on 10 x {}, cap {} pieces, {} game-over rule",
+            settings.board_height, settings.max_pieces, settings.game_over_rule
         )
     };
     let mut text = format!(
@@ -481,6 +486,7 @@ mod tests {
             population: 4,
             fitness: FitnessKind::MeanLines,
             max_pieces: 100,
+            game_over_rule: GameOverRule::Simulation,
         };
         assert_eq!(settings_difference(&settings, &settings), None);
         let other = TuneSettings {
