@@ -73,6 +73,11 @@ pub struct Args {
     /// Print the results as JSON on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Beside each strategy's measured mean, the expected lines per game estimated from where
+    /// its pieces lock (the `arena stats` fit over all of its games' pieces): for games too
+    /// long to play many of, e.g. the literature's uncapped games on 10 x 20.
+    #[arg(long)]
+    pub estimate: bool,
     /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K, every
     /// strategy's, with the seeds of the whole run; needs --out PART.json, where the shard's
     /// partial result is written instead of the report (with --plots it records what the
@@ -167,7 +172,8 @@ fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError>
         generator,
         max_pieces: args.max_pieces,
         board_height: args.board_height as u8,
-        piece_statistics: args.plots.is_some(),
+        piece_statistics: args.plots.is_some() || args.estimate,
+        estimate: args.estimate,
     };
     Ok((settings, strategies))
 }

@@ -155,8 +155,11 @@ pub struct TournamentPartSettings {
     /// When a game is over (absent in parts written before it was recorded: simulation).
     #[serde(default)]
     pub game_over_rule: GameOverRule,
-    /// Whether the results hold each game's piece statistics (`--plots`).
+    /// Whether the results hold each game's piece statistics (`--plots`, `--estimate`).
     pub piece_statistics: bool,
+    /// Whether the report gives the expected-length estimates (`--estimate`).
+    #[serde(default)]
+    pub estimate: bool,
 }
 
 /// An `arena nes` run's settings in a part.
@@ -232,6 +235,7 @@ pub fn tournament_part(
             board_height: settings.board_height,
             game_over_rule: settings.game_over_rule,
             piece_statistics: settings.piece_statistics,
+            estimate: settings.estimate,
         },
         results,
     };
@@ -675,6 +679,7 @@ fn merge_tournament(
             board_height: settings.board_height,
             game_over_rule: settings.game_over_rule,
             piece_statistics: settings.piece_statistics,
+            estimate: settings.estimate,
         },
         finished: Finished {
             results: rows,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::analysis::pieces::PieceStatistics;
+use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
 use crate::error::ArenaError;
 use crate::format::{aligned, format_p_value, optional};
@@ -148,7 +148,27 @@ struct SummaryJson<'a> {
     capped_games: usize,
     game_over_games: usize,
     sequence_ended_games: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<EstimateJson>,
 }
+
+/// The expected game length estimated from where a strategy's pieces locked (`--estimate`).
+#[derive(Serialize)]
+struct EstimateJson {
+    /// `null` when too few rows had pieces to fit a line.
+    expected_lines: Option<f64>,
+    expected_pieces: Option<f64>,
+    r_squared: Option<f64>,
+    ratio: Option<f64>,
+    fit_rows: Vec<usize>,
+    rule: &'static str,
+}
+
+/// How `--estimate` estimates the expected game length, as printed and stored.
+pub const ESTIMATE_RULE: &str = "arena stats' estimate over all of the strategy's pieces in \
+    these games: the share of pieces locking in each row (row of the piece's top cell), a least \
+    squares line through log10 of the shares of the rows with enough pieces, extrapolated to \
+    row 0; expected pieces = 1 / that share, expected lines = 0.4 x expected pieces";
 
 #[derive(Serialize)]
 struct PairJson<'a> {
@@ -222,6 +242,74 @@ impl<'a> TournamentReport<'a> {
         }
     }
 
+    /// The piece statistics of all games of strategy `index`, merged in game order (so they
+    /// do not depend on `--jobs`); empty unless the games recorded them.
+    fn merged_statistics(&self, index: usize) -> PieceStatistics {
+        let mut merged = PieceStatistics::new(self.settings.board_height as usize);
+        for row in self
+            .finished
+            .results
+            .iter()
+            .filter(|row| row.strategy == index)
+        {
+            if let Some(statistics) = &row.statistics {
+                merged.merge(statistics);
+            }
+        }
+        merged
+    }
+
+    /// Each strategy's expected-length fit (`--estimate`; `None` for all without it, or for
+    /// a strategy with too few rows to fit).
+    fn estimates(&self) -> Vec<Option<LogLinearFit>> {
+        (0..self.settings.names.len())
+            .map(|index| {
+                self.settings
+                    .estimate
+                    .then(|| self.merged_statistics(index).fit())
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// The estimate lines of the text report: per strategy, the measured mean beside the
+    /// estimate.
+    fn estimate_text(&self) -> String {
+        let mut table = vec![
+            [
+                "strategy",
+                "measured mean lines",
+                "estimated lines",
+                "estimated pieces",
+                "R²",
+                "fitted rows",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ];
+        for (index, fit) in self.estimates().into_iter().enumerate() {
+            let mean = self.analysis.summaries[index].lines.map(|lines| lines.mean);
+            table.push(vec![
+                self.settings.names[index].clone(),
+                optional(mean, 1),
+                optional(fit.as_ref().map(LogLinearFit::expected_lines), 0),
+                optional(fit.as_ref().map(LogLinearFit::expected_pieces), 0),
+                optional(fit.as_ref().map(|fit| fit.r_squared), 4),
+                fit.as_ref().map_or("-".to_string(), |fit| {
+                    format!(
+                        "{}..={}",
+                        fit.rows.first().unwrap_or(&0),
+                        fit.rows.last().unwrap_or(&0)
+                    )
+                }),
+            ]);
+        }
+        format!(
+            "Expected game length estimated from where pieces lock ({ESTIMATE_RULE}):\n{}\n",
+            aligned(&table)
+        )
+    }
+
     /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
     /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
     /// `arena stats` plots of all its games, merged in game order (so the files do not depend
@@ -235,17 +323,7 @@ impl<'a> TournamentReport<'a> {
             .map(|row| (row.strategy, row.lines));
         plots::write_tournament_plots(folder, &settings.names, games)?;
         for (index, name) in settings.names.iter().enumerate() {
-            let mut merged = PieceStatistics::new(settings.board_height as usize);
-            for row in self
-                .finished
-                .results
-                .iter()
-                .filter(|row| row.strategy == index)
-            {
-                if let Some(statistics) = &row.statistics {
-                    merged.merge(statistics);
-                }
-            }
+            let merged = self.merged_statistics(index);
             let safe: String = name
                 .chars()
                 .map(|c| {
@@ -373,6 +451,7 @@ impl RunReport for TournamentReport<'_> {
             })
             .collect();
         let summaries = &self.analysis.summaries;
+        let estimates = self.estimates();
         let wall_seconds = self.finished.wall.as_secs_f64();
         let all_pieces: u64 = summaries.iter().map(|summary| summary.total_pieces).sum();
         let report = ReportJson {
@@ -427,6 +506,18 @@ impl RunReport for TournamentReport<'_> {
                     capped_games: summary.capped,
                     game_over_games: summary.game_overs,
                     sequence_ended_games: summary.sequence_ends,
+                    estimate: settings.estimate.then(|| EstimateJson {
+                        expected_lines: estimates[index].as_ref().map(LogLinearFit::expected_lines),
+                        expected_pieces: estimates[index]
+                            .as_ref()
+                            .map(LogLinearFit::expected_pieces),
+                        r_squared: estimates[index].as_ref().map(|fit| fit.r_squared),
+                        ratio: estimates[index].as_ref().map(LogLinearFit::ratio),
+                        fit_rows: estimates[index]
+                            .as_ref()
+                            .map_or_else(Vec::new, |fit| fit.rows.clone()),
+                        rule: ESTIMATE_RULE,
+                    }),
                 })
                 .collect(),
             pairwise: self
@@ -516,6 +607,10 @@ impl RunReport for TournamentReport<'_> {
             self.finished.wall.as_secs_f64(),
             self.finished.jobs
         ));
+        if self.settings.estimate {
+            text.push_str(&self.estimate_text());
+            text.push('\n');
+        }
         if !self.analysis.pairs.is_empty() {
             text.push_str(&self.pairwise_matrix());
         }

@@ -34,8 +34,11 @@ pub struct TournamentSettings {
     pub board_height: u8,
     /// When a game is over.
     pub game_over_rule: GameOverRule,
-    /// Record per-piece statistics of every game (for `--plots`).
+    /// Record per-piece statistics of every game (for `--plots` and `--estimate`).
     pub piece_statistics: bool,
+    /// Report each strategy's expected game length estimated from where its pieces lock
+    /// (`--estimate`, which implies `piece_statistics`).
+    pub estimate: bool,
 }
 
 impl TournamentSettings {
