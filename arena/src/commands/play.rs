@@ -26,6 +26,7 @@ use crate::report::game::{PlayJson, play_text};
 use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
+use crate::run::Progress;
 use crate::sim::game::{GameSettings, PlayOptions, play_game};
 use crate::sim::replay::Replay;
 
@@ -99,9 +100,22 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     let result = match watcher.as_mut() {
         Some(watcher) => play_watched(&mut strategy, &settings, options, watcher)?,
-        None => play_game(&mut strategy, &settings, options, &mut |_| {
-            ControlFlow::Continue(())
-        })?,
+        None => {
+            // A spinner of the pieces so far (on a terminal only): uncapped games of strong
+            // strategies can last millions of pieces.
+            let progress = Progress::game_pieces();
+            let mut unreported = 0u64;
+            let result = play_game(&mut strategy, &settings, options, &mut |_| {
+                unreported += 1;
+                if unreported == Progress::PIECES_PER_REPORT {
+                    progress.add_pieces(unreported);
+                    unreported = 0;
+                }
+                ControlFlow::Continue(())
+            })?;
+            progress.finish();
+            result
+        }
     };
     if let Some(watcher) = watcher {
         watcher.finish()?;

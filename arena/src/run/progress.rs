@@ -17,6 +17,8 @@ enum Shows {
     GamesAndMeanScore,
     /// Pieces placed, with their rate.
     Pieces,
+    /// Pieces placed in one game of unknown length, with their rate (a spinner).
+    GamePieces,
     /// Nothing (a run inside another bar, or tests).
     Nothing,
 }
@@ -86,6 +88,18 @@ impl Progress {
         )
     }
 
+    /// A spinner counting the pieces of one game of unknown length (`arena play` without a
+    /// cap), with their rate.
+    pub fn game_pieces() -> Progress {
+        let progress = Progress::with(
+            0,
+            Shows::GamePieces,
+            "{spinner} {msg}, elapsed {elapsed}",
+        );
+        progress.bar.set_message("0 pieces");
+        progress
+    }
+
     /// No bar.
     pub fn hidden() -> Progress {
         Progress::with(0, Shows::Nothing, "{msg}")
@@ -106,10 +120,18 @@ impl Progress {
         }
         match self.shows {
             Shows::Pieces => self.bar.set_position(total),
-            Shows::GamesAndSpeed => {
+            Shows::GamesAndSpeed | Shows::GamePieces => {
+                // The pieces of the games still running count too, so that a run of a few
+                // very long games (the literature's uncapped 10 x 20 games) shows progress.
                 let seconds = self.start.elapsed().as_secs_f64().max(1e-9);
-                self.bar
-                    .set_message(format!("{:.0} pieces/s", total as f64 / seconds));
+                self.bar.set_message(format!(
+                    "{} pieces, {} pieces/s",
+                    thousands(total),
+                    thousands((total as f64 / seconds) as u64)
+                ));
+                if self.shows == Shows::GamePieces {
+                    self.bar.tick();
+                }
             }
             Shows::GamesAndMeanScore | Shows::Nothing => {}
         }
