@@ -240,7 +240,9 @@ pub trait NamedSearcher: Searcher + Sized {
 /// - a gravity-aware searcher simulates `options.frame_timing`, or its default timing when
 ///   that is `None`; the timing comes with every call, so nothing a caller set earlier
 ///   changes a search;
-/// - a piece whose spawn state is illegal has no placement (an empty result, not an error);
+/// - a piece whose spawn state is illegal has no placement (an empty result, not an error),
+///   for a searcher that moves the piece from its spawn ([`Searcher::path_start`] is the spawn
+///   state); the `drop` searcher's pieces come from above the field and have no spawn to check;
 /// - `out` is cleared first and reused: no allocation per call once it has grown;
 /// - paths are recorded only when `options.with_paths` is set, and recording them must not
 ///   slow down a search that does not.

@@ -356,6 +356,7 @@ searchers! {
     Bfs(tetris_search_bfs::Bfs),
     ColumnDrop(tetris_search_column_drop::ColumnDrop),
     Gamepad(tetris_search_bfs::Gamepad),
+    DropFromAbove(tetris_search_drop::DropFromAbove),
 }
 
 evaluators! {
