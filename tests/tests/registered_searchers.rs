@@ -9,6 +9,9 @@
 //! - `column-drop`: the same counts, since on the empty board every rotation and shift at the
 //!   spawn row is legal and every column's only lock state rests on the floor (the crate
 //!   documentation of `search-column-drop`, "Order and duplicates");
+//! - `drop`: the same counts, every orientation at every column between the walls (the
+//!   crate documentation of `search-drop`, worked out by hand in its `counts_on_the_empty_board`
+//!   test);
 //! - `gamepad`: its crate documents no count for its default timing (level 19, 30 Hz), only
 //!   that at levels 19 and 29 it finds a subset of the BFS placements
 //!   (`search-bfs/tests/gamepad.rs`), so that is what is asserted;
@@ -34,6 +37,7 @@ use tetris_search_bfs::Bfs;
 const DOCUMENTED_EMPTY_BOARD_COUNTS: &[(&str, [usize; 7])] = &[
     ("bfs", [34, 34, 17, 9, 17, 34, 17]),
     ("column-drop", [34, 34, 17, 9, 17, 34, 17]),
+    ("drop", [34, 34, 17, 9, 17, 34, 17]),
 ];
 
 /// The searcher `name` built through the registry (the name must be registered).

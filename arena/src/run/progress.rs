@@ -91,11 +91,7 @@ impl Progress {
     /// A spinner counting the pieces of one game of unknown length (`arena play` without a
     /// cap), with their rate.
     pub fn game_pieces() -> Progress {
-        let progress = Progress::with(
-            0,
-            Shows::GamePieces,
-            "{spinner} {msg}, elapsed {elapsed}",
-        );
+        let progress = Progress::with(0, Shows::GamePieces, "{spinner} {msg}, elapsed {elapsed}");
         progress.bar.set_message("0 pieces");
         progress
     }

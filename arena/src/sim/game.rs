@@ -263,6 +263,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetris_core::Placement;
 
     fn settings(generator: &str, seed: u64, max_pieces: Option<u64>) -> GameSettings {
         GameSettings {
@@ -320,6 +321,90 @@ mod tests {
         .unwrap();
         assert_eq!(result.end, GameEnd::Stopped);
         assert_eq!(result.pieces, 17);
+    }
+
+    /// Plays `strategy` on the S/Z torture sequence (every strategy dies) on 10 × 6 under
+    /// `rule`, keeping the placements.
+    fn torture_game(strategy: &str, rule: GameOverRule) -> GameResult {
+        let mut strategy = Strategy::from_name(strategy).unwrap();
+        let rules = GameSettings {
+            board_height: 6,
+            game_over_rule: rule,
+            ..settings("sz", 5, Some(100_000))
+        };
+        let options = PlayOptions {
+            keep_placements: true,
+            keep_paths: false,
+        };
+        play_game(&mut strategy, &rules, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap()
+    }
+
+    fn lands_above_the_field(played: &PlayedPlacement) -> bool {
+        Placement::new(played.piece, played.state())
+            .cells
+            .iter()
+            .any(|&(_, y)| y < 0)
+    }
+
+    #[test]
+    fn a_literature_game_ends_exactly_at_the_first_landing_above_the_field() {
+        let literature = torture_game("drop+dellacherie", GameOverRule::Literature);
+        assert!(literature.game_over());
+        let (last, before) = literature.placements.split_last().unwrap();
+        assert!(lands_above_the_field(last), "{last:?}");
+        assert_eq!(last.cleared, 0, "the game ends before rows clear");
+        assert!(!before.iter().any(lands_above_the_field));
+        assert_eq!(literature.pieces, literature.placements.len() as u64);
+        // The same strategy under the simulation rule makes the same decisions (one piece: no
+        // chain to cut) until one of the two games ends; there the landing above the field
+        // only loses the cells above row 0.
+        let simulation = torture_game("drop+dellacherie", GameOverRule::Simulation);
+        let common = simulation
+            .placements
+            .len()
+            .min(literature.placements.len() - 1);
+        assert_eq!(
+            simulation.placements[..common],
+            literature.placements[..common]
+        );
+    }
+
+    #[test]
+    fn no_suicide_lands_above_the_field_only_when_every_placement_would() {
+        let result = torture_game("drop+dellacherie,no-suicide", GameOverRule::Literature);
+        assert!(result.game_over());
+        let mut board = Board::new(6).unwrap();
+        let mut searcher = tetris_registry::searcher_by_name("drop").unwrap();
+        let mut candidates = tetris_core::Placements::new();
+        for (index, played) in result.placements.iter().enumerate() {
+            tetris_core::Searcher::search(
+                &mut searcher,
+                &board,
+                played.piece,
+                tetris_core::SearchOptions::default(),
+                &mut candidates,
+            );
+            let every_one_ends = candidates
+                .iter()
+                .all(|candidate| GameOverRule::Literature.placement_ends_game(candidate));
+            // A placement above the field is played only when no other is left, and then
+            // the game ends with it.
+            assert_eq!(
+                lands_above_the_field(played),
+                every_one_ends,
+                "placement {index}"
+            );
+            if every_one_ends {
+                assert_eq!(index + 1, result.placements.len());
+            }
+            board.lock(played.piece, played.state());
+        }
+        // The torture sequence kills it too, later than the plain strategy on the same pieces.
+        let plain = torture_game("drop+dellacherie", GameOverRule::Literature);
+        assert!(result.pieces >= plain.pieces);
     }
 
     #[test]

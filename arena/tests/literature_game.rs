@@ -1,0 +1,206 @@
+//! The literature's game from the command line: the `drop` searcher, the game-over rules,
+//! strategy options, and their errors, run as the built binary.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod common;
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+/// Runs a command that must succeed; its stdout.
+fn succeed(args: &[&str]) -> String {
+    let output = arena(args);
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs a command that must fail by the contract: exit code 2, nothing on stdout, exactly one
+/// `error:` line on stderr. Returns that line.
+fn fail(args: &[&str]) -> String {
+    let output = arena(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} printed on stdout");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {stderr:?}");
+    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr:?}");
+    lines[0].to_string()
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|error| panic!("{error}: {text}"))
+}
+
+fn folder(name: &str) -> PathBuf {
+    common::scratch_folder("literature", name)
+}
+
+#[test]
+fn bad_options_and_options_that_do_not_apply_are_one_error_line() {
+    let folder = folder("bad-options");
+    // A pattern of 10 rows for a 20-row game, and a pattern that is not a board.
+    let short = folder.join("pattern10.txt");
+    fs::write(&short, format!("{}##########\n", "..........\n".repeat(9))).unwrap();
+    let garbage = folder.join("garbage.txt");
+    fs::write(&garbage, "not a board\n").unwrap();
+    let short_name = format!("bfs+elashi,pattern={}", short.display());
+    let garbage_name = format!("bfs+elashi,pattern={}", garbage.display());
+    for (strategy, expected) in [
+        ("bfs+elashi,no-sucide", "unknown option \"no-sucide\""),
+        (
+            "drop+dellacherie,well=10",
+            "well column \"10\" is not a column from 0 to 9",
+        ),
+        ("drop+dellacherie,well=x", "is not a column from 0 to 9"),
+        (
+            "bfs+elashi,expectimax,expectimax",
+            "option \"expectimax\" is given twice",
+        ),
+        ("bfs+elashi,no-suicide=yes", "takes no value"),
+        (
+            short_name.as_str(),
+            "the pattern file has 10 rows but the board has 20",
+        ),
+        (garbage_name.as_str(), "pattern file"),
+    ] {
+        for command in [
+            &["play", strategy, "--max-pieces", "5"][..],
+            &[
+                "tournament",
+                strategy,
+                "--games",
+                "1",
+                "--seed",
+                "1",
+                "--max-pieces",
+                "5",
+            ],
+        ] {
+            let message = fail(command);
+            assert!(message.contains(expected), "{command:?}: {message}");
+        }
+    }
+    let message = fail(&["play", "bfs+elashi", "--game-over", "console"]);
+    assert!(
+        message.contains("unknown game-over rule \"console\""),
+        "{message}"
+    );
+    // The 10-row pattern fits a 10-row game.
+    succeed(&[
+        "play",
+        &short_name,
+        "--board-height",
+        "10",
+        "--max-pieces",
+        "5",
+    ]);
+}
+
+#[test]
+fn results_record_the_rule_and_a_tournament_never_mixes_rules_silently() {
+    let played = json(&succeed(&[
+        "play",
+        "drop+dellacherie:el-tetris,no-suicide",
+        "--generator",
+        "java",
+        "--seed",
+        "1",
+        "--max-pieces",
+        "300",
+        "--json",
+        "--no-placements",
+    ]));
+    assert_eq!(played["game_over_rule"], "literature");
+    assert_eq!(played["strategy"], "drop+dellacherie:el-tetris,no-suicide");
+    // Options print in their canonical order.
+    let played = json(&succeed(&[
+        "play",
+        "bfs+elashi,expectimax,no-suicide",
+        "--max-pieces",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(played["strategy"], "bfs+elashi,no-suicide,expectimax");
+    assert_eq!(played["game_over_rule"], "simulation");
+    let mixed = ["tournament", "drop+dellacherie", "column-drop+dellacherie"];
+    let settings = ["--games", "2", "--seed", "1", "--board-height", "8"];
+    let message = fail(&[&mixed[..], &settings[..]].concat());
+    assert!(message.contains("--game-over"), "{message}");
+    let report = json(&succeed(
+        &[
+            &mixed[..],
+            &settings[..],
+            &["--game-over", "literature", "--json"],
+        ]
+        .concat(),
+    ));
+    assert_eq!(report["settings"]["game_over"], "literature");
+    assert!(
+        report["settings"]["game_over_rule"]
+            .as_str()
+            .unwrap()
+            .starts_with("literature:")
+    );
+}
+
+#[test]
+fn drop_games_replay_and_redecide_under_both_rules() {
+    let folder = folder("replay");
+    // (With no-suicide under the simulation rule, `drop` never lets the spawn be blocked on
+    // these pieces: that game would not end, so it plays without the option.)
+    for (rule, strategy) in [
+        ("literature", "drop+dellacherie,no-suicide"),
+        ("simulation", "drop+dellacherie"),
+    ] {
+        let path = folder.join(format!("{rule}.json"));
+        let path = path.to_str().unwrap();
+        succeed(&[
+            "play",
+            strategy,
+            "--max-pieces",
+            "100000",
+            "--board-height",
+            "8",
+            "--seed",
+            "3",
+            "--game-over",
+            rule,
+            "--record",
+            path,
+        ]);
+        let replay = json(&fs::read_to_string(path).unwrap());
+        assert_eq!(replay["rules"]["game_over_rule"], rule);
+        assert_eq!(replay["result"]["end"], "game_over");
+        let verified = json(&succeed(&["replay", path, "--redecide", "--json"]));
+        assert_eq!(verified["verified"], true);
+        assert_eq!(verified["game_over_rule"], rule);
+    }
+    // Relabelled to the other rule, the literature game no longer verifies: its last
+    // placement landed above the field, which the simulation rule does not end the game on.
+    let literature = folder.join("literature.json");
+    let text = fs::read_to_string(&literature).unwrap();
+    let relabelled = folder.join("relabelled.json");
+    fs::write(
+        &relabelled,
+        text.replace(
+            "\"game_over_rule\":\"literature\"",
+            "\"game_over_rule\":\"simulation\"",
+        ),
+    )
+    .unwrap();
+    assert_ne!(fs::read_to_string(&relabelled).unwrap(), text);
+    fail(&["replay", relabelled.to_str().unwrap()]);
+}
