@@ -342,6 +342,8 @@ fn bad_inputs_exit_2_with_one_error_line() {
         vec!["nope+nes-plateau"],
         vec!["bfs+nope"],
         vec!["column-drop+nes-plateau@3"],
+        // The literature's searcher places pieces no NES piece can reach (above the field).
+        vec!["drop+nes-plateau"],
         vec!["column-drop+nes-plateau", "--tap-rate", "1"],
         vec!["column-drop+nes-plateau", "--tap-rate", "9"],
         vec!["column-drop+nes-plateau", "--start-level", "20"],

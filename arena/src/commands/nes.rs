@@ -13,8 +13,8 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL};
-use tetris_registry::{Strategy, StrategySpec};
+use tetris_core::{PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
+use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
@@ -159,6 +159,20 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
                 "depth {} sees more pieces than the NES shows: use depth 1 or 2 (current \
                  piece and preview)",
                 spec.depth
+            ),
+        });
+    }
+    let starts_at_the_spawn = searcher_by_name(&spec.searcher)
+        .is_some_and(|searcher| searcher.path_start() == PieceState::SPAWN);
+    if !starts_at_the_spawn {
+        // The console's pieces spawn at the top and fall; a searcher whose pieces come from
+        // above the field (`drop`) places them where no NES piece can be.
+        return Err(ArenaError::Strategy {
+            strategy: spec.to_string(),
+            message: format!(
+                "searcher {} plays the literature's game (pieces dropped from above the \
+                 field), not the console's: use a searcher that starts from the spawn",
+                spec.searcher
             ),
         });
     }
