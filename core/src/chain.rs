@@ -479,23 +479,26 @@ where
             return None;
         }
         self.records.push(record);
-        let known_value = if last_known || game_over {
-            None
+        let value = if last_known {
+            let value = if self.options.expectimax {
+                self.unknown_level(&mut deeper[0], &next)
+            } else {
+                self.evaluate(&next)
+            };
+            self.offer(value);
+            value
         } else {
-            self.known_level(deeper, &next)
-        };
-        let value = match known_value {
-            Some(value) => value,
-            None => {
-                // The last known piece (evaluated, or averaged over the unknown piece), or
-                // cut short: the game ends here, or the next known piece has no placement.
-                let value = if last_known && self.options.expectimax {
-                    self.unknown_level(&mut deeper[0], &next)
-                } else {
-                    self.evaluate(&next)
-                };
-                self.offer(value);
-                value
+            match (!game_over)
+                .then(|| self.known_level(deeper, &next))
+                .flatten()
+            {
+                Some(value) => value,
+                // Cut short: the game ends here, or the next known piece has no placement.
+                None => {
+                    let value = self.evaluate(&next);
+                    self.offer(value);
+                    value
+                }
             }
         };
         self.records.pop();
