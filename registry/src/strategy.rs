@@ -239,6 +239,13 @@ impl FromStr for StrategySpec {
             message,
         };
         let (body, depth) = match text.rsplit_once('@') {
+            Some((_, depth)) if depth.contains(',') => {
+                return Err(fail(format!(
+                    "options go before the depth: {}",
+                    "SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH], e.g. \
+                     bfs+elashi,no-suicide@2"
+                )));
+            }
             Some((body, depth)) => {
                 let depth: usize = depth.parse().map_err(|_| {
                     fail(format!(
@@ -631,6 +638,7 @@ mod tests {
             ("bfs+elashi,expectimax=1", "takes no value"),
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
+            ("bfs+elashi@2,no-suicide", "options go before the depth"),
         ] {
             let message = bad.parse::<StrategySpec>().unwrap_err().to_string();
             assert!(message.contains(reason), "{bad}: {message}");
