@@ -204,3 +204,57 @@ fn drop_games_replay_and_redecide_under_both_rules() {
     assert_ne!(fs::read_to_string(&relabelled).unwrap(), text);
     fail(&["replay", relabelled.to_str().unwrap()]);
 }
+
+#[test]
+fn the_estimate_beside_the_measured_mean_is_the_stats_fit_of_the_same_pieces() {
+    // One uncapped game on 10 x 12 under the literature rule, three ways: `play --estimate`,
+    // `tournament --estimate` (game 0 uses seed 2), and `arena stats` over exactly that
+    // game's pieces (its game 0 is the same game, stopped by the piece count where the game
+    // ended). All three fit the same row counts, so they must agree to the last digit.
+    let strategy = "drop+dellacherie:original";
+    let played = json(&succeed(&[
+        "play",
+        strategy,
+        "--seed",
+        "2",
+        "--board-height",
+        "12",
+        "--estimate",
+        "--json",
+        "--no-placements",
+    ]));
+    assert_eq!(played["game_over"], true);
+    let pieces = played["pieces"].as_u64().unwrap().to_string();
+    let estimate = &played["estimate"];
+    let expected_pieces = estimate["expected_pieces"].as_f64().unwrap();
+    let expected_lines = estimate["expected_lines"].as_f64().unwrap();
+    assert!((expected_lines - 0.4 * expected_pieces).abs() < 1e-6 * expected_lines);
+    let tournament = json(&succeed(&[
+        "tournament",
+        strategy,
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--board-height",
+        "12",
+        "--estimate",
+        "--json",
+    ]));
+    assert_eq!(&tournament["summary"][0]["estimate"], estimate);
+    assert_eq!(tournament["games"][0]["lines"], played["lines"]);
+    let stats = json(&succeed(&[
+        "stats",
+        strategy,
+        "--pieces",
+        &pieces,
+        "--seed",
+        "2",
+        "--board-height",
+        "12",
+        "--json",
+    ]));
+    assert_eq!(stats["games"], 1);
+    assert_eq!(stats["fit"]["expected_pieces"], estimate["expected_pieces"]);
+    assert_eq!(stats["fit"]["r_squared"], estimate["r_squared"]);
+}

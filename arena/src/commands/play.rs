@@ -20,10 +20,12 @@ use std::path::PathBuf;
 use tetris_core::{GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
 use tetris_registry::Strategy;
 
+use crate::analysis::pieces::PieceStatistics;
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
 use crate::report::game::{PlayJson, play_text};
 use crate::report::output::{check_output_file, print_output, write_atomically};
+use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
 use crate::run::Progress;
@@ -74,6 +76,10 @@ pub struct Args {
     /// FILE as JSON, for `arena replay FILE`.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Also estimate the expected game length from where this game's pieces locked (the
+    /// `arena stats` fit): for games too long to play to the end or to play many of.
+    #[arg(long, conflicts_with = "watch")]
+    pub estimate: bool,
 }
 
 /// Runs `arena play`.
@@ -98,6 +104,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         keep_placements: args.json && !args.no_placements,
         keep_paths: args.record.is_some(),
     };
+    let mut statistics = args.estimate.then(|| {
+        let mut statistics = PieceStatistics::new(usize::from(settings.board_height));
+        statistics.start_game();
+        statistics
+    });
     let result = match watcher.as_mut() {
         Some(watcher) => play_watched(&mut strategy, &settings, options, watcher)?,
         None => {
@@ -105,7 +116,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             // strategies can last millions of pieces.
             let progress = Progress::game_pieces();
             let mut unreported = 0u64;
-            let result = play_game(&mut strategy, &settings, options, &mut |_| {
+            let result = play_game(&mut strategy, &settings, options, &mut |step| {
+                if let Some(statistics) = statistics.as_mut() {
+                    statistics.record(step.placement, step.board);
+                }
                 unreported += 1;
                 if unreported == Progress::PIECES_PER_REPORT {
                     progress.add_pieces(unreported);
@@ -130,16 +144,16 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         })?;
         write_atomically(path, replay.to_json().as_bytes())?;
     }
+    let estimate = statistics.map(|statistics| EstimateJson::of(statistics.fit().as_ref()));
     if args.json {
         let report = PlayJson::new(&strategy, &settings, &result, !args.no_placements);
-        return print_output(&report.to_line());
+        return print_output(&report.with_estimate(estimate).to_line());
     }
-    print_output(&play_text(
-        &strategy,
-        &settings,
-        &result,
-        args.record.is_some(),
-    ))
+    let mut text = play_text(&strategy, &settings, &result, args.record.is_some());
+    if let Some(estimate) = estimate {
+        text.push_str(&format!("estimate   {}\n", estimate.text()));
+    }
+    print_output(&text)
 }
 
 /// The game settings the options name, checked (with the options that need another one).

@@ -8,6 +8,7 @@ use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
 use crate::report::output::json_line;
+use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
 use crate::sim::replay::Replay;
@@ -27,9 +28,16 @@ pub struct PlayJson {
     game_over: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     placements: Option<Vec<PlayedPlacement>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<EstimateJson>,
 }
 
 impl PlayJson {
+    /// The report with the expected-length estimate (`--estimate`).
+    pub fn with_estimate(self, estimate: Option<EstimateJson>) -> PlayJson {
+        PlayJson { estimate, ..self }
+    }
+
     /// The report of a game; `placements` keeps the list (without paths).
     pub fn new(
         strategy: &Strategy,
@@ -54,6 +62,7 @@ impl PlayJson {
                     .map(PlayedPlacement::without_path)
                     .collect()
             }),
+            estimate: None,
         }
     }
 

@@ -11,6 +11,7 @@ use crate::error::ArenaError;
 use crate::format::{aligned, format_p_value, optional};
 use crate::report::output::{RunReport, csv_text, pretty_json};
 use crate::report::plots;
+use crate::report::stats::{ESTIMATE_RULE, EstimateJson};
 use crate::run::Finished;
 use crate::run::tournament::TournamentSettings;
 use tetris_core::GameOverRule;
@@ -151,24 +152,6 @@ struct SummaryJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     estimate: Option<EstimateJson>,
 }
-
-/// The expected game length estimated from where a strategy's pieces locked (`--estimate`).
-#[derive(Serialize)]
-struct EstimateJson {
-    /// `null` when too few rows had pieces to fit a line.
-    expected_lines: Option<f64>,
-    expected_pieces: Option<f64>,
-    r_squared: Option<f64>,
-    ratio: Option<f64>,
-    fit_rows: Vec<usize>,
-    rule: &'static str,
-}
-
-/// How `--estimate` estimates the expected game length, as printed and stored.
-pub const ESTIMATE_RULE: &str = "arena stats' estimate over all of the strategy's pieces in \
-    these games: the share of pieces locking in each row (row of the piece's top cell), a least \
-    squares line through log10 of the shares of the rows with enough pieces, extrapolated to \
-    row 0; expected pieces = 1 / that share, expected lines = 0.4 x expected pieces";
 
 #[derive(Serialize)]
 struct PairJson<'a> {
@@ -506,18 +489,9 @@ impl RunReport for TournamentReport<'_> {
                     capped_games: summary.capped,
                     game_over_games: summary.game_overs,
                     sequence_ended_games: summary.sequence_ends,
-                    estimate: settings.estimate.then(|| EstimateJson {
-                        expected_lines: estimates[index].as_ref().map(LogLinearFit::expected_lines),
-                        expected_pieces: estimates[index]
-                            .as_ref()
-                            .map(LogLinearFit::expected_pieces),
-                        r_squared: estimates[index].as_ref().map(|fit| fit.r_squared),
-                        ratio: estimates[index].as_ref().map(LogLinearFit::ratio),
-                        fit_rows: estimates[index]
-                            .as_ref()
-                            .map_or_else(Vec::new, |fit| fit.rows.clone()),
-                        rule: ESTIMATE_RULE,
-                    }),
+                    estimate: settings
+                        .estimate
+                        .then(|| EstimateJson::of(estimates[index].as_ref())),
                 })
                 .collect(),
             pairwise: self
