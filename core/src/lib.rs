@@ -36,7 +36,7 @@ pub use frames::{
     PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL,
 };
 pub use generator::{GeneratorKind, PieceGenerator};
-pub use piece::{Piece, SPAWN_X, SPAWN_Y};
+pub use piece::{Footprint, Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use rules::GameOverRule;
 pub use scoring::NesScore;

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Error;
+use crate::placement::Input;
 
 /// One cell offset `(dx, dy)` from the pivot: `+x` right, `+y` down.
 pub type CellOffset = (i8, i8);
@@ -141,6 +142,77 @@ const VERTICAL_EXTENTS: [[(i8, i8); 4]; 7] = {
     extents
 };
 
+/// What a straight drop needs of one orientation ([`Piece::footprint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// `(dx, largest dy)` for each distinct column offset of the cells, in the order the
+    /// orientation table first names them: the lowest cell of each column, the only one that
+    /// can meet the stack when the piece drops straight down. The first `count` are used.
+    pub columns: [CellOffset; 4],
+    /// How many columns the orientation covers (1 to 4).
+    pub count: u8,
+    /// The leftmost pivot column inside the walls, −(smallest dx).
+    pub first_x: i8,
+    /// The rightmost pivot column inside the walls, 9 − (largest dx).
+    pub last_x: i8,
+}
+
+impl Footprint {
+    /// The used `(dx, largest dy)` entries.
+    #[inline]
+    pub fn column_bottoms(&self) -> &[CellOffset] {
+        &self.columns[..self.count as usize]
+    }
+}
+
+/// Footprints of every piece and rotation, indexed `[piece][rotation]`, built at compile time
+/// from the orientation table (rotations a piece does not have repeat rotation 0's cells).
+const FOOTPRINTS: [[Footprint; 4]; 7] = {
+    let empty = Footprint {
+        columns: [(0, 0); 4],
+        count: 0,
+        first_x: 0,
+        last_x: 0,
+    };
+    let mut table = [[empty; 4]; 7];
+    let mut piece = 0;
+    while piece < 7 {
+        let mut rotation = 0;
+        while rotation < 4 {
+            let cells = ORIENTATIONS[piece][rotation];
+            let mut footprint = empty;
+            let (mut dx_min, mut dx_max) = (i8::MAX, i8::MIN);
+            let mut cell = 0;
+            while cell < 4 {
+                let (dx, dy) = cells[cell];
+                if dx < dx_min {
+                    dx_min = dx;
+                }
+                if dx > dx_max {
+                    dx_max = dx;
+                }
+                let mut slot = 0;
+                while slot < footprint.count as usize && footprint.columns[slot].0 != dx {
+                    slot += 1;
+                }
+                if slot == footprint.count as usize {
+                    footprint.columns[slot] = (dx, dy);
+                    footprint.count += 1;
+                } else if dy > footprint.columns[slot].1 {
+                    footprint.columns[slot].1 = dy;
+                }
+                cell += 1;
+            }
+            footprint.first_x = -dx_min;
+            footprint.last_x = 9 - dx_max;
+            table[piece][rotation] = footprint;
+            rotation += 1;
+        }
+        piece += 1;
+    }
+    table
+};
+
 impl Piece {
     /// All seven pieces in index order.
     pub const ALL: [Piece; 7] = [
@@ -248,6 +320,32 @@ impl Piece {
         board_height as i8 - 1 - self.vertical_extent(rotation).1
     }
 
+    /// The orientation's footprint: the lowest cell of each column it covers and the pivot
+    /// columns where it fits between the walls (what a straight drop needs).
+    #[inline]
+    pub const fn footprint(self, rotation: u8) -> Footprint {
+        FOOTPRINTS[self as usize][rotation as usize]
+    }
+
+    /// The fewest rotation presses that turn the spawn orientation into `rotation`, each
+    /// orientation on the way included: 4 orientations — 1 by one clockwise press (A), 2 by
+    /// two clockwise presses (through 1), 3 by one counterclockwise press (B); Z, S and I — 1
+    /// by one clockwise press (both buttons toggle); O — none.
+    pub fn rotation_presses(self, rotation: u8) -> &'static [Input] {
+        const PRESSES_FOUR: [&[Input]; 4] = [
+            &[],
+            &[Input::RotateClockwise],
+            &[Input::RotateClockwise, Input::RotateClockwise],
+            &[Input::RotateCounterclockwise],
+        ];
+        const PRESSES_TWO: [&[Input]; 2] = [&[], &[Input::RotateClockwise]];
+        match self.orientation_count() {
+            4 => PRESSES_FOUR[rotation as usize],
+            2 => PRESSES_TWO[rotation as usize],
+            _ => &[],
+        }
+    }
+
     /// The NES orientation id of the spawn orientation (T 2, J 7, Z 8, O 10, S 11, L 14,
     /// I 18), which the NES randomizer adds when it rerolls.
     pub const fn nes_spawn_id(self) -> u8 {
@@ -303,6 +401,50 @@ impl<'de> Deserialize<'de> for Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn footprints_give_each_columns_lowest_cell_and_the_walls() {
+        // By hand from rules.md's table. T rotation 0, (-1,0) (0,0) (1,0) (0,1): columns -1,
+        // 0, 1 with lowest dy 0, 1, 0; pivot x from 1 to 8.
+        let t = Piece::T.footprint(0);
+        assert_eq!(t.column_bottoms(), [(-1, 0), (0, 1), (1, 0)]);
+        assert_eq!((t.first_x, t.last_x), (1, 8));
+        // J rotation 3, (0,-1) (1,-1) (0,0) (0,1): column 0 down to dy 1, column 1 only -1.
+        let j = Piece::J.footprint(3);
+        assert_eq!(j.column_bottoms(), [(0, 1), (1, -1)]);
+        assert_eq!((j.first_x, j.last_x), (0, 8));
+        // I vertical: one column, lowest dy 1, any pivot column; I flat spans -2..1: x 2..8.
+        let vertical = Piece::I.footprint(1);
+        assert_eq!(vertical.column_bottoms(), [(0, 1)]);
+        assert_eq!((vertical.first_x, vertical.last_x), (0, 9));
+        assert_eq!(
+            (Piece::I.footprint(0).first_x, Piece::I.footprint(0).last_x),
+            (2, 8)
+        );
+    }
+
+    #[test]
+    fn rotation_presses_are_the_fewest_and_reach_the_rotation() {
+        use crate::placement::Input::{RotateClockwise as A, RotateCounterclockwise as B};
+        assert_eq!(Piece::T.rotation_presses(0), []);
+        assert_eq!(Piece::T.rotation_presses(1), [A]);
+        assert_eq!(Piece::L.rotation_presses(2), [A, A]);
+        assert_eq!(Piece::J.rotation_presses(3), [B]);
+        assert_eq!(Piece::S.rotation_presses(1), [A]);
+        assert_eq!(Piece::O.rotation_presses(0), []);
+        for piece in Piece::ALL {
+            for rotation in 0..piece.orientation_count() {
+                let reached = piece
+                    .rotation_presses(rotation)
+                    .iter()
+                    .fold(0, |current, input| match input {
+                        A => piece.clockwise(current),
+                        _ => piece.counterclockwise(current),
+                    });
+                assert_eq!(reached, rotation, "{piece} {rotation}");
+            }
+        }
+    }
 
     fn sorted(mut cells: [CellOffset; 4]) -> [CellOffset; 4] {
         cells.sort();

@@ -53,71 +53,9 @@ use std::iter;
 
 use tetris_core::NamedSearcher;
 use tetris_core::{
-    Board, Input, Piece, PieceState, Placement, Placements, SPAWN_X, SPAWN_Y, SearchOptions,
-    Searcher,
+    Board, Footprint, Input, Piece, PieceState, Placement, Placements, SPAWN_X, SPAWN_Y,
+    SearchOptions, Searcher,
 };
-
-/// For one orientation: the distinct column offsets of its cells and, for each, the largest
-/// `dy` (the lowest cell) in that column, which is the only cell of the column that can hit the
-/// stack during a straight drop.
-#[derive(Clone, Copy)]
-struct Footprint {
-    /// `(dx, lowest dy)` for each occupied column offset; the first `count` entries are used.
-    columns: [(i8, i8); 4],
-    count: u8,
-}
-
-/// Footprints of every piece and rotation, indexed `[piece][rotation]`, built at compile time
-/// from the orientation table (unused rotation slots repeat rotation 0 there and are never
-/// read here).
-const FOOTPRINTS: [[Footprint; 4]; 7] = {
-    let mut table = [[Footprint {
-        columns: [(0, 0); 4],
-        count: 0,
-    }; 4]; 7];
-    let mut piece = 0;
-    while piece < 7 {
-        let mut rotation = 0;
-        while rotation < 4 {
-            let cells = Piece::ALL[piece].cells(rotation as u8);
-            let mut footprint = Footprint {
-                columns: [(0, 0); 4],
-                count: 0,
-            };
-            let mut cell = 0;
-            while cell < 4 {
-                let (dx, dy) = cells[cell];
-                let mut slot = 0;
-                while slot < footprint.count as usize && footprint.columns[slot].0 != dx {
-                    slot += 1;
-                }
-                if slot == footprint.count as usize {
-                    footprint.columns[slot] = (dx, dy);
-                    footprint.count += 1;
-                } else if dy > footprint.columns[slot].1 {
-                    footprint.columns[slot].1 = dy;
-                }
-                cell += 1;
-            }
-            table[piece][rotation] = footprint;
-            rotation += 1;
-        }
-        piece += 1;
-    }
-    table
-};
-
-/// The rotation presses that reach each rotation index with the fewest presses, for a piece
-/// with 4 orientations. Rotation 2 goes clockwise twice (through rotation 1).
-const PRESSES_FOUR: [&[Input]; 4] = [
-    &[],
-    &[Input::RotateClockwise],
-    &[Input::RotateClockwise, Input::RotateClockwise],
-    &[Input::RotateCounterclockwise],
-];
-
-/// The rotation presses for a piece with 2 orientations (both buttons toggle; A is used).
-const PRESSES_TWO: [&[Input]; 2] = [&[], &[Input::RotateClockwise]];
 
 /// The rotate-shift-drop searcher of search.md §2 (name `column-drop`); see the crate
 /// documentation for the exact reachability rule, order and paths.
@@ -128,15 +66,6 @@ impl ColumnDrop {
     /// A column-drop searcher (it holds no state).
     pub fn new() -> ColumnDrop {
         ColumnDrop
-    }
-}
-
-/// The inputs that turn the spawn orientation into `rotation` (fewest presses).
-fn rotation_presses(piece: Piece, rotation: u8) -> &'static [Input] {
-    match piece.orientation_count() {
-        4 => PRESSES_FOUR[rotation as usize],
-        2 => PRESSES_TWO[rotation as usize],
-        _ => &[],
     }
 }
 
@@ -211,7 +140,7 @@ impl Surface {
     #[inline]
     fn drop_rows(&self, footprint: &Footprint, leftmost: i8, pivots: &mut [i8]) {
         pivots.fill(i8::MAX);
-        for &(dx, lowest) in &footprint.columns[..footprint.count as usize] {
+        for &(dx, lowest) in footprint.column_bottoms() {
             let start = (SPAWN_Y + lowest + 1).max(0) as usize;
             let first_column = (leftmost + dx) as usize;
             let columns = &self.obstacles[start][first_column..first_column + pivots.len()];
@@ -279,7 +208,7 @@ impl Searcher for ColumnDrop {
             let Some((leftmost, rightmost)) = reachable_run(legal[rotation as usize]) else {
                 continue;
             };
-            let footprint = &FOOTPRINTS[piece.index()][rotation as usize];
+            let footprint = &piece.footprint(rotation);
             surface.drop_rows(
                 footprint,
                 leftmost,
@@ -294,7 +223,8 @@ impl Searcher for ColumnDrop {
                     } else {
                         Input::Right
                     };
-                    let path = rotation_presses(piece, rotation)
+                    let path = piece
+                        .rotation_presses(rotation)
                         .iter()
                         .copied()
                         .chain(iter::repeat_n(shift, x.abs_diff(SPAWN_X) as usize))
@@ -494,7 +424,7 @@ mod tests {
         for rotation in 0..piece.orientation_count() {
             let mut current = PieceState::SPAWN;
             let mut reachable = true;
-            for &press in rotation_presses(piece, rotation) {
+            for &press in piece.rotation_presses(rotation) {
                 current.rotation = match press {
                     Input::RotateCounterclockwise => piece.counterclockwise(current.rotation),
                     _ => piece.clockwise(current.rotation),

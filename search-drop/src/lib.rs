@@ -114,7 +114,7 @@
 use std::iter;
 
 use tetris_core::{
-    Board, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
+    Board, Footprint, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
     SearchOptions, Searcher,
 };
 
@@ -139,73 +139,6 @@ const EL_TETRIS_ORDER: [&[u8]; 7] = [
     &[0, 3, 2, 1], // L
     &[1, 0],       // I
 ];
-
-/// For one orientation: the distinct column offsets of its cells, each with its largest dy
-/// (the lowest cell of that column, the only one that can hit the stack in a straight drop),
-/// and the pivot columns where it fits between the walls.
-#[derive(Clone, Copy)]
-struct Footprint {
-    /// `(dx, lowest dy)` for each occupied column offset; the first `count` entries are used.
-    columns: [(i8, i8); 4],
-    count: u8,
-    /// The leftmost pivot column inside the walls, −dx_min.
-    first_x: i8,
-    /// The rightmost pivot column inside the walls, 9 − dx_max.
-    last_x: i8,
-}
-
-/// Footprints of every piece and rotation, indexed `[piece][rotation]`, built at compile time
-/// from the orientation table (unused rotation slots repeat rotation 0 there and are never
-/// read).
-const FOOTPRINTS: [[Footprint; 4]; 7] = {
-    let mut table = [[Footprint {
-        columns: [(0, 0); 4],
-        count: 0,
-        first_x: 0,
-        last_x: 0,
-    }; 4]; 7];
-    let mut piece = 0;
-    while piece < 7 {
-        let mut rotation = 0;
-        while rotation < 4 {
-            let cells = Piece::ALL[piece].cells(rotation as u8);
-            let mut footprint = Footprint {
-                columns: [(0, 0); 4],
-                count: 0,
-                first_x: 0,
-                last_x: 0,
-            };
-            let (mut dx_min, mut dx_max) = (i8::MAX, i8::MIN);
-            let mut cell = 0;
-            while cell < 4 {
-                let (dx, dy) = cells[cell];
-                if dx < dx_min {
-                    dx_min = dx;
-                }
-                if dx > dx_max {
-                    dx_max = dx;
-                }
-                let mut slot = 0;
-                while slot < footprint.count as usize && footprint.columns[slot].0 != dx {
-                    slot += 1;
-                }
-                if slot == footprint.count as usize {
-                    footprint.columns[slot] = (dx, dy);
-                    footprint.count += 1;
-                } else if dy > footprint.columns[slot].1 {
-                    footprint.columns[slot].1 = dy;
-                }
-                cell += 1;
-            }
-            footprint.first_x = -dx_min;
-            footprint.last_x = 9 - dx_max;
-            table[piece][rotation] = footprint;
-            rotation += 1;
-        }
-        piece += 1;
-    }
-    table
-};
 
 // The two facts about the orientation table the paths rely on (crate documentation, "Paths"),
 // checked at compile time: every dy lies in −2..=1 (so every cell at DROP_START's row is above
@@ -234,7 +167,7 @@ const _: () = {
                 assert!(DROP_START.y + dy < 0);
                 cell += 1;
             }
-            let footprint = &FOOTPRINTS[piece][rotation as usize];
+            let footprint = Piece::ALL[piece].footprint(rotation);
             assert!(footprint.first_x <= DROP_START.x && DROP_START.x <= footprint.last_x);
             rotation += 1;
         }
@@ -242,20 +175,17 @@ const _: () = {
     }
 };
 
-impl Footprint {
-    /// The landing pivot rows of this orientation for the pivot columns
-    /// `first_x..=last_x`, written to `pivots` (one per column), from the column tops `tops`.
-    /// One pass per column of the piece over contiguous columns keeps the loops short and
-    /// branch-free.
-    #[inline]
-    fn landing_rows(&self, tops: &[i8; 10], pivots: &mut [i8]) {
-        pivots.fill(i8::MAX);
-        for &(dx, lowest) in &self.columns[..self.count as usize] {
-            let first_column = (self.first_x + dx) as usize;
-            let columns = &tops[first_column..first_column + pivots.len()];
-            for (pivot, &top) in pivots.iter_mut().zip(columns) {
-                *pivot = (*pivot).min(top - 1 - lowest);
-            }
+/// The landing pivot rows of the orientation with `footprint` for its pivot columns
+/// `first_x..=last_x`, written to `pivots` (one per column), from the column tops `tops`. One
+/// pass per column of the piece over contiguous columns keeps the loops short and branch-free.
+#[inline]
+fn landing_rows(footprint: &Footprint, tops: &[i8; 10], pivots: &mut [i8]) {
+    pivots.fill(i8::MAX);
+    for &(dx, lowest) in footprint.column_bottoms() {
+        let first_column = (footprint.first_x + dx) as usize;
+        let columns = &tops[first_column..first_column + pivots.len()];
+        for (pivot, &top) in pivots.iter_mut().zip(columns) {
+            *pivot = (*pivot).min(top - 1 - lowest);
         }
     }
 }
@@ -266,27 +196,6 @@ impl Footprint {
 fn column_tops(board: &Board) -> [i8; 10] {
     let floor = 1u64 << board.height();
     std::array::from_fn(|x| (board.column(x) as u64 | floor).trailing_zeros() as i8)
-}
-
-/// The rotation presses that reach each rotation index with the fewest presses, for a piece
-/// with 4 orientations. Rotation 2 goes clockwise twice (through rotation 1).
-const PRESSES_FOUR: [&[Input]; 4] = [
-    &[],
-    &[Input::RotateClockwise],
-    &[Input::RotateClockwise, Input::RotateClockwise],
-    &[Input::RotateCounterclockwise],
-];
-
-/// The rotation presses for a piece with 2 orientations (both buttons toggle; A is used).
-const PRESSES_TWO: [&[Input]; 2] = [&[], &[Input::RotateClockwise]];
-
-/// The inputs that turn rotation 0 into `rotation` (fewest presses).
-fn rotation_presses(piece: Piece, rotation: u8) -> &'static [Input] {
-    match piece.orientation_count() {
-        4 => PRESSES_FOUR[rotation as usize],
-        2 => PRESSES_TWO[rotation as usize],
-        _ => &[],
-    }
 }
 
 /// The literature's one-piece searcher of search.md §2b (name `drop`): every orientation at
@@ -329,10 +238,10 @@ impl Searcher for DropFromAbove {
         let tops = column_tops(board);
         let mut landing = [0i8; 10];
         for &rotation in EL_TETRIS_ORDER[piece.index()] {
-            let footprint = &FOOTPRINTS[piece.index()][rotation as usize];
+            let footprint = piece.footprint(rotation);
             let (first_x, last_x) = (footprint.first_x, footprint.last_x);
             let pivots = &mut landing[first_x as usize..=last_x as usize];
-            footprint.landing_rows(&tops, pivots);
+            landing_rows(&footprint, &tops, pivots);
             for (x, &y) in (first_x..=last_x).zip(pivots.iter()) {
                 let placement = Placement::new(piece, PieceState { x, y, rotation });
                 if options.with_paths {
@@ -341,7 +250,8 @@ impl Searcher for DropFromAbove {
                     } else {
                         Input::Right
                     };
-                    let path = rotation_presses(piece, rotation)
+                    let path = piece
+                        .rotation_presses(rotation)
                         .iter()
                         .copied()
                         .chain(iter::repeat_n(shift, x.abs_diff(DROP_START.x) as usize))
