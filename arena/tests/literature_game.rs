@@ -3,41 +3,19 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
 mod common;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
-
-/// Runs a command that must succeed; its stdout.
+/// `arena ARGS…` (the command first), which must succeed; its stdout.
 fn succeed(args: &[&str]) -> String {
-    let output = arena(args);
-    assert!(
-        output.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+    common::succeed(args[0], &args[1..])
 }
 
-/// Runs a command that must fail by the contract: exit code 2, nothing on stdout, exactly one
-/// `error:` line on stderr. Returns that line.
+/// `arena ARGS…` (the command first), which must fail with one `error:` line; that line.
 fn fail(args: &[&str]) -> String {
-    let output = arena(args);
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?} printed on stdout");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {stderr:?}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr:?}");
-    lines[0].to_string()
+    common::fail(args[0], &args[1..])
 }
 
 fn json(text: &str) -> Value {

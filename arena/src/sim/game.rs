@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
-    Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece, PieceGenerator,
+    Board, DecisionContext, GameOverRule, GeneratorKind, LockOutcome, NesScore, Piece,
+    PieceGenerator,
 };
 use tetris_registry::Strategy;
 
@@ -207,29 +208,15 @@ pub fn play_game(
         } else {
             None
         };
-        if rule.placement_ends_game(&placement) {
-            // The literature's game over: the piece has landed, so it is placed and listed,
-            // but the game ends before its rows clear.
+        // The literature's game over: the piece has landed, so it is placed and listed, but
+        // the game ends before its rows clear.
+        let ends_game = rule.placement_ends_game(&placement);
+        let outcome = if ends_game {
             board.place(placement.piece, placement.state());
-            upcoming.pop_front();
-            result.pieces += 1;
-            result.end = GameEnd::GameOver;
-            let played = PlayedPlacement::new(&placement, 0, path);
-            window.clear();
-            window.extend(upcoming.iter().copied());
-            let _ = observer(&Step {
-                board: &board,
-                placement: &played,
-                pieces: result.pieces,
-                lines: result.lines,
-                upcoming: &window,
-            });
-            if keep_placements {
-                result.placements.push(played);
-            }
-            break;
-        }
-        let outcome = board.lock(placement.piece, placement.state());
+            LockOutcome::default()
+        } else {
+            board.lock(placement.piece, placement.state())
+        };
         upcoming.pop_front();
         result.pieces += 1;
         result.lines += outcome.rows_cleared as u64;
@@ -249,6 +236,10 @@ pub fn play_game(
         });
         if keep_placements {
             result.placements.push(played);
+        }
+        if ends_game {
+            result.end = GameEnd::GameOver;
+            break;
         }
         if flow.is_break() {
             result.end = GameEnd::Stopped;

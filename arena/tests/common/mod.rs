@@ -57,6 +57,17 @@ pub fn without_timing(mut value: Value) -> Value {
     value
 }
 
+/// Runs `arena COMMAND ARGS…`, which must succeed; its stdout.
+pub fn succeed(command: &str, args: &[&str]) -> String {
+    let output = run(command, args);
+    assert!(
+        output.status.success(),
+        "{command} {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
 /// Runs `arena COMMAND ARGS…`, which must fail by the contract: exit code 2, nothing on
 /// stdout, exactly one line on stderr, starting with `error: `. Returns that line.
 pub fn fail(command: &str, args: &[&str]) -> String {
