@@ -59,8 +59,8 @@
 //! (literature), or the next piece cannot spawn, or the strategy rebuilt from its name finds no
 //! placement for it (its filter or no-suicide removed all); at the cap the placements equal
 //! the cap, and a sequence can only end for `file:` generators, with every stored piece
-//! placed. With `--redecide` the strategy
-//! is rebuilt from its name and must choose every recorded placement itself (the engines are
+//! placed. With `--redecide` the strategy is rebuilt from its name and must choose every
+//! recorded placement itself, under the recorded game-over rule (the engines are
 //! deterministic). The first difference is an error naming the placement and exits with code
 //! 2. Paths of gamepad frames (`F<n>`) are played frame by frame through the core's NES frame
 //! model ([`FallingPiece`]) at the recorded `rules.frame_timing`.
