@@ -8,6 +8,10 @@
 //! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
 //! that depends on timing, so two runs print the same bytes.
 //!
+//! `--record FILE` writes the game's replay and `--html OUT.html` its self-contained viewer
+//! page (what `arena replay FILE --html OUT.html` writes); `--features` adds each choice's
+//! cost and features to both.
+//!
 //! Without `--max-pieces` the game runs until it is over by its game-over rule (`--game-over`,
 //! by default the searcher's: the next piece cannot spawn, or, for `drop`, a piece lands above
 //! the field): strong strategies may never get there on 10 × 20, so give a cap or a shorter

@@ -41,6 +41,19 @@ impl Evaluation {
     }
 }
 
+impl Evaluation {
+    /// Whether `other` holds the same cost and the same value for every feature, in any
+    /// order (a tool that rewrote the replay's JSON may have sorted the features by name).
+    pub fn matches(&self, other: &Evaluation) -> bool {
+        let sorted = |evaluation: &Evaluation| {
+            let mut features = evaluation.features.clone();
+            features.sort_by(|a, b| a.0.cmp(&b.0));
+            features
+        };
+        self.cost == other.cost && sorted(self) == sorted(other)
+    }
+}
+
 /// All of the evaluator's features of the chain `placements` played from `board`, in feature
 /// order (what `arena analyze` reports and [`Evaluation`] records).
 pub fn chain_feature_values(
@@ -122,6 +135,11 @@ mod tests {
             serde_json::from_str::<Evaluation>(&text).unwrap(),
             evaluation
         );
+        let mut sorted = evaluation.clone();
+        sorted.features.reverse();
+        assert!(sorted.matches(&evaluation));
+        sorted.features[0].1 = 0.5;
+        assert!(!sorted.matches(&evaluation));
         let infinite = r#"{"cost":null,"features":{}}"#;
         assert_eq!(
             serde_json::from_str::<Evaluation>(infinite).unwrap().cost,

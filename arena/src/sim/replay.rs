@@ -41,7 +41,11 @@
 //!   `cleared`, and the input `path` from the spawn state as space-separated moves: `L` left,
 //!   `R` right, `D` down, `CW` clockwise (A), `CCW` counterclockwise (B), `F<n>` one gamepad
 //!   frame with buttons `n` (bit set of left 1, right 2, down 4, A 8, B 16). The path ends in
-//!   the lock state.
+//!   the lock state. With `arena play --features` a placement also has `evaluation`:
+//!   `{"cost": …, "features": {"name": value, …}}`, the evaluator's cost and features of the
+//!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; version 1 readers
+//!   that predate it reject such a file). `--redecide` checks it; without it, it is shown,
+//!   not checked.
 //! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
 //!   (`game_over`, `piece_cap` or `sequence_ended`).
 //!
@@ -387,7 +391,7 @@ impl Replay {
                 match strategy.choose_in(&board, &self.pieces[index..end], context) {
                     Some(choice) if choice.placement.state() == state => {
                         if let Some(recorded) = &recorded.evaluation
-                            && *recorded != Evaluation::of_choice(strategy, &board, &choice)
+                            && !recorded.matches(&Evaluation::of_choice(strategy, &board, &choice))
                         {
                             return Err(fail(format!(
                                 "strategy {name} evaluates the placement differently from the \
