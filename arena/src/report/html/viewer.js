@@ -408,9 +408,10 @@
     const animate = $("animate").checked;
     const steps = position < count ? stateCount(position) + 1 : 1;
     let delay;
-    if (playing === "path" || (animate && perPiece / steps >= 8)) {
+    // Browsers run timers at most every 4 ms or so: faster paths jump whole placements.
+    if (playing === "path" || (animate && perPiece / steps >= 4)) {
       nextInput();
-      delay = Math.max(8, perPiece / steps);
+      delay = Math.max(4, perPiece / steps);
     } else {
       const pieces = Math.max(1, Math.floor(SPEEDS[speedIndex] / 60));
       go(position + pieces);
