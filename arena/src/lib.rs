@@ -11,8 +11,8 @@
 //!   `--shard K/N`), and the games of each kind of run as its tasks (tournament, statistics),
 //!   plus [`tune`]'s tuner;
 //! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
-//!   JSON reports, CSV, SVG plots and the terminal view, and the parts of sharded runs with
-//!   their checked, exact merge;
+//!   JSON reports, CSV, SVG plots, the terminal view and the self-contained HTML pages, and
+//!   the parts of sharded runs with their checked, exact merge;
 //! - [`commands`]: one module per subcommand that parses its options, validates them, calls
 //!   the library and prints. No library module imports a command.
 //!

@@ -403,6 +403,7 @@ mod tests {
                     rotation,
                     cleared: outcome.rows_cleared,
                     path: None,
+                    evaluation: None,
                 },
                 &board,
             );
@@ -437,6 +438,7 @@ mod tests {
                 rotation,
                 cleared: outcome.rows_cleared,
                 path: None,
+                evaluation: None,
             },
             &board,
         );

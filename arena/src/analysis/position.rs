@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use tetris_core::{
-    Board, Chain, ChainOptions, ChainRule, ChainValue, DecisionContext, Evaluator, Input,
-    LookaheadChain, MAX_FEATURES, Piece, Placement, PlacementRecord, Placements, SearchOptions,
-    Searcher,
+    Board, ChainOptions, ChainRule, ChainValue, DecisionContext, Input, LookaheadChain, Piece,
+    Placement, PlacementRecord, Placements, SearchOptions, Searcher,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
 use crate::analysis::features::FeatureList;
+use crate::sim::evaluation::chain_feature_values;
 
 /// One placement as `arena analyze` reports it.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,21 +166,7 @@ fn chain_features(
     board: &Board,
     placements: &[Placement],
 ) -> FeatureList {
-    let mut on = *board;
-    let records: Vec<PlacementRecord> = placements
-        .iter()
-        .map(|&placement| PlacementRecord::lock(&mut on, placement))
-        .collect();
-    let names = evaluator.feature_names();
-    let mut values = [0.0; MAX_FEATURES];
-    evaluator.features(
-        Chain {
-            board: &on,
-            records: &records,
-        },
-        &mut values[..names.len()],
-    );
-    FeatureList(names.iter().copied().zip(values).collect())
+    FeatureList(chain_feature_values(evaluator, board, placements))
 }
 
 /// The path the searcher recorded for `placement` in `paths`.

@@ -8,6 +8,10 @@
 //! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
 //! that depends on timing, so two runs print the same bytes.
 //!
+//! `--record FILE` writes the game's replay and `--html OUT.html` its self-contained viewer
+//! page (what `arena replay FILE --html OUT.html` writes); `--features` adds each choice's
+//! cost and features to both.
+//!
 //! Without `--max-pieces` the game runs until it is over by its game-over rule (`--game-over`,
 //! by default the searcher's: the next piece cannot spawn, or, for `drop`, a piece lands above
 //! the field): strong strategies may never get there on 10 × 20, so give a cap or a shorter
@@ -24,6 +28,7 @@ use crate::analysis::pieces::PieceStatistics;
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
 use crate::report::game::{PlayJson, play_text};
+use crate::report::html::viewer::verified_replay_page;
 use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
@@ -80,6 +85,14 @@ pub struct Args {
     /// `arena stats` fit): for games too long to play to the end or to play many of.
     #[arg(long, conflicts_with = "watch")]
     pub estimate: bool,
+    /// Write the game to OUT.html as one self-contained replay viewer page (what `arena
+    /// replay FILE --html OUT.html` writes for the recorded game).
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// With --record or --html: also keep the evaluator's cost and features of every chosen
+    /// placement (the best chain's), for the viewer to show.
+    #[arg(long)]
+    pub features: bool,
 }
 
 /// Runs `arena play`.
@@ -90,10 +103,14 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
     };
+    // Fail now rather than after a long game.
     if let Some(path) = &args.record {
-        // Fail now rather than after a long game.
         check_output_file("--record", path)?;
     }
+    if let Some(path) = &args.html {
+        check_output_file("--html", path)?;
+    }
+    let replayed = args.record.is_some() || args.html.is_some();
     if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
         eprintln!(
             "note: no --max-pieces: strong strategies may play for a very long time on 10 x {}",
@@ -102,7 +119,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     let options = PlayOptions {
         keep_placements: args.json && !args.no_placements,
-        keep_paths: args.record.is_some(),
+        keep_paths: replayed,
+        keep_evaluations: args.features,
     };
     let mut statistics = args.estimate.then(|| {
         let mut statistics = PieceStatistics::new(usize::from(settings.board_height));
@@ -134,22 +152,23 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if let Some(watcher) = watcher {
         watcher.finish()?;
     }
-    if let Some(path) = &args.record {
-        let shown = path.display().to_string();
-        let replay = Replay::record(&strategy, &settings, &result).map_err(|message| {
-            ArenaError::Replay {
-                path: shown,
-                message,
-            }
-        })?;
-        write_atomically(path, replay.to_json().as_bytes())?;
+    if replayed {
+        let replay = Replay::record(&strategy, &settings, &result).map_err(ArenaError::Internal)?;
+        if let Some(path) = &args.record {
+            write_atomically(path, replay.to_json().as_bytes())?;
+        }
+        if let Some(path) = &args.html {
+            // The game's own replay verifies; a failure is a bug, not bad input.
+            let page = verified_replay_page(&replay, None).map_err(ArenaError::Internal)?;
+            write_atomically(path, page.as_bytes())?;
+        }
     }
     let estimate = statistics.map(|statistics| EstimateJson::of(statistics.fit().as_ref()));
     if args.json {
         let report = PlayJson::new(&strategy, &settings, &result, !args.no_placements);
         return print_output(&report.with_estimate(estimate).to_line());
     }
-    let mut text = play_text(&strategy, &settings, &result, args.record.is_some());
+    let mut text = play_text(&strategy, &settings, &result, replayed);
     if let Some(estimate) = estimate {
         text.push_str(&format!("estimate   {}\n", estimate.text()));
     }
@@ -165,6 +184,11 @@ fn settings(args: &Args, strategy: &Strategy) -> Result<GameSettings, ArenaError
     }
     if args.no_placements && !args.json {
         return Err(ArenaError::Usage("--no-placements needs --json".into()));
+    }
+    if args.features && args.record.is_none() && args.html.is_none() {
+        return Err(ArenaError::Usage(
+            "--features needs --record or --html (it adds to the replay)".into(),
+        ));
     }
     let generator: GeneratorKind = args.generator.parse()?;
     let heights = u64::from(MIN_BOARD_HEIGHT)..=u64::from(MAX_BOARD_HEIGHT);
@@ -224,6 +248,7 @@ mod tests {
             &["bfs+elashi", "--speed", "5"],
             &["bfs+elashi", "--no-placements"],
             &["bfs+elashi", "--game-over", "console"],
+            &["bfs+elashi", "--features"],
         ] {
             assert!(settings_of(&parse(bad)).is_err(), "{bad:?}");
         }

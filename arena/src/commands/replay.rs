@@ -1,5 +1,7 @@
 //! `arena replay FILE`: re-plays a game recorded by `arena play --record FILE` and checks it
-//! (the format and the checks are [`crate::sim::replay`]'s).
+//! (the format and the checks are [`crate::sim::replay`]'s); `--html OUT.html` writes the
+//! verified game as a self-contained viewer page ([`crate::report::html::viewer`]). A replay
+//! that does not verify gets an error and no page.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -9,7 +11,8 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::report::game::{ReplayJson, replay_text};
-use crate::report::output::print_output;
+use crate::report::html::viewer::ReplayViewer;
+use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
 use crate::sim::replay::Replay;
 
@@ -32,6 +35,11 @@ pub struct Args {
     /// Print the verified result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write the verified game to OUT.html as one self-contained page (no network access
+    /// needed): board, next pieces, lines, score and level, stepped placement by placement or
+    /// input by input along each recorded path, with the features and cost when recorded.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// Runs `arena replay`.
@@ -45,6 +53,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
     };
+    if let Some(path) = &args.html {
+        check_output_file("--html", path)?;
+    }
     let replay = Replay::load(&args.file)?;
     let shown = args.file.display().to_string();
     let mut strategy = match args.redecide {
@@ -74,8 +85,12 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         });
     }
     let started = Instant::now();
+    let mut viewer = args.html.as_ref().map(|_| ReplayViewer::new());
     replay
         .verify(strategy.as_mut(), &mut |step| {
+            if let Some(viewer) = viewer.as_mut() {
+                viewer.observe(step);
+            }
             if let Some(watcher) = watcher.as_mut() {
                 watcher.show(&Frame {
                     title: &replay.strategy,
@@ -95,6 +110,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let elapsed = started.elapsed();
     if let Some(watcher) = watcher {
         watcher.finish()?;
+    }
+    if let (Some(path), Some(viewer)) = (&args.html, viewer) {
+        let page = viewer.page(&replay).map_err(ArenaError::Internal)?;
+        write_atomically(path, page.as_bytes())?;
     }
     if args.json {
         return print_output(&ReplayJson::new(&shown, &replay, args.redecide).to_line());

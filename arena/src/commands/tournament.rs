@@ -20,6 +20,7 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
+use crate::report::output::{check_output_file, write_atomically};
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
 use crate::run::shard::{ShardTasks, run_shard_tasks};
@@ -70,6 +71,12 @@ pub struct Args {
     /// row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+    /// Write the report to OUT.html as one self-contained page (no network access needed):
+    /// the settings, the summary table, the pairwise matrix coloured by the sign test, the
+    /// lines-per-game chart and each strategy's `--plots` plots, inline. Not with --shard:
+    /// a shard is no report.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
     /// Print the results as JSON on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
@@ -90,6 +97,15 @@ pub struct Args {
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let (settings, strategies) = check(&args)?;
+    if let Some(path) = &args.html {
+        if args.shard.is_some() {
+            return Err(ArenaError::Usage(
+                "--html needs the whole run: a shard writes a partial result, not a report".into(),
+            ));
+        }
+        // Fail now rather than after the games.
+        check_output_file("--html", path)?;
+    }
     let jobs = run::job_count(args.jobs)?;
     let (shard, delivery) = RunDelivery::check(
         args.shard.as_deref(),
@@ -122,6 +138,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let report = TournamentReport::new(&settings, finished);
     if let Some(folder) = &args.plots {
         report.write_plots(folder)?;
+    }
+    if let Some(path) = &args.html {
+        write_atomically(path, report.html()?.as_bytes())?;
     }
     destination.deliver(&report)?;
     interrupt::finished_or_error(
@@ -172,7 +191,7 @@ fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError>
         generator,
         max_pieces: args.max_pieces,
         board_height: args.board_height as u8,
-        piece_statistics: args.plots.is_some() || args.estimate,
+        piece_statistics: args.plots.is_some() || args.html.is_some() || args.estimate,
         estimate: args.estimate,
     };
     Ok((settings, strategies))

@@ -4,6 +4,7 @@
 
 pub mod features;
 pub mod game;
+pub mod html;
 pub mod nes;
 pub mod output;
 pub mod parts;

@@ -227,7 +227,7 @@ impl<'a> TournamentReport<'a> {
 
     /// The piece statistics of all games of strategy `index`, merged in game order (so they
     /// do not depend on `--jobs`); empty unless the games recorded them.
-    fn merged_statistics(&self, index: usize) -> PieceStatistics {
+    pub(crate) fn merged_statistics(&self, index: usize) -> PieceStatistics {
         let mut merged = PieceStatistics::new(self.settings.board_height as usize);
         for row in self
             .finished
@@ -244,7 +244,7 @@ impl<'a> TournamentReport<'a> {
 
     /// Each strategy's expected-length fit (`--estimate`; `None` for all without it, or for
     /// a strategy with too few rows to fit).
-    fn estimates(&self) -> Vec<Option<LogLinearFit>> {
+    pub(crate) fn estimates(&self) -> Vec<Option<LogLinearFit>> {
         (0..self.settings.names.len())
             .map(|index| {
                 self.settings
@@ -255,9 +255,9 @@ impl<'a> TournamentReport<'a> {
             .collect()
     }
 
-    /// The estimate lines of the text report: per strategy, the measured mean beside the
+    /// The estimate table (header first): per strategy, the measured mean beside the
     /// estimate.
-    fn estimate_text(&self) -> String {
+    pub(crate) fn estimate_rows(&self) -> Vec<Vec<String>> {
         let mut table = vec![
             [
                 "strategy",
@@ -287,9 +287,14 @@ impl<'a> TournamentReport<'a> {
                 }),
             ]);
         }
+        table
+    }
+
+    /// The estimate lines of the text report.
+    fn estimate_text(&self) -> String {
         format!(
             "Expected game length estimated from where pieces lock ({ESTIMATE_RULE}):\n{}\n",
-            aligned(&table)
+            aligned(&self.estimate_rows())
         )
     }
 
@@ -325,8 +330,52 @@ impl<'a> TournamentReport<'a> {
         Ok(())
     }
 
-    /// The per-strategy table.
+    /// The settings as the report's first lines, each a name and its value: the run
+    /// (`Tournament`), `Seeds`, `Preview`, `Game over`, `Score` and, for an interrupted run,
+    /// `INTERRUPTED`.
+    pub(crate) fn settings_lines(&self) -> Vec<(&'static str, String)> {
+        let rules = self.settings;
+        let cap = match rules.max_pieces {
+            Some(cap) => format!("piece cap {cap}"),
+            None => "no piece cap".to_string(),
+        };
+        let mut lines = vec![
+            (
+                "Tournament",
+                format!(
+                    "{} strategies x {} games on identical sequences, generator {}, board 10 x \
+                     {}, {cap}",
+                    rules.specs.len(),
+                    rules.games,
+                    rules.generator,
+                    rules.board_height,
+                ),
+            ),
+            ("Seeds", rules.seed_rule()),
+            ("Preview", PREVIEW_RULE.to_string()),
+            ("Game over", game_over_rule_text(rules.game_over_rule)),
+            ("Score", SCORE_RULE.to_string()),
+        ];
+        if self.finished.interrupted {
+            lines.push((
+                "INTERRUPTED",
+                format!(
+                    "{} of {} games finished; the statistics cover those",
+                    self.finished.results.len(),
+                    rules.total_games()
+                ),
+            ));
+        }
+        lines
+    }
+
+    /// The per-strategy table as text.
     fn summary_table(&self) -> String {
+        aligned(&self.summary_rows())
+    }
+
+    /// The per-strategy table, header first.
+    pub(crate) fn summary_rows(&self) -> Vec<Vec<String>> {
         let header = [
             "strategy",
             "depth",
@@ -370,7 +419,22 @@ impl<'a> TournamentReport<'a> {
                 optional(summary.pieces_per_second(), 0),
             ]);
         }
-        aligned(&table)
+        table
+    }
+
+    /// The comparison of strategy `row` with strategy `column` (`None` on the diagonal):
+    /// the sequences on which row outlasted column, those on which column outlasted row, and
+    /// the sign test's two-sided p-value.
+    pub(crate) fn pairwise_cell(&self, row: usize, column: usize) -> Option<(u64, u64, f64)> {
+        let pair =
+            self.analysis.pairs.iter().find(|pair| {
+                (pair.a, pair.b) == (row, column) || (pair.a, pair.b) == (column, row)
+            })?;
+        Some(if pair.a == row {
+            (pair.a_outlasted, pair.b_outlasted, pair.p_value)
+        } else {
+            (pair.b_outlasted, pair.a_outlasted, pair.p_value)
+        })
     }
 
     /// The pairwise matrix: row outlasted column on W sequences and lost L.
@@ -384,18 +448,10 @@ impl<'a> TournamentReport<'a> {
         for (row, name) in names.iter().enumerate() {
             let mut cells = vec![name.clone()];
             for column in 0..strategies {
-                let pair = self.analysis.pairs.iter().find(|pair| {
-                    (pair.a, pair.b) == (row, column) || (pair.a, pair.b) == (column, row)
-                });
-                cells.push(match pair {
+                cells.push(match self.pairwise_cell(row, column) {
                     None => "-".to_string(),
-                    Some(pair) => {
-                        let (wins, losses) = if pair.a == row {
-                            (pair.a_outlasted, pair.b_outlasted)
-                        } else {
-                            (pair.b_outlasted, pair.a_outlasted)
-                        };
-                        format!("{wins}-{losses} p={}", format_p_value(pair.p_value))
+                    Some((wins, losses, p_value)) => {
+                        format!("{wins}-{losses} p={}", format_p_value(p_value))
                     }
                 });
             }
@@ -545,33 +601,9 @@ impl RunReport for TournamentReport<'_> {
 
     /// The rules, the summary table and the pairwise matrix as aligned text.
     fn text(&self) -> String {
-        let rules = self.settings;
         let mut text = String::new();
-        let cap = match rules.max_pieces {
-            Some(cap) => format!("piece cap {cap}"),
-            None => "no piece cap".to_string(),
-        };
-        text.push_str(&format!(
-            "Tournament: {} strategies x {} games on identical sequences, generator {}, board \
-             10 x {}, {cap}\n",
-            rules.specs.len(),
-            rules.games,
-            rules.generator,
-            rules.board_height,
-        ));
-        text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
-        text.push_str(&format!("Preview: {PREVIEW_RULE}\n"));
-        text.push_str(&format!(
-            "Game over: {}\n",
-            game_over_rule_text(rules.game_over_rule)
-        ));
-        text.push_str(&format!("Score: {SCORE_RULE}\n"));
-        if self.finished.interrupted {
-            text.push_str(&format!(
-                "INTERRUPTED: {} of {} games finished; the statistics cover those\n",
-                self.finished.results.len(),
-                rules.total_games()
-            ));
+        for (name, value) in self.settings_lines() {
+            text.push_str(&format!("{name}: {value}\n"));
         }
         text.push('\n');
         text.push_str(&self.summary_table());

@@ -27,6 +27,7 @@ use tetris_core::{
 use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
+use crate::sim::evaluation::Evaluation;
 use crate::sim::placement::PlayedPlacement;
 
 /// The settings of one game.
@@ -147,6 +148,9 @@ pub struct PlayOptions {
     pub keep_placements: bool,
     /// Keep input paths with the placements (implies `keep_placements`).
     pub keep_paths: bool,
+    /// Keep the evaluator's cost and features of every choice with the placements (implies
+    /// `keep_placements`).
+    pub keep_evaluations: bool,
 }
 
 /// Plays one game of `strategy` under `settings`, calling `observer` after every placement;
@@ -174,7 +178,7 @@ pub fn play_game(
         placements: Vec::new(),
         elapsed: Duration::ZERO,
     };
-    let keep_placements = options.keep_placements || options.keep_paths;
+    let keep_placements = options.keep_placements || options.keep_paths || options.keep_evaluations;
     let rule = settings.game_over_rule;
     let context = DecisionContext::with_game_over_rule(rule);
     loop {
@@ -203,6 +207,9 @@ pub fn play_game(
             break;
         };
         let placement = choice.placement;
+        let evaluation = options
+            .keep_evaluations
+            .then(|| Evaluation::of_choice(strategy, &board, &choice));
         let path = if options.keep_paths {
             strategy.path_to(&board, &placement, context)
         } else {
@@ -224,7 +231,10 @@ pub fn play_game(
         if outcome.rows_cleared > 0 {
             score.add_cleared_rows(outcome.rows_cleared);
         }
-        let played = PlayedPlacement::new(&placement, outcome.rows_cleared, path);
+        let played = PlayedPlacement {
+            evaluation,
+            ..PlayedPlacement::new(&placement, outcome.rows_cleared, path)
+        };
         window.clear();
         window.extend(upcoming.iter().copied());
         let flow = observer(&Step {
@@ -254,7 +264,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetris_core::Placement;
+    use tetris_core::{Evaluator, Placement};
 
     fn settings(generator: &str, seed: u64, max_pieces: Option<u64>) -> GameSettings {
         GameSettings {
@@ -273,6 +283,7 @@ mod tests {
         let options = PlayOptions {
             keep_placements: true,
             keep_paths: false,
+            keep_evaluations: false,
         };
         let first = play_game(&mut strategy, &rules, options, &mut |_| {
             ControlFlow::Continue(())
@@ -292,6 +303,38 @@ mod tests {
         })
         .unwrap();
         assert_eq!(first.placements, second.placements);
+    }
+
+    #[test]
+    fn kept_evaluations_are_the_weighted_sums_of_their_features() {
+        let mut strategy = Strategy::from_name("bfs+elashi").unwrap();
+        let options = PlayOptions {
+            keep_evaluations: true,
+            ..PlayOptions::default()
+        };
+        let result = play_game(
+            &mut strategy,
+            &settings("uniform", 2, Some(30)),
+            options,
+            &mut |_| ControlFlow::Continue(()),
+        )
+        .unwrap();
+        assert_eq!(result.placements.len(), 30);
+        let weights = strategy.evaluator().weights();
+        for played in &result.placements {
+            let evaluation = played.evaluation.as_ref().expect("kept");
+            assert_eq!(evaluation.features.len(), 6, "El-Ashi's six features");
+            let sum: f64 = evaluation
+                .features
+                .iter()
+                .map(|(name, value)| weights.get(name).unwrap() * value)
+                .sum();
+            assert!(
+                (sum - evaluation.cost.unwrap()).abs() < 1e-9,
+                "{evaluation:?}"
+            );
+            assert!(played.path.is_none(), "paths were not asked for");
+        }
     }
 
     #[test]
@@ -326,6 +369,7 @@ mod tests {
         let options = PlayOptions {
             keep_placements: true,
             keep_paths: false,
+            keep_evaluations: false,
         };
         play_game(&mut strategy, &rules, options, &mut |_| {
             ControlFlow::Continue(())

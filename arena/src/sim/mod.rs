@@ -1,6 +1,7 @@
 //! The games: what is played and by which rules, independent of how runs are scheduled or
 //! reported.
 
+pub mod evaluation;
 pub mod game;
 pub mod nes;
 pub mod placement;

@@ -4,9 +4,11 @@
 use serde::{Deserialize, Serialize};
 use tetris_core::{BOARD_WIDTH, Input, Piece, PieceState, Placement};
 
+use crate::sim::evaluation::Evaluation;
+
 /// One placement a strategy played: `{"piece","x","y","rotation","cleared"}` and, when
-/// recorded, `"path"` (see [`format_path`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// recorded, `"path"` (see [`format_path`]) and `"evaluation"` (see [`Evaluation`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayedPlacement {
     /// The piece.
@@ -22,6 +24,10 @@ pub struct PlayedPlacement {
     /// The input path from the spawn state to the lock state, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "path_text")]
     pub path: Option<Vec<Input>>,
+    /// The evaluator's cost and features of the chain behind the choice, when recorded
+    /// (`arena play --features`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluation: Option<Evaluation>,
 }
 
 impl PlayedPlacement {
@@ -34,6 +40,7 @@ impl PlayedPlacement {
             rotation: placement.rotation,
             cleared,
             path,
+            evaluation: None,
         }
     }
 
@@ -46,10 +53,11 @@ impl PlayedPlacement {
         }
     }
 
-    /// The same placement without its path.
+    /// The same placement without its path and evaluation (the contract's placement).
     pub fn without_path(&self) -> PlayedPlacement {
         PlayedPlacement {
             path: None,
+            evaluation: None,
             ..self.clone()
         }
     }
@@ -199,6 +207,7 @@ mod tests {
             rotation: 0,
             cleared: 1,
             path: Some(parse_path("R R D").unwrap()),
+            evaluation: None,
         };
         let text = serde_json::to_string(&placement).unwrap();
         assert_eq!(

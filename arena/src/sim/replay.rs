@@ -41,7 +41,11 @@
 //!   `cleared`, and the input `path` from the spawn state as space-separated moves: `L` left,
 //!   `R` right, `D` down, `CW` clockwise (A), `CCW` counterclockwise (B), `F<n>` one gamepad
 //!   frame with buttons `n` (bit set of left 1, right 2, down 4, A 8, B 16). The path ends in
-//!   the lock state.
+//!   the lock state. With `arena play --features` a placement also has `evaluation`:
+//!   `{"cost": …, "features": {"name": value, …}}`, the evaluator's cost and features of the
+//!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; version 1 readers
+//!   that predate it reject such a file). `--redecide` checks it; without it, it is shown,
+//!   not checked.
 //! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
 //!   (`game_over`, `piece_cap` or `sequence_ended`).
 //!
@@ -78,6 +82,7 @@ use tetris_core::{
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
+use crate::sim::evaluation::Evaluation;
 use crate::sim::game::{GameEnd, GameResult, GameSettings};
 use crate::sim::placement::{LastPlacement, PlayedPlacement, piece_letters};
 
@@ -158,6 +163,12 @@ pub struct ReplayStep<'a> {
     pub lines: u64,
     /// NES score so far.
     pub score: u32,
+    /// The NES level after the placement (the game starts at level 0).
+    pub level: u8,
+    /// The states the piece passed through on its recorded path: the path's start, then the
+    /// state after each input (after each frame for a path of gamepad frames); the last is
+    /// the lock state.
+    pub path: &'a [PieceState],
     /// The pieces the strategy sees next (current first), as far as the replay stores them.
     pub upcoming: &'a [Piece],
 }
@@ -192,6 +203,7 @@ impl Replay {
                     path: Some(played.path.clone().ok_or_else(|| {
                         format!("placement {}: the searcher gave no input path", index + 1)
                     })?),
+                    evaluation: played.evaluation.clone(),
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -257,7 +269,9 @@ impl Replay {
             }
             None => return Err("the replay has no \"version\" number".to_string()),
         }
-        serde_json::from_value(header).map_err(|error| format!("malformed replay: {error}"))
+        // Parsed again from the text rather than from `header`, whose objects are sorted by
+        // key: a placement's features keep the evaluator's order.
+        serde_json::from_str(text).map_err(|error| format!("malformed replay: {error}"))
     }
 
     /// The file text: pretty JSON with one placement per line, ending in a newline.
@@ -335,6 +349,7 @@ impl Replay {
         let mut score = NesScore::new(0);
         let mut lines = 0u64;
         let mut ended_on_landing = false;
+        let mut path_states = Vec::new();
         for (index, recorded) in self.placements.iter().enumerate() {
             let fail = |message: String| format!("placement {}: {message}", index + 1);
             let state = recorded.state();
@@ -374,7 +389,16 @@ impl Replay {
                 let end = (index + strategy.depth()).min(self.pieces.len());
                 let name = strategy.name();
                 match strategy.choose_in(&board, &self.pieces[index..end], context) {
-                    Some(choice) if choice.placement.state() == state => {}
+                    Some(choice) if choice.placement.state() == state => {
+                        if let Some(recorded) = &recorded.evaluation
+                            && !recorded.matches(&Evaluation::of_choice(strategy, &board, &choice))
+                        {
+                            return Err(fail(format!(
+                                "strategy {name} evaluates the placement differently from the \
+                                 recorded cost and features"
+                            )));
+                        }
+                    }
                     Some(choice) => {
                         return Err(fail(format!(
                             "strategy {name} chooses {}, the replay has {}",
@@ -393,8 +417,15 @@ impl Replay {
                 .path
                 .as_deref()
                 .ok_or_else(|| fail("no input path is recorded".to_string()))?;
-            let reached = follow_path(&board, piece, path, path_start, self.rules.frame_timing)
-                .map_err(&fail)?;
+            let reached = follow_path(
+                &board,
+                piece,
+                path,
+                path_start,
+                self.rules.frame_timing,
+                &mut path_states,
+            )
+            .map_err(&fail)?;
             if reached != state {
                 return Err(fail(format!(
                     "the path ends at {}, not at the recorded {}",
@@ -437,6 +468,8 @@ impl Replay {
                 pieces: index as u64 + 1,
                 lines,
                 score: score.score(),
+                level: score.level(),
+                path: &path_states,
                 upcoming: &self.pieces[next..upcoming_end],
             });
         }
@@ -596,20 +629,24 @@ fn is_legal(board: &Board, piece: Piece, state: PieceState) -> bool {
 /// Replays `path` from `start` (the searcher's path start: the spawn state, or above the field
 /// for `drop`); the state it ends in, or which input is illegal. A
 /// path of gamepad frames is played through the NES frame model at `timing` (frame-less
-/// games have no entry delay) and must lock the piece on its last frame.
+/// games have no entry delay) and must lock the piece on its last frame. `states` is filled
+/// with the start and the state after each input.
 fn follow_path(
     board: &Board,
     piece: Piece,
     path: &[Input],
     start: PieceState,
     timing: Option<FrameTiming>,
+    states: &mut Vec<PieceState>,
 ) -> Result<PieceState, String> {
+    states.clear();
     if let Some(Input::Frame(_)) = path.first() {
         let timing =
             timing.ok_or("the path is gamepad frames, but the replay records no frame timing")?;
-        return follow_frames(board, piece, path, timing);
+        return follow_frames(board, piece, path, timing, states);
     }
     let mut state = start;
+    states.push(state);
     for (index, &input) in path.iter().enumerate() {
         let next = state.after(piece, input).ok_or_else(|| {
             format!(
@@ -628,19 +665,22 @@ fn follow_path(
             ));
         }
         state = next;
+        states.push(state);
     }
     Ok(state)
 }
 
 /// Plays a path of gamepad frames through [`FallingPiece`]; the lock state, or where the
-/// path goes wrong.
+/// path goes wrong. `states` is filled with the spawn state and the state after each frame.
 fn follow_frames(
     board: &Board,
     piece: Piece,
     path: &[Input],
     timing: FrameTiming,
+    states: &mut Vec<PieceState>,
 ) -> Result<PieceState, String> {
     let mut falling = FallingPiece::spawn(piece, false, 0);
+    states.push(falling.state());
     for (index, &input) in path.iter().enumerate() {
         let Input::Frame(buttons) = input else {
             return Err(format!(
@@ -649,7 +689,9 @@ fn follow_frames(
                 input.short_name()
             ));
         };
-        if let Some(locked) = falling.frame(board, buttons, timing.frames_per_row) {
+        let locked = falling.frame(board, buttons, timing.frames_per_row);
+        states.push(falling.state());
+        if let Some(locked) = locked {
             if index + 1 < path.len() {
                 return Err(format!(
                     "the {piece} locks on frame {} of the path's {}",
@@ -683,6 +725,7 @@ mod tests {
             rotation: 0,
             cleared,
             path: Some(parse_path(path).unwrap()),
+            evaluation: None,
         };
         Replay {
             format: REPLAY_FORMAT.to_string(),
@@ -716,10 +759,30 @@ mod tests {
     fn a_hand_made_game_verifies_and_round_trips() {
         let replay = hand_made_game();
         let mut cleared = Vec::new();
+        let mut first_path = Vec::new();
         replay
-            .verify(None, &mut |step| cleared.push(step.last.cleared_rows))
+            .verify(None, &mut |step| {
+                cleared.push(step.last.cleared_rows);
+                if step.pieces == 1 {
+                    first_path = step.path.iter().map(|s| (s.x, s.y, s.rotation)).collect();
+                }
+                assert_eq!(step.level, 0, "level 0 until 10 lines");
+            })
             .unwrap();
         assert_eq!(cleared, [0, 0, 1 << 3]);
+        // "L L L D D D" from the spawn (5, 0): three columns left, then three rows down.
+        assert_eq!(
+            first_path,
+            [
+                (5, 0, 0),
+                (4, 0, 0),
+                (3, 0, 0),
+                (2, 0, 0),
+                (2, 1, 0),
+                (2, 2, 0),
+                (2, 3, 0)
+            ]
+        );
         let text = replay.to_json();
         assert!(text.contains(
             "\n    {\"piece\":\"O\",\"x\":9,\"y\":2,\"rotation\":0,\"cleared\":1,\"path\":\"R R R R D D\"}\n"

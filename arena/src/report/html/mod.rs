@@ -1,0 +1,102 @@
+//! Self-contained HTML pages: the replay viewer (`arena replay --html`, `arena play --html`)
+//! and the tournament report (`arena tournament --html`).
+//!
+//! Each page is ONE file that works from `file://` with no network access: its data, script
+//! and style are inline, and a Content-Security-Policy forbids loading anything else. The
+//! script and style are hand-written files beside this module (`viewer.js`, `viewer.css`,
+//! `page.css`, the `viewer.html` template), embedded at build time with `include_str!`, so
+//! they can be read, diffed and linted as what they are. The data is JSON in a
+//! `<script type="application/json">` element, escaped so that no string in it can end that
+//! element.
+
+pub mod tournament;
+pub mod viewer;
+
+/// The style every page shares (panels, tables, colours).
+pub const PAGE_STYLE: &str = include_str!("page.css");
+
+/// Replaces each `{{name}}` of `template` by its value from `values`, in one pass over the
+/// template (so a value that itself contains `{{…}}` is left as it is). A placeholder with no
+/// value is a bug in the caller.
+pub fn fill_template(template: &str, values: &[(&str, &str)]) -> String {
+    let extra: usize = values.iter().map(|(_, value)| value.len()).sum();
+    let mut page = String::with_capacity(template.len() + extra);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        page.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after
+            .find("}}")
+            .expect("every {{ of a page template is closed");
+        let name = &after[..end];
+        let value = values
+            .iter()
+            .find(|(key, _)| *key == name)
+            .unwrap_or_else(|| panic!("the page template's {{{{{name}}}}} has a value"))
+            .1;
+        page.push_str(value);
+        rest = &after[end + 2..];
+    }
+    page.push_str(rest);
+    page
+}
+
+/// `text` with the characters that HTML gives a meaning escaped, for element content and
+/// quoted attribute values.
+pub fn escape_html(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for character in text.chars() {
+        match character {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            _ => escaped.push(character),
+        }
+    }
+    escaped
+}
+
+/// `value` as JSON to put inside a `<script type="application/json">` element: `<`, `>` and
+/// `&` (which can only occur inside JSON strings) are written as `\u003c`, `\u003e` and
+/// `\u0026`, so no string can close the element or open a comment; `JSON.parse` reads the
+/// same value.
+pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let json = serde_json::to_string(value).expect("page data are plain structs, which serialize");
+    let mut escaped = String::with_capacity(json.len());
+    for character in json.chars() {
+        match character {
+            '<' => escaped.push_str("\\u003c"),
+            '>' => escaped.push_str("\\u003e"),
+            '&' => escaped.push_str("\\u0026"),
+            _ => escaped.push(character),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_fill_in_one_pass() {
+        assert_eq!(
+            fill_template("<b>{{a}}</b>{{b}}.", &[("a", "{{b}}"), ("b", "x")]),
+            "<b>{{b}}</b>x."
+        );
+    }
+
+    #[test]
+    fn html_and_script_json_cannot_break_out() {
+        assert_eq!(
+            escape_html(r#"<a href="x">&'"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+        let json = script_json(&["</script><!--", "a&b"]);
+        assert_eq!(json, r#"["\u003c/script\u003e\u003c!--","a\u0026b"]"#);
+        let back: Vec<String> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, ["</script><!--", "a&b"]);
+    }
+}
