@@ -9,22 +9,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{fail, run, scratch_folder};
+use common::{fail, scratch_folder, succeed};
 use serde_json::Value;
 
 fn text(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// Runs the arena, which must succeed; its stdout.
-fn succeed(command: &str, args: &[&str]) -> String {
-    let output = run(command, args);
-    assert!(
-        output.status.success(),
-        "{command} {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 /// The viewer data embedded in a replay page.
