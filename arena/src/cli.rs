@@ -10,9 +10,10 @@ use crate::error::ArenaError;
 ///
 /// Strategies are named `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`, e.g.
 /// bfs+elashi@2, column-drop+dellacherie:original or drop+dellacherie:el-tetris,no-suicide
-/// (options: no-suicide, expectimax, well=C, pattern=FILE; `arena list` explains them). Coordinates: x = column from the left, y = row from
-/// the top, rotation = index into the NES orientation table (0 = spawn). Values are costs:
-/// lower is better. Errors print one `error:` line and exit with code 2.
+/// (options: no-suicide, expectimax, well=C, pattern=FILE; `arena list` explains them).
+/// Coordinates: x = column from the left, y = row from the top, rotation = index into the NES
+/// orientation table (0 = spawn). Values are costs: lower is better. Errors print one `error:`
+/// line and exit with code 2.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version)]
 pub struct Cli {

@@ -60,13 +60,14 @@
 //! # The decision's context ([`DecisionContext`])
 //!
 //! [`LookaheadChain::best_in`] takes what the decision depends on besides the board and the
-//! pieces: the game-over rule (above), the frame timing (the level's frames per row and the player's tap rate), which every
-//! search of the chain gets ([`SearchOptions::frame_timing`]: the current piece, the later
-//! known pieces and the unknown ones, all falling at the same level), and whether the current
-//! piece is the game's first, which only the current piece's search gets
-//! ([`SearchOptions::entry_delay`]: the preview piece and any later one never have the delay).
-//! Only gravity-aware searchers read either. [`LookaheadChain::best`] is the same call with the
-//! default context: each searcher's own timing, no entry delay, the simulation rule.
+//! pieces: the game-over rule (above); the frame timing (the level's frames per row and the
+//! player's tap rate), which every search of the chain gets ([`SearchOptions::frame_timing`]:
+//! the current piece, the later known pieces and the unknown ones, all falling at the same
+//! level); and whether the current piece is the game's first, which only the current piece's
+//! search gets ([`SearchOptions::entry_delay`]: the preview piece and any later one never have
+//! the delay). Only gravity-aware searchers read the last two. [`LookaheadChain::best`] is
+//! the same call with the default context: each searcher's own timing, no entry delay, the
+//! simulation rule.
 //!
 //! [`GameOverRule`]: crate::rules::GameOverRule
 //! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
