@@ -73,6 +73,21 @@
 //! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
 //! [`SearchOptions::entry_delay`]: crate::search::SearchOptions::entry_delay
 //!
+//! # Order
+//!
+//! Only the current piece's placements are searched in the searcher's order
+//! ([`Searcher::search`]); the later known pieces and the unknown ones are searched in the
+//! searcher's fastest order ([`Searcher::search_unordered`], the same set). That changes no
+//! decision: the best chain's first placement is the first placement of the current piece,
+//! in its order, whose best chain has the best value, and a placement's best value does not
+//! depend on the order its chains are tried in. What the order of later pieces decides is
+//! which of several tied chains through that first placement is reported as the best chain
+//! ([`LookaheadChain::best_chain`]): so when some chain ties with the best one, the chains
+//! through the chosen first placement are walked once more in the searcher's order (unless
+//! its unordered search keeps that order, [`Searcher::unordered_search_keeps_order`]), and the
+//! best chain is exactly the one the ordered walk gives. Ties are rare (equal costs to the
+//! last bit), so the second walk costs next to nothing on average.
+//!
 //! # Cost of a search
 //!
 //! The chain keeps one [`Placements`] buffer per level, a record stack, the best chain and the
@@ -85,7 +100,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::board::Board;
-use crate::evaluate::{Chain, ChainRule, Evaluator, PlacementRecord};
+use crate::evaluate::{Chain, ChainRule, Evaluator, LinkValue, PlacementRecord};
 use crate::filter::PlacementFilter;
 use crate::piece::Piece;
 use crate::placement::Placement;
@@ -241,6 +256,8 @@ pub struct LookaheadChain {
     best_chain: Vec<Placement>,
     /// Per placement of the current piece, the best chain starting with it (last search).
     report: Vec<PlacementValue>,
+    /// The evaluator's values of the chains ending at the last known piece's placements.
+    link_values: Vec<LinkValue>,
 }
 
 impl LookaheadChain {
@@ -259,6 +276,7 @@ impl LookaheadChain {
             records: Vec::with_capacity(levels),
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
+            link_values: Vec::new(),
             options,
         }
     }
@@ -324,12 +342,25 @@ impl LookaheadChain {
             best: None,
             best_chain: &mut self.best_chain,
             report: &mut self.report,
+            link_values: &mut self.link_values,
             first_index: 0,
             context,
+            canonical: false,
+            tied: false,
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
         let (value, index) = walk.best?;
+        if walk.tied && known >= 2 && !walk.searcher.unordered_search_keeps_order() {
+            // Another chain ties with the best: which of them is the first depends on the
+            // later pieces' order, so walk the best first placement's chains again in it.
+            let placement = walk.report[index].placement;
+            walk.best = None;
+            walk.canonical = true;
+            walk.first_index = index;
+            walk.follow(&mut self.levels[1..levels], board, placement);
+            debug_assert_eq!(walk.best.map(|(again, _)| again), Some(value));
+        }
         Some(ChainChoice {
             placement: self.best_chain[0],
             index,
@@ -403,10 +434,17 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     best: Option<(ChainValue, usize)>,
     best_chain: &'w mut Vec<Placement>,
     report: &'w mut Vec<PlacementValue>,
+    /// Scratch for [`Evaluator::last_link_values`].
+    link_values: &'w mut Vec<LinkValue>,
     /// Index of the current piece's placement being explored.
     first_index: usize,
     /// The frame timing for every search, and the entry delay for the current piece's.
     context: DecisionContext,
+    /// Whether later pieces are searched in the searcher's order ([`Searcher::search`]) rather
+    /// than its fastest ([`Searcher::search_unordered`]); see "Order" in the module docs.
+    canonical: bool,
+    /// Whether a chain offered since the best was last replaced ties with it.
+    tied: bool,
 }
 
 impl<S, E> Walk<'_, S, E>
@@ -421,13 +459,24 @@ where
         let (here, deeper) = levels
             .split_first_mut()
             .expect("one placement buffer per level");
-        let options = if level == 0 {
-            self.context.current_piece_options(false)
+        let piece = self.pieces[level];
+        if level == 0 {
+            let options = self.context.current_piece_options(false);
+            self.searcher.search(board, piece, options, here);
+        } else if self.canonical {
+            let options = self.context.later_piece_options();
+            self.searcher.search(board, piece, options, here);
         } else {
-            self.context.later_piece_options()
-        };
-        self.searcher
-            .search(board, self.pieces[level], options, here);
+            let options = self.context.later_piece_options();
+            self.searcher.search_unordered(board, piece, options, here);
+        }
+        if level + 1 == self.pieces.len()
+            && !self.options.expectimax
+            && !self.options.no_suicide
+            && self.options.filter.is_none()
+        {
+            return self.last_level(here, board);
+        }
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
             if level == 0 {
@@ -442,6 +491,56 @@ where
             if level == 0 {
                 self.report.push(PlacementValue { placement, value });
             }
+        }
+        best
+    }
+
+    /// [`Walk::known_level`] for the last known piece when every placement makes a chain (no
+    /// filter, no no-suicide rule, no expectimax): the evaluator values all of them in one
+    /// call ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only
+    /// when one of them beats the best so far. The same values, best chain, ties and report
+    /// as [`Walk::follow`] offering each placement in turn.
+    fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
+        let level = self.records.len();
+        self.evaluator
+            .last_link_values(board, self.records, here.as_slice(), self.link_values);
+        let mut best: Option<ChainValue> = None;
+        let mut new_best = None;
+        for (index, (&placement, link)) in here.iter().zip(self.link_values.iter()).enumerate() {
+            if level == 0 {
+                self.first_index = index;
+            }
+            let value = ChainValue {
+                length: level + 1,
+                unknown_pieces_lost: 0,
+                rule: link.rule,
+                cost: link.cost,
+            };
+            match self.best {
+                Some((overall, _)) if !value.is_better_than(&overall) => {
+                    self.tied |= !overall.is_better_than(&value);
+                }
+                _ => {
+                    self.best = Some((value, self.first_index));
+                    self.tied = false;
+                    new_best = Some(placement);
+                }
+            }
+            if best.is_none_or(|best| value.is_better_than(&best)) {
+                best = Some(value);
+            }
+            if level == 0 {
+                self.report.push(PlacementValue {
+                    placement,
+                    value: Some(value),
+                });
+            }
+        }
+        if let Some(placement) = new_best {
+            self.best_chain.clear();
+            self.best_chain
+                .extend(self.records.iter().map(|record| record.placement));
+            self.best_chain.push(placement);
         }
         best
     }
@@ -514,8 +613,9 @@ where
         let mut all_preferred = true;
         let mut any_rejected = false;
         for piece in Piece::ALL {
+            // Only the best value of each unknown piece counts: any order will do.
             self.searcher
-                .search(board, piece, self.context.later_piece_options(), here);
+                .search_unordered(board, piece, self.context.later_piece_options(), here);
             let mut best: Option<ChainValue> = None;
             for &placement in here.iter() {
                 if !self.accepts(board, &placement) {
@@ -590,17 +690,21 @@ where
         }
     }
 
-    /// Makes the known chain in `records` the best one if its `value` beats the best so far.
+    /// Makes the known chain in `records` the best one if its `value` beats the best so far,
+    /// and notes a tie (neither better than the other) with the best.
     #[inline]
     fn offer(&mut self, value: ChainValue) {
-        if self
-            .best
-            .is_none_or(|(best, _)| value.is_better_than(&best))
-        {
-            self.best = Some((value, self.first_index));
-            self.best_chain.clear();
-            self.best_chain
-                .extend(self.records.iter().map(|record| record.placement));
+        match self.best {
+            Some((best, _)) if !value.is_better_than(&best) => {
+                self.tied |= !best.is_better_than(&value);
+            }
+            _ => {
+                self.best = Some((value, self.first_index));
+                self.tied = false;
+                self.best_chain.clear();
+                self.best_chain
+                    .extend(self.records.iter().map(|record| record.placement));
+            }
         }
     }
 }

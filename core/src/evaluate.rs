@@ -70,10 +70,23 @@ impl PlacementRecord {
     /// on the floor gives 0, an O 0.5, a vertical I 1.5.
     #[inline]
     pub fn landing_height(&self) -> f64 {
-        let bottom = (self.board_height as i32 - 1 - self.lowest_cell_row as i32) as f64;
-        let rows = (self.lowest_cell_row - self.highest_cell_row) as f64;
-        bottom + rows / 2.0
+        landing_height(
+            self.board_height,
+            self.lowest_cell_row,
+            self.highest_cell_row,
+        )
     }
+}
+
+/// Dellacherie's landing height (El-Tetris semantics, see [`PlacementRecord::landing_height`])
+/// of a piece whose lowest cell locked on row `lowest_cell_row` and highest on
+/// `highest_cell_row` of a board `board_height` rows tall: the lowest cell's row counted from
+/// the floor plus (rows − 1) / 2, computed in this order in `f64` wherever it is needed.
+#[inline]
+pub fn landing_height(board_height: u8, lowest_cell_row: i8, highest_cell_row: i8) -> f64 {
+    let bottom = (board_height as i32 - 1 - lowest_cell_row as i32) as f64;
+    let rows = (lowest_cell_row - highest_cell_row) as f64;
+    bottom + rows / 2.0
 }
 
 /// A chain's outcome as an evaluator sees it: the final board (after every placement and its
@@ -150,6 +163,67 @@ pub trait Evaluator {
         self.features(chain, &mut values[..count]);
         self.weights().weighted_sum(&values[..count])
     }
+
+    /// The value of every chain that ends with one of `placements`: for each placement, in
+    /// order, what [`Evaluator::chain_rule`] and [`Evaluator::cost`] say of the chain
+    /// `records` + that placement, on the board it leaves once locked on `board` and its full
+    /// rows cleared. `placements` are one search's lock placements on `board` (legal there);
+    /// `records` holds the chain's earlier placements and is left as it was; `out` is
+    /// cleared first.
+    ///
+    /// This is where the lookahead chain spends its time (every leaf of every decision), and
+    /// the placements of one search all go on the same board, differing from it in a few
+    /// columns. The default locks each placement on a copy of the board and evaluates it
+    /// whole. An evaluator may override it to update the board's features for the columns a
+    /// placement touches instead, and must then give the same values to the last bit (its
+    /// tests compare the two on random boards and placements, line clears included).
+    fn last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        out.clear();
+        for &placement in placements {
+            out.push(link_value_by_locking(self, board, records, placement));
+        }
+    }
+}
+
+/// What an evaluator says of one chain: its rule and its cost (see
+/// [`Evaluator::last_link_values`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkValue {
+    /// [`Evaluator::chain_rule`] of the chain.
+    pub rule: ChainRule,
+    /// [`Evaluator::cost`] of the chain.
+    pub cost: f64,
+}
+
+/// The value of the chain `records` + `placement` the whole-board way: `placement` locked on
+/// a copy of `board`, its rows cleared, then [`Evaluator::chain_rule`] and
+/// [`Evaluator::cost`] of the result. What [`Evaluator::last_link_values`] gives by default,
+/// and the slow path of faster versions (a placement that clears rows).
+#[inline]
+pub fn link_value_by_locking<E: Evaluator + ?Sized>(
+    evaluator: &E,
+    board: &Board,
+    records: &mut Vec<PlacementRecord>,
+    placement: Placement,
+) -> LinkValue {
+    let mut next = *board;
+    records.push(PlacementRecord::lock(&mut next, placement));
+    let chain = Chain {
+        board: &next,
+        records,
+    };
+    let value = LinkValue {
+        rule: evaluator.chain_rule(chain),
+        cost: evaluator.cost(chain),
+    };
+    records.pop();
+    value
 }
 
 /// A named set of weights an evaluator ships, in its feature order.

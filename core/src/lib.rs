@@ -16,6 +16,7 @@ pub mod filter;
 pub mod frames;
 pub mod generator;
 pub mod piece;
+pub mod placed_columns;
 pub mod placement;
 pub mod rules;
 pub mod scoring;
@@ -27,8 +28,8 @@ pub use board::{
 pub use chain::{ChainChoice, ChainOptions, ChainValue, LookaheadChain, PlacementValue};
 pub use error::Error;
 pub use evaluate::{
-    Chain, ChainRule, Evaluator, MAX_FEATURES, PlacementRecord, Preset, WeightedEvaluator, Weights,
-    WeightsFile,
+    Chain, ChainRule, Evaluator, LinkValue, MAX_FEATURES, PlacementRecord, Preset,
+    WeightedEvaluator, Weights, WeightsFile, landing_height, link_value_by_locking,
 };
 pub use filter::{PatternFilter, PlacementFilter, WellFilter};
 pub use frames::{

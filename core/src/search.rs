@@ -253,6 +253,32 @@ pub trait Searcher {
     /// Fills `out` with every lock placement of `piece` on `board`.
     fn search(&mut self, board: &Board, piece: Piece, options: SearchOptions, out: &mut Placements);
 
+    /// Fills `out` with the same placements as [`Searcher::search`] (the same set, each
+    /// once, with paths when asked for) in whatever order the searcher finds fastest; the
+    /// order is still a pure function of the board, piece and options.
+    ///
+    /// For callers whose result does not depend on the order: the lookahead chain's searches
+    /// of the pieces after the current one, whose placements compete only by value (the
+    /// chain breaks ties between equal values through the current piece's order, and
+    /// rebuilds a tied best chain with [`Searcher::search`]). The default is
+    /// [`Searcher::search`].
+    fn search_unordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    ) {
+        self.search(board, piece, options, out)
+    }
+
+    /// Whether [`Searcher::search_unordered`] gives the placements in the searcher's order
+    /// anyway (true unless it is overridden): the lookahead chain then never needs to walk a
+    /// tied best chain again in that order.
+    fn unordered_search_keeps_order(&self) -> bool {
+        true
+    }
+
     /// The frame timing the searcher simulates by default (when a search's options give none,
     /// [`SearchOptions::frame_timing`]), or `None` for a searcher that ignores gravity (its
     /// placements may not all be reachable at speed, and its paths are moves, not frames).

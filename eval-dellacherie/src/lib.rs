@@ -20,7 +20,12 @@
 //! landing height counts rows from the floor row H − 1.
 #![deny(missing_docs)]
 
-use tetris_core::{BOARD_WIDTH, Board, Chain, Evaluator, Preset, WeightedEvaluator, Weights};
+mod last_link;
+
+use tetris_core::{
+    BOARD_WIDTH, Board, Chain, Evaluator, LinkValue, Placement, PlacementRecord, Preset,
+    WeightedEvaluator, Weights,
+};
 
 /// The feature names in the spec's table order: the order `features` writes them, weights
 /// apply and the score sums.
@@ -258,9 +263,14 @@ impl Dellacherie {
     /// [`Weights::weighted_sum`] of [`feature_values`]). The cost is its negation.
     #[inline]
     pub fn score(&self, chain: Chain<'_>) -> f64 {
-        let features = feature_values(chain);
+        self.weighted_score(&feature_values(chain))
+    }
+
+    /// Σ weight × feature in [`FEATURE_NAMES`] order, left to right from 0.0.
+    #[inline(always)]
+    fn weighted_score(&self, features: &[f64; FEATURE_COUNT]) -> f64 {
         let mut sum = 0.0;
-        for (weight, feature) in self.values.iter().zip(&features) {
+        for (weight, feature) in self.values.iter().zip(features) {
             sum += weight * feature;
         }
         sum
@@ -317,6 +327,18 @@ impl Evaluator for Dellacherie {
     #[inline]
     fn cost(&self, chain: Chain<'_>) -> f64 {
         -self.score(chain)
+    }
+
+    /// The board's features updated for the columns each placement touches (module
+    /// `last_link`), the same values as locking each placement and evaluating the board.
+    fn last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.last_link_values_by_columns(board, records, placements, out)
     }
 }
 

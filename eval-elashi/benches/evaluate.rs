@@ -4,9 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tetris_core::{Chain, Evaluator};
+use tetris_core::{Chain, Evaluator, Piece, link_value_by_locking};
 use tetris_eval_elashi::{ElAshi, FEATURE_COUNT};
-use tetris_fixtures::mid_game_depth_two_chain;
+use tetris_fixtures::{drop_placements, mid_game, mid_game_depth_two_chain};
 
 fn evaluate(criterion: &mut Criterion) {
     let evaluator = ElAshi::new();
@@ -36,5 +36,37 @@ fn evaluate(criterion: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, evaluate);
+/// The leaves of one search: every T dropped on the mid-game board after one earlier link,
+/// valued in one call (`last_link_values`, the board's features updated column by column)
+/// and one placement at a time the whole-board way (`link_value_by_locking`, the default).
+fn last_link(criterion: &mut Criterion) {
+    let evaluator = ElAshi::new();
+    let board = mid_game();
+    let placements = drop_placements(&board, Piece::T);
+    let (_, [earlier, _]) = mid_game_depth_two_chain();
+    let mut records = vec![earlier];
+    let mut out = Vec::new();
+    criterion.bench_function("elashi/last_link_values, 34 T placements", |bench| {
+        bench.iter(|| {
+            evaluator.last_link_values(black_box(&board), &mut records, &placements, &mut out);
+            out.len()
+        })
+    });
+    criterion.bench_function("elashi/link_value_by_locking, 34 T placements", |bench| {
+        bench.iter(|| {
+            out.clear();
+            for &placement in &placements {
+                out.push(link_value_by_locking(
+                    &evaluator,
+                    black_box(&board),
+                    &mut records,
+                    placement,
+                ));
+            }
+            out.len()
+        })
+    });
+}
+
+criterion_group!(benches, evaluate, last_link);
 criterion_main!(benches);

@@ -21,8 +21,13 @@
 //! tall (4 to 32) the bottom row is H − 1 wherever the spec says 19.
 #![deny(missing_docs)]
 
+mod last_link;
+
 use tetris_core::features::both_sides_occupied_mask;
-use tetris_core::{BOARD_WIDTH, Board, Chain, Evaluator, Preset, WeightedEvaluator, Weights};
+use tetris_core::{
+    BOARD_WIDTH, Board, Chain, Evaluator, LinkValue, Placement, PlacementRecord, Preset,
+    WeightedEvaluator, Weights,
+};
 
 /// The feature names in the spec's table order: the order `features` writes them, weights
 /// apply and the cost sums.
@@ -300,6 +305,17 @@ impl ElAshi {
     pub fn new() -> ElAshi {
         ElAshi::with_default_weights()
     }
+
+    /// Σ weight × feature in [`FEATURE_NAMES`] order, left to right from 0.0, exactly as
+    /// [`Weights::weighted_sum`] computes it (same bits), without the generic buffer.
+    #[inline(always)]
+    fn weighted_sum(&self, features: &[f64; FEATURE_COUNT]) -> f64 {
+        let mut sum = 0.0;
+        for (weight, feature) in self.values.iter().zip(features) {
+            sum += weight * feature;
+        }
+        sum
+    }
 }
 
 impl WeightedEvaluator for ElAshi {
@@ -349,12 +365,19 @@ impl Evaluator for ElAshi {
     /// [`Weights::weighted_sum`] computes it (same bits), without the generic buffer.
     #[inline]
     fn cost(&self, chain: Chain<'_>) -> f64 {
-        let features = feature_values(chain);
-        let mut sum = 0.0;
-        for (weight, feature) in self.values.iter().zip(&features) {
-            sum += weight * feature;
-        }
-        sum
+        self.weighted_sum(&feature_values(chain))
+    }
+
+    /// The board's features updated for the columns each placement touches (module
+    /// `last_link`), the same values as locking each placement and evaluating the board.
+    fn last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.last_link_values_by_columns(board, records, placements, out)
     }
 }
 

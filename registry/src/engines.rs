@@ -19,8 +19,9 @@ use std::path::Path;
 
 use enum_dispatch::enum_dispatch;
 use tetris_core::{
-    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, GameOverRule, NamedSearcher, Piece,
-    PieceState, Placements, Preset, SearchOptions, Searcher, WeightedEvaluator, Weights,
+    Board, Chain, ChainRule, Error, Evaluator, FrameTiming, GameOverRule, LinkValue, NamedSearcher,
+    Piece, PieceState, Placement, PlacementRecord, Placements, Preset, SearchOptions, Searcher,
+    WeightedEvaluator, Weights,
 };
 
 use crate::weights::{TUNED, WeightsChoice};
@@ -64,6 +65,18 @@ pub trait SearchEngine {
         options: SearchOptions,
         out: &mut Placements,
     );
+    /// The same placements in the searcher's fastest order
+    /// (see `tetris_core::Searcher::search_unordered`).
+    fn engine_search_unordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    );
+    /// Whether the unordered search keeps the searcher's order
+    /// (`tetris_core::Searcher::unordered_search_keeps_order`).
+    fn engine_unordered_search_keeps_order(&self) -> bool;
     /// The default simulated frame timing, `None` when the searcher ignores gravity.
     fn engine_frame_timing(&self) -> Option<FrameTiming>;
     /// The state its input paths start from (`tetris_core::Searcher::path_start`).
@@ -87,6 +100,15 @@ pub trait EvaluationEngine {
     fn engine_cost(&self, chain: Chain<'_>) -> f64;
     /// The chain-level rule.
     fn engine_chain_rule(&self, chain: Chain<'_>) -> ChainRule;
+    /// The values of the chains ending with each placement
+    /// (see `tetris_core::Evaluator::last_link_values`).
+    fn engine_last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    );
 }
 
 /// Declares the searcher enum and its registry from `Variant(path::Type)` lines.
@@ -105,6 +127,18 @@ macro_rules! searchers {
                     out: &mut Placements,
                 ) {
                     Searcher::search(self, board, piece, options, out)
+                }
+                fn engine_search_unordered(
+                    &mut self,
+                    board: &Board,
+                    piece: Piece,
+                    options: SearchOptions,
+                    out: &mut Placements,
+                ) {
+                    Searcher::search_unordered(self, board, piece, options, out)
+                }
+                fn engine_unordered_search_keeps_order(&self) -> bool {
+                    Searcher::unordered_search_keeps_order(self)
                 }
                 fn engine_frame_timing(&self) -> Option<FrameTiming> {
                     Searcher::frame_timing(self)
@@ -180,6 +214,15 @@ macro_rules! evaluators {
                 }
                 fn engine_chain_rule(&self, chain: Chain<'_>) -> ChainRule {
                     Evaluator::chain_rule(self, chain)
+                }
+                fn engine_last_link_values(
+                    &self,
+                    board: &Board,
+                    records: &mut Vec<PlacementRecord>,
+                    placements: &[Placement],
+                    out: &mut Vec<LinkValue>,
+                ) {
+                    Evaluator::last_link_values(self, board, records, placements, out)
                 }
             }
         )+
@@ -310,6 +353,21 @@ impl Searcher for AnySearcher {
         self.engine_search(board, piece, options, out)
     }
 
+    #[inline]
+    fn search_unordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    ) {
+        self.engine_search_unordered(board, piece, options, out)
+    }
+
+    fn unordered_search_keeps_order(&self) -> bool {
+        self.engine_unordered_search_keeps_order()
+    }
+
     fn frame_timing(&self) -> Option<FrameTiming> {
         self.engine_frame_timing()
     }
@@ -349,6 +407,17 @@ impl Evaluator for AnyEvaluator {
     #[inline]
     fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
         self.engine_chain_rule(chain)
+    }
+
+    #[inline]
+    fn last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.engine_last_link_values(board, records, placements, out)
     }
 }
 

@@ -1,6 +1,8 @@
 //! Criterion benches of the full BFS lock search. In `bfs_7_pieces` one iteration searches all
 //! 7 pieces, so the time per search is the reported time divided by 7; `bfs_mid_game_per_piece`
-//! times single searches.
+//! times single searches. The `_unordered` benches time the same placements in any order
+//! (`Searcher::search_unordered`, the reachability flood the lookahead chain uses for the
+//! pieces after the current one).
 
 use std::hint::black_box;
 
@@ -47,6 +49,15 @@ fn search_all_pieces(
     total
 }
 
+fn search_all_pieces_unordered(bfs: &mut Bfs, board: &Board, out: &mut Placements) -> usize {
+    let mut total = 0;
+    for piece in Piece::ALL {
+        bfs.search_unordered(black_box(board), piece, SearchOptions::default(), out);
+        total += out.len();
+    }
+    total
+}
+
 fn bench_boards(criterion: &mut Criterion) {
     let boards = [
         ("empty", Board::standard()),
@@ -68,6 +79,9 @@ fn bench_boards(criterion: &mut Criterion) {
         });
         group.bench_function(format!("{name}_with_paths"), |bencher| {
             bencher.iter(|| search_all_pieces(&mut bfs, board, SearchOptions::WITH_PATHS, &mut out))
+        });
+        group.bench_function(format!("{name}_unordered"), |bencher| {
+            bencher.iter(|| search_all_pieces_unordered(&mut bfs, board, &mut out))
         });
     }
     group.finish();

@@ -82,7 +82,7 @@
 //! `cargo bench -p tetris-search-bfs --bench gamepad`; the figures are in the README's
 //! measured table (they go stale in a doc comment).
 
-use crate::legal_pivot_rows;
+use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;
 use tetris_core::{
     BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
@@ -396,9 +396,11 @@ impl Gamepad {
     /// Fills `legal` with the legal pivot rows of every (column, rotation) of `piece`.
     fn compute_legal(&mut self, board: &Board, piece: Piece) {
         self.legal = [0; COLUMN_SLOTS * ROTATION_SLOTS];
+        let blocked = BlockedColumns::new(board);
         for rotation in 0..piece.orientation_count() {
+            let cells = piece.cells(rotation);
             for x in 0..BOARD_WIDTH as i8 {
-                self.legal[slot(x, rotation)] = legal_pivot_rows(board, piece, rotation, x);
+                self.legal[slot(x, rotation)] = legal_pivot_rows(&blocked, cells, x);
             }
         }
     }

@@ -1,0 +1,299 @@
+//! El-Ashi's values of the chains that end with each placement of one search, by updating the
+//! board's features for the columns a placement touches ([`Evaluator::last_link_values`]).
+//!
+//! Every placement of one search goes on the same board, and one that clears no row changes
+//! only the columns its cells are in: columns `a..=b`, two to four of them. Each board
+//! feature is a sum of terms that depend on few columns:
+//!
+//! - `holes` and the open bottoms behind `column_transitions` (see [`board_features`]): one
+//!   term per column, from that column alone;
+//! - `wells` of column x: from columns x − 1, x and x + 1, so a placement changes the terms of
+//!   columns `a − 1..=b + 1`;
+//! - `row_transitions`: one term per pair of neighbouring cells in a row (walls included),
+//!   counted on the non-empty rows. A placement changes the pairs that touch its columns, and
+//!   it can make empty rows non-empty: in such a row every other cell is empty, so the pairs
+//!   away from its columns add a transition only where a wall meets an empty cell — one per
+//!   new row at the left wall when `a > 0` and one at the right wall when `b < 9`.
+//!
+//! So the board's terms are computed once per search and each placement's features are the
+//! board's totals with the terms it touches taken out and put back as they are after it. A
+//! placement that clears a row moves every column and takes the whole-board way
+//! ([`link_value_by_locking`]). The features are integers, so the cost — the same sum in the
+//! same order — is the same to the last bit; the tests check the two ways against each other
+//! on random boards and placements.
+
+use tetris_core::placed_columns::{
+    FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, padded_columns,
+};
+use tetris_core::{
+    BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, link_value_by_locking,
+};
+
+use crate::{ElAshi, FEATURE_COUNT};
+
+/// One board's per-column terms and their totals, in padded slots (walls: full columns with
+/// depth 0 and no terms).
+struct BoardTerms {
+    columns: [u32; SLOTS],
+    /// `depth(x)`.
+    depths: [u32; SLOTS],
+    /// Hole runs per column.
+    holes: [u32; SLOTS],
+    /// 1 per non-empty column whose bottom cell is empty.
+    open_bottoms: [u32; SLOTS],
+    /// Wells per column.
+    wells: [u32; SLOTS],
+    /// `pairs[s]`: the row transitions between slots `s` and `s + 1`.
+    pairs: [u32; SLOTS - 1],
+    /// Rows holding an occupied cell.
+    nonempty_rows: u32,
+    /// Whether a placement fills a row.
+    full_rows: FullRows,
+    holes_total: u32,
+    open_bottoms_total: u32,
+    wells_total: u32,
+    row_transitions_total: u32,
+}
+
+/// Hole runs of a column: empty cells whose cell above is occupied (never the top row).
+#[inline(always)]
+fn hole_runs(column: u32, row_mask: u32) -> u32 {
+    ((column << 1) & !column & row_mask & !1).count_ones()
+}
+
+/// 1 when `column` is non-empty and its bottom cell (bit `floor_row`) is empty.
+#[inline(always)]
+fn open_bottom(column: u32, floor_row: u32) -> u32 {
+    ((column != 0) & (column & floor_row == 0)) as u32
+}
+
+/// `depth(x)` (see [`crate::depth`]).
+#[inline(always)]
+fn depth_of(column: u32, floor_row: u32) -> u32 {
+    (column | floor_row).trailing_zeros()
+}
+
+/// The wells of the column at index `at` of `columns` / `depths`, from the two beside it
+/// (see [`crate::column_wells`]).
+#[inline(always)]
+fn wells_at(columns: &[u32], depths: &[u32], at: usize) -> u32 {
+    let depth = depths[at];
+    let top = depths[at - 1].max(depths[at + 1]);
+    // Rows top..=depth, none when depth < top (no branch: a mispredicted one costs more than
+    // the shifts); depth and top are at most 31, so the shifts never overflow.
+    let rows = (u32::MAX >> (31 - depth)) & (u32::MAX << top);
+    (rows & columns[at - 1] & columns[at + 1]).count_ones()
+}
+
+impl BoardTerms {
+    #[inline(always)]
+    fn new(board: &Board) -> BoardTerms {
+        let row_mask = board.row_mask();
+        let floor_row = board.floor_row_bit();
+        let columns = padded_columns(board);
+        let mut depths = [0; SLOTS];
+        let mut holes = [0; SLOTS];
+        let mut open_bottoms = [0; SLOTS];
+        let mut wells = [0; SLOTS];
+        let mut nonempty_rows = 0;
+        for slot in 2..2 + BOARD_WIDTH {
+            depths[slot] = depth_of(columns[slot], floor_row);
+            holes[slot] = hole_runs(columns[slot], row_mask);
+            open_bottoms[slot] = open_bottom(columns[slot], floor_row);
+            nonempty_rows |= columns[slot];
+        }
+        for (slot, wells) in wells.iter_mut().enumerate().take(2 + BOARD_WIDTH).skip(2) {
+            *wells = wells_at(&columns, &depths, slot);
+        }
+        let pairs = std::array::from_fn(|slot| {
+            ((columns[slot] ^ columns[slot + 1]) & nonempty_rows).count_ones()
+        });
+        BoardTerms {
+            columns,
+            depths,
+            holes,
+            open_bottoms,
+            wells,
+            pairs,
+            nonempty_rows,
+            full_rows: FullRows::new(board),
+            holes_total: holes.iter().sum(),
+            open_bottoms_total: open_bottoms.iter().sum(),
+            wells_total: wells.iter().sum(),
+            row_transitions_total: pairs.iter().sum(),
+        }
+    }
+}
+
+/// The four board features (`wells`, `holes`, `column_transitions`, `row_transitions`) after
+/// `placed` (`WIDTH` columns wide) locks, or `None` when it fills a row.
+#[inline(always)]
+fn board_features_after<const WIDTH: usize>(
+    terms: &BoardTerms,
+    placed: &PlacedColumns,
+    row_mask: u32,
+    floor_row: u32,
+) -> Option<[u32; 4]> {
+    let (x0, cells) = (placed.first_column, placed.cells);
+    // Columns x0 − 2 ..= x0 + WIDTH + 1 (slots x0 ..= x0 + WIDTH + 3), the piece's at 2..
+    let mut columns = [0u32; 8];
+    let mut depths = [0u32; 8];
+    columns[..WIDTH + 4].copy_from_slice(&terms.columns[x0..x0 + WIDTH + 4]);
+    depths[..WIDTH + 4].copy_from_slice(&terms.depths[x0..x0 + WIDTH + 4]);
+    let mut full = terms.full_rows.outside(placed);
+    let mut piece_rows = 0;
+    let mut holes = terms.holes_total;
+    let mut open_bottoms = terms.open_bottoms_total;
+    for k in 0..WIDTH {
+        let column = columns[k + 2] | cells[k];
+        columns[k + 2] = column;
+        full &= column;
+        piece_rows |= cells[k];
+        depths[k + 2] = depth_of(column, floor_row);
+        holes = holes + hole_runs(column, row_mask) - terms.holes[x0 + k + 2];
+        open_bottoms =
+            open_bottoms + open_bottom(column, floor_row) - terms.open_bottoms[x0 + k + 2];
+    }
+    if full != 0 {
+        return None;
+    }
+    // Wells change in the piece's columns and one on each side (walls have none).
+    let mut wells = terms.wells_total;
+    for k in 1..WIDTH + 3 {
+        let slot = x0 + k;
+        if (2..2 + BOARD_WIDTH).contains(&slot) {
+            wells = wells + wells_at(&columns, &depths, k) - terms.wells[slot];
+        }
+    }
+    // Row transitions: the pairs touching the piece's columns on the new non-empty rows; the
+    // other pairs gain one per new row where a wall meets an empty cell.
+    let nonempty_rows = terms.nonempty_rows | piece_rows;
+    let new_rows = (piece_rows & !terms.nonempty_rows).count_ones();
+    let walls_away = u32::from(x0 > 0) + u32::from(x0 + WIDTH < BOARD_WIDTH);
+    let mut row_transitions = terms.row_transitions_total + new_rows * walls_away;
+    for k in 1..WIDTH + 2 {
+        row_transitions = row_transitions
+            + ((columns[k] ^ columns[k + 1]) & nonempty_rows).count_ones()
+            - terms.pairs[x0 + k];
+    }
+    Some([wells, holes, 2 * holes - open_bottoms, row_transitions])
+}
+
+impl ElAshi {
+    /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
+    /// documentation).
+    pub(crate) fn last_link_values_by_columns(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports the popcnt instruction, checked just above.
+            return unsafe { self.last_link_values_with_popcnt(board, records, placements, out) };
+        }
+        self.last_link_values_portable(board, records, placements, out)
+    }
+
+    /// [`ElAshi::last_link_values_portable`] compiled with the popcount instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn last_link_values_with_popcnt(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.last_link_values_portable(board, records, placements, out)
+    }
+
+    #[inline(always)]
+    fn last_link_values_portable(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        out.clear();
+        let Some(first) = placements.first() else {
+            return;
+        };
+        let height = board.height();
+        let row_mask = board.row_mask();
+        let floor_row = board.floor_row_bit();
+        let terms = BoardTerms::new(board);
+        let piece_columns = PieceColumns::of(first.piece);
+        let mut earlier_rows_cleared = 0u32;
+        let mut earlier_lock_height = 0u32;
+        for record in records.iter() {
+            earlier_rows_cleared += record.rows_cleared() as u32;
+            earlier_lock_height += record.lock_height as u32;
+        }
+        for &placement in placements {
+            let placed = piece_columns.placed(&placement, row_mask);
+            let features = match placed {
+                Some(placed) if placed.width == 1 => {
+                    board_features_after::<1>(&terms, &placed, row_mask, floor_row)
+                }
+                Some(placed) if placed.width == 2 => {
+                    board_features_after::<2>(&terms, &placed, row_mask, floor_row)
+                }
+                Some(placed) if placed.width == 3 => {
+                    board_features_after::<3>(&terms, &placed, row_mask, floor_row)
+                }
+                Some(placed) => board_features_after::<4>(&terms, &placed, row_mask, floor_row),
+                None => None,
+            };
+            let Some([wells, holes, column_transitions, row_transitions]) = features else {
+                out.push(link_value_by_locking(self, board, records, placement));
+                continue;
+            };
+            let features: [f64; FEATURE_COUNT] = [
+                earlier_rows_cleared as f64,
+                (earlier_lock_height + placement.lock_height(height) as u32) as f64,
+                wells as f64,
+                holes as f64,
+                column_transitions as f64,
+                row_transitions as f64,
+            ];
+            out.push(LinkValue {
+                rule: ChainRule::Neutral,
+                cost: self.weighted_sum(&features),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetris_core::{Evaluator, Piece, PieceState};
+
+    /// A placement that leaves rows intact but makes two empty rows non-empty at a wall: the
+    /// row transitions of new rows count the far wall only.
+    #[test]
+    fn a_piece_in_new_rows_by_a_wall_counts_the_far_wall_once_per_row() {
+        let mut board = Board::standard();
+        board.set(5, 19);
+        let evaluator = ElAshi::new();
+        // A vertical I in column 0, rows 16..=19 (rows 16–18 new).
+        let placement = Placement::new(
+            Piece::I,
+            PieceState {
+                x: 0,
+                y: 18,
+                rotation: 1,
+            },
+        );
+        assert!(placement.is_lock_placement_on(&board));
+        let mut records = Vec::new();
+        let mut fast = Vec::new();
+        evaluator.last_link_values(&board, &mut records, &[placement], &mut fast);
+        let slow = link_value_by_locking(&evaluator, &board, &mut records, placement);
+        assert_eq!(fast, vec![slow]);
+    }
+}
