@@ -1,0 +1,127 @@
+//! The Python package (`python/`, module `tetris_arena`): installs it into a virtual
+//! environment under `target/` with pip, the README's way, and runs its pytest suite
+//! (`python/tests/`) against this build's `arena` binary, which the tests compare with (the same
+//! pieces, features, analyses, games and error messages; Gymnasium's `check_env`).
+//!
+//! The virtual environment (`target/python-venv`) gets the pinned `python/tests/requirements.txt`
+//! once (pip, about 15 s; again only when the file changes). The package is built by maturin in
+//! its own target folder (`target/python-build`, the dev profile: a test needs no optimised
+//! engines, and a nested cargo must not wait for the lock of the cargo running this test);
+//! later runs rebuild only what changed. Without Python 3 with venv and pip, or without access
+//! to the package index, the test is skipped with a message, except under `CI=true`, where it
+//! fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// What the test cannot do without, and why: skipped with a message, or failed under CI.
+fn unavailable(reason: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true, but the Python package's tests cannot run: {reason}"
+    );
+    eprintln!("SKIPPED the_python_package_passes_its_tests: {reason}");
+}
+
+fn run(command: &mut Command) -> Output {
+    command.output().expect("the command starts")
+}
+
+/// `python -m pip install --quiet`, arguments to follow.
+fn pip_install(python: &Path) -> Command {
+    let mut command = Command::new(python);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    command
+}
+
+fn report(output: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn the_python_package_passes_its_tests() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    // CARGO_TARGET_TMPDIR is `<target>/tmp`.
+    let target: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let venv = target.join("python-venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output();
+        if !made.as_ref().is_ok_and(|output| output.status.success()) {
+            let _ = std::fs::remove_dir_all(&venv);
+            unavailable("`python3 -m venv` failed (Python 3 with venv and pip is needed)");
+            return;
+        }
+    }
+    // The pinned test dependencies, installed again only when the list changes.
+    let requirements = workspace.join("python/tests/requirements.txt");
+    let stamp = venv.join("installed-requirements.txt");
+    let wanted = std::fs::read_to_string(&requirements).unwrap();
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        let installed = run(pip_install(&python).arg("-r").arg(&requirements));
+        if !installed.status.success() {
+            unavailable(&format!(
+                "pip could not install python/tests/requirements.txt:\n{}",
+                report(&installed)
+            ));
+            return;
+        }
+        std::fs::write(&stamp, &wanted).unwrap();
+    }
+    // `pip install ./python` as the README says, with maturin already in the environment.
+    let path = format!(
+        "{}:{}",
+        venv.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let installed = run(pip_install(&python)
+        .current_dir(workspace)
+        .args([
+            "--no-build-isolation",
+            "--no-deps",
+            "--force-reinstall",
+            "./python",
+        ])
+        .env("PATH", path)
+        .env("CARGO_TARGET_DIR", target.join("python-build"))
+        .env("MATURIN_PEP517_ARGS", "--profile dev"));
+    assert!(
+        installed.status.success(),
+        "pip install ./python failed:\n{}",
+        report(&installed)
+    );
+    let tested = run(Command::new(&python)
+        // From the workspace: `python -m` puts the current folder first on the path, and
+        // python/ holds the package's sources without its native module.
+        .current_dir(workspace)
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
+        .env("ARENA", env!("CARGO_BIN_EXE_arena")));
+    let text = report(&tested);
+    println!("{text}");
+    assert!(tested.status.success(), "the pytest suite failed:\n{text}");
+    assert!(text.contains(" passed"), "{text}");
+    assert!(!text.contains(" skipped"), "no test may skip here:\n{text}");
+}

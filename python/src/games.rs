@@ -1,0 +1,649 @@
+//! N games stepped together, one placement each per call: the engine of the Gymnasium
+//! environments (`tetris_arena/envs.py`; the scalar environment is N = 1).
+//!
+//! A game follows the rules of `arena play` (the arena's `sim::game`): an empty 10 × H board,
+//! pieces from the generator in order, NES line-clear points from level 0, and the game-over
+//! rule — under `simulation` the game is over when the next piece cannot spawn or has no
+//! placement; under `literature` a placement with a cell above row 0 is the game's last (its
+//! rows do not clear). A piece cap truncates the game, as does the end of a `file:` sequence.
+//! Played with the strategy's own choices ([`Games::strategy_actions`]) a game is `arena
+//! play`'s, placement for placement (`python/tests/test_env.py` checks it).
+//!
+//! # Actions
+//!
+//! An action names the placement by where its cells end up:
+//! `(rotation * (height + 1) + bottom_row + 1) * 10 + left_column`, with the piece's rotation
+//! index, the row of its lowest cell (0 at the top, -1 just above the field: a piece resting on
+//! a full column, which ends a game under the literature rule) and the column of its leftmost
+//! cell, so `4 × (H + 1) × 10` actions in all. The same piece in the same rotation with the
+//! same lowest row and leftmost column covers the same cells, so distinct placements of the
+//! searcher have distinct actions and an action means the same lock position in every state.
+//! The legal actions are the searcher's placements of the current piece: the mask. (Every
+//! lock rests on the floor or on a cell of the field, so no placement's lowest cell is above
+//! row -1 and every placement has its action.) An illegal action ends the episode (`illegal_action="end"`, the default of the
+//! environments, as `tetris-gymnasium` does: Gymnasium's checker steps random actions) or is
+//! a `ValueError` (`"raise"`).
+//!
+//! # Resets
+//!
+//! Every game keeps its own seed: `reset` seeds game i with `seed + i` (a tournament's rule,
+//! so a vector of N games plays a tournament's N sequences) and each automatic reset of game i
+//! after the end of an episode moves its seed on by N. Gymnasium's next-step autoreset: the
+//! call after the one that ended game i starts its next game, ignores its action and reports
+//! reward 0.
+
+use std::collections::VecDeque;
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use tetris_core::{
+    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece,
+    PieceGenerator, Placement, Placements, Searcher,
+};
+use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
+
+use crate::library::{
+    after_placement_features, checked_height, evaluator_named, searcher_named, write_board,
+};
+use crate::value_error;
+
+/// What a step's reward counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reward {
+    /// Rows cleared by the placement.
+    Lines,
+    /// NES points the placement scored (displayed score, capped at 999,999).
+    Score,
+}
+
+/// The piece index the observation shows where the sequence has no piece (a `file:`
+/// sequence's end).
+const NO_PIECE: i64 = 7;
+
+/// One game's state.
+struct Game {
+    board: Board,
+    generator: PieceGenerator,
+    /// The current piece, then the preview.
+    upcoming: VecDeque<Piece>,
+    score: NesScore,
+    pieces: u64,
+    lines: u64,
+    /// The current piece's placements (empty when the game is over).
+    placements: Placements,
+    /// Each placement's action.
+    actions: Vec<u32>,
+    /// The episode ended on the last step: the next step starts a new game.
+    ended: bool,
+    /// The seed of this game.
+    seed: u64,
+}
+
+/// N games of the same rules, stepped together.
+#[pyclass(module = "tetris_arena._native")]
+pub struct Games {
+    games: Vec<Game>,
+    searchers: Vec<AnySearcher>,
+    generator: GeneratorKind,
+    height: u8,
+    preview: usize,
+    rule: GameOverRule,
+    reward: Reward,
+    max_pieces: Option<u64>,
+    /// An illegal action ends the episode (`true`) or is an error.
+    illegal_ends: bool,
+    /// Strategies and evaluators already built, by name.
+    strategies: Vec<(String, Strategy)>,
+    evaluators: Vec<(String, AnyEvaluator)>,
+}
+
+impl Games {
+    /// Starts game `index` anew with `seed`.
+    fn start(&mut self, index: usize, seed: u64) -> PyResult<()> {
+        let generator = self.generator.start(seed).map_err(value_error)?;
+        let game = &mut self.games[index];
+        game.board = Board::new(usize::from(self.height)).map_err(value_error)?;
+        game.generator = generator;
+        game.upcoming.clear();
+        game.score = NesScore::new(0);
+        game.pieces = 0;
+        game.lines = 0;
+        game.ended = false;
+        game.seed = seed;
+        self.refill(index);
+        Ok(())
+    }
+
+    /// Fills the current piece and the preview from the generator and searches the current
+    /// piece's placements; true when the game can go on (`false`: no piece left, it cannot
+    /// spawn under the simulation rule, or it has no placement).
+    fn refill(&mut self, index: usize) -> bool {
+        let (height, rule) = (self.height, self.rule);
+        let game = &mut self.games[index];
+        while game.upcoming.len() <= self.preview {
+            match game.generator.next() {
+                Some(piece) => game.upcoming.push_back(piece),
+                None => break,
+            }
+        }
+        game.placements.clear(false);
+        game.actions.clear();
+        let Some(&current) = game.upcoming.front() else {
+            return false;
+        };
+        if rule == GameOverRule::Simulation && !game.board.can_spawn(current) {
+            return false;
+        }
+        self.searchers[index].search(
+            &game.board,
+            current,
+            DecisionContext::with_game_over_rule(rule).current_piece_options(false),
+            &mut game.placements,
+        );
+        game.actions.extend(
+            game.placements
+                .iter()
+                .map(|placement| action_of(placement, height).unwrap_or(u32::MAX)),
+        );
+        !game.placements.is_empty()
+    }
+
+    /// Plays `action` in game `index`: (reward, terminated, truncated).
+    fn play(&mut self, index: usize, action: i64) -> PyResult<(f64, bool, bool)> {
+        let game = &mut self.games[index];
+        let Some(chosen) = game
+            .actions
+            .iter()
+            .position(|&legal| i64::from(legal) == action)
+        else {
+            if self.illegal_ends {
+                game.placements.clear(false);
+                game.actions.clear();
+                return Ok((0.0, true, false));
+            }
+            return Err(value_error(format!(
+                "action {action} is not a legal placement of game {index} (see \
+                 info[\"action_mask\"])"
+            )));
+        };
+        let placement = game.placements.as_slice()[chosen];
+        let ends_game = self.rule.placement_ends_game(&placement);
+        let cleared = if ends_game {
+            game.board.place(placement.piece, placement.state());
+            0
+        } else {
+            game.board
+                .lock(placement.piece, placement.state())
+                .rows_cleared
+        };
+        game.upcoming.pop_front();
+        game.pieces += 1;
+        game.lines += u64::from(cleared);
+        let before = game.score.score();
+        if cleared > 0 {
+            game.score.add_cleared_rows(cleared);
+        }
+        let reward = match self.reward {
+            Reward::Lines => f64::from(cleared),
+            Reward::Score => f64::from(game.score.score() - before),
+        };
+        if ends_game {
+            game.placements.clear(false);
+            game.actions.clear();
+            return Ok((reward, true, false));
+        }
+        if self.max_pieces.is_some_and(|cap| game.pieces >= cap) {
+            game.placements.clear(false);
+            game.actions.clear();
+            return Ok((reward, false, true));
+        }
+        if self.refill(index) {
+            return Ok((reward, false, false));
+        }
+        // Out of pieces (a file's sequence): truncated; otherwise over by the rule.
+        let over = !self.games[index].upcoming.is_empty();
+        Ok((reward, over, !over))
+    }
+
+    /// A built strategy by name, cached.
+    fn strategy(&mut self, name: &str) -> PyResult<&mut Strategy> {
+        let index = match self.strategies.iter().position(|(known, _)| known == name) {
+            Some(index) => index,
+            None => {
+                let strategy = Strategy::from_name(name).map_err(value_error)?;
+                strategy
+                    .check_board_height(self.height)
+                    .map_err(value_error)?;
+                if strategy.depth() > self.preview + 1 {
+                    return Err(value_error(format!(
+                        "strategy {} looks at {} pieces per decision but the environment \
+                         shows {} (the current piece and a preview of {}): raise preview",
+                        strategy.name(),
+                        strategy.depth(),
+                        self.preview + 1,
+                        self.preview
+                    )));
+                }
+                self.strategies.push((name.to_string(), strategy));
+                self.strategies.len() - 1
+            }
+        };
+        Ok(&mut self.strategies[index].1)
+    }
+
+    /// A built evaluator by name, cached.
+    fn evaluator(&mut self, name: &str) -> PyResult<&AnyEvaluator> {
+        let index = match self.evaluators.iter().position(|(known, _)| known == name) {
+            Some(index) => index,
+            None => {
+                self.evaluators
+                    .push((name.to_string(), evaluator_named(name)?));
+                self.evaluators.len() - 1
+            }
+        };
+        Ok(&self.evaluators[index].1)
+    }
+}
+
+/// The action of `placement` on a board of `height` rows (see the module documentation), or
+/// `None` for a lowest cell above row -1 (never a lock placement).
+fn action_of(placement: &Placement, height: u8) -> Option<u32> {
+    let left = placement.cells.iter().map(|&(x, _)| x).min()?;
+    let bottom = placement.cells.iter().map(|&(_, y)| y).max()?;
+    if bottom < -1 || left < 0 {
+        return None;
+    }
+    let (left, row) = (left as u32, (bottom + 1) as u32);
+    let rows = u32::from(height) + 1;
+    Some((u32::from(placement.rotation) * rows + row) * BOARD_WIDTH as u32 + left)
+}
+
+#[pymethods]
+impl Games {
+    /// N games of the same rules, not started (call `reset`). Checks the arguments with the
+    /// CLI's messages.
+    #[new]
+    #[pyo3(signature = (count, generator, board_height, preview, game_over, searcher, reward, max_pieces, illegal_action))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        count: usize,
+        generator: &str,
+        board_height: u64,
+        preview: usize,
+        game_over: &str,
+        searcher: &str,
+        reward: &str,
+        max_pieces: Option<u64>,
+        illegal_action: &str,
+    ) -> PyResult<Games> {
+        if count == 0 {
+            return Err(value_error("the number of games must be at least 1"));
+        }
+        let generator: GeneratorKind = generator.parse().map_err(value_error)?;
+        let height = checked_height(board_height)?;
+        let rule: GameOverRule = game_over
+            .parse()
+            .map_err(|message: String| value_error(format!("--game-over: {message}")))?;
+        let searcher = searcher_named(searcher)?;
+        let reward = match reward {
+            "lines" => Reward::Lines,
+            "score" => Reward::Score,
+            other => {
+                return Err(value_error(format!(
+                    "unknown reward {other:?} (valid: lines score)"
+                )));
+            }
+        };
+        if max_pieces == Some(0) {
+            return Err(value_error("--max-pieces must be at least 1"));
+        }
+        let illegal_ends = match illegal_action {
+            "end" => true,
+            "raise" => false,
+            other => {
+                return Err(value_error(format!(
+                    "unknown illegal_action {other:?} (valid: end raise)"
+                )));
+            }
+        };
+        if preview > 6 {
+            return Err(value_error(format!("preview {preview} is outside 0..=6")));
+        }
+        // Reads and checks a piece file now rather than at the first reset.
+        let first = generator.start(0).map_err(value_error)?;
+        let games = (0..count)
+            .map(|_| Game {
+                board: Board::new(usize::from(height)).expect("a checked height"),
+                generator: first.clone(),
+                upcoming: VecDeque::with_capacity(preview + 1),
+                score: NesScore::new(0),
+                pieces: 0,
+                lines: 0,
+                placements: Placements::new(),
+                actions: Vec::new(),
+                ended: true,
+                seed: 0,
+            })
+            .collect();
+        Ok(Games {
+            games,
+            searchers: vec![searcher; count],
+            generator,
+            height,
+            preview,
+            rule,
+            reward,
+            max_pieces,
+            illegal_ends,
+            strategies: Vec::new(),
+            evaluators: Vec::new(),
+        })
+    }
+
+    /// The number of actions: 4 × (board height + 1) × 10.
+    #[getter]
+    fn action_count(&self) -> usize {
+        4 * (usize::from(self.height) + 1) * BOARD_WIDTH
+    }
+
+    /// Starts every game: game i with seed `seed + i`.
+    fn reset(&mut self, seed: u64) -> PyResult<()> {
+        for index in 0..self.games.len() {
+            let game_seed = seed.wrapping_add(index as u64);
+            self.start(index, game_seed)?;
+        }
+        Ok(())
+    }
+
+    /// Starts game `index` anew with `seed`.
+    fn reset_game(&mut self, index: usize, seed: u64) -> PyResult<()> {
+        if index >= self.games.len() {
+            return Err(value_error(format!("there is no game {index}")));
+        }
+        self.start(index, seed)
+    }
+
+    /// Plays one action in every game and writes the rewards and ends; a game whose episode
+    /// ended on the previous call starts its next game instead (its action is ignored, its
+    /// reward is 0). With `autoreset` false, playing an ended game is an error.
+    #[pyo3(signature = (actions, rewards, terminated, truncated, autoreset))]
+    fn step(
+        &mut self,
+        actions: &Bound<'_, PyArray1<i64>>,
+        rewards: &Bound<'_, PyArray1<f64>>,
+        terminated: &Bound<'_, PyArray1<bool>>,
+        truncated: &Bound<'_, PyArray1<bool>>,
+        autoreset: bool,
+    ) -> PyResult<()> {
+        let count = self.games.len();
+        let actions = actions.readonly();
+        let actions = actions.as_slice()?;
+        let mut rewards = rewards.readwrite();
+        let mut terminated = terminated.readwrite();
+        let mut truncated = truncated.readwrite();
+        let (rewards, terminated, truncated) = (
+            rewards.as_slice_mut()?,
+            terminated.as_slice_mut()?,
+            truncated.as_slice_mut()?,
+        );
+        if [
+            actions.len(),
+            rewards.len(),
+            terminated.len(),
+            truncated.len(),
+        ]
+        .iter()
+        .any(|&length| length != count)
+        {
+            return Err(value_error(format!("step needs arrays of {count} entries")));
+        }
+        for index in 0..count {
+            let (reward, over, cut) = if self.games[index].ended {
+                if !autoreset {
+                    return Err(value_error(
+                        "the episode has ended: call reset() before step()",
+                    ));
+                }
+                let seed = self.games[index].seed.wrapping_add(count as u64);
+                self.start(index, seed)?;
+                (0.0, false, false)
+            } else {
+                self.play(index, actions[index])?
+            };
+            self.games[index].ended = over || cut;
+            rewards[index] = reward;
+            terminated[index] = over;
+            truncated[index] = cut;
+        }
+        Ok(())
+    }
+
+    /// Writes the observations: boards `(N, H, 10)`, current pieces `(N,)`, previews
+    /// `(N, preview)` (piece indices, 7 where the sequence has ended) and action masks
+    /// `(N, actions)` (1 = legal; every action of a game whose episode has ended, since its
+    /// next action is ignored).
+    fn observe(
+        &self,
+        boards: &Bound<'_, PyArray3<u8>>,
+        current: &Bound<'_, PyArray1<i64>>,
+        preview: &Bound<'_, PyArray2<i64>>,
+        masks: &Bound<'_, PyArray2<u8>>,
+    ) -> PyResult<()> {
+        let count = self.games.len();
+        let cells = usize::from(self.height) * BOARD_WIDTH;
+        let actions = self.action_count();
+        let (mut boards, mut current, mut preview, mut masks) = (
+            boards.readwrite(),
+            current.readwrite(),
+            preview.readwrite(),
+            masks.readwrite(),
+        );
+        let (boards, current, preview, masks) = (
+            boards.as_slice_mut()?,
+            current.as_slice_mut()?,
+            preview.as_slice_mut()?,
+            masks.as_slice_mut()?,
+        );
+        if boards.len() != count * cells
+            || current.len() != count
+            || preview.len() != count * self.preview
+            || masks.len() != count * actions
+        {
+            return Err(value_error("observe needs arrays of the games' shapes"));
+        }
+        for (index, game) in self.games.iter().enumerate() {
+            write_board(&game.board, &mut boards[index * cells..(index + 1) * cells]);
+            let piece = |position: usize| {
+                game.upcoming
+                    .get(position)
+                    .map_or(NO_PIECE, |piece| piece.index() as i64)
+            };
+            // After the end of a game the observation keeps its last pieces shown.
+            current[index] = piece(0).min(6);
+            for slot in 0..self.preview {
+                preview[index * self.preview + slot] = piece(1 + slot);
+            }
+            let mask = &mut masks[index * actions..(index + 1) * actions];
+            mask.fill(u8::from(game.ended));
+            for &action in &game.actions {
+                if let Some(cell) = mask.get_mut(action as usize) {
+                    *cell = 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal actions of every game as rows padded with -1 to the longest, and their
+    /// counts: `(N, longest)` and `(N,)` (a game whose episode has ended lists action 0, since
+    /// its next action is ignored). A random legal policy over N games is then
+    /// `actions[i, floor(u * counts[i])]`, without scanning the masks.
+    #[allow(clippy::type_complexity)]
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<i64>>) {
+        let counts: Vec<i64> = self
+            .games
+            .iter()
+            .map(|game| {
+                if game.ended {
+                    1
+                } else {
+                    game.actions.len() as i64
+                }
+            })
+            .collect();
+        let longest = counts.iter().copied().max().unwrap_or(0).max(1) as usize;
+        let mut rows = vec![-1i64; self.games.len() * longest];
+        for (game, row) in self.games.iter().zip(rows.chunks_exact_mut(longest)) {
+            if game.ended {
+                row[0] = 0;
+            }
+            for (slot, &action) in row.iter_mut().zip(&game.actions) {
+                *slot = i64::from(action);
+            }
+        }
+        let rows = numpy::ndarray::Array2::from_shape_vec((self.games.len(), longest), rows)
+            .expect("a row per game");
+        (
+            numpy::IntoPyArray::into_pyarray(rows, py),
+            PyArray1::from_vec(py, counts),
+        )
+    }
+
+    /// Plays `action` in game 0 (the scalar environment's one game): `(reward, terminated,
+    /// truncated)`; an ended game is an error (call `reset`).
+    fn step_one(&mut self, action: i64) -> PyResult<(f64, bool, bool)> {
+        if self.games[0].ended {
+            return Err(value_error(
+                "the episode has ended: call reset() before step()",
+            ));
+        }
+        let (reward, over, cut) = self.play(0, action)?;
+        self.games[0].ended = over || cut;
+        Ok((reward, over, cut))
+    }
+
+    /// Game 0's observation as new arrays: board `(H, 10)`, current piece, preview `(preview,)`
+    /// and action mask `(actions,)` (as `observe` writes them).
+    #[allow(clippy::type_complexity)]
+    fn observe_one<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (
+        Bound<'py, PyArray2<u8>>,
+        i64,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i8>>,
+    ) {
+        let game = &self.games[0];
+        let height = usize::from(self.height);
+        let mut cells = vec![0u8; height * BOARD_WIDTH];
+        write_board(&game.board, &mut cells);
+        let board = numpy::ndarray::Array2::from_shape_vec((height, BOARD_WIDTH), cells)
+            .expect("height × 10 cells");
+        let piece = |position: usize| {
+            game.upcoming
+                .get(position)
+                .map_or(NO_PIECE, |piece| piece.index() as i64)
+        };
+        let preview: Vec<i64> = (1..=self.preview).map(piece).collect();
+        let mut mask = vec![i8::from(game.ended); self.action_count()];
+        for &action in &game.actions {
+            if let Some(cell) = mask.get_mut(action as usize) {
+                *cell = 1;
+            }
+        }
+        (
+            numpy::IntoPyArray::into_pyarray(board, py),
+            piece(0).min(6),
+            PyArray1::from_vec(py, preview),
+            PyArray1::from_vec(py, mask),
+        )
+    }
+
+    /// Per game: pieces placed, lines, NES score and seed.
+    fn progress(&self) -> Vec<(u64, u64, u32, u64)> {
+        self.games
+            .iter()
+            .map(|game| (game.pieces, game.lines, game.score.score(), game.seed))
+            .collect()
+    }
+
+    /// Game `index`'s legal actions and the placements they name, in the searcher's order:
+    /// `(action, x, y, rotation)`.
+    fn legal_placements(&self, index: usize) -> PyResult<Vec<(u32, i8, i8, u8)>> {
+        let game = self
+            .games
+            .get(index)
+            .ok_or_else(|| value_error(format!("there is no game {index}")))?;
+        Ok(game
+            .actions
+            .iter()
+            .zip(game.placements.iter())
+            .map(|(&action, placement)| (action, placement.x, placement.y, placement.rotation))
+            .collect())
+    }
+
+    /// The action the strategy called `name` chooses in each game, as `arena play` decides
+    /// (the current piece and as many preview pieces as its depth); -1 where the game has
+    /// ended or the strategy finds no placement.
+    fn strategy_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        name: &str,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let (height, rule, count) = (self.height, self.rule, self.games.len());
+        self.strategy(name)?;
+        let index = self
+            .strategies
+            .iter()
+            .position(|(known, _)| known == name)
+            .expect("just built");
+        let mut chosen = vec![-1i64; count];
+        let mut window = Vec::with_capacity(self.preview + 1);
+        let context = DecisionContext::with_game_over_rule(rule);
+        for (game, action) in self.games.iter().zip(chosen.iter_mut()) {
+            if game.ended || game.actions.is_empty() {
+                continue;
+            }
+            let strategy = &mut self.strategies[index].1;
+            window.clear();
+            window.extend(game.upcoming.iter().take(strategy.depth()).copied());
+            if let Some(choice) = strategy.choose_in(&game.board, &window, context) {
+                *action = action_of(&choice.placement, height).map_or(-1, i64::from);
+            }
+        }
+        Ok(PyArray1::from_vec(py, chosen))
+    }
+
+    /// Game `index`'s legal actions and, row for row, the evaluator's features after each of
+    /// those placements (all its features, in its order): what a value function is fitted
+    /// on.
+    #[allow(clippy::type_complexity)]
+    fn action_features<'py>(
+        &mut self,
+        py: Python<'py>,
+        index: usize,
+        evaluator: &str,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f64>>)> {
+        if index >= self.games.len() {
+            return Err(value_error(format!("there is no game {index}")));
+        }
+        let evaluator = self.evaluator(evaluator)?.clone();
+        let game = &self.games[index];
+        let width = tetris_core::Evaluator::feature_names(&evaluator).len();
+        let mut matrix = vec![0.0; game.actions.len() * width];
+        for (placement, row) in game.placements.iter().zip(matrix.chunks_exact_mut(width)) {
+            after_placement_features(&evaluator, &game.board, *placement, row);
+        }
+        let actions: Vec<i64> = game.actions.iter().map(|&a| i64::from(a)).collect();
+        let matrix = numpy::ndarray::Array2::from_shape_vec((actions.len(), width), matrix)
+            .expect("a row per action");
+        Ok((
+            PyArray1::from_vec(py, actions),
+            numpy::IntoPyArray::into_pyarray(matrix, py),
+        ))
+    }
+}

@@ -1,0 +1,35 @@
+//! `tetris_arena._native`: the Rust half of the Python package `tetris_arena`.
+//!
+//! Everything here is a thin layer over the workspace's libraries, so that Python sees exactly
+//! the CLI's engines and games: strategies, searchers and evaluators come from
+//! `tetris-registry` by name, games, tournaments and analyses from the `tetris-arena` library,
+//! boards, pieces and generators from `tetris-core`. The modules:
+//!
+//! - [`library`]: the functions (boards to and from NumPy and text, placements with paths,
+//!   features, the after-placement feature matrix, `analyze`, `play`, `tournament`, piece
+//!   sequences);
+//! - [`games`]: N games stepped together one placement at a time, what the Gymnasium
+//!   environments in `tetris_arena/envs.py` drive.
+//!
+//! Every error of the libraries becomes a `ValueError` whose message is the text the CLI
+//! prints after `error: `.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+pub mod games;
+pub mod library;
+
+/// A library error as Python's `ValueError`, with the CLI's message.
+pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// The native module, imported by `tetris_arena/__init__.py`.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    library::register(module)?;
+    module.add_class::<games::Games>()?;
+    Ok(())
+}

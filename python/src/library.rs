@@ -1,0 +1,508 @@
+//! The library surface: boards, pieces, placements, features, analyses, games, tournaments
+//! and piece sequences, each one call into the workspace's libraries.
+//!
+//! Boards cross the boundary as NumPy `uint8` arrays of shape `(height, 10)`, row 0 at the
+//! top, 1 = occupied (the Python wrappers in `tetris_arena/__init__.py` accept any array-like
+//! and convert). Reports that the CLI prints as JSON (`play`, `tournament`, `analyze`) are
+//! returned as the same JSON text, which the wrappers parse into plain dicts and lists: the
+//! records are the CLI's, field for field.
+//!
+//! The checks of the options mirror the CLI's commands with their messages (the commands'
+//! own checks take their clap structures); `python/tests/test_library.py` compares every
+//! message with the `error:` line of the `arena` binary.
+
+use std::ops::ControlFlow;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
+use pyo3::prelude::*;
+use tetris_arena::analysis::features::board_features;
+use tetris_arena::analysis::position::analyze_in;
+use tetris_arena::input::{game_over_rule, parse_pieces};
+use tetris_arena::report::game::PlayJson;
+use tetris_arena::report::output::RunReport;
+use tetris_arena::report::position::analysis_json;
+use tetris_arena::report::tournament::TournamentReport;
+use tetris_arena::run::tournament::{TournamentSettings, play_tournament_game};
+use tetris_arena::run::{self, Progress};
+use tetris_arena::sim::placement::format_path;
+use tetris_arena::{ArenaError, GameSettings, PlayOptions, play_game};
+use tetris_core::{
+    BOARD_WIDTH, Board, Chain, DecisionContext, Evaluator, GeneratorKind, MAX_BOARD_HEIGHT,
+    MIN_BOARD_HEIGHT, Piece, Placement, PlacementRecord, Placements, Searcher,
+};
+use tetris_registry::{
+    AnyEvaluator, AnySearcher, EvaluatorSpec, Strategy, StrategySpec, evaluators, searcher_by_name,
+    searcher_names, searchers,
+};
+
+use crate::value_error;
+
+/// Adds the functions to the module.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(searcher_list, module)?)?;
+    module.add_function(wrap_pyfunction!(evaluator_list, module)?)?;
+    module.add_function(wrap_pyfunction!(piece_cells, module)?)?;
+    module.add_function(wrap_pyfunction!(sequence, module)?)?;
+    module.add_function(wrap_pyfunction!(board_from_text, module)?)?;
+    module.add_function(wrap_pyfunction!(board_to_text, module)?)?;
+    module.add_function(wrap_pyfunction!(features, module)?)?;
+    module.add_function(wrap_pyfunction!(placements, module)?)?;
+    module.add_function(wrap_pyfunction!(placement_features, module)?)?;
+    module.add_function(wrap_pyfunction!(analyze_json, module)?)?;
+    module.add_function(wrap_pyfunction!(play_json, module)?)?;
+    module.add_function(wrap_pyfunction!(tournament_json, module)?)?;
+    module.add(
+        "PIECES",
+        Piece::ALL.iter().map(|p| p.letter()).collect::<String>(),
+    )?;
+    module.add("BOARD_WIDTH", BOARD_WIDTH)?;
+    Ok(())
+}
+
+/// The board a NumPy array shows: shape `(height, 10)`, non-zero = occupied.
+pub(crate) fn board_from_array(array: &PyReadonlyArray2<'_, u8>) -> PyResult<Board> {
+    let view = array.as_array();
+    let (rows, columns) = view.dim();
+    if columns != BOARD_WIDTH {
+        return Err(value_error(format!(
+            "a board array has shape (height, {BOARD_WIDTH}); this one has {columns} columns"
+        )));
+    }
+    let mut board = Board::new(rows).map_err(value_error)?;
+    for ((y, x), &cell) in view.indexed_iter() {
+        if cell != 0 {
+            board.set(x, y);
+        }
+    }
+    Ok(board)
+}
+
+/// Writes `board` into `cells` (row-major, `height × 10`, 1 = occupied).
+pub(crate) fn write_board(board: &Board, cells: &mut [u8]) {
+    let height = usize::from(board.height());
+    for (x, &column) in board.columns().iter().enumerate() {
+        for y in 0..height {
+            cells[y * BOARD_WIDTH + x] = (column >> y & 1) as u8;
+        }
+    }
+}
+
+/// `board` as a new NumPy array.
+fn board_array<'py>(py: Python<'py>, board: &Board) -> Bound<'py, PyArray2<u8>> {
+    let height = usize::from(board.height());
+    let mut cells = vec![0u8; height * BOARD_WIDTH];
+    write_board(board, &mut cells);
+    Array2::from_shape_vec((height, BOARD_WIDTH), cells)
+        .expect("height × 10 cells")
+        .into_pyarray(py)
+}
+
+/// A piece from its letter (either case), with the CLI's message for any other text.
+pub(crate) fn piece_from_letter(text: &str) -> PyResult<Piece> {
+    let mut letters = text.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Piece::from_letter(letter.to_ascii_uppercase()),
+        _ => None,
+    }
+    .ok_or_else(|| value_error(tetris_core::Error::UnknownPiece(text.to_string())))
+}
+
+/// A registered searcher by name; the error lists the valid names.
+pub(crate) fn searcher_named(name: &str) -> PyResult<AnySearcher> {
+    searcher_by_name(name).ok_or_else(|| {
+        value_error(format!(
+            "unknown searcher {name:?} (valid: {})",
+            searcher_names().join(" ")
+        ))
+    })
+}
+
+/// An evaluator from `NAME[:PRESET|:weights.json]`, as `arena features --eval` takes it.
+pub(crate) fn evaluator_named(text: &str) -> PyResult<AnyEvaluator> {
+    let spec: EvaluatorSpec = text.parse().map_err(value_error)?;
+    spec.build().map_err(value_error)
+}
+
+/// Every registered searcher: `name`, `description`, `gravity_aware`, `game_over_rule`.
+#[pyfunction]
+fn searcher_list(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>>> {
+    searchers()
+        .into_iter()
+        .map(|entry| {
+            let record = pyo3::types::PyDict::new(py);
+            record.set_item("name", entry.name)?;
+            record.set_item("description", entry.description)?;
+            record.set_item("gravity_aware", entry.gravity_aware)?;
+            record.set_item("game_over_rule", entry.game_over_rule.to_string())?;
+            Ok(record)
+        })
+        .collect()
+}
+
+/// Every registered evaluator: `name`, `feature_names`, `placement_feature_names`, `presets`
+/// (the first is the default), `default_weights`.
+#[pyfunction]
+fn evaluator_list(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>>> {
+    evaluators()
+        .into_iter()
+        .map(|entry| {
+            let evaluator = evaluator_named(entry.name)?;
+            let record = pyo3::types::PyDict::new(py);
+            record.set_item("name", entry.name)?;
+            record.set_item("feature_names", entry.feature_names.to_vec())?;
+            record.set_item(
+                "placement_feature_names",
+                evaluator.placement_feature_names().to_vec(),
+            )?;
+            let presets: Vec<&str> = entry.presets.iter().map(|preset| preset.name).collect();
+            record.set_item("presets", presets)?;
+            record.set_item("default_weights", evaluator.weights().values().to_vec())?;
+            Ok(record)
+        })
+        .collect()
+}
+
+/// The four cells `(column, row)` of `piece` in `rotation` relative to its pivot.
+#[pyfunction]
+fn piece_cells(piece: &str, rotation: u8) -> PyResult<Vec<(i8, i8)>> {
+    let piece = piece_from_letter(piece)?;
+    if rotation >= piece.orientation_count() {
+        return Err(value_error(format!(
+            "piece {} has rotations 0 to {}",
+            piece.letter(),
+            piece.orientation_count() - 1
+        )));
+    }
+    Ok(piece.cells(rotation).to_vec())
+}
+
+/// The first `count` pieces of a generator as letters (`arena sequence`).
+#[pyfunction]
+#[pyo3(signature = (generator, seed, count))]
+fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
+    if count == 0 {
+        return Err(value_error("--count must be at least 1"));
+    }
+    let kind: GeneratorKind = generator.parse().map_err(value_error)?;
+    Ok(kind
+        .start(seed)
+        .map_err(value_error)?
+        .take(count as usize)
+        .map(|piece| piece.letter())
+        .collect())
+}
+
+/// A board from its text form (top row first, `#` occupied, `.` empty); `height`, when given,
+/// must be its number of rows.
+#[pyfunction]
+#[pyo3(signature = (text, height=None))]
+fn board_from_text<'py>(
+    py: Python<'py>,
+    text: &str,
+    height: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let board = match height {
+        Some(height) => Board::parse_with_height(text, height),
+        None => {
+            // As a board file: empty lines at the end do not count, every other line is a row.
+            let mut rows: Vec<&str> = text.lines().collect();
+            while rows.last().is_some_and(|line| line.trim().is_empty()) {
+                rows.pop();
+            }
+            Board::from_rows(&rows)
+        }
+    }
+    .map_err(value_error)?;
+    Ok(board_array(py, &board))
+}
+
+/// The text form of a board array: one line per row, top first.
+#[pyfunction]
+fn board_to_text(board: PyReadonlyArray2<'_, u8>) -> PyResult<String> {
+    let board = board_from_array(&board)?;
+    Ok(board.to_rows().join("\n") + "\n")
+}
+
+/// The evaluator's board-only features of the board as given (`arena features`), in its
+/// feature order.
+#[pyfunction]
+fn features(
+    board: PyReadonlyArray2<'_, u8>,
+    evaluator: &str,
+) -> PyResult<Vec<(&'static str, f64)>> {
+    let board = board_from_array(&board)?;
+    Ok(board_features(&evaluator_named(evaluator)?, &board).0)
+}
+
+/// The placements of the piece with letter `piece` on `board` under the searcher called
+/// `searcher` (in a game without frames, as `arena analyze` asks), with paths or not.
+fn search(board: &Board, piece: &str, searcher: &str, with_paths: bool) -> PyResult<Placements> {
+    let piece = piece_from_letter(piece)?;
+    let mut searcher = searcher_named(searcher)?;
+    let mut found = Placements::new();
+    searcher.search(
+        board,
+        piece,
+        DecisionContext::default().current_piece_options(with_paths),
+        &mut found,
+    );
+    Ok(found)
+}
+
+/// Every placement of `piece` under `searcher`, in the searcher's order:
+/// `(x, y, rotation, cells, path)`, `path` the inputs from the spawn as `arena analyze` writes
+/// them (`None` when the searcher gives none).
+#[pyfunction]
+#[pyo3(signature = (board, piece, searcher))]
+#[allow(clippy::type_complexity)]
+fn placements(
+    board: PyReadonlyArray2<'_, u8>,
+    piece: &str,
+    searcher: &str,
+) -> PyResult<Vec<(i8, i8, u8, Vec<(i8, i8)>, Option<String>)>> {
+    let board = board_from_array(&board)?;
+    let found = search(&board, piece, searcher, true)?;
+    Ok(found
+        .iter()
+        .enumerate()
+        .map(|(index, placement)| {
+            (
+                placement.x,
+                placement.y,
+                placement.rotation,
+                placement.cells.to_vec(),
+                found.path(index).map(format_path),
+            )
+        })
+        .collect())
+}
+
+/// Fills row `row` of `matrix` (`features` wide) with the evaluator's features of the chain of
+/// the one placement `placement` on `board`: the board after it locks and clears, and its
+/// record (what the evaluator's cost of that placement is computed from).
+pub(crate) fn after_placement_features(
+    evaluator: &AnyEvaluator,
+    board: &Board,
+    placement: Placement,
+    row: &mut [f64],
+) {
+    let mut after = *board;
+    let record = PlacementRecord::lock(&mut after, placement);
+    evaluator.features(
+        Chain {
+            board: &after,
+            records: &[record],
+        },
+        row,
+    );
+}
+
+/// The after-placement feature matrix: every placement of `piece` under `searcher` as rows
+/// `(x, y, rotation)` and, row for row, the evaluator's features of that placement (all of
+/// them, placement features included, in the evaluator's order).
+#[pyfunction]
+#[pyo3(signature = (board, piece, evaluator, searcher))]
+#[allow(clippy::type_complexity)]
+fn placement_features<'py>(
+    py: Python<'py>,
+    board: PyReadonlyArray2<'py, u8>,
+    piece: &str,
+    evaluator: &str,
+    searcher: &str,
+) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<f64>>)> {
+    let board = board_from_array(&board)?;
+    let evaluator = evaluator_named(evaluator)?;
+    let found = search(&board, piece, searcher, false)?;
+    let width = evaluator.feature_names().len();
+    let mut states = Vec::with_capacity(found.len() * 3);
+    let mut matrix = vec![0.0; found.len() * width];
+    for (placement, row) in found.iter().zip(matrix.chunks_exact_mut(width.max(1))) {
+        states.extend([
+            i64::from(placement.x),
+            i64::from(placement.y),
+            i64::from(placement.rotation),
+        ]);
+        after_placement_features(&evaluator, &board, *placement, row);
+    }
+    let states = Array2::from_shape_vec((found.len(), 3), states).expect("three per placement");
+    let matrix = Array2::from_shape_vec((found.len(), width), matrix).expect("a row each");
+    Ok((states.into_pyarray(py), matrix.into_pyarray(py)))
+}
+
+/// `arena analyze STRATEGY --pieces PIECES [--all] [--game-over RULE] --json` on the board
+/// array: the CLI's JSON text.
+#[pyfunction]
+#[pyo3(signature = (strategy, board, pieces, all, game_over))]
+fn analyze_json(
+    strategy: &str,
+    board: PyReadonlyArray2<'_, u8>,
+    pieces: &str,
+    all: bool,
+    game_over: Option<&str>,
+) -> PyResult<String> {
+    let mut strategy = Strategy::from_name(strategy).map_err(value_error)?;
+    let pieces = parse_pieces(pieces).map_err(value_error)?;
+    if pieces.len() > strategy.depth() {
+        let spec = strategy.spec();
+        return Err(value_error(format!(
+            "{} pieces given but strategy {} looks at {} per decision: give at most {} or \
+             raise the depth (e.g. {}+{}@{})",
+            pieces.len(),
+            strategy.name(),
+            strategy.depth(),
+            strategy.depth(),
+            spec.searcher,
+            spec.evaluator,
+            pieces.len()
+        )));
+    }
+    let context = DecisionContext::with_game_over_rule(
+        game_over_rule(game_over, &[strategy.spec().clone()]).map_err(value_error)?,
+    );
+    let board = board_from_array(&board)?;
+    strategy
+        .check_board_height(board.height())
+        .map_err(value_error)?;
+    let full = board.full_rows();
+    if full != 0 {
+        return Err(value_error(format!(
+            "board: line {} is a full row (a board at rest has none)",
+            full.trailing_zeros() + 1
+        )));
+    }
+    let analysis = analyze_in(&mut strategy, &board, &pieces, context, all);
+    Ok(analysis_json(&analysis))
+}
+
+/// The board height of a game, checked as `arena play` checks `--board-height`.
+pub(crate) fn checked_height(height: u64) -> PyResult<u8> {
+    let heights = u64::from(MIN_BOARD_HEIGHT)..=u64::from(MAX_BOARD_HEIGHT);
+    if !heights.contains(&height) {
+        return Err(value_error(format!(
+            "--board-height {height} is outside {MIN_BOARD_HEIGHT}..={MAX_BOARD_HEIGHT}"
+        )));
+    }
+    Ok(height as u8)
+}
+
+/// `arena play STRATEGY --json` with these options: the CLI's JSON line.
+#[pyfunction]
+#[pyo3(signature = (strategy, seed, generator, max_pieces, board_height, game_over, placements))]
+#[allow(clippy::too_many_arguments)]
+fn play_json(
+    py: Python<'_>,
+    strategy: &str,
+    seed: u64,
+    generator: &str,
+    max_pieces: Option<u64>,
+    board_height: u64,
+    game_over: Option<&str>,
+    placements: bool,
+) -> PyResult<String> {
+    let mut strategy = Strategy::from_name(strategy).map_err(value_error)?;
+    let generator: GeneratorKind = generator.parse().map_err(value_error)?;
+    let board_height = checked_height(board_height)?;
+    if max_pieces == Some(0) {
+        return Err(value_error("--max-pieces must be at least 1"));
+    }
+    strategy
+        .check_board_height(board_height)
+        .map_err(value_error)?;
+    let settings = GameSettings {
+        board_height,
+        generator,
+        seed,
+        max_pieces,
+        game_over_rule: game_over_rule(game_over, &[strategy.spec().clone()])
+            .map_err(value_error)?,
+    };
+    let options = PlayOptions {
+        keep_placements: placements,
+        ..PlayOptions::default()
+    };
+    let result = py
+        .detach(|| {
+            play_game(&mut strategy, &settings, options, &mut |_| {
+                ControlFlow::Continue(())
+            })
+        })
+        .map_err(value_error)?;
+    Ok(PlayJson::new(&strategy, &settings, &result, placements).to_line())
+}
+
+/// `arena tournament STRATEGY... --json` with these options: the CLI's JSON (settings, every
+/// game, summary and pairwise tests).
+#[pyfunction]
+#[pyo3(signature = (strategies, games, seed, generator, max_pieces, board_height, game_over, jobs))]
+#[allow(clippy::too_many_arguments)]
+fn tournament_json(
+    py: Python<'_>,
+    strategies: Vec<String>,
+    games: u64,
+    seed: u64,
+    generator: &str,
+    max_pieces: Option<u64>,
+    board_height: u64,
+    game_over: Option<&str>,
+    jobs: Option<usize>,
+) -> PyResult<String> {
+    if strategies.is_empty() {
+        return Err(value_error("a tournament needs at least one strategy"));
+    }
+    run::check_games_and_seeds(games, seed).map_err(value_error)?;
+    if max_pieces == Some(0) {
+        return Err(value_error("--max-pieces must be at least 1"));
+    }
+    Board::new(board_height as usize).map_err(value_error)?;
+    let generator: GeneratorKind = generator.parse().map_err(value_error)?;
+    generator.start(seed).map_err(value_error)?;
+    let mut specs: Vec<StrategySpec> = Vec::with_capacity(strategies.len());
+    let mut names: Vec<String> = Vec::with_capacity(strategies.len());
+    let mut built = Vec::with_capacity(strategies.len());
+    for text in &strategies {
+        let spec: StrategySpec = text.parse().map_err(value_error)?;
+        let strategy = Strategy::new(spec.clone()).map_err(value_error)?;
+        strategy
+            .check_board_height(board_height as u8)
+            .map_err(value_error)?;
+        let name = spec.to_string();
+        if names.contains(&name) {
+            return Err(value_error(format!(
+                "strategy {name} is listed twice: a strategy compared with itself tells \
+                 nothing"
+            )));
+        }
+        built.push(strategy);
+        names.push(name);
+        specs.push(spec);
+    }
+    let game_over_rule = game_over_rule(game_over, &specs).map_err(value_error)?;
+    let jobs = run::job_count(jobs).map_err(value_error)?;
+    let settings = TournamentSettings {
+        game_over_rule,
+        specs,
+        names,
+        games,
+        seed,
+        generator,
+        max_pieces,
+        board_height: board_height as u8,
+        piece_statistics: false,
+        estimate: false,
+    };
+    let per_game = settings.specs.len() as u64;
+    let finished = py
+        .detach(|| {
+            let progress = Progress::hidden();
+            run::run_tasks(
+                games * per_game,
+                jobs,
+                &progress,
+                || Ok(built.clone()),
+                |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
+            )
+        })
+        .map_err(|error: ArenaError| value_error(error))?;
+    Ok(TournamentReport::new(&settings, finished).json(true))
+}

@@ -1,0 +1,251 @@
+"""The library surface against the `arena` binary: the same pieces, features, placements,
+analyses, games and tournaments, and the same error messages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tetris_arena as ta
+from conftest import BOARDS, REPOSITORY, arena, arena_error, arena_json
+
+EVALUATORS = [entry["name"] for entry in ta.evaluators()]
+SEARCHERS = [entry["name"] for entry in ta.searchers()]
+
+
+def test_the_registry_is_the_clis():
+    assert ta.PIECES == "TJZOSLI"
+    assert SEARCHERS == ["bfs", "column-drop", "gamepad", "drop"]
+    assert EVALUATORS == ["elashi", "dellacherie", "nes-plateau", "ga-agent"]
+    elashi = next(entry for entry in ta.evaluators() if entry["name"] == "elashi")
+    assert elashi["feature_names"] == [
+        "rows_cleared",
+        "lock_height",
+        "wells",
+        "holes",
+        "column_transitions",
+        "row_transitions",
+    ]
+    listed = arena("list")
+    for name in SEARCHERS + EVALUATORS:
+        assert name in listed
+
+
+@pytest.mark.parametrize("generator", ["uniform", "nes", "bag7", "sz", "java"])
+def test_sequences_are_the_clis(generator):
+    for seed in (0, 1, 7):
+        expected = arena("sequence", "--generator", generator, "--seed", str(seed), "--count", "200")
+        assert ta.sequence(200, generator=generator, seed=seed) == expected.strip()
+
+
+def test_the_java_sequence_is_the_java_programs():
+    # java.util.Random(1).nextInt(7), as the README says.
+    assert ta.sequence(10, generator="java", seed=1) == "SSJTIITJOI"
+
+
+def test_boards_round_trip_through_text_and_numpy():
+    for path in BOARDS:
+        text = path.read_text()
+        board = ta.board_from_text(text)
+        assert board.dtype == np.uint8 and board.shape[1] == 10
+        assert ta.board_to_text(board) == "\n".join(text.strip("\n").splitlines()) + "\n"
+        assert ta.board_to_text(board.astype(bool)) == ta.board_to_text(board)
+    board = ta.board_from_text("..........\n" * 3 + "#########.\n\n")
+    assert board.tolist() == [[0] * 10] * 3 + [[1] * 9 + [0]]
+    with pytest.raises(ValueError, match="outside the supported range 4..=32"):
+        ta.board_from_text("..........\n" * 3)
+
+
+@pytest.mark.parametrize("evaluator", EVALUATORS)
+def test_features_equal_the_clis_on_the_board_corpus(evaluator):
+    for path in BOARDS:
+        board = ta.board_from_text(path.read_text())
+        expected = arena_json(
+            "features", "--board", str(path), "--eval", evaluator, "--json",
+            "--board-height", str(board.shape[0]),
+        )
+        assert expected["evaluator"] == evaluator
+        got = ta.features(board, evaluator)
+        assert list(got) == list(expected["features"]), path.name
+        assert got == expected["features"], path.name
+
+
+def test_the_empty_boards_features_are_known():
+    features = ta.features(ta.empty_board(20), "dellacherie")
+    assert features["row_transitions"] == 40 and features["column_transitions"] == 10
+
+
+def test_placements_and_paths_are_analyzes_for_every_searcher():
+    empty = REPOSITORY / "tests" / "boards" / "empty.txt"
+    board = ta.board_from_text(empty.read_text())
+    found = ta.placements(board, "I", "bfs")
+    assert len(found) == 17, "the README's 17 I placements"
+    for searcher in ["bfs", "column-drop", "drop"]:
+        for piece in "TIS":
+            expected = arena_json(
+                "analyze", f"{searcher}+elashi", "--board", str(empty), "--pieces", piece,
+                "--all", "--json",
+            )["placements"]
+            got = ta.placements(board, piece, searcher)
+            assert [(p["x"], p["y"], p["rotation"]) for p in got] == [
+                (p["x"], p["y"], p["rotation"]) for p in expected
+            ]
+            assert [[list(c) for c in p["cells"]] for p in got] == [p["cells"] for p in expected]
+            assert [p["path"].split() if p["path"] is not None else None for p in got] == [
+                p["path"] for p in expected
+            ]
+
+
+@pytest.mark.parametrize("evaluator", EVALUATORS)
+def test_the_feature_matrix_is_each_placements_features(evaluator):
+    # At depth 1 the best chain starting with a placement is that placement: `analyze --all`
+    # lists each placement's own features.
+    for path in BOARDS[::5]:
+        board = ta.board_from_text(path.read_text())
+        if board.all(axis=1).any():
+            continue
+        for piece in "TLI":
+            states, matrix = ta.placement_features(board, piece, evaluator, "bfs")
+            expected = ta.analyze(f"bfs+{evaluator}", board, piece, all=True)["placements"]
+            assert states.tolist() == [[p["x"], p["y"], p["rotation"]] for p in expected]
+            assert matrix.shape == (len(expected), len(expected[0]["features"]) if expected else 0)
+            for row, placement in zip(matrix, expected):
+                assert row.tolist() == list(placement["features"].values()), path.name
+
+
+def test_analyze_is_the_clis():
+    for board_name, strategy, pieces, extra in [
+        ("flat-three-rows-gap-right.txt", "bfs+elashi@2", "T,I", []),
+        ("empty.txt", "bfs+elashi", "I", ["--all"]),
+        ("overhang-tuck-slot.txt", "bfs+dellacherie", "S", ["--all"]),
+        ("grown-seed3-10pieces.txt", "column-drop+nes-plateau@2", "LZ", []),
+    ]:
+        path = REPOSITORY / "tests" / "boards" / board_name
+        expected = arena_json(
+            "analyze", strategy, "--board", str(path), "--pieces", pieces, "--json", *extra
+        )
+        board = ta.board_from_text(path.read_text())
+        assert ta.analyze(strategy, board, pieces, all="--all" in extra) == expected
+
+
+def test_play_is_the_clis():
+    for strategy, options in [
+        ("bfs+elashi@2", ["--seed", "7", "--max-pieces", "300"]),
+        ("column-drop+dellacherie", ["--seed", "3", "--board-height", "10"]),
+        ("bfs+elashi@2", ["--generator", "java", "--seed", "1", "--max-pieces", "200"]),
+        ("drop+dellacherie:el-tetris,no-suicide", ["--seed", "2", "--board-height", "8"]),
+    ]:
+        expected = arena_json("play", strategy, *options, "--json")
+        args = dict(zip(options[::2], options[1::2]))
+        got = ta.play(
+            strategy,
+            seed=int(args.get("--seed", 0)),
+            generator=args.get("--generator", "uniform"),
+            max_pieces=int(args["--max-pieces"]) if "--max-pieces" in args else None,
+            board_height=int(args.get("--board-height", 20)),
+        )
+        assert got == expected
+    assert "placements" not in ta.play("bfs+elashi", max_pieces=5, placements=False)
+
+
+def test_a_tournament_is_the_clis():
+    strategies = ["bfs+elashi", "column-drop+elashi", "column-drop+dellacherie"]
+    options = ["--games", "4", "--seed", "5", "--board-height", "8", "--max-pieces", "300"]
+    expected = arena_json("tournament", *strategies, *options, "--json")
+    got = ta.tournament(strategies, games=4, seed=5, board_height=8, max_pieces=300, jobs=1)
+    for key in ["settings", "games", "summary", "pairwise", "games_finished", "interrupted"]:
+        assert got[key] == expected[key], key
+    assert len(got["games"]) == 12
+
+
+BAD_CALLS = [
+    (
+        lambda: ta.play("bfs+nope"),
+        ["play", "bfs+nope"],
+    ),
+    (lambda: ta.play("bfs+elashi@9"), ["play", "bfs+elashi@9"]),
+    (lambda: ta.play("bfs+elashi,nope"), ["play", "bfs+elashi,nope"]),
+    (lambda: ta.play("bfs+dellacherie:nope"), ["play", "bfs+dellacherie:nope"]),
+    (lambda: ta.play("bfs+elashi", board_height=3), ["play", "bfs+elashi", "--board-height", "3"]),
+    (lambda: ta.play("bfs+elashi", max_pieces=0), ["play", "bfs+elashi", "--max-pieces", "0"]),
+    (lambda: ta.play("bfs+elashi", generator="nope"), ["play", "bfs+elashi", "--generator", "nope"]),
+    (
+        lambda: ta.play("bfs+elashi", game_over="console"),
+        ["play", "bfs+elashi", "--game-over", "console"],
+    ),
+    (
+        lambda: ta.play("bfs+elashi", generator="file:/no/such/file"),
+        ["play", "bfs+elashi", "--generator", "file:/no/such/file"],
+    ),
+    (
+        lambda: ta.tournament(["bfs+elashi", "bfs+elashi"], games=2, seed=1),
+        ["tournament", "bfs+elashi", "bfs+elashi", "--games", "2", "--seed", "1"],
+    ),
+    (
+        lambda: ta.tournament(["bfs+elashi", "drop+elashi"], games=2, seed=1),
+        ["tournament", "bfs+elashi", "drop+elashi", "--games", "2", "--seed", "1"],
+    ),
+    (
+        lambda: ta.tournament(["bfs+elashi"], games=0, seed=1),
+        ["tournament", "bfs+elashi", "--games", "0", "--seed", "1"],
+    ),
+    (
+        lambda: ta.tournament(["bfs+elashi"], games=2, seed=2**64 - 1),
+        ["tournament", "bfs+elashi", "--games", "2", "--seed", str(2**64 - 1)],
+    ),
+    (
+        lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, jobs=0),
+        ["tournament", "bfs+elashi", "--games", "2", "--seed", "1", "--jobs", "0"],
+    ),
+    (lambda: ta.sequence(0), ["sequence", "--count", "0"]),
+    (lambda: ta.sequence(5, generator="bag8"), ["sequence", "--count", "5", "--generator", "bag8"]),
+    (
+        lambda: ta.features(ta.empty_board(), "nope"),
+        ["features", "--board", "tests/boards/empty.txt", "--eval", "nope"],
+    ),
+    (
+        lambda: ta.features(ta.empty_board(), "elashi:nope"),
+        ["features", "--board", "tests/boards/empty.txt", "--eval", "elashi:nope"],
+    ),
+    (
+        lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,J"),
+        ["analyze", "bfs+elashi", "--board", "tests/boards/empty.txt", "--pieces", "T,J"],
+    ),
+    (
+        lambda: ta.analyze("bfs+elashi", ta.empty_board(), "X"),
+        ["analyze", "bfs+elashi", "--board", "tests/boards/empty.txt", "--pieces", "X"],
+    ),
+    (
+        lambda: ta.analyze("bfs+elashi", ta.empty_board(), ""),
+        ["analyze", "bfs+elashi", "--board", "tests/boards/empty.txt", "--pieces", ""],
+    ),
+]
+
+
+@pytest.mark.parametrize("index", range(len(BAD_CALLS)))
+def test_bad_arguments_raise_value_error_with_the_clis_message(index, monkeypatch):
+    call, command = BAD_CALLS[index]
+    monkeypatch.chdir(REPOSITORY)
+    expected = arena_error(*command)
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == expected
+
+
+def test_bad_boards_and_pieces_raise_value_error():
+    with pytest.raises(ValueError, match="10 columns|has shape"):
+        ta.features(np.zeros((20, 9)), "elashi")
+    with pytest.raises(ValueError):
+        ta.features(np.zeros((3, 10)), "elashi")
+    with pytest.raises(ValueError):
+        ta.placements(ta.empty_board(), "X")
+    with pytest.raises(ValueError):
+        ta.placements(ta.empty_board(), 9)
+    with pytest.raises(ValueError, match="unknown searcher"):
+        ta.placements(ta.empty_board(), "T", "nope")
+    with pytest.raises(ValueError):
+        ta.board_from_text("...\n")
+    with pytest.raises(ValueError, match="full row"):
+        ta.analyze("bfs+elashi", np.ones((20, 10)), "T")
+    with pytest.raises(ValueError):
+        ta.piece_cells("O", 4)

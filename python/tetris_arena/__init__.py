@@ -1,0 +1,207 @@
+"""Tetris Arena's engines, games and tournaments from Python, and a fast Gymnasium environment.
+
+The engines are the arena's (a Rust workspace): strategies are named as on the command line,
+``SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`` (e.g. ``"bfs+elashi@2"``,
+``"drop+dellacherie:el-tetris,no-suicide"``); ``searchers()`` and ``evaluators()`` list what
+is registered. Every function gives what the matching ``arena`` command gives, and bad
+arguments raise ``ValueError`` with the message the CLI prints after ``error:``.
+
+Boards are NumPy ``uint8`` arrays of shape ``(height, 10)``, row 0 at the top, 1 = occupied
+(any array-like of 0/1 or booleans is accepted). Pieces are letters of ``PIECES`` (``"T"``) or
+their indices (``0`` = T ... ``6`` = I).
+
+The Gymnasium environments are ``tetris_arena/Tetris-v0`` (registered on import; see
+``tetris_arena.envs``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from tetris_arena import _native
+
+__all__ = [
+    "PIECES",
+    "BOARD_WIDTH",
+    "searchers",
+    "evaluators",
+    "empty_board",
+    "as_board",
+    "board_from_text",
+    "board_to_text",
+    "piece_cells",
+    "sequence",
+    "features",
+    "placements",
+    "placement_features",
+    "analyze",
+    "play",
+    "tournament",
+    "TetrisEnv",
+    "TetrisVectorEnv",
+]
+
+#: The seven pieces in index order: ``"TJZOSLI"``.
+PIECES: str = _native.PIECES
+#: Columns of every board.
+BOARD_WIDTH: int = _native.BOARD_WIDTH
+
+Piece = Union[str, int]
+
+
+def _letter(piece: Piece) -> str:
+    """The letter of a piece given as a letter or an index."""
+    if isinstance(piece, (int, np.integer)) and not isinstance(piece, bool):
+        if 0 <= int(piece) < len(PIECES):
+            return PIECES[int(piece)]
+        raise ValueError(f"unknown piece {piece!r}")
+    return str(piece)
+
+
+def searchers() -> List[Dict[str, Any]]:
+    """Every registered searcher: ``name``, ``description``, ``gravity_aware`` and the
+    ``game_over_rule`` its games use by default (``arena list``)."""
+    return _native.searcher_list()
+
+
+def evaluators() -> List[Dict[str, Any]]:
+    """Every registered evaluator: ``name``, ``feature_names`` (weight order),
+    ``placement_feature_names``, ``presets`` (the first is the default) and
+    ``default_weights``."""
+    return _native.evaluator_list()
+
+
+def empty_board(height: int = 20) -> np.ndarray:
+    """An empty ``(height, 10)`` board."""
+    return np.zeros((height, BOARD_WIDTH), dtype=np.uint8)
+
+
+def as_board(board: Any) -> np.ndarray:
+    """``board`` as a C-contiguous ``uint8`` array of 0 and 1 (shape ``(height, 10)``)."""
+    array = np.asarray(board)
+    if array.dtype != np.uint8:
+        array = (array != 0).astype(np.uint8)
+    if array.ndim != 2:
+        raise ValueError(f"a board array has shape (height, 10); this one has shape {array.shape}")
+    return np.ascontiguousarray(array)
+
+
+def board_from_text(text: str, height: Optional[int] = None) -> np.ndarray:
+    """A board from its text form: one line per row, top first, ``#`` occupied, ``.`` empty
+    (the board files of ``arena features --board``). ``height``, when given, must be the
+    number of rows."""
+    return _native.board_from_text(text, height)
+
+
+def board_to_text(board: Any) -> str:
+    """The text form of a board (one line per row, top first, each ending in a newline)."""
+    return _native.board_to_text(as_board(board))
+
+
+def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
+    """The four cells ``(column, row)`` of ``piece`` in ``rotation``, relative to its pivot."""
+    return _native.piece_cells(_letter(piece), rotation)
+
+
+def sequence(count: int, generator: str = "uniform", seed: int = 0) -> str:
+    """The first ``count`` pieces of a generator as letters: ``arena sequence --generator G
+    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH)."""
+    return _native.sequence(generator, seed, count)
+
+
+def features(board: Any, evaluator: str) -> Dict[str, float]:
+    """An evaluator's board-only features of the board as given, in its feature order:
+    ``arena features --eval EVALUATOR`` (the features that belong to placements are left
+    out)."""
+    return dict(_native.features(as_board(board), evaluator))
+
+
+def placements(board: Any, piece: Piece, searcher: str = "bfs") -> List[Dict[str, Any]]:
+    """Every placement of ``piece`` on ``board`` under a registered searcher, in its order:
+    ``{"piece", "x", "y", "rotation", "cells", "path"}`` (pivot ``x``, ``y``; ``cells`` the
+    four ``(column, row)``; ``path`` the inputs from the spawn as ``arena analyze`` writes
+    them, ``None`` when the searcher gives none)."""
+    letter = _letter(piece)
+    return [
+        {"piece": letter.upper(), "x": x, "y": y, "rotation": r, "cells": cells, "path": path}
+        for (x, y, r, cells, path) in _native.placements(as_board(board), letter, searcher)
+    ]
+
+
+def placement_features(
+    board: Any, piece: Piece, evaluator: str, searcher: str = "bfs"
+) -> Tuple[np.ndarray, np.ndarray]:
+    """In one call, every placement of ``piece`` and the evaluator's features after each.
+
+    Returns ``(states, matrix)``: ``states`` is ``(n, 3)`` ``int64`` rows ``(x, y,
+    rotation)`` in the searcher's order, ``matrix`` is ``(n, features)`` ``float64``, row i
+    the features of placement i (the board after it locks and clears, with the placement's own
+    features such as ``rows_cleared``), in the evaluator's feature order. The evaluator ranks
+    the placements by the weighted sum ``matrix[i] @ weights``, in the direction its weights
+    are written in (evaluators.md): El-Ashi's are a cost (lower is better), Dellacherie's a
+    published score (higher is better; its cost is the negated sum)."""
+    return _native.placement_features(as_board(board), _letter(piece), evaluator, searcher)
+
+
+def analyze(
+    strategy: str,
+    board: Any,
+    pieces: Union[str, Sequence[Piece]],
+    all: bool = False,
+    game_over: Optional[str] = None,
+) -> Dict[str, Any]:
+    """How a strategy judges a position: ``arena analyze STRATEGY --pieces PIECES [--all]
+    --json`` on ``board`` (``{"strategy", "pieces", "best", "placements"}``; values are costs,
+    lower is better). ``pieces`` is the current piece first, then the preview."""
+    if not isinstance(pieces, str):
+        pieces = "".join(_letter(piece) for piece in pieces)
+    return json.loads(_native.analyze_json(strategy, as_board(board), pieces, all, game_over))
+
+
+def play(
+    strategy: str,
+    seed: int = 0,
+    generator: str = "uniform",
+    max_pieces: Optional[int] = None,
+    board_height: int = 20,
+    game_over: Optional[str] = None,
+    placements: bool = True,
+) -> Dict[str, Any]:
+    """One game: ``arena play STRATEGY --seed S ... --json`` as a dict (strategy, generator,
+    seed, board_height, game_over_rule, pieces, lines, score, game_over and, unless
+    ``placements`` is false, the placements ``{"piece", "x", "y", "rotation",
+    "cleared"}``)."""
+    return json.loads(
+        _native.play_json(
+            strategy, seed, generator, max_pieces, board_height, game_over, placements
+        )
+    )
+
+
+def tournament(
+    strategies: Sequence[str],
+    games: int,
+    seed: int,
+    generator: str = "uniform",
+    max_pieces: Optional[int] = None,
+    board_height: int = 20,
+    game_over: Optional[str] = None,
+    jobs: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Every strategy plays the same ``games`` piece sequences (game k uses seed ``seed +
+    k``): ``arena tournament ... --json`` as a dict with the settings, every game, each
+    strategy's summary and the pairwise sign tests. ``jobs`` threads (default: every core);
+    the results do not depend on it."""
+    return json.loads(
+        _native.tournament_json(
+            list(strategies), games, seed, generator, max_pieces, board_height, game_over, jobs
+        )
+    )
+
+
+from tetris_arena.envs import TetrisEnv, TetrisVectorEnv, register_environments  # noqa: E402
+
+register_environments()

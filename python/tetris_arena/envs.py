@@ -1,0 +1,308 @@
+"""Gymnasium environments: ``tetris_arena/Tetris-v0`` and its vector form.
+
+One step is one placement. The game is ``arena play``'s (rules.md): an empty 10 x H board,
+pieces from a seeded generator, NES line-clear points from level 0, and a game-over rule.
+
+Actions: ``Discrete(4 * (H + 1) * 10)``; an action names a lock position,
+``(rotation * (H + 1) + bottom_row + 1) * 10 + left_column`` (the piece's rotation index, the
+row of its lowest cell counted from the top, -1 just above the field, and the column of its
+leftmost cell): the same action is the same cells in every state. The legal ones are the
+searcher's placements of the current piece (``searcher="bfs"`` reaches tucks and spins,
+``"column-drop"`` only straight drops): ``info["action_mask"]`` (``int8``, 1 = legal, ready for
+``action_space.sample(mask=...)``). An illegal action ends the episode (``illegal_action="end"``,
+with ``info["illegal_action"]``) or raises ``ValueError`` (``"raise"``).
+
+Observation: ``{"board": (H, 10) uint8, "current": piece index, "preview": (preview,) piece
+indices}`` (indices of ``tetris_arena.PIECES``; 7 where a ``file:`` sequence has run out).
+
+Reward: rows cleared (``reward="lines"``) or NES points (``"score"``). The episode terminates
+when the game is over by its rule and is truncated at ``max_pieces`` or when a ``file:``
+sequence ends. ``reset(seed=s)`` plays the pieces ``arena play --seed s`` plays.
+
+``env.unwrapped`` also gives ``strategy_action(name)`` (the action a named strategy would
+play: its own game), ``action_features(evaluator)`` (the legal actions and the feature matrix
+after each), ``legal_placements()``, ``pieces``, ``lines`` and ``score``.
+
+``TetrisVectorEnv(num_envs, ...)`` steps N games in one call in Rust (Gymnasium's vector API,
+next-step autoreset: the step after an episode ends starts the next game, ignores its action
+and reports reward 0; that game's mask allows every action). Its ``info`` also has
+``legal_actions`` (``(N, longest)``, each game's legal actions padded with -1) and
+``legal_count`` (``(N,)``): a random legal policy is ``legal_actions[i, int(u *
+legal_count[i])]``, no scan of the masks. ``reset(seed=s)`` seeds game i
+with ``s + i``, as a tournament seeds its games; each later game of slot i adds N.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from tetris_arena import _native
+
+ENV_ID = "tetris_arena/Tetris-v0"
+
+
+def register_environments() -> None:
+    """Registers ``tetris_arena/Tetris-v0`` (scalar and vector entry points) with Gymnasium;
+    importing ``tetris_arena`` does it."""
+    if ENV_ID not in gym.registry:
+        gym.register(
+            id=ENV_ID,
+            entry_point="tetris_arena.envs:TetrisEnv",
+            vector_entry_point="tetris_arena.envs:TetrisVectorEnv",
+        )
+
+
+def _default_game_over(searcher: str) -> str:
+    """The game-over rule a searcher's games use by default (``arena list``)."""
+    for entry in _native.searcher_list():
+        if entry["name"] == searcher:
+            return entry["game_over_rule"]
+    return "simulation"  # an unknown searcher is refused by the games with the CLI's message
+
+
+def _new_games(
+    count: int,
+    board_height: int,
+    preview: int,
+    generator: str,
+    game_over: Optional[str],
+    searcher: str,
+    reward: str,
+    max_pieces: Optional[int],
+    illegal_action: str,
+) -> _native.Games:
+    """The native games of an environment's arguments (checked there, with the CLI's
+    messages)."""
+    return _native.Games(
+        count,
+        generator,
+        board_height,
+        preview,
+        game_over or _default_game_over(searcher),
+        searcher,
+        reward,
+        max_pieces,
+        illegal_action,
+    )
+
+
+class _Buffers:
+    """The arrays the native games write their observations and results into."""
+
+    def __init__(self, games: _native.Games, count: int, height: int, preview: int) -> None:
+        self.boards = np.zeros((count, height, 10), dtype=np.uint8)
+        self.current = np.zeros(count, dtype=np.int64)
+        self.preview = np.zeros((count, preview), dtype=np.int64)
+        self.masks = np.zeros((count, games.action_count), dtype=np.uint8)
+        self.rewards = np.zeros(count, dtype=np.float64)
+        self.terminated = np.zeros(count, dtype=bool)
+        self.truncated = np.zeros(count, dtype=bool)
+
+
+def _spaces(height: int, preview: int) -> Tuple[spaces.Dict, spaces.Discrete]:
+    observation = spaces.Dict(
+        {
+            "board": spaces.Box(0, 1, shape=(height, 10), dtype=np.uint8),
+            "current": spaces.Discrete(7),
+            "preview": spaces.Box(0, 7, shape=(preview,), dtype=np.int64),
+        }
+    )
+    return observation, spaces.Discrete(4 * (height + 1) * 10)
+
+
+class TetrisEnv(gym.Env):
+    """One game of Tetris, one placement per step (see the module documentation).
+
+    Args:
+        board_height: rows of the board (4 to 32; always 10 columns).
+        preview: pieces shown after the current one (0 to 6).
+        generator: uniform, nes, bag7, sz, java or file:PATH.
+        game_over: ``"simulation"`` or ``"literature"``; default: the searcher's.
+        searcher: the registered searcher whose placements are the legal actions.
+        reward: ``"lines"`` or ``"score"`` (NES points).
+        max_pieces: truncate the episode after this many pieces.
+        illegal_action: ``"end"`` (the episode terminates) or ``"raise"``.
+        render_mode: ``None`` or ``"ansi"``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+
+    def __init__(
+        self,
+        board_height: int = 20,
+        preview: int = 1,
+        generator: str = "uniform",
+        game_over: Optional[str] = None,
+        searcher: str = "bfs",
+        reward: str = "lines",
+        max_pieces: Optional[int] = None,
+        illegal_action: str = "end",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi)")
+        self.games = _new_games(
+            1, board_height, preview, generator, game_over, searcher, reward, max_pieces,
+            illegal_action,
+        )
+        self.board_height = board_height
+        self.preview = preview
+        self.render_mode = render_mode
+        self.observation_space, self.action_space = _spaces(board_height, preview)
+        self._buffers = _Buffers(self.games, 1, board_height, preview)
+        self._mask = np.zeros(self.games.action_count, dtype=np.int8)
+        self._started = False
+
+    def _observation(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        board, current, preview, mask = self.games.observe_one()
+        self._mask = mask
+        observation = {"board": board, "current": np.int64(current), "preview": preview}
+        return observation, {"action_mask": mask}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Starts a game; with ``seed``, the pieces of ``arena play --seed seed``."""
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63))
+        self.games.reset(seed)
+        self._started = True
+        return self._observation()
+
+    def step(self, action: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
+        """Plays the placement ``action`` names."""
+        if not self._started:
+            raise ValueError("call reset() before step()")
+        action = int(action)
+        legal = 0 <= action < len(self._mask) and self._mask[action] == 1
+        reward, terminated, truncated = self.games.step_one(action)
+        observation, info = self._observation()
+        if not legal:
+            info["illegal_action"] = True
+        if terminated or truncated:
+            self._started = False
+        return observation, reward, terminated, truncated, info
+
+    def render(self) -> Optional[str]:
+        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        b = self._buffers
+        self.games.observe(b.boards, b.current, b.preview, b.masks)
+        rows = ["|" + "".join("#" if c else "." for c in row) + "|" for row in b.boards[0]]
+        letters = _native.PIECES + "-"  # index 7: the sequence has ended
+        preview = "".join(letters[int(piece)] for piece in b.preview[0])
+        rows.append(
+            f"current {letters[int(b.current[0])]} preview {preview or '-'}  "
+            f"pieces {self.pieces} lines {self.lines} score {self.score}"
+        )
+        return "\n".join(rows) + "\n"
+
+    @property
+    def pieces(self) -> int:
+        """Pieces placed in this game."""
+        return self.games.progress()[0][0]
+
+    @property
+    def lines(self) -> int:
+        """Rows cleared in this game."""
+        return self.games.progress()[0][1]
+
+    @property
+    def score(self) -> int:
+        """NES score of this game."""
+        return self.games.progress()[0][2]
+
+    def legal_placements(self) -> List[Tuple[int, int, int, int]]:
+        """The legal actions with the placements they name: ``(action, x, y, rotation)``."""
+        return self.games.legal_placements(0)
+
+    def strategy_action(self, strategy: str) -> int:
+        """The action strategy ``strategy`` (a CLI name) plays here, as in ``arena play``; -1
+        when the game is over or the strategy plays none of the placements (``no-suicide``
+        when every one ends the game: ``arena play`` ends the game there)."""
+        return int(self.games.strategy_actions(strategy)[0])
+
+    def action_features(self, evaluator: str) -> Tuple[np.ndarray, np.ndarray]:
+        """The legal actions ``(n,)`` and the evaluator's features after each ``(n,
+        features)``, in its feature order."""
+        return self.games.action_features(0, evaluator)
+
+
+class TetrisVectorEnv(VectorEnv):
+    """``num_envs`` games stepped together in Rust, one placement each per ``step`` call
+    (Gymnasium's vector API, next-step autoreset). The arguments are ``TetrisEnv``'s."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        board_height: int = 20,
+        preview: int = 1,
+        generator: str = "uniform",
+        game_over: Optional[str] = None,
+        searcher: str = "bfs",
+        reward: str = "lines",
+        max_pieces: Optional[int] = None,
+        illegal_action: str = "end",
+        copy: bool = True,
+    ) -> None:
+        self.games = _new_games(
+            num_envs, board_height, preview, generator, game_over, searcher, reward,
+            max_pieces, illegal_action,
+        )
+        self.num_envs = num_envs
+        self.copy = copy
+        self.single_observation_space, self.single_action_space = _spaces(board_height, preview)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._buffers = _Buffers(self.games, num_envs, board_height, preview)
+        self._rng = np.random.default_rng()
+
+    def _observation(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        b = self._buffers
+        self.games.observe(b.boards, b.current, b.preview, b.masks)
+        observation = {"board": b.boards, "current": b.current, "preview": b.preview}
+        masks = b.masks.view(np.int8)
+        if self.copy:
+            observation = {key: value.copy() for key, value in observation.items()}
+            masks = masks.copy()
+        legal, counts = self.games.legal_actions()
+        return observation, {"action_mask": masks, "legal_actions": legal, "legal_count": counts}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Starts every game: game i with seed ``seed + i`` (``seed`` random when omitted)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        else:
+            seed = int(self._rng.integers(0, 2**62))
+        self.games.reset(seed)
+        return self._observation()
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[Dict[str, Any], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """Plays one placement in every game (next-step autoreset)."""
+        b = self._buffers
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        self.games.step(actions, b.rewards, b.terminated, b.truncated, True)
+        observation, info = self._observation()
+        return observation, b.rewards.copy(), b.terminated.copy(), b.truncated.copy(), info
+
+    def strategy_actions(self, strategy: str) -> np.ndarray:
+        """The action strategy ``strategy`` plays in each game (-1 where a game has ended)."""
+        return self.games.strategy_actions(strategy)
+
+    def action_features(self, index: int, evaluator: str) -> Tuple[np.ndarray, np.ndarray]:
+        """Game ``index``'s legal actions and the evaluator's features after each."""
+        return self.games.action_features(index, evaluator)
