@@ -253,7 +253,15 @@ fn record_then_replay_verifies_and_redecides() {
     assert_eq!(verified["verified"], true);
     let redecided = json(&succeed(&["replay", text(&replay), "--redecide", "--json"]));
     assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["checked"], "decisions");
+    assert_eq!(verified["checked"], "legality");
+    // Without --redecide the report says that only legality and the result were checked.
     let report = succeed(&["replay", text(&replay)]);
+    assert!(
+        report.contains("checked    80 placements are legal") && report.contains("not        checked that bfs+elashi@2 chose them: use --redecide"),
+        "{report}"
+    );
+    let report = succeed(&["replay", text(&replay), "--redecide"]);
     assert!(report.contains("verified   80 placements"), "{report}");
     fs::remove_dir_all(&folder).unwrap();
 }
