@@ -154,7 +154,10 @@ fn turning_the_other_way_on_an_s_z_or_i_fails_redecide() {
         succeed("replay", &[text(&replay)]);
         let line = fail("replay", &[text(&replay), "--redecide"]);
         assert!(
-            line.contains(&format!("placement {}: strategy {strategy} reaches", turned + 1)),
+            line.contains(&format!(
+                "placement {}: strategy {strategy} reaches",
+                turned + 1
+            )),
             "{line}"
         );
         remove_folder(&replay);
@@ -208,7 +211,10 @@ fn a_file_game_records_seed_0_and_verifies_on_its_own_pieces() {
     // A piece more than the strategy saw is not part of the game.
     tamper(&replay, |value| value["pieces"] = "TJZOSLII".into());
     let line = fail("replay", &[text(&replay)]);
-    assert!(line.contains("the replay stores 8 pieces, more than"), "{line}");
+    assert!(
+        line.contains("the replay stores 8 pieces, more than"),
+        "{line}"
+    );
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -218,8 +224,16 @@ fn a_frame_timing_the_command_line_rejects_is_rejected() {
     // `arena nes --tap-rate` and `arena analyze --tap-rate` reject 0 and 9 (2..=8), and no
     // level has 0 or 7 frames per row.
     for (field, value, expected) in [
-        ("tap_rate", 0, "rules: frame_timing: tap rate 0 is outside 2..=8"),
-        ("tap_rate", 9, "rules: frame_timing: tap rate 9 is outside 2..=8"),
+        (
+            "tap_rate",
+            0,
+            "rules: frame_timing: tap rate 0 is outside 2..=8",
+        ),
+        (
+            "tap_rate",
+            9,
+            "rules: frame_timing: tap rate 9 is outside 2..=8",
+        ),
         (
             "frames_per_row",
             0,
@@ -245,7 +259,15 @@ fn a_frame_timing_the_command_line_rejects_is_rejected() {
     }
     let line = fail(
         "nes",
-        &["gamepad+nes-plateau", "--games", "1", "--seed", "0", "--tap-rate", "9"],
+        &[
+            "gamepad+nes-plateau",
+            "--games",
+            "1",
+            "--seed",
+            "0",
+            "--tap-rate",
+            "9",
+        ],
     );
     assert!(line.contains("--tap-rate 9 is outside 2..=8"), "{line}");
     remove_folder(&replay);
@@ -254,7 +276,9 @@ fn a_frame_timing_the_command_line_rejects_is_rejected() {
 #[test]
 fn a_gamepad_replay_relabelled_to_a_spawn_searcher_is_rejected() {
     let replay = record("relabelled-gamepad", "gamepad+nes-plateau");
-    tamper(&replay, |value| value["strategy"] = "bfs+nes-plateau".into());
+    tamper(&replay, |value| {
+        value["strategy"] = "bfs+nes-plateau".into()
+    });
     for extra in [&[][..], &["--redecide"][..]] {
         let mut args = vec![text(&replay)];
         args.extend_from_slice(extra);

@@ -50,8 +50,9 @@ pub fn check_tap_rate(tap_rate: u64) -> Result<u8, String> {
 /// value can be asked for: 48 at level 0 down to 1 from level 29).
 pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String> {
     check_tap_rate(u64::from(timing.tap_rate)).map_err(|message| format!("tap rate {message}"))?;
-    let is_a_levels = (0..=u8::MAX)
-        .any(|level| tetris_core::scoring::frames_per_row(level) == u32::from(timing.frames_per_row));
+    let is_a_levels = (0..=u8::MAX).any(|level| {
+        tetris_core::scoring::frames_per_row(level) == u32::from(timing.frames_per_row)
+    });
     if !is_a_levels {
         return Err(format!(
             "{} frames per row is no level's gravity (48 at level 0 down to 1 from level 29)",

@@ -350,8 +350,9 @@ impl Replay {
         let strategy: &mut Strategy = match redecide {
             Some(strategy) => strategy,
             None => {
-                rebuilt = Strategy::from_name(&self.strategy)
-                    .map_err(|error| format!("the strategy cannot be rebuilt from its name: {error}"))?;
+                rebuilt = Strategy::from_name(&self.strategy).map_err(|error| {
+                    format!("the strategy cannot be rebuilt from its name: {error}")
+                })?;
                 &mut rebuilt
             }
         };
@@ -500,7 +501,9 @@ impl Replay {
         let end = (index + strategy.depth()).min(self.pieces.len());
         let name = strategy.name();
         let Some(choice) = strategy.choose_in(board, &self.pieces[index..end], context) else {
-            return Err(format!("strategy {name} finds no placement for the {piece}"));
+            return Err(format!(
+                "strategy {name} finds no placement for the {piece}"
+            ));
         };
         if choice.placement.state() != state {
             return Err(format!(
@@ -565,7 +568,10 @@ impl Replay {
             frame_timing: self.rules.frame_timing,
             ..DecisionContext::with_game_over_rule(self.rules.game_over_rule)
         };
-        next < end && strategy.choose_in(board, &self.pieces[next..end], context).is_none()
+        next < end
+            && strategy
+                .choose_in(board, &self.pieces[next..end], context)
+                .is_none()
     }
 
     /// Every stored piece is part of the game: a seeded generator's pieces are re-derived
