@@ -31,24 +31,36 @@ pub const TARGETS: [(&str, EntryPoint); 6] = [
     ("strategy", strategy),
 ];
 
-/// Writes `data` to this process's scratch file of `kind` and returns its path (a file per
-/// process and kind, so that fuzzers and tests running side by side do not share one).
-fn scratch_file(kind: &str, data: &[u8]) -> PathBuf {
-    // In memory where there is such a folder: a fuzzer writes the file a million times, and a
-    // disk-backed temporary folder can make that a thousand times slower than the parse.
-    let memory = Path::new("/dev/shm");
-    let folder = match memory.is_dir() {
-        true => memory.to_path_buf(),
-        false => std::env::temp_dir(),
-    };
-    let path = folder.join(format!(
-        "tetris-arena-fuzz-{kind}-{}.tmp",
-        std::process::id()
-    ));
-    let mut file = std::fs::File::create(&path).expect("the temporary folder is writable");
-    file.write_all(data)
-        .expect("the temporary folder has room for one input");
-    path
+/// A scratch file holding one input, removed when dropped (a fuzzer writes a million, and
+/// the corpus test must leave no file behind).
+struct ScratchFile(PathBuf);
+
+impl ScratchFile {
+    /// Writes `data` to this process's scratch file of `kind` (a file per process and kind,
+    /// so that fuzzers and tests running side by side do not share one).
+    fn new(kind: &str, data: &[u8]) -> ScratchFile {
+        // In memory where there is such a folder: a disk-backed temporary folder can make
+        // writing the file a thousand times slower than the parse.
+        let memory = Path::new("/dev/shm");
+        let folder = match memory.is_dir() {
+            true => memory.to_path_buf(),
+            false => std::env::temp_dir(),
+        };
+        let path = folder.join(format!(
+            "tetris-arena-fuzz-{kind}-{}.tmp",
+            std::process::id()
+        ));
+        let mut file = std::fs::File::create(&path).expect("the temporary folder is writable");
+        file.write_all(data)
+            .expect("the temporary folder has room for one input");
+        ScratchFile(path)
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// A board file: the first byte picks the height asked for (0..=39, so that both legal and
@@ -58,8 +70,8 @@ pub fn board(data: &[u8]) {
     let Some((&height, file)) = data.split_first() else {
         return;
     };
-    let path = scratch_file("board", file);
-    if let Ok(board) = read_board(&path, height % 40) {
+    let scratch = ScratchFile::new("board", file);
+    if let Ok(board) = read_board(&scratch.0, height % 40) {
         assert_eq!(board.height(), height % 40);
     }
     if let Ok(text) = std::str::from_utf8(file)
@@ -84,8 +96,8 @@ pub fn weights(data: &[u8]) {
 /// A piece file (`--generator file:PATH`, read through the generator), and the same text as
 /// `--pieces`.
 pub fn pieces(data: &[u8]) {
-    let path = scratch_file("pieces", data);
-    let generator = GeneratorKind::File(path.display().to_string());
+    let scratch = ScratchFile::new("pieces", data);
+    let generator = GeneratorKind::File(scratch.0.display().to_string());
     if let Ok(sequence) = generator.start(0) {
         // A file generator deals the file's pieces, then ends.
         let dealt: Vec<_> = sequence.take(100_000).collect();
@@ -119,9 +131,9 @@ pub fn checkpoint(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let path = scratch_file("checkpoint", data);
     if let Ok(parsed) = serde_json::from_str::<Checkpoint>(text) {
-        let _ = load_checkpoint(&path, &parsed.settings, &parsed.features);
+        let scratch = ScratchFile::new("checkpoint", data);
+        let _ = load_checkpoint(&scratch.0, &parsed.settings, &parsed.features);
     }
 }
 
