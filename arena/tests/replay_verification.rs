@@ -49,6 +49,17 @@ fn remove_folder(replay: &Path) {
     fs::remove_dir_all(replay.parent().unwrap()).unwrap();
 }
 
+/// Runs `arena replay REPLAY EXTRA…`, which must be rejected by the contract (exit code 2,
+/// one `error:` line) with a message containing every one of `expected`.
+fn assert_rejected(replay: &Path, extra: &[&str], expected: &[&str]) {
+    let mut args = vec![text(replay)];
+    args.extend_from_slice(extra);
+    let line = fail("replay", &args);
+    for part in expected {
+        assert!(line.contains(part), "{line:?} lacks {part:?}");
+    }
+}
+
 /// The placements' recorded paths, as their inputs.
 fn path_of(value: &Value, index: usize) -> Vec<String> {
     value["placements"][index]["path"]
@@ -92,11 +103,13 @@ fn an_untampered_replay_of_every_registered_searcher_verifies() {
 fn a_strategy_name_that_builds_no_strategy_is_rejected_without_redecide() {
     let replay = record("unknown-strategy", "bfs+elashi");
     tamper(&replay, |value| value["strategy"] = "foo+bar".into());
-    let line = fail("replay", &[text(&replay)]);
-    assert!(
-        line.contains("the strategy cannot be rebuilt from its name")
-            && line.contains("unknown searcher \"foo\""),
-        "{line}"
+    assert_rejected(
+        &replay,
+        &[],
+        &[
+            "the strategy cannot be rebuilt from its name",
+            "unknown searcher \"foo\"",
+        ],
     );
     remove_folder(&replay);
 }
@@ -115,11 +128,13 @@ fn a_path_with_extra_legal_moves_fails_redecide() {
         report.contains("not        checked that bfs+elashi@2 chose them: use --redecide"),
         "{report}"
     );
-    let line = fail("replay", &[text(&replay), "--redecide"]);
-    assert!(
-        line.contains("placement 4: strategy bfs+elashi@2 reaches")
-            && line.contains("the replay's path is \"L R "),
-        "{line}"
+    assert_rejected(
+        &replay,
+        &["--redecide"],
+        &[
+            "placement 4: strategy bfs+elashi@2 reaches",
+            "the replay's path is \"L R ",
+        ],
     );
     remove_folder(&replay);
 }
@@ -152,13 +167,13 @@ fn turning_the_other_way_on_an_s_z_or_i_fails_redecide() {
             value["placements"][turned]["path"] = path.join(" ").into();
         });
         succeed("replay", &[text(&replay)]);
-        let line = fail("replay", &[text(&replay), "--redecide"]);
-        assert!(
-            line.contains(&format!(
+        assert_rejected(
+            &replay,
+            &["--redecide"],
+            &[&format!(
                 "placement {}: strategy {strategy} reaches",
                 turned + 1
-            )),
-            "{line}"
+            )],
         );
         remove_folder(&replay);
     }
@@ -170,10 +185,10 @@ fn a_seeded_game_relabelled_as_a_file_sequence_is_rejected() {
     tamper(&replay, |value| {
         value["generator"] = "file:/nonexistent".into();
     });
-    let line = fail("replay", &[text(&replay)]);
-    assert!(
-        line.contains("generator file:/nonexistent has no seed, but seed 3 is recorded"),
-        "{line}"
+    assert_rejected(
+        &replay,
+        &[],
+        &["generator file:/nonexistent has no seed, but seed 3 is recorded"],
     );
     remove_folder(&replay);
 }
@@ -210,11 +225,7 @@ fn a_file_game_records_seed_0_and_verifies_on_its_own_pieces() {
     );
     // A piece more than the strategy saw is not part of the game.
     tamper(&replay, |value| value["pieces"] = "TJZOSLII".into());
-    let line = fail("replay", &[text(&replay)]);
-    assert!(
-        line.contains("the replay stores 8 pieces, more than"),
-        "{line}"
-    );
+    assert_rejected(&replay, &[], &["the replay stores 8 pieces, more than"]);
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -249,12 +260,8 @@ fn a_frame_timing_the_command_line_rejects_is_rejected() {
         tamper(&replay, |json| {
             json["rules"]["frame_timing"][field] = value.into();
         });
-        for extra in [&[][..], &["--redecide"][..]] {
-            let mut args = vec![text(&replay)];
-            args.extend_from_slice(extra);
-            let line = fail("replay", &args);
-            assert!(line.contains(expected), "{line}");
-        }
+        assert_rejected(&replay, &[], &[expected]);
+        assert_rejected(&replay, &["--redecide"], &[expected]);
         fs::write(&replay, original).unwrap();
     }
     let line = fail(
@@ -279,15 +286,9 @@ fn a_gamepad_replay_relabelled_to_a_spawn_searcher_is_rejected() {
     tamper(&replay, |value| {
         value["strategy"] = "bfs+nes-plateau".into()
     });
-    for extra in [&[][..], &["--redecide"][..]] {
-        let mut args = vec![text(&replay)];
-        args.extend_from_slice(extra);
-        let line = fail("replay", &args);
-        assert!(
-            line.contains("rules: a frame_timing is recorded, but searcher bfs ignores gravity"),
-            "{line}"
-        );
-    }
+    let relabelled = "rules: a frame_timing is recorded, but searcher bfs ignores gravity";
+    assert_rejected(&replay, &[], &[relabelled]);
+    assert_rejected(&replay, &["--redecide"], &[relabelled]);
     // Without the timing, the frames are still no path of moves.
     tamper(&replay, |value| {
         value["rules"]
@@ -295,8 +296,7 @@ fn a_gamepad_replay_relabelled_to_a_spawn_searcher_is_rejected() {
             .unwrap()
             .remove("frame_timing");
     });
-    let line = fail("replay", &[text(&replay), "--redecide"]);
-    assert!(line.contains("placement 1:"), "{line}");
+    assert_rejected(&replay, &["--redecide"], &["placement 1:"]);
     remove_folder(&replay);
 }
 
@@ -309,10 +309,10 @@ fn deleting_the_last_only_previewed_piece_is_rejected() {
         assert_eq!(pieces.len(), 32);
         value["pieces"] = pieces[..31].into();
     });
-    let line = fail("replay", &[text(&replay)]);
-    assert!(
-        line.contains("the replay stores 31 pieces, but its 30 placements and the strategy's 2"),
-        "{line}"
+    assert_rejected(
+        &replay,
+        &[],
+        &["the replay stores 31 pieces, but its 30 placements and the strategy's 2"],
     );
     remove_folder(&replay);
 }
@@ -330,8 +330,7 @@ fn swapped_placements_are_rejected_without_redecide() {
         let placements = value["placements"].as_array_mut().unwrap();
         placements.swap(0, 1);
     });
-    let line = fail("replay", &[text(&replay)]);
-    assert!(line.contains("placement 1: the piece is"), "{line}");
+    assert_rejected(&replay, &[], &["placement 1: the piece is"]);
     // Swapping the stored pieces too makes them differ from the generator's.
     fs::write(&replay, original).unwrap();
     tamper(&replay, |value| {
@@ -340,11 +339,13 @@ fn swapped_placements_are_rejected_without_redecide() {
         let swapped = format!("{}{}{}", &pieces[1..2], &pieces[0..1], &pieces[2..]);
         value["pieces"] = swapped.into();
     });
-    let line = fail("replay", &[text(&replay)]);
-    assert!(
-        line.contains("piece 1 of the recorded sequence is")
-            && line.contains("generator uniform with seed 3 gives"),
-        "{line}"
+    assert_rejected(
+        &replay,
+        &[],
+        &[
+            "piece 1 of the recorded sequence is",
+            "generator uniform with seed 3 gives",
+        ],
     );
     remove_folder(&replay);
 }
