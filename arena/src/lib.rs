@@ -25,6 +25,7 @@ pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod format;
+pub mod fuzzing;
 pub mod input;
 pub mod report;
 pub mod run;

@@ -76,7 +76,10 @@ fn play_and_replay_write_the_same_self_contained_viewer() {
         ],
     );
     let report = succeed("replay", &[text(&replay), "--html", text(&replayed)]);
-    assert!(report.contains("verified   60 placements"), "{report}");
+    assert!(
+        report.contains("checked    60 placements are legal"),
+        "{report}"
+    );
     let page = fs::read_to_string(&played).unwrap();
     assert_eq!(page, fs::read_to_string(&replayed).unwrap());
     assert_self_contained(&page);

@@ -253,7 +253,16 @@ fn record_then_replay_verifies_and_redecides() {
     assert_eq!(verified["verified"], true);
     let redecided = json(&succeed(&["replay", text(&replay), "--redecide", "--json"]));
     assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["checked"], "decisions");
+    assert_eq!(verified["checked"], "legality");
+    // Without --redecide the report says that only legality and the result were checked.
     let report = succeed(&["replay", text(&replay)]);
+    assert!(
+        report.contains("checked    80 placements are legal")
+            && report.contains("not        checked that bfs+elashi@2 chose them: use --redecide"),
+        "{report}"
+    );
+    let report = succeed(&["replay", text(&replay), "--redecide"]);
     assert!(report.contains("verified   80 placements"), "{report}");
     fs::remove_dir_all(&folder).unwrap();
 }
@@ -409,7 +418,10 @@ fn replay_can_be_watched() {
     ]);
     let output = succeed(&["replay", text(&replay), "--watch", "--speed", "inf"]);
     assert_eq!(output.matches("+----------+").count(), 4);
-    assert!(output.contains("verified   3 placements"));
+    assert!(
+        output.contains("checked    3 placements are legal"),
+        "{output}"
+    );
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -565,8 +577,9 @@ fn bad_replay_files_exit_2_with_one_error_line() {
             "unknown generator",
         ),
         (
-            // An endless generator cannot run out of pieces.
-            write("endless.json", &valid(&|_| {})),
+            // An endless generator cannot run out of pieces (uniform seed 0 starts with an I,
+            // the one piece a depth-1 strategy saw before its first placement).
+            write("endless.json", &valid(&|v| v["pieces"] = "I".into())),
             "the sequence cannot end",
         ),
         (folder.join("missing.json"), "missing.json"),

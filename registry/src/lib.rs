@@ -27,6 +27,40 @@ pub use error::RegistryError;
 /// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),
 /// so that front ends can check a tap rate without naming an engine crate.
 pub const TAP_RATES: std::ops::RangeInclusive<u8> = tetris_search_bfs::Gamepad::TAP_RATES;
+
+/// Checks a tap rate given to a gravity-aware searcher (`--tap-rate`, a replay's
+/// `frame_timing`): it must be in [`TAP_RATES`]. The message (`T is outside …`) names the
+/// value and the range; the caller puts what the value is in front.
+/// The one rule every front end applies, so that nothing a command rejects passes elsewhere.
+pub fn check_tap_rate(tap_rate: u64) -> Result<u8, String> {
+    u8::try_from(tap_rate)
+        .ok()
+        .filter(|rate| TAP_RATES.contains(rate))
+        .ok_or_else(|| {
+            format!(
+                "{tap_rate} is outside {}..={} (frames between two presses of one thumb)",
+                TAP_RATES.start(),
+                TAP_RATES.end()
+            )
+        })
+}
+
+/// Checks a whole frame timing: its tap rate ([`check_tap_rate`]) and its frames per row,
+/// which must be the gravity of some level (`--level` sets them from a level, so no other
+/// value can be asked for: 48 at level 0 down to 1 from level 29).
+pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String> {
+    check_tap_rate(u64::from(timing.tap_rate)).map_err(|message| format!("tap rate {message}"))?;
+    let is_a_levels = (0..=u8::MAX).any(|level| {
+        tetris_core::scoring::frames_per_row(level) == u32::from(timing.frames_per_row)
+    });
+    if !is_a_levels {
+        return Err(format!(
+            "{} frames per row is no level's gravity (48 at level 0 down to 1 from level 29)",
+            timing.frames_per_row
+        ));
+    }
+    Ok(())
+}
 pub use strategy::{
     EvaluatorSpec, MAX_DEPTH, STRATEGY_OPTIONS, Strategy, StrategyOptions, StrategySpec,
 };

@@ -259,6 +259,14 @@ impl FromStr for StrategySpec {
             }
             None => (text, 1),
         };
+        // A second `@` would be read as part of a preset or file name, which the canonical
+        // name (depth 1 omitted) then prints as a depth: `bfs+elashi:a@b@1` → `bfs+elashi:a@b`.
+        if body.contains('@') {
+            return Err(fail(
+                "'@' may appear once, before the depth: SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]"
+                    .to_string(),
+            ));
+        }
         let (searcher, rest) = body.split_once('+').ok_or_else(|| {
             fail(
                 "expected SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]"
@@ -578,6 +586,9 @@ mod tests {
             "bfs",
             "bfs+nope",
             "nope+elashi",
+            // Found by the strategy-name fuzzer: printed without its depth 1, the name would
+            // read as depth "b".
+            "bfs+elashi:a@b@1",
             "bfs+elashi@0",
             "bfs+elashi@x",
             "bfs+elashi@9",

@@ -27,7 +27,7 @@
 use std::path::PathBuf;
 
 use tetris_core::DecisionContext;
-use tetris_registry::{Strategy, TAP_RATES};
+use tetris_registry::Strategy;
 
 use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
@@ -113,16 +113,8 @@ fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, Ar
         timing.frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
     }
     if let Some(tap_rate) = args.tap_rate {
-        let rates = TAP_RATES;
-        if !rates.contains(&tap_rate) {
-            return Err(ArenaError::Usage(format!(
-                "--tap-rate {tap_rate} is outside {}..={} (frames between two presses of one \
-                 thumb)",
-                rates.start(),
-                rates.end()
-            )));
-        }
-        timing.tap_rate = tap_rate;
+        timing.tap_rate = tetris_registry::check_tap_rate(u64::from(tap_rate))
+            .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
     }
     Ok(DecisionContext {
         frame_timing: Some(timing),

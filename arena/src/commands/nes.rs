@@ -22,7 +22,7 @@ use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
-    MAX_NES_DEPTH, MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesRunSettings, play_nes_game,
+    MAX_NES_DEPTH, MAX_START_LEVEL, MIN_TAP_RATE, NesRunSettings, play_nes_game,
 };
 
 /// Options of `arena nes`.
@@ -144,13 +144,8 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
             args.to_level, args.start_level
         )));
     }
-    if !(u32::from(MIN_TAP_RATE)..=u32::from(MAX_TAP_RATE)).contains(&args.tap_rate) {
-        return Err(ArenaError::Usage(format!(
-            "--tap-rate {} is outside {MIN_TAP_RATE}..={MAX_TAP_RATE} (frames between two \
-             presses of the same button)",
-            args.tap_rate
-        )));
-    }
+    let tap_rate = tetris_registry::check_tap_rate(u64::from(args.tap_rate))
+        .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
     let spec: StrategySpec = args.strategy.parse()?;
     if spec.depth > MAX_NES_DEPTH {
         return Err(ArenaError::Strategy {
@@ -185,7 +180,7 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
         seed: args.seed,
         start_level: args.start_level as u8,
         stop_level: args.to_level as u8,
-        tap_rate: args.tap_rate as u8,
+        tap_rate,
     };
     Ok((settings, strategy))
 }

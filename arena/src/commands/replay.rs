@@ -28,8 +28,10 @@ pub struct Args {
     /// With --watch: pieces per second to show (default 10; `inf` for no pause).
     #[arg(long, value_name = "PIECES_PER_SECOND")]
     pub speed: Option<f64>,
-    /// Also rebuild the strategy from its name and check that it chooses every recorded
-    /// placement itself (a weights file in the name must still exist).
+    /// Also check that the strategy, rebuilt from its name, chooses every recorded placement
+    /// itself by exactly the recorded path. Without it, the replay is checked for legality
+    /// and its result only (the strategy is rebuilt either way, so a weights file in its
+    /// name must still exist).
     #[arg(long)]
     pub redecide: bool,
     /// Print the verified result as JSON.

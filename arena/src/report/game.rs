@@ -89,6 +89,9 @@ pub struct ReplayJson<'a> {
     end: &'static str,
     verified: bool,
     redecided: bool,
+    /// What was checked: `legality` (legal placements and paths giving the recorded result)
+    /// or `decisions` (also: the strategy re-decided every placement and path).
+    checked: &'static str,
 }
 
 impl<'a> ReplayJson<'a> {
@@ -110,6 +113,7 @@ impl<'a> ReplayJson<'a> {
             end: result.end.name(),
             verified: true,
             redecided,
+            checked: if redecided { "decisions" } else { "legality" },
         }
     }
 
@@ -197,16 +201,33 @@ pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Durat
         "end        {}",
         result.end.describe(replay.rules.max_pieces, rule)
     );
-    let _ = writeln!(
-        text,
-        "verified   {} placements: pieces, paths, lock states, clears and result{} ({:.3} s)",
-        replay.placements.len(),
-        if redecided {
-            ", each re-decided by the strategy"
-        } else {
-            ""
-        },
-        elapsed.as_secs_f64()
-    );
+    let placements = replay.placements.len();
+    let seconds = elapsed.as_secs_f64();
+    if redecided {
+        let _ = writeln!(
+            text,
+            "verified   {placements} placements: pieces, paths, lock states, clears and result, \
+             and the strategy re-decided every placement and path ({seconds:.3} s)"
+        );
+    } else {
+        // Said plainly: a legal game with the recorded result is not proof that this
+        // strategy played it.
+        let _ = writeln!(
+            text,
+            "checked    {placements} placements are legal (pieces, paths, lock states, clears) \
+             and give the result ({seconds:.3} s)"
+        );
+        let _ = writeln!(
+            text,
+            "not        checked that {} chose them: use --redecide",
+            replay.strategy
+        );
+    }
+    if !replay.generator.is_seeded() {
+        let _ = writeln!(
+            text,
+            "pieces     the replay's own: a file sequence cannot be re-derived"
+        );
+    }
     text
 }

@@ -25,7 +25,7 @@
 //!
 //! - `format` and `version` identify the file; this arena reads version 1 only.
 //! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
-//!   (arena.md's generator names); `rules` holds the board height, the piece cap (`null`:
+//!   (arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
 //!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
 //!   (`simulation` or `literature`; a replay without it was played under `simulation`). The
 //!   other rules are fixed for version 1: the board starts empty, and the score is NES
@@ -34,8 +34,9 @@
 //!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
 //!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
 //!   a replay self-contained: for a seeded generator the replay checks that they ARE the
-//!   generator's pieces; for `file:PATH` they are the sequence, and the file is not read again
-//!   (it may have moved or changed since).
+//!   generator's pieces, all `placements + depth` of them; for `file:PATH` they are the
+//!   sequence, and the file is not read again (it may have moved or changed since), so a
+//!   `file:` replay proves the game on its own pieces only.
 //! - `placements` lists every placement in order: piece letter, pivot `x` (column from the
 //!   left), pivot `y` (row from the top), `rotation` (rules.md's index, 0 = spawn), rows
 //!   `cleared`, and the input `path` from the spawn state as space-separated moves: `L` left,
@@ -51,7 +52,14 @@
 //!
 //! # What `arena replay` checks
 //!
-//! The stored pieces against the generator (seeded generators); then, placement by placement,
+//! The strategy is rebuilt from its name through the registry (a name that builds no strategy
+//! is an error, with or without `--redecide`). The rules are what a command accepts for it: a
+//! board height it can play on, a piece cap of at least 1, a `frame_timing` exactly when its
+//! searcher is gravity-aware, checked by the rule that checks `--tap-rate` and `--level`
+//! ([`tetris_registry::check_frame_timing`]). The stored pieces: for a seeded generator,
+//! exactly the first `placements + depth` pieces the seed gives; for `file:`, seed 0 (a
+//! seeded game relabelled `file:` keeps its seed and is caught) and at most `placements +
+//! depth` pieces. Then, placement by placement,
 //! on a board that starts empty: the piece is the sequence's next piece and, under the
 //! simulation rule, can spawn; the recorded state is legal; the path, replayed input by input
 //! from the searcher's path start (the spawn state; above the field for `drop`), is legal at
@@ -63,9 +71,13 @@
 //! (literature), or the next piece cannot spawn, or the strategy rebuilt from its name finds no
 //! placement for it (its filter or no-suicide removed all); at the cap the placements equal
 //! the cap, and a sequence can only end for `file:` generators, with every stored piece
-//! placed. With `--redecide` the strategy is rebuilt from its name and must choose every
-//! recorded placement itself, under the recorded game-over rule (the engines are
-//! deterministic). The first difference is an error naming the placement and exits with code
+//! placed. Without `--redecide` that is all: the game is legal and gives its result, but
+//! nothing shows that the named strategy chose it, and `arena replay` says so. With
+//! `--redecide` the rebuilt strategy must choose every recorded placement itself, under the
+//! recorded game-over rule and frame timing (the engines are deterministic), and its
+//! searcher's path to it must be the recorded path input for input: a path with extra legal
+//! moves, or turning the other way to the same rotation, reaches the same state but is not
+//! the strategy's. The first difference is an error naming the placement and exits with code
 //! 2. Paths of gamepad frames (`F<n>`) are played frame by frame through the core's NES frame
 //! model ([`FallingPiece`]) at the recorded `rules.frame_timing`.
 
@@ -79,12 +91,12 @@ use tetris_core::{
     PieceState, Placement, Searcher,
 };
 
-use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
+use tetris_registry::{Strategy, check_frame_timing};
 
 use crate::error::ArenaError;
 use crate::sim::evaluation::Evaluation;
 use crate::sim::game::{GameEnd, GameResult, GameSettings};
-use crate::sim::placement::{LastPlacement, PlayedPlacement, piece_letters};
+use crate::sim::placement::{LastPlacement, PlayedPlacement, format_path, piece_letters};
 
 /// The `format` value of every replay file.
 pub const REPLAY_FORMAT: &str = "tetris-arena-replay";
@@ -219,7 +231,12 @@ impl Replay {
             version: REPLAY_VERSION,
             strategy: strategy.name(),
             generator: settings.generator.clone(),
-            seed: settings.seed,
+            // A file's pieces do not depend on the seed: the replay records none (0).
+            seed: if settings.generator.is_seeded() {
+                settings.seed
+            } else {
+                0
+            },
             rules: ReplayRules {
                 board_height: settings.board_height,
                 max_pieces: settings.max_pieces,
@@ -313,7 +330,7 @@ impl Replay {
     /// error message names the first difference.
     pub fn verify(
         &self,
-        mut redecide: Option<&mut Strategy>,
+        redecide: Option<&mut Strategy>,
         observer: &mut dyn FnMut(&ReplayStep<'_>),
     ) -> Result<(), String> {
         if self.format != REPLAY_FORMAT {
@@ -325,16 +342,25 @@ impl Replay {
                 self.version
             ));
         }
+        // The strategy is rebuilt from its name even when it does not re-decide: its depth
+        // says how many pieces the replay must hold, its searcher where paths start and
+        // whether they are gamepad frames, and a name that builds no strategy is no game.
+        let redeciding = redecide.is_some();
+        let mut rebuilt;
+        let strategy: &mut Strategy = match redecide {
+            Some(strategy) => strategy,
+            None => {
+                rebuilt = Strategy::from_name(&self.strategy).map_err(|error| {
+                    format!("the strategy cannot be rebuilt from its name: {error}")
+                })?;
+                &mut rebuilt
+            }
+        };
         let mut board = Board::new(usize::from(self.rules.board_height))
             .map_err(|error| format!("rules: {error}"))?;
-        self.check_pieces()?;
-        let shown_upcoming = match redecide.as_deref() {
-            Some(strategy) => strategy.depth(),
-            None => self
-                .strategy
-                .parse::<StrategySpec>()
-                .map_or(1, |spec| spec.depth),
-        };
+        self.check_rules(strategy)?;
+        self.check_pieces(strategy.depth())?;
+        let shown_upcoming = strategy.depth();
         let placed = self.placements.len() as u64;
         if let Some(cap) = self.rules.max_pieces
             && placed > cap
@@ -344,8 +370,13 @@ impl Replay {
             ));
         }
         let rule = self.rules.game_over_rule;
-        let context = DecisionContext::with_game_over_rule(rule);
-        let path_start = self.path_start();
+        // The recorded timing is the one the game told the strategy (`play` records the
+        // searcher's default, which is what an absent timing means).
+        let context = DecisionContext {
+            frame_timing: self.rules.frame_timing,
+            ..DecisionContext::with_game_over_rule(rule)
+        };
+        let path_start = strategy.parts_mut().0.path_start();
         let mut score = NesScore::new(0);
         let mut lines = 0u64;
         let mut ended_on_landing = false;
@@ -385,38 +416,14 @@ impl Replay {
                     state
                 )));
             }
-            if let Some(strategy) = redecide.as_deref_mut() {
-                let end = (index + strategy.depth()).min(self.pieces.len());
-                let name = strategy.name();
-                match strategy.choose_in(&board, &self.pieces[index..end], context) {
-                    Some(choice) if choice.placement.state() == state => {
-                        if let Some(recorded) = &recorded.evaluation
-                            && !recorded.matches(&Evaluation::of_choice(strategy, &board, &choice))
-                        {
-                            return Err(fail(format!(
-                                "strategy {name} evaluates the placement differently from the \
-                                 recorded cost and features"
-                            )));
-                        }
-                    }
-                    Some(choice) => {
-                        return Err(fail(format!(
-                            "strategy {name} chooses {}, the replay has {}",
-                            choice.placement.state(),
-                            state
-                        )));
-                    }
-                    None => {
-                        return Err(fail(format!(
-                            "strategy {name} finds no placement for the {piece}"
-                        )));
-                    }
-                }
-            }
             let path = recorded
                 .path
                 .as_deref()
                 .ok_or_else(|| fail("no input path is recorded".to_string()))?;
+            if redeciding {
+                self.redecide(strategy, &board, index, context, path)
+                    .map_err(&fail)?;
+            }
             let reached = follow_path(
                 &board,
                 piece,
@@ -473,43 +480,134 @@ impl Replay {
                 upcoming: &self.pieces[next..upcoming_end],
             });
         }
-        self.check_result(&board, lines, score.score(), ended_on_landing)
+        self.check_result(strategy, &board, lines, score.score(), ended_on_landing)
     }
 
-    /// Where the recorded searcher's paths start: the spawn, or the `drop` searcher's state
-    /// above the field (the spawn when the strategy's name names no registered searcher).
-    fn path_start(&self) -> PieceState {
-        self.strategy
-            .parse::<StrategySpec>()
-            .ok()
-            .and_then(|spec| searcher_by_name(&spec.searcher))
-            .map_or(PieceState::SPAWN, |searcher| searcher.path_start())
+    /// Re-decides placement `index` (0-based) on `board`: `strategy` must choose the recorded
+    /// placement and the searcher's path to it must be the recorded `path`, input for input
+    /// (a path with extra legal moves, or the other rotation direction, reaches the same
+    /// state but is not the strategy's), and a recorded evaluation must be the strategy's.
+    fn redecide(
+        &self,
+        strategy: &mut Strategy,
+        board: &Board,
+        index: usize,
+        context: DecisionContext,
+        path: &[Input],
+    ) -> Result<(), String> {
+        let recorded = &self.placements[index];
+        let state = recorded.state();
+        let piece = recorded.piece;
+        let end = (index + strategy.depth()).min(self.pieces.len());
+        let name = strategy.name();
+        let Some(choice) = strategy.choose_in(board, &self.pieces[index..end], context) else {
+            return Err(format!(
+                "strategy {name} finds no placement for the {piece}"
+            ));
+        };
+        if choice.placement.state() != state {
+            return Err(format!(
+                "strategy {name} chooses {}, the replay has {}",
+                choice.placement.state(),
+                state
+            ));
+        }
+        if let Some(recorded) = &recorded.evaluation
+            && !recorded.matches(&Evaluation::of_choice(strategy, board, &choice))
+        {
+            return Err(format!(
+                "strategy {name} evaluates the placement differently from the recorded cost \
+                 and features"
+            ));
+        }
+        let chosen_path = strategy
+            .path_inputs(board, &choice.placement, context)
+            .ok_or_else(|| format!("strategy {name} finds no input path to its placement"))?;
+        if chosen_path != path {
+            return Err(format!(
+                "strategy {name} reaches {state} by the path \"{}\", the replay's path is \"{}\"",
+                format_path(chosen_path),
+                format_path(path)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rules and timing are what a command would accept for this strategy: the board
+    /// height the strategy can play on, a piece cap of at least 1, and a frame timing exactly
+    /// when the searcher is gravity-aware, checked by the rule `--tap-rate` and `--level` are
+    /// checked by ([`check_frame_timing`]).
+    fn check_rules(&self, strategy: &Strategy) -> Result<(), String> {
+        strategy
+            .check_board_height(self.rules.board_height)
+            .map_err(|error| format!("rules: {error}"))?;
+        if self.rules.max_pieces == Some(0) {
+            return Err("rules: max_pieces is 0, but a piece cap is at least 1".to_string());
+        }
+        let searcher = &strategy.spec().searcher;
+        match (self.rules.frame_timing, strategy.frame_timing()) {
+            (Some(timing), Some(_)) => check_frame_timing(timing)
+                .map_err(|message| format!("rules: frame_timing: {message}")),
+            (Some(_), None) => Err(format!(
+                "rules: a frame_timing is recorded, but searcher {searcher} ignores gravity"
+            )),
+            (None, Some(_)) => Err(format!(
+                "rules: no frame_timing is recorded, but searcher {searcher} is gravity-aware"
+            )),
+            (None, None) => Ok(()),
+        }
     }
 
     /// Whether the recorded strategy, rebuilt from its name, finds no placement for the piece
     /// after the last placement on `board` (a game over because the filter or no-suicide
     /// removed every placement).
-    fn strategy_finds_no_placement(&self, board: &Board) -> bool {
-        let Ok(mut strategy) = Strategy::from_name(&self.strategy) else {
-            return false;
-        };
+    fn strategy_finds_no_placement(&self, strategy: &mut Strategy, board: &Board) -> bool {
         let next = self.placements.len();
         let end = (next + strategy.depth()).min(self.pieces.len());
+        let context = DecisionContext {
+            frame_timing: self.rules.frame_timing,
+            ..DecisionContext::with_game_over_rule(self.rules.game_over_rule)
+        };
         next < end
             && strategy
-                .choose_in(
-                    board,
-                    &self.pieces[next..end],
-                    DecisionContext::with_game_over_rule(self.rules.game_over_rule),
-                )
+                .choose_in(board, &self.pieces[next..end], context)
                 .is_none()
     }
 
-    /// The stored pieces are the generator's (seeded generators only: a `file:` replay's
-    /// stored pieces ARE its sequence).
-    fn check_pieces(&self) -> Result<(), String> {
+    /// Every stored piece is part of the game: a seeded generator's pieces are re-derived
+    /// from the seed and must be exactly the first `placements + depth` (`depth`: the
+    /// strategy's), as `arena play` stores them. A `file:` replay's stored pieces ARE its
+    /// sequence (the file is not read again), so there is nothing to re-derive; but such a
+    /// game has no seed, so a seed other than 0 (what `arena play` records for it) marks a
+    /// seeded game relabelled to escape this check. It holds at most `placements + depth`
+    /// pieces, fewer when the file ran out.
+    fn check_pieces(&self, depth: usize) -> Result<(), String> {
+        let wanted = self.placements.len() + depth;
         if !self.generator.is_seeded() {
+            if self.seed != 0 {
+                return Err(format!(
+                    "generator {} has no seed, but seed {} is recorded (a file: replay records \
+                     seed 0)",
+                    self.generator, self.seed
+                ));
+            }
+            if self.pieces.len() > wanted {
+                return Err(format!(
+                    "the replay stores {} pieces, more than its {} placements and the \
+                     strategy's {depth} pieces of lookahead",
+                    self.pieces.len(),
+                    self.placements.len()
+                ));
+            }
             return Ok(());
+        }
+        if self.pieces.len() != wanted {
+            return Err(format!(
+                "the replay stores {} pieces, but its {} placements and the strategy's {depth} \
+                 pieces of lookahead need {wanted} (every piece the strategy saw)",
+                self.pieces.len(),
+                self.placements.len()
+            ));
         }
         let generated = self
             .generator
@@ -531,6 +629,7 @@ impl Replay {
     /// The recorded result equals the replayed one, and the recorded end is what happened.
     fn check_result(
         &self,
+        strategy: &mut Strategy,
         board: &Board,
         lines: u64,
         score: u32,
@@ -579,7 +678,7 @@ impl Replay {
             GameEnd::GameOver if ended_on_landing => Ok(()),
             GameEnd::GameOver => match self.pieces.get(placed as usize) {
                 Some(&next)
-                    if board.can_spawn(next) && !self.strategy_finds_no_placement(board) =>
+                    if board.can_spawn(next) && !self.strategy_finds_no_placement(strategy, board) =>
                 {
                     Err(format!(
                         "result: game over recorded, but the next piece ({next}) can spawn and has a placement"
@@ -865,16 +964,25 @@ mod tests {
         replay.seed = 1;
         // `new java.util.Random(1).nextInt(7)` deals S S J T I I … (the JVM-checked vector of
         // the core's generator tests), so the stored I I O differs at the first piece.
+        replay.pieces.push(Piece::T);
         let message = replay.verify(None, &mut |_| {}).unwrap_err();
         assert_eq!(
             message,
             "piece 1 of the recorded sequence is I, but generator java with seed 1 gives S"
         );
-        replay.pieces = vec![Piece::S, Piece::S, Piece::J, Piece::T, Piece::O];
+        // Three placements of a depth-1 strategy: exactly four pieces are stored.
+        replay.pieces = vec![Piece::S, Piece::S, Piece::J, Piece::O];
         let message = replay.verify(None, &mut |_| {}).unwrap_err();
         assert_eq!(
             message,
-            "piece 5 of the recorded sequence is O, but generator java with seed 1 gives I"
+            "piece 4 of the recorded sequence is O, but generator java with seed 1 gives T"
+        );
+        replay.pieces.pop();
+        let message = replay.verify(None, &mut |_| {}).unwrap_err();
+        assert_eq!(
+            message,
+            "the replay stores 3 pieces, but its 3 placements and the strategy's 1 pieces of \
+             lookahead need 4 (every piece the strategy saw)"
         );
     }
 }

@@ -1,0 +1,155 @@
+//! The parsers' entry points for fuzzing: one function per kind of file or name a user hands
+//! the arena, taking arbitrary bytes. The cargo-fuzz targets in the repository's `fuzz/`
+//! folder call them, and so does the stable test that runs the committed fuzz corpus
+//! (`arena/tests/fuzz_corpus.rs`), so that the two exercise exactly the same code.
+//!
+//! Each entry feeds the bytes (as text, when they are UTF-8) to the arena's real reader and
+//! ignores whether it accepts them: the only failure is a panic. Readers that take a path get
+//! the bytes through a scratch file, so that the code path is the command's own.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use tetris_core::generator::parse_piece_letters;
+use tetris_core::{Board, GeneratorKind};
+use tetris_registry::{Strategy, StrategySpec, evaluator_from_weights_json, evaluator_names};
+
+use crate::input::{parse_pieces, read_board};
+use crate::sim::replay::Replay;
+use crate::tune::checkpoint::{Checkpoint, load_checkpoint};
+
+/// One entry point: arbitrary bytes in, a panic the only failure.
+pub type EntryPoint = fn(&[u8]);
+
+/// The fuzzed parsers, by the name of their fuzz target and corpus folder.
+pub const TARGETS: [(&str, EntryPoint); 6] = [
+    ("board", board),
+    ("weights", weights),
+    ("pieces", pieces),
+    ("replay", replay),
+    ("checkpoint", checkpoint),
+    ("strategy", strategy),
+];
+
+/// A scratch file holding one input, removed when dropped (a fuzzer writes a million, and
+/// the corpus test must leave no file behind).
+struct ScratchFile(PathBuf);
+
+impl ScratchFile {
+    /// Writes `data` to this process's scratch file of `kind` (a file per process and kind,
+    /// so that fuzzers and tests running side by side do not share one).
+    fn new(kind: &str, data: &[u8]) -> ScratchFile {
+        // In memory where there is such a folder: a disk-backed temporary folder can make
+        // writing the file a thousand times slower than the parse.
+        let memory = Path::new("/dev/shm");
+        let folder = match memory.is_dir() {
+            true => memory.to_path_buf(),
+            false => std::env::temp_dir(),
+        };
+        let path = folder.join(format!(
+            "tetris-arena-fuzz-{kind}-{}.tmp",
+            std::process::id()
+        ));
+        let mut file = std::fs::File::create(&path).expect("the temporary folder is writable");
+        file.write_all(data)
+            .expect("the temporary folder has room for one input");
+        ScratchFile(path)
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A board file: the first byte picks the height asked for (0..=39, so that both legal and
+/// illegal heights are tried), the rest is the file (text rows or a JSON array of rows). The
+/// text also goes through `Board`'s own parser.
+pub fn board(data: &[u8]) {
+    let Some((&height, file)) = data.split_first() else {
+        return;
+    };
+    let scratch = ScratchFile::new("board", file);
+    if let Ok(board) = read_board(&scratch.0, height % 40) {
+        assert_eq!(board.height(), height % 40);
+    }
+    if let Ok(text) = std::str::from_utf8(file)
+        && let Ok(board) = text.parse::<Board>()
+    {
+        // A parsed board prints back to a text that parses to the same board.
+        let printed = board.to_string();
+        assert_eq!(printed.parse::<Board>().ok(), Some(board), "{printed:?}");
+    }
+}
+
+/// A weights file, read for every registered evaluator.
+pub fn weights(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for name in evaluator_names() {
+        let _ = evaluator_from_weights_json(name, text);
+    }
+}
+
+/// A piece file (`--generator file:PATH`, read through the generator), and the same text as
+/// `--pieces`.
+pub fn pieces(data: &[u8]) {
+    let scratch = ScratchFile::new("pieces", data);
+    let generator = GeneratorKind::File(scratch.0.display().to_string());
+    if let Ok(sequence) = generator.start(0) {
+        // A file generator deals the file's pieces, then ends.
+        let dealt: Vec<_> = sequence.take(100_000).collect();
+        if let Ok(text) = std::str::from_utf8(data) {
+            assert_eq!(parse_piece_letters(text, "fuzz").ok(), Some(dealt));
+        }
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = parse_pieces(text);
+    }
+}
+
+/// A replay file: parsed, and when it parses, verified (without re-deciding, which would
+/// search every placement).
+pub fn replay(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(replay) = Replay::parse(text) {
+        // Long games are verified too, but the fuzzer's inputs are short; this bound keeps a
+        // crafted cap from making one input run for long.
+        if replay.placements.len() <= 1_000 {
+            let _ = replay.verify(None, &mut |_| {});
+        }
+    }
+}
+
+/// A tuner checkpoint, read as `arena tune --resume` reads it, checked against the settings
+/// and features it names itself (so that the checks after the parse are reached).
+pub fn checkpoint(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(parsed) = serde_json::from_str::<Checkpoint>(text) {
+        let scratch = ScratchFile::new("checkpoint", data);
+        let _ = load_checkpoint(&scratch.0, &parsed.settings, &parsed.features);
+    }
+}
+
+/// A strategy name: parsed, printed back (the canonical name must parse to the same spec),
+/// and built.
+pub fn strategy(data: &[u8]) {
+    let Ok(name) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(spec) = name.parse::<StrategySpec>() {
+        let canonical = spec.to_string();
+        assert_eq!(
+            canonical.parse::<StrategySpec>().ok().as_ref(),
+            Some(&spec),
+            "{name:?} prints as {canonical:?}"
+        );
+        let _ = Strategy::new(spec);
+    }
+}

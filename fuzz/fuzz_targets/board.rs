@@ -1,0 +1,5 @@
+//! Fuzzes the arena's board reader: `tetris_arena::fuzzing::board`.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::board(data));

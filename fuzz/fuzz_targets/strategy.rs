@@ -1,0 +1,5 @@
+//! Fuzzes the arena's strategy reader: `tetris_arena::fuzzing::strategy`.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::strategy(data));
