@@ -12,7 +12,7 @@ use crate::analysis::pieces::{
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, print_output, write_atomically};
+use crate::report::output::{pretty_json, print_output, write_atomically, write_folder};
 use crate::report::plots::write_statistics_plots;
 use crate::run::statistics::StatisticsSettings;
 
@@ -159,6 +159,18 @@ pub fn stats_json(
     pretty_json(&report)
 }
 
+/// The files of a stats output folder: `stats.json` and the three plots.
+pub fn stats_file_names() -> Vec<String> {
+    [
+        "stats.json",
+        "row_shares.svg",
+        "cell_heat_map.svg",
+        "full_clear_intervals.svg",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// Writes `stats.json` (the JSON report `json`) and the three plots into `folder`.
 pub fn write_stats_files(
     folder: &Path,
@@ -169,8 +181,8 @@ pub fn write_stats_files(
     write_statistics_plots(folder, statistics)
 }
 
-/// Delivers a finished run's results: `stats.json` and the plots into `folder` (created if
-/// missing), then the text (or the JSON with `json`) on standard output. The one output of
+/// Delivers a finished run's results: `stats.json` and the plots into `folder` (replaced as
+/// a whole, see [`write_folder`]), then the text (or the JSON with `json`) on standard output. The one output of
 /// `arena stats` and of `arena merge` of stats parts.
 pub fn deliver_stats(
     strategy: &str,
@@ -181,9 +193,10 @@ pub fn deliver_stats(
 ) -> Result<(), ArenaError> {
     let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
-        std::fs::create_dir_all(folder)
-            .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
-        write_stats_files(folder, statistics, &report)?;
+        // Replaced as a whole: never the new stats.json beside the old plots.
+        write_folder("--out", folder, |new_folder| {
+            write_stats_files(new_folder, statistics, &report)
+        })?;
     }
     print_output(&if json {
         report

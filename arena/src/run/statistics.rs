@@ -23,7 +23,7 @@ use crate::analysis::pieces::PieceStatistics;
 use crate::error::ArenaError;
 use crate::run::games::play_counted_game;
 use crate::run::shard::{Shard, ShardTasks, run_shard_tasks};
-use crate::run::{Progress, TaskOutcome};
+use crate::run::{self, Progress, TaskOutcome};
 use crate::sim::game::{GameEnd, GameSettings};
 
 /// The distance between the seeds of two consecutive blocks: block K's game j uses seed
@@ -67,7 +67,16 @@ impl StatisticsSettings {
                 self.blocks, self.pieces
             )));
         }
-        Ok(())
+        // Every game places at least one piece (a block stops after one that placed none),
+        // so the last block's game j has j < its pieces; the first block has the most pieces.
+        let last_offset = (self.blocks - 1)
+            .checked_mul(BLOCK_SEED_STRIDE)
+            .and_then(|offset| offset.checked_add(self.block_pieces(0) - 1));
+        run::check_last_seed(
+            self.seed,
+            last_offset,
+            &format!("up to {} games", self.pieces),
+        )
     }
 
     /// The pieces block `block` places.
@@ -152,6 +161,14 @@ pub fn play_statistics_blocks(
             Ok(TaskOutcome::Done(merged))
         },
     )?;
+    if finished.interrupted {
+        // The statistics of a run are those of all its pieces: a part is not written.
+        return Err(ArenaError::Usage(format!(
+            "interrupted by Ctrl-C: {} of {} blocks finished; nothing was written",
+            finished.results.len(),
+            settings.shard_blocks(shard).count()
+        )));
+    }
     Ok(finished.results)
 }
 
@@ -177,6 +194,22 @@ mod tests {
             blocks,
             game_over_rule: GameOverRule::Simulation,
         }
+    }
+
+    #[test]
+    fn the_last_game_seed_must_not_wrap() {
+        // One piece: one game at most, with the seed itself.
+        assert!(settings(1, u64::MAX, 1).check().is_ok());
+        // Ten pieces: up to ten games, seeds S to S + 9.
+        assert!(settings(10, u64::MAX - 9, 1).check().is_ok());
+        let message = settings(10, u64::MAX, 1).check().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "--seed 18446744073709551615 + up to 10 games overflows a 64-bit seed"
+        );
+        // Two blocks of 5: block 1's games use S + 2^32 to S + 2^32 + 4.
+        assert!(settings(10, u64::MAX - (1 << 32) - 4, 2).check().is_ok());
+        assert!(settings(10, u64::MAX - (1 << 32) - 3, 2).check().is_err());
     }
 
     #[test]
