@@ -17,7 +17,7 @@ use crate::error::ArenaError;
 use crate::input::game_over_rule;
 use crate::report::output::{check_output_folder, print_output};
 use crate::report::parts::{check_part_file, stats_part};
-use crate::report::stats::{deliver_stats, stats_file_names};
+use crate::report::stats::{deliver_stats, is_stats_output};
 use crate::run::shard::Shard;
 use crate::run::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
 use crate::run::{self, Progress, interrupt};
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         Some(_) => Some(check_part_file(args.out.as_deref(), args.json)?),
         None => {
             if let Some(folder) = &args.out {
-                check_output_folder("--out", folder, &stats_file_names())?;
+                check_output_folder("--out", folder, is_stats_output)?;
             }
             None
         }

@@ -23,7 +23,7 @@ use crate::input::game_over_rule;
 use crate::report::output::{check_output_file, check_output_folder, write_atomically};
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
-use crate::report::tournament::plot_folder_entries;
+use crate::report::tournament::is_plots_output;
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
@@ -111,7 +111,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     if let Some(folder) = &args.plots {
         if args.shard.is_none() {
-            check_output_folder("--plots", folder, &plot_folder_entries(&settings.names))?;
+            check_output_folder("--plots", folder, is_plots_output)?;
         }
     }
     let jobs = run::job_count(args.jobs)?;

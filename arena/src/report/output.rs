@@ -72,13 +72,13 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
 }
 
 /// Checks, before any game is played, that `path` can become a folder of outputs: it is not
-/// a file, and when it exists it holds nothing but entries named in `outputs` (the folder is
-/// replaced as a whole by [`write_folder`], so anything else in it would be lost). `option`
-/// names the command-line option in messages.
+/// a file, and when it exists everything in it is an output of the command (`is_output` of
+/// the entry's path: the folder is replaced as a whole by [`write_folder`], so anything else
+/// in it would be lost). `option` names the command-line option in messages.
 pub fn check_output_folder(
     option: &str,
     path: &Path,
-    outputs: &[String],
+    is_output: fn(&Path) -> bool,
 ) -> Result<(), ArenaError> {
     let shown = path.display();
     if path.exists() && !path.is_dir() {
@@ -86,14 +86,15 @@ pub fn check_output_folder(
             "{option} {shown}: is a file, not a folder (give a new or existing folder)"
         )));
     }
+    // A leftover of a killed write inside the folder goes with the old folder.
     if let Some(stranger) = folder_entries(path)?
         .into_iter()
-        .find(|name| !outputs.contains(name))
+        .find(|name| !is_output(&path.join(name)) && stale_leftover(name).is_none())
     {
         return Err(ArenaError::Usage(format!(
-            "{option} {shown}: the folder holds {stranger:?}, which is not one of this run's \
-             outputs; the folder is replaced as a whole, so give an empty, new or earlier \
-             output folder"
+            "{option} {shown}: the folder holds {stranger:?}, which is not one of this \
+             command's outputs; the folder is replaced as a whole, so give an empty, new or \
+             earlier output folder"
         )));
     }
     Ok(())
@@ -118,11 +119,12 @@ fn folder_entries(path: &Path) -> Result<Vec<String>, ArenaError> {
 
 /// Replaces folder `path` as a whole (see the module's top comment): `fill` writes the new
 /// outputs into an empty temporary folder beside it, then the temporary folder takes the
-/// old one's place. The old folder must hold only names the new one holds (checked again
-/// here, as [`check_output_folder`] did before the run).
+/// old one's place. The old folder must hold only outputs (`is_output`, checked again here
+/// as [`check_output_folder`] did before the run).
 pub fn write_folder(
     option: &str,
     path: &Path,
+    is_output: fn(&Path) -> bool,
     fill: impl FnOnce(&Path) -> Result<(), ArenaError>,
 ) -> Result<(), ArenaError> {
     let shown = path.display().to_string();
@@ -142,7 +144,7 @@ pub fn write_folder(
         ))
     })?;
     let written = fill(&temporary).and_then(|()| {
-        check_output_folder(option, path, &folder_entries(&temporary)?)?;
+        check_output_folder(option, path, is_output)?;
         if path.exists() {
             fs::rename(path, &old).map_err(|error| ArenaError::io(&shown, &error))?;
         }
@@ -193,23 +195,12 @@ pub fn clean_stale_temporaries(path: &Path) {
     let Ok(entries) = fs::read_dir(folder) else {
         return;
     };
-    let prefix = format!(".{name}.");
     for entry in entries.flatten() {
         let entry_name = entry.file_name();
-        let Some(rest) = entry_name
-            .to_str()
-            .and_then(|text| text.strip_prefix(&prefix))
-        else {
+        let Some((target, kind)) = entry_name.to_str().and_then(stale_leftover) else {
             continue;
         };
-        let Some((pid_text, kind)) = rest.split_once('.') else {
-            continue;
-        };
-        // Only the names this scheme writes: a PID in plain decimal.
-        let Ok(pid) = pid_text.parse::<u32>() else {
-            continue;
-        };
-        if pid.to_string() != pid_text || process_may_run(pid) {
+        if target != name {
             continue;
         }
         let leftover = entry.path();
@@ -220,12 +211,22 @@ pub fn clean_stale_temporaries(path: &Path) {
             "old" if !path.exists() => {
                 let _ = fs::rename(&leftover, path);
             }
-            "old" => {
+            _ => {
                 let _ = fs::remove_dir_all(&leftover);
             }
-            _ => {}
         }
     }
+}
+
+/// The target's name and the kind (`tmp` or `old`) of `name` when it is a leftover of this
+/// module's naming scheme (`.NAME.PID.KIND`, the PID in plain decimal) whose process no
+/// longer runs; `None` for every other name.
+fn stale_leftover(name: &str) -> Option<(&str, &str)> {
+    let (rest, kind) = name.strip_prefix('.')?.rsplit_once('.')?;
+    let (target, pid_text) = rest.rsplit_once('.')?;
+    let pid: u32 = pid_text.parse().ok()?;
+    let ours = !target.is_empty() && pid.to_string() == pid_text && ["tmp", "old"].contains(&kind);
+    (ours && !process_may_run(pid)).then_some((target, kind))
 }
 
 /// Whether `first` and `second` name the same file, also through different paths (`F`,
@@ -411,6 +412,150 @@ mod tests {
         assert_eq!(fs::read_dir(&folder).unwrap().count(), 1);
         assert!(write_atomically(&folder.join("missing/x.json"), b"x").is_err());
         fs::remove_dir_all(&folder).unwrap();
+    }
+
+    /// A fresh folder for one test.
+    fn scratch(test: &str) -> std::path::PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("arena-output-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    /// A PID that belongs to no process: above the kernel's largest (2^22 on Linux).
+    const DEAD_PID: u32 = 4_194_305;
+
+    #[test]
+    fn leftovers_of_killed_writers_are_cleaned_by_the_next_write() {
+        let folder = scratch("stale");
+        let target = folder.join("result.json");
+        let stale = folder.join(format!(".result.json.{DEAD_PID}.tmp"));
+        let other = folder.join(format!(".other.json.{DEAD_PID}.tmp"));
+        let not_ours = folder.join(".result.json.12x.tmp");
+        for path in [&stale, &other, &not_ours] {
+            fs::write(path, "half").unwrap();
+        }
+        write_atomically(&target, b"whole").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "whole");
+        assert!(
+            !stale.exists(),
+            "the dead writer's temporary file is removed"
+        );
+        assert!(
+            other.exists(),
+            "another file's temporary is not this write's business"
+        );
+        assert!(not_ours.exists(), "a name outside the scheme is left alone");
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_folder_is_replaced_whole_and_an_interrupted_swap_is_undone() {
+        let folder = scratch("swap");
+        let out = folder.join("out");
+        let names = |path: &Path| folder_entries(path).unwrap();
+        let is_output: fn(&Path) -> bool = |entry| entry.extension().is_some();
+        write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("a.svg"), "old a").unwrap();
+            fs::write(new.join("b.json"), "old b").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(&out), ["a.svg", "b.json"]);
+        // A failing writer leaves the old folder exactly as it was, and no temporary folder.
+        let failed = write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("b.json"), "new b").unwrap();
+            Err(ArenaError::Internal("killed half-way".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read_to_string(out.join("b.json")).unwrap(), "old b");
+        assert_eq!(names(&folder), ["out"]);
+        // A run killed between its two renames: the old folder sits under the .old name and
+        // the new one under .tmp; the next run puts the old one back, then replaces it.
+        fs::rename(&out, folder.join(format!(".out.{DEAD_PID}.old"))).unwrap();
+        fs::create_dir(folder.join(format!(".out.{DEAD_PID}.tmp"))).unwrap();
+        clean_stale_temporaries(&out);
+        assert_eq!(names(&folder), ["out"]);
+        assert_eq!(fs::read_to_string(out.join("a.svg")).unwrap(), "old a");
+        write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("b.json"), "new b").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(&out), ["b.json"]);
+        assert_eq!(names(&folder), ["out"]);
+        // A folder holding something else is not replaced: it would be lost.
+        fs::write(out.join("notes"), "mine").unwrap();
+        assert!(write_folder("--out", &out, is_output, |_| Ok(())).is_err());
+        assert_eq!(names(&out), ["b.json", "notes"]);
+        assert_eq!(names(&folder), ["out"]);
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn an_output_folder_is_a_folder_holding_only_outputs() {
+        let folder = scratch("check-folder");
+        let outputs: fn(&Path) -> bool =
+            |entry| entry.ends_with("stats.json") || entry.ends_with("a.svg");
+        let out = folder.join("out");
+        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("stats.json"), "").unwrap();
+        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        let message = check_output_folder("--out", &out, outputs)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("holds \"notes.txt\""), "{message}");
+        let file = folder.join("file");
+        fs::write(&file, "").unwrap();
+        assert_eq!(
+            check_output_folder("--plots", &file, outputs)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "--plots {}: is a file, not a folder (give a new or existing folder)",
+                file.display()
+            )
+        );
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_through_different_paths() {
+        let folder = scratch("same");
+        fs::create_dir(folder.join("sub")).unwrap();
+        let file = folder.join("f.json");
+        assert!(same_file(&file, &folder.join("sub/../f.json")));
+        assert!(same_file(&file, &folder.join("./f.json")));
+        assert!(!same_file(&file, &folder.join("g.json")));
+        fs::write(&file, "").unwrap();
+        assert!(same_file(&file, &folder.join("sub/../f.json")));
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn an_output_file_in_a_folder_that_takes_no_file_is_refused_early() {
+        // /proc exists but takes no new file: the reason is said, not a bare "No such file".
+        if Path::new("/proc/version").exists() {
+            let message = check_output_file("--record", Path::new("/proc/version"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.starts_with("--record /proc/version: cannot write there"),
+                "{message}"
+            );
+        }
+        let folder = scratch("check-file");
+        assert!(check_output_file("--out", &folder.join("r.json")).is_ok());
+        assert_eq!(names_in(&folder), 0, "the probe file is removed");
+        assert!(check_output_file("--out", &folder).is_err());
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    fn names_in(folder: &Path) -> usize {
+        fs::read_dir(folder).unwrap().count()
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::analysis::pieces::{
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
 use crate::report::output::{pretty_json, print_output, write_atomically, write_folder};
-use crate::report::plots::write_statistics_plots;
+use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
 
 #[derive(Serialize)]
@@ -159,16 +159,13 @@ pub fn stats_json(
     pretty_json(&report)
 }
 
-/// The files of a stats output folder: `stats.json` and the three plots.
-pub fn stats_file_names() -> Vec<String> {
-    [
-        "stats.json",
-        "row_shares.svg",
-        "cell_heat_map.svg",
-        "full_clear_intervals.svg",
-    ]
-    .map(String::from)
-    .to_vec()
+/// Whether `entry` is one of the files of a stats output folder: `stats.json` and the
+/// statistics plots.
+pub fn is_stats_output(entry: &Path) -> bool {
+    entry.is_file()
+        && entry.file_name().is_some_and(|name| {
+            name == "stats.json" || STATISTICS_PLOT_FILES.iter().any(|plot| name == *plot)
+        })
 }
 
 /// Writes `stats.json` (the JSON report `json`) and the three plots into `folder`.
@@ -194,7 +191,7 @@ pub fn deliver_stats(
     let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
         // Replaced as a whole: never the new stats.json beside the old plots.
-        write_folder("--out", folder, |new_folder| {
+        write_folder("--out", folder, is_stats_output, |new_folder| {
             write_stats_files(new_folder, statistics, &report)
         })?;
     }

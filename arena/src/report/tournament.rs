@@ -306,7 +306,9 @@ impl<'a> TournamentReport<'a> {
     /// The folder is replaced as a whole ([`write_folder`]): a killed run leaves the old
     /// plots, never some of each.
     pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
-        write_folder("--plots", folder, |folder| self.write_plots_into(folder))
+        write_folder("--plots", folder, is_plots_output, |folder| {
+            self.write_plots_into(folder)
+        })
     }
 
     /// [`TournamentReport::write_plots`] into the empty folder `folder`.
@@ -623,7 +625,7 @@ impl RunReport for TournamentReport<'_> {
 }
 /// The folder of a strategy's plots in a `--plots` folder: its canonical name with every
 /// character other than letters, digits, `-` and `.` replaced by `_`.
-pub fn strategy_folder_name(name: &str) -> String {
+fn strategy_folder_name(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
@@ -635,10 +637,20 @@ pub fn strategy_folder_name(name: &str) -> String {
         .collect()
 }
 
-/// Everything a `--plots` folder of the strategies `names` holds: `lines_per_game.svg` and
-/// one folder per strategy.
-pub fn plot_folder_entries(names: &[String]) -> Vec<String> {
-    std::iter::once("lines_per_game.svg".to_string())
-        .chain(names.iter().map(|name| strategy_folder_name(name)))
-        .collect()
+/// Whether `entry` is an output of `--plots`: `lines_per_game.svg`, or a strategy's
+/// folder holding only statistics plots (of any strategy: a rerun with other strategies
+/// replaces the folder too).
+pub fn is_plots_output(entry: &Path) -> bool {
+    if entry.is_file() {
+        return entry.ends_with("lines_per_game.svg");
+    }
+    entry.is_dir()
+        && std::fs::read_dir(entry).is_ok_and(|files| {
+            files.flatten().all(|file| {
+                file.path().is_file()
+                    && plots::STATISTICS_PLOT_FILES
+                        .iter()
+                        .any(|plot| file.file_name() == *plot)
+            })
+        })
 }

@@ -36,6 +36,8 @@ pub fn install() {
 pub fn install_with_note(note: &'static str) {
     static INSTALLED: Once = Once::new();
     *NOTE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = note;
+    // Cleared before the handler is installed: a press right after would be lost otherwise.
+    INTERRUPTS.store(0, Ordering::SeqCst);
     INSTALLED.call_once(|| {
         // Without a handler (e.g. no signal support), Ctrl-C simply ends the process.
         let _ = ctrlc::set_handler(|| {
@@ -47,7 +49,6 @@ pub fn install_with_note(note: &'static str) {
             }
         });
     });
-    INTERRUPTS.store(0, Ordering::SeqCst);
 }
 
 /// Whether Ctrl-C was pressed since [`install`].
