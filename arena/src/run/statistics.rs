@@ -4,8 +4,8 @@
 //! A run of N blocks (`--blocks N`, default 1) splits its P pieces into blocks: block K
 //! (0-based) places `P / N` pieces, one more for the first `P % N` blocks. Within a block,
 //! games are played back to back: block K's game j (counted from 0) starts on an empty 10 × H
-//! board with seed `S + K × 2^32 + j` (wrapping) and a piece cap of what is left of the
-//! block's pieces; the block stops when they are all placed, when a file sequence runs out (a
+//! board with seed `S + K × 2^32 + j` (which [`StatisticsSettings::check`] keeps from
+//! wrapping) and a piece cap of what is left of the block's pieces; the block stops when they are all placed, when a file sequence runs out (a
 //! `file:` generator replays the file from its start in every game), or after a game that
 //! placed no piece (it would start over forever). With one block this is the classic run:
 //! game k uses seed `S + k`.
@@ -38,7 +38,7 @@ pub const MAX_BLOCKS: u64 = 1 << 32;
 pub struct StatisticsSettings {
     /// Pieces to place in all.
     pub pieces: u64,
-    /// Block K's game j uses `seed + K × 2^32 + j` (wrapping).
+    /// Block K's game j uses `seed + K × 2^32 + j` (never wrapping: see [`StatisticsSettings::check`]).
     pub seed: u64,
     /// The piece generator.
     pub generator: GeneratorKind,
@@ -51,7 +51,9 @@ pub struct StatisticsSettings {
 }
 
 impl StatisticsSettings {
-    /// Checks the piece count and the block count: 1 ≤ blocks ≤ pieces and ≤ [`MAX_BLOCKS`].
+    /// Checks the piece count and the block count (1 ≤ blocks ≤ pieces and ≤ [`MAX_BLOCKS`])
+    /// and that the last seed the run may use fits in 64 bits ([`run::check_last_seed`], the
+    /// rule of every run).
     pub fn check(&self) -> Result<(), ArenaError> {
         if self.pieces == 0 {
             return Err(ArenaError::Usage("--pieces must be at least 1".into()));
