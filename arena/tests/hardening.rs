@@ -362,9 +362,19 @@ fn a_full_stderr_or_stdout_is_no_panic() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(2), "an error with stderr full");
-    let closed = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let discarded = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["play", "foo+bar"])
         .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(discarded.code(), Some(2));
+    // Standard error closed altogether (`2>&-`): writing fails with EBADF, still no panic.
+    let closed = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" play foo+bar 2>&-",
+            env!("CARGO_BIN_EXE_arena"),
+        ])
         .status()
         .unwrap();
     assert_eq!(closed.code(), Some(2));
