@@ -606,6 +606,10 @@ fn ctrl_c_ends_play_stats_and_tune_with_an_error_that_says_what_was_kept() {
         let lines: Vec<&str> = stderr.lines().collect();
         assert_eq!(lines.len(), 2, "the note, then the error: {stderr}");
         assert!(lines[0].starts_with("interrupted: "), "{stderr}");
+        assert!(
+            !lines[0].contains("finished games are written"),
+            "the note is the command's own: {stderr}"
+        );
         assert!(lines[1].starts_with(expected), "{args:?}: {stderr}");
     }
     assert_eq!(names(&folder), Vec::<String>::new(), "nothing was written");

@@ -162,7 +162,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         )?),
         None => None,
     };
-    interrupt::install();
+    interrupt::install_with_note(
+        "interrupted: the running iteration stops after its games' current piece and is \
+         dropped; the finished iterations are already written (Ctrl-C again to quit at once)",
+    );
     while checkpoint.iterations_done < args.iterations {
         let record = match &runner {
             Some(runner) => run_iteration_external(&mut checkpoint, runner, &mut |line| {
