@@ -15,7 +15,9 @@ use crate::error::ArenaError;
 /// orientation table (0 = spawn). Values are costs: lower is better. Errors print one `error:`
 /// line and exit with code 2.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version)]
+// `arena` alone is a missing command (one `error:` line with the usage and the hint, exit 2),
+// not 20 lines of help.
+#[command(name = "arena", version, arg_required_else_help = false)]
 pub struct Cli {
     /// The job to run.
     #[command(subcommand)]

@@ -9,14 +9,16 @@ use tetris_registry::StrategySpec;
 use crate::error::ArenaError;
 
 /// Reads a board file of exactly `height` rows: the text form (top row first, `#` occupied,
-/// `.` empty) or, when the file starts with `[`, a JSON array of row strings. Errors name the
-/// file and, for a bad row, its line (and column).
+/// `.` empty) or, when the file starts with `[`, a JSON array of row strings. A UTF-8
+/// byte-order mark at the start (as some Windows editors save) is skipped: it is no cell.
+/// Errors name the file and, for a bad row, its line (and column).
 pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let bad_board = |message: String| ArenaError::Usage(format!("board file {shown}: {message}"));
     let rows: Vec<String> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(&text)
+        serde_json::from_str(text)
             .map_err(|error| bad_board(format!("not a JSON array of row strings: {error}")))?
     } else {
         // As `Board::from_str`: empty lines at the end do not count, every other line is a row.
@@ -30,27 +32,57 @@ pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
     // that a board of the wrong size is reported as such whatever its height.
     if rows.len() != height as usize {
         return Err(bad_board(format!(
-            "board has {} rows, expected {height} (--board-height sets the field height)",
-            rows.len()
+            "board has {}, expected {height} (--board-height sets the field height)",
+            row_count(rows.len())
         )));
     }
     Board::from_rows(&rows).map_err(|error| bad_board(error.to_string()))
 }
 
-/// Parses `--pieces`: piece letters (either case), optionally separated by commas or spaces.
-pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, ArenaError> {
-    let mut pieces = Vec::new();
-    for letter in text.chars() {
-        if letter == ',' || letter.is_whitespace() {
-            continue;
-        }
-        let piece = Piece::from_letter(letter.to_ascii_uppercase())
-            .ok_or_else(|| tetris_core::Error::UnknownPiece(letter.to_string()))?;
-        pieces.push(piece);
+/// `1 row`, `N rows`.
+pub fn row_count(rows: usize) -> String {
+    match rows {
+        1 => "1 row".to_string(),
+        rows => format!("{rows} rows"),
     }
-    if pieces.is_empty() {
+}
+
+/// Parses `--pieces`: piece letters as a piece file writes them (upper case `T J Z O S L I`,
+/// the one letter rule of `Piece::from_letter`), either run together (`TJI`) or with one
+/// comma between two pieces (`T,J,I`). Anything else — lower case, a comma at either end or
+/// two in a row, spaces — is an error naming the character and its column.
+pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, ArenaError> {
+    let bad = |column: usize, what: String| {
+        ArenaError::Usage(format!(
+            "--pieces {text:?}, column {column}: {what} (piece letters T J Z O S L I, upper \
+             case, e.g. --pieces T,J or --pieces TJ)"
+        ))
+    };
+    if text.is_empty() {
         return Err(ArenaError::Usage(
             "--pieces is empty: give the current piece first, e.g. --pieces T,J".into(),
+        ));
+    }
+    let mut pieces = Vec::new();
+    let mut after_comma = false;
+    for (index, character) in text.chars().enumerate() {
+        let column = index + 1;
+        if character == ',' {
+            if pieces.is_empty() || after_comma {
+                return Err(bad(column, "a comma must stand between two pieces".into()));
+            }
+            after_comma = true;
+            continue;
+        }
+        let piece = Piece::from_letter(character)
+            .ok_or_else(|| bad(column, format!("{character:?} is not a piece letter")))?;
+        pieces.push(piece);
+        after_comma = false;
+    }
+    if after_comma {
+        return Err(bad(
+            text.chars().count(),
+            "a comma must stand between two pieces".into(),
         ));
     }
     Ok(pieces)
@@ -112,13 +144,63 @@ mod tests {
     }
 
     #[test]
+    fn board_files_may_start_with_a_byte_order_mark_and_say_1_row() {
+        let folder = std::env::temp_dir().join(format!("arena-input-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("board.txt");
+        std::fs::write(
+            &path,
+            "\u{feff}..........\n.........#\n..........\n#.........\n",
+        )
+        .unwrap();
+        let board = read_board(&path, 4).unwrap();
+        assert_eq!(
+            board,
+            Board::from_rows(&["..........", ".........#", "..........", "#........."]).unwrap()
+        );
+        std::fs::write(&path, "..........\n").unwrap();
+        assert_eq!(
+            read_board(&path, 4).unwrap_err().to_string(),
+            format!(
+                "board file {}: board has 1 row, expected 4 (--board-height sets the field height)",
+                path.display()
+            )
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
     fn pieces_parse_with_or_without_commas() {
         let expected = vec![Piece::T, Piece::J, Piece::I];
         assert_eq!(parse_pieces("T,J,I").unwrap(), expected);
         assert_eq!(parse_pieces("TJI").unwrap(), expected);
-        assert_eq!(parse_pieces("t, j ,i").unwrap(), expected);
+        assert_eq!(parse_pieces("T,JI").unwrap(), expected);
         assert!(parse_pieces("T,X").is_err());
         assert!(parse_pieces("").is_err());
         assert!(parse_pieces(" , ").is_err());
+    }
+
+    #[test]
+    fn pieces_reject_what_a_piece_file_rejects_and_stray_separators() {
+        for (text, column) in [
+            ("t", 1),
+            ("T,", 2),
+            (",T", 1),
+            ("T,,J", 3),
+            ("T J", 2),
+            ("t, j ,i", 1),
+        ] {
+            let message = parse_pieces(text).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--pieces {text:?}, column {column}: ")),
+                "{text}: {message}"
+            );
+        }
+        assert!(
+            parse_pieces("t")
+                .unwrap_err()
+                .to_string()
+                .contains("'t' is not a piece letter")
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 use tetris_arena::cli::{Cli, run};
+use tetris_arena::report::output::print_to_stderr;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -33,16 +34,20 @@ fn main() -> ExitCode {
                 .take_while(|line| !line.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            let joined = paragraph.join(" ");
+            let mut joined = paragraph.join(" ");
+            if error.kind() == ErrorKind::MissingSubcommand {
+                // `arena` alone: clap's usage line and its hint, on the one line.
+                joined.push_str("; usage: arena <COMMAND>; for more information, try '--help'");
+            }
             let line = joined.strip_prefix("error: ").unwrap_or(&joined);
-            eprintln!("error: {line}");
+            print_to_stderr(&format!("error: {line}"));
             return ExitCode::from(2);
         }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error}");
+            print_to_stderr(&format!("error: {error}"));
             ExitCode::from(2)
         }
     }

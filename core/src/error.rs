@@ -10,7 +10,7 @@ pub enum Error {
     #[error("board height {0} is outside the supported range 4..=32")]
     BoardHeight(usize),
     /// A board text with the wrong number of rows.
-    #[error("board has {found} rows, expected {expected}")]
+    #[error("board has {found} row{}, expected {expected}", if *found == 1 { "" } else { "s" })]
     BoardRowCount {
         /// Rows the board should have.
         expected: usize,
@@ -62,6 +62,9 @@ pub enum Error {
         /// The offending character.
         character: char,
     },
+    /// A piece file without a piece letter.
+    #[error("piece file {0}: holds no pieces (piece letters T J Z O S L I, white space between)")]
+    EmptyPieceFile(String),
     /// A file that could not be read or written.
     #[error("{path}: {message}")]
     Io {
@@ -76,6 +79,15 @@ pub enum Error {
         /// The evaluator the weights were loaded for.
         evaluator: String,
         /// What is wrong.
+        message: String,
+    },
+    /// A weights file that cannot be read or is wrong: the message of the underlying error,
+    /// with the file's name in front (so the user knows which file to fix).
+    #[error("weights file {path}: {message}")]
+    WeightsFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
         message: String,
     },
     /// A weights file written for another evaluator.

@@ -309,8 +309,42 @@ pub trait WeightedEvaluator: Evaluator + Sized {
 pub struct WeightsFile {
     /// The evaluator these weights are for.
     pub evaluator: String,
-    /// Feature name → weight.
+    /// Feature name → weight. A name given twice is an error (a JSON object's last value
+    /// would otherwise silently win).
+    #[serde(deserialize_with = "features_once")]
     pub weights: BTreeMap<String, serde_json::Value>,
+}
+
+/// Reads the `weights` object of a [`WeightsFile`], rejecting a feature named twice.
+fn features_once<'de, D>(deserializer: D) -> Result<BTreeMap<String, serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct FeaturesOnce;
+    impl<'de> serde::de::Visitor<'de> for FeaturesOnce {
+        type Value = BTreeMap<String, serde_json::Value>;
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("an object of feature names and weights")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut weights = BTreeMap::new();
+            while let Some((name, value)) = map.next_entry::<String, serde_json::Value>()? {
+                if weights.contains_key(&name) {
+                    return Err(serde::de::Error::custom(format!(
+                        "feature {name:?} is given twice"
+                    )));
+                }
+                weights.insert(name, value);
+            }
+            Ok(weights)
+        }
+    }
+    deserializer.deserialize_map(FeaturesOnce)
 }
 
 /// An evaluator's weights: one finite number per feature, in feature order.
@@ -430,15 +464,19 @@ impl Weights {
         Weights::from_values(evaluator, names, &values)
     }
 
-    /// Reads and checks a weights file.
+    /// Reads and checks a weights file; every error names the file
+    /// ([`Error::WeightsFile`]).
     pub fn load(
         evaluator: &str,
         names: &'static [&'static str],
         path: &Path,
     ) -> Result<Weights, Error> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| Error::io(path.display().to_string(), &error))?;
-        Weights::from_json(evaluator, names, &text)
+        let in_file = |message: String| Error::WeightsFile {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|error| in_file(error.to_string()))?;
+        Weights::from_json(evaluator, names, &text).map_err(|error| in_file(error.to_string()))
     }
 
     /// The file form of these weights.
@@ -546,6 +584,40 @@ mod tests {
         assert!(Weights::from_values("demo", NAMES, &[f64::INFINITY, 1.0]).is_err());
         assert!(Weights::from_preset("demo", NAMES, PRESETS, "nope").is_err());
         assert!(Weights::from_json("demo", NAMES, "not json").is_err());
+        let twice =
+            r#"{"evaluator": "demo", "weights": {"holes": 1, "rows_cleared": 1, "holes": 2}}"#;
+        let message = Weights::from_json("demo", NAMES, twice)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with(r#"weights for demo: feature "holes" is given twice"#),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn weights_file_errors_name_the_file() {
+        let folder = std::env::temp_dir().join(format!("core-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("w.json");
+        std::fs::write(&path, r#"{"evaluator": "demo", "weights": {"holes": 1}}"#).unwrap();
+        let message = Weights::load("demo", NAMES, &path).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "weights file {}: weights for demo: missing weight for feature \"rows_cleared\"",
+                path.display()
+            )
+        );
+        let missing = folder.join("none.json");
+        let message = Weights::load("demo", NAMES, &missing)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with(&format!("weights file {}: No such file", missing.display())),
+            "{message}"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]

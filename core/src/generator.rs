@@ -456,10 +456,15 @@ impl PieceGenerator {
         parse_piece_letters(text, "<letters>").map(PieceGenerator::from_pieces)
     }
 
-    /// A generator from a piece file (see [`parse_piece_letters`]).
+    /// A generator from a piece file (see [`parse_piece_letters`]), which must hold at least
+    /// one piece ([`Error::EmptyPieceFile`]: a game of no pieces is no game).
     pub fn from_file(path: &str) -> Result<PieceGenerator, Error> {
         let text = std::fs::read_to_string(path).map_err(|error| Error::io(path, &error))?;
-        parse_piece_letters(&text, path).map(PieceGenerator::from_pieces)
+        let pieces = parse_piece_letters(&text, path)?;
+        if pieces.is_empty() {
+            return Err(Error::EmptyPieceFile(path.to_string()));
+        }
+        Ok(PieceGenerator::from_pieces(pieces))
     }
 
     /// The NES generator inside, for a game driver that counts frames (see
@@ -891,6 +896,11 @@ mod tests {
                 ..
             })
         ));
+        std::fs::write(&path, " \n\n").unwrap();
+        assert_eq!(
+            kind.start(1).unwrap_err(),
+            Error::EmptyPieceFile(path.display().to_string())
+        );
         std::fs::remove_file(&path).unwrap();
         assert!(matches!(kind.start(1), Err(Error::Io { .. })));
     }

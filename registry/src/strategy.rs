@@ -247,11 +247,17 @@ impl FromStr for StrategySpec {
                 )));
             }
             Some((body, depth)) => {
-                let depth: usize = depth.parse().map_err(|_| {
-                    fail(format!(
-                        "depth {depth:?} is not a whole number from 1 to {MAX_DEPTH}"
-                    ))
-                })?;
+                // Digits only: `usize::from_str` also takes a sign (`@+2`).
+                let digits = !depth.is_empty() && depth.bytes().all(|byte| byte.is_ascii_digit());
+                let depth: usize =
+                    digits
+                        .then(|| depth.parse().ok())
+                        .flatten()
+                        .ok_or_else(|| {
+                            fail(format!(
+                                "depth {depth:?} is not a whole number from 1 to {MAX_DEPTH}"
+                            ))
+                        })?;
                 if !(1..=MAX_DEPTH).contains(&depth) {
                     return Err(fail(format!("depth {depth} is outside 1..={MAX_DEPTH}")));
                 }
@@ -431,6 +437,32 @@ impl Strategy {
     /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's.
     pub fn default_game_over_rule(&self) -> GameOverRule {
         self.spec.default_game_over_rule()
+    }
+
+    /// Whether `other` is this strategy under another name: the same searcher, the same
+    /// evaluator with the same weight values (`bfs+elashi` and `bfs+elashi:published`, one
+    /// weights file under two paths), the same options (a pattern file compared by its
+    /// resolved path) and the same depth. Such two play every game alike.
+    pub fn plays_like(&self, other: &Strategy) -> bool {
+        let resolved = |path: &Option<String>| {
+            path.as_ref()
+                .map(|path| std::fs::canonicalize(path).unwrap_or_else(|_| path.into()))
+        };
+        let (mine, theirs) = (&self.spec, &other.spec);
+        let same_options = StrategyOptions {
+            pattern: None,
+            ..mine.options.clone()
+        } == StrategyOptions {
+            pattern: None,
+            ..theirs.options.clone()
+        } && resolved(&mine.options.pattern)
+            == resolved(&theirs.options.pattern);
+        mine.searcher == theirs.searcher
+            && mine.evaluator == theirs.evaluator
+            && mine.depth == theirs.depth
+            && same_options
+            && tetris_core::Evaluator::weights(&self.evaluator).values()
+                == tetris_core::Evaluator::weights(&other.evaluator).values()
     }
 
     /// A strategy of the searcher called `searcher` with an evaluator already built with
@@ -636,6 +668,32 @@ mod tests {
     }
 
     #[test]
+    fn one_strategy_under_two_names_plays_alike() {
+        let strategy = |name: &str| Strategy::from_name(name).unwrap();
+        let default = strategy("bfs+elashi");
+        assert!(default.plays_like(&strategy("bfs+elashi:published")));
+        assert!(default.plays_like(&strategy("bfs+elashi@1")));
+        assert!(!default.plays_like(&strategy("bfs+elashi@2")));
+        assert!(!default.plays_like(&strategy("column-drop+elashi")));
+        assert!(!default.plays_like(&strategy("bfs+elashi,no-suicide")));
+        assert!(!strategy("bfs+dellacherie").plays_like(&strategy("bfs+dellacherie:original")));
+        let folder = std::env::temp_dir().join(format!("registry-alike-{}", std::process::id()));
+        std::fs::create_dir_all(folder.join("sub")).unwrap();
+        let file = folder.join("w.json");
+        std::fs::write(
+            &file,
+            r#"{"evaluator": "elashi", "weights": {"rows_cleared": 1, "lock_height": 1,
+                "wells": 1, "holes": 1, "column_transitions": 1, "row_transitions": 1}}"#,
+        )
+        .unwrap();
+        let direct = strategy(&format!("bfs+elashi:{}", file.display()));
+        let around = strategy(&format!("bfs+elashi:{}/sub/../w.json", folder.display()));
+        assert!(direct.plays_like(&around));
+        assert!(!direct.plays_like(&default));
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
     fn bad_options_are_refused_with_a_reason() {
         for (bad, reason) in [
             ("bfs+elashi,nope", "unknown option \"nope\""),
@@ -650,6 +708,8 @@ mod tests {
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
             ("bfs+elashi@2,no-suicide", "options go before the depth"),
+            ("bfs+elashi@+2", "depth \"+2\" is not a whole number"),
+            ("bfs+elashi@", "depth \"\" is not a whole number"),
         ] {
             let message = bad.parse::<StrategySpec>().unwrap_err().to_string();
             assert!(message.contains(reason), "{bad}: {message}");

@@ -148,7 +148,7 @@ fn weights_files_of(entry: &EvaluatorEntry) {
             name,
             WeightsChoice::File("/nonexistent/weights.json".into())
         ),
-        Err(Error::Io { .. })
+        Err(Error::WeightsFile { path, .. }) if path == "/nonexistent/weights.json"
     ));
 
     // Each kind of bad file is an error that names the problem.

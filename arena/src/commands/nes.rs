@@ -57,8 +57,8 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "T", default_value_t = u32::from(MIN_TAP_RATE))]
     pub tap_rate: u32,
-    /// Games played at once (at least 1; default: the available cores). Results do not
-    /// depend on it, only the timings do.
+    /// Games played at once, 1 to 256 (default: the available cores); never more threads
+    /// than games. Results do not depend on it, only the timings do.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
     /// Write the report with every game to FILE, atomically: FILE.json (the --json report

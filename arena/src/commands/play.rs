@@ -29,12 +29,12 @@ use crate::error::ArenaError;
 use crate::input::game_over_rule;
 use crate::report::game::{PlayJson, play_text};
 use crate::report::html::viewer::verified_replay_page;
-use crate::report::output::{check_output_file, print_output, write_atomically};
+use crate::report::output::{check_output_file, print_output, print_to_stderr, write_atomically};
 use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
-use crate::run::Progress;
-use crate::sim::game::{GameSettings, PlayOptions, play_game};
+use crate::run::{Progress, interrupt};
+use crate::sim::game::{GameEnd, GameSettings, PlayOptions, play_game};
 use crate::sim::replay::Replay;
 
 /// Options of `arena play`.
@@ -112,11 +112,15 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     let replayed = args.record.is_some() || args.html.is_some();
     if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
-        eprintln!(
+        print_to_stderr(&format!(
             "note: no --max-pieces: strong strategies may play for a very long time on 10 x {}",
             settings.board_height
-        );
+        ));
     }
+    interrupt::install_with_note(
+        "interrupted: the game stops after its current piece; an unfinished game is not \
+         reported or recorded",
+    );
     let options = PlayOptions {
         keep_placements: args.json && !args.no_placements,
         keep_paths: replayed,
@@ -143,7 +147,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                     progress.add_pieces(unreported);
                     unreported = 0;
                 }
-                ControlFlow::Continue(())
+                if interrupt::interrupted() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             })?;
             progress.finish();
             result
@@ -151,6 +159,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     if let Some(watcher) = watcher {
         watcher.finish()?;
+    }
+    if result.end == GameEnd::Stopped {
+        return Err(ArenaError::Usage(format!(
+            "interrupted by Ctrl-C after {} pieces: the game was not finished, so nothing was \
+             printed or written",
+            result.pieces
+        )));
     }
     if replayed {
         let replay = Replay::record(&strategy, &settings, &result).map_err(ArenaError::Internal)?;

@@ -19,16 +19,54 @@ pub struct Args {
     pub count: u64,
 }
 
-/// Runs `arena sequence`: prints `count` letters (fewer if a file runs out) and a newline.
+/// Runs `arena sequence`: prints `count` letters and a newline.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    if args.count == 0 {
+    let kind: GeneratorKind = args.generator.parse()?;
+    let letters = first_letters(&kind, args.seed, args.count)?;
+    print_output(&format!("{letters}\n"))
+}
+
+/// The letters of the first `count` pieces (at least 1) of generator `kind` started with
+/// `seed`; a piece file holding fewer pieces is an error (printing fewer than asked would
+/// pass unnoticed in a script).
+pub fn first_letters(kind: &GeneratorKind, seed: u64, count: u64) -> Result<String, ArenaError> {
+    if count == 0 {
         return Err(ArenaError::Usage("--count must be at least 1".into()));
     }
-    let kind: GeneratorKind = args.generator.parse()?;
     let letters: String = kind
-        .start(args.seed)?
-        .take(args.count as usize)
+        .start(seed)?
+        .take(usize::try_from(count).unwrap_or(usize::MAX))
         .map(|piece| piece.letter())
         .collect();
-    print_output(&format!("{letters}\n"))
+    if (letters.len() as u64) < count {
+        return Err(ArenaError::Usage(format!(
+            "--count {count}: {kind} holds only {} pieces",
+            letters.len()
+        )));
+    }
+    Ok(letters)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_file_shorter_than_the_count_is_an_error() {
+        let folder = std::env::temp_dir().join(format!("arena-sequence-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("three.txt");
+        std::fs::write(&path, "T J\nZ\n").unwrap();
+        let kind = GeneratorKind::File(path.display().to_string());
+        assert_eq!(first_letters(&kind, 0, 3).unwrap(), "TJZ");
+        assert_eq!(
+            first_letters(&kind, 0, 5).unwrap_err().to_string(),
+            format!("--count 5: file:{} holds only 3 pieces", path.display())
+        );
+        assert_eq!(
+            first_letters(&GeneratorKind::Java, 1, 10).unwrap(),
+            "SSJTIITJOI"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 }

@@ -15,12 +15,12 @@ use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
-use crate::report::output::print_output;
+use crate::report::output::{check_output_folder, print_output};
 use crate::report::parts::{check_part_file, stats_part};
-use crate::report::stats::deliver_stats;
+use crate::report::stats::{deliver_stats, is_stats_output};
 use crate::run::shard::Shard;
 use crate::run::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
-use crate::run::{self, Progress};
+use crate::run::{self, Progress, interrupt};
 
 /// Options of `arena stats`.
 #[derive(Debug, clap::Args)]
@@ -55,13 +55,14 @@ pub struct Args {
     /// --shard: merging the parts of --shard 0/B … B-1/B gives exactly this run's output.
     #[arg(long, value_name = "B")]
     pub blocks: Option<u64>,
-    /// Blocks played at once (at least 1; default: the available cores). Results do not
-    /// depend on it.
+    /// Blocks played at once, 1 to 256 (default: the available cores); never more threads
+    /// than blocks. Results do not depend on it.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
     /// Write the plots (row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg) and
-    /// stats.json to DIR, created if missing; every file is written atomically. With --shard:
-    /// the part file, PART.json.
+    /// stats.json to DIR, created if missing. DIR is replaced as a whole (written beside it,
+    /// then swapped in), so it must hold only these files; a killed run leaves the old DIR.
+    /// With --shard: the part file, PART.json.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print every number as JSON instead of the tables.
@@ -107,12 +108,15 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         Some(_) => Some(check_part_file(args.out.as_deref(), args.json)?),
         None => {
             if let Some(folder) = &args.out {
-                std::fs::create_dir_all(folder)
-                    .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
+                check_output_folder("--out", folder, is_stats_output)?;
             }
             None
         }
     };
+    interrupt::install_with_note(
+        "interrupted: the running blocks stop after their current piece; nothing is written, \
+         since a part of the run's pieces is not its statistics",
+    );
     let shard = shard.unwrap_or(Shard::WHOLE);
     let start = Instant::now();
     let progress = Progress::pieces(settings.shard_pieces(shard));

@@ -20,9 +20,10 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
-use crate::report::output::{check_output_file, write_atomically};
+use crate::report::output::{check_output_file, check_output_folder, write_atomically};
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
+use crate::report::tournament::is_plots_output;
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
 use crate::run::{self, Progress, interrupt};
@@ -57,8 +58,8 @@ pub struct Args {
     /// literature; the others: simulation); strategies whose defaults differ need it.
     #[arg(long, value_name = "RULE")]
     pub game_over: Option<String>,
-    /// Games played at once (at least 1; default: the available cores). Results do not
-    /// depend on it, only the timings do.
+    /// Games played at once, 1 to 256 (default: the available cores); never more threads
+    /// than games. Results do not depend on it, only the timings do.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
     /// Write the settings, every game and the summary to FILE, atomically: FILE.csv (one row
@@ -68,7 +69,9 @@ pub struct Args {
     /// Write plots to DIR, created if missing: lines_per_game.svg (each strategy's
     /// distribution of lines per game) and, per strategy in DIR/<strategy>/ (non-alphanumeric
     /// characters of its name replaced by _), the `arena stats` plots of all its games:
-    /// row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg.
+    /// row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg. DIR is replaced as a
+    /// whole (written beside it, then swapped in), so it must hold only these; a killed run
+    /// leaves the old DIR.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     /// Write the report to OUT.html as one self-contained page (no network access needed):
@@ -105,6 +108,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         }
         // Fail now rather than after the games.
         check_output_file("--html", path)?;
+    }
+    if let Some(folder) = &args.plots {
+        if args.shard.is_none() {
+            check_output_folder("--plots", folder, is_plots_output)?;
+        }
     }
     let jobs = run::job_count(args.jobs)?;
     let (shard, delivery) = RunDelivery::check(
@@ -171,10 +179,20 @@ fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError>
         let strategy = Strategy::new(spec.clone())?;
         strategy.check_board_height(args.board_height as u8)?;
         let name = spec.to_string();
-        if names.contains(&name) {
+        if let Some(earlier) = strategies
+            .iter()
+            .position(|earlier: &Strategy| earlier.plays_like(&strategy))
+        {
+            let earlier = &names[earlier];
+            let same = match *earlier == name {
+                true => format!("strategy {name} is listed twice"),
+                false => format!(
+                    "strategies {earlier} and {name} are the same strategy (same searcher, \
+                     weights, options and depth)"
+                ),
+            };
             return Err(ArenaError::Usage(format!(
-                "strategy {name} is listed twice: a strategy compared with itself tells \
-                 nothing"
+                "{same}: a strategy compared with itself tells nothing"
             )));
         }
         strategies.push(strategy);

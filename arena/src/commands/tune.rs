@@ -14,8 +14,10 @@ use tetris_registry::{MAX_DEPTH, StrategySpec, evaluator_names, searcher_names};
 
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
-use crate::report::output::{check_output_file, pretty_json, print_output, write_atomically};
-use crate::run;
+use crate::report::output::{
+    check_output_file, pretty_json, print_output, print_to_stderr, same_file, write_atomically,
+};
+use crate::run::{self, interrupt};
 use crate::tune::checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, FitnessKind, TuneSettings, feature_names, load_checkpoint,
     report, run_iteration, write_weights,
@@ -74,7 +76,8 @@ pub struct Args {
     /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop).
     #[arg(long, value_name = "RULE")]
     pub game_over: Option<String>,
-    /// Games played at once (default: the available cores). Results do not depend on it.
+    /// Games played at once, 1 to 256 (default: the available cores); never more threads
+    /// than an iteration's games. Results do not depend on it.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
     /// Write the whole state to FILE (JSON, atomically) after every iteration.
@@ -114,6 +117,14 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     check_output_file("--out", &args.out)?;
     if let Some(path) = &args.checkpoint {
         check_output_file("--checkpoint", path)?;
+        if same_file(path, &args.out) {
+            return Err(ArenaError::Usage(format!(
+                "--checkpoint {} and --out {} are the same file: the weights would overwrite \
+                 the checkpoint that --resume reads; give two files",
+                path.display(),
+                args.out.display()
+            )));
+        }
     }
     let features: Vec<String> = feature_names(&settings.evaluator)?
         .iter()
@@ -151,12 +162,23 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         )?),
         None => None,
     };
+    interrupt::install_with_note(
+        "interrupted: the running iteration stops after its games' current piece and is \
+         dropped; the finished iterations are already written (Ctrl-C again to quit at once)",
+    );
     while checkpoint.iterations_done < args.iterations {
         let record = match &runner {
             Some(runner) => run_iteration_external(&mut checkpoint, runner, &mut |line| {
-                bar.suspend(|| eprintln!("{line}"))
-            })?,
-            None => run_iteration(&mut checkpoint, jobs)?,
+                bar.suspend(|| print_to_stderr(line))
+            }),
+            None => run_iteration(&mut checkpoint, jobs),
+        };
+        let record = match record {
+            Err(_) if interrupt::interrupted() => {
+                bar.finish_and_clear();
+                return Err(interrupted_error(&checkpoint, &args));
+            }
+            record => record?,
         };
         bar.println(format!(
             "iteration {}: best {:.2}, mean {:.2}",
@@ -179,6 +201,29 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     write_weights(&checkpoint, &args.out)?;
     print_output(&report(&checkpoint, &args.out))
+}
+
+/// The `error:` of a run stopped by Ctrl-C: the running iteration is dropped (part of an
+/// iteration is no iteration), the finished ones were written after each of them.
+fn interrupted_error(checkpoint: &Checkpoint, args: &Args) -> ArenaError {
+    let done = checkpoint.iterations_done;
+    let kept = match (&args.checkpoint, done) {
+        (_, 0) => "nothing was written".to_string(),
+        (Some(path), _) => format!(
+            "the state after them is in {} (continue with --resume) and the best weights in {}",
+            path.display(),
+            args.out.display()
+        ),
+        (None, _) => format!(
+            "the best weights are in {} (without --checkpoint the run cannot be resumed)",
+            args.out.display()
+        ),
+    };
+    ArenaError::Usage(format!(
+        "interrupted by Ctrl-C: iteration {done} was dropped; {done} of {} iterations \
+         finished; {kept}",
+        args.iterations
+    ))
 }
 
 /// Checks every option before any game starts.

@@ -24,7 +24,8 @@ pub struct Args {
     /// $JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "K")]
     pub index: Option<u64>,
-    /// Games played at once within the task. The result does not depend on it.
+    /// Games played at once within the task, 1 to 256; never more threads than games. The
+    /// result does not depend on it.
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
 }

@@ -1,6 +1,19 @@
 //! Writing output: result files atomically (a temporary file beside the target, then a rename,
-//! so an interrupted run never leaves a truncated file), the one check of an output path made
-//! before any game is played, and standard output without panicking when the reader goes away.
+//! so an interrupted run never leaves a truncated file), folders of outputs replaced as a
+//! whole, the one check of an output path made before any game is played, and standard output
+//! and standard error without panicking when the reader goes away or the disk is full.
+//!
+//! # Temporary names and what a killed run leaves
+//!
+//! A file `NAME` is written as `.NAME.PID.tmp` beside it (PID: the writing process) and
+//! renamed over `NAME`; a folder `DIR` of outputs is written whole as the folder
+//! `.DIR.PID.tmp` beside it, then the old `DIR` is renamed to `.DIR.PID.old`, the new one to
+//! `DIR`, and the old one removed. A run killed (SIGKILL, power loss) in one of these windows
+//! leaves such a name behind; the next write to the same `NAME` or `DIR` first removes the
+//! leftovers of its own naming scheme whose process is no longer running (on Linux, where
+//! `/proc` tells; elsewhere they are left alone), and puts back an old folder whose
+//! replacement was cut off between the two renames. So a reader of `DIR` sees either every
+//! file of the old run or every file of the new one, never a mix.
 
 use std::fs;
 use std::io::Write;
@@ -19,8 +32,10 @@ pub enum OutputFormat {
     Csv,
 }
 
-/// Checks, before any game is played, that `path` names a file whose folder exists, so a long
-/// run does not fail at its end. `option` names the command-line option in messages.
+/// Checks, before any game is played, that `path` names a file whose folder exists and can
+/// take the temporary file the file is written through (tried by creating and removing it),
+/// so a long run does not fail at its end. `option` names the command-line option in
+/// messages.
 pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
     if path.file_name().is_none() {
         return Err(ArenaError::Usage(format!(
@@ -38,7 +53,200 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
             message: format!("folder does not exist ({})", folder.display()),
         });
     }
+    if path.is_dir() {
+        return Err(ArenaError::Usage(format!(
+            "{option} {}: is a folder, not a file",
+            path.display()
+        )));
+    }
+    let probe = temporary_path(path, "tmp");
+    fs::File::create(&probe).map_err(|error| {
+        ArenaError::Usage(format!(
+            "{option} {}: cannot write there (creating a file in {} failed: {error})",
+            path.display(),
+            folder.display()
+        ))
+    })?;
+    let _ = fs::remove_file(&probe);
     Ok(())
+}
+
+/// Checks, before any game is played, that `path` can become a folder of outputs: it is not
+/// a file, and when it exists everything in it is an output of the command (`is_output` of
+/// the entry's path: the folder is replaced as a whole by [`write_folder`], so anything else
+/// in it would be lost). `option` names the command-line option in messages.
+pub fn check_output_folder(
+    option: &str,
+    path: &Path,
+    is_output: fn(&Path) -> bool,
+) -> Result<(), ArenaError> {
+    let shown = path.display();
+    if path.exists() && !path.is_dir() {
+        return Err(ArenaError::Usage(format!(
+            "{option} {shown}: is a file, not a folder (give a new or existing folder)"
+        )));
+    }
+    // A leftover of a killed write inside the folder goes with the old folder.
+    if let Some(stranger) = folder_entries(path)?
+        .into_iter()
+        .find(|name| !is_output(&path.join(name)) && stale_leftover(name).is_none())
+    {
+        return Err(ArenaError::Usage(format!(
+            "{option} {shown}: the folder holds {stranger:?}, which is not one of this \
+             command's outputs; the folder is replaced as a whole, so give an empty, new or \
+             earlier output folder"
+        )));
+    }
+    Ok(())
+}
+
+/// The names in folder `path` (none when it does not exist).
+fn folder_entries(path: &Path) -> Result<Vec<String>, ArenaError> {
+    let shown = path.display().to_string();
+    let entries = match fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(ArenaError::io(shown, &error)),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|error| ArenaError::io(&shown, &error))?;
+        names.push(entry.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Replaces folder `path` as a whole (see the module's top comment): `fill` writes the new
+/// outputs into an empty temporary folder beside it, then the temporary folder takes the
+/// old one's place. The old folder must hold only outputs (`is_output`, checked again here
+/// as [`check_output_folder`] did before the run).
+pub fn write_folder(
+    option: &str,
+    path: &Path,
+    is_output: fn(&Path) -> bool,
+    fill: impl FnOnce(&Path) -> Result<(), ArenaError>,
+) -> Result<(), ArenaError> {
+    let shown = path.display().to_string();
+    if path.file_name().is_none() {
+        return Err(ArenaError::Usage(format!(
+            "{option} {shown}: not a folder name"
+        )));
+    }
+    clean_stale_temporaries(path);
+    let temporary = temporary_path(path, "tmp");
+    let old = temporary_path(path, "old");
+    let _ = fs::remove_dir_all(&temporary);
+    fs::create_dir(&temporary).map_err(|error| {
+        ArenaError::Usage(format!(
+            "{option} {shown}: cannot write there (creating the folder {} failed: {error})",
+            temporary.display()
+        ))
+    })?;
+    let written = fill(&temporary).and_then(|()| {
+        check_output_folder(option, path, is_output)?;
+        if path.exists() {
+            fs::rename(path, &old).map_err(|error| ArenaError::io(&shown, &error))?;
+        }
+        fs::rename(&temporary, path).map_err(|error| ArenaError::io(&shown, &error))
+    });
+    if written.is_err() {
+        let _ = fs::remove_dir_all(&temporary);
+        if old.exists() && !path.exists() {
+            let _ = fs::rename(&old, path);
+        }
+    }
+    written?;
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
+}
+
+/// `.NAME.PID.KIND` beside `path`: the temporary name this process writes `path` through
+/// (`KIND` is `tmp`, or `old` for a replaced folder).
+fn temporary_path(path: &Path, kind: &str) -> std::path::PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(".{}.{kind}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Whether process `pid` may still be running: on Linux, whether `/proc/PID` exists;
+/// elsewhere always (nothing is cleaned that might belong to a live writer).
+fn process_may_run(pid: u32) -> bool {
+    if cfg!(target_os = "linux") && Path::new("/proc/self").exists() {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// Removes the leftovers of writes of `path` by processes that were killed: `.NAME.PID.tmp`
+/// files or folders, and `.NAME.PID.old` folders (put back as `path` when `path` is missing:
+/// the run was killed between taking the old folder away and putting the new one in place).
+/// Failures are ignored: a leftover that cannot be removed does no harm.
+pub fn clean_stale_temporaries(path: &Path) {
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+        return;
+    };
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name();
+        let Some((target, kind)) = entry_name.to_str().and_then(stale_leftover) else {
+            continue;
+        };
+        if target != name {
+            continue;
+        }
+        let leftover = entry.path();
+        match kind {
+            "tmp" => {
+                let _ = fs::remove_file(&leftover).or_else(|_| fs::remove_dir_all(&leftover));
+            }
+            "old" if !path.exists() => {
+                let _ = fs::rename(&leftover, path);
+            }
+            _ => {
+                let _ = fs::remove_dir_all(&leftover);
+            }
+        }
+    }
+}
+
+/// The target's name and the kind (`tmp` or `old`) of `name` when it is a leftover of this
+/// module's naming scheme (`.NAME.PID.KIND`, the PID in plain decimal) whose process no
+/// longer runs; `None` for every other name.
+fn stale_leftover(name: &str) -> Option<(&str, &str)> {
+    let (rest, kind) = name.strip_prefix('.')?.rsplit_once('.')?;
+    let (target, pid_text) = rest.rsplit_once('.')?;
+    let pid: u32 = pid_text.parse().ok()?;
+    let ours = !target.is_empty() && pid.to_string() == pid_text && ["tmp", "old"].contains(&kind);
+    (ours && !process_may_run(pid)).then_some((target, kind))
+}
+
+/// Whether `first` and `second` name the same file, also through different paths (`F`,
+/// `./F`, `dir/../F`, a link to F): their folders are resolved and the names compared (the
+/// files need not exist).
+pub fn same_file(first: &Path, second: &Path) -> bool {
+    let resolve = |path: &Path| -> Option<std::path::PathBuf> {
+        if let Ok(resolved) = fs::canonicalize(path) {
+            return Some(resolved);
+        }
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(folder).ok()?.join(path.file_name()?))
+    };
+    match (resolve(first), resolve(second)) {
+        (Some(first), Some(second)) => first == second,
+        _ => first == second,
+    }
 }
 
 /// [`check_output_file`] for a results file, which must end in `.json` or `.csv`; its format.
@@ -144,15 +352,19 @@ pub fn csv_text<T: Serialize>(rows: &[T], header: &[&str]) -> String {
 /// Writes `contents` to `path` atomically (temp file in the same folder + rename).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> {
     let shown = path.display().to_string();
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| ArenaError::Usage(format!("{shown}: not a file name")))?;
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(file_name);
-    temporary_name.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(temporary_name);
-    let write = || -> std::io::Result<()> {
-        let mut file = fs::File::create(&temporary)?;
+    if path.file_name().is_none() {
+        return Err(ArenaError::Usage(format!("{shown}: not a file name")));
+    }
+    clean_stale_temporaries(path);
+    let temporary = temporary_path(path, "tmp");
+    let mut file = fs::File::create(&temporary).map_err(|error| ArenaError::Io {
+        path: shown.clone(),
+        message: format!(
+            "cannot write there (creating the temporary file {} failed: {error})",
+            temporary.display()
+        ),
+    })?;
+    let mut write = || -> std::io::Result<()> {
         file.write_all(contents)?;
         file.sync_all()?;
         fs::rename(&temporary, path)
@@ -161,6 +373,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> 
         let _ = fs::remove_file(&temporary);
         ArenaError::io(shown, &error)
     })
+}
+
+/// Writes `text` and a line break to standard error, ignoring a failure (stderr closed or
+/// full): the messages and the `error:` line must never make the arena panic, and there is
+/// nowhere left to report that they could not be written.
+pub fn print_to_stderr(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Writes a command's whole output to stdout. A reader that stops early (`| head`) ends the
@@ -193,6 +412,150 @@ mod tests {
         assert_eq!(fs::read_dir(&folder).unwrap().count(), 1);
         assert!(write_atomically(&folder.join("missing/x.json"), b"x").is_err());
         fs::remove_dir_all(&folder).unwrap();
+    }
+
+    /// A fresh folder for one test.
+    fn scratch(test: &str) -> std::path::PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("arena-output-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    /// A PID that belongs to no process: above the kernel's largest (2^22 on Linux).
+    const DEAD_PID: u32 = 4_194_305;
+
+    #[test]
+    fn leftovers_of_killed_writers_are_cleaned_by_the_next_write() {
+        let folder = scratch("stale");
+        let target = folder.join("result.json");
+        let stale = folder.join(format!(".result.json.{DEAD_PID}.tmp"));
+        let other = folder.join(format!(".other.json.{DEAD_PID}.tmp"));
+        let not_ours = folder.join(".result.json.12x.tmp");
+        for path in [&stale, &other, &not_ours] {
+            fs::write(path, "half").unwrap();
+        }
+        write_atomically(&target, b"whole").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "whole");
+        assert!(
+            !stale.exists(),
+            "the dead writer's temporary file is removed"
+        );
+        assert!(
+            other.exists(),
+            "another file's temporary is not this write's business"
+        );
+        assert!(not_ours.exists(), "a name outside the scheme is left alone");
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_folder_is_replaced_whole_and_an_interrupted_swap_is_undone() {
+        let folder = scratch("swap");
+        let out = folder.join("out");
+        let names = |path: &Path| folder_entries(path).unwrap();
+        let is_output: fn(&Path) -> bool = |entry| entry.extension().is_some();
+        write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("a.svg"), "old a").unwrap();
+            fs::write(new.join("b.json"), "old b").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(&out), ["a.svg", "b.json"]);
+        // A failing writer leaves the old folder exactly as it was, and no temporary folder.
+        let failed = write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("b.json"), "new b").unwrap();
+            Err(ArenaError::Internal("killed half-way".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read_to_string(out.join("b.json")).unwrap(), "old b");
+        assert_eq!(names(&folder), ["out"]);
+        // A run killed between its two renames: the old folder sits under the .old name and
+        // the new one under .tmp; the next run puts the old one back, then replaces it.
+        fs::rename(&out, folder.join(format!(".out.{DEAD_PID}.old"))).unwrap();
+        fs::create_dir(folder.join(format!(".out.{DEAD_PID}.tmp"))).unwrap();
+        clean_stale_temporaries(&out);
+        assert_eq!(names(&folder), ["out"]);
+        assert_eq!(fs::read_to_string(out.join("a.svg")).unwrap(), "old a");
+        write_folder("--out", &out, is_output, |new| {
+            fs::write(new.join("b.json"), "new b").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(&out), ["b.json"]);
+        assert_eq!(names(&folder), ["out"]);
+        // A folder holding something else is not replaced: it would be lost.
+        fs::write(out.join("notes"), "mine").unwrap();
+        assert!(write_folder("--out", &out, is_output, |_| Ok(())).is_err());
+        assert_eq!(names(&out), ["b.json", "notes"]);
+        assert_eq!(names(&folder), ["out"]);
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn an_output_folder_is_a_folder_holding_only_outputs() {
+        let folder = scratch("check-folder");
+        let outputs: fn(&Path) -> bool =
+            |entry| entry.ends_with("stats.json") || entry.ends_with("a.svg");
+        let out = folder.join("out");
+        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("stats.json"), "").unwrap();
+        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        let message = check_output_folder("--out", &out, outputs)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("holds \"notes.txt\""), "{message}");
+        let file = folder.join("file");
+        fs::write(&file, "").unwrap();
+        assert_eq!(
+            check_output_folder("--plots", &file, outputs)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "--plots {}: is a file, not a folder (give a new or existing folder)",
+                file.display()
+            )
+        );
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_through_different_paths() {
+        let folder = scratch("same");
+        fs::create_dir(folder.join("sub")).unwrap();
+        let file = folder.join("f.json");
+        assert!(same_file(&file, &folder.join("sub/../f.json")));
+        assert!(same_file(&file, &folder.join("./f.json")));
+        assert!(!same_file(&file, &folder.join("g.json")));
+        fs::write(&file, "").unwrap();
+        assert!(same_file(&file, &folder.join("sub/../f.json")));
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn an_output_file_in_a_folder_that_takes_no_file_is_refused_early() {
+        // /proc exists but takes no new file: the reason is said, not a bare "No such file".
+        if Path::new("/proc/version").exists() {
+            let message = check_output_file("--record", Path::new("/proc/version"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.starts_with("--record /proc/version: cannot write there"),
+                "{message}"
+            );
+        }
+        let folder = scratch("check-file");
+        assert!(check_output_file("--out", &folder.join("r.json")).is_ok());
+        assert_eq!(names_in(&folder), 0, "the probe file is removed");
+        assert!(check_output_file("--out", &folder).is_err());
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    fn names_in(folder: &Path) -> usize {
+        fs::read_dir(folder).unwrap().count()
     }
 
     #[test]

@@ -377,6 +377,13 @@ pub fn write_tournament_plots(
     write_atomically(&folder.join("lines_per_game.svg"), chart.as_bytes())
 }
 
+/// The files [`write_statistics_plots`] writes.
+pub const STATISTICS_PLOT_FILES: [&str; 3] = [
+    "row_shares.svg",
+    "cell_heat_map.svg",
+    "full_clear_intervals.svg",
+];
+
 /// Writes the three plots of `statistics` into `folder` (which must exist): row_shares.svg,
 /// cell_heat_map.svg, full_clear_intervals.svg.
 pub fn write_statistics_plots(

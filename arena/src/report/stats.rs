@@ -12,8 +12,8 @@ use crate::analysis::pieces::{
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, print_output, write_atomically};
-use crate::report::plots::write_statistics_plots;
+use crate::report::output::{pretty_json, print_output, write_atomically, write_folder};
+use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
 
 #[derive(Serialize)]
@@ -159,6 +159,15 @@ pub fn stats_json(
     pretty_json(&report)
 }
 
+/// Whether `entry` is one of the files of a stats output folder: `stats.json` and the
+/// statistics plots.
+pub fn is_stats_output(entry: &Path) -> bool {
+    entry.is_file()
+        && entry.file_name().is_some_and(|name| {
+            name == "stats.json" || STATISTICS_PLOT_FILES.iter().any(|plot| name == *plot)
+        })
+}
+
 /// Writes `stats.json` (the JSON report `json`) and the three plots into `folder`.
 pub fn write_stats_files(
     folder: &Path,
@@ -169,8 +178,8 @@ pub fn write_stats_files(
     write_statistics_plots(folder, statistics)
 }
 
-/// Delivers a finished run's results: `stats.json` and the plots into `folder` (created if
-/// missing), then the text (or the JSON with `json`) on standard output. The one output of
+/// Delivers a finished run's results: `stats.json` and the plots into `folder` (replaced as
+/// a whole, see [`write_folder`]), then the text (or the JSON with `json`) on standard output. The one output of
 /// `arena stats` and of `arena merge` of stats parts.
 pub fn deliver_stats(
     strategy: &str,
@@ -181,9 +190,10 @@ pub fn deliver_stats(
 ) -> Result<(), ArenaError> {
     let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
-        std::fs::create_dir_all(folder)
-            .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
-        write_stats_files(folder, statistics, &report)?;
+        // Replaced as a whole: never the new stats.json beside the old plots.
+        write_folder("--out", folder, is_stats_output, |new_folder| {
+            write_stats_files(new_folder, statistics, &report)
+        })?;
     }
     print_output(&if json {
         report

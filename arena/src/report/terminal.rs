@@ -193,8 +193,14 @@ pub fn frame_interval(speed: f64) -> Result<Duration, ArenaError> {
     if speed >= MIN_SPEED {
         Ok(Duration::from_secs_f64(1.0 / speed))
     } else {
+        // A tiny value prints in plain notation with hundreds of digits: shown as 1e-300.
+        let plain = speed.to_string();
+        let shown = match plain.len() > 12 {
+            true => format!("{speed:e}"),
+            false => plain,
+        };
         Err(ArenaError::Usage(format!(
-            "--speed {speed} must be at least {MIN_SPEED} pieces per second"
+            "--speed {shown} must be at least {MIN_SPEED} pieces per second (`inf` for no pause)"
         )))
     }
 }
@@ -293,5 +299,15 @@ mod tests {
         for bad in [0.0, -1.0, 0.0009, f64::NAN, f64::NEG_INFINITY] {
             assert!(frame_interval(bad).is_err(), "{bad}");
         }
+        assert_eq!(
+            frame_interval(1e-300).unwrap_err().to_string(),
+            "--speed 1e-300 must be at least 0.001 pieces per second (`inf` for no pause)"
+        );
+        assert!(
+            frame_interval(0.0009)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--speed 0.0009 must")
+        );
     }
 }

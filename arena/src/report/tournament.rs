@@ -9,7 +9,7 @@ use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
 use crate::error::ArenaError;
 use crate::format::{aligned, format_p_value, optional};
-use crate::report::output::{RunReport, csv_text, pretty_json};
+use crate::report::output::{RunReport, csv_text, pretty_json, write_folder};
 use crate::report::plots;
 use crate::report::stats::{ESTIMATE_RULE, EstimateJson};
 use crate::run::Finished;
@@ -302,7 +302,17 @@ impl<'a> TournamentReport<'a> {
     /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
     /// `arena stats` plots of all its games, merged in game order (so the files do not depend
     /// on `--jobs`). The folder is created if missing.
+    ///
+    /// The folder is replaced as a whole ([`write_folder`]): a killed run leaves the old
+    /// plots, never some of each.
     pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
+        write_folder("--plots", folder, is_plots_output, |folder| {
+            self.write_plots_into(folder)
+        })
+    }
+
+    /// [`TournamentReport::write_plots`] into the empty folder `folder`.
+    fn write_plots_into(&self, folder: &Path) -> Result<(), ArenaError> {
         let settings = self.settings;
         let games = self
             .finished
@@ -312,17 +322,7 @@ impl<'a> TournamentReport<'a> {
         plots::write_tournament_plots(folder, &settings.names, games)?;
         for (index, name) in settings.names.iter().enumerate() {
             let merged = self.merged_statistics(index);
-            let safe: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let strategy_folder = folder.join(safe);
+            let strategy_folder = folder.join(strategy_folder_name(name));
             std::fs::create_dir_all(&strategy_folder)
                 .map_err(|error| ArenaError::io(strategy_folder.display().to_string(), &error))?;
             plots::write_statistics_plots(&strategy_folder, &merged)?;
@@ -622,4 +622,35 @@ impl RunReport for TournamentReport<'_> {
         }
         text
     }
+}
+/// The folder of a strategy's plots in a `--plots` folder: its canonical name with every
+/// character other than letters, digits, `-` and `.` replaced by `_`.
+fn strategy_folder_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Whether `entry` is an output of `--plots`: `lines_per_game.svg`, or a strategy's
+/// folder holding only statistics plots (of any strategy: a rerun with other strategies
+/// replaces the folder too).
+pub fn is_plots_output(entry: &Path) -> bool {
+    if entry.is_file() {
+        return entry.ends_with("lines_per_game.svg");
+    }
+    entry.is_dir()
+        && std::fs::read_dir(entry).is_ok_and(|files| {
+            files.flatten().all(|file| {
+                file.path().is_file()
+                    && plots::STATISTICS_PLOT_FILES
+                        .iter()
+                        .any(|plot| file.file_name() == *plot)
+            })
+        })
 }

@@ -34,7 +34,12 @@ pub fn play_watched(
     play_game(strategy, settings, options, &mut |step| {
         let last = view.advance(step);
         watcher.show(&view.frame(Some(last), step.pieces, step.lines));
-        ControlFlow::Continue(())
+        // Ctrl-C (when the command installed the handler) stops the game after this piece.
+        if crate::run::interrupt::interrupted() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })
 }
 

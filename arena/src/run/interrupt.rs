@@ -1,36 +1,54 @@
-//! Ctrl-C for the long commands (`tournament`, `nes`): the first press asks them to stop
-//! starting games and to drop the running ones after their current piece, so that the finished
-//! games can still be reported and written; a second press quits at once without writing.
+//! Ctrl-C for the long commands (`tournament`, `nes`, `stats`, `tune`, `play`): the first
+//! press asks them to stop starting games and to drop the running ones after their current
+//! piece, so that what is finished can still be reported and written (finished games for
+//! `tournament` and `nes`; finished iterations, already written, for `tune`; nothing for
+//! `stats` and `play`, whose one result needs every piece), and the command ends with an
+//! `error:` that says what was kept, exit code 2; a second press quits at once without
+//! writing.
 
 use std::path::Path;
 
-use std::sync::Once;
+use std::sync::{Mutex, Once};
 
 use crate::error::ArenaError;
+use crate::report::output::print_to_stderr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Ctrl-C presses since [`install`] was last called.
 static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
 
-/// Installs the Ctrl-C handler once per process and clears the press count.
+/// What the first Ctrl-C says will happen (set by [`install`] and [`install_with_note`]).
+static NOTE: Mutex<&'static str> = Mutex::new(GAMES_NOTE);
+
+/// The first Ctrl-C's note of the runs of many games (`tournament`, `nes`).
+const GAMES_NOTE: &str = "interrupted: no new games start; running games stop after their \
+     current piece and are dropped; the finished games are written (Ctrl-C again to quit \
+     without writing)";
+
+/// Installs the Ctrl-C handler once per process and clears the press count; the first press
+/// says that the finished games are kept (`tournament`, `nes`).
 pub fn install() {
+    install_with_note(GAMES_NOTE);
+}
+
+/// [`install`] for a command whose first Ctrl-C does something else (`play`, `stats`,
+/// `tune`): `note` says what, on standard error, when the key is pressed.
+pub fn install_with_note(note: &'static str) {
     static INSTALLED: Once = Once::new();
+    *NOTE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = note;
+    // Cleared before the handler is installed: a press right after would be lost otherwise.
+    INTERRUPTS.store(0, Ordering::SeqCst);
     INSTALLED.call_once(|| {
         // Without a handler (e.g. no signal support), Ctrl-C simply ends the process.
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-                eprintln!(
-                    "interrupted: no new games start; running games stop after their current \
-                     piece and are dropped; the finished games are written (Ctrl-C again to \
-                     quit without writing)"
-                );
+                print_to_stderr(*NOTE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
             } else {
-                eprintln!("error: interrupted twice: quitting without writing results");
+                print_to_stderr("error: interrupted twice: quitting without writing results");
                 std::process::exit(2);
             }
         });
     });
-    INTERRUPTS.store(0, Ordering::SeqCst);
 }
 
 /// Whether Ctrl-C was pressed since [`install`].

@@ -55,12 +55,23 @@ pub struct Finished<T> {
     pub wall: Duration,
 }
 
-/// The `--jobs` value of the parallel commands: at least 1; by default the available cores.
+/// The most `--jobs` (worker threads) a run may ask for: far above any machine the arena
+/// runs on at full speed, far below the thread count where starting the threads alone takes
+/// longer than the games (`--jobs 100000` used to run for minutes before the first game).
+pub const MAX_JOBS: usize = 256;
+
+/// The `--jobs` value of the parallel commands: 1 to [`MAX_JOBS`]; by default the available
+/// cores (at most [`MAX_JOBS`]). [`run_tasks`] starts no more threads than there are tasks.
 pub fn job_count(jobs: Option<usize>) -> Result<usize, ArenaError> {
     match jobs {
-        Some(0) => Err(ArenaError::Usage("--jobs must be at least 1".into())),
+        Some(jobs) if !(1..=MAX_JOBS).contains(&jobs) => Err(ArenaError::Usage(format!(
+            "--jobs {jobs} is outside 1..={MAX_JOBS} (threads playing games at once; more \
+             than the cores only slows the run)"
+        ))),
         Some(jobs) => Ok(jobs),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        None => {
+            Ok(std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MAX_JOBS)))
+        }
     }
 }
 
@@ -75,15 +86,23 @@ pub fn check_games_and_seeds(games: u64, seed: u64) -> Result<(), ArenaError> {
             "--games must be from 1 to {MAX_GAMES}"
         )));
     }
-    if seed.checked_add(games - 1).is_none() {
-        return Err(ArenaError::Usage(format!(
-            "--seed {seed} + {games} games overflows a 64-bit seed"
-        )));
-    }
-    Ok(())
+    check_last_seed(seed, Some(games - 1), &format!("{games} games"))
 }
 
-/// Runs tasks `0..tasks` on `jobs` worker threads of a local pool. Each worker gets its own
+/// The one rule on a run's seeds: the run's last game uses seed `seed + last_offset`, which
+/// must fit in 64 bits rather than wrap to the seeds of other games (`last_offset` `None`:
+/// the offset itself is past 64 bits). `games` says in the message what the run plays.
+pub fn check_last_seed(seed: u64, last_offset: Option<u64>, games: &str) -> Result<(), ArenaError> {
+    match last_offset.and_then(|offset| seed.checked_add(offset)) {
+        Some(_) => Ok(()),
+        None => Err(ArenaError::Usage(format!(
+            "--seed {seed} + {games} overflows a 64-bit seed"
+        ))),
+    }
+}
+
+/// Runs tasks `0..tasks` on `jobs` worker threads of a local pool (no more threads than
+/// tasks: a thread without a task would only build its engines). Each worker gets its own
 /// state from `new_worker` (typically cloned engines) and runs `run_task(state, task)` for
 /// the task numbers it pulls; `progress` counts finished tasks. The first error stops every
 /// worker after its current task and is returned.
@@ -98,6 +117,7 @@ where
     T: Send,
 {
     let start = Instant::now();
+    let jobs = jobs.clamp(1, usize::try_from(tasks).unwrap_or(usize::MAX).max(1));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -173,6 +193,38 @@ mod tests {
             assert_eq!(finished.results, expected, "jobs {jobs}");
             assert!(!finished.interrupted);
         }
+    }
+
+    #[test]
+    fn no_more_threads_start_than_there_are_tasks() {
+        let workers = AtomicU64::new(0);
+        let finished = run_tasks(
+            2,
+            64,
+            &Progress::hidden(),
+            || {
+                workers.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            },
+            |(), task| Ok(TaskOutcome::Done(task)),
+        )
+        .unwrap();
+        assert_eq!(finished.results, [0, 1]);
+        assert_eq!(finished.jobs, 2);
+        assert_eq!(workers.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn jobs_are_bounded() {
+        assert_eq!(job_count(Some(MAX_JOBS)).unwrap(), MAX_JOBS);
+        for bad in [0, MAX_JOBS + 1, 100_000] {
+            let message = job_count(Some(bad)).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--jobs {bad} is outside 1..=256")),
+                "{message}"
+            );
+        }
+        assert!((1..=MAX_JOBS).contains(&job_count(None).unwrap()));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! A run of N blocks (`--blocks N`, default 1) splits its P pieces into blocks: block K
 //! (0-based) places `P / N` pieces, one more for the first `P % N` blocks. Within a block,
 //! games are played back to back: block K's game j (counted from 0) starts on an empty 10 × H
-//! board with seed `S + K × 2^32 + j` (wrapping) and a piece cap of what is left of the
-//! block's pieces; the block stops when they are all placed, when a file sequence runs out (a
+//! board with seed `S + K × 2^32 + j` (which [`StatisticsSettings::check`] keeps from
+//! wrapping) and a piece cap of what is left of the block's pieces; the block stops when they are all placed, when a file sequence runs out (a
 //! `file:` generator replays the file from its start in every game), or after a game that
 //! placed no piece (it would start over forever). With one block this is the classic run:
 //! game k uses seed `S + k`.
@@ -23,7 +23,7 @@ use crate::analysis::pieces::PieceStatistics;
 use crate::error::ArenaError;
 use crate::run::games::play_counted_game;
 use crate::run::shard::{Shard, ShardTasks, run_shard_tasks};
-use crate::run::{Progress, TaskOutcome};
+use crate::run::{self, Progress, TaskOutcome};
 use crate::sim::game::{GameEnd, GameSettings};
 
 /// The distance between the seeds of two consecutive blocks: block K's game j uses seed
@@ -38,7 +38,7 @@ pub const MAX_BLOCKS: u64 = 1 << 32;
 pub struct StatisticsSettings {
     /// Pieces to place in all.
     pub pieces: u64,
-    /// Block K's game j uses `seed + K × 2^32 + j` (wrapping).
+    /// Block K's game j uses `seed + K × 2^32 + j` (never wrapping: see [`StatisticsSettings::check`]).
     pub seed: u64,
     /// The piece generator.
     pub generator: GeneratorKind,
@@ -51,7 +51,9 @@ pub struct StatisticsSettings {
 }
 
 impl StatisticsSettings {
-    /// Checks the piece count and the block count: 1 ≤ blocks ≤ pieces and ≤ [`MAX_BLOCKS`].
+    /// Checks the piece count and the block count (1 ≤ blocks ≤ pieces and ≤ [`MAX_BLOCKS`])
+    /// and that the last seed the run may use fits in 64 bits ([`run::check_last_seed`], the
+    /// rule of every run).
     pub fn check(&self) -> Result<(), ArenaError> {
         if self.pieces == 0 {
             return Err(ArenaError::Usage("--pieces must be at least 1".into()));
@@ -67,7 +69,16 @@ impl StatisticsSettings {
                 self.blocks, self.pieces
             )));
         }
-        Ok(())
+        // Every game places at least one piece (a block stops after one that placed none),
+        // so the last block's game j has j < its pieces; the first block has the most pieces.
+        let last_offset = (self.blocks - 1)
+            .checked_mul(BLOCK_SEED_STRIDE)
+            .and_then(|offset| offset.checked_add(self.block_pieces(0) - 1));
+        run::check_last_seed(
+            self.seed,
+            last_offset,
+            &format!("up to {} games", self.pieces),
+        )
     }
 
     /// The pieces block `block` places.
@@ -152,6 +163,14 @@ pub fn play_statistics_blocks(
             Ok(TaskOutcome::Done(merged))
         },
     )?;
+    if finished.interrupted {
+        // The statistics of a run are those of all its pieces: a part is not written.
+        return Err(ArenaError::Usage(format!(
+            "interrupted by Ctrl-C: {} of {} blocks finished; nothing was written",
+            finished.results.len(),
+            settings.shard_blocks(shard).count()
+        )));
+    }
     Ok(finished.results)
 }
 
@@ -177,6 +196,22 @@ mod tests {
             blocks,
             game_over_rule: GameOverRule::Simulation,
         }
+    }
+
+    #[test]
+    fn the_last_game_seed_must_not_wrap() {
+        // One piece: one game at most, with the seed itself.
+        assert!(settings(1, u64::MAX, 1).check().is_ok());
+        // Ten pieces: up to ten games, seeds S to S + 9.
+        assert!(settings(10, u64::MAX - 9, 1).check().is_ok());
+        let message = settings(10, u64::MAX, 1).check().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "--seed 18446744073709551615 + up to 10 games overflows a 64-bit seed"
+        );
+        // Two blocks of 5: block 1's games use S + 2^32 to S + 2^32 + 4.
+        assert!(settings(10, u64::MAX - (1 << 32) - 4, 2).check().is_ok());
+        assert!(settings(10, u64::MAX - (1 << 32) - 3, 2).check().is_err());
     }
 
     #[test]

@@ -26,7 +26,6 @@
 //! bit-identical whatever `--jobs` is, and a run resumed from its checkpoint writes the same
 //! bytes as an uninterrupted run with the same settings.
 
-use std::ops::ControlFlow;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -36,8 +35,9 @@ use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with
 
 use crate::error::ArenaError;
 use crate::report::output::write_atomically;
-use crate::run::{self, Progress, TaskOutcome};
-use crate::sim::game::{GameResult, GameSettings, PlayOptions, play_game};
+use crate::run::games::play_counted_game;
+use crate::run::{self, Progress, TaskOutcome, interrupt};
+use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::nes::play_nes_game;
 use crate::tune::methods::{Method, MethodKind, SEED_GAMES, SEED_UPDATE, derived_seed, rng_for};
 
@@ -208,13 +208,25 @@ pub fn load_checkpoint(
             checkpoint.features, features
         )));
     }
-    let candidates = checkpoint.state.candidates();
-    let fits = candidates.len() == settings.population
-        && candidates
-            .iter()
-            .all(|candidate| candidate.len() == features.len());
-    if !fits || checkpoint.history.len() as u64 != checkpoint.iterations_done {
-        return Err(bad("its state does not match its settings".into()));
+    checkpoint
+        .state
+        .check_shape(features.len(), settings.population)
+        .map_err(bad)?;
+    if let Some(best) = &checkpoint.best {
+        if best.weights.len() != features.len() {
+            return Err(bad(format!(
+                "its best candidate has {} weights, expected {} (one per feature)",
+                best.weights.len(),
+                features.len()
+            )));
+        }
+    }
+    if checkpoint.history.len() as u64 != checkpoint.iterations_done {
+        return Err(bad(format!(
+            "its history holds {} iterations but iterations_done is {}",
+            checkpoint.history.len(),
+            checkpoint.iterations_done
+        )));
     }
     Ok(checkpoint)
 }
@@ -292,7 +304,7 @@ pub fn play_candidates(
         .iter()
         .map(|weights| candidate_strategy(settings, weights))
         .collect::<Result<Vec<Strategy>, ArenaError>>()?;
-    let values: Vec<u64> = run::run_tasks(
+    let finished = run::run_tasks(
         (candidates.len() * games) as u64,
         jobs,
         &Progress::hidden(),
@@ -310,11 +322,21 @@ pub fn play_candidates(
                     game_over_rule: settings.game_over_rule,
                 },
             )?;
-            Ok(TaskOutcome::Done(value))
+            Ok(value.map_or(TaskOutcome::Stopped, TaskOutcome::Done))
         },
-    )?
-    .results;
-    Ok(values.chunks(games).map(<[u64]>::to_vec).collect())
+    )?;
+    if finished.interrupted {
+        // Part of an iteration is no iteration: the caller keeps what the last finished
+        // one wrote.
+        return Err(ArenaError::Usage(
+            "interrupted by Ctrl-C: the running iteration was dropped".into(),
+        ));
+    }
+    Ok(finished
+        .results
+        .chunks(games)
+        .map(<[u64]>::to_vec)
+        .collect())
 }
 
 /// Finishes iteration `checkpoint.iterations_done` from each candidate's per-game values (as
@@ -379,22 +401,20 @@ fn candidate_strategy(settings: &TuneSettings, weights: &[f64]) -> Result<Strate
     )?)
 }
 
-/// The fitness value (lines or score) of one game of a candidate's `strategy` under `game`.
+/// The fitness value (lines or score) of one game of a candidate's `strategy` under `game`;
+/// `None` when Ctrl-C stopped the game (see [`crate::run::interrupt`]).
 fn play_candidate(
     settings: &TuneSettings,
     mut strategy: Strategy,
     game: GameSettings,
-) -> Result<u64, ArenaError> {
+) -> Result<Option<u64>, ArenaError> {
     if settings.fitness == FitnessKind::PlateauScore {
         let plateau = NesGameSettings::plateau(game.seed);
-        let result = play_nes_game(&mut strategy, plateau, 2, &|| false)?
-            .expect("a game that is never asked to stop finishes");
-        return Ok(result.line_clear_points);
+        let result = play_nes_game(&mut strategy, plateau, 2, &interrupt::interrupted)?;
+        return Ok(result.map(|result| result.line_clear_points));
     }
-    let result = play_game(&mut strategy, &game, PlayOptions::default(), &mut |_| {
-        ControlFlow::Continue(())
-    })?;
-    Ok(settings.fitness.game_value(&result))
+    let result = play_counted_game(&mut strategy, &game, &Progress::hidden(), None)?;
+    Ok(result.map(|result| settings.fitness.game_value(&result)))
 }
 
 /// Writes the best weights so far to `path` as a weights file.

@@ -373,6 +373,56 @@ impl Method {
         }
     }
 
+    /// Checks that every vector of the state has `dimension` weights and that it holds
+    /// `population` candidates (a state read from a checkpoint file may not): the first
+    /// mismatch, named as in the file (e.g. `particle 2's velocity has 5 weights, expected 6`).
+    pub fn check_shape(&self, dimension: usize, population: usize) -> Result<(), String> {
+        let mut vectors: Vec<(String, &Vec<f64>)> = Vec::new();
+        let candidates = match self {
+            Method::Cem(state) => {
+                vectors.push(("the mean".into(), &state.mean));
+                vectors.push(("the std".into(), &state.std));
+                for (index, candidate) in state.population.iter().enumerate() {
+                    vectors.push((format!("candidate {index}"), candidate));
+                }
+                state.population.len()
+            }
+            Method::Pso(state) => {
+                for (index, particle) in state.particles.iter().enumerate() {
+                    vectors.push((format!("particle {index}'s position"), &particle.position));
+                    vectors.push((format!("particle {index}'s velocity"), &particle.velocity));
+                    if let Some(best) = &particle.best {
+                        vectors.push((format!("particle {index}'s best"), best));
+                    }
+                }
+                if let Some(best) = &state.best {
+                    vectors.push(("the swarm's best".into(), best));
+                }
+                state.particles.len()
+            }
+            Method::Ga(state) => {
+                for (index, candidate) in state.population.iter().enumerate() {
+                    vectors.push((format!("candidate {index}"), candidate));
+                }
+                state.population.len()
+            }
+        };
+        if candidates != population {
+            return Err(format!(
+                "its state holds {candidates} candidates, expected {population} (--population)"
+            ));
+        }
+        for (name, values) in vectors {
+            if values.len() != dimension {
+                return Err(format!(
+                    "{name} has {} weights, expected {dimension} (one per feature)",
+                    values.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The candidates to evaluate next, each normalised.
     pub fn candidates(&self) -> Vec<Vec<f64>> {
         match self {
@@ -400,6 +450,55 @@ impl Method {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_with_a_vector_of_the_wrong_length_is_named() {
+        let start = |kind| Method::start(kind, 6, 5, &mut rng_for(7, SEED_INITIAL, 0));
+        for kind in [MethodKind::Cem, MethodKind::Pso, MethodKind::Ga] {
+            assert_eq!(start(kind).check_shape(6, 5), Ok(()));
+            assert!(start(kind).check_shape(6, 4).is_err());
+        }
+        let Method::Pso(mut swarm) = start(MethodKind::Pso) else {
+            unreachable!()
+        };
+        swarm.particles[2].velocity.pop();
+        assert_eq!(
+            Method::Pso(swarm.clone()).check_shape(6, 5),
+            Err("particle 2's velocity has 5 weights, expected 6 (one per feature)".into())
+        );
+        swarm.particles[2].velocity.push(0.0);
+        swarm.particles[0].best = Some(vec![0.0; 7]);
+        assert!(
+            Method::Pso(swarm.clone())
+                .check_shape(6, 5)
+                .unwrap_err()
+                .contains("particle 0's best")
+        );
+        swarm.particles[0].best = None;
+        swarm.best = Some(vec![0.0; 5]);
+        assert!(
+            Method::Pso(swarm)
+                .check_shape(6, 5)
+                .unwrap_err()
+                .contains("the swarm's best")
+        );
+        let Method::Cem(mut cem) = start(MethodKind::Cem) else {
+            unreachable!()
+        };
+        cem.std.push(1.0);
+        assert_eq!(
+            Method::Cem(cem.clone()).check_shape(6, 5),
+            Err("the std has 7 weights, expected 6 (one per feature)".into())
+        );
+        cem.std.pop();
+        cem.mean.pop();
+        assert!(
+            Method::Cem(cem)
+                .check_shape(6, 5)
+                .unwrap_err()
+                .contains("the mean")
+        );
+    }
 
     /// Maximises −‖x − t‖² for a unit target t (the optimum on the unit sphere is t itself)
     /// and returns the best candidate seen.

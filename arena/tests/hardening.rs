@@ -1,0 +1,617 @@
+//! The attacks of the hardening issue (17), run against the built binary: every bad input is
+//! one `error:` line with exit code 2 (never a panic, even with stderr full), `--jobs` is
+//! bounded, output folders are replaced whole and leftovers of killed runs cleaned, and
+//! Ctrl-C ends `play`, `stats` and `tune` with an error that says what was kept.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+mod common;
+
+use common::{fail, run, scratch_folder};
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A PID that belongs to no process: above the Linux kernel's largest (2^22).
+const DEAD_PID: u32 = 4_194_305;
+
+/// The small tune run whose checkpoints are tampered with.
+fn tune_args<'a>(method: &'a str, checkpoint: &'a str, out: &'a str) -> Vec<&'a str> {
+    vec![
+        "elashi",
+        "--method",
+        method,
+        "--searcher",
+        "column-drop",
+        "--games",
+        "2",
+        "--board-height",
+        "6",
+        "--population",
+        "5",
+        "--max-pieces",
+        "60",
+        "--seed",
+        "7",
+        "--checkpoint",
+        checkpoint,
+        "--out",
+        out,
+    ]
+}
+
+#[test]
+fn a_checkpoint_with_a_vector_of_the_wrong_length_is_named_not_a_panic() {
+    let folder = scratch_folder("hardening", "checkpoint");
+    let out = folder.join("w.json");
+    type Tamper = fn(&mut Value);
+    let cases: [(&str, Tamper, &str); 6] = [
+        (
+            "pso",
+            |state| {
+                state["particles"][0]["velocity"]
+                    .as_array_mut()
+                    .unwrap()
+                    .pop();
+            },
+            "particle 0's velocity has 5 weights, expected 6",
+        ),
+        (
+            "pso",
+            |state| {
+                state["particles"][1]["best"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(0.5.into());
+            },
+            "particle 1's best has 7 weights, expected 6",
+        ),
+        (
+            "pso",
+            |state| {
+                state["best"].as_array_mut().unwrap().pop();
+            },
+            "the swarm's best has 5 weights, expected 6",
+        ),
+        (
+            "cem",
+            |state| {
+                state["mean"].as_array_mut().unwrap().pop();
+            },
+            "the mean has 5 weights, expected 6",
+        ),
+        (
+            "cem",
+            |state| {
+                state["std"].as_array_mut().unwrap().push(1.0.into());
+            },
+            "the std has 7 weights, expected 6",
+        ),
+        (
+            "ga",
+            |state| {
+                state["population"][4].as_array_mut().unwrap().pop();
+            },
+            "candidate 4 has 5 weights, expected 6",
+        ),
+    ];
+    for (index, (method, tamper, expected)) in cases.into_iter().enumerate() {
+        let checkpoint = folder.join(format!("checkpoint-{index}.json"));
+        let mut args = tune_args(method, text(&checkpoint), text(&out));
+        args.extend(["--iterations", "1"]);
+        common::succeed("tune", &args);
+        let mut saved: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap())
+            .expect("the checkpoint is JSON");
+        tamper(&mut saved["state"]);
+        fs::write(&checkpoint, saved.to_string()).unwrap();
+        args.pop();
+        args.extend(["3", "--resume"]);
+        let message = fail("tune", &args);
+        assert_eq!(
+            message,
+            format!(
+                "error: checkpoint {}: {expected} (one per feature)",
+                checkpoint.display()
+            ),
+            "{method}"
+        );
+    }
+    // The best candidate's weights: a checkpoint error, not a weights error.
+    let checkpoint = folder.join("best.json");
+    let mut args = tune_args("pso", text(&checkpoint), text(&out));
+    args.extend(["--iterations", "1"]);
+    common::succeed("tune", &args);
+    let mut saved: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    saved["best"]["weights"].as_array_mut().unwrap().pop();
+    fs::write(&checkpoint, saved.to_string()).unwrap();
+    args.pop();
+    args.extend(["3", "--resume"]);
+    assert_eq!(
+        fail("tune", &args),
+        format!(
+            "error: checkpoint {}: its best candidate has 5 weights, expected 6 (one per feature)",
+            checkpoint.display()
+        )
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_checkpoint_and_the_weights_must_be_two_files() {
+    let folder = scratch_folder("hardening", "same-file");
+    fs::create_dir(folder.join("sub")).unwrap();
+    let file = folder.join("f.json");
+    let around = folder.join("sub/../f.json");
+    for other in [&file, &around] {
+        let mut args = tune_args("cem", text(&file), text(other));
+        args.extend(["--iterations", "1"]);
+        let message = fail("tune", &args);
+        assert!(
+            message.contains("are the same file"),
+            "{other:?}: {message}"
+        );
+    }
+    assert!(!file.exists(), "nothing was written");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn bad_inputs_of_every_kind_are_one_error_line() {
+    let folder = scratch_folder("hardening", "bad-inputs");
+    let path = |name: &str| folder.join(name).display().to_string();
+    let weights = |extra: &str| {
+        format!(
+            r#"{{"evaluator": "elashi", "weights": {{"rows_cleared": 1, "lock_height": 1,
+            "wells": 1, "holes": 1, "column_transitions": 1, "row_transitions": 1{extra}}}}}"#
+        )
+    };
+    fs::write(path("twice.json"), weights(r#", "holes": 2"#)).unwrap();
+    fs::write(path("ok.json"), weights("")).unwrap();
+    fs::create_dir(folder.join("sub")).unwrap();
+    fs::write(path("short.txt"), "TJZ\n").unwrap();
+    fs::write(path("empty.txt"), "\n").unwrap();
+    fs::write(path("one-row.txt"), "..........\n").unwrap();
+    fs::write(path("board.txt"), "..........\n".repeat(4)).unwrap();
+    fs::write(path("plots"), "a file").unwrap();
+    let twice_strategy = format!("bfs+elashi:{}", path("twice.json"));
+    let ok_strategy = format!("bfs+elashi:{}", path("ok.json"));
+    let ok_around = format!("bfs+elashi:{}/sub/../ok.json", folder.display());
+    let short = format!("file:{}", path("short.txt"));
+    let empty = format!("file:{}", path("empty.txt"));
+    let one_row = path("one-row.txt");
+    let board = path("board.txt");
+    let plots = path("plots");
+    let small_tournament = ["--games", "1", "--seed", "0", "--max-pieces", "3"];
+    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter().chain(tail).map(|arg| arg.to_string()).collect()
+    };
+    let cases: Vec<(&str, Vec<String>, String)> = vec![
+        (
+            "play",
+            with(&[&twice_strategy, "--max-pieces", "3"], &[]),
+            format!(
+                "weights file {}: weights for elashi: feature \"holes\" is given twice",
+                path("twice.json")
+            ),
+        ),
+        (
+            "play",
+            with(
+                &["bfs+elashi:/nonexistent/w.json", "--max-pieces", "3"],
+                &[],
+            ),
+            "weights file /nonexistent/w.json: No such file".into(),
+        ),
+        (
+            "sequence",
+            with(&["--generator", &short, "--count", "5"], &[]),
+            format!("--count 5: {short} holds only 3 pieces"),
+        ),
+        (
+            "play",
+            with(&["bfs+elashi", "--generator", &empty], &[]),
+            format!("piece file {}: holds no pieces", path("empty.txt")),
+        ),
+        (
+            "play",
+            with(&["bfs+elashi@+2", "--max-pieces", "3"], &[]),
+            "strategy \"bfs+elashi@+2\": depth \"+2\" is not a whole number".into(),
+        ),
+        (
+            "tournament",
+            with(&["bfs+elashi", "bfs+elashi:published"], &small_tournament),
+            "strategies bfs+elashi and bfs+elashi:published are the same strategy".into(),
+        ),
+        (
+            "tournament",
+            with(&[&ok_strategy, &ok_around], &small_tournament),
+            format!("strategies {ok_strategy} and {ok_around} are the same strategy"),
+        ),
+        (
+            "stats",
+            with(
+                &["column-drop+elashi", "--pieces", "10"],
+                &["--seed", "18446744073709551615", "--board-height", "6"],
+            ),
+            "--seed 18446744073709551615 + up to 10 games overflows a 64-bit seed".into(),
+        ),
+        (
+            "play",
+            with(
+                &[
+                    "bfs+elashi",
+                    "--max-pieces",
+                    "3",
+                    "--record",
+                    "/proc/version",
+                ],
+                &[],
+            ),
+            "--record /proc/version: cannot write there".into(),
+        ),
+        (
+            "tournament",
+            with(
+                &["bfs+elashi", "column-drop+elashi", "--plots", &plots],
+                &small_tournament,
+            ),
+            format!("--plots {plots}: is a file, not a folder"),
+        ),
+        (
+            "features",
+            with(
+                &[
+                    "--board",
+                    &one_row,
+                    "--board-height",
+                    "4",
+                    "--eval",
+                    "elashi",
+                ],
+                &[],
+            ),
+            format!("board file {one_row}: board has 1 row, expected 4"),
+        ),
+        (
+            "play",
+            with(&["bfs+elashi", "--watch", "--speed", "1e-300"], &[]),
+            "--speed 1e-300 must be at least 0.001 pieces per second".into(),
+        ),
+    ];
+    let mut all = cases;
+    for pieces in ["t", "T,", ",T", "T,,J", "T J"] {
+        all.push((
+            "analyze",
+            with(
+                &["bfs+elashi@2", "--board", &board, "--board-height", "4"],
+                &["--pieces", pieces],
+            ),
+            format!("--pieces {pieces:?}, column "),
+        ));
+    }
+    for (command, args, expected) in &all {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let message = fail(command, &args);
+        assert!(
+            message.starts_with(&format!("error: {expected}")),
+            "{command} {args:?}: {message}"
+        );
+    }
+    if Path::new("/proc/version").exists() {
+        assert!(!Path::new("/proc/.version.tmp").exists());
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_board_file_with_a_byte_order_mark_reads_as_without() {
+    let folder = scratch_folder("hardening", "bom");
+    let plain = folder.join("plain.txt");
+    let marked = folder.join("marked.txt");
+    let rows = "..........\n#.........\n##........\n###.......\n";
+    fs::write(&plain, rows).unwrap();
+    fs::write(&marked, format!("\u{feff}{rows}")).unwrap();
+    let features = |path: &Path| {
+        common::succeed(
+            "features",
+            &[
+                "--board",
+                text(path),
+                "--board-height",
+                "4",
+                "--eval",
+                "elashi",
+            ],
+        )
+        .replace(text(path), "BOARD")
+    };
+    assert_eq!(features(&marked), features(&plain));
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn arena_alone_is_one_error_line_with_the_usage_and_the_hint() {
+    let output = Command::new(env!("CARGO_BIN_EXE_arena")).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: 'arena' requires a subcommand"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("usage: arena <COMMAND>; for more information, try '--help'"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_full_stderr_or_stdout_is_no_panic() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let status = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["play", "foo+bar"])
+        .stderr(fs::File::create(full).unwrap())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "an error with stderr full");
+    let discarded = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["play", "foo+bar"])
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(discarded.code(), Some(2));
+    // Standard error closed altogether (`2>&-`): writing fails with EBADF, still no panic.
+    let closed = Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" play foo+bar 2>&-",
+            env!("CARGO_BIN_EXE_arena"),
+        ])
+        .status()
+        .unwrap();
+    assert_eq!(closed.code(), Some(2));
+    // Normal output into a full disk: the write error, not a panic.
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("list")
+        .stdout(fs::File::create(full).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "error: standard output: No space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn jobs_are_bounded_and_more_jobs_than_games_play_the_same_games() {
+    for (command, args) in [
+        (
+            "tournament",
+            &[
+                "column-drop+elashi",
+                "--board-height",
+                "8",
+                "--games",
+                "2",
+                "--seed",
+                "0",
+            ][..],
+        ),
+        (
+            "nes",
+            &["column-drop+nes-plateau", "--games", "1", "--seed", "0"],
+        ),
+        (
+            "stats",
+            &["column-drop+elashi", "--pieces", "10", "--seed", "0"],
+        ),
+        ("tune", &["elashi", "--out", "/tmp/never-written.json"]),
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--jobs", "100000"]);
+        assert!(
+            fail(command, &all).starts_with("error: --jobs 100000 is outside 1..=256"),
+            "{command}"
+        );
+    }
+    let play = |jobs: &str| {
+        common::without_timing(common::run_json(
+            "tournament",
+            &[
+                "column-drop+elashi",
+                "--board-height",
+                "8",
+                "--games",
+                "2",
+                "--seed",
+                "0",
+                "--max-pieces",
+                "30",
+                "--jobs",
+                jobs,
+            ],
+        ))
+    };
+    assert_eq!(play("256"), play("1"));
+}
+
+/// `arena stats … --out DIR` of a short run.
+fn stats_into(folder: &Path, seed: &str) -> std::process::Output {
+    run(
+        "stats",
+        &[
+            "column-drop+elashi",
+            "--pieces",
+            "200",
+            "--seed",
+            seed,
+            "--board-height",
+            "6",
+            "--out",
+            text(folder),
+        ],
+    )
+}
+
+fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_stats_folder_is_replaced_whole_and_leftovers_of_killed_runs_are_cleaned() {
+    let folder = scratch_folder("hardening", "stats-out");
+    let out = folder.join("out");
+    assert!(stats_into(&out, "1").status.success());
+    let files = [
+        "cell_heat_map.svg",
+        "full_clear_intervals.svg",
+        "row_shares.svg",
+        "stats.json",
+    ];
+    assert_eq!(names(&out), files);
+    // What a SIGKILL in the write windows leaves: a half-written folder and a half-written
+    // file of a process that no longer runs.
+    let stale_folder = folder.join(format!(".out.{DEAD_PID}.tmp"));
+    fs::create_dir(&stale_folder).unwrap();
+    fs::write(stale_folder.join("stats.json"), "{").unwrap();
+    fs::write(out.join(format!(".stats.json.{DEAD_PID}.tmp")), "{").unwrap();
+    assert!(stats_into(&out, "2").status.success());
+    assert_eq!(names(&folder), ["out"]);
+    assert_eq!(names(&out), files);
+    let json: Value = serde_json::from_str(&fs::read_to_string(out.join("stats.json")).unwrap())
+        .expect("a whole stats.json");
+    assert_eq!(json["seed"], 2);
+    // A folder holding anything else is not replaced (it would be lost).
+    fs::write(out.join("notes.txt"), "mine").unwrap();
+    let output = stats_into(&out, "3");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("holds \"notes.txt\""),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Starts `arena ARGS…`, waits until it catches SIGINT (its Ctrl-C handler is installed,
+/// read from /proc: no timing involved), sends SIGINT and returns its exit code and stderr.
+#[cfg(target_os = "linux")]
+fn interrupt(args: &[&str]) -> (Option<i32>, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = PathBuf::from(format!("/proc/{}/status", child.id()));
+    loop {
+        let caught = fs::read_to_string(&status)
+            .ok()
+            .and_then(|text| {
+                let line = text
+                    .lines()
+                    .find(|line| line.starts_with("SigCgt:"))?
+                    .to_string();
+                u64::from_str_radix(line.trim_start_matches("SigCgt:").trim(), 16).ok()
+            })
+            .unwrap_or(0);
+        // Bit 1 is signal 2, SIGINT.
+        if caught & 2 != 0 {
+            break;
+        }
+        std::thread::yield_now();
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?}: nothing is printed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_ends_play_stats_and_tune_with_an_error_that_says_what_was_kept() {
+    let folder = scratch_folder("hardening", "ctrl-c");
+    let record = folder.join("game.json");
+    let checkpoint = folder.join("checkpoint.json");
+    let weights = folder.join("w.json");
+    let stats_out = folder.join("stats");
+    let runs: [(Vec<&str>, &str); 3] = [
+        // Strong strategies practically never top out on 10 × 20: the games outlast the test.
+        (
+            vec!["play", "bfs+elashi@2", "--record", text(&record)],
+            "error: interrupted by Ctrl-C after ",
+        ),
+        (
+            vec![
+                "stats",
+                "bfs+elashi",
+                "--pieces",
+                "1000000000",
+                "--seed",
+                "0",
+                "--out",
+                text(&stats_out),
+            ],
+            "error: interrupted by Ctrl-C: 0 of 1 blocks finished; nothing was written",
+        ),
+        (
+            vec![
+                "tune",
+                "elashi",
+                "--games",
+                "1000",
+                "--population",
+                "2",
+                "--max-pieces",
+                "1000000",
+                "--checkpoint",
+                text(&checkpoint),
+                "--out",
+                text(&weights),
+            ],
+            "error: interrupted by Ctrl-C: iteration 0 was dropped; 0 of 10 iterations \
+             finished; nothing was written",
+        ),
+    ];
+    for (args, expected) in runs {
+        let (code, stderr) = interrupt(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "the note, then the error: {stderr}");
+        assert!(lines[0].starts_with("interrupted: "), "{stderr}");
+        assert!(
+            !lines[0].contains("finished games are written"),
+            "the note is the command's own: {stderr}"
+        );
+        assert!(lines[1].starts_with(expected), "{args:?}: {stderr}");
+    }
+    assert_eq!(names(&folder), Vec::<String>::new(), "nothing was written");
+    fs::remove_dir_all(&folder).unwrap();
+}
