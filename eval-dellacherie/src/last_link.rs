@@ -165,36 +165,10 @@ fn board_features_after<const WIDTH: usize>(
 impl Dellacherie {
     /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
     /// documentation).
-    pub(crate) fn last_link_values_by_columns(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        out: &mut Vec<LinkValue>,
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU supports the popcnt instruction, checked just above.
-            return unsafe { self.last_link_values_with_popcnt(board, records, placements, out) };
-        }
-        self.last_link_values_portable(board, records, placements, out)
-    }
-
-    /// [`Dellacherie::last_link_values_portable`] compiled with the popcount instruction.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn last_link_values_with_popcnt(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        out: &mut Vec<LinkValue>,
-    ) {
-        self.last_link_values_portable(board, records, placements, out)
-    }
-
+    /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
+    /// documentation); inlined into a popcount-enabled caller.
     #[inline(always)]
-    fn last_link_values_portable(
+    pub(crate) fn last_link_values_by_columns(
         &self,
         board: &Board,
         records: &mut Vec<PlacementRecord>,

@@ -22,6 +22,7 @@
 
 mod last_link;
 
+use tetris_core::features::with_popcount;
 use tetris_core::{
     BOARD_WIDTH, Board, Chain, Evaluator, LinkValue, Placement, PlacementRecord, Preset,
     WeightedEvaluator, Weights,
@@ -338,7 +339,10 @@ impl Evaluator for Dellacherie {
         placements: &[Placement],
         out: &mut Vec<LinkValue>,
     ) {
-        self.last_link_values_by_columns(board, records, placements, out)
+        with_popcount(
+            #[inline(always)]
+            || self.last_link_values_by_columns(board, records, placements, out),
+        )
     }
 }
 

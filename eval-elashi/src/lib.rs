@@ -23,7 +23,7 @@
 
 mod last_link;
 
-use tetris_core::features::both_sides_occupied_mask;
+use tetris_core::features::{both_sides_occupied_mask, with_popcount};
 use tetris_core::{
     BOARD_WIDTH, Board, Chain, Evaluator, LinkValue, Placement, PlacementRecord, Preset,
     WeightedEvaluator, Weights,
@@ -377,7 +377,10 @@ impl Evaluator for ElAshi {
         placements: &[Placement],
         out: &mut Vec<LinkValue>,
     ) {
-        self.last_link_values_by_columns(board, records, placements, out)
+        with_popcount(
+            #[inline(always)]
+            || self.last_link_values_by_columns(board, records, placements, out),
+        )
     }
 }
 
