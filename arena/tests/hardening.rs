@@ -512,14 +512,24 @@ fn a_stats_folder_is_replaced_whole_and_leftovers_of_killed_runs_are_cleaned() {
 /// read from /proc: no timing involved), sends SIGINT and returns its exit code and stderr.
 #[cfg(target_os = "linux")]
 fn interrupt(args: &[&str]) -> (Option<i32>, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let status = PathBuf::from(format!("/proc/{}/status", child.id()));
+    // Not a timing of the command: a guard so that a command that never installs its handler
+    // (or ends first) fails this test instead of hanging CI.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(120);
     loop {
+        if let Some(exit) = child.try_wait().unwrap() {
+            panic!("{args:?} ended ({exit}) before it caught Ctrl-C");
+        }
+        if std::time::Instant::now() > give_up {
+            child.kill().unwrap();
+            panic!("{args:?} did not install a Ctrl-C handler within 120 s");
+        }
         let caught = fs::read_to_string(&status)
             .ok()
             .and_then(|text| {
