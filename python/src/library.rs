@@ -17,7 +17,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 use tetris_arena::analysis::features::board_features;
-use tetris_arena::analysis::position::analyze_in;
+use tetris_arena::analysis::position::{analyze_in, check_pieces_fit_depth};
 use tetris_arena::input::{game_over_rule, parse_pieces};
 use tetris_arena::report::game::PlayJson;
 use tetris_arena::report::output::RunReport;
@@ -343,20 +343,7 @@ fn analyze_json(
 ) -> PyResult<String> {
     let mut strategy = Strategy::from_name(strategy).map_err(value_error)?;
     let pieces = parse_pieces(pieces).map_err(value_error)?;
-    if pieces.len() > strategy.depth() {
-        let spec = strategy.spec();
-        return Err(value_error(format!(
-            "{} pieces given but strategy {} looks at {} per decision: give at most {} or \
-             raise the depth (e.g. {}+{}@{})",
-            pieces.len(),
-            strategy.name(),
-            strategy.depth(),
-            strategy.depth(),
-            spec.searcher,
-            spec.evaluator,
-            pieces.len()
-        )));
-    }
+    check_pieces_fit_depth(&strategy, &pieces).map_err(value_error)?;
     let context = DecisionContext::with_game_over_rule(
         game_over_rule(game_over, &[strategy.spec().clone()]).map_err(value_error)?,
     );

@@ -10,6 +10,7 @@ use tetris_core::{
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
+use crate::ArenaError;
 use crate::analysis::features::FeatureList;
 use crate::sim::evaluation::chain_feature_values;
 
@@ -44,6 +45,27 @@ pub struct Analysis {
 /// without frames: [`analyze_in`] with the default context.
 pub fn analyze(strategy: &mut Strategy, board: &Board, pieces: &[Piece], all: bool) -> Analysis {
     analyze_in(strategy, board, pieces, DecisionContext::default(), all)
+}
+
+/// The pieces an analysis is given must fit the strategy's depth (it looks at `depth` pieces
+/// per decision): an error that says how to fix it otherwise. `arena analyze` and the Python
+/// package's `analyze` check with this.
+pub fn check_pieces_fit_depth(strategy: &Strategy, pieces: &[Piece]) -> Result<(), ArenaError> {
+    if pieces.len() <= strategy.depth() {
+        return Ok(());
+    }
+    let spec = strategy.spec();
+    Err(ArenaError::Usage(format!(
+        "{} pieces given but strategy {} looks at {} per decision: give at most {} or raise \
+         the depth (e.g. {}+{}@{})",
+        pieces.len(),
+        strategy.name(),
+        strategy.depth(),
+        strategy.depth(),
+        spec.searcher,
+        spec.evaluator,
+        pieces.len()
+    )))
 }
 
 /// Analyzes `board` for `pieces` (current first, at most the strategy's depth) in `context`

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use tetris_core::DecisionContext;
 use tetris_registry::Strategy;
 
-use crate::analysis::position::analyze_in;
+use crate::analysis::position::{analyze_in, check_pieces_fit_depth};
 use crate::error::ArenaError;
 use crate::input::{game_over_rule, parse_pieces, read_board};
 use crate::report::output::print_output;
@@ -127,20 +127,7 @@ fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, Ar
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let mut strategy = Strategy::from_name(&args.strategy)?;
     let pieces = parse_pieces(&args.pieces)?;
-    if pieces.len() > strategy.depth() {
-        let spec = strategy.spec();
-        return Err(ArenaError::Usage(format!(
-            "{} pieces given but strategy {} looks at {} per decision: give at most {} or \
-             raise the depth (e.g. {}+{}@{})",
-            pieces.len(),
-            strategy.name(),
-            strategy.depth(),
-            strategy.depth(),
-            spec.searcher,
-            spec.evaluator,
-            pieces.len()
-        )));
-    }
+    check_pieces_fit_depth(&strategy, &pieces)?;
     let context = DecisionContext {
         game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
         ..frame_context(&args, &strategy)?
