@@ -237,7 +237,7 @@ fn an_nes_run_in_three_shards_merges_into_the_unsharded_text_json_and_csv() {
     merge(&parts, &["--out", &merged_csv]);
     let merged_stdout_json = merge(&parts, &["--json"]);
 
-    assert!(whole_text.contains("mean score"));
+    assert!(whole_text.contains("line-clear points (uncapped)"));
     assert_eq!(
         text_without_timing(&merged_text),
         text_without_timing(&whole_text)
