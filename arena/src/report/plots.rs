@@ -10,7 +10,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::analysis::pieces::{LogLinearFit, PIECE_TYPES, PieceStatistics, RowRule, WIDTH};
+use crate::analysis::pieces::{LogLinearFit, PieceStatistics, RowRule, WIDTH};
 use crate::error::ArenaError;
 use crate::report::output::write_atomically;
 use tetris_core::Piece;
@@ -397,17 +397,12 @@ const COLUMN_PLOT_SIZE: (u32, u32) = (1200, 640);
 
 /// Seven histograms, one per piece type (rules.md's order T J Z O S L I): the share of that
 /// type's pieces locking with their pivot in each column (0 = left), as the source article
-/// shows them. `counts[piece][x]` are the pieces; all panels share one share axis so their
+/// shows them ([`PieceStatistics::column_shares`]); all panels share one share axis so their
 /// bars compare. A type without pieces has an empty panel.
-pub fn column_share_histograms(counts: &[[u64; WIDTH]; PIECE_TYPES]) -> Result<String, ArenaError> {
+pub fn column_share_histograms(statistics: &PieceStatistics) -> Result<String, ArenaError> {
     let fail = |error: &dyn Display| drawing_error("column histograms", error);
-    let shares: Vec<[f64; WIDTH]> = counts
-        .iter()
-        .map(|counts| {
-            let total = counts.iter().sum::<u64>().max(1) as f64;
-            counts.map(|count| count as f64 / total)
-        })
-        .collect();
+    let counts = &statistics.column_counts;
+    let shares = statistics.column_shares();
     let tallest = shares.iter().flatten().copied().fold(0.0f64, f64::max);
     let top = (tallest * 1.1).max(0.05);
     let mut svg = String::new();
@@ -492,7 +487,7 @@ pub fn write_statistics_plots(
         &folder.join("full_clear_intervals.svg"),
         histogram.as_bytes(),
     )?;
-    let columns = column_share_histograms(&statistics.column_counts)?;
+    let columns = column_share_histograms(statistics)?;
     write_atomically(&folder.join("column_shares.svg"), columns.as_bytes())?;
     Ok(())
 }
@@ -515,7 +510,7 @@ mod tests {
         for svg in [
             row_share_chart(&[0.0; 8], None, RowRule::Pivot).unwrap(),
             row_share_chart(&[0.5, 0.5], None, RowRule::Top).unwrap(),
-            column_share_histograms(&[[0; WIDTH]; PIECE_TYPES]).unwrap(),
+            column_share_histograms(&PieceStatistics::new(8, RowRule::Pivot)).unwrap(),
             cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
             full_clear_histogram(&[]).unwrap(),
             full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),
