@@ -478,6 +478,7 @@ fn a_stats_folder_is_replaced_whole_and_leftovers_of_killed_runs_are_cleaned() {
     assert!(stats_into(&out, "1").status.success());
     let files = [
         "cell_heat_map.svg",
+        "column_shares.svg",
         "full_clear_intervals.svg",
         "row_shares.svg",
         "stats.json",

@@ -188,7 +188,8 @@ fn the_estimate_beside_the_measured_mean_is_the_stats_fit_of_the_same_pieces() {
     // One uncapped game on 10 x 12 under the literature rule, three ways: `play --estimate`,
     // `tournament --estimate` (game 0 uses seed 2), and `arena stats` over exactly that
     // game's pieces (its game 0 is the same game, stopped by the piece count where the game
-    // ended). All three fit the same row counts, so they must agree to the last digit.
+    // ended, counting rows by the top cell as `--estimate` does). All three fit the same row
+    // counts, so they must agree to the last digit.
     let strategy = "drop+dellacherie:original";
     let played = json(&succeed(&[
         "play",
@@ -230,9 +231,14 @@ fn the_estimate_beside_the_measured_mean_is_the_stats_fit_of_the_same_pieces() {
         "2",
         "--board-height",
         "12",
+        // `--estimate` counts the piece's top cell (its rule says so); `arena stats`
+        // defaults to the pivot row, the article's.
+        "--row",
+        "top",
         "--json",
     ]));
     assert_eq!(stats["games"], 1);
+    assert_eq!(stats["row"], "top");
     assert_eq!(stats["fit"]["expected_pieces"], estimate["expected_pieces"]);
     assert_eq!(stats["fit"]["r_squared"], estimate["r_squared"]);
 }

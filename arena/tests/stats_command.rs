@@ -117,11 +117,23 @@ fn a_weak_strategy_on_a_short_field_gives_consistent_numbers_and_plots() {
         "row_shares.svg",
         "cell_heat_map.svg",
         "full_clear_intervals.svg",
+        "column_shares.svg",
     ] {
         let svg = fs::read_to_string(out.join(name)).unwrap();
         assert!(svg.starts_with("<svg"), "{name}");
         assert!(svg.trim_end().ends_with("</svg>"), "{name}");
     }
+    // The seven column histograms, one panel per piece type, each titled with its count.
+    let columns_svg = fs::read_to_string(out.join("column_shares.svg")).unwrap();
+    for (piece, entry) in first["columns"].as_array().unwrap().iter().enumerate() {
+        let title = format!(
+            "{} ({} pieces)",
+            &"TJZOSLI"[piece..piece + 1],
+            entry["pieces"]
+        );
+        assert!(columns_svg.contains(&title), "{title}");
+    }
+    assert_eq!(first["row"], "pivot");
     let written: Value =
         serde_json::from_str(&fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
     assert_eq!(written, first);
@@ -163,9 +175,114 @@ fn five_o_pieces_from_a_file_make_one_full_clear_after_five_pieces() {
         result["full_clears"]["histogram"],
         serde_json::json!([{"pieces": 5, "count": 1}])
     );
-    // All five tops in row 18 of 20.
+    // All five pivots (and tops: an O's pivot is in its top row) in row 18 of 20.
     assert_eq!(result["rows"][18]["count"], 5);
     fs::remove_dir_all(&folder).unwrap();
+}
+
+/// The smallest dy of each piece's cells in each rotation (rules.md's table, T J Z O S L I):
+/// the top cell lies that many rows above (negative) the pivot.
+const TOP_DY: [&[i64]; 7] = [
+    &[0, -1, -1, -1],
+    &[0, -1, -1, -1],
+    &[0, -1],
+    &[0],
+    &[0, -1],
+    &[0, -1, -1, -1],
+    &[0, -2],
+];
+
+#[test]
+fn the_row_rule_is_recorded_and_rows_and_columns_match_the_placements() {
+    // One game of 400 pieces (this strategy does not top out in them on 10 × 20, so the
+    // stats run is `arena play`'s game with the same seed): every count is recomputed from
+    // the placements `play` lists.
+    let base = ["column-drop+dellacherie", "--seed", "3"];
+    let play = common::run_json("play", &[&base[..], &["--max-pieces", "400"]].concat());
+    assert_eq!(play["game_over"], false);
+    let placements = play["placements"].as_array().unwrap();
+    assert_eq!(placements.len(), 400);
+    let letters = "TJZOSLI";
+    let mut pivot_rows = [0u64; 20];
+    let mut top_rows = [0u64; 20];
+    let mut columns = [[0u64; 10]; 7];
+    for placement in placements {
+        let piece = letters.find(placement["piece"].as_str().unwrap()).unwrap();
+        let (x, y) = (
+            placement["x"].as_i64().unwrap(),
+            placement["y"].as_i64().unwrap(),
+        );
+        let rotation = placement["rotation"].as_u64().unwrap() as usize;
+        pivot_rows[y.max(0) as usize] += 1;
+        top_rows[(y + TOP_DY[piece][rotation]).max(0) as usize] += 1;
+        columns[piece][x as usize] += 1;
+    }
+    assert_ne!(pivot_rows, top_rows, "the rules must differ on this game");
+    let run = |rule: Option<&str>| {
+        let mut args = [&base[..], &["--pieces", "400"]].concat();
+        if let Some(rule) = rule {
+            args.extend(["--row", rule]);
+        }
+        stats_json(&args)
+    };
+    let (default, pivot, top) = (run(None), run(Some("pivot")), run(Some("top")));
+    assert_eq!(default, pivot, "pivot is the default");
+    assert_eq!(pivot["row"], "pivot");
+    assert_eq!(top["row"], "top");
+    assert!(pivot["row_rule"].as_str().unwrap().contains("pivot"));
+    assert!(top["row_rule"].as_str().unwrap().contains("highest cell"));
+    let counts = |report: &Value| -> Vec<u64> {
+        report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["count"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(counts(&pivot), pivot_rows);
+    assert_eq!(counts(&top), top_rows);
+    // Columns: the pivot's, under either row rule; each type's shares sum to 1.
+    assert_eq!(pivot["columns"], top["columns"]);
+    let reported = pivot["columns"].as_array().unwrap();
+    assert_eq!(reported.len(), 7);
+    for (piece, entry) in reported.iter().enumerate() {
+        assert_eq!(entry["piece"].as_str().unwrap(), &letters[piece..piece + 1]);
+        let entry_counts: Vec<u64> = entry["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|count| count.as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            entry_counts,
+            columns[piece],
+            "piece {}",
+            &letters[piece..piece + 1]
+        );
+        let pieces: u64 = columns[piece].iter().sum();
+        assert!(pieces > 0);
+        assert_eq!(entry["pieces"], pieces);
+        let shares: Vec<f64> = entry["shares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|share| share.as_f64().unwrap())
+            .collect();
+        assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        for (share, count) in shares.iter().zip(&columns[piece]) {
+            assert_eq!(*share, *count as f64 / pieces as f64);
+        }
+    }
+    // The text says which rule, and shows the column table.
+    let text = String::from_utf8(
+        stats(&[&base[..], &["--pieces", "400", "--row", "top"]].concat()).stdout,
+    )
+    .unwrap();
+    assert!(text.contains("rows counted by --row top"), "{text}");
+    assert!(
+        text.contains("columns (percent of each piece type's pieces"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -179,6 +296,10 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
     for (args, named) in [
         (vec!["column-drop+elashi", "--pieces", "0"], "--pieces"),
         (vec!["nope+elashi", "--pieces", "10"], "nope"),
+        (
+            vec!["column-drop+elashi", "--pieces", "10", "--row", "bottom"],
+            "--row",
+        ),
         (
             vec![
                 "column-drop+elashi",

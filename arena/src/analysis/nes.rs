@@ -1,9 +1,16 @@
 //! The NES plateau benchmark's statistics: the score distribution of a run's games and its
 //! pooled summary (arena.md, "The NES plateau benchmark").
 //!
-//! Median: the mean of the two middle scores for an even count. Best third: the ⌈N/3⌉ highest
-//! scores (rounded up, so that one or two games still have a best third). The Tetris share
-//! pools all games: rows cleared by Tetrises ÷ all rows cleared.
+//! Two distributions are summarized with the same statistics ([`ScoreStatistics`]): the
+//! displayed score, capped at 999,999, and the uncapped line-clear points (the sum of every
+//! clear's points without the cap), which is what the source article's figures are of
+//! (arena.md). The thresholds 999,999 and 900,000 apply to both: of the uncapped points,
+//! "999,999 or more" is the share of games that maxed out the display.
+//!
+//! Median: the mean of the two middle values for an even count. Best third: the ⌈N/3⌉ highest
+//! values; best 75 %: the ⌈3N/4⌉ highest (both rounded up, so that one or two games still
+//! have them; arena.md does not say how to round, the best third was already rounded up).
+//! The Tetris share pools all games: rows cleared by Tetrises ÷ all rows cleared.
 
 use tetris_core::NesGameEnd;
 use tetris_core::scoring::MAX_SCORE;
@@ -16,36 +23,47 @@ pub const MAX_OUT_SCORE: u32 = MAX_SCORE;
 /// The second score threshold the benchmark reports.
 pub const NEAR_MAX_OUT_SCORE: u32 = 900_000;
 
-/// The score statistics of a run (of displayed scores, capped at 999,999).
+/// The statistics of one value per game: the displayed scores (capped at 999,999) or the
+/// uncapped line-clear points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreStatistics {
     /// Games.
     pub games: usize,
-    /// The mean score.
+    /// The mean value.
     pub mean: f64,
-    /// The median score (the mean of the two middle scores for an even count).
+    /// The median value (the mean of the two middle values for an even count).
     pub median: f64,
-    /// The highest score.
-    pub best: u32,
+    /// The highest value.
+    pub best: u64,
     /// Games that reached 999,999 (the max-out) ÷ games.
     pub max_out_share: f64,
     /// Games with 900,000 or more ÷ games.
     pub near_max_out_share: f64,
     /// How many games the best third holds: ⌈games / 3⌉.
     pub best_third_games: usize,
-    /// The mean of the ⌈games / 3⌉ highest scores.
+    /// The mean of the ⌈games / 3⌉ highest values.
     pub best_third_mean: f64,
+    /// How many games the best 75 % holds: ⌈3 × games / 4⌉.
+    pub best_three_quarters_games: usize,
+    /// The mean of the ⌈3 × games / 4⌉ highest values.
+    pub best_three_quarters_mean: f64,
 }
 
 impl ScoreStatistics {
-    /// The statistics of `scores`; `None` when there are none.
-    pub fn of(scores: &[u32]) -> Option<ScoreStatistics> {
-        let values: Vec<f64> = scores.iter().map(|&score| f64::from(score)).collect();
+    /// The statistics of `scores` (one value per game, in game order: the sums run in that
+    /// order, so the result does not depend on how the games were scheduled); `None` when
+    /// there are none.
+    pub fn of(scores: &[u64]) -> Option<ScoreStatistics> {
+        let values: Vec<f64> = scores.iter().map(|&score| score as f64).collect();
         let mut descending = values.clone();
         descending.sort_by(|a, b| b.total_cmp(a));
         let best_third_games = scores.len().div_ceil(3);
+        let best_three_quarters_games = (3 * scores.len()).div_ceil(4);
         let share = |threshold: u32| {
-            scores.iter().filter(|&&score| score >= threshold).count() as f64 / scores.len() as f64
+            let reached = scores
+                .iter()
+                .filter(|&&score| score >= u64::from(threshold));
+            reached.count() as f64 / scores.len() as f64
         };
         Some(ScoreStatistics {
             games: scores.len(),
@@ -56,6 +74,8 @@ impl ScoreStatistics {
             near_max_out_share: share(NEAR_MAX_OUT_SCORE),
             best_third_games,
             best_third_mean: mean(&descending[..best_third_games])?,
+            best_three_quarters_games,
+            best_three_quarters_mean: mean(&descending[..best_three_quarters_games])?,
         })
     }
 }
@@ -63,8 +83,10 @@ impl ScoreStatistics {
 /// The summary of a run's finished games.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NesSummary {
-    /// The score statistics (`None` when no game finished).
+    /// The displayed score's statistics (`None` when no game finished).
     pub scores: Option<ScoreStatistics>,
+    /// The uncapped line-clear points' statistics (`None` when no game finished).
+    pub line_clear_points: Option<ScoreStatistics>,
     /// The mean of the uncapped line-clear points.
     pub mean_line_clear_points: Option<f64>,
     /// The mean rows cleared per game.
@@ -90,7 +112,8 @@ pub struct NesSummary {
 impl NesSummary {
     /// Summarizes `games` (summed in the order given).
     pub fn of(games: &[NesGameResult]) -> NesSummary {
-        let scores: Vec<u32> = games.iter().map(|game| game.score).collect();
+        let scores: Vec<u64> = games.iter().map(|game| u64::from(game.score)).collect();
+        let points: Vec<u64> = games.iter().map(|game| game.line_clear_points).collect();
         let column = |value: fn(&NesGameResult) -> f64| -> Option<f64> {
             mean(&games.iter().map(value).collect::<Vec<f64>>())
         };
@@ -98,6 +121,7 @@ impl NesSummary {
         let tetrises: u64 = games.iter().map(|game| game.clears[4]).sum();
         NesSummary {
             scores: ScoreStatistics::of(&scores),
+            line_clear_points: ScoreStatistics::of(&points),
             mean_line_clear_points: column(|game| game.line_clear_points as f64),
             mean_lines: column(|game| f64::from(game.lines)),
             total_lines,
@@ -139,6 +163,53 @@ mod tests {
         // ⌈7 / 3⌉ = 3: (999,999 + 950,000 + 900,000) / 3 = 2,849,999 / 3.
         assert_eq!(statistics.best_third_games, 3);
         assert!((statistics.best_third_mean - 2_849_999.0 / 3.0).abs() < 1e-6);
+        // ⌈3 × 7 / 4⌉ = ⌈5.25⌉ = 6: all but the 0, so 3,769,999 / 6.
+        assert_eq!(statistics.best_three_quarters_games, 6);
+        assert!((statistics.best_three_quarters_mean - 3_769_999.0 / 6.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_uncapped_points_are_summarized_beside_the_capped_score() {
+        // Seven games' uncapped line-clear points (the article's best game is 1,313,600); the
+        // displayed score is each one capped at 999,999.
+        let points: [u64; 7] = [
+            640_000, 1_313_600, 905_000, 999_999, 1_120_400, 899_999, 1_000_000,
+        ];
+        let games: Vec<NesGameResult> = points
+            .iter()
+            .map(|&points| NesGameResult {
+                score: points.min(999_999) as u32,
+                line_clear_points: points,
+                ..result(0, 0, [0; 5], NesGameEnd::ToppedOut)
+            })
+            .collect();
+        let summary = NesSummary::of(&games);
+        let uncapped = summary.line_clear_points.unwrap();
+        // Descending: 1,313,600 1,120,400 1,000,000 999,999 905,000 899,999 640,000,
+        // sum 6,878,998.
+        assert_eq!(uncapped.games, 7);
+        assert!((uncapped.mean - 6_878_998.0 / 7.0).abs() < 1e-6);
+        assert_eq!(summary.mean_line_clear_points, Some(uncapped.mean));
+        assert_eq!(uncapped.median, 999_999.0);
+        assert_eq!(uncapped.best, 1_313_600);
+        // 999,999 or more: four games; 900,000 or more: five.
+        assert_eq!(uncapped.max_out_share, 4.0 / 7.0);
+        assert_eq!(uncapped.near_max_out_share, 5.0 / 7.0);
+        // Best third: 3 games, 1,313,600 + 1,120,400 + 1,000,000 = 3,434,000.
+        assert_eq!(uncapped.best_third_games, 3);
+        assert!((uncapped.best_third_mean - 3_434_000.0 / 3.0).abs() < 1e-6);
+        // Best 75 %: 6 games, all but the 640,000: 6,238,998 / 6 = 1,039,833.
+        assert_eq!(uncapped.best_three_quarters_games, 6);
+        assert_eq!(uncapped.best_three_quarters_mean, 1_039_833.0);
+        // The capped distribution: four games at 999,999, then 905,000 899,999 640,000.
+        let capped = summary.scores.unwrap();
+        assert!((capped.mean - 6_444_995.0 / 7.0).abs() < 1e-6);
+        assert_eq!(capped.median, 999_999.0);
+        assert_eq!(capped.best, 999_999);
+        assert_eq!(capped.max_out_share, 4.0 / 7.0);
+        assert_eq!(capped.best_third_mean, 999_999.0);
+        assert!((capped.best_three_quarters_mean - 5_804_995.0 / 6.0).abs() < 1e-6);
+        assert_eq!(NesSummary::of(&[]).line_clear_points, None);
     }
 
     #[test]
@@ -148,10 +219,14 @@ mod tests {
         assert_eq!(statistics.median, 25.0);
         assert_eq!(statistics.best_third_games, 2);
         assert_eq!(statistics.best_third_mean, 35.0);
+        // ⌈3 × 4 / 4⌉ = 3 games: (40 + 30 + 20) / 3.
+        assert_eq!(statistics.best_three_quarters_games, 3);
+        assert_eq!(statistics.best_three_quarters_mean, 30.0);
         assert_eq!(statistics.max_out_share, 0.0);
         let one = ScoreStatistics::of(&[999_999]).unwrap();
         assert_eq!(one.best_third_games, 1);
         assert_eq!(one.best_third_mean, 999_999.0);
+        assert_eq!(one.best_three_quarters_games, 1);
         assert_eq!(one.max_out_share, 1.0);
         assert_eq!(one.near_max_out_share, 1.0);
         assert_eq!(ScoreStatistics::of(&[]), None);

@@ -8,10 +8,17 @@
 //!   from 0) starts on an empty 10 × H board with seed `S + k` (wrapping); the last game stops
 //!   at the piece cap. A `file:` generator ignores the seed: every game replays the file from
 //!   its start, and the run stops early (with fewer than N pieces) when the file runs out.
-//! - The row of a piece is the row (y from the top, 0 = top row) of its highest cell at lock,
-//!   before any row is cleared. A piece that locks with a cell above the field (y < 0) counts
-//!   in row 0, and is also counted in `pieces_above_top`; its cells above the field are left
-//!   out of the heat map and counted in `cells_above_top`.
+//! - The row of a piece (arena.md, "Games that never end", offers both, the article's as the
+//!   default; [`RowRule`]) is, before any row is cleared, either the row (y from the top, 0 =
+//!   top row) of the lock state's pivot ([`RowRule::Pivot`], the source article's count: only
+//!   T, J, L and I can lock with the pivot on the bottom row) or the row of the piece's highest
+//!   cell ([`RowRule::Top`]). A row above the field (y < 0) counts as row 0. A piece that locks
+//!   with a cell above the field is also counted in `pieces_above_top`; its cells above the
+//!   field are left out of the heat map and counted in `cells_above_top`.
+//! - The column of a piece is its lock state's pivot column x (the command-line contract's
+//!   coordinate; the pivot is always one of the piece's cells in rules.md's table, so it is
+//!   0 to 9). Per piece type, a column's share is the pieces of that type locked with their
+//!   pivot in it ÷ all pieces of that type, so each type's ten shares sum to 1.
 //! - A row's share is its count divided by all pieces, so the shares sum to 1.
 //! - The heat map counts, for every cell, the pieces that had one of their four cells there
 //!   at lock; a cell's share is its count divided by all cells counted on the field.
@@ -42,6 +49,9 @@ use crate::sim::placement::PlayedPlacement;
 /// The board's width in cells.
 pub const WIDTH: usize = 10;
 
+/// Piece types (rules.md's order T J Z O S L I).
+pub const PIECE_TYPES: usize = 7;
+
 /// The fewest pieces a row needs to take part in the fit (fewer: its share is too noisy).
 pub const MIN_FIT_SAMPLES: u64 = 20;
 
@@ -55,9 +65,72 @@ pub const FIT_RULE: &str = "least squares of log10(share) against row over rows 
     ratio = 10^slope = share(row + 1) / share(row); share at row 0 = 10^intercept; expected \
     pieces = 1 / share at row 0; expected lines = 0.4 x expected pieces";
 
-/// The row rule, as stored with the results.
+/// The row rule of [`RowRule::Top`], as stored with the results.
 pub const ROW_RULE: &str = "row (0 = top) of the piece's highest cell at lock, before clearing; \
     cells above the field count as row 0";
+
+/// The row rule of [`RowRule::Pivot`], as stored with the results.
+pub const PIVOT_ROW_RULE: &str = "row (0 = top) of the lock state's pivot (rules.md's y), before \
+    clearing, as the source article counts; a pivot above the field counts as row 0";
+
+/// The column rule, as stored with the results.
+pub const COLUMN_RULE: &str = "per piece type, the share of its pieces whose lock state's pivot \
+    (rules.md's x, 0 = left) is in each column; each type's shares sum to 1";
+
+/// Which row a piece counts in (arena.md: both are offered, the article's is the default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowRule {
+    /// The row of the lock state's pivot (the source article's count).
+    #[default]
+    Pivot,
+    /// The row of the piece's highest cell.
+    Top,
+}
+
+impl RowRule {
+    /// Every rule, the default first.
+    pub const ALL: [RowRule; 2] = [RowRule::Pivot, RowRule::Top];
+
+    /// The rule's command-line name: `pivot` or `top`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RowRule::Pivot => "pivot",
+            RowRule::Top => "top",
+        }
+    }
+
+    /// The rule in words, as printed and stored with the results.
+    pub fn description(self) -> &'static str {
+        match self {
+            RowRule::Pivot => PIVOT_ROW_RULE,
+            RowRule::Top => ROW_RULE,
+        }
+    }
+
+    /// The rule of records written before the rule was recorded (parts, tournament games):
+    /// the top cell, the only rule then.
+    pub fn unrecorded() -> RowRule {
+        RowRule::Top
+    }
+}
+
+impl std::fmt::Display for RowRule {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for RowRule {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<RowRule, String> {
+        RowRule::ALL
+            .into_iter()
+            .find(|rule| rule.name() == name)
+            .ok_or_else(|| format!("unknown row rule {name:?}: use pivot or top"))
+    }
+}
 
 /// What a run counted, piece by piece. It serializes (for the parts of a sharded run) without
 /// the counters of the game in progress, which [`PieceStatistics::merge`] does not use.
@@ -65,6 +138,9 @@ pub const ROW_RULE: &str = "row (0 = top) of the piece's highest cell at lock, b
 pub struct PieceStatistics {
     /// Board rows.
     pub board_height: usize,
+    /// Which row a piece counts in.
+    #[serde(default = "RowRule::unrecorded")]
+    pub row_rule: RowRule,
     /// Pieces placed.
     pub pieces: u64,
     /// Rows cleared.
@@ -73,9 +149,13 @@ pub struct PieceStatistics {
     pub games: u64,
     /// Games that ended by a top-out.
     pub game_overs: u64,
-    /// `row_counts[row]`: pieces whose highest cell locked in `row` (cells above the field
-    /// count as row 0).
+    /// `row_counts[row]`: pieces that locked in `row` by the row rule (a row above the field
+    /// counts as row 0).
     pub row_counts: Vec<u64>,
+    /// `column_counts[piece][x]`: pieces of type `piece` (rules.md's order T J Z O S L I)
+    /// that locked with their pivot in column x.
+    #[serde(default)]
+    pub column_counts: [[u64; WIDTH]; PIECE_TYPES],
     /// Pieces that locked with a cell above the field (also counted in row 0).
     pub pieces_above_top: u64,
     /// `cell_counts[row][x]`: pieces with one of their cells at (x, row) at lock.
@@ -96,15 +176,17 @@ pub struct PieceStatistics {
 }
 
 impl PieceStatistics {
-    /// Empty counts for a board of `board_height` rows.
-    pub fn new(board_height: usize) -> PieceStatistics {
+    /// Empty counts for a board of `board_height` rows, counting rows by `row_rule`.
+    pub fn new(board_height: usize, row_rule: RowRule) -> PieceStatistics {
         PieceStatistics {
             board_height,
+            row_rule,
             pieces: 0,
             lines: 0,
             games: 0,
             game_overs: 0,
             row_counts: vec![0; board_height],
+            column_counts: [[0; WIDTH]; PIECE_TYPES],
             pieces_above_top: 0,
             cell_counts: vec![[0; WIDTH]; board_height],
             cells_above_top: 0,
@@ -120,12 +202,18 @@ impl PieceStatistics {
     /// of the order they were played in.
     pub fn merge(&mut self, other: &PieceStatistics) {
         debug_assert_eq!(self.board_height, other.board_height);
+        debug_assert_eq!(self.row_rule, other.row_rule);
         self.pieces += other.pieces;
         self.lines += other.lines;
         self.games += other.games;
         self.game_overs += other.game_overs;
         for (total, count) in self.row_counts.iter_mut().zip(&other.row_counts) {
             *total += count;
+        }
+        for (total, counts) in self.column_counts.iter_mut().zip(&other.column_counts) {
+            for (total, count) in total.iter_mut().zip(counts) {
+                *total += count;
+            }
         }
         self.pieces_above_top += other.pieces_above_top;
         for (total, counts) in self.cell_counts.iter_mut().zip(&other.cell_counts) {
@@ -166,7 +254,13 @@ impl PieceStatistics {
         if cells_lost > 0 {
             self.pieces_above_top += 1;
         }
-        self.row_counts[top.max(0) as usize] += 1;
+        let row = match self.row_rule {
+            RowRule::Pivot => i32::from(placement.y),
+            RowRule::Top => top,
+        };
+        self.row_counts[row.max(0) as usize] += 1;
+        // The pivot is one of the piece's cells (rules.md's table), so on the field.
+        self.column_counts[placement.piece.index()][placement.x as usize] += 1;
         self.pieces_since_full_clear += 1;
         self.cells_lost_since_full_clear += cells_lost;
         if board.is_empty() {
@@ -193,6 +287,15 @@ impl PieceStatistics {
             .iter()
             .map(|&count| count as f64 / total)
             .collect()
+    }
+
+    /// Per piece type (rules.md's order), each column's share of that type's pieces (all
+    /// zero for a type that never came).
+    pub fn column_shares(&self) -> [[f64; WIDTH]; PIECE_TYPES] {
+        self.column_counts.map(|counts| {
+            let total = counts.iter().sum::<u64>().max(1) as f64;
+            counts.map(|count| count as f64 / total)
+        })
     }
 
     /// Each cell's share of all cells counted on the field.
@@ -384,7 +487,7 @@ mod tests {
     fn five_o_pieces_on_the_floor_make_one_full_clear() {
         // O pivots at x = 0, 2, 4, 6, 8 with cells (x, y) … (x + 1, y + 1): pivot row H − 2
         // puts each on the bottom two rows; together they fill both, which then clear.
-        let mut statistics = PieceStatistics::new(20);
+        let mut statistics = PieceStatistics::new(20, RowRule::Top);
         statistics.start_game();
         let mut board = Board::new(20).unwrap();
         let rotation = 0;
@@ -417,11 +520,120 @@ mod tests {
         assert_eq!(statistics.cell_counts[19], [1; 10]);
         assert_eq!(statistics.full_clear_histogram(), vec![(5, 1)]);
     }
+    /// Locks `piece` at (x, y, rotation) on `board` and records it in both `statistics`.
+    fn lock_and_record(
+        board: &mut Board,
+        statistics: &mut [PieceStatistics],
+        (piece, x, y, rotation): (Piece, i8, i8, u8),
+    ) {
+        let outcome = board.lock(piece, PieceState { x, y, rotation });
+        for statistics in statistics.iter_mut() {
+            statistics.record(
+                &PlayedPlacement {
+                    piece,
+                    x,
+                    y,
+                    rotation,
+                    cleared: outcome.rows_cleared,
+                    path: None,
+                    evaluation: None,
+                },
+                board,
+            );
+        }
+    }
+
+    #[test]
+    fn the_pivot_row_and_the_top_row_of_a_hand_worked_game() {
+        // On an empty 10 × 20 field (rules.md's cells, +y down):
+        // 1. a vertical I (rotation 1: dy −2 … 1) with its pivot at (0, 18) covers rows 16–19
+        //    of column 0: pivot row 18, top row 16 (two rows apart);
+        // 2. a T pointing up (rotation 2: dy −1, 0) with its pivot at (2, 19) covers row 19,
+        //    columns 1–3, and (2, 18): pivot row 19, top row 18 (one apart);
+        // 3. an O (dy 0, 1) with its pivot at (5, 18) covers rows 18–19 of columns 4–5:
+        //    pivot row 18 = top row;
+        // 4. a second vertical I with its pivot at (9, 18), rows 16–19 of column 9: pivot row
+        //    18, top row 16.
+        // No row is full, so nothing clears.
+        let mut board = Board::new(20).unwrap();
+        let mut statistics = [
+            PieceStatistics::new(20, RowRule::Pivot),
+            PieceStatistics::new(20, RowRule::Top),
+        ];
+        for placement in [
+            (Piece::I, 0, 18, 1),
+            (Piece::T, 2, 19, 2),
+            (Piece::O, 5, 18, 0),
+            (Piece::I, 9, 18, 1),
+        ] {
+            lock_and_record(&mut board, &mut statistics, placement);
+        }
+        let [pivot, top] = statistics;
+        assert_eq!(pivot.lines, 0);
+        let mut expected_pivot = vec![0u64; 20];
+        expected_pivot[18] = 3; // both I and the O
+        expected_pivot[19] = 1; // the T
+        assert_eq!(pivot.row_counts, expected_pivot);
+        let mut expected_top = vec![0u64; 20];
+        expected_top[16] = 2; // both I
+        expected_top[18] = 2; // the T and the O
+        assert_eq!(top.row_counts, expected_top);
+        // Summed over the pieces, the pivot rows lie 2 + 1 + 0 + 2 = 5 rows below the tops.
+        let row_sum = |counts: &[u64]| -> u64 {
+            counts
+                .iter()
+                .enumerate()
+                .map(|(row, &n)| row as u64 * n)
+                .sum()
+        };
+        assert_eq!(row_sum(&pivot.row_counts) - row_sum(&top.row_counts), 5);
+        // Columns are the pivot's whatever the row rule: I in 0 and 9, T in 2, O in 5.
+        assert_eq!(pivot.column_counts, top.column_counts);
+        let mut expected_columns = [[0u64; WIDTH]; PIECE_TYPES];
+        expected_columns[Piece::I.index()][0] = 1;
+        expected_columns[Piece::I.index()][9] = 1;
+        expected_columns[Piece::T.index()][2] = 1;
+        expected_columns[Piece::O.index()][5] = 1;
+        assert_eq!(pivot.column_counts, expected_columns);
+        let shares = pivot.column_shares();
+        assert_eq!(shares[Piece::I.index()][0], 0.5);
+        assert_eq!(shares[Piece::I.index()][9], 0.5);
+        assert_eq!(shares[Piece::T.index()][2], 1.0);
+        // Each piece type that came has shares summing to 1; the others are all 0.
+        for (piece, shares) in shares.iter().enumerate() {
+            let sum: f64 = shares.iter().sum();
+            let came = [Piece::I, Piece::T, Piece::O]
+                .iter()
+                .any(|p| p.index() == piece);
+            assert_eq!(sum, if came { 1.0 } else { 0.0 }, "piece {piece}");
+        }
+        // Merging keeps the rule and adds the columns.
+        let mut merged = PieceStatistics::new(20, RowRule::Pivot);
+        merged.merge(&pivot);
+        merged.merge(&pivot);
+        assert_eq!(merged.column_counts[Piece::I.index()][9], 2);
+        assert_eq!(merged.row_counts[18], 6);
+    }
+
+    #[test]
+    fn row_rules_parse_by_name_and_default_to_the_pivot() {
+        assert_eq!(RowRule::default(), RowRule::Pivot);
+        assert_eq!("pivot".parse::<RowRule>(), Ok(RowRule::Pivot));
+        assert_eq!("top".parse::<RowRule>(), Ok(RowRule::Top));
+        assert!(
+            "bottom"
+                .parse::<RowRule>()
+                .unwrap_err()
+                .contains("pivot or top")
+        );
+        assert_eq!(RowRule::Top.to_string(), "top");
+    }
+
     #[test]
     fn a_piece_sticking_out_above_the_field_counts_in_row_0() {
         // A vertical I (rotation 1) spans 4 rows; placed with its top cell in row −1 it
         // covers rows −1 to 2 of one column: one cell lost above the field, three on it.
-        let mut statistics = PieceStatistics::new(6);
+        let mut statistics = PieceStatistics::new(6, RowRule::Top);
         statistics.start_game();
         let mut board = Board::new(6).unwrap();
         let rotation = 1;

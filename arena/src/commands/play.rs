@@ -127,7 +127,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         keep_evaluations: args.features,
     };
     let mut statistics = args.estimate.then(|| {
-        let mut statistics = PieceStatistics::new(usize::from(settings.board_height));
+        let mut statistics = PieceStatistics::new(
+            usize::from(settings.board_height),
+            crate::run::tournament::TOURNAMENT_ROW_RULE,
+        );
         statistics.start_game();
         statistics
     });

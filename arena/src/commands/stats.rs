@@ -4,7 +4,9 @@
 //!
 //! The games are [`crate::run::statistics`]'s (back to back until N pieces, in one block or
 //! `--blocks B` independent ones, which `--shard K/B` plays one at a time), the counts and
-//! the fit [`crate::analysis::pieces`]'s, the output [`crate::report::stats`]'s. Everything
+//! the fit [`crate::analysis::pieces`]'s, the output [`crate::report::stats`]'s. `--row`
+//! picks the row a piece counts in (the lock state's pivot by default, as the source article
+//! counts, or its top cell); the rule is recorded in every output. Everything
 //! printed depends only on the options, never on timing, so runs are repeatable.
 
 use std::path::PathBuf;
@@ -13,6 +15,7 @@ use std::time::Instant;
 use tetris_core::{Board, GeneratorKind};
 use tetris_registry::Strategy;
 
+use crate::analysis::pieces::RowRule;
 use crate::error::ArenaError;
 use crate::input::game_over_rule;
 use crate::report::output::{check_output_folder, print_output};
@@ -48,6 +51,11 @@ pub struct Args {
     /// searcher's (`literature` for drop, `simulation` for the others).
     #[arg(long, value_name = "RULE")]
     pub game_over: Option<String>,
+    /// Which row a piece counts in: `pivot` (the default, the source article's: the row of
+    /// the lock state's pivot) or `top` (the row of the piece's highest cell). Recorded in
+    /// the output.
+    #[arg(long, value_name = "RULE", default_value = "pivot")]
+    pub row: String,
     /// Split the run into B independent blocks (1 to --pieces): block K (from 0) places
     /// pieces / B pieces (one more for the first pieces % B blocks) in games back to back,
     /// its game j with seed S + K x 2^32 + j; the blocks are merged in block order. 1 (the
@@ -59,7 +67,8 @@ pub struct Args {
     /// than blocks. Results do not depend on it.
     #[arg(long, value_name = "J")]
     pub jobs: Option<usize>,
-    /// Write the plots (row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg) and
+    /// Write the plots (row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg,
+    /// column_shares.svg) and
     /// stats.json to DIR, created if missing. DIR is replaced as a whole (written beside it,
     /// then swapped in), so it must hold only these files; a killed run leaves the old DIR.
     /// With --shard: the part file, PART.json.
@@ -89,6 +98,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         (None, blocks) => blocks.unwrap_or(1),
     };
     Board::new(args.board_height)?;
+    let row_rule: RowRule = args
+        .row
+        .parse()
+        .map_err(|message| ArenaError::Usage(format!("--row: {message}")))?;
     let generator: GeneratorKind = args.generator.parse()?;
     let strategy = Strategy::from_name(&args.strategy)?;
     strategy.check_board_height(args.board_height as u8)?;
@@ -99,6 +112,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         board_height: args.board_height as u8,
         blocks,
         game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
+        row_rule,
     };
     settings.check()?;
     // Reads and checks a piece file before any game starts.
@@ -133,7 +147,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         part.write(&path)?;
         return print_output(&part.summary(&path));
     }
-    let statistics = merge_blocks(settings.board_height, &block_statistics);
+    let statistics = merge_blocks(settings.board_height, settings.row_rule, &block_statistics);
     deliver_stats(
         &strategy.name(),
         &settings,

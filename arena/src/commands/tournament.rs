@@ -69,9 +69,10 @@ pub struct Args {
     /// Write plots to DIR, created if missing: lines_per_game.svg (each strategy's
     /// distribution of lines per game) and, per strategy in DIR/<strategy>/ (non-alphanumeric
     /// characters of its name replaced by _), the `arena stats` plots of all its games:
-    /// row_shares.svg, cell_heat_map.svg, full_clear_intervals.svg. DIR is replaced as a
-    /// whole (written beside it, then swapped in), so it must hold only these; a killed run
-    /// leaves the old DIR.
+    /// row_shares.svg (rows of the pieces' top cells), cell_heat_map.svg,
+    /// full_clear_intervals.svg, column_shares.svg. DIR is replaced as a whole (written
+    /// beside it, then swapped in), so it must hold only these; a killed run leaves the old
+    /// DIR.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     /// Write the report to OUT.html as one self-contained page (no network access needed):

@@ -23,6 +23,13 @@ pub const PIECE_RULE: &str = "NES randomizer: the seed draws its start state, th
     strategy's moves took; one preview piece";
 /// The best third's definition, as stored with the results.
 pub const BEST_THIRD_RULE: &str = "mean of the ceil(N / 3) highest displayed scores";
+/// The uncapped distribution's definition, as stored with the results (arena.md: the source
+/// article's figures are of the uncapped line-clear points).
+pub const LINE_CLEAR_POINTS_RULE: &str = "the *_line_clear_points statistics are of each game's \
+    uncapped line-clear points (the displayed score without the 999,999 cap, the source \
+    article's measure); best third: mean of the ceil(N / 3) highest, best 75 %: mean of the \
+    ceil(3N / 4) highest (for scores and points alike); shares count games at or above the \
+    threshold";
 /// The Tetris share's definition, as stored with the results.
 pub const TETRIS_SHARE_RULE: &str = "rows cleared by Tetrises (4 x Tetrises) / all rows cleared, \
     pooled over all games";
@@ -54,6 +61,7 @@ struct SettingsJson {
     end_rule: &'static str,
     score_rule: &'static str,
     best_third_rule: &'static str,
+    line_clear_points_rule: &'static str,
     tetris_share_rule: &'static str,
 }
 
@@ -63,12 +71,20 @@ struct SummaryJson {
     games: usize,
     mean_score: Option<f64>,
     median_score: Option<f64>,
-    best_score: Option<u32>,
+    best_score: Option<u64>,
     share_at_least_999999: Option<f64>,
     share_at_least_900000: Option<f64>,
     best_third_games: Option<usize>,
     best_third_mean_score: Option<f64>,
+    best_three_quarters_games: Option<usize>,
+    best_three_quarters_mean_score: Option<f64>,
     mean_line_clear_points: Option<f64>,
+    median_line_clear_points: Option<f64>,
+    best_line_clear_points: Option<u64>,
+    share_line_clear_points_at_least_999999: Option<f64>,
+    share_line_clear_points_at_least_900000: Option<f64>,
+    best_third_mean_line_clear_points: Option<f64>,
+    best_three_quarters_mean_line_clear_points: Option<f64>,
     mean_lines: Option<f64>,
     total_lines: u64,
     tetrises: u64,
@@ -161,6 +177,7 @@ impl RunReport for NesReport<'_> {
         let spec = &settings.strategy;
         let summary = &self.summary;
         let scores: Option<ScoreStatistics> = summary.scores;
+        let points: Option<ScoreStatistics> = summary.line_clear_points;
         let wall_seconds = self.finished.wall.as_secs_f64();
         let report = ReportJson {
             strategy: spec.to_string(),
@@ -184,6 +201,7 @@ impl RunReport for NesReport<'_> {
                 end_rule: END_RULE,
                 score_rule: SCORE_RULE,
                 best_third_rule: BEST_THIRD_RULE,
+                line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
                 tetris_share_rule: TETRIS_SHARE_RULE,
             },
             interrupted: self.finished.interrupted,
@@ -198,7 +216,18 @@ impl RunReport for NesReport<'_> {
                 share_at_least_900000: scores.map(|scores| scores.near_max_out_share),
                 best_third_games: scores.map(|scores| scores.best_third_games),
                 best_third_mean_score: scores.map(|scores| scores.best_third_mean),
+                best_three_quarters_games: scores.map(|scores| scores.best_three_quarters_games),
+                best_three_quarters_mean_score: scores
+                    .map(|scores| scores.best_three_quarters_mean),
                 mean_line_clear_points: summary.mean_line_clear_points,
+                median_line_clear_points: points.map(|points| points.median),
+                best_line_clear_points: points.map(|points| points.best),
+                share_line_clear_points_at_least_999999: points.map(|points| points.max_out_share),
+                share_line_clear_points_at_least_900000: points
+                    .map(|points| points.near_max_out_share),
+                best_third_mean_line_clear_points: points.map(|points| points.best_third_mean),
+                best_three_quarters_mean_line_clear_points: points
+                    .map(|points| points.best_three_quarters_mean),
                 mean_lines: summary.mean_lines,
                 total_lines: summary.total_lines,
                 tetrises: summary.tetrises,
@@ -333,7 +362,7 @@ impl RunReport for NesReport<'_> {
             ));
         }
         text.push('\n');
-        let Some(scores) = summary.scores else {
+        let (Some(scores), Some(points)) = (summary.scores, summary.line_clear_points) else {
             text.push_str("No game finished.\n");
             return text;
         };
@@ -345,20 +374,38 @@ impl RunReport for NesReport<'_> {
                 (share * games as f64).round() as u64
             )
         };
-        let rows: Vec<(String, String)> = vec![
-            ("mean score".into(), thousands(scores.mean.round() as u64)),
+        // The distribution, the displayed (capped) score beside the uncapped line-clear
+        // points (arena.md: the article's figures are of the latter).
+        let distribution: Vec<(String, String, String)> = vec![
             (
-                "median score".into(),
+                String::new(),
+                "score (capped)".into(),
+                "line-clear points (uncapped)".into(),
+            ),
+            (
+                "mean".into(),
+                thousands(scores.mean.round() as u64),
+                thousands(points.mean.round() as u64),
+            ),
+            (
+                "median".into(),
                 thousands(scores.median.round() as u64),
+                thousands(points.median.round() as u64),
             ),
-            ("best score".into(), thousands(u64::from(scores.best))),
             (
-                "score 999,999 (max-out)".into(),
+                "best".into(),
+                thousands(scores.best),
+                thousands(points.best),
+            ),
+            (
+                "999,999 or more (max-out)".into(),
                 count_share(scores.max_out_share),
+                count_share(points.max_out_share),
             ),
             (
-                "score >= 900,000".into(),
+                "900,000 or more".into(),
                 count_share(scores.near_max_out_share),
+                count_share(points.near_max_out_share),
             ),
             (
                 format!(
@@ -366,14 +413,18 @@ impl RunReport for NesReport<'_> {
                     scores.best_third_games
                 ),
                 thousands(scores.best_third_mean.round() as u64),
+                thousands(points.best_third_mean.round() as u64),
             ),
             (
-                "mean line-clear points".into(),
-                match summary.mean_line_clear_points {
-                    Some(points) => thousands(points.round() as u64),
-                    None => "-".to_string(),
-                },
+                format!(
+                    "mean of best 75% ({} of {games} games)",
+                    scores.best_three_quarters_games
+                ),
+                thousands(scores.best_three_quarters_mean.round() as u64),
+                thousands(points.best_three_quarters_mean.round() as u64),
             ),
+        ];
+        let rows: Vec<(String, String)> = vec![
             ("mean lines".into(), optional(summary.mean_lines, 1)),
             (
                 "tetris share".into(),
@@ -400,7 +451,22 @@ impl RunReport for NesReport<'_> {
                 },
             ),
         ];
-        let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        let width = distribution
+            .iter()
+            .map(|(name, _, _)| name.len())
+            .chain(rows.iter().map(|(name, _)| name.len()))
+            .max()
+            .unwrap_or(0);
+        let score_width = distribution
+            .iter()
+            .map(|(_, score, _)| score.len())
+            .max()
+            .unwrap_or(0);
+        for (name, score, points) in distribution {
+            text.push_str(&format!(
+                "{name:<width$}  {score:<score_width$}  {points}\n"
+            ));
+        }
         for (name, value) in rows {
             text.push_str(&format!("{name:<width$}  {value}\n"));
         }

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{Board, GameOverRule, GeneratorKind};
 use tetris_registry::StrategySpec;
 
-use crate::analysis::pieces::PieceStatistics;
+use crate::analysis::pieces::{PieceStatistics, RowRule};
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
 use crate::report::output::ResultsDestination;
@@ -199,6 +199,9 @@ pub struct StatsPartSettings {
     /// When a game is over (absent in parts written before it was recorded: simulation).
     #[serde(default)]
     pub game_over_rule: GameOverRule,
+    /// Which row a piece counts in (absent in parts written before it was recorded: top).
+    #[serde(default = "RowRule::unrecorded")]
+    pub row_rule: RowRule,
 }
 
 fn new_part(shard: Shard, games: Vec<u64>, jobs: usize, wall: Duration, body: PartBody) -> Part {
@@ -284,6 +287,7 @@ pub fn stats_part(
             board_height: settings.board_height,
             blocks: settings.blocks,
             game_over_rule: settings.game_over_rule,
+            row_rule: settings.row_rule,
         },
         results: blocks,
     };
@@ -448,8 +452,9 @@ pub enum Merged {
         strategy: String,
         /// Its settings.
         settings: StatisticsSettings,
-        /// The blocks merged in block order.
-        statistics: PieceStatistics,
+        /// The blocks merged in block order (boxed: its column counts make it the largest
+        /// variant by far).
+        statistics: Box<PieceStatistics>,
     },
 }
 
@@ -758,6 +763,15 @@ fn merge_stats(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaError> {
         }
         for statistics in &results {
             check_statistics(&path, statistics, settings.board_height)?;
+            if statistics.row_rule != settings.row_rule {
+                return Err(bad(
+                    &path,
+                    format!(
+                        "piece statistics counted by the {} row, not the {} row of its settings",
+                        statistics.row_rule, settings.row_rule
+                    ),
+                ));
+            }
         }
         blocks.extend(results);
         part_settings = Some((path, settings));
@@ -770,6 +784,7 @@ fn merge_stats(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaError> {
         board_height: settings.board_height,
         blocks: settings.blocks,
         game_over_rule: settings.game_over_rule,
+        row_rule: settings.row_rule,
     };
     settings_run
         .check()
@@ -777,7 +792,11 @@ fn merge_stats(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaError> {
         .map_err(|error| bad(&path, error.to_string()))?;
     Ok(Merged::Stats {
         strategy: settings.strategy,
-        statistics: merge_blocks(settings.board_height, &blocks),
+        statistics: Box::new(merge_blocks(
+            settings.board_height,
+            settings.row_rule,
+            &blocks,
+        )),
         settings: settings_run,
     })
 }

@@ -1,5 +1,6 @@
-//! Plots of `arena stats` and `arena tournament --plots` as SVG text (plotters' pure-Rust SVG backend: no system fonts, so it
-//! builds anywhere; the text is left to the SVG viewer).
+//! Plots of `arena stats` and `arena tournament --plots` (row shares, cell heat map,
+//! full-clear intervals, the seven column histograms) as SVG text (plotters' pure-Rust SVG
+//! backend: no system fonts, so it builds anywhere; the text is left to the SVG viewer).
 //!
 //! Each function returns the whole SVG document; callers write it with
 //! [`crate::report::output::write_atomically`].
@@ -9,9 +10,10 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
+use crate::analysis::pieces::{LogLinearFit, PieceStatistics, RowRule, WIDTH};
 use crate::error::ArenaError;
 use crate::report::output::write_atomically;
+use tetris_core::Piece;
 
 /// The size of every plot in pixels.
 const SIZE: (u32, u32) = (800, 600);
@@ -30,8 +32,12 @@ fn drawing_error(plot: &str, error: impl Display) -> ArenaError {
 
 /// The bar chart of the share of pieces per row (row 0 = top) on a log scale, with the fitted
 /// line `10^(intercept + slope × row)` from row 0 to the last fitted row when there is a fit.
-/// Rows without pieces have no bar.
-pub fn row_share_chart(shares: &[f64], fit: Option<&LogLinearFit>) -> Result<String, ArenaError> {
+/// Rows without pieces have no bar. `row_rule` names the row in the caption and axis.
+pub fn row_share_chart(
+    shares: &[f64],
+    fit: Option<&LogLinearFit>,
+    row_rule: RowRule,
+) -> Result<String, ArenaError> {
     let fail = |error: &dyn Display| drawing_error("row share chart", error);
     let height = shares.len();
     let positive = shares.iter().copied().filter(|&share| share > 0.0);
@@ -50,14 +56,23 @@ pub fn row_share_chart(shares: &[f64], fit: Option<&LogLinearFit>) -> Result<Str
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let row_name = match row_rule {
+            RowRule::Pivot => "pivot row",
+            RowRule::Top => "top row",
+        };
         let caption = match fit {
             Some(fit) => format!(
-                "Share of pieces by top row: ratio {:.4}/row, R² {:.4}, expected {:.3e} pieces",
+                "Share of pieces by {row_name}: ratio {:.4}/row, R² {:.4}, expected {:.3e} \
+                 pieces",
                 fit.ratio(),
                 fit.r_squared,
                 fit.expected_pieces()
             ),
-            None => "Share of pieces by top row (no fit)".to_string(),
+            None => format!("Share of pieces by {row_name} (no fit)"),
+        };
+        let axis = match row_rule {
+            RowRule::Pivot => "row of the lock state's pivot (0 = top)",
+            RowRule::Top => "row of the piece's top cell (0 = top)",
         };
         let mut chart = ChartBuilder::on(&root)
             .caption(caption, ("sans-serif", 18))
@@ -72,7 +87,7 @@ pub fn row_share_chart(shares: &[f64], fit: Option<&LogLinearFit>) -> Result<Str
             .x_labels(height.min(32))
             .x_label_formatter(&|row| format!("{row:.0}"))
             .y_label_formatter(&|share| format!("{share:.0e}"))
-            .x_desc("row of the piece's top cell (0 = top)")
+            .x_desc(axis)
             .y_desc("share of pieces")
             .draw()
             .map_err(|error| fail(&error))?;
@@ -377,21 +392,93 @@ pub fn write_tournament_plots(
     write_atomically(&folder.join("lines_per_game.svg"), chart.as_bytes())
 }
 
+/// The size of the column histograms' plot: seven panels in two rows of four.
+const COLUMN_PLOT_SIZE: (u32, u32) = (1200, 640);
+
+/// Seven histograms, one per piece type (rules.md's order T J Z O S L I): the share of that
+/// type's pieces locking with their pivot in each column (0 = left), as the source article
+/// shows them ([`PieceStatistics::column_shares`]); all panels share one share axis so their
+/// bars compare. A type without pieces has an empty panel.
+pub fn column_share_histograms(statistics: &PieceStatistics) -> Result<String, ArenaError> {
+    let fail = |error: &dyn Display| drawing_error("column histograms", error);
+    let counts = &statistics.column_counts;
+    let shares = statistics.column_shares();
+    let tallest = shares.iter().flatten().copied().fold(0.0f64, f64::max);
+    let top = (tallest * 1.1).max(0.05);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, COLUMN_PLOT_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| fail(&error))?;
+        let root = root
+            .titled(
+                "Share of each piece type's pieces by the column of the lock state's pivot",
+                ("sans-serif", 20),
+            )
+            .map_err(|error| fail(&error))?;
+        let panels = root.split_evenly((2, 4));
+        for ((piece, panel), (counts, shares)) in Piece::ALL
+            .iter()
+            .zip(&panels)
+            .zip(counts.iter().zip(&shares))
+        {
+            let pieces: u64 = counts.iter().sum();
+            let mut chart = ChartBuilder::on(panel)
+                .caption(
+                    format!("{} ({pieces} pieces)", piece.letter()),
+                    ("sans-serif", 16),
+                )
+                .margin(8)
+                .x_label_area_size(35)
+                .y_label_area_size(50)
+                .build_cartesian_2d(-0.5f64..WIDTH as f64 - 0.5, 0f64..top)
+                .map_err(|error| fail(&error))?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(WIDTH)
+                .x_label_formatter(&|column| format!("{column:.0}"))
+                .y_label_formatter(&|share| format!("{share:.2}"))
+                .x_desc("pivot column")
+                .draw()
+                .map_err(|error| fail(&error))?;
+            chart
+                .draw_series(
+                    shares
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, share)| **share > 0.0)
+                        .map(|(column, &share)| {
+                            let column = column as f64;
+                            Rectangle::new(
+                                [(column - 0.4, 0.0), (column + 0.4, share)],
+                                BLUE.mix(0.6).filled(),
+                            )
+                        }),
+                )
+                .map_err(|error| fail(&error))?;
+        }
+        root.present().map_err(|error| fail(&error))?;
+    }
+    Ok(svg)
+}
+
 /// The files [`write_statistics_plots`] writes.
-pub const STATISTICS_PLOT_FILES: [&str; 3] = [
+pub const STATISTICS_PLOT_FILES: [&str; 4] = [
     "row_shares.svg",
     "cell_heat_map.svg",
     "full_clear_intervals.svg",
+    "column_shares.svg",
 ];
 
-/// Writes the three plots of `statistics` into `folder` (which must exist): row_shares.svg,
-/// cell_heat_map.svg, full_clear_intervals.svg.
+/// Writes the four plots of `statistics` into `folder` (which must exist): row_shares.svg,
+/// cell_heat_map.svg, full_clear_intervals.svg and column_shares.svg (the seven column
+/// histograms, [`column_share_histograms`]).
 pub fn write_statistics_plots(
     folder: &Path,
     statistics: &PieceStatistics,
 ) -> Result<(), ArenaError> {
     let fit = statistics.fit();
-    let row_chart = row_share_chart(&statistics.row_shares(), fit.as_ref())?;
+    let row_chart = row_share_chart(&statistics.row_shares(), fit.as_ref(), statistics.row_rule)?;
     write_atomically(&folder.join("row_shares.svg"), row_chart.as_bytes())?;
     let heat_map = cell_heat_map(&statistics.cell_shares())?;
     write_atomically(&folder.join("cell_heat_map.svg"), heat_map.as_bytes())?;
@@ -400,6 +487,8 @@ pub fn write_statistics_plots(
         &folder.join("full_clear_intervals.svg"),
         histogram.as_bytes(),
     )?;
+    let columns = column_share_histograms(statistics)?;
+    write_atomically(&folder.join("column_shares.svg"), columns.as_bytes())?;
     Ok(())
 }
 
@@ -419,7 +508,9 @@ mod tests {
     #[test]
     fn plots_are_svg_documents_even_without_data() {
         for svg in [
-            row_share_chart(&[0.0; 8], None).unwrap(),
+            row_share_chart(&[0.0; 8], None, RowRule::Pivot).unwrap(),
+            row_share_chart(&[0.5, 0.5], None, RowRule::Top).unwrap(),
+            column_share_histograms(&PieceStatistics::new(8, RowRule::Pivot)).unwrap(),
             cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
             full_clear_histogram(&[]).unwrap(),
             full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),

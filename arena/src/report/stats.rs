@@ -8,13 +8,14 @@ use serde::Serialize;
 use tetris_core::GameOverRule;
 
 use crate::analysis::pieces::{
-    FIT_RULE, LogLinearFit, MIN_FIT_SAMPLES, PieceStatistics, ROW_RULE, WIDTH, fit_rows,
+    COLUMN_RULE, FIT_RULE, LogLinearFit, MIN_FIT_SAMPLES, PieceStatistics, RowRule, WIDTH, fit_rows,
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
 use crate::report::output::{pretty_json, print_output, write_atomically, write_folder};
 use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
+use tetris_core::Piece;
 
 #[derive(Serialize)]
 struct RowJson {
@@ -28,6 +29,15 @@ struct CellsJson<'a> {
     counts: &'a [[u64; WIDTH]],
     shares: Vec<[f64; WIDTH]>,
     cells_above_top: u64,
+}
+
+/// One piece type's column histogram.
+#[derive(Serialize)]
+struct ColumnsJson {
+    piece: char,
+    pieces: u64,
+    counts: [u64; WIDTH],
+    shares: [f64; WIDTH],
 }
 
 #[derive(Serialize)]
@@ -75,8 +85,11 @@ struct StatsJson<'a> {
     lines: u64,
     games: u64,
     game_overs: u64,
+    row: RowRule,
     row_rule: &'static str,
     rows: Vec<RowJson>,
+    column_rule: &'static str,
+    columns: Vec<ColumnsJson>,
     pieces_above_top: u64,
     cells: CellsJson<'a>,
     fit_rule: &'static str,
@@ -116,13 +129,30 @@ pub fn stats_json(
         lines: statistics.lines,
         games: statistics.games,
         game_overs: statistics.game_overs,
-        row_rule: ROW_RULE,
+        row: statistics.row_rule,
+        row_rule: statistics.row_rule.description(),
         rows: statistics
             .row_counts
             .iter()
             .zip(statistics.row_shares())
             .enumerate()
             .map(|(row, (&count, share))| RowJson { row, count, share })
+            .collect(),
+        column_rule: COLUMN_RULE,
+        columns: Piece::ALL
+            .iter()
+            .zip(
+                statistics
+                    .column_counts
+                    .iter()
+                    .zip(statistics.column_shares()),
+            )
+            .map(|(piece, (&counts, shares))| ColumnsJson {
+                piece: piece.letter(),
+                pieces: counts.iter().sum(),
+                counts,
+                shares,
+            })
             .collect(),
         pieces_above_top: statistics.pieces_above_top,
         cells: CellsJson {
@@ -168,7 +198,7 @@ pub fn is_stats_output(entry: &Path) -> bool {
         })
 }
 
-/// Writes `stats.json` (the JSON report `json`) and the three plots into `folder`.
+/// Writes `stats.json` (the JSON report `json`) and the four plots into `folder`.
 pub fn write_stats_files(
     folder: &Path,
     statistics: &PieceStatistics,
@@ -224,6 +254,8 @@ pub fn stats_text(
     if blocks > 1 {
         let _ = writeln!(text, "{blocks} blocks: {BLOCK_RULE}");
     }
+    let rule = statistics.row_rule;
+    let _ = writeln!(text, "rows counted by --row {rule}: {}", rule.description());
     let fit = statistics.fit();
     let _ = writeln!(text, "\n row      pieces        share  fitted");
     for (row, (count, share)) in statistics
@@ -245,6 +277,32 @@ pub fn stats_text(
             "({} pieces locked with a cell above the field, counted in row 0)",
             statistics.pieces_above_top
         );
+    }
+    let _ = writeln!(
+        text,
+        "\ncolumns (percent of each piece type's pieces, by the lock state's pivot column):"
+    );
+    let _ = write!(text, "piece    pieces");
+    for column in 0..WIDTH {
+        let _ = write!(text, "{column:>7}");
+    }
+    text.push('\n');
+    for (piece, (counts, shares)) in Piece::ALL.iter().zip(
+        statistics
+            .column_counts
+            .iter()
+            .zip(statistics.column_shares()),
+    ) {
+        let _ = write!(
+            text,
+            "{:>5} {:>9}",
+            piece.letter(),
+            counts.iter().sum::<u64>()
+        );
+        for share in shares {
+            let _ = write!(text, "{:>7.2}", share * 100.0);
+        }
+        text.push('\n');
     }
     let _ = writeln!(text, "\ncells (per mille of all cells), row 0 at the top:");
     for (row, shares) in statistics.cell_shares().iter().enumerate() {

@@ -228,7 +228,10 @@ impl<'a> TournamentReport<'a> {
     /// The piece statistics of all games of strategy `index`, merged in game order (so they
     /// do not depend on `--jobs`); empty unless the games recorded them.
     pub(crate) fn merged_statistics(&self, index: usize) -> PieceStatistics {
-        let mut merged = PieceStatistics::new(self.settings.board_height as usize);
+        let mut merged = PieceStatistics::new(
+            self.settings.board_height as usize,
+            crate::run::tournament::TOURNAMENT_ROW_RULE,
+        );
         for row in self
             .finished
             .results

@@ -19,7 +19,7 @@
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
-use crate::analysis::pieces::PieceStatistics;
+use crate::analysis::pieces::{PieceStatistics, RowRule};
 use crate::error::ArenaError;
 use crate::run::games::play_counted_game;
 use crate::run::shard::{Shard, ShardTasks, run_shard_tasks};
@@ -48,6 +48,8 @@ pub struct StatisticsSettings {
     pub blocks: u64,
     /// When a game is over (each game over starts the next game of the block).
     pub game_over_rule: GameOverRule,
+    /// Which row a piece counts in (`--row`).
+    pub row_rule: RowRule,
 }
 
 impl StatisticsSettings {
@@ -134,7 +136,7 @@ pub fn play_statistics_blocks(
         || Ok(strategy.clone()),
         |strategy, block| {
             let pieces = settings.block_pieces(block);
-            let mut merged = PieceStatistics::new(height);
+            let mut merged = PieceStatistics::new(height, settings.row_rule);
             let mut placed = 0u64;
             // Every game places at least one piece or ends the block.
             for game in 0.. {
@@ -145,7 +147,7 @@ pub fn play_statistics_blocks(
                     max_pieces: Some(pieces - placed),
                     game_over_rule: settings.game_over_rule,
                 };
-                let mut statistics = PieceStatistics::new(height);
+                let mut statistics = PieceStatistics::new(height, settings.row_rule);
                 statistics.start_game();
                 let Some(result) =
                     play_counted_game(strategy, &game_settings, progress, Some(&mut statistics))?
@@ -175,8 +177,12 @@ pub fn play_statistics_blocks(
 }
 
 /// The blocks' statistics merged in block order: the run's statistics.
-pub fn merge_blocks(board_height: u8, blocks: &[PieceStatistics]) -> PieceStatistics {
-    let mut merged = PieceStatistics::new(usize::from(board_height));
+pub fn merge_blocks(
+    board_height: u8,
+    row_rule: RowRule,
+    blocks: &[PieceStatistics],
+) -> PieceStatistics {
+    let mut merged = PieceStatistics::new(usize::from(board_height), row_rule);
     for block in blocks {
         merged.merge(block);
     }
@@ -195,6 +201,7 @@ mod tests {
             board_height: 8,
             blocks,
             game_over_rule: GameOverRule::Simulation,
+            row_rule: RowRule::Pivot,
         }
     }
 

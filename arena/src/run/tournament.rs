@@ -9,12 +9,17 @@
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
-use crate::analysis::pieces::PieceStatistics;
+use crate::analysis::pieces::{PieceStatistics, RowRule};
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
 use crate::run::games::play_counted_game;
 use crate::run::{Progress, TaskOutcome};
 use crate::sim::game::{GameEnd, GameSettings};
+
+/// The row rule of the piece statistics of `tournament --plots`/`--estimate` and
+/// `play --estimate`: the piece's top cell, as before `arena stats --row` (whose default is
+/// the article's pivot row) existed; their estimates say so (`ESTIMATE_RULE`).
+pub const TOURNAMENT_ROW_RULE: RowRule = RowRule::Top;
 
 /// Everything that decides the games of a run (the settings stored with the results).
 pub struct TournamentSettings {
@@ -85,7 +90,10 @@ pub fn play_tournament_game(
     let (game, strategy_index) = (task / count, (task % count) as usize);
     let game_settings = settings.game_settings(game);
     let mut statistics = settings.piece_statistics.then(|| {
-        let mut statistics = Box::new(PieceStatistics::new(settings.board_height as usize));
+        let mut statistics = Box::new(PieceStatistics::new(
+            settings.board_height as usize,
+            TOURNAMENT_ROW_RULE,
+        ));
         statistics.start_game();
         statistics
     });

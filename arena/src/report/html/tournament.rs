@@ -161,7 +161,11 @@ impl TournamentReport<'_> {
                 );
                 body.push_str(&plot(
                     "Share of pieces by top row",
-                    &plots::row_share_chart(&statistics.row_shares(), fit.as_ref())?,
+                    &plots::row_share_chart(
+                        &statistics.row_shares(),
+                        fit.as_ref(),
+                        statistics.row_rule,
+                    )?,
                     false,
                 ));
                 body.push_str(&plot(
