@@ -18,7 +18,6 @@
 //! `--board-height`.
 
 use std::io::IsTerminal;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use tetris_core::{GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
@@ -33,8 +32,9 @@ use crate::report::output::{check_output_file, print_output, print_to_stderr, wr
 use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
+use crate::run::games::play_observed_game;
 use crate::run::{Progress, interrupt};
-use crate::sim::game::{GameEnd, GameSettings, PlayOptions, play_game};
+use crate::sim::game::{GameEnd, GameSettings, PlayOptions};
 use crate::sim::replay::Replay;
 
 /// Options of `arena play`.
@@ -140,22 +140,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             // A spinner of the pieces so far (on a terminal only): uncapped games of strong
             // strategies can last millions of pieces.
             let progress = Progress::game_pieces();
-            let mut unreported = 0u64;
-            let result = play_game(&mut strategy, &settings, options, &mut |step| {
-                if let Some(statistics) = statistics.as_mut() {
-                    statistics.record(step.placement, step.board);
-                }
-                unreported += 1;
-                if unreported == Progress::PIECES_PER_REPORT {
-                    progress.add_pieces(unreported);
-                    unreported = 0;
-                }
-                if interrupt::interrupted() {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })?;
+            let result = play_observed_game(
+                &mut strategy,
+                &settings,
+                options,
+                &progress,
+                statistics.as_mut(),
+            )?;
             progress.finish();
             result
         }

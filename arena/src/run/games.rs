@@ -10,15 +10,16 @@ use crate::error::ArenaError;
 use crate::run::{Progress, interrupt};
 use crate::sim::game::{GameEnd, GameResult, GameSettings, PlayOptions, Step, play_game};
 
-/// Plays one game of `strategy` under `settings`, reporting its pieces to `progress` in chunks
-/// and recording every placement in `statistics` when given. `None` when Ctrl-C stopped the
-/// game after a piece (half a game is no result).
-pub fn play_counted_game(
+/// Plays one game of `strategy` under `settings` with `options`, reporting its pieces to
+/// `progress` in chunks, recording every placement in `statistics` when given, and stopping
+/// after a piece when Ctrl-C was pressed (the result then ends with [`GameEnd::Stopped`]).
+pub fn play_observed_game(
     strategy: &mut Strategy,
     settings: &GameSettings,
+    options: PlayOptions,
     progress: &Progress,
     mut statistics: Option<&mut PieceStatistics>,
-) -> Result<Option<GameResult>, ArenaError> {
+) -> Result<GameResult, ArenaError> {
     let mut unreported = 0u64;
     let mut observer = |step: &Step<'_>| {
         if let Some(statistics) = statistics.as_deref_mut() {
@@ -35,7 +36,25 @@ pub fn play_counted_game(
             ControlFlow::Continue(())
         }
     };
-    let result = play_game(strategy, settings, PlayOptions::default(), &mut observer)?;
+    let result = play_game(strategy, settings, options, &mut observer)?;
     progress.add_pieces(result.pieces % Progress::PIECES_PER_REPORT);
+    Ok(result)
+}
+
+/// [`play_observed_game`] as a runner task: no placements kept, and `None` when Ctrl-C
+/// stopped the game after a piece (half a game is no result).
+pub fn play_counted_game(
+    strategy: &mut Strategy,
+    settings: &GameSettings,
+    progress: &Progress,
+    statistics: Option<&mut PieceStatistics>,
+) -> Result<Option<GameResult>, ArenaError> {
+    let result = play_observed_game(
+        strategy,
+        settings,
+        PlayOptions::default(),
+        progress,
+        statistics,
+    )?;
     Ok((result.end != GameEnd::Stopped).then_some(result))
 }
