@@ -91,15 +91,19 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, ArenaError> {
 /// The game-over rule of games of `specs` (one strategy, or a tournament's): the `--game-over`
 /// value when given, else the rule their searchers default to (`simulation` for the searchers
 /// that start at the spawn, `literature` for `drop`). Strategies whose defaults differ must be
-/// given one rule explicitly, so that a comparison never mixes rules without saying so.
+/// given one rule explicitly, so that a comparison never mixes rules without saying so. These
+/// games have no frames, so the console rule, which needs the NES frame model, is refused
+/// ([`frameless_rule`]).
 pub fn game_over_rule(
     explicit: Option<&str>,
     specs: &[StrategySpec],
 ) -> Result<GameOverRule, ArenaError> {
     if let Some(text) = explicit {
-        return text
+        let rule = text
             .parse()
-            .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")));
+            .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")))?;
+        return frameless_rule(rule)
+            .map_err(|message| ArenaError::Usage(format!("--game-over: {message}")));
     }
     let mut defaults = specs
         .iter()
@@ -114,6 +118,18 @@ pub fn game_over_rule(
              {other_rule} rule: choose one for all with --game-over simulation|literature"
         ))),
     }
+}
+
+/// `rule` if a game without frames can play it: the console rule needs the NES frame model (a
+/// piece that spawns overlapping may move out frame by frame), so it is refused, in words.
+pub fn frameless_rule(rule: GameOverRule) -> Result<GameOverRule, String> {
+    if rule.needs_frame_model() {
+        return Err(format!(
+            "the {rule} rule needs the NES frame model: it is `arena nes`'s (its default with \
+             the gamepad searcher); games without frames play simulation or literature"
+        ));
+    }
+    Ok(rule)
 }
 
 #[cfg(test)]
@@ -137,8 +153,12 @@ mod tests {
         let message = game_over_rule(Some("console"), &spawn_based)
             .unwrap_err()
             .to_string();
+        assert!(message.contains("needs the NES frame model"), "{message}");
+        let message = game_over_rule(Some("nes"), &spawn_based)
+            .unwrap_err()
+            .to_string();
         assert!(
-            message.contains("unknown game-over rule \"console\""),
+            message.contains("unknown game-over rule \"nes\""),
             "{message}"
         );
     }

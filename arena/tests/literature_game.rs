@@ -71,9 +71,12 @@ fn bad_options_and_options_that_do_not_apply_are_one_error_line() {
             assert!(message.contains(expected), "{command:?}: {message}");
         }
     }
+    // The console rule exists, but only games with the NES frame model (`arena nes`) play it.
     let message = fail(&["play", "bfs+elashi", "--game-over", "console"]);
+    assert!(message.contains("needs the NES frame model"), "{message}");
+    let message = fail(&["play", "bfs+elashi", "--game-over", "arcade"]);
     assert!(
-        message.contains("unknown game-over rule \"console\""),
+        message.contains("unknown game-over rule \"arcade\""),
         "{message}"
     );
     // The 10-row pattern fits a 10-row game.

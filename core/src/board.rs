@@ -1,10 +1,16 @@
 //! The playing field: 10 columns × H rows (H from 4 to 32) as a `Copy` column bitboard.
 //!
 //! Coordinates follow rules.md: `x` is the column (0 at the left), `y` the row (0 at the TOP,
-//! `H − 1` the floor row). Cells above row 0 (`y < 0`) are legal for a piece and are never
-//! stored: a piece that locks partly above the field loses those cells, as in the original NES
-//! AI program (the real console keeps two hidden rows instead; an exact-console mode would add
-//! them).
+//! `H − 1` the floor row). Cells above row 0 (`y < 0`) are legal for a piece. What happens to
+//! the cells of a piece that locks partly above the field depends on the board:
+//!
+//! - a plain board (the default) never stores them: they are lost, as in the original NES AI
+//!   program (rules.md, the simulation and literature rules);
+//! - a console board ([`Board::with_hidden_rows`]) keeps the NES console's two hidden rows −1
+//!   and −2 (rules.md, the console rule; nes-facts.md §1.5): cells that lock there are written
+//!   there, collide with every later piece, and are never cleared, shifted or drawn; and a
+//!   cell above row −2 is outside the console's field. The text and JSON forms show the field
+//!   only, and so do the features: the hidden rows are invisible, as on the screen.
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,10 +38,19 @@ pub const DEFAULT_BOARD_HEIGHT: u8 = 20;
 /// (`trailing_zeros`), and bits `H..32` are always zero. Column bitboards make the per-column
 /// features (heights, holes, wells) single bit operations, and a row's cells are recovered by
 /// testing bit `y` of every column (row features combine columns pairwise with XOR).
+///
+/// A console board also holds the two hidden rows above row 0 (see the module documentation):
+/// `hidden` has bit `2x` set when cell `(x, −2)` is occupied and bit `2x + 1` for `(x, −1)`,
+/// so that column x's pair, `hidden >> 2x & 3`, is exactly the two bits a search puts above
+/// the column's row 0 when it pads the column by two rows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     columns: [u32; BOARD_WIDTH],
     height: u8,
+    /// Whether this is a console board, which keeps the two hidden rows.
+    keeps_hidden_rows: bool,
+    /// The hidden rows' cells (always 0 on a plain board).
+    hidden: u32,
 }
 
 /// What one lock did to the board.
@@ -47,7 +62,8 @@ pub struct LockOutcome {
     pub cleared_rows: u32,
     /// How many of the piece's own cells were in the removed rows.
     pub piece_cells_cleared: u8,
-    /// How many of the piece's cells were above row 0 and so were not stored.
+    /// How many of the piece's cells were above row 0 and so were not stored (on a console
+    /// board, cells on the hidden rows are stored there and not counted).
     pub cells_above_top: u8,
 }
 
@@ -60,6 +76,8 @@ impl Board {
         Ok(Board {
             columns: [0; BOARD_WIDTH],
             height: height as u8,
+            keeps_hidden_rows: false,
+            hidden: 0,
         })
     }
 
@@ -68,7 +86,62 @@ impl Board {
         Board {
             columns: [0; BOARD_WIDTH],
             height: DEFAULT_BOARD_HEIGHT,
+            keeps_hidden_rows: false,
+            hidden: 0,
         }
+    }
+
+    /// This board as a console board (rules.md, the console rule): the same field, with the
+    /// two hidden rows above it, empty at first, which keep the cells of pieces that lock
+    /// there (see the module documentation).
+    pub const fn with_hidden_rows(self) -> Board {
+        Board {
+            keeps_hidden_rows: true,
+            ..self
+        }
+    }
+
+    /// This board's field as a plain board: a console board's hidden rows are dropped.
+    pub const fn without_hidden_rows(self) -> Board {
+        Board {
+            keeps_hidden_rows: false,
+            hidden: 0,
+            ..self
+        }
+    }
+
+    /// Whether this is a console board, with the two hidden rows ([`Board::with_hidden_rows`]).
+    #[inline]
+    pub const fn keeps_hidden_rows(&self) -> bool {
+        self.keeps_hidden_rows
+    }
+
+    /// The hidden rows' cells: bit `2x` for `(x, −2)`, bit `2x + 1` for `(x, −1)`; always 0 on
+    /// a plain board.
+    #[inline]
+    pub const fn hidden_rows(&self) -> u32 {
+        self.hidden
+    }
+
+    /// Marks the hidden cell `(x, y)` occupied (`y` is −2 or −1) on a console board: a cell
+    /// that a piece locked there earlier, for building positions.
+    ///
+    /// # Panics
+    /// If this is a plain board, which has no hidden rows, or `(x, y)` is not a hidden cell.
+    pub fn set_hidden(&mut self, x: usize, y: i8) {
+        assert!(self.keeps_hidden_rows, "a plain board has no hidden rows");
+        assert!(
+            x < BOARD_WIDTH && (-2..0).contains(&y),
+            "({x}, {y}) is not a hidden cell"
+        );
+        self.hidden |= 1 << (2 * x as i32 + i32::from(y) + 2);
+    }
+
+    /// Column `x`'s two hidden cells as bits: bit 0 for row −2, bit 1 for row −1 (what a
+    /// column padded by two rows above row 0 holds there).
+    #[inline]
+    pub const fn hidden_column(&self, x: usize) -> u32 {
+        self.hidden >> (2 * x) & 3
     }
 
     /// Rows of the board.
@@ -112,14 +185,18 @@ impl Board {
         self.columns[x] >> y & 1 != 0
     }
 
-    /// Whether a piece cell at `(x, y)` would collide: walls and the floor block, cells above
-    /// row 0 are free, and in-field cells block when occupied.
+    /// Whether a piece cell at `(x, y)` would collide: walls and the floor block, in-field
+    /// cells block when occupied, and cells above row 0 are free on a plain board; on a
+    /// console board a hidden row's cell blocks when occupied and rows above −2 block.
     #[inline]
     pub fn is_blocked(&self, x: i32, y: i32) -> bool {
         if !(0..BOARD_WIDTH as i32).contains(&x) || y >= self.height as i32 {
             return true;
         }
-        y >= 0 && self.columns[x as usize] >> y & 1 != 0
+        if y < 0 {
+            return self.keeps_hidden_rows && (y < -2 || self.hidden >> (2 * x + y + 2) & 1 != 0);
+        }
+        self.columns[x as usize] >> y & 1 != 0
     }
 
     /// Marks the in-field cell `(x, y)` occupied.
@@ -176,7 +253,8 @@ impl Board {
     }
 
     /// Occupies the cells of `piece` in `state` without clearing rows; cells above row 0 are
-    /// dropped. Returns how many were dropped. The state must be legal.
+    /// dropped, except that a console board writes them into its hidden rows. Returns how
+    /// many were dropped. The state must be legal.
     #[inline]
     pub fn place(&mut self, piece: Piece, state: PieceState) -> u8 {
         debug_assert!(self.fits(piece, state), "placing an illegal state");
@@ -185,7 +263,12 @@ impl Board {
         for (dx, dy) in piece.cells(rotation) {
             let row = y + dy;
             if row < 0 {
-                above_top += 1;
+                if self.keeps_hidden_rows {
+                    // A legal state on a console board has no cell above row −2.
+                    self.hidden |= 1 << (2 * (x + dx) + row + 2);
+                } else {
+                    above_top += 1;
+                }
             } else {
                 self.columns[(x + dx) as usize] |= 1 << row;
             }
@@ -202,7 +285,8 @@ impl Board {
         full
     }
 
-    /// Removes the rows of `rows` (a mask of row indices); the rows above move down.
+    /// Removes the rows of `rows` (a mask of row indices); the rows above move down (row 0
+    /// comes in empty: the hidden rows of a console board never move).
     #[inline]
     fn remove_rows(&mut self, rows: u32) {
         let mut remaining = rows;
@@ -265,13 +349,13 @@ impl Board {
         std::array::from_fn(|x| self.column_height(x))
     }
 
-    /// Number of occupied cells.
+    /// Number of occupied cells of the field (a console board's hidden rows not counted).
     #[inline]
     pub fn occupied_count(&self) -> u32 {
         self.columns.iter().map(|column| column.count_ones()).sum()
     }
 
-    /// Whether no cell is occupied.
+    /// Whether no cell of the field is occupied (a console board's hidden rows not counted).
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.columns.iter().all(|&column| column == 0)
@@ -389,6 +473,15 @@ impl fmt::Display for Board {
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Board {}x{}:", BOARD_WIDTH, self.height)?;
+        if self.keeps_hidden_rows {
+            // The hidden rows, marked so they cannot be mistaken for the field.
+            for y in [-2i32, -1] {
+                let row: String = (0..BOARD_WIDTH as i32)
+                    .map(|x| if self.is_blocked(x, y) { 'h' } else { '-' })
+                    .collect();
+                writeln!(f, "{row}")?;
+            }
+        }
         write!(f, "{self}")
     }
 }
@@ -588,5 +681,58 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Board>(&json).unwrap(), board);
         assert!(serde_json::from_str::<Board>(r#"["..."]"#).is_err());
+    }
+
+    #[test]
+    fn a_console_board_keeps_cells_locked_on_the_hidden_rows_forever() {
+        // rules.md console rule, nes-facts.md §1.5: rows −1 and −2 keep what locks there; they
+        // collide, and are never cleared, shifted or drawn.
+        let plain = with_bottom(&[".#########"; 3], 20);
+        let console = plain.with_hidden_rows();
+        assert!(console.keeps_hidden_rows() && !plain.keeps_hidden_rows());
+        // A vertical I (cells (x, y−2)..(x, y+1)) in column 0 with its pivot on row 1 has a
+        // cell on row −1 and its lowest on row 2; put a stack under it first.
+        let fill_column_0 = |board: &mut Board| {
+            for y in 3..17 {
+                board.set(0, y);
+            }
+        };
+        let (mut plain, mut console) = (plain, console);
+        fill_column_0(&mut plain);
+        fill_column_0(&mut console);
+        let high_i = state(0, 1, 1);
+        assert_eq!(plain.lock(Piece::I, high_i).cells_above_top, 1);
+        let outcome = console.lock(Piece::I, high_i);
+        assert_eq!(outcome.cells_above_top, 0);
+        assert_eq!(console.hidden_rows(), 0b10, "(0, −1) is bit 2·0 + 1");
+        assert_eq!(console.hidden_column(0), 0b10);
+        assert_eq!(console.hidden_column(1), 0);
+        // The field is the same on both, and so are the text forms: the hidden rows are not
+        // drawn.
+        assert_eq!(plain.to_string(), console.to_string());
+        // The hidden cell collides: a vertical I in column 0 at pivot row 0 or 1 covers
+        // (0, −1); on the plain board it is free.
+        for y in [0, 1] {
+            assert!(!console.fits(Piece::I, state(0, y, 1)));
+        }
+        assert!(plain.is_blocked(0, 0) && !plain.is_blocked(0, -1));
+        assert!(console.is_blocked(0, -1) && !console.is_blocked(0, -2));
+        assert!(!console.is_blocked(1, -1));
+        // Rows above −2 are outside the console's field, and free on a plain board.
+        assert!(console.is_blocked(5, -3) && !plain.is_blocked(5, -3));
+        // Clearing rows moves the field down but never the hidden rows.
+        let mut full_top = Board::standard().with_hidden_rows();
+        for x in 1..10 {
+            full_top.set(x, 0);
+        }
+        full_top.set(0, 2);
+        let outcome = full_top.lock(Piece::I, state(0, 0, 1));
+        // The I (resting on (0, 2)) fills (0, 0) and completes row 0; its cells on rows −2 and
+        // −1 go to the hidden rows, which row 0's removal does not touch (row 0 comes in
+        // empty, not from the hidden rows).
+        assert_eq!(outcome.rows_cleared, 1);
+        assert_eq!(full_top.hidden_column(0), 0b11);
+        assert!(full_top.is_occupied(0, 1) && full_top.is_occupied(0, 2));
+        assert!(!full_top.is_occupied(0, 0));
     }
 }

@@ -1072,6 +1072,7 @@ mod tests {
                     with_paths: false,
                     entry_delay: true,
                     frame_timing: Some(timing),
+                    ..SearchOptions::default()
                 }
             )
         );
@@ -1079,6 +1080,7 @@ mod tests {
             with_paths: false,
             entry_delay: false,
             frame_timing: Some(timing),
+            ..SearchOptions::default()
         };
         assert!(later.iter().all(|&(_, options)| options == later_options));
         // 9 O placements, then 17 I placements after each, then the 7 unknown pieces.

@@ -20,19 +20,28 @@
 //! - the next piece's first input frame is the frame after its spawn; the randomizer steps once
 //!   on every frame and picks the new preview on the spawn frame, after that frame's step.
 //!
+//! The game plays under one of two game-over rules ([`NesGameSettings::game_over_rule`]):
+//!
+//! - the console rule (rules.md; nes-facts.md §1.5 and §6), the plateau benchmark's: the
+//!   board is a console board ([`Board::with_hidden_rows`]), whose two hidden rows keep the
+//!   cells that lock above the field; a spawn is never checked, so a piece that spawns
+//!   overlapping may still move out; the game is over when a piece locks overlapping an
+//!   occupied cell (that lock changes nothing and counts as no piece);
+//! - the simulation rule, the NES AI program's: cells above row 0 are lost at lock, and the
+//!   game is over when the next piece cannot spawn.
+//!
 //! Choices where the console is not modelled (the same as the rest of the arena, rules.md):
 //! the frame counter is 0 on the game-start frame (the real one depends on the menus, like
-//! the randomizer's seed); the game is over when the next piece cannot spawn (the console
-//! lets it move out first); cells above row 0 are lost at lock; buttons are all released
-//! during the dead frames between pieces (so every piece starts with nothing held; the
-//! delayed-auto-shift counter still carries over, as on the console); push-down points are
-//! not scored (the plateau benchmark leaves them out).
+//! the randomizer's seed); buttons are all released during the dead frames between pieces (so
+//! every piece starts with nothing held; the delayed-auto-shift counter still carries over, as
+//! on the console); push-down points are not scored (the plateau benchmark leaves them out).
 
 use crate::board::Board;
 use crate::error::Error;
 use crate::generator::NesGenerator;
 use crate::piece::Piece;
 use crate::placement::{Buttons, PieceState, Placement};
+use crate::rules::GameOverRule;
 use crate::scoring::{NesScore, ONE_FRAME_LEVEL, frames_per_row};
 use crate::search::FrameTiming;
 
@@ -250,24 +259,45 @@ pub struct NesGameSettings {
     pub stop_level: u8,
     /// The seed of the randomizer's start state ([`NesGenerator::with_frame_counting`]).
     pub seed: u64,
+    /// When the game is over: [`GameOverRule::Console`] (the console's hidden rows and its
+    /// lock-time check; the plateau benchmark's) or [`GameOverRule::Simulation`] (the NES AI
+    /// program's); see the module documentation. The literature rule, a one-piece game's, is
+    /// played as the simulation rule.
+    pub game_over_rule: GameOverRule,
 }
 
 impl NesGameSettings {
     /// The plateau benchmark's settings (rules.md): start at [`PLATEAU_START_LEVEL`] (19), stop
-    /// at the transition to [`PLATEAU_STOP_LEVEL`] (29).
+    /// at the transition to [`PLATEAU_STOP_LEVEL`] (29), under the console rule.
     pub fn plateau(seed: u64) -> NesGameSettings {
         NesGameSettings {
             start_level: PLATEAU_START_LEVEL,
             stop_level: PLATEAU_STOP_LEVEL,
             seed,
+            game_over_rule: GameOverRule::Console,
         }
+    }
+
+    /// The same settings under `rule`.
+    pub fn with_game_over_rule(self, rule: GameOverRule) -> NesGameSettings {
+        NesGameSettings {
+            game_over_rule: rule,
+            ..self
+        }
+    }
+
+    /// Whether the game plays under the console rule.
+    fn console(&self) -> bool {
+        self.game_over_rule == GameOverRule::Console
     }
 }
 
 /// How a frame-driven game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NesGameEnd {
-    /// The next piece could not spawn.
+    /// The game topped out: under the console rule a piece locked overlapping an occupied
+    /// cell (for a strategy: the piece had no legal lock within reach); under the simulation
+    /// rule the next piece could not spawn (or had no placement).
     #[serde(rename = "top-out")]
     ToppedOut,
     /// A line clear reached the stop level.
@@ -324,13 +354,21 @@ impl NesGame {
         NesGame::with_board(Board::standard(), settings)
     }
 
-    /// A game that starts on `board` (any height; the redraw time uses its height).
+    /// A game that starts on `board`'s field (any height; the redraw time uses its height).
+    /// Under the console rule the game's board is `board` as a console board (with its
+    /// hidden rows, if it has any); under the others, as a plain board.
     pub fn with_board(board: Board, settings: NesGameSettings) -> NesGame {
         let mut generator = NesGenerator::with_frame_counting(settings.seed);
         let current = generator.next().expect("the NES generator never ends");
         let next = generator.next().expect("the NES generator never ends");
+        let board = if settings.console() {
+            board.with_hidden_rows()
+        } else {
+            board.without_hidden_rows()
+        };
         NesGame {
-            end: (!board.can_spawn(current)).then_some(NesGameEnd::ToppedOut),
+            end: (!settings.console() && !board.can_spawn(current))
+                .then_some(NesGameEnd::ToppedOut),
             board,
             generator,
             score: NesScore::new(settings.start_level),
@@ -481,9 +519,21 @@ impl NesGame {
     }
 
     /// Locks the current piece after `active_frames` frames, then runs the delays and spawns
-    /// the next piece (or ends the game).
+    /// the next piece (or ends the game). Under the console rule a lock that overlaps an
+    /// occupied cell ends the game instead: the console checks at lock time (nes-facts.md
+    /// §6), and the curtain falls with the board, score and piece count unchanged.
     fn lock(&mut self, state: PieceState, active_frames: u32, autorepeat_x: u8) -> NesLock {
         let lock_frame = self.spawn_frame + u64::from(active_frames);
+        if !self.board.fits(self.current, state) {
+            // Only a console game gets here: elsewhere an overlapping piece never spawned.
+            self.end = Some(NesGameEnd::ToppedOut);
+            return NesLock {
+                state,
+                rows_cleared: 0,
+                active_frames,
+                dead_frames: 0,
+            };
+        }
         let outcome = self.board.lock(self.current, state);
         let redraw = redraw_frames(state.y, self.board.height());
         let next_spawn = if outcome.rows_cleared == 0 {
@@ -513,7 +563,7 @@ impl NesGame {
         self.spawn_frame = next_spawn;
         self.current = self.next;
         self.next = self.generator.next().expect("the NES generator never ends");
-        if !self.board.can_spawn(self.current) {
+        if !self.settings.console() && !self.board.can_spawn(self.current) {
             self.end = Some(NesGameEnd::ToppedOut);
         }
         report
@@ -826,6 +876,7 @@ mod tests {
             start_level: PLATEAU_START_LEVEL,
             stop_level: PLATEAU_START_LEVEL + 1,
             seed: 1,
+            game_over_rule: GameOverRule::Simulation,
         };
         let mut game = NesGame::new(settings);
         // Every piece, in its spawn orientation at its lowest row, fills the gaps of a bottom
@@ -858,9 +909,126 @@ mod tests {
         assert_eq!(game.score().level(), 20);
         assert!(game.play_frames(&[]).is_err());
 
-        // Top-out: a field whose spawn rows are full cannot take the first piece.
+        // Top-out under the simulation rule: a field whose spawn rows are full cannot take the
+        // first piece.
         let blocked = Board::from_bottom_rows(&["#########."; 20], 20).unwrap();
-        let game = NesGame::with_board(blocked, NesGameSettings::plateau(1));
+        let game = NesGame::with_board(blocked, settings);
         assert_eq!(game.end(), Some(NesGameEnd::ToppedOut));
+    }
+
+    /// A 20-row field whose column 6 is full from the floor to row 0: every piece but the O
+    /// spawns overlapping it (T, J, L, I and S cover (6, 0), Z covers (6, 1)).
+    fn full_column_6() -> Board {
+        let mut board = Board::standard();
+        for y in 0..20 {
+            board.set(6, y);
+        }
+        board
+    }
+
+    /// The settings of the first seed from 1 whose first piece is `piece`, under `rule`.
+    fn first_piece_is(piece: Piece, rule: GameOverRule) -> NesGameSettings {
+        let mut seed = 1;
+        loop {
+            let settings = NesGameSettings::plateau(seed).with_game_over_rule(rule);
+            if NesGame::new(settings).current() == piece {
+                return settings;
+            }
+            seed += 1;
+        }
+    }
+
+    #[test]
+    fn a_t_that_spawns_overlapping_ends_a_simulation_game_but_moves_out_on_the_console() {
+        let board = full_column_6();
+        let t = PieceState::SPAWN;
+        assert!(!board.fits(Piece::T, t), "the T's spawn covers (6, 0)");
+        // Simulation rule: the T cannot spawn, so the game is over before its first frame.
+        let simulation = first_piece_is(Piece::T, GameOverRule::Simulation);
+        let game = NesGame::with_board(board, simulation);
+        assert_eq!(game.end(), Some(NesGameEnd::ToppedOut));
+        assert!(!game.board().keeps_hidden_rows());
+        // Console rule, the same seed: the spawn is not checked (nes-facts.md §6). Left on
+        // the first frame tests only the target, x 4 (cells (3..5, 0) and (4, 1)), which is
+        // free: the T has moved out. Then it floats through the entry delay and falls to the
+        // floor: rows 0..18 for its pivot, the drop from 18 failing.
+        let console = simulation.with_game_over_rule(GameOverRule::Console);
+        let mut game = NesGame::with_board(board, console);
+        assert_eq!(game.end(), None);
+        assert!(game.board().keeps_hidden_rows());
+        let mut frames = vec![Buttons::LEFT];
+        let mut falling = game.falling_piece();
+        assert_eq!(falling.frame(game.board(), Buttons::LEFT, 2), None);
+        assert_eq!(falling.state().x, 4);
+        while falling.frame(game.board(), Buttons::NONE, 2).is_none() {
+            frames.push(Buttons::NONE);
+        }
+        frames.push(Buttons::NONE);
+        let lock = game.play_frames(&frames).unwrap();
+        assert_eq!(
+            lock.state,
+            PieceState {
+                x: 4,
+                y: 18,
+                rotation: 0
+            }
+        );
+        assert_eq!(game.end(), None);
+        assert_eq!(game.pieces(), 1);
+        assert!(game.board().is_occupied(4, 18) && game.board().is_occupied(4, 19));
+    }
+
+    #[test]
+    fn on_the_console_a_piece_that_locks_overlapping_ends_the_game_and_changes_nothing() {
+        // The same T, left alone: it floats at the spawn for the 96 frames of entry delay, the
+        // drop of frame 97 to row 1 is blocked by (6, 1), so it locks where it spawned,
+        // overlapping (6, 0): the console's top-out, checked at lock time.
+        let board = full_column_6();
+        let mut game = NesGame::with_board(board, first_piece_is(Piece::T, GameOverRule::Console));
+        let frames = vec![Buttons::NONE; 97];
+        let lock = game.play_frames(&frames).unwrap();
+        assert_eq!(lock.state, PieceState::SPAWN);
+        assert_eq!(game.end(), Some(NesGameEnd::ToppedOut));
+        assert_eq!(game.pieces(), 0);
+        assert_eq!(game.board().to_string(), board.to_string());
+        assert!(game.play_frames(&[Buttons::NONE]).is_err());
+    }
+
+    #[test]
+    fn a_console_game_keeps_the_cells_of_a_lock_above_the_field_and_later_pieces_hit_them() {
+        // Rows 0..2 full but for column 0, rows 3..19 full but for column 9: a vertical I
+        // (cells (x, y−2)..(x, y+1)) in column 0 with its pivot on row 1 rests on (0, 3), has
+        // one cell on row −1 and completes rows 0..2. (The spawn rows are full, so only the
+        // console rule, which never checks a spawn, lets this game start.)
+        let mut rows = vec![".#########"; 3];
+        rows.extend(vec!["#########."; 17]);
+        let board = Board::from_rows(&rows).unwrap();
+        let mut game = NesGame::with_board(board, NesGameSettings::plateau(1));
+        let high_i = PieceState {
+            x: 0,
+            y: 1,
+            rotation: 1,
+        };
+        let mut game_piece = game.current();
+        while game_piece != Piece::I {
+            // Any seed whose first piece is an I.
+            let seed = game.settings().seed + 1;
+            game = NesGame::with_board(board, NesGameSettings::plateau(seed));
+            game_piece = game.current();
+        }
+        let lock = game.place_directly(high_i).unwrap();
+        assert_eq!(lock.rows_cleared, 3);
+        // The same lock on a plain board, as under the simulation rule: the field is the
+        // same (rows 0..2 cleared, so empty again), but the cell on row −1 is lost there.
+        let mut plain = board;
+        assert_eq!(plain.lock(Piece::I, high_i).cells_above_top, 1);
+        assert_eq!(game.board().to_string(), plain.to_string());
+        assert_eq!(game.board().hidden_column(0), 0b10);
+        assert_eq!(plain.hidden_rows(), 0);
+        // A later vertical I in column 0 with its pivot on row 1 (cells rows −1..2, all
+        // empty in the field) now hits the kept cell on the console only.
+        assert!(plain.fits(Piece::I, high_i));
+        assert!(!game.board().fits(Piece::I, high_i));
+        assert_eq!(game.end(), None);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Three rules exist in the field, and a result means little without its rule: the
 //! literature's averages for the same strategy differ by a factor of about six between them
-//! (search.md §2b). This module names the two that a game without frames can play:
+//! (search.md §2b). This module names them:
 //!
 //! - [`GameOverRule::Simulation`], the NES AI program's: the game is over when the next piece's
 //!   spawn state is illegal. A piece that locks with cells above row 0 loses those cells and
@@ -12,8 +12,13 @@
 //!   landed piece BEFORE any row is cleared (El-Tetris: landing row + piece height > 20), or
 //!   when the piece has no placement at all.
 //!
-//! The console rule (hidden rows above the field, game over at a lock that overlaps) belongs to
-//! the NES frame model.
+//! - [`GameOverRule::Console`], the NES console's (nes-facts.md §1.5 and §6): two hidden rows
+//!   above the field keep the cells that lock there ([`Board::with_hidden_rows`]); the spawn
+//!   is never checked, so a piece that spawns overlapping may still move out, and the game is
+//!   over when a piece locks overlapping an occupied cell. A search never offers such a lock,
+//!   so for a player the game is over when the piece has no placement. Only games with the NES
+//!   frame model (`arena nes`) play it: a searcher must know that an overlapping spawn may
+//!   move out, which only the gamepad search models.
 //!
 //! The rule travels with every decision ([`crate::DecisionContext::game_over_rule`]) because
 //! the lookahead chain needs it twice: a chain that ends the game before its last known piece
@@ -40,18 +45,41 @@ pub enum GameOverRule {
     /// The literature's: over when a placed piece lands with a cell above row 0 (judged before
     /// rows clear) or has no placement. The default of the `drop` searcher.
     Literature,
+    /// The NES console's: two hidden rows above the field keep what locks there; over when a
+    /// piece locks overlapping an occupied cell (a spawn that overlaps may still move out). The
+    /// default of `arena nes` with a gravity-aware searcher.
+    Console,
 }
 
 impl GameOverRule {
     /// Every rule, in the order listings show them.
-    pub const ALL: [GameOverRule; 2] = [GameOverRule::Simulation, GameOverRule::Literature];
+    pub const ALL: [GameOverRule; 3] = [
+        GameOverRule::Simulation,
+        GameOverRule::Literature,
+        GameOverRule::Console,
+    ];
 
-    /// The rule's name on the command line and in results: `simulation`, `literature`.
+    /// The rule's name on the command line and in results: `simulation`, `literature`,
+    /// `console`.
     pub const fn name(self) -> &'static str {
         match self {
             GameOverRule::Simulation => "simulation",
             GameOverRule::Literature => "literature",
+            GameOverRule::Console => "console",
         }
+    }
+
+    /// Whether games under this rule need the NES frame model (only the console rule): the
+    /// frame-less games (`play`, `tournament`, `stats`, `tune`) refuse it.
+    pub const fn needs_frame_model(self) -> bool {
+        matches!(self, GameOverRule::Console)
+    }
+
+    /// Whether a piece whose spawn state overlaps an occupied cell may still move out (only
+    /// under the console rule): a search must then start from the overlapping spawn and
+    /// offer only the legal locks it reaches.
+    pub const fn spawn_may_overlap(self) -> bool {
+        matches!(self, GameOverRule::Console)
     }
 
     /// One line saying when the game ends under this rule.
@@ -61,16 +89,21 @@ impl GameOverRule {
             GameOverRule::Literature => {
                 "the game ends when a piece lands with a cell above row 0 (before rows clear)"
             }
+            GameOverRule::Console => {
+                "the NES console's: two hidden rows keep what locks above the field; the game \
+                 ends when a piece locks overlapping a cell (arena nes only)"
+            }
         }
     }
 
     /// Whether locking `placement` ends the game by itself, before any row clears: under the
     /// literature rule, when one of its cells lies above row 0; never under the simulation
-    /// rule (there the NEXT piece decides, [`GameOverRule::blocks_next_piece`]).
+    /// rule (there the NEXT piece decides, [`GameOverRule::blocks_next_piece`]) nor the
+    /// console rule (a placement a search offers is a legal lock, which never ends the game).
     #[inline]
     pub fn placement_ends_game(self, placement: &Placement) -> bool {
         match self {
-            GameOverRule::Simulation => false,
+            GameOverRule::Simulation | GameOverRule::Console => false,
             GameOverRule::Literature => placement.cells.iter().any(|&(_, y)| y < 0),
         }
     }
@@ -78,11 +111,12 @@ impl GameOverRule {
     /// Whether `board` (after a placement and its clears) ends the game before the next piece
     /// is placed: under the simulation rule, when the known `next` piece cannot spawn, or,
     /// when the next piece is unknown (`None`), when any of the 7 could not; never under the
-    /// literature rule.
+    /// literature rule, nor the console rule (which never checks a spawn: the next piece ends
+    /// the game only if its search finds no legal lock).
     #[inline]
     pub fn blocks_next_piece(self, board: &Board, next: Option<Piece>) -> bool {
         match self {
-            GameOverRule::Literature => false,
+            GameOverRule::Literature | GameOverRule::Console => false,
             GameOverRule::Simulation => match next {
                 Some(piece) => !board.can_spawn(piece),
                 None => Piece::ALL.iter().any(|&piece| !board.can_spawn(piece)),
@@ -106,7 +140,7 @@ impl FromStr for GameOverRule {
             .into_iter()
             .find(|rule| rule.name() == text)
             .ok_or_else(|| {
-                format!("unknown game-over rule {text:?} (valid: simulation literature)")
+                format!("unknown game-over rule {text:?} (valid: simulation literature console)")
             })
     }
 }
@@ -124,7 +158,8 @@ mod tests {
             let json = serde_json::to_string(&rule).unwrap();
             assert_eq!(json, format!("\"{}\"", rule.name()));
         }
-        assert!("console".parse::<GameOverRule>().is_err());
+        assert_eq!("console".parse::<GameOverRule>(), Ok(GameOverRule::Console));
+        assert!("nes".parse::<GameOverRule>().is_err());
         assert_eq!(GameOverRule::default(), GameOverRule::Simulation);
     }
 
@@ -164,5 +199,10 @@ mod tests {
         assert!(GameOverRule::Simulation.blocks_next_piece(&board, None));
         assert!(!GameOverRule::Literature.blocks_next_piece(&board, Some(Piece::T)));
         assert!(!GameOverRule::Simulation.blocks_next_piece(&Board::standard(), None));
+        // The console never checks a spawn (nes-facts.md §6).
+        assert!(!GameOverRule::Console.blocks_next_piece(&board, Some(Piece::T)));
+        assert!(!GameOverRule::Console.blocks_next_piece(&board, None));
+        assert!(GameOverRule::Console.spawn_may_overlap());
+        assert!(!GameOverRule::Simulation.spawn_may_overlap());
     }
 }

@@ -24,14 +24,21 @@ pub struct SearchOptions {
     /// gravity-aware searchers; `None` means the searcher's own default timing
     /// ([`Searcher::frame_timing`]). Searchers that ignore gravity ignore it.
     pub frame_timing: Option<FrameTiming>,
+    /// The game's game-over rule. A searcher reads it for one thing: under the console rule
+    /// ([`GameOverRule::spawn_may_overlap`]) a piece whose spawn state overlaps may still move
+    /// out, so the search must start from that spawn and offer only the legal locks it
+    /// reaches; under the other rules such a piece has no placement. Only the gamepad search
+    /// models it; the others find nothing from an overlapping spawn under every rule.
+    pub game_over_rule: GameOverRule,
 }
 
 impl SearchOptions {
-    /// Paths on, no entry delay, the searcher's default timing.
+    /// Paths on, no entry delay, the searcher's default timing, the simulation rule.
     pub const WITH_PATHS: SearchOptions = SearchOptions {
         with_paths: true,
         entry_delay: false,
         frame_timing: None,
+        game_over_rule: GameOverRule::Simulation,
     };
 }
 
@@ -76,6 +83,7 @@ impl DecisionContext {
             with_paths,
             entry_delay: self.entry_delay,
             frame_timing: self.frame_timing,
+            game_over_rule: self.game_over_rule,
         }
     }
 
@@ -86,6 +94,7 @@ impl DecisionContext {
             with_paths: false,
             entry_delay: false,
             frame_timing: self.frame_timing,
+            game_over_rule: self.game_over_rule,
         }
     }
 }

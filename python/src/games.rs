@@ -283,6 +283,7 @@ impl Games {
         let height = checked_height(board_height)?;
         let rule: GameOverRule = game_over
             .parse()
+            .and_then(tetris_arena::input::frameless_rule)
             .map_err(|message: String| value_error(format!("--game-over: {message}")))?;
         let searcher = searcher_named(searcher)?;
         let reward = match reward {

@@ -109,8 +109,12 @@ const MAX_CACHED_STATES: usize = 1 << 16;
 
 /// Pivot rows that are "open" on `board`: the top rows where every orientation fits in
 /// every column (its cells reach one row below the pivot, so pivot row y is open when rows up
-/// to y + 1 are empty): the number of empty top rows less one, or 0.
+/// to y + 1 are empty): the number of empty top rows less one, or 0. Also 0 on a console board
+/// with a cell on its hidden rows, where the band would not play as on the empty board.
 fn open_band_rows(board: &Board) -> i8 {
+    if board.hidden_rows() != 0 {
+        return 0;
+    }
     let occupied = (0..BOARD_WIDTH).fold(0u32, |rows, x| rows | board.column(x));
     let empty_rows = occupied.trailing_zeros().min(u32::from(board.height()));
     empty_rows.saturating_sub(1) as i8
@@ -784,11 +788,15 @@ impl Gamepad {
         }
     }
 
-    /// Records a lock state the first time it is reached.
+    /// Records a lock state the first time it is reached, if the piece is legal there: a
+    /// lock that overlaps ends the game on the console (nes-facts.md §6), so it is not a
+    /// placement. (Only a piece that spawned overlapping, under the console rule, and never
+    /// moved can lock overlapping: every move tests its target.)
     #[inline]
     fn record_lock(&mut self, lock: PieceState, parent: u32, buttons: Buttons) {
+        let legal = self.fits(lock.x, lock.y, lock.rotation);
         let word = &mut self.locked[slot(lock.x, lock.rotation)];
-        if *word >> lock.y & 1 == 0 {
+        if legal && *word >> lock.y & 1 == 0 {
             *word |= 1 << lock.y;
             self.locks.push(Lock {
                 state: lock,
@@ -890,7 +898,11 @@ impl Searcher for Gamepad {
         let timing = options.frame_timing.unwrap_or(self.default_timing);
         self.number_states(board.height(), timing);
         self.compute_legal(board, piece);
-        if self.fits(SPAWN_X, SPAWN_Y, 0) {
+        // Under the console rule a spawn that overlaps may still move out: the search starts
+        // there anyway, every move tests only its target (as the game does), and a lock is
+        // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
+        // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
+        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
             let band_rows = open_band_rows(board);
             let banded = !self.plain_only
                 && band_rows >= 2
@@ -965,6 +977,7 @@ mod tests {
                             with_paths: true,
                             entry_delay,
                             frame_timing: None,
+                            ..SearchOptions::default()
                         };
                         banded.search(&board, piece, options, &mut banded_out);
                         plain.search(&board, piece, options, &mut plain_out);
@@ -1013,6 +1026,7 @@ mod tests {
                             with_paths: true,
                             entry_delay,
                             frame_timing: None,
+                            ..SearchOptions::default()
                         };
                         let switched = SearchOptions {
                             frame_timing,

@@ -101,8 +101,9 @@ use tetris_core::{
 };
 
 /// A board's columns for [`legal_pivot_rows`]: the occupied rows of column x with the rows
-/// from the floor on set, shifted up 2 bits, at index `x + 2`; two walls on each side with
-/// every bit set. Built once per search, so that each (column, rotation) word costs four
+/// from the floor on set, shifted up 2 bits, at index `x + 2`, the two bits below holding the
+/// column's hidden rows −2 and −1 (always empty but on a console board); two walls on each
+/// side with every bit set. Built once per search, so that each (column, rotation) word costs four
 /// loads, shifts and ORs with no branch (a cell outside the walls reads a wall).
 #[derive(Clone, Copy)]
 struct BlockedColumns {
@@ -117,7 +118,8 @@ impl BlockedColumns {
         let floor = !0u64 << board.height();
         let mut columns = [!0u64; BOARD_WIDTH + 4];
         for x in 0..BOARD_WIDTH {
-            columns[x + 2] = (u64::from(board.column(x)) | floor) << 2;
+            columns[x + 2] =
+                (u64::from(board.column(x)) | floor) << 2 | u64::from(board.hidden_column(x));
         }
         BlockedColumns { columns, floor }
     }
@@ -127,7 +129,8 @@ impl BlockedColumns {
 /// the board of `blocked`, for both searches: for each of the orientation's cells (dx, dy),
 /// the occupied column `x + dx` with the rows from the floor on set, shifted by `dy`, puts the
 /// cell of pivot row y on bit y; the OR over the cells is the blocked set. A cell outside the
-/// walls reads a wall, which blocks every row; cells above row 0 shift in as zeros, i.e. free.
+/// walls reads a wall, which blocks every row; cells on rows −2 and −1 read the column's hidden
+/// rows (free but on a console board).
 /// (Every cell has |dx| ≤ 2 and |dy| ≤ 2, so the index stays in the array and the stored
 /// `<< 2` turns every shift by dy into a right shift by dy + 2.)
 #[inline(always)]
@@ -529,8 +532,12 @@ impl Default for Bfs {
 /// Rows of the open band on `board`: the pivot rows `0..B` in which every orientation of every
 /// piece fits in every column, `B = E − 1` for `E` completely empty top rows (every
 /// orientation reaches at most 1 row below its pivot). Only used when it is 2 rows or more
-/// (see the design note); 0 otherwise.
+/// (see the design note); 0 otherwise, and 0 on a console board with a cell on its hidden rows,
+/// where the band would not play as on the empty board.
 fn open_band_rows(board: &Board) -> u32 {
+    if board.hidden_rows() != 0 {
+        return 0;
+    }
     let empty_top_rows = board
         .columns()
         .iter()

@@ -169,6 +169,7 @@ fn assert_paths_replay(
         with_paths: true,
         entry_delay,
         frame_timing: Some(timing),
+        ..SearchOptions::default()
     };
     gamepad.search(board, piece, options, &mut out);
     assert!(!out.is_empty() || !board.can_spawn(piece));
@@ -234,6 +235,7 @@ fn the_first_pieces_entry_delay_reaches_more_and_its_paths_float_first() {
             with_paths: true,
             entry_delay: true,
             frame_timing: None,
+            ..SearchOptions::default()
         },
         &mut out,
     );

@@ -687,6 +687,7 @@ fn a_warmed_up_gamepad_search_allocates_nothing() {
         with_paths: true,
         entry_delay: true,
         frame_timing: None,
+        ..SearchOptions::default()
     };
     for piece in Piece::ALL {
         gamepad.search(&Board::standard(), piece, delayed, &mut out);

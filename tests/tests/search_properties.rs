@@ -21,6 +21,7 @@ const WITHOUT_PATHS: SearchOptions = SearchOptions {
     with_paths: false,
     entry_delay: false,
     frame_timing: None,
+    game_over_rule: tetris_core::GameOverRule::Simulation,
 };
 
 fn search(
@@ -155,7 +156,7 @@ proptest! {
     ) {
         let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate });
         let mut bfs = Bfs::new();
-        let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None };
+        let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None, ..SearchOptions::default() };
         for piece in Piece::ALL {
             let everything: HashSet<PieceState> =
                 search(&mut bfs, &board, piece, WITHOUT_PATHS).iter().map(Placement::state).collect();

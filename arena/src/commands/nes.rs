@@ -3,6 +3,10 @@
 //! line clear reaches level 29, and the score distribution is reported
 //! ([`crate::analysis::nes`], [`crate::report::nes`]).
 //!
+//! The game-over rule is the console rule for a gravity-aware searcher and the simulation
+//! rule for one that ignores gravity, unless `--game-over` names one
+//! ([`crate::sim::nes::nes_game_over_rule`]); it is recorded in the report and the parts.
+//!
 //! Game k (0-based) uses seed `S + k`. A strategy sees the current piece and, at depth 2, the
 //! preview; the NES shows one preview piece, so depths above 2 are refused. Games run on the
 //! arena's runner ([`crate::run`]): results are identical for any `--jobs` except the `timing`
@@ -13,7 +17,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
+use tetris_core::{GameOverRule, PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
@@ -22,7 +26,7 @@ use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::nes::{
-    MAX_NES_DEPTH, MAX_START_LEVEL, MIN_TAP_RATE, NesRunSettings, play_nes_game,
+    MAX_NES_DEPTH, MAX_START_LEVEL, MIN_TAP_RATE, NesRunSettings, nes_game_over_rule, play_nes_game,
 };
 
 /// Options of `arena nes`.
@@ -30,8 +34,8 @@ use crate::sim::nes::{
 pub struct Args {
     /// The strategy: SEARCHER+EVALUATOR[:PRESET|:weights.json][@DEPTH], depth 1 or 2 (the NES
     /// shows one preview piece), e.g. gamepad+nes-plateau@2. A searcher that ignores gravity
-    /// (bfs, column-drop) has its placements locked as if they were reachable; the report
-    /// flags it.
+    /// (bfs, column-drop) has its placements locked as if they were reachable, under the
+    /// simulation game-over rule; the report flags it.
     #[arg(value_name = "STRATEGY")]
     pub strategy: String,
     /// Games to play (1 to 10,000,000).
@@ -57,6 +61,14 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "T", default_value_t = u32::from(MIN_TAP_RATE))]
     pub tap_rate: u32,
+    /// When a game is over: `console` (the NES console's, rules.md: two hidden rows above the
+    /// field keep what locks there; a piece that spawns overlapping may still move out; the
+    /// game ends when a piece locks overlapping a cell) or `simulation` (the NES AI
+    /// program's: cells locked above the field are lost; the game ends when the next piece
+    /// cannot spawn). Default: console for a gravity-aware searcher (gamepad), simulation for
+    /// one that ignores gravity (which cannot play the console rule). Recorded in the report.
+    #[arg(long, value_name = "RULE")]
+    pub game_over: Option<String>,
     /// Games played at once, 1 to 256 (default: the available cores); never more threads
     /// than games. Results do not depend on it, only the timings do.
     #[arg(long, value_name = "J")]
@@ -146,6 +158,12 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
     }
     let tap_rate = tetris_registry::check_tap_rate(u64::from(args.tap_rate))
         .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
+    let explicit_rule: Option<GameOverRule> = args
+        .game_over
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")))?;
     let spec: StrategySpec = args.strategy.parse()?;
     if spec.depth > MAX_NES_DEPTH {
         return Err(ArenaError::Strategy {
@@ -173,6 +191,8 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
     }
     let strategy = Strategy::new(spec.clone())?;
     let ignores_gravity = strategy.frame_timing().is_none();
+    let game_over_rule = nes_game_over_rule(explicit_rule, !ignores_gravity, &spec.searcher)
+        .map_err(|message| ArenaError::Usage(format!("--game-over: {message}")))?;
     let settings = NesRunSettings {
         strategy: spec,
         ignores_gravity,
@@ -181,6 +201,7 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
         start_level: args.start_level as u8,
         stop_level: args.to_level as u8,
         tap_rate,
+        game_over_rule,
     };
     Ok((settings, strategy))
 }

@@ -2,6 +2,7 @@
 //! the CSV of games.
 
 use serde::Serialize;
+use tetris_core::GameOverRule;
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
@@ -13,10 +14,25 @@ use crate::sim::nes::{FRAMES_PER_SECOND, NesGameResult, NesRunSettings};
 pub const SCORE_RULE: &str = "NES line-clear points 40/100/300/1200 x (level + 1) with the level \
     after the clear's own level-up; no soft-drop points; the displayed score is capped at \
     999,999 (line_clear_points is the uncapped sum)";
-/// The end rule, as printed and stored with the results.
-pub const END_RULE: &str = "a game ends at a top-out (the next piece cannot spawn, or the strategy \
-    has no placement for the current piece) or when a line clear reaches the stop level (that \
-    clear is scored)";
+/// The end rule under `rule`, as printed and stored with the results.
+pub fn end_rule(rule: GameOverRule) -> String {
+    let top_out = match rule {
+        GameOverRule::Console => {
+            "console rule: two hidden rows above the field keep the cells that lock there and \
+             collide with later pieces; a spawn is not checked, so a piece that spawns \
+             overlapping may move out; a top-out is a piece that locks overlapping a cell, i.e. \
+             the strategy has no legal lock within reach for the current piece"
+        }
+        _ => {
+            "simulation rule: cells locked above the field are lost; a top-out is a next piece \
+             that cannot spawn, or a current piece the strategy has no placement for"
+        }
+    };
+    format!(
+        "{top_out}; a game also ends when a line clear reaches the stop level (that clear is \
+         scored)"
+    )
+}
 /// The seed rule, as stored with the results.
 pub const PIECE_RULE: &str = "NES randomizer: the seed draws its start state, then it steps once \
     per simulated frame, so from the third piece on the pieces depend on the frames the \
@@ -54,11 +70,12 @@ struct SettingsJson {
     stop_level: u8,
     stop_level_lines: Option<u32>,
     tap_rate: u8,
+    game_over_rule: GameOverRule,
     board_width: u8,
     board_height: u8,
     preview_pieces: u8,
     piece_rule: &'static str,
-    end_rule: &'static str,
+    end_rule: String,
     score_rule: &'static str,
     best_third_rule: &'static str,
     line_clear_points_rule: &'static str,
@@ -194,11 +211,12 @@ impl RunReport for NesReport<'_> {
                 stop_level: settings.stop_level,
                 stop_level_lines: settings.stop_lines(),
                 tap_rate: settings.tap_rate,
+                game_over_rule: settings.game_over_rule,
                 board_width: 10,
                 board_height: 20,
                 preview_pieces: 1,
                 piece_rule: PIECE_RULE,
-                end_rule: END_RULE,
+                end_rule: end_rule(settings.game_over_rule),
                 score_rule: SCORE_RULE,
                 best_third_rule: BEST_THIRD_RULE,
                 line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
@@ -351,6 +369,7 @@ impl RunReport for NesReport<'_> {
             rules.start_level, rules.stop_level
         ));
         text.push_str(&format!("Tapping: {tapping}\n"));
+        text.push_str(&format!("Game over: {}\n", end_rule(rules.game_over_rule)));
         text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
         text.push_str(&format!("Pieces: {PIECE_RULE}\n"));
         text.push_str(&format!("Score: {SCORE_RULE}\n"));

@@ -179,6 +179,10 @@ pub struct NesPartSettings {
     pub stop_level: u8,
     /// Tap rate.
     pub tap_rate: u8,
+    /// The game-over rule (parts written before the console rule existed played the
+    /// simulation rule, the default).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
 }
 
 /// An `arena stats` run's settings in a part.
@@ -262,6 +266,7 @@ pub fn nes_part(
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
+            game_over_rule: settings.game_over_rule,
         },
         results,
     };
@@ -738,6 +743,7 @@ fn merge_nes(
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
+            game_over_rule: settings.game_over_rule,
         },
         finished: Finished {
             results: games,

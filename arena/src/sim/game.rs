@@ -87,6 +87,10 @@ impl GameEnd {
                 GameOverRule::Literature => {
                     "game over (a piece landed above the field, or had no placement)".to_string()
                 }
+                // Frame-less games refuse it (`input::frameless_rule`); said all the same.
+                GameOverRule::Console => {
+                    "game over (a piece had no legal lock within reach)".to_string()
+                }
             },
             (GameEnd::PieceCap, Some(cap)) => format!("piece cap reached ({cap})"),
             (GameEnd::PieceCap, None) => "piece cap reached".to_string(),

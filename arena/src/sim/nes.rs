@@ -7,9 +7,14 @@
 //!   the pieces depend on how many frames the strategy's moves took.
 //! - Each game is a [`NesGame`]: an empty 10 × 20 field, the start level, one preview piece,
 //!   NES gravity, delays and level progression, line-clear points only (no soft-drop points),
-//!   the displayed score capped at 999,999. It ends at a top-out (the next piece cannot spawn,
-//!   or the strategy has no placement for the current piece) or when a line clear takes the
+//!   the displayed score capped at 999,999. It ends at a top-out or when a line clear takes the
 //!   level to the stop level (the clear that does it is scored).
+//! - The game-over rule ([`NesRunSettings::game_over_rule`]) is the console rule by default
+//!   for a gravity-aware searcher (rules.md: two hidden rows keep what locks above the field, a
+//!   spawn is not checked, a top-out is a lock that overlaps, which for a strategy means the
+//!   current piece has no placement), and the simulation rule for one that ignores gravity,
+//!   which cannot model a piece moving out of an overlapping spawn (the next piece cannot
+//!   spawn, or has no placement).
 //! - A gravity-aware searcher (one with a frame timing) is told the level's frame timing and
 //!   the player's tap rate before every decision, and whether the piece is the game's first
 //!   (with the 96-frame entry delay). The chosen placement's path, one button set per frame,
@@ -23,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
-    Buttons, DecisionContext, Input, NesGame, NesGameEnd, NesGameSettings, NesLock, NesScore,
+    Buttons, DecisionContext, GameOverRule, Input, NesGame, NesGameEnd, NesGameSettings, NesLock,
+    NesScore,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -62,6 +68,9 @@ pub struct NesRunSettings {
     pub stop_level: u8,
     /// The player's tap rate (frames between presses of one thumb).
     pub tap_rate: u8,
+    /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
+    /// ([`nes_game_over_rule`]).
+    pub game_over_rule: GameOverRule,
 }
 
 impl NesRunSettings {
@@ -71,6 +80,7 @@ impl NesRunSettings {
             start_level: self.start_level,
             stop_level: self.stop_level,
             seed: self.seed + game,
+            game_over_rule: self.game_over_rule,
         }
     }
 
@@ -99,6 +109,43 @@ impl NesRunSettings {
                 self.strategy.searcher
             )
         })
+    }
+}
+
+/// The default game-over rule of NES games: the console rule (the plateau benchmark's) for a
+/// gravity-aware searcher, the simulation rule for one that ignores gravity.
+pub const fn default_nes_game_over_rule(gravity_aware: bool) -> GameOverRule {
+    if gravity_aware {
+        GameOverRule::Console
+    } else {
+        GameOverRule::Simulation
+    }
+}
+
+/// The game-over rule of an NES run: `explicit` when given (`console` or `simulation`), else
+/// the console rule for a gravity-aware searcher and the simulation rule for one that ignores
+/// gravity. Errors (as words): the literature rule (a one-piece game's, not the console's), and
+/// the console rule for a searcher that ignores gravity: the console lets a piece that spawns
+/// overlapping move out, which only a frame-by-frame search can find.
+pub fn nes_game_over_rule(
+    explicit: Option<GameOverRule>,
+    gravity_aware: bool,
+    searcher: &str,
+) -> Result<GameOverRule, String> {
+    match explicit {
+        None => Ok(default_nes_game_over_rule(gravity_aware)),
+        Some(GameOverRule::Simulation) => Ok(GameOverRule::Simulation),
+        Some(GameOverRule::Console) if gravity_aware => Ok(GameOverRule::Console),
+        Some(GameOverRule::Console) => Err(format!(
+            "searcher {searcher} ignores gravity and cannot play the console rule (a piece \
+             that spawns overlapping may move out, frame by frame): use a gravity-aware \
+             searcher (gamepad) or --game-over simulation"
+        )),
+        Some(GameOverRule::Literature) => Err(
+            "the literature rule is the one-piece game's, not the console's: use console \
+             or simulation"
+                .into(),
+        ),
     }
 }
 
@@ -178,13 +225,15 @@ pub fn play_nes_game(
             DecisionContext {
                 frame_timing: Some(game.frame_timing(tap_rate)),
                 entry_delay: game.is_first_piece(),
-                ..DecisionContext::default()
+                game_over_rule: settings.game_over_rule,
             }
         } else {
-            DecisionContext::default()
+            DecisionContext::with_game_over_rule(settings.game_over_rule)
         };
         let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
-            // No placement for a piece that spawned: a top-out, as in the frame-less games.
+            // No placement: a top-out. Under the console rule the piece cannot reach a legal
+            // lock, so wherever it locks it overlaps; under the simulation rule it spawned
+            // but has nowhere to go, as in the frame-less games.
             break;
         };
         let expected = choice.placement.state();
@@ -270,6 +319,7 @@ mod tests {
             start_level: 19,
             stop_level: 20,
             seed: 1,
+            game_over_rule: GameOverRule::Console,
         };
         play_nes_game(&mut strategy, settings, 8, &|| false)
             .unwrap()
@@ -293,6 +343,7 @@ mod tests {
             start_level: 19,
             stop_level: 20,
             seed: 3,
+            game_over_rule: GameOverRule::Simulation,
         };
         let played = play_nes_game(&mut strategy, settings, 2, &|| false)
             .unwrap()

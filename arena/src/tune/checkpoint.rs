@@ -38,7 +38,7 @@ use crate::report::output::write_atomically;
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};
-use crate::sim::nes::play_nes_game;
+use crate::sim::nes::{default_nes_game_over_rule, play_nes_game};
 use crate::tune::methods::{Method, MethodKind, SEED_GAMES, SEED_UPDATE, derived_seed, rng_for};
 
 /// The checkpoint format's name, stored in every checkpoint.
@@ -56,8 +56,8 @@ pub enum FitnessKind {
     /// `arena play` reports it.
     MeanScore,
     /// Mean line-clear points of the NES plateau benchmark's game (`arena nes`: frame by
-    /// frame from level 19 to the transition to 29, 30 Hz tapping; the game's seed draws the
-    /// randomizer's start). Uncapped, because the displayed 999,999 would hide the
+    /// frame from level 19 to the transition to 29, 30 Hz tapping, `arena nes`'s default
+    /// game-over rule; the game's seed draws the randomizer's start). Uncapped, because the displayed 999,999 would hide the
     /// differences between strong candidates. The board height and piece cap do not apply.
     PlateauScore,
 }
@@ -409,7 +409,8 @@ fn play_candidate(
     game: GameSettings,
 ) -> Result<Option<u64>, ArenaError> {
     if settings.fitness == FitnessKind::PlateauScore {
-        let plateau = NesGameSettings::plateau(game.seed);
+        let rule = default_nes_game_over_rule(strategy.frame_timing().is_some());
+        let plateau = NesGameSettings::plateau(game.seed).with_game_over_rule(rule);
         let result = play_nes_game(&mut strategy, plateau, 2, &interrupt::interrupted)?;
         return Ok(result.map(|result| result.line_clear_points));
     }
@@ -435,7 +436,9 @@ pub fn write_weights(checkpoint: &Checkpoint, path: &Path) -> Result<(), ArenaEr
 pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
     let settings = &checkpoint.settings;
     let games = if settings.fitness == FitnessKind::PlateauScore {
-        "NES plateau games (level 19 to 29, 10 x 20)".to_string()
+        "NES plateau games (level 19 to 29, 10 x 20; console game-over rule for a \
+         gravity-aware searcher, simulation otherwise)"
+            .to_string()
     } else {
         format!(
             "games each on 10 x {}, cap {} pieces, {} game-over rule",
