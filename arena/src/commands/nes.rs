@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
+use tetris_core::{InputModel, PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
@@ -57,6 +57,13 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "T", default_value_t = u32::from(MIN_TAP_RATE))]
     pub tap_rate: u32,
+    /// The input model of gravity-aware searchers: `two-thumb` (a shift and a rotation may
+    /// share a frame, each thumb pressing at most every T frames, with soft drop) or `article`
+    /// (the published bot's: one of Left, Right, A, B or nothing on every T-th frame from the
+    /// first, nothing between, no soft drop). Recorded in every result. Searchers that ignore
+    /// gravity ignore it.
+    #[arg(long, value_name = "MODEL", default_value = "two-thumb")]
+    pub inputs: String,
     /// Games played at once, 1 to 256 (default: the available cores); never more threads
     /// than games. Results do not depend on it, only the timings do.
     #[arg(long, value_name = "J")]
@@ -102,6 +109,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                 strategy,
                 settings.game_settings(game),
                 settings.tap_rate,
+                settings.inputs,
                 &interrupt::interrupted,
             )?;
             Ok(match played {
@@ -146,6 +154,10 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
     }
     let tap_rate = tetris_registry::check_tap_rate(u64::from(args.tap_rate))
         .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
+    let inputs: InputModel = args
+        .inputs
+        .parse()
+        .map_err(|message: String| ArenaError::Usage(format!("--inputs: {message}")))?;
     let spec: StrategySpec = args.strategy.parse()?;
     if spec.depth > MAX_NES_DEPTH {
         return Err(ArenaError::Strategy {
@@ -181,6 +193,7 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
         start_level: args.start_level as u8,
         stop_level: args.to_level as u8,
         tap_rate,
+        inputs,
     };
     Ok((settings, strategy))
 }

@@ -2,6 +2,7 @@
 //! the CSV of games.
 
 use serde::Serialize;
+use tetris_core::InputModel;
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
@@ -54,6 +55,7 @@ struct SettingsJson {
     stop_level: u8,
     stop_level_lines: Option<u32>,
     tap_rate: u8,
+    inputs: InputModel,
     board_width: u8,
     board_height: u8,
     preview_pieces: u8,
@@ -194,6 +196,7 @@ impl RunReport for NesReport<'_> {
                 stop_level: settings.stop_level,
                 stop_level_lines: settings.stop_lines(),
                 tap_rate: settings.tap_rate,
+                inputs: settings.inputs,
                 board_width: 10,
                 board_height: 20,
                 preview_pieces: 1,
@@ -351,6 +354,12 @@ impl RunReport for NesReport<'_> {
             rules.start_level, rules.stop_level
         ));
         text.push_str(&format!("Tapping: {tapping}\n"));
+        let inputs = if rules.ignores_gravity {
+            "unused by this searcher".to_string()
+        } else {
+            format!("{}: {}", rules.inputs, rules.inputs.description())
+        };
+        text.push_str(&format!("Inputs: {inputs}\n"));
         text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
         text.push_str(&format!("Pieces: {PIECE_RULE}\n"));
         text.push_str(&format!("Score: {SCORE_RULE}\n"));

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, GeneratorKind};
+use tetris_core::{Board, GameOverRule, GeneratorKind, InputModel};
 use tetris_registry::StrategySpec;
 
 use crate::analysis::pieces::{PieceStatistics, RowRule};
@@ -179,6 +179,9 @@ pub struct NesPartSettings {
     pub stop_level: u8,
     /// Tap rate.
     pub tap_rate: u8,
+    /// The input model (absent in parts written before it was recorded: two-thumb).
+    #[serde(default)]
+    pub inputs: InputModel,
 }
 
 /// An `arena stats` run's settings in a part.
@@ -262,6 +265,7 @@ pub fn nes_part(
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
+            inputs: settings.inputs,
         },
         results,
     };
@@ -738,6 +742,7 @@ fn merge_nes(
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
+            inputs: settings.inputs,
         },
         finished: Finished {
             results: games,

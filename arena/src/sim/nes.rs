@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
-    Buttons, DecisionContext, Input, NesGame, NesGameEnd, NesGameSettings, NesLock, NesScore,
+    Buttons, DecisionContext, Input, InputModel, NesGame, NesGameEnd, NesGameSettings, NesLock,
+    NesScore,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -62,6 +63,8 @@ pub struct NesRunSettings {
     pub stop_level: u8,
     /// The player's tap rate (frames between presses of one thumb).
     pub tap_rate: u8,
+    /// The player's input model (told to gravity-aware searchers with the tap rate).
+    pub inputs: InputModel,
 }
 
 impl NesRunSettings {
@@ -143,8 +146,9 @@ pub struct NesGameResult {
 }
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
-/// documentation for the rules). `tap_rate` is told to gravity-aware searchers. `stop` is
-/// asked before every piece; when it says yes the game is abandoned and `Ok(None)` returned.
+/// documentation for the rules). `tap_rate` and `inputs` are told to gravity-aware searchers.
+/// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
+/// returned.
 ///
 /// Errors: a gravity-aware searcher's path that does not lock the piece where the search said
 /// (or no path, or a path that is not one button set per frame) is an internal error naming
@@ -153,6 +157,7 @@ pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
     tap_rate: u8,
+    inputs: InputModel,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
     let start = Instant::now();
@@ -176,7 +181,7 @@ pub fn play_nes_game(
         // the timing is the current level's, decision by decision.
         let context = if gravity_aware {
             DecisionContext {
-                frame_timing: Some(game.frame_timing(tap_rate)),
+                frame_timing: Some(game.frame_timing(tap_rate, inputs)),
                 entry_delay: game.is_first_piece(),
                 ..DecisionContext::default()
             }
@@ -264,24 +269,25 @@ mod tests {
     }
 
     #[test]
-    fn a_gravity_aware_searcher_is_told_the_level_speed_and_the_tap_rate() {
+    fn a_gravity_aware_searcher_is_told_the_level_speed_the_tap_rate_and_the_input_model() {
         let mut strategy = Strategy::from_name("gamepad+nes-plateau").unwrap();
         let settings = NesGameSettings {
             start_level: 19,
             stop_level: 20,
             seed: 1,
         };
-        play_nes_game(&mut strategy, settings, 8, &|| false)
+        play_nes_game(&mut strategy, settings, 8, InputModel::Article, &|| false)
             .unwrap()
             .unwrap();
         // Level 19 (2 frames per row, rules.md) for every decision, since the game stops as
-        // soon as the level turns 20; the tap rate as given. (The decision's context is what
-        // the searcher is told, call by call.)
+        // soon as the level turns 20; the tap rate and input model as given. (The decision's
+        // context is what the searcher is told, call by call.)
         assert_eq!(
             strategy.last_context().frame_timing,
             Some(FrameTiming {
                 frames_per_row: 2,
-                tap_rate: 8
+                tap_rate: 8,
+                inputs: InputModel::Article,
             })
         );
     }
@@ -294,7 +300,7 @@ mod tests {
             stop_level: 20,
             seed: 3,
         };
-        let played = play_nes_game(&mut strategy, settings, 2, &|| false)
+        let played = play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| false)
             .unwrap()
             .unwrap();
         assert_eq!(played.pieces, played.clears.iter().sum::<u64>());
@@ -315,7 +321,7 @@ mod tests {
         }
         // Stopping before the first piece abandons the game.
         assert_eq!(
-            play_nes_game(&mut strategy, settings, 2, &|| true).unwrap(),
+            play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| true).unwrap(),
             None
         );
     }

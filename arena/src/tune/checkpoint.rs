@@ -410,7 +410,13 @@ fn play_candidate(
 ) -> Result<Option<u64>, ArenaError> {
     if settings.fitness == FitnessKind::PlateauScore {
         let plateau = NesGameSettings::plateau(game.seed);
-        let result = play_nes_game(&mut strategy, plateau, 2, &interrupt::interrupted)?;
+        let result = play_nes_game(
+            &mut strategy,
+            plateau,
+            2,
+            tetris_core::InputModel::TwoThumb,
+            &interrupt::interrupted,
+        )?;
         return Ok(result.map(|result| result.line_clear_points));
     }
     let result = play_counted_game(&mut strategy, &game, &Progress::hidden(), None)?;
