@@ -774,6 +774,60 @@ impl Gamepad {
         }
     }
 
+    /// Queues the successors of `state` (outside the entry delay) under the article's input
+    /// model, in the order of [`ARTICLE_INPUTS`] with the same results as
+    /// [`Gamepad::expand_generic`]: on a press frame nothing, B, A, Left or Right (each only
+    /// when legal), on the frames between nothing; Down released, so only gravity drops.
+    #[inline]
+    fn expand_article(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
+        let tap = self.search_timing.tap_rate;
+        let timer = state.fall_timer + 1;
+        let drops = timer >= self.search_timing.frames_per_row;
+        if drops_only && !drops {
+            return;
+        }
+        let wait = next_press_wait(state.shift_cooldown, tap);
+        let presses: &[FrameInput] = if state.shift_cooldown == 0 {
+            &ARTICLE_INPUTS
+        } else {
+            &ARTICLE_INPUTS[..1]
+        };
+        let turns = piece.orientation_count();
+        let y = state.y;
+        for &input in presses {
+            let x = state.x + input.shift;
+            let rotation = match input.turn {
+                Turn::None => state.rotation,
+                Turn::Counterclockwise if turns >= 2 => piece.counterclockwise(state.rotation),
+                Turn::Clockwise if turns >= 4 => piece.clockwise(state.rotation),
+                _ => continue,
+            };
+            let pressed = input.shift != 0 || input.turn != Turn::None;
+            if pressed && !self.fits(x, y, rotation) {
+                continue;
+            }
+            let buttons = input.buttons();
+            let mut next = FrameState {
+                x,
+                y,
+                rotation,
+                fall_timer: if drops { 0 } else { timer },
+                down: 0,
+                shift_cooldown: wait,
+                rotate_cooldown: wait,
+                delay_left: 0,
+            };
+            if !drops {
+                self.visit(next, parent, buttons, false);
+            } else if self.fits(x, y + 1, rotation) {
+                next.y += 1;
+                self.visit(next, parent, buttons, true);
+            } else {
+                self.record_lock(PieceState { x, y, rotation }, parent, buttons);
+            }
+        }
+    }
+
     /// Queues the successors of `state` (outside the entry delay), in the order of
     /// [`FRAME_INPUTS`] with the same results as [`Gamepad::expand_generic`], but with the work
     /// the inputs share (the drop rule, the legality of each shift and turn) done once: this
@@ -844,60 +898,6 @@ impl Gamepad {
                         self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                     }
                 }
-            }
-        }
-    }
-
-    /// Queues the successors of `state` (outside the entry delay) under the article's input
-    /// model, in the order of [`ARTICLE_INPUTS`] with the same results as
-    /// [`Gamepad::expand_generic`]: on a press frame nothing, B, A, Left or Right (each only
-    /// when legal), on the frames between nothing; Down released, so only gravity drops.
-    #[inline]
-    fn expand_article(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
-        let tap = self.search_timing.tap_rate;
-        let timer = state.fall_timer + 1;
-        let drops = timer >= self.search_timing.frames_per_row;
-        if drops_only && !drops {
-            return;
-        }
-        let wait = next_press_wait(state.shift_cooldown, tap);
-        let presses: &[FrameInput] = if state.shift_cooldown == 0 {
-            &ARTICLE_INPUTS
-        } else {
-            &ARTICLE_INPUTS[..1]
-        };
-        let turns = piece.orientation_count();
-        let y = state.y;
-        for &input in presses {
-            let x = state.x + input.shift;
-            let rotation = match input.turn {
-                Turn::None => state.rotation,
-                Turn::Counterclockwise if turns >= 2 => piece.counterclockwise(state.rotation),
-                Turn::Clockwise if turns >= 4 => piece.clockwise(state.rotation),
-                _ => continue,
-            };
-            let pressed = input.shift != 0 || input.turn != Turn::None;
-            if pressed && !self.fits(x, y, rotation) {
-                continue;
-            }
-            let buttons = input.buttons();
-            let mut next = FrameState {
-                x,
-                y,
-                rotation,
-                fall_timer: if drops { 0 } else { timer },
-                down: 0,
-                shift_cooldown: wait,
-                rotate_cooldown: wait,
-                delay_left: 0,
-            };
-            if !drops {
-                self.visit(next, parent, buttons, false);
-            } else if self.fits(x, y + 1, rotation) {
-                next.y += 1;
-                self.visit(next, parent, buttons, true);
-            } else {
-                self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
         }
     }
