@@ -140,10 +140,11 @@ fn a_gamepad_page_has_one_state_per_frame() {
         ],
     );
     let data = page_data(&fs::read_to_string(&page_file).unwrap());
-    // The gamepad's default timing: level 19 (2 frames per row), 30 Hz (a press every 2).
+    // The gamepad's default timing: level 19 (2 frames per row), 30 Hz (a press every 2),
+    // two thumbs.
     assert_eq!(
         data["rules"]["frame_timing"],
-        serde_json::json!({"frames_per_row": 2, "tap_rate": 2})
+        serde_json::json!({"frames_per_row": 2, "tap_rate": 2, "inputs": "two-thumb"})
     );
     for placement in data["placements"].as_array().unwrap() {
         let frames: Vec<&str> = placement["path"].as_str().unwrap().split(' ').collect();

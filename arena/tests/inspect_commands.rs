@@ -967,3 +967,42 @@ fn analyze_shows_what_the_gamepad_reaches_at_a_given_level_and_tap_rate() {
         );
     }
 }
+
+#[test]
+fn analyze_reaches_the_deep_left_well_at_level_19_with_two_thumbs_only() {
+    // Column 0 open to the floor, columns 1–9 filled from row 6 down: the upright I must
+    // turn once and shift five times before its pivot passes row 4 over column 1, i.e. by
+    // frame 9 at a row every 2 frames. Two thumbs turn and shift together on frame 1 and
+    // shift on frames 3, 5, 7 and 9; the article's player needs six press frames, the last
+    // on frame 11 (search-bfs's test
+    // `at_level_19_only_two_thumbs_get_the_i_into_a_deep_left_well`).
+    let folder = folder("inputs");
+    let board = write(&folder, "well.txt", &board_text(20, &[".#########"; 14]));
+    let in_the_well = |extra: &[&str]| -> bool {
+        let mut args = vec!["analyze", "gamepad+nes-plateau", "--board", &board];
+        args.extend(["--pieces", "I", "--all", "--json", "--level", "19"]);
+        args.extend_from_slice(extra);
+        json_of(&arena(&args))["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|placement| placement["x"] == 0 && placement["y"] == 18)
+    };
+    assert!(in_the_well(&[]));
+    assert!(in_the_well(&["--inputs", "two-thumb"]));
+    assert!(!in_the_well(&["--inputs", "article"]));
+    let line = assert_error(&[
+        "analyze",
+        "gamepad+nes-plateau",
+        "--board",
+        &board,
+        "--pieces",
+        "I",
+        "--inputs",
+        "thumbs",
+    ]);
+    assert_eq!(
+        line,
+        "error: --inputs: unknown input model \"thumbs\" (valid: two-thumb article)"
+    );
+}

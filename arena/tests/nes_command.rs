@@ -522,6 +522,7 @@ fn help_explains_every_option() {
         "--start-level",
         "--to-level",
         "--tap-rate",
+        "--inputs",
         "--jobs",
         "--out",
         "--json",
@@ -620,4 +621,75 @@ fn gamepad_games_score_their_clears() {
 #[test]
 fn gamepad_plays_at_the_slowest_tap_rate() {
     assert_gamepad_game_at_tap_rate("gamepad+nes-plateau", "8");
+}
+
+#[test]
+fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
+    let folder = scratch_folder("inputs");
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let base = [
+            "gamepad+nes-plateau",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--to-level",
+            "20",
+        ];
+        [&base[..], extra].concat()
+    }
+    // The default is two-thumb; `--inputs article` plays (the command fails if a path does
+    // not replay through the frame model) and says so in the text and the JSON.
+    let default = nes_json(&with(&[]));
+    assert_eq!(default["settings"]["inputs"], "two-thumb");
+    let article = nes_json(&with(&["--inputs", "article"]));
+    assert_eq!(article["settings"]["inputs"], "article");
+    let output = nes(&with(&["--inputs", "article"]));
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("Inputs: article: the published bot's: at most one of Left, Right, A, B"),
+        "{text}"
+    );
+    let file = folder.join("games.json");
+    let file = file.to_str().unwrap();
+    nes_json(&with(&["--inputs", "article", "--out", file]));
+    let written: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+    assert_eq!(written["settings"]["inputs"], "article");
+    // A name that is no model.
+    let line = common::fail("nes", &with(&["--inputs", "thumbs"]));
+    assert_eq!(
+        line,
+        "error: --inputs: unknown input model \"thumbs\" (valid: two-thumb article)"
+    );
+    // Parts record the model, and merge refuses parts of different models.
+    let part_0 = folder.join("part-0.json");
+    let part_1 = folder.join("part-1.json");
+    let (part_0, part_1) = (part_0.to_str().unwrap(), part_1.to_str().unwrap());
+    let shard = |number: &str, out: &str, inputs: &str| {
+        let mut args = with(&["--inputs", inputs, "--shard", number]);
+        args.extend(["--out", out]);
+        let output = nes(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    shard("0/2", part_0, "article");
+    shard("1/2", part_1, "two-thumb");
+    let written: Value = serde_json::from_str(&fs::read_to_string(part_0).unwrap()).unwrap();
+    assert_eq!(written["settings"]["inputs"], "article", "{written}");
+    assert_eq!(
+        common::fail("merge", &[part_0, part_1]),
+        format!(
+            "error: merge: {part_1} has different settings from {part_0}: inputs \
+             \"two-thumb\" vs \"article\""
+        )
+    );
+    shard("1/2", part_1, "article");
+    let merged = common::run_json("merge", &[part_0, part_1]);
+    assert_eq!(merged["settings"]["inputs"], "article");
+    assert_eq!(merged["summary"], article["summary"]);
+    fs::remove_dir_all(&folder).unwrap();
 }

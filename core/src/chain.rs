@@ -1045,6 +1045,7 @@ mod tests {
         let timing = FrameTiming {
             frames_per_row: 1,
             tap_rate: 3,
+            inputs: crate::InputModel::TwoThumb,
         };
         let context = DecisionContext {
             frame_timing: Some(timing),

@@ -43,7 +43,7 @@ use crate::piece::Piece;
 use crate::placement::{Buttons, PieceState, Placement};
 use crate::rules::GameOverRule;
 use crate::scoring::{NesScore, ONE_FRAME_LEVEL, frames_per_row};
-use crate::search::FrameTiming;
+use crate::search::{FrameTiming, InputModel};
 
 /// Frames without gravity at the start of a game's first piece (the game starts its soft-drop
 /// counter at −96).
@@ -414,11 +414,12 @@ impl NesGame {
     }
 
     /// The timing a gravity-aware searcher must simulate for the current piece, with the
-    /// player's `tap_rate`.
-    pub fn frame_timing(&self, tap_rate: u8) -> FrameTiming {
+    /// player's `tap_rate` and input model.
+    pub fn frame_timing(&self, tap_rate: u8, inputs: InputModel) -> FrameTiming {
         FrameTiming {
             frames_per_row: self.frames_per_row(),
             tap_rate,
+            inputs,
         }
     }
 

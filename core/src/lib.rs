@@ -42,4 +42,4 @@ pub use placement::{Buttons, Input, PieceState, Placement};
 pub use rules::GameOverRule;
 pub use scoring::NesScore;
 pub use search::NamedSearcher;
-pub use search::{DecisionContext, FrameTiming, Placements, SearchOptions, Searcher};
+pub use search::{DecisionContext, FrameTiming, InputModel, Placements, SearchOptions, Searcher};

@@ -108,16 +108,100 @@ pub struct FrameTiming {
     /// The fewest frames from one press of a button to the next press of the same thumb
     /// (Left/Right share one, A/B the other): 2 = 30 presses per second (the published bot),
     /// 3 = 20, 4 = 15, 5 = 12. At least 2, since a button must be released for a frame before
-    /// it counts as pressed again.
+    /// it counts as pressed again. Under [`InputModel::Article`] it is the spacing of the fixed
+    /// press frames instead (every `tap_rate`-th input frame).
     pub tap_rate: u8,
+    /// Which buttons the player may press on which frames (search.md §3, "Input models").
+    /// Absent in results recorded before the models existed, which were all two-thumb.
+    #[serde(default)]
+    pub inputs: InputModel,
 }
 
 impl FrameTiming {
-    /// The NES plateau's timing: level 19 (2 frames per row) with 30 Hz tapping.
+    /// The NES plateau's timing: level 19 (2 frames per row) with 30 Hz two-thumb tapping.
     pub const LEVEL_19_30_HZ: FrameTiming = FrameTiming {
         frames_per_row: 2,
         tap_rate: 2,
+        inputs: InputModel::TwoThumb,
     };
+}
+
+/// The player's input model: which buttons may be pressed on which frames of a falling piece
+/// (search.md §3, "Input models"). With T the tap rate ([`FrameTiming::tap_rate`]) and the
+/// piece's input frames counted from 1 (its first frame with input, the frame after the spawn):
+///
+/// - [`InputModel::TwoThumb`]: Left/Right on one thumb and A/B on the other. Each thumb
+///   presses at most once every T frames (a press is held for its frame only), so one frame
+///   can carry a shift AND a rotation; Down may be held for soft drop (never together with a
+///   shift, which the game would ignore).
+/// - [`InputModel::Article`]: the seed article's published level-19 bot. The press frames are
+///   input frames 1, 1 + T, 1 + 2T, …; on a press frame exactly one of Left, Right, A, B or
+///   nothing is pressed, on every other frame nothing, and Down never (the bot pressed Down
+///   only at the very end, for push-down points, which changes no placement). At T = 2 that
+///   is "every other frame", the published bot. The schedule is fixed by the count of frames
+///   since the piece's first input frame, not by the last press: a press frame on which
+///   nothing is pressed does not move the next press frame earlier (the literal reading of
+///   search.md). A first piece's entry-delay frames are input frames like any other and
+///   follow the same schedule. Its placements are a subset of the two-thumb model's at the
+///   same timing.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputModel {
+    /// Two thumbs, each tapping at most every T frames, plus soft drop: `two-thumb`.
+    #[default]
+    TwoThumb,
+    /// The published bot's: one button (or none) on every T-th frame, never Down: `article`.
+    Article,
+}
+
+impl InputModel {
+    /// Every model, in the order listings show them.
+    pub const ALL: [InputModel; 2] = [InputModel::TwoThumb, InputModel::Article];
+
+    /// The model's name on the command line and in results: `two-thumb`, `article`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            InputModel::TwoThumb => "two-thumb",
+            InputModel::Article => "article",
+        }
+    }
+
+    /// One line saying what the player may press.
+    pub const fn description(self) -> &'static str {
+        match self {
+            InputModel::TwoThumb => {
+                "a shift and a rotation may share a frame, each thumb tapping at most every \
+                 tap-rate frames, with soft drop"
+            }
+            InputModel::Article => {
+                "the published bot's: at most one of Left, Right, A, B on every tap-rate-th \
+                 frame from the first, nothing between, no soft drop"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for InputModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for InputModel {
+    type Err = String;
+
+    /// Parses a model name; the error lists the valid ones.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        InputModel::ALL
+            .into_iter()
+            .find(|model| model.name() == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = InputModel::ALL.iter().map(|model| model.name()).collect();
+                format!("unknown input model {text:?} (valid: {})", names.join(" "))
+            })
+    }
 }
 
 /// The placements found by one search, in the searcher's documented order, with their input
@@ -309,6 +393,34 @@ pub trait Searcher {
 mod tests {
     use super::*;
     use crate::placement::PieceState;
+
+    #[test]
+    fn input_models_parse_print_and_serialize_by_name() {
+        for model in InputModel::ALL {
+            assert_eq!(model.name().parse::<InputModel>(), Ok(model));
+            assert_eq!(model.to_string(), model.name());
+        }
+        assert_eq!(InputModel::default(), InputModel::TwoThumb);
+        assert_eq!(
+            "thumbs".parse::<InputModel>(),
+            Err("unknown input model \"thumbs\" (valid: two-thumb article)".to_string())
+        );
+        let article = FrameTiming {
+            inputs: InputModel::Article,
+            ..FrameTiming::LEVEL_19_30_HZ
+        };
+        let json = serde_json::to_string(&article).unwrap();
+        assert_eq!(
+            json,
+            r#"{"frames_per_row":2,"tap_rate":2,"inputs":"article"}"#
+        );
+        assert_eq!(serde_json::from_str::<FrameTiming>(&json).unwrap(), article);
+        // A timing recorded before the input models existed is two-thumb.
+        assert_eq!(
+            serde_json::from_str::<FrameTiming>(r#"{"frames_per_row":2,"tap_rate":2}"#).unwrap(),
+            FrameTiming::LEVEL_19_30_HZ
+        );
+    }
 
     #[test]
     fn paths_are_kept_per_placement_and_buffers_are_reused() {

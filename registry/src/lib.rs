@@ -47,7 +47,9 @@ pub fn check_tap_rate(tap_rate: u64) -> Result<u8, String> {
 
 /// Checks a whole frame timing: its tap rate ([`check_tap_rate`]) and its frames per row,
 /// which must be the gravity of some level (`--level` sets them from a level, so no other
-/// value can be asked for: 48 at level 0 down to 1 from level 29).
+/// value can be asked for: 48 at level 0 down to 1 from level 29). Its input model
+/// (`--inputs`) needs no check: both models are defined at every such tap rate and gravity,
+/// and a name that is no model is rejected when it is parsed.
 pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String> {
     check_tap_rate(u64::from(timing.tap_rate)).map_err(|message| format!("tap rate {message}"))?;
     let is_a_levels = (0..=u8::MAX).any(|level| {

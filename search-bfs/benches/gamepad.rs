@@ -1,12 +1,13 @@
 //! Criterion benches of the gamepad search at the NES plateau's timing (level 19: 2 frames per
 //! row, 30 Hz tapping). In `gamepad_level_19_7_pieces` one iteration searches all 7 pieces,
 //! so the time per search is the reported time divided by 7; `gamepad_level_19_per_piece`
-//! times single searches per board and piece.
+//! times single searches per board and piece. `gamepad_level_19_article_7_pieces` is the first
+//! group under the article's input model (one button on every other frame, no soft drop).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tetris_core::{Board, FrameTiming, Piece, Placements, SearchOptions, Searcher};
+use tetris_core::{Board, FrameTiming, InputModel, Piece, Placements, SearchOptions, Searcher};
 use tetris_fixtures::MID_GAME;
 use tetris_search_bfs::Gamepad;
 
@@ -38,6 +39,23 @@ fn benches(criterion: &mut Criterion) {
         group.bench_function(format!("{name} with paths"), |bencher| {
             bencher.iter(|| {
                 search_all_pieces(&mut gamepad, board, SearchOptions::WITH_PATHS, &mut out)
+            })
+        });
+    }
+    group.finish();
+    let mut article = Gamepad::with_timing(FrameTiming {
+        inputs: InputModel::Article,
+        ..FrameTiming::LEVEL_19_30_HZ
+    });
+    let mut group = criterion.benchmark_group("gamepad_level_19_article_7_pieces");
+    for (name, board) in &boards {
+        group.bench_function(*name, |bencher| {
+            bencher
+                .iter(|| search_all_pieces(&mut article, board, SearchOptions::default(), &mut out))
+        });
+        group.bench_function(format!("{name} with paths"), |bencher| {
+            bencher.iter(|| {
+                search_all_pieces(&mut article, board, SearchOptions::WITH_PATHS, &mut out)
             })
         });
     }

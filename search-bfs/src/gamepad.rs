@@ -32,6 +32,20 @@
 //! tried either: it changes nothing but a cooldown, so it cannot reach anything new. Pieces
 //! with two orientations only press B (A gives the same state), the O no rotation at all.
 //!
+//! **The article's input model** (`InputModel::Article`, search.md §3 "Input models"): the
+//! published level-19 bot's. With T the tap rate, the press frames are the piece's input frames
+//! 1, 1 + T, 1 + 2T, … (T = 2: every other frame, the published bot); on a press frame exactly
+//! one of Left, Right, A, B or nothing is pressed, on the other frames nothing, and Down never.
+//! The schedule is fixed by the count of frames since the piece's first input frame, not by
+//! the last press: that is the literal reading of search.md ("on every other frame exactly
+//! one of …, and nothing on the frames between"), and a player who skips a press frame waits
+//! for the next one. A first piece's entry-delay frames are input frames and follow the same
+//! schedule (Down, which would end the delay, is never pressed). In the state, both
+//! cooldowns then hold the frames to the next press frame: 0 on a press frame, and after any
+//! frame from 0 (a press or not) T − 1, counting down to 0 again. The inputs tried are the
+//! two-thumb list's one-button frames without Down: nothing, B, A, Left, Right (the same
+//! blocked-press and orientation rules). `Gamepad::expand_article` is its fast step.
+//!
 //! **Visited once, in frame layers.** States are numbered densely and a bitset marks the
 //! visited ones. The search runs one frame layer at a time (layer t: the states first reached
 //! after t frames), and each layer is kept in row order (top rows first; within a row, in the
@@ -66,12 +80,23 @@
 //! the slowest tap rate, 8), so the check is one masked word test and the push is branch-free.
 //! It skips 15 % of the states at level 19 (T on the empty board: 8,916 → 7,601).
 //!
+//! Under the article's model this dominance is not valid and is switched off (each cooldown
+//! pair's mask is its own bit): with a fixed schedule, pressing nothing on a press frame does
+//! not keep the right to press on the next frame, so a state with a shorter wait cannot
+//! mimic one with a longer wait (at T = 2, wait 0 presses on frames 0, 2, 4, … from now and
+//! wait 1 on frames 1, 3, 5, …: neither can do what the other does). In fact, without soft
+//! drop a state's row and fall timer fix the frames it has fallen, hence its place in the
+//! schedule, so two states at one position and timer never differ in their wait and the
+//! dominance check would never fire; switching it off keeps the search right without relying
+//! on that (a test compares the placements with a brute force over the literal frame model).
+//!
 //! **Timing per search.** The frames per row and the tap rate come with each search
 //! (`SearchOptions::frame_timing`, or the searcher's default timing when it is `None`), not from
 //! state set on the searcher beforehand. The state numbering, the dominance masks and the band
-//! caches depend on the timing and the board height, so they are rebuilt when either differs
-//! from the previous search's and kept otherwise: a game changes its timing once (at the
-//! transition to level 29), and between changes a search allocates nothing.
+//! caches depend on the timing (its input model included) and the board height, so they are
+//! rebuilt when either differs from the previous search's and kept otherwise: a game changes
+//! its timing once (at the transition to level 29), and between changes a search allocates
+//! nothing.
 //!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
@@ -85,8 +110,8 @@
 use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;
 use tetris_core::{
-    BOARD_WIDTH, Board, Buttons, FrameTiming, Input, Piece, PieceState, Placement, Placements,
-    SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
+    BOARD_WIDTH, Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placement,
+    Placements, SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
 };
 
 /// Frames without gravity at the start of a game's first piece.
@@ -221,6 +246,24 @@ const FRAME_INPUTS: [FrameInput; 12] = {
     ]
 };
 
+/// The inputs tried from every state under the article's input model, in order: the
+/// two-thumb list without the frames that press two buttons or Down (see the design note).
+const ARTICLE_INPUTS: [FrameInput; 5] = [
+    FRAME_INPUTS[0],
+    FRAME_INPUTS[1],
+    FRAME_INPUTS[2],
+    FRAME_INPUTS[3],
+    FRAME_INPUTS[6],
+];
+
+/// Under the article's input model, the frames to wait for the next press frame after a frame
+/// that started `wait` frames before one (0: the frame was a press frame): press frames come
+/// every `tap_rate` frames whether or not anything is pressed on them.
+#[inline]
+const fn next_press_wait(wait: u8, tap_rate: u8) -> u8 {
+    if wait == 0 { tap_rate - 1 } else { wait - 1 }
+}
+
 /// What one frame did to a state.
 enum Step {
     /// The piece is still falling, in this state.
@@ -230,8 +273,8 @@ enum Step {
 }
 
 /// The gamepad searcher: every placement reachable under NES gravity with one-frame taps at a
-/// given tap rate, each with its per-frame button list (`Input::Frame`, one per frame from the
-/// first input frame to the lock frame).
+/// given tap rate and input model ([`InputModel`]), each with its per-frame button list
+/// (`Input::Frame`, one per frame from the first input frame to the lock frame).
 #[derive(Clone, Debug)]
 pub struct Gamepad {
     /// The timing of searches whose options give none ([`Gamepad::with_timing`]).
@@ -360,8 +403,14 @@ impl Gamepad {
         self.search_timing = timing;
         let tap = usize::from(self.search_timing.tap_rate);
         self.group_bits = (tap * tap).next_power_of_two();
+        let article = self.search_timing.inputs == InputModel::Article;
         self.dominating = (0..tap * tap)
             .map(|pair| {
+                if article {
+                    // No dominance under a fixed schedule (see the design note): a state
+                    // is skipped only when it was visited itself.
+                    return 1 << pair;
+                }
                 let (shift_wait, rotate_wait) = (pair / tap, pair % tap);
                 let mut bits = 0u64;
                 for shorter_shift in 0..=shift_wait {
@@ -421,6 +470,7 @@ impl Gamepad {
     fn step(&self, piece: Piece, state: &FrameState, input: FrameInput) -> Option<Step> {
         let tap = self.search_timing.tap_rate;
         let frames_per_row = self.search_timing.frames_per_row;
+        let article = self.search_timing.inputs == InputModel::Article;
         let mut next = *state;
         if input.shift != 0 {
             if !self.fits(state.x + input.shift, state.y, state.rotation) {
@@ -430,6 +480,13 @@ impl Gamepad {
             next.shift_cooldown = tap - 1;
         } else {
             next.shift_cooldown = state.shift_cooldown.saturating_sub(1);
+        }
+        if article {
+            // The fixed schedule: both counts are the frames to the next press frame, and a
+            // press frame starts a new wait whether or not it pressed anything.
+            let wait = next_press_wait(state.shift_cooldown, tap);
+            next.shift_cooldown = wait;
+            next.rotate_cooldown = wait;
         }
         if input.turn != Turn::None {
             let turned = if input.turn == Turn::Clockwise {
@@ -442,7 +499,7 @@ impl Gamepad {
             }
             next.rotation = turned;
             next.rotate_cooldown = tap - 1;
-        } else {
+        } else if !article {
             next.rotate_cooldown = state.rotate_cooldown.saturating_sub(1);
         }
         let mut fall_timer = if state.delay_left > 0 {
@@ -683,7 +740,10 @@ impl Gamepad {
     #[inline]
     fn expand_any(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         if state.delay_left == 0 && !self.generic_steps {
-            self.expand(piece, parent, state, drops_only);
+            match self.search_timing.inputs {
+                InputModel::TwoThumb => self.expand(piece, parent, state, drops_only),
+                InputModel::Article => self.expand_article(piece, parent, state, drops_only),
+            }
         } else {
             self.expand_generic(piece, parent, state, drops_only);
         }
@@ -693,7 +753,11 @@ impl Gamepad {
     /// the entry delay's states, and in tests as the oracle of [`Gamepad::expand`].
     fn expand_generic(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         let turns = piece.orientation_count();
-        for input in FRAME_INPUTS {
+        let inputs: &[FrameInput] = match self.search_timing.inputs {
+            InputModel::TwoThumb => &FRAME_INPUTS,
+            InputModel::Article => &ARTICLE_INPUTS,
+        };
+        for &input in inputs {
             if (input.shift != 0 && state.shift_cooldown != 0)
                 || (input.turn != Turn::None && state.rotate_cooldown != 0)
                 || (input.turn == Turn::Clockwise && turns < 4)
@@ -710,6 +774,60 @@ impl Gamepad {
                     }
                 }
                 Some(Step::Locked(lock)) => self.record_lock(lock, parent, input.buttons()),
+            }
+        }
+    }
+
+    /// Queues the successors of `state` (outside the entry delay) under the article's input
+    /// model, in the order of [`ARTICLE_INPUTS`] with the same results as
+    /// [`Gamepad::expand_generic`]: on a press frame nothing, B, A, Left or Right (each only
+    /// when legal), on the frames between nothing; Down released, so only gravity drops.
+    #[inline]
+    fn expand_article(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
+        let tap = self.search_timing.tap_rate;
+        let timer = state.fall_timer + 1;
+        let drops = timer >= self.search_timing.frames_per_row;
+        if drops_only && !drops {
+            return;
+        }
+        let wait = next_press_wait(state.shift_cooldown, tap);
+        let presses: &[FrameInput] = if state.shift_cooldown == 0 {
+            &ARTICLE_INPUTS
+        } else {
+            &ARTICLE_INPUTS[..1]
+        };
+        let turns = piece.orientation_count();
+        let y = state.y;
+        for &input in presses {
+            let x = state.x + input.shift;
+            let rotation = match input.turn {
+                Turn::None => state.rotation,
+                Turn::Counterclockwise if turns >= 2 => piece.counterclockwise(state.rotation),
+                Turn::Clockwise if turns >= 4 => piece.clockwise(state.rotation),
+                _ => continue,
+            };
+            let pressed = input.shift != 0 || input.turn != Turn::None;
+            if pressed && !self.fits(x, y, rotation) {
+                continue;
+            }
+            let buttons = input.buttons();
+            let mut next = FrameState {
+                x,
+                y,
+                rotation,
+                fall_timer: if drops { 0 } else { timer },
+                down: 0,
+                shift_cooldown: wait,
+                rotate_cooldown: wait,
+                delay_left: 0,
+            };
+            if !drops {
+                self.visit(next, parent, buttons, false);
+            } else if self.fits(x, y + 1, rotation) {
+                next.y += 1;
+                self.visit(next, parent, buttons, true);
+            } else {
+                self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
         }
     }
@@ -961,10 +1079,15 @@ mod tests {
 
     #[test]
     fn the_band_cache_changes_nothing_but_the_time() {
-        for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)] {
+        let timings = [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)];
+        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
+            .into_iter()
+            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
+        {
             let timing = FrameTiming {
                 frames_per_row,
                 tap_rate,
+                inputs,
             };
             let mut banded = Gamepad::with_timing(timing);
             let mut plain = Gamepad::with_timing(timing);
@@ -1001,15 +1124,22 @@ mod tests {
             FrameTiming {
                 frames_per_row: 1,
                 tap_rate: 2,
+                inputs: InputModel::TwoThumb,
             },
             FrameTiming {
                 frames_per_row: 3,
                 tap_rate: 5,
+                inputs: InputModel::TwoThumb,
+            },
+            FrameTiming {
+                inputs: InputModel::Article,
+                ..FrameTiming::LEVEL_19_30_HZ
             },
             FrameTiming::LEVEL_19_30_HZ,
             FrameTiming {
                 frames_per_row: 6,
                 tap_rate: 8,
+                inputs: InputModel::TwoThumb,
             },
         ];
         let mut switching = Gamepad::new();
@@ -1054,6 +1184,7 @@ mod tests {
             frame_timing: Some(FrameTiming {
                 frames_per_row: 2,
                 tap_rate: 9,
+                inputs: InputModel::TwoThumb,
             }),
             ..SearchOptions::default()
         };
@@ -1071,15 +1202,21 @@ mod tests {
         Gamepad::with_timing(FrameTiming {
             frames_per_row: 0,
             tap_rate: 2,
+            inputs: InputModel::TwoThumb,
         });
     }
 
     #[test]
     fn the_fast_expansion_matches_the_one_input_step_exactly() {
-        for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)] {
+        let timings = [(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)];
+        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
+            .into_iter()
+            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
+        {
             let timing = FrameTiming {
                 frames_per_row,
                 tap_rate,
+                inputs,
             };
             let mut fast = Gamepad::with_timing(timing);
             let mut generic = Gamepad::with_timing(timing);

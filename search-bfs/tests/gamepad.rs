@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, Buttons, FrameTiming, Input, Piece, PieceState, Placements, SearchOptions, Searcher,
+    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, SearchOptions,
+    Searcher,
 };
 use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad};
@@ -18,6 +19,14 @@ fn timing(frames_per_row: u8, tap_rate: u8) -> FrameTiming {
     FrameTiming {
         frames_per_row,
         tap_rate,
+        inputs: InputModel::TwoThumb,
+    }
+}
+
+fn article(frames_per_row: u8, tap_rate: u8) -> FrameTiming {
+    FrameTiming {
+        inputs: InputModel::Article,
+        ..timing(frames_per_row, tap_rate)
     }
 }
 
@@ -181,6 +190,9 @@ fn assert_paths_replay(
             let Input::Frame(buttons) = *input else {
                 panic!("gamepad paths are frames, not {input:?}");
             };
+            if timing.inputs == InputModel::Article {
+                assert_article_frame(buttons, frame, timing.tap_rate);
+            }
             let locked = falling.frame(board, buttons, frames_per_row);
             if frame + 1 < path.len() {
                 assert_eq!(locked, None, "{piece} locked early on frame {}", frame + 1);
@@ -188,6 +200,31 @@ fn assert_paths_replay(
                 assert_eq!(locked, Some(placement.state()), "{piece} on\n{board}");
             }
         }
+    }
+}
+
+/// Checks frame `frame` (0-based) of an article-model path: nothing but on the press frames
+/// (input frames 1, 1 + T, 1 + 2T, …, here 0, T, 2T, …), there at most one button, never
+/// Down; so never two buttons on a frame, nor presses on two consecutive frames.
+fn assert_article_frame(buttons: Buttons, frame: usize, tap_rate: u8) {
+    let pressed = [
+        Buttons::LEFT,
+        Buttons::RIGHT,
+        Buttons::DOWN,
+        Buttons::A,
+        Buttons::B,
+    ]
+    .into_iter()
+    .filter(|&button| buttons.contains(button))
+    .count();
+    assert!(
+        !buttons.contains(Buttons::DOWN),
+        "Down on frame {}",
+        frame + 1
+    );
+    assert!(pressed <= 1, "{buttons:?} on frame {}", frame + 1);
+    if frame % usize::from(tap_rate) != 0 {
+        assert_eq!(pressed, 0, "a press off the schedule, frame {}", frame + 1);
     }
 }
 
@@ -206,6 +243,13 @@ fn every_path_replayed_frame_by_frame_locks_where_the_search_said() {
         timing(1, 2),
         timing(1, 4),
         timing(3, 8),
+        article(48, 2),
+        article(6, 3),
+        article(2, 2),
+        article(2, 5),
+        article(1, 2),
+        article(1, 4),
+        article(3, 8),
     ];
     // One searcher for every timing: each comes with the search, as a game driver passes it.
     let mut gamepad = Gamepad::new();
@@ -276,5 +320,176 @@ fn a_blocked_spawn_gives_no_placement() {
     for piece in Piece::ALL {
         Gamepad::new().search(&blocked, piece, SearchOptions::default(), &mut out);
         assert!(out.is_empty());
+    }
+}
+
+#[test]
+fn the_article_model_reaches_a_subset_of_the_two_thumb_models_placements() {
+    // Whatever the article's player presses (one button on every T-th frame) a two-thumb
+    // player at the same tap rate can press too, so every article placement is a two-thumb
+    // one; on the tall random stacks some two-thumb placements need more.
+    let boards: Vec<Board> = named_boards()
+        .into_iter()
+        .map(|(_, board)| board)
+        .chain(random_boards(30))
+        .collect();
+    let mut strictly_fewer = 0;
+    for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (6, 3), (3, 5)] {
+        let mut two_thumb = Gamepad::with_timing(timing(frames_per_row, tap_rate));
+        let mut published = Gamepad::with_timing(article(frames_per_row, tap_rate));
+        for board in &boards {
+            for piece in Piece::ALL {
+                let fewer = lock_states(&mut published, board, piece);
+                let more = lock_states(&mut two_thumb, board, piece);
+                assert!(fewer.is_subset(&more), "{piece} on\n{board}");
+                strictly_fewer += usize::from(fewer.len() < more.len());
+            }
+        }
+    }
+    assert!(strictly_fewer > 0);
+}
+
+/// A deep well at the left wall: column 0 is open to the floor, columns 1 to 9 are filled
+/// from row 6 down.
+const LEFT_WELL: &str = "\
+..........
+..........
+..........
+..........
+..........
+..........
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+.#########
+";
+
+#[test]
+fn at_level_19_only_two_thumbs_get_the_i_into_a_deep_left_well() {
+    // The upright I (cells at pivot rows y − 2 ..= y + 1 of its column) reaches the well's
+    // floor, pivot (0, 18), only by turning once and shifting left five times from the spawn
+    // at pivot column 5. It falls a row on frames 2, 4, 6, …, so before frame f's shift its
+    // pivot is on row ⌊(f − 1) / 2⌋; over column 1 its lowest cell must stay above the stack's
+    // top, row 6, so the pivot must leave column 1 while on row 4 at the latest: by frame 9.
+    // Two thumbs turn and shift on frame 1 and shift on frames 3, 5, 7 and 9: in time. The
+    // article's player presses one button on each of frames 1, 3, 5, … and needs six presses:
+    // the last on frame 11, with the pivot on row 5 over column 1, where the drop of frame
+    // 10 already failed (it locks there).
+    let well = board(LEFT_WELL);
+    let floor = PieceState {
+        x: 0,
+        y: 18,
+        rotation: 1,
+    };
+    let two_thumb = lock_states(&mut Gamepad::with_timing(timing(2, 2)), &well, Piece::I);
+    let published = lock_states(&mut Gamepad::with_timing(article(2, 2)), &well, Piece::I);
+    assert!(two_thumb.contains(&floor), "{two_thumb:?}");
+    assert!(!published.contains(&floor), "{published:?}");
+    assert!(published.is_subset(&two_thumb));
+    // The reason is the race with gravity: with the slower gravity of level 18 (3 frames
+    // per row: the pivot is on row 2 before frame 9's shift and on row 3 before frame 11's)
+    // the article's player gets there too, and at level 29 (a row every frame: row 8 before
+    // frame 9's shift) two thumbs do not either.
+    let level_18 = lock_states(&mut Gamepad::with_timing(article(3, 2)), &well, Piece::I);
+    assert!(level_18.contains(&floor), "{level_18:?}");
+    let level_29 = lock_states(&mut Gamepad::with_timing(timing(1, 2)), &well, Piece::I);
+    assert!(!level_29.contains(&floor), "{level_29:?}");
+}
+
+/// Every lock state the article's player can reach, by brute force over the literal frame
+/// model: each frame layer holds the distinct `FallingPiece`s after that many frames, and on
+/// the press frames each tries nothing, Left, Right, A and B (elsewhere nothing).
+fn article_locks_by_brute_force(
+    board: &Board,
+    piece: Piece,
+    timing: FrameTiming,
+    entry_delay: bool,
+) -> BTreeSet<PieceState> {
+    let mut locks = BTreeSet::new();
+    if !board.can_spawn(piece) {
+        return locks;
+    }
+    let mut layer = vec![FallingPiece::spawn(piece, entry_delay, 0)];
+    let mut frame = 0usize;
+    while !layer.is_empty() {
+        let choices: &[Buttons] = if frame % usize::from(timing.tap_rate) == 0 {
+            &[
+                Buttons::NONE,
+                Buttons::LEFT,
+                Buttons::RIGHT,
+                Buttons::A,
+                Buttons::B,
+            ]
+        } else {
+            &[Buttons::NONE]
+        };
+        let mut next_layer: Vec<FallingPiece> = Vec::new();
+        for falling in &layer {
+            for &buttons in choices {
+                let mut next = *falling;
+                match next.frame(board, buttons, timing.frames_per_row) {
+                    Some(lock) => {
+                        locks.insert(lock);
+                    }
+                    None if !next_layer.contains(&next) => next_layer.push(next),
+                    None => {}
+                }
+            }
+        }
+        layer = next_layer;
+        frame += 1;
+    }
+    locks
+}
+
+#[test]
+fn the_article_placements_are_exactly_those_of_a_brute_force_over_the_frame_model() {
+    // The search skips no state a fixed schedule needs (it prunes nothing by dominance
+    // under this model) and finds nothing the literal model does not.
+    let boards: Vec<Board> = named_boards()
+        .into_iter()
+        .map(|(_, board)| board)
+        .chain([board(LEFT_WELL)])
+        .chain(random_boards(6))
+        .collect();
+    for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (2, 4)] {
+        let timing = article(frames_per_row, tap_rate);
+        let mut gamepad = Gamepad::with_timing(timing);
+        for board in &boards {
+            for piece in Piece::ALL {
+                assert_eq!(
+                    lock_states(&mut gamepad, board, piece),
+                    article_locks_by_brute_force(board, piece, timing, false),
+                    "{piece} at {timing:?} on\n{board}"
+                );
+            }
+        }
+        // The first piece's 96 frames of entry delay follow the same schedule.
+        let empty = Board::new(12).unwrap();
+        let options = SearchOptions {
+            entry_delay: true,
+            ..SearchOptions::default()
+        };
+        for piece in Piece::ALL {
+            let mut out = Placements::new();
+            gamepad.search(&empty, piece, options, &mut out);
+            let found: BTreeSet<PieceState> =
+                out.iter().map(|placement| placement.state()).collect();
+            assert_eq!(
+                found,
+                article_locks_by_brute_force(&empty, piece, timing, true),
+                "{piece} at {timing:?} with the entry delay"
+            );
+        }
     }
 }

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, FrameTiming, GameOverRule, Input, Piece, PieceState, Placements, SearchOptions, Searcher,
+    Board, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceState, Placements,
+    SearchOptions, Searcher,
 };
 use tetris_search_bfs::Gamepad;
 
@@ -122,6 +123,7 @@ fn a_kept_cell_on_a_hidden_row_shuts_the_only_way_into_a_well() {
     let level_0 = FrameTiming {
         frames_per_row: 48,
         tap_rate: 2,
+        inputs: InputModel::TwoThumb,
     };
     let rule = GameOverRule::Console;
     let in_the_well = PieceState {
@@ -204,10 +206,16 @@ fn on_random_console_boards_every_placement_is_a_legal_lock_its_path_reaches() {
         FrameTiming {
             frames_per_row: 1,
             tap_rate: 2,
+            inputs: InputModel::TwoThumb,
         },
         FrameTiming {
             frames_per_row: 3,
             tap_rate: 3,
+            inputs: InputModel::TwoThumb,
+        },
+        FrameTiming {
+            inputs: InputModel::Article,
+            ..LEVEL_19
         },
     ];
     let (mut searches, mut overlapping_spawns_left) = (0, 0);
@@ -225,7 +233,7 @@ fn on_random_console_boards_every_placement_is_a_legal_lock_its_path_reaches() {
         }
     }
     // The property is not vacuous: pieces did move out of overlapping spawns.
-    assert_eq!(searches, 90 * 7 * 3);
+    assert_eq!(searches, 90 * 7 * 4);
     assert!(overlapping_spawns_left >= 20, "{overlapping_spawns_left}");
 }
 

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use tetris_core::chain::{ChainOptions, ChainValue, LookaheadChain};
 use tetris_core::filter::{PatternFilter, WellFilter};
 use tetris_core::{
-    Board, Chain, ChainRule, DecisionContext, Evaluator, FrameTiming, Piece, Placements,
-    SearchOptions, Searcher, Weights,
+    Board, Chain, ChainRule, DecisionContext, Evaluator, FrameTiming, InputModel, Piece,
+    Placements, SearchOptions, Searcher, Weights,
 };
 use tetris_search_bfs::Gamepad;
 use tetris_search_column_drop::ColumnDrop;
@@ -771,6 +771,7 @@ fn the_decision_context_sets_the_gamepad_timing_for_that_decision_only() {
     let level_29 = FrameTiming {
         frames_per_row: 1,
         tap_rate: 4,
+        inputs: InputModel::TwoThumb,
     };
     let context = DecisionContext {
         frame_timing: Some(level_29),

@@ -9,7 +9,8 @@ use std::collections::HashSet;
 use proptest::prelude::*;
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, FrameTiming, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
+    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placement, Placements,
+    SearchOptions, Searcher,
 };
 use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad, reference};
@@ -153,8 +154,9 @@ proptest! {
         frames_per_row in prop_oneof![Just(1u8), Just(2), Just(3), 1u8..=8],
         tap_rate in Gamepad::TAP_RATES,
         entry_delay in any::<bool>(),
+        inputs in prop_oneof![Just(InputModel::TwoThumb), Just(InputModel::Article)],
     ) {
-        let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate });
+        let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate, inputs });
         let mut bfs = Bfs::new();
         let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None, ..SearchOptions::default() };
         for piece in Piece::ALL {
@@ -172,11 +174,48 @@ proptest! {
                     let Input::Frame(buttons) = *input else {
                         return Err(TestCaseError::fail(format!("{input:?} is not a frame")));
                     };
+                    if inputs == InputModel::Article {
+                        // One button at most, only on the press frames 1, 1 + T, 1 + 2T, …
+                        // (so never on two consecutive frames), never Down.
+                        let pressed = [Buttons::LEFT, Buttons::RIGHT, Buttons::DOWN, Buttons::A, Buttons::B]
+                            .into_iter()
+                            .filter(|&button| buttons.contains(button))
+                            .count();
+                        prop_assert!(!buttons.contains(Buttons::DOWN), "Down on frame {}", frame + 1);
+                        prop_assert!(pressed <= 1, "{:?} on frame {}", buttons, frame + 1);
+                        prop_assert!(
+                            pressed == 0 || frame % usize::from(tap_rate) == 0,
+                            "a press off the schedule on frame {}", frame + 1
+                        );
+                    }
                     let locked = falling.frame(&board, buttons, frames_per_row);
                     let expected = (frame + 1 == path.len()).then_some(placement.state());
                     prop_assert_eq!(locked, expected, "frame {} of {}", frame + 1, path.len());
                 }
             }
+        }
+    }
+
+    /// Whatever the article's player presses, a two-thumb player at the same timing can
+    /// press too: its placements are a subset.
+    #[test]
+    fn article_placements_are_two_thumb_placements(
+        board in grown_boards(),
+        frames_per_row in prop_oneof![Just(1u8), Just(2), Just(3), 1u8..=8],
+        tap_rate in prop_oneof![Just(2u8), Gamepad::TAP_RATES],
+        entry_delay in any::<bool>(),
+    ) {
+        let two_thumb = FrameTiming { frames_per_row, tap_rate, inputs: InputModel::TwoThumb };
+        let article = FrameTiming { inputs: InputModel::Article, ..two_thumb };
+        let mut gamepad = Gamepad::new();
+        for piece in Piece::ALL {
+            let states = |gamepad: &mut Gamepad, timing: FrameTiming| -> HashSet<PieceState> {
+                let options = SearchOptions { with_paths: false, entry_delay, frame_timing: Some(timing), ..SearchOptions::default() };
+                search(gamepad, &board, piece, options).iter().map(Placement::state).collect()
+            };
+            let fewer = states(&mut gamepad, article);
+            let more = states(&mut gamepad, two_thumb);
+            prop_assert!(fewer.is_subset(&more), "{}", piece);
         }
     }
 }

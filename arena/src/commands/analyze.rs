@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::DecisionContext;
+use tetris_core::{DecisionContext, InputModel};
 use tetris_registry::Strategy;
 
 use crate::analysis::position::{analyze_in, check_pieces_fit_depth};
@@ -86,6 +86,11 @@ pub struct Args {
     /// second) to 8 (7.5 per second). Default: the searcher's own, 2.
     #[arg(long, value_name = "T")]
     pub tap_rate: Option<u8>,
+    /// For a gravity-aware searcher: the input model, `two-thumb` (a shift and a rotation may
+    /// share a frame, soft drop) or `article` (the published bot's: one button on every
+    /// tap-rate-th frame, no soft drop). Default: the searcher's own, two-thumb.
+    #[arg(long, value_name = "MODEL")]
+    pub inputs: Option<String>,
     /// For a gravity-aware searcher: the current piece is a game's first, which floats for 96
     /// frames before gravity starts (the preview piece never is).
     #[arg(long)]
@@ -96,16 +101,22 @@ pub struct Args {
     pub game_over: Option<String>,
 }
 
-/// The decision's context that `--level`, `--tap-rate` and `--entry-delay` give a
-/// gravity-aware strategy; an error for a strategy whose searcher ignores gravity.
+/// The decision's context that `--level`, `--tap-rate`, `--inputs` and `--entry-delay` give
+/// a gravity-aware strategy; an error for a strategy whose searcher ignores gravity.
 fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, ArenaError> {
-    if args.level.is_none() && args.tap_rate.is_none() && !args.entry_delay {
+    let inputs = args
+        .inputs
+        .as_deref()
+        .map(str::parse::<InputModel>)
+        .transpose()
+        .map_err(|message| ArenaError::Usage(format!("--inputs: {message}")))?;
+    if args.level.is_none() && args.tap_rate.is_none() && inputs.is_none() && !args.entry_delay {
         return Ok(DecisionContext::default());
     }
     let Some(mut timing) = strategy.frame_timing() else {
         return Err(ArenaError::Usage(format!(
-            "--level, --tap-rate and --entry-delay are for gravity-aware searchers (gamepad); \
-             {} ignores gravity",
+            "--level, --tap-rate, --inputs and --entry-delay are for gravity-aware searchers \
+             (gamepad); {} ignores gravity",
             strategy.spec().searcher
         )));
     };
@@ -115,6 +126,9 @@ fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, Ar
     if let Some(tap_rate) = args.tap_rate {
         timing.tap_rate = tetris_registry::check_tap_rate(u64::from(tap_rate))
             .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
+    }
+    if let Some(inputs) = inputs {
+        timing.inputs = inputs;
     }
     Ok(DecisionContext {
         frame_timing: Some(timing),

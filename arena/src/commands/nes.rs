@@ -17,7 +17,9 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher};
+use tetris_core::{
+    GameOverRule, InputModel, PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher,
+};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
@@ -69,6 +71,13 @@ pub struct Args {
     /// one that ignores gravity (which cannot play the console rule). Recorded in the report.
     #[arg(long, value_name = "RULE")]
     pub game_over: Option<String>,
+    /// The input model of gravity-aware searchers: `two-thumb` (a shift and a rotation may
+    /// share a frame, each thumb pressing at most every T frames, with soft drop) or `article`
+    /// (the published bot's: one of Left, Right, A, B or nothing on every T-th frame from the
+    /// first, nothing between, no soft drop). Recorded in every result. Searchers that ignore
+    /// gravity ignore it.
+    #[arg(long, value_name = "MODEL", default_value = "two-thumb")]
+    pub inputs: String,
     /// Games played at once, 1 to 256 (default: the available cores); never more threads
     /// than games. Results do not depend on it, only the timings do.
     #[arg(long, value_name = "J")]
@@ -114,6 +123,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                 strategy,
                 settings.game_settings(game),
                 settings.tap_rate,
+                settings.inputs,
                 &interrupt::interrupted,
             )?;
             Ok(match played {
@@ -164,6 +174,10 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
         .map(str::parse)
         .transpose()
         .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")))?;
+    let inputs: InputModel = args
+        .inputs
+        .parse()
+        .map_err(|message: String| ArenaError::Usage(format!("--inputs: {message}")))?;
     let spec: StrategySpec = args.strategy.parse()?;
     if spec.depth > MAX_NES_DEPTH {
         return Err(ArenaError::Strategy {
@@ -202,6 +216,7 @@ fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
         stop_level: args.to_level as u8,
         tap_rate,
         game_over_rule,
+        inputs,
     };
     Ok((settings, strategy))
 }

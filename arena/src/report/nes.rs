@@ -2,7 +2,7 @@
 //! the CSV of games.
 
 use serde::Serialize;
-use tetris_core::GameOverRule;
+use tetris_core::{GameOverRule, InputModel};
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
@@ -71,6 +71,7 @@ struct SettingsJson {
     stop_level_lines: Option<u32>,
     tap_rate: u8,
     game_over_rule: GameOverRule,
+    inputs: InputModel,
     board_width: u8,
     board_height: u8,
     preview_pieces: u8,
@@ -212,6 +213,7 @@ impl RunReport for NesReport<'_> {
                 stop_level_lines: settings.stop_lines(),
                 tap_rate: settings.tap_rate,
                 game_over_rule: settings.game_over_rule,
+                inputs: settings.inputs,
                 board_width: 10,
                 board_height: 20,
                 preview_pieces: 1,
@@ -370,6 +372,12 @@ impl RunReport for NesReport<'_> {
         ));
         text.push_str(&format!("Tapping: {tapping}\n"));
         text.push_str(&format!("Game over: {}\n", end_rule(rules.game_over_rule)));
+        let inputs = if rules.ignores_gravity {
+            "unused by this searcher".to_string()
+        } else {
+            format!("{}: {}", rules.inputs, rules.inputs.description())
+        };
+        text.push_str(&format!("Inputs: {inputs}\n"));
         text.push_str(&format!("Seeds: {}\n", rules.seed_rule()));
         text.push_str(&format!("Pieces: {PIECE_RULE}\n"));
         text.push_str(&format!("Score: {SCORE_RULE}\n"));

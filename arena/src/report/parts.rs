@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, GeneratorKind};
+use tetris_core::{Board, GameOverRule, GeneratorKind, InputModel};
 use tetris_registry::StrategySpec;
 
 use crate::analysis::pieces::{PieceStatistics, RowRule};
@@ -183,6 +183,9 @@ pub struct NesPartSettings {
     /// simulation rule, the default).
     #[serde(default)]
     pub game_over_rule: GameOverRule,
+    /// The input model (absent in parts written before it was recorded: two-thumb).
+    #[serde(default)]
+    pub inputs: InputModel,
 }
 
 /// An `arena stats` run's settings in a part.
@@ -267,6 +270,7 @@ pub fn nes_part(
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
             game_over_rule: settings.game_over_rule,
+            inputs: settings.inputs,
         },
         results,
     };
@@ -744,6 +748,7 @@ fn merge_nes(
             stop_level: settings.stop_level,
             tap_rate: settings.tap_rate,
             game_over_rule: settings.game_over_rule,
+            inputs: settings.inputs,
         },
         finished: Finished {
             results: games,

@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
-    Buttons, DecisionContext, GameOverRule, Input, NesGame, NesGameEnd, NesGameSettings, NesLock,
-    NesScore,
+    Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
+    NesGameSettings, NesLock, NesScore,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -71,6 +71,8 @@ pub struct NesRunSettings {
     /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
     /// ([`nes_game_over_rule`]).
     pub game_over_rule: GameOverRule,
+    /// The player's input model (told to gravity-aware searchers with the tap rate).
+    pub inputs: InputModel,
 }
 
 impl NesRunSettings {
@@ -190,8 +192,9 @@ pub struct NesGameResult {
 }
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
-/// documentation for the rules). `tap_rate` is told to gravity-aware searchers. `stop` is
-/// asked before every piece; when it says yes the game is abandoned and `Ok(None)` returned.
+/// documentation for the rules). `tap_rate` and `inputs` are told to gravity-aware searchers.
+/// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
+/// returned.
 ///
 /// Errors: a gravity-aware searcher's path that does not lock the piece where the search said
 /// (or no path, or a path that is not one button set per frame) is an internal error naming
@@ -200,6 +203,7 @@ pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
     tap_rate: u8,
+    inputs: InputModel,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
     let start = Instant::now();
@@ -223,7 +227,7 @@ pub fn play_nes_game(
         // the timing is the current level's, decision by decision.
         let context = if gravity_aware {
             DecisionContext {
-                frame_timing: Some(game.frame_timing(tap_rate)),
+                frame_timing: Some(game.frame_timing(tap_rate, inputs)),
                 entry_delay: game.is_first_piece(),
                 game_over_rule: settings.game_over_rule,
             }
@@ -313,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn a_gravity_aware_searcher_is_told_the_level_speed_and_the_tap_rate() {
+    fn a_gravity_aware_searcher_is_told_the_level_speed_the_tap_rate_and_the_input_model() {
         let mut strategy = Strategy::from_name("gamepad+nes-plateau").unwrap();
         let settings = NesGameSettings {
             start_level: 19,
@@ -321,17 +325,18 @@ mod tests {
             seed: 1,
             game_over_rule: GameOverRule::Console,
         };
-        play_nes_game(&mut strategy, settings, 8, &|| false)
+        play_nes_game(&mut strategy, settings, 8, InputModel::Article, &|| false)
             .unwrap()
             .unwrap();
         // Level 19 (2 frames per row, rules.md) for every decision, since the game stops as
-        // soon as the level turns 20; the tap rate as given. (The decision's context is what
-        // the searcher is told, call by call.)
+        // soon as the level turns 20; the tap rate and input model as given. (The decision's
+        // context is what the searcher is told, call by call.)
         assert_eq!(
             strategy.last_context().frame_timing,
             Some(FrameTiming {
                 frames_per_row: 2,
-                tap_rate: 8
+                tap_rate: 8,
+                inputs: InputModel::Article,
             })
         );
     }
@@ -345,7 +350,7 @@ mod tests {
             seed: 3,
             game_over_rule: GameOverRule::Simulation,
         };
-        let played = play_nes_game(&mut strategy, settings, 2, &|| false)
+        let played = play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| false)
             .unwrap()
             .unwrap();
         assert_eq!(played.pieces, played.clears.iter().sum::<u64>());
@@ -366,7 +371,7 @@ mod tests {
         }
         // Stopping before the first piece abandons the game.
         assert_eq!(
-            play_nes_game(&mut strategy, settings, 2, &|| true).unwrap(),
+            play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| true).unwrap(),
             None
         );
     }

@@ -79,7 +79,13 @@
 //! moves, or turning the other way to the same rotation, reaches the same state but is not
 //! the strategy's. The first difference is an error naming the placement and exits with code
 //! 2. Paths of gamepad frames (`F<n>`) are played frame by frame through the core's NES frame
-//! model ([`FallingPiece`]) at the recorded `rules.frame_timing`.
+//! model ([`FallingPiece`]) at the recorded `rules.frame_timing`; when its `inputs` is
+//! `article` (absent: `two-thumb`), every frame must also be one the article's input model
+//! presses (one of Left, Right, A, B on every tap-rate-th frame from the first, nothing
+//! else), so a two-thumb game relabelled `article` is caught without `--redecide` unless none
+//! of its paths uses a frame the article model does not; `--redecide` decides again under the
+//! recorded model. An article game relabelled `two-thumb` has legal two-thumb paths: only
+//! `--redecide` can catch it, when the two-thumb search chooses or reaches differently.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -87,8 +93,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, DecisionContext, FrameTiming, GameOverRule, GeneratorKind, Input, NesScore, Piece,
-    PieceState, Placement, Searcher,
+    Board, Buttons, DecisionContext, FrameTiming, GameOverRule, GeneratorKind, Input, InputModel,
+    NesScore, Piece, PieceState, Placement, Searcher,
 };
 
 use tetris_registry::{Strategy, check_frame_timing};
@@ -791,6 +797,18 @@ fn follow_frames(
                 input.short_name()
             ));
         };
+        if timing.inputs == InputModel::Article && !article_allows(index, buttons, timing.tap_rate)
+        {
+            return Err(format!(
+                "frame {} of the path holds {} buttons ({}), which the article input model \
+                 does not press: one of Left, Right, A or B on input frames 1, 1 + T, 1 + 2T, \
+                 … (T = tap rate {}), nothing else",
+                index + 1,
+                buttons.0.count_ones(),
+                input.short_name(),
+                timing.tap_rate
+            ));
+        }
         let locked = falling.frame(board, buttons, timing.frames_per_row);
         states.push(falling.state());
         if let Some(locked) = locked {
@@ -810,10 +828,20 @@ fn follow_frames(
     ))
 }
 
+/// Whether frame `index` (0-based) of a path may hold `buttons` under the article's input
+/// model ([`InputModel::Article`]): nothing, or exactly one of Left, Right, A, B on a press
+/// frame (every `tap_rate`-th from the first); nothing on the others; Down never.
+fn article_allows(index: usize, buttons: Buttons, tap_rate: u8) -> bool {
+    let one_press = [Buttons::LEFT, Buttons::RIGHT, Buttons::A, Buttons::B].contains(&buttons);
+    buttons == Buttons::NONE || (one_press && index % usize::from(tap_rate) == 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::game::{PlayOptions, play_game};
     use crate::sim::placement::parse_path;
+    use std::ops::ControlFlow;
 
     /// A hand-made game on a 4-row board, worked out cell by cell: an I laid flat on the
     /// floor at pivot (2, 3) covers columns 0..3, an I at pivot (6, 3) columns 4..7, and an O
@@ -986,6 +1014,68 @@ mod tests {
             message,
             "the replay stores 3 pieces, but its 3 placements and the strategy's 1 pieces of \
              lookahead need 4 (every piece the strategy saw)"
+        );
+    }
+
+    #[test]
+    fn an_article_model_game_verifies_under_its_model_only() {
+        // A game whose searcher simulates the article's input model by default records that
+        // timing, and the strategy rebuilt from its name re-decides it under that timing.
+        let article = FrameTiming {
+            inputs: InputModel::Article,
+            ..FrameTiming::LEVEL_19_30_HZ
+        };
+        let name = "gamepad+nes-plateau";
+        let mut strategy = Strategy::from_name(name).unwrap();
+        *strategy.parts_mut().0 =
+            tetris_registry::AnySearcher::Gamepad(tetris_search_bfs::Gamepad::with_timing(article));
+        let settings = GameSettings {
+            board_height: 20,
+            generator: GeneratorKind::Nes,
+            seed: 5,
+            max_pieces: Some(40),
+            game_over_rule: GameOverRule::Simulation,
+        };
+        let options = PlayOptions {
+            keep_placements: true,
+            keep_paths: true,
+            keep_evaluations: false,
+        };
+        let result = play_game(&mut strategy, &settings, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let replay = Replay::record(&strategy, &settings, &result).unwrap();
+        assert_eq!(replay.rules.frame_timing, Some(article));
+        let rebuilt = || Strategy::from_name(name).unwrap();
+        let parsed = Replay::parse(&replay.to_json()).unwrap();
+        assert_eq!(parsed, replay);
+        parsed.verify(Some(&mut rebuilt()), &mut |_| {}).unwrap();
+        // Relabelled two-thumb, its paths are still legal (a two-thumb player can press them
+        // too), but the two-thumb search reaches its placements by other paths.
+        let mut relabelled = replay.clone();
+        relabelled.rules.frame_timing = Some(FrameTiming::LEVEL_19_30_HZ);
+        relabelled.verify(None, &mut |_| {}).unwrap();
+        let message = relabelled
+            .verify(Some(&mut rebuilt()), &mut |_| {})
+            .unwrap_err();
+        assert!(message.starts_with("placement "), "{message}");
+        // And the two-thumb game of the same seed, relabelled article, has a frame the
+        // article's player never presses.
+        let mut two_thumb = rebuilt();
+        let result = play_game(&mut two_thumb, &settings, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let mut relabelled = Replay::record(&two_thumb, &settings, &result).unwrap();
+        relabelled
+            .verify(Some(&mut rebuilt()), &mut |_| {})
+            .unwrap();
+        relabelled.rules.frame_timing = Some(article);
+        let message = relabelled.verify(None, &mut |_| {}).unwrap_err();
+        assert!(
+            message.contains("which the article input model does not press"),
+            "{message}"
         );
     }
 }

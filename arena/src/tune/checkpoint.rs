@@ -411,7 +411,13 @@ fn play_candidate(
     if settings.fitness == FitnessKind::PlateauScore {
         let rule = default_nes_game_over_rule(strategy.frame_timing().is_some());
         let plateau = NesGameSettings::plateau(game.seed).with_game_over_rule(rule);
-        let result = play_nes_game(&mut strategy, plateau, 2, &interrupt::interrupted)?;
+        let result = play_nes_game(
+            &mut strategy,
+            plateau,
+            2,
+            tetris_core::InputModel::TwoThumb,
+            &interrupt::interrupted,
+        )?;
         return Ok(result.map(|result| result.line_clear_points));
     }
     let result = play_counted_game(&mut strategy, &game, &Progress::hidden(), None)?;
