@@ -1027,7 +1027,10 @@ mod tests {
         assert_eq!(game.board().hidden_column(0), 0b10);
         assert_eq!(plain.hidden_rows(), 0);
         // A later vertical I in column 0 with its pivot on row 1 (cells rows −1..2, all
-        // empty in the field) now hits the kept cell on the console only.
+        // empty in the field) now hits the kept cell on the console only. (That is how a kept
+        // cell acts: it blocks shifts and turns near the top. No piece can come to rest ON a
+        // hidden cell, since only a vertical I reaches row −2 and its cells are contiguous,
+        // so a cell above a hidden one is always the piece's own.)
         assert!(plain.fits(Piece::I, high_i));
         assert!(!game.board().fits(Piece::I, high_i));
         assert_eq!(game.end(), None);

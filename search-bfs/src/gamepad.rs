@@ -811,7 +811,7 @@ impl Gamepad {
                 continue;
             }
             let buttons = input.buttons();
-            let mut next = FrameState {
+            let next = FrameState {
                 x,
                 y,
                 rotation,
@@ -821,14 +821,7 @@ impl Gamepad {
                 rotate_cooldown: wait,
                 delay_left: 0,
             };
-            if !drops {
-                self.visit(next, parent, buttons, false);
-            } else if self.fits(x, y + 1, rotation) {
-                next.y += 1;
-                self.visit(next, parent, buttons, true);
-            } else {
-                self.record_lock(PieceState { x, y, rotation }, parent, buttons);
-            }
+            self.end_frame(next, drops, parent, buttons);
         }
     }
 
@@ -879,7 +872,7 @@ impl Gamepad {
                         continue;
                     }
                     let buttons = FrameInput { shift, turn, down }.buttons();
-                    let mut next = FrameState {
+                    let next = FrameState {
                         x,
                         y,
                         rotation,
@@ -893,16 +886,25 @@ impl Gamepad {
                         },
                         delay_left: 0,
                     };
-                    if !drops {
-                        self.visit(next, parent, buttons, false);
-                    } else if self.fits(x, y + 1, rotation) {
-                        next.y += 1;
-                        self.visit(next, parent, buttons, true);
-                    } else {
-                        self.record_lock(PieceState { x, y, rotation }, parent, buttons);
-                    }
+                    self.end_frame(next, drops, parent, buttons);
                 }
             }
+        }
+    }
+
+    /// The end of a frame of the fast expansions, after its shift and turn (`next` holds
+    /// them): the piece stays on its row when the frame `drops` nothing, falls one row when
+    /// it drops and that row is free, and locks where it is otherwise.
+    #[inline(always)]
+    fn end_frame(&mut self, mut next: FrameState, drops: bool, parent: u32, buttons: Buttons) {
+        let FrameState { x, y, rotation, .. } = next;
+        if !drops {
+            self.visit(next, parent, buttons, false);
+        } else if self.fits(x, y + 1, rotation) {
+            next.y += 1;
+            self.visit(next, parent, buttons, true);
+        } else {
+            self.record_lock(PieceState { x, y, rotation }, parent, buttons);
         }
     }
 

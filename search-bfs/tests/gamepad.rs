@@ -8,7 +8,7 @@ use tetris_core::{
     Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, SearchOptions,
     Searcher,
 };
-use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT};
+use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT, XorShift, random_stack};
 use tetris_search_bfs::{Bfs, Gamepad};
 
 fn board(text: &str) -> Board {
@@ -38,28 +38,38 @@ fn lock_states(searcher: &mut impl Searcher, board: &Board, piece: Piece) -> BTr
     states
 }
 
+/// Asserts that `fewer` finds a subset of the lock states `more` finds, for every piece on
+/// every board; returns for how many (board, piece) pairs the subset is strict.
+fn assert_subsets(fewer: &mut impl Searcher, more: &mut impl Searcher, boards: &[Board]) -> usize {
+    let mut strictly_fewer = 0;
+    for board in boards {
+        for piece in Piece::ALL {
+            let subset = lock_states(fewer, board, piece);
+            let superset = lock_states(more, board, piece);
+            assert!(subset.is_subset(&superset), "{piece} on\n{board}");
+            strictly_fewer += usize::from(subset.len() < superset.len());
+        }
+    }
+    strictly_fewer
+}
+
 /// Boards with random stacks (holes, overhangs, caves), from a fixed xorshift seed.
 fn random_boards(count: usize) -> Vec<Board> {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut random = XorShift::new(0x9E37_79B9_7F4A_7C15);
     (0..count)
         .map(|_| {
-            let mut board = Board::standard();
-            let stack = 4 + (next() % 12) as usize;
-            for y in 20 - stack..20 {
-                for x in 0..10 {
-                    if next() % 100 < 55 {
-                        board.set(x, y);
-                    }
-                }
-            }
-            board
+            let stack = 4 + (random.next_value() % 12) as usize;
+            random_stack(&mut random, stack, 55)
         })
+        .collect()
+}
+
+/// The named boards' positions, then `random` random ones.
+fn named_and_random_boards(random: usize) -> Vec<Board> {
+    named_boards()
+        .into_iter()
+        .map(|(_, board)| board)
+        .chain(random_boards(random))
         .collect()
 }
 
@@ -92,22 +102,11 @@ fn at_48_frames_per_row_and_30_hz_it_finds_the_same_placements_as_the_bfs() {
 #[test]
 fn at_levels_19_and_29_it_finds_a_subset_of_the_bfs_placements() {
     let mut bfs = Bfs::new();
-    let boards: Vec<Board> = named_boards()
-        .into_iter()
-        .map(|(_, board)| board)
-        .chain(random_boards(30))
-        .collect();
+    let boards = named_and_random_boards(30);
     let mut strictly_fewer = 0;
     for frames_per_row in [2, 1] {
         let mut gamepad = Gamepad::with_timing(timing(frames_per_row, 2));
-        for board in &boards {
-            for piece in Piece::ALL {
-                let reachable = lock_states(&mut gamepad, board, piece);
-                let everything = lock_states(&mut bfs, board, piece);
-                assert!(reachable.is_subset(&everything), "{piece} on\n{board}");
-                strictly_fewer += usize::from(reachable.len() < everything.len());
-            }
-        }
+        strictly_fewer += assert_subsets(&mut gamepad, &mut bfs, &boards);
     }
     // Gravity must cost something somewhere (the tuck below, at least).
     assert!(strictly_fewer > 0);
@@ -230,11 +229,7 @@ fn assert_article_frame(buttons: Buttons, frame: usize, tap_rate: u8) {
 
 #[test]
 fn every_path_replayed_frame_by_frame_locks_where_the_search_said() {
-    let boards: Vec<Board> = named_boards()
-        .into_iter()
-        .map(|(_, board)| board)
-        .chain(random_boards(12))
-        .collect();
+    let boards = named_and_random_boards(12);
     let timings = [
         timing(48, 2),
         timing(6, 3),
@@ -328,23 +323,12 @@ fn the_article_model_reaches_a_subset_of_the_two_thumb_models_placements() {
     // Whatever the article's player presses (one button on every T-th frame) a two-thumb
     // player at the same tap rate can press too, so every article placement is a two-thumb
     // one; on the tall random stacks some two-thumb placements need more.
-    let boards: Vec<Board> = named_boards()
-        .into_iter()
-        .map(|(_, board)| board)
-        .chain(random_boards(30))
-        .collect();
+    let boards = named_and_random_boards(30);
     let mut strictly_fewer = 0;
     for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (6, 3), (3, 5)] {
         let mut two_thumb = Gamepad::with_timing(timing(frames_per_row, tap_rate));
         let mut published = Gamepad::with_timing(article(frames_per_row, tap_rate));
-        for board in &boards {
-            for piece in Piece::ALL {
-                let fewer = lock_states(&mut published, board, piece);
-                let more = lock_states(&mut two_thumb, board, piece);
-                assert!(fewer.is_subset(&more), "{piece} on\n{board}");
-                strictly_fewer += usize::from(fewer.len() < more.len());
-            }
-        }
+        strictly_fewer += assert_subsets(&mut published, &mut two_thumb, &boards);
     }
     assert!(strictly_fewer > 0);
 }

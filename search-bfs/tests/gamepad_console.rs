@@ -11,6 +11,7 @@ use tetris_core::{
     Board, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceState, Placements,
     SearchOptions, Searcher,
 };
+use tetris_fixtures::{XorShift, random_stack};
 use tetris_search_bfs::Gamepad;
 
 /// Level 19 at 30 Hz: the plateau's timing.
@@ -162,33 +163,20 @@ fn a_kept_cell_on_a_hidden_row_shuts_the_only_way_into_a_well() {
 /// Console boards with random stacks, random cells on the hidden rows, and on every third
 /// board random cells on rows 0 and 1 (so that spawns overlap), from a fixed xorshift seed.
 fn random_console_boards(count: usize) -> Vec<Board> {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut random = XorShift::new(0x2545_F491_4F6C_DD1D);
     (0..count)
         .map(|index| {
-            let mut board = Board::standard().with_hidden_rows();
-            let stack = 3 + (next() % 15) as usize;
-            for y in 20 - stack..20 {
-                for x in 0..10 {
-                    if next() % 100 < 55 {
-                        board.set(x, y);
-                    }
-                }
-            }
+            let stack = 3 + (random.next_value() % 15) as usize;
+            let mut board = random_stack(&mut random, stack, 55).with_hidden_rows();
             for x in 0..10 {
                 for y in [-2, -1] {
-                    if next() % 100 < 25 {
+                    if random.next_value() % 100 < 25 {
                         board.set_hidden(x, y);
                     }
                 }
                 if index % 3 == 0 {
                     for y in 0..2 {
-                        if next() % 100 < 15 {
+                        if random.next_value() % 100 < 15 {
                             board.set(x, y);
                         }
                     }

@@ -30,7 +30,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tetris_core::{Evaluator, GameOverRule, GeneratorKind, NesGameSettings, Weights};
+use tetris_core::{
+    Evaluator, GameOverRule, GeneratorKind, NesGameSettings, Searcher as _, Weights,
+};
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
 
 use crate::error::ArenaError;
@@ -442,9 +444,12 @@ pub fn write_weights(checkpoint: &Checkpoint, path: &Path) -> Result<(), ArenaEr
 pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
     let settings = &checkpoint.settings;
     let games = if settings.fitness == FitnessKind::PlateauScore {
-        "NES plateau games (level 19 to 29, 10 x 20; console game-over rule for a \
-         gravity-aware searcher, simulation otherwise)"
-            .to_string()
+        let gravity_aware = tetris_registry::searcher_by_name(&settings.searcher)
+            .is_some_and(|searcher| searcher.frame_timing().is_some());
+        format!(
+            "NES plateau games (level 19 to 29, 10 x 20, {} game-over rule)",
+            default_nes_game_over_rule(gravity_aware)
+        )
     } else {
         format!(
             "games each on 10 x {}, cap {} pieces, {} game-over rule",
