@@ -16,6 +16,27 @@ pub enum ArenaError {
         /// What is wrong.
         message: String,
     },
+    /// A value that is not one its option takes (the request layer's typed values).
+    #[error(transparent)]
+    Value(#[from] crate::request::ValueError),
+    /// A request that breaks a rule of its job.
+    #[error(transparent)]
+    Request(#[from] crate::request::RequestError),
+    /// An NES run's request that breaks one of its rules.
+    #[error(transparent)]
+    NesRequest(#[from] crate::request::nes::NesRequestError),
+    /// An analysis request that breaks one of its rules.
+    #[error(transparent)]
+    AnalyzeRequest(#[from] crate::request::analyze::AnalyzeRequestError),
+    /// A statistics run whose `--blocks` and `--shard` disagree.
+    #[error(transparent)]
+    BlocksDisagree(#[from] crate::request::stats::BlocksDisagree),
+    /// A tuning run's request that breaks one of its rules.
+    #[error(transparent)]
+    TuneRequest(#[from] crate::request::tune::TuneRequestError),
+    /// A piece file with fewer pieces than `arena sequence` asked for.
+    #[error(transparent)]
+    TooFewPieces(#[from] crate::request::sequence::TooFewPieces),
     /// A command-line value that is out of range or inconsistent.
     #[error("{0}")]
     Usage(String),

@@ -14,7 +14,8 @@ use tetris_core::generator::parse_piece_letters;
 use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec, evaluator_from_weights_json, evaluator_names};
 
-use crate::input::{parse_pieces, read_board};
+use crate::input::read_board;
+use crate::request::values;
 use crate::sim::replay::Replay;
 use crate::tune::checkpoint::{Checkpoint, load_checkpoint};
 
@@ -106,7 +107,7 @@ pub fn pieces(data: &[u8]) {
         }
     }
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = parse_pieces(text);
+        let _ = values::pieces(text);
     }
 }
 

@@ -13,8 +13,11 @@
 //! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
 //!   JSON reports, CSV, SVG plots, the terminal view and the self-contained HTML pages, and
 //!   the parts of sharded runs with their checked, exact merge;
-//! - [`commands`]: one module per subcommand that parses its options, validates them, calls
-//!   the library and prints. No library module imports a command.
+//! - [`request`]: one typed request per job and ONE check per request, holding every rule of
+//!   the job, with the typed values of the options; every front end (these commands, the
+//!   Python package) builds a request, calls its check, runs and converts;
+//! - [`commands`]: one module per subcommand that parses its options into a request, calls its
+//!   check, runs and prints. No library module imports a command.
 //!
 //! Strategies and engines by name come from the `tetris-registry` crate. The binary
 //! (`src/main.rs`) only parses the command line and maps errors to one `error:` line and exit
@@ -28,6 +31,7 @@ pub mod format;
 pub mod fuzzing;
 pub mod input;
 pub mod report;
+pub mod request;
 pub mod run;
 pub mod sim;
 pub mod tune;

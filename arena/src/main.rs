@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
+use tetris_arena::ArenaError;
 use tetris_arena::cli::{Cli, run};
 use tetris_arena::report::output::print_to_stderr;
+use tetris_arena::request::ValueError;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -24,6 +26,12 @@ fn main() -> ExitCode {
                 } else {
                     ExitCode::SUCCESS
                 };
+            }
+            // A value that clap handed to the request layer's typed parsers: their message
+            // names the option and is the one every front end gives for that mistake.
+            if let Some(message) = own_value_error(&error) {
+                print_to_stderr(&format!("error: {message}"));
+                return ExitCode::from(2);
             }
             // clap's message spans several lines (the message, indented details such as the
             // missing arguments, then usage and hints after a blank line); the contract is one
@@ -51,4 +59,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The message of a value the arena's own parsers refused ([`tetris_arena::request::values`],
+/// or a type whose `FromStr` gives an [`ArenaError`]), without clap's `invalid value … for
+/// …` around it: those messages already name the option and the value.
+fn own_value_error(error: &clap::Error) -> Option<String> {
+    if error.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let source = std::error::Error::source(error)?;
+    if let Some(value) = source.downcast_ref::<ValueError>() {
+        return Some(value.to_string());
+    }
+    source
+        .downcast_ref::<ArenaError>()
+        .map(ArenaError::to_string)
 }

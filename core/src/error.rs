@@ -48,6 +48,18 @@ pub enum Error {
         /// The valid names, space separated.
         valid: String,
     },
+    /// A game-over rule name that is not known.
+    #[error("unknown game-over rule {0:?} (valid: simulation literature console)")]
+    UnknownGameOverRule(String),
+    /// A rule that needs the NES frame model, asked of a game without frames.
+    #[error(
+        "the {0} rule needs the NES frame model: it is `arena nes`'s (its default with the \
+         gamepad searcher); games without frames play simulation or literature"
+    )]
+    NeedsFrameModel(crate::GameOverRule),
+    /// An input model name that is not known.
+    #[error("unknown input model {0:?} (valid: two-thumb article)")]
+    UnknownInputModel(String),
     /// A character in a piece file that is neither a piece letter nor white space.
     #[error(
         "piece file {path}: line {line}, column {column}: {character:?} is not a piece letter (T J Z O S L I)"

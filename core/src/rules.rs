@@ -75,6 +75,15 @@ impl GameOverRule {
         matches!(self, GameOverRule::Console)
     }
 
+    /// `self` if a game without frames can play it: the console rule needs the NES frame
+    /// model (a piece that spawns overlapping may move out frame by frame), so it is refused.
+    pub fn check_frameless(self) -> Result<GameOverRule, crate::Error> {
+        match self.needs_frame_model() {
+            true => Err(crate::Error::NeedsFrameModel(self)),
+            false => Ok(self),
+        }
+    }
+
     /// Whether a piece whose spawn state overlaps an occupied cell may still move out (only
     /// under the console rule): a search must then start from the overlapping spawn and
     /// offer only the legal locks it reaches.
@@ -132,16 +141,14 @@ impl fmt::Display for GameOverRule {
 }
 
 impl FromStr for GameOverRule {
-    type Err = String;
+    type Err = crate::Error;
 
     /// Parses a rule name; the error lists the valid ones.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         GameOverRule::ALL
             .into_iter()
             .find(|rule| rule.name() == text)
-            .ok_or_else(|| {
-                format!("unknown game-over rule {text:?} (valid: simulation literature console)")
-            })
+            .ok_or_else(|| crate::Error::UnknownGameOverRule(text.to_string()))
     }
 }
 

@@ -190,17 +190,14 @@ impl std::fmt::Display for InputModel {
 }
 
 impl std::str::FromStr for InputModel {
-    type Err = String;
+    type Err = crate::Error;
 
     /// Parses a model name; the error lists the valid ones.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         InputModel::ALL
             .into_iter()
             .find(|model| model.name() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = InputModel::ALL.iter().map(|model| model.name()).collect();
-                format!("unknown input model {text:?} (valid: {})", names.join(" "))
-            })
+            .ok_or_else(|| crate::Error::UnknownInputModel(text.to_string()))
     }
 }
 
@@ -402,7 +399,9 @@ mod tests {
         }
         assert_eq!(InputModel::default(), InputModel::TwoThumb);
         assert_eq!(
-            "thumbs".parse::<InputModel>(),
+            "thumbs"
+                .parse::<InputModel>()
+                .map_err(|error| error.to_string()),
             Err("unknown input model \"thumbs\" (valid: two-thumb article)".to_string())
         );
         let article = FrameTiming {

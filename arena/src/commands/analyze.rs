@@ -26,14 +26,15 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{DecisionContext, InputModel};
-use tetris_registry::Strategy;
+use tetris_core::{GameOverRule, InputModel, Piece};
 
-use crate::analysis::position::{analyze_in, check_pieces_fit_depth};
+use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
-use crate::input::{game_over_rule, parse_pieces, read_board};
+use crate::input::read_board;
 use crate::report::output::print_output;
 use crate::report::position::{analysis_json, analysis_text};
+use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use crate::request::values::{self, BoardHeight, TapRate};
 
 /// What `arena analyze --help` says after the options: how to read its output.
 const READING_THE_OUTPUT: &str = "\
@@ -63,8 +64,8 @@ pub struct Args {
     /// Known pieces, current piece first, then the preview: letters of T J Z O S L I,
     /// separated by commas (T,J) or not (TJ). At most the strategy's depth; fewer pieces
     /// chain only those given.
-    #[arg(long, value_name = "PIECES")]
-    pub pieces: String,
+    #[arg(long, value_name = "PIECES", value_parser = values::pieces)]
+    pub pieces: Vec<Piece>,
     /// List every placement of the current piece (searcher's order) with the best chain
     /// starting there, instead of only the best chain.
     #[arg(long)]
@@ -75,8 +76,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Rows of the field (4 to 32); the board file must have exactly this many lines.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(4..=32))]
-    pub board_height: u8,
+    #[arg(long, value_name = "H", default_value = "20")]
+    pub board_height: BoardHeight,
     /// For a gravity-aware searcher (gamepad): the level whose gravity the search simulates
     /// (frames per row: 19–28 → 2, 29 and up → 1; rules.md). Default: the searcher's own,
     /// level 19.
@@ -85,78 +86,47 @@ pub struct Args {
     /// For a gravity-aware searcher: frames between two presses of one thumb, 2 (30 per
     /// second) to 8 (7.5 per second). Default: the searcher's own, 2.
     #[arg(long, value_name = "T")]
-    pub tap_rate: Option<u8>,
+    pub tap_rate: Option<TapRate>,
     /// For a gravity-aware searcher: the input model, `two-thumb` (a shift and a rotation may
     /// share a frame, soft drop) or `article` (the published bot's: one button on every
     /// tap-rate-th frame, no soft drop). Default: the searcher's own, two-thumb.
-    #[arg(long, value_name = "MODEL")]
-    pub inputs: Option<String>,
+    #[arg(long, value_name = "MODEL", value_parser = values::input_model)]
+    pub inputs: Option<InputModel>,
     /// For a gravity-aware searcher: the current piece is a game's first, which floats for 96
     /// frames before gravity starts (the preview piece never is).
     #[arg(long)]
     pub entry_delay: bool,
     /// The game-over rule the decision is made under (no-suicide and chains cut short follow
     /// it): `simulation` or `literature`. Default: the searcher's (`literature` for drop).
-    #[arg(long, value_name = "RULE")]
-    pub game_over: Option<String>,
-}
-
-/// The decision's context that `--level`, `--tap-rate`, `--inputs` and `--entry-delay` give
-/// a gravity-aware strategy; an error for a strategy whose searcher ignores gravity.
-fn frame_context(args: &Args, strategy: &Strategy) -> Result<DecisionContext, ArenaError> {
-    let inputs = args
-        .inputs
-        .as_deref()
-        .map(str::parse::<InputModel>)
-        .transpose()
-        .map_err(|message| ArenaError::Usage(format!("--inputs: {message}")))?;
-    if args.level.is_none() && args.tap_rate.is_none() && inputs.is_none() && !args.entry_delay {
-        return Ok(DecisionContext::default());
-    }
-    let Some(mut timing) = strategy.frame_timing() else {
-        return Err(ArenaError::Usage(format!(
-            "--level, --tap-rate, --inputs and --entry-delay are for gravity-aware searchers \
-             (gamepad); {} ignores gravity",
-            strategy.spec().searcher
-        )));
-    };
-    if let Some(level) = args.level {
-        timing.frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
-    }
-    if let Some(tap_rate) = args.tap_rate {
-        timing.tap_rate = tetris_registry::check_tap_rate(u64::from(tap_rate))
-            .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
-    }
-    if let Some(inputs) = inputs {
-        timing.inputs = inputs;
-    }
-    Ok(DecisionContext {
-        frame_timing: Some(timing),
-        entry_delay: args.entry_delay,
-        ..DecisionContext::default()
-    })
+    #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
+    pub game_over: Option<GameOverRule>,
 }
 
 /// Runs `arena analyze`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let mut strategy = Strategy::from_name(&args.strategy)?;
-    let pieces = parse_pieces(&args.pieces)?;
-    check_pieces_fit_depth(&strategy, &pieces)?;
-    let context = DecisionContext {
-        game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
-        ..frame_context(&args, &strategy)?
-    };
-    strategy.check_board_height(args.board_height)?;
-    let board = read_board(&args.board, args.board_height)?;
-    let full = board.full_rows();
-    if full != 0 {
-        return Err(ArenaError::Usage(format!(
-            "board file {}: line {} is a full row (a board at rest has none)",
-            args.board.display(),
-            full.trailing_zeros() + 1
-        )));
+    let board = read_board(&args.board, args.board_height.get())?;
+    let CheckedAnalysis {
+        mut strategy,
+        board,
+        pieces,
+        context,
+        all,
+    } = AnalyzeRequest {
+        strategy: args.strategy.clone(),
+        board,
+        board_name: format!("board file {}", args.board.display()),
+        pieces: args.pieces.clone(),
+        all: args.all,
+        game_over: args.game_over,
+        frames: FrameOptions {
+            level: args.level,
+            tap_rate: args.tap_rate,
+            inputs: args.inputs,
+            entry_delay: args.entry_delay,
+        },
     }
-    let analysis = analyze_in(&mut strategy, &board, &pieces, context, args.all);
+    .check()?;
+    let analysis = analyze_in(&mut strategy, &board, &pieces, context, all);
     if args.json {
         return print_output(&analysis_json(&analysis));
     }

@@ -14,6 +14,7 @@ use crate::error::ArenaError;
 use crate::input::read_board;
 use crate::report::features::write_feature_table;
 use crate::report::output::{pretty_json, print_output};
+use crate::request::values::BoardHeight;
 
 /// Options of `arena features`.
 #[derive(Debug, clap::Args)]
@@ -33,8 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "EVALUATOR")]
     pub eval: String,
     /// Rows of the field (4 to 32); the board file must have exactly this many lines.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(4..=32))]
-    pub board_height: u8,
+    #[arg(long, value_name = "H", default_value = "20")]
+    pub board_height: BoardHeight,
     /// Print `{"evaluator": "...", "features": {"name": number, ...}}` instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -51,7 +52,7 @@ struct FeaturesOutput<'a> {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let spec: EvaluatorSpec = args.eval.parse()?;
     let evaluator = spec.build()?;
-    let board = read_board(&args.board, args.board_height)?;
+    let board = read_board(&args.board, args.board_height.get())?;
     let features = board_features(&evaluator, &board);
     if args.json {
         let output = FeaturesOutput {

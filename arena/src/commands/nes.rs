@@ -5,7 +5,7 @@
 //!
 //! The game-over rule is the console rule for a gravity-aware searcher and the simulation
 //! rule for one that ignores gravity, unless `--game-over` names one
-//! ([`crate::sim::nes::nes_game_over_rule`]); it is recorded in the report and the parts.
+//! ([`crate::request::nes::nes_game_over_rule`]); it is recorded in the report and the parts.
 //!
 //! Game k (0-based) uses seed `S + k`. A strategy sees the current piece and, at depth 2, the
 //! preview; the NES shows one preview piece, so depths above 2 are refused. Games run on the
@@ -17,19 +17,18 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{
-    GameOverRule, InputModel, PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL, PieceState, Searcher,
-};
-use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
+use tetris_core::{GameOverRule, InputModel, PLATEAU_STOP_LEVEL};
 
+use crate::commands::options::Parallel;
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
+use crate::request::RunOptions;
+use crate::request::nes::{CheckedNes, NesRequest};
+use crate::request::values::{self, GameCount, StartLevel, TapRate};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
-use crate::run::{self, Progress, TaskOutcome, interrupt};
-use crate::sim::nes::{
-    MAX_NES_DEPTH, MAX_START_LEVEL, MIN_TAP_RATE, NesRunSettings, nes_game_over_rule, play_nes_game,
-};
+use crate::run::{Progress, TaskOutcome, interrupt};
+use crate::sim::nes::play_nes_game;
 
 /// Options of `arena nes`.
 #[derive(Debug, clap::Args)]
@@ -42,46 +41,45 @@ pub struct Args {
     pub strategy: String,
     /// Games to play (1 to 10,000,000).
     #[arg(long, value_name = "N")]
-    pub games: u64,
+    pub games: GameCount,
     /// Base seed: game k (counted from 0) uses seed S + k, which draws the NES randomizer's
     /// start state.
     #[arg(long, value_name = "S")]
     pub seed: u64,
     /// The level each game starts at, 0 to 28 (below --to-level).
-    #[arg(long, value_name = "L", default_value_t = u32::from(PLATEAU_START_LEVEL))]
-    pub start_level: u32,
+    #[arg(long, value_name = "L", default_value_t = StartLevel::PLATEAU)]
+    pub start_level: StartLevel,
     /// A game stops when a line clear takes the level to K (the clear is scored); 29 is the
     /// transition to one frame per row, at 230 lines from level 19. At most 255, above
     /// --start-level.
-    #[arg(long, value_name = "K", default_value_t = u32::from(PLATEAU_STOP_LEVEL))]
-    pub to_level: u32,
+    #[arg(long, value_name = "K", default_value_t = u64::from(PLATEAU_STOP_LEVEL))]
+    pub to_level: u64,
     /// Frames from one press of a button to the next press of the same thumb (Left/Right
     /// share one, A/B the other), for gravity-aware searchers: 2 = 30 presses per second (the
     /// published bot), 3 = 20, 4 = 15, 5 = 12, 8 = 7.5. At least 2, since a button must be
     /// released for a frame before it counts as pressed again; at most 8 (slower players use
     /// the delayed auto shift, which the gamepad search does not model). Searchers that ignore
     /// gravity ignore it.
-    #[arg(long, value_name = "T", default_value_t = u32::from(MIN_TAP_RATE))]
-    pub tap_rate: u32,
+    #[arg(long, value_name = "T", default_value_t = TapRate::PUBLISHED)]
+    pub tap_rate: TapRate,
     /// When a game is over: `console` (the NES console's, rules.md: two hidden rows above the
     /// field keep what locks there; a piece that spawns overlapping may still move out; the
     /// game ends when a piece locks overlapping a cell) or `simulation` (the NES AI
     /// program's: cells locked above the field are lost; the game ends when the next piece
     /// cannot spawn). Default: console for a gravity-aware searcher (gamepad), simulation for
     /// one that ignores gravity (which cannot play the console rule). Recorded in the report.
-    #[arg(long, value_name = "RULE")]
-    pub game_over: Option<String>,
+    #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
+    pub game_over: Option<GameOverRule>,
     /// The input model of gravity-aware searchers: `two-thumb` (a shift and a rotation may
     /// share a frame, each thumb pressing at most every T frames, with soft drop) or `article`
     /// (the published bot's: one of Left, Right, A, B or nothing on every T-th frame from the
     /// first, nothing between, no soft drop). Recorded in every result. Searchers that ignore
     /// gravity ignore it.
-    #[arg(long, value_name = "MODEL", default_value = "two-thumb")]
-    pub inputs: String,
-    /// Games played at once, 1 to 256 (default: the available cores); never more threads
-    /// than games. Results do not depend on it, only the timings do.
-    #[arg(long, value_name = "J")]
-    pub jobs: Option<usize>,
+    #[arg(long, value_name = "MODEL", default_value = "two-thumb", value_parser = values::input_model)]
+    pub inputs: InputModel,
+    /// Threads and shard.
+    #[command(flatten)]
+    pub parallel: Parallel,
     /// Write the report with every game to FILE, atomically: FILE.json (the --json report
     /// plus a `games` array) or FILE.csv (one row per game).
     #[arg(long, value_name = "FILE")]
@@ -89,24 +87,38 @@ pub struct Args {
     /// Print the report as one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K, with
-    /// the seeds of the whole run; needs --out PART.json, where the shard's partial result is
-    /// written instead of the report. `arena merge` of the N parts prints and writes exactly
-    /// what the unsharded run would.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+}
+
+impl Args {
+    /// The run these options ask for.
+    pub fn request(&self) -> NesRequest {
+        NesRequest {
+            strategy: self.strategy.clone(),
+            games: self.games,
+            seed: self.seed,
+            start_level: self.start_level,
+            to_level: self.to_level,
+            tap_rate: self.tap_rate,
+            game_over: self.game_over,
+            inputs: self.inputs,
+            run: RunOptions {
+                jobs: self.parallel.jobs,
+                shard: self.parallel.shard,
+                out: self.out.clone(),
+                json: self.json,
+            },
+        }
+    }
 }
 
 /// Runs `arena nes`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let (settings, strategy) = check(&args)?;
-    let jobs = run::job_count(args.jobs)?;
-    let (shard, delivery) = RunDelivery::check(
-        args.shard.as_deref(),
-        settings.games,
-        args.out.as_deref(),
-        args.json,
-    )?;
+    let CheckedNes {
+        settings,
+        strategy,
+        run,
+    } = args.request().check()?;
+    let (jobs, shard, delivery) = (run.jobs, run.shard, run.delivery);
     interrupt::install();
     let progress = Progress::games_and_mean_score(shard.game_count(settings.games));
     let finished = run_shard_tasks(
@@ -148,75 +160,4 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         settings.games,
         args.out.as_deref(),
     )
-}
-
-/// Checks every option before any game starts; the run's settings and its strategy, built
-/// once (the workers clone it).
-fn check(args: &Args) -> Result<(NesRunSettings, Strategy), ArenaError> {
-    run::check_games_and_seeds(args.games, args.seed)?;
-    if args.start_level > u32::from(MAX_START_LEVEL) {
-        return Err(ArenaError::Usage(format!(
-            "--start-level {} is outside 0..={MAX_START_LEVEL}",
-            args.start_level
-        )));
-    }
-    if args.to_level > 255 || args.to_level <= args.start_level {
-        return Err(ArenaError::Usage(format!(
-            "--to-level {} must be above --start-level {} and at most 255",
-            args.to_level, args.start_level
-        )));
-    }
-    let tap_rate = tetris_registry::check_tap_rate(u64::from(args.tap_rate))
-        .map_err(|message| ArenaError::Usage(format!("--tap-rate {message}")))?;
-    let explicit_rule: Option<GameOverRule> = args
-        .game_over
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(|message: String| ArenaError::Usage(format!("--game-over: {message}")))?;
-    let inputs: InputModel = args
-        .inputs
-        .parse()
-        .map_err(|message: String| ArenaError::Usage(format!("--inputs: {message}")))?;
-    let spec: StrategySpec = args.strategy.parse()?;
-    if spec.depth > MAX_NES_DEPTH {
-        return Err(ArenaError::Strategy {
-            strategy: spec.to_string(),
-            message: format!(
-                "depth {} sees more pieces than the NES shows: use depth 1 or 2 (current \
-                 piece and preview)",
-                spec.depth
-            ),
-        });
-    }
-    let starts_at_the_spawn = searcher_by_name(&spec.searcher)
-        .is_some_and(|searcher| searcher.path_start() == PieceState::SPAWN);
-    if !starts_at_the_spawn {
-        // The console's pieces spawn at the top and fall; a searcher whose pieces come from
-        // above the field (`drop`) places them where no NES piece can be.
-        return Err(ArenaError::Strategy {
-            strategy: spec.to_string(),
-            message: format!(
-                "searcher {} plays the literature's game (pieces dropped from above the \
-                 field), not the console's: use a searcher that starts from the spawn",
-                spec.searcher
-            ),
-        });
-    }
-    let strategy = Strategy::new(spec.clone())?;
-    let ignores_gravity = strategy.frame_timing().is_none();
-    let game_over_rule = nes_game_over_rule(explicit_rule, !ignores_gravity, &spec.searcher)
-        .map_err(|message| ArenaError::Usage(format!("--game-over: {message}")))?;
-    let settings = NesRunSettings {
-        strategy: spec,
-        ignores_gravity,
-        games: args.games,
-        seed: args.seed,
-        start_level: args.start_level as u8,
-        stop_level: args.to_level as u8,
-        tap_rate,
-        game_over_rule,
-        inputs,
-    };
-    Ok((settings, strategy))
 }

@@ -20,21 +20,19 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use tetris_core::{GeneratorKind, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT};
-use tetris_registry::Strategy;
-
 use crate::analysis::pieces::PieceStatistics;
+use crate::commands::options::{GameRules, PieceCap};
 use crate::error::ArenaError;
-use crate::input::game_over_rule;
 use crate::report::game::{PlayJson, play_text};
 use crate::report::html::viewer::verified_replay_page;
-use crate::report::output::{check_output_file, print_output, print_to_stderr, write_atomically};
+use crate::report::output::{print_output, print_to_stderr, write_atomically};
 use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
+use crate::request::game::{CheckedGame, GameRequest, PlayOutputs};
 use crate::run::games::play_observed_game;
 use crate::run::{Progress, interrupt};
-use crate::sim::game::{GameEnd, GameSettings, PlayOptions};
+use crate::sim::game::{GameEnd, PlayOptions};
 use crate::sim::replay::Replay;
 
 /// Options of `arena play`.
@@ -44,25 +42,15 @@ pub struct Args {
     /// bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide (`arena list` shows the names and
     /// options).
     pub strategy: String,
-    /// Piece generator: uniform, nes, bag7, sz, java or file:PATH.
-    #[arg(long, default_value = "uniform")]
-    pub generator: String,
     /// The generator's seed (ignored by file:PATH).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Stop after this many pieces (at least 1). Without a cap the game runs until a piece
-    /// cannot spawn, which strong strategies may never reach on 10 x 20: give a cap (e.g.
-    /// --max-pieces 100000) or a shorter --board-height.
-    #[arg(long, value_name = "N")]
-    pub max_pieces: Option<u64>,
-    /// Board rows, 4 to 32 (the board is always 10 columns wide).
-    #[arg(long, default_value_t = 20, value_name = "H")]
-    pub board_height: u64,
-    /// When the game is over: `simulation` (the next piece cannot spawn) or `literature` (a
-    /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop,
-    /// `simulation` for the others).
-    #[arg(long, value_name = "RULE")]
-    pub game_over: Option<String>,
+    /// The game's rules.
+    #[command(flatten)]
+    pub rules: GameRules,
+    /// The piece cap.
+    #[command(flatten)]
+    pub cap: PieceCap,
     /// Print the result as one line of JSON (no timings, so runs compare byte for byte).
     #[arg(long)]
     pub json: bool,
@@ -95,21 +83,45 @@ pub struct Args {
     pub features: bool,
 }
 
+impl Args {
+    /// The game these options ask for.
+    pub fn request(&self) -> GameRequest {
+        GameRequest {
+            strategy: self.strategy.clone(),
+            generator: self.rules.generator.clone(),
+            seed: self.seed,
+            max_pieces: self.cap.max_pieces,
+            board_height: self.rules.board_height,
+            game_over: self.rules.game_over,
+        }
+    }
+
+    /// What the game shows and writes besides its result.
+    pub fn outputs(&self) -> PlayOutputs {
+        PlayOutputs {
+            json: self.json,
+            no_placements: self.no_placements,
+            watch: self.watch,
+            speed: self.speed,
+            record: self.record.clone(),
+            html: self.html.clone(),
+            features: self.features,
+        }
+    }
+}
+
 /// Runs `arena play`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let mut strategy = Strategy::from_name(&args.strategy)?;
-    let settings = settings(&args, &strategy)?;
+    // Every check before the game: a bad option fails now rather than after a long game.
+    args.outputs().check()?;
+    let CheckedGame {
+        mut strategy,
+        settings,
+    } = args.request().check()?;
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
     };
-    // Fail now rather than after a long game.
-    if let Some(path) = &args.record {
-        check_output_file("--record", path)?;
-    }
-    if let Some(path) = &args.html {
-        check_output_file("--html", path)?;
-    }
     let replayed = args.record.is_some() || args.html.is_some();
     if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
         print_to_stderr(&format!(
@@ -184,46 +196,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     print_output(&text)
 }
 
-/// The game settings the options name, checked (with the options that need another one).
-fn settings(args: &Args, strategy: &Strategy) -> Result<GameSettings, ArenaError> {
-    // Checked here rather than with clap's `requires`, whose one-line error would not name
-    // the missing option.
-    if args.speed.is_some() && !args.watch {
-        return Err(ArenaError::Usage("--speed needs --watch".into()));
-    }
-    if args.no_placements && !args.json {
-        return Err(ArenaError::Usage("--no-placements needs --json".into()));
-    }
-    if args.features && args.record.is_none() && args.html.is_none() {
-        return Err(ArenaError::Usage(
-            "--features needs --record or --html (it adds to the replay)".into(),
-        ));
-    }
-    let generator: GeneratorKind = args.generator.parse()?;
-    let heights = u64::from(MIN_BOARD_HEIGHT)..=u64::from(MAX_BOARD_HEIGHT);
-    if !heights.contains(&args.board_height) {
-        return Err(ArenaError::Usage(format!(
-            "--board-height {} is outside {MIN_BOARD_HEIGHT}..={MAX_BOARD_HEIGHT}",
-            args.board_height
-        )));
-    }
-    if args.max_pieces == Some(0) {
-        return Err(ArenaError::Usage("--max-pieces must be at least 1".into()));
-    }
-    strategy.check_board_height(args.board_height as u8)?;
-    Ok(GameSettings {
-        board_height: args.board_height as u8,
-        generator,
-        seed: args.seed,
-        max_pieces: args.max_pieces,
-        game_over_rule: game_over_rule(args.game_over.as_deref(), &[strategy.spec().clone()])?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+    use tetris_core::GeneratorKind;
 
     #[derive(Parser)]
     struct Command {
@@ -231,24 +208,24 @@ mod tests {
         args: Args,
     }
 
-    fn parse(line: &[&str]) -> Args {
-        Command::try_parse_from(std::iter::once("play").chain(line.iter().copied()))
-            .unwrap()
-            .args
-    }
-
-    fn settings_of(args: &Args) -> Result<GameSettings, ArenaError> {
-        settings(args, &Strategy::from_name(&args.strategy).unwrap())
+    /// The options' check, as `run` makes it: clap's parse, the outputs, the request.
+    fn checked(line: &[&str]) -> Result<CheckedGame, String> {
+        let args = Command::try_parse_from(std::iter::once("play").chain(line.iter().copied()))
+            .map_err(|error| error.to_string())?
+            .args;
+        args.outputs().check().map_err(|error| error.to_string())?;
+        args.request().check().map_err(|error| error.to_string())
     }
 
     #[test]
     fn settings_check_their_ranges() {
-        let args = parse(&["bfs+elashi", "--board-height", "4", "--max-pieces", "1"]);
-        let checked = settings_of(&args).unwrap();
+        let checked = checked(&["bfs+elashi", "--board-height", "4", "--max-pieces", "1"])
+            .unwrap()
+            .settings;
         assert_eq!(checked.board_height, 4);
         assert_eq!(checked.max_pieces, Some(1));
         assert_eq!(checked.generator, GeneratorKind::Uniform);
-        assert!(settings_of(&parse(&["bfs+elashi", "--board-height", "32"])).is_ok());
+        assert!(self::checked(&["bfs+elashi", "--board-height", "32"]).is_ok());
         for bad in [
             &["bfs+elashi", "--board-height", "3"][..],
             &["bfs+elashi", "--board-height", "33"],
@@ -259,7 +236,7 @@ mod tests {
             &["bfs+elashi", "--game-over", "console"],
             &["bfs+elashi", "--features"],
         ] {
-            assert!(settings_of(&parse(bad)).is_err(), "{bad:?}");
+            assert!(self::checked(bad).is_err(), "{bad:?}");
         }
     }
 }

@@ -15,18 +15,17 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{Board, GeneratorKind};
-use tetris_registry::{Strategy, StrategySpec};
-
+use crate::commands::options::{GameRules, Parallel, PieceCap};
 use crate::error::ArenaError;
-use crate::input::game_over_rule;
-use crate::report::output::{check_output_file, check_output_folder, write_atomically};
+use crate::report::output::write_atomically;
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
-use crate::report::tournament::is_plots_output;
+use crate::request::RunOptions;
+use crate::request::tournament::{CheckedTournament, TournamentRequest};
+use crate::request::values::GameCount;
 use crate::run::shard::{ShardTasks, run_shard_tasks};
-use crate::run::tournament::{TournamentSettings, play_tournament_game};
-use crate::run::{self, Progress, interrupt};
+use crate::run::tournament::play_tournament_game;
+use crate::run::{Progress, interrupt};
 
 /// Options of `arena tournament`.
 #[derive(Debug, clap::Args)]
@@ -38,30 +37,19 @@ pub struct Args {
     pub strategies: Vec<String>,
     /// Games per strategy (1 to 10,000,000): every strategy plays the same N piece sequences.
     #[arg(long, value_name = "N")]
-    pub games: u64,
+    pub games: GameCount,
     /// Base seed: game k (counted from 0) uses seed S + k for every strategy.
     #[arg(long, value_name = "S")]
     pub seed: u64,
-    /// Piece generator: uniform, nes, bag7, sz, java or file:PATH (a file gives every game the
-    /// same sequence).
-    #[arg(long, value_name = "G", default_value = "uniform")]
-    pub generator: String,
-    /// Stop each game after this many pieces (at least 1). Without a cap, strong strategies
-    /// on 10 × 20 may never top out.
-    #[arg(long, value_name = "N")]
-    pub max_pieces: Option<u64>,
-    /// Board rows, 4 to 32 (the width is always 10). A short field ends games sooner.
-    #[arg(long, value_name = "H", default_value_t = 20)]
-    pub board_height: usize,
-    /// When a game is over, for every strategy: `simulation` (the next piece cannot spawn) or
-    /// `literature` (a piece lands with a cell above row 0). Default: the searchers' (drop:
-    /// literature; the others: simulation); strategies whose defaults differ need it.
-    #[arg(long, value_name = "RULE")]
-    pub game_over: Option<String>,
-    /// Games played at once, 1 to 256 (default: the available cores); never more threads
-    /// than games. Results do not depend on it, only the timings do.
-    #[arg(long, value_name = "J")]
-    pub jobs: Option<usize>,
+    /// The games' rules.
+    #[command(flatten)]
+    pub rules: GameRules,
+    /// The piece cap.
+    #[command(flatten)]
+    pub cap: PieceCap,
+    /// Threads and shard.
+    #[command(flatten)]
+    pub parallel: Parallel,
     /// Write the settings, every game and the summary to FILE, atomically: FILE.csv (one row
     /// per game per strategy) or FILE.json (everything).
     #[arg(long, value_name = "FILE")]
@@ -89,57 +77,57 @@ pub struct Args {
     /// long to play many of, e.g. the literature's uncapped games on 10 x 20.
     #[arg(long)]
     pub estimate: bool,
-    /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K, every
-    /// strategy's, with the seeds of the whole run; needs --out PART.json, where the shard's
-    /// partial result is written instead of the report (with --plots it records what the
-    /// plots need; nothing is written to DIR). `arena merge` of the N parts prints and writes
-    /// exactly what the unsharded run would.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+}
+
+impl Args {
+    /// The request these options make.
+    pub fn request(&self) -> TournamentRequest {
+        TournamentRequest {
+            strategies: self.strategies.clone(),
+            games: self.games,
+            seed: self.seed,
+            generator: self.rules.generator.clone(),
+            max_pieces: self.cap.max_pieces,
+            board_height: self.rules.board_height,
+            game_over: self.rules.game_over,
+            estimate: self.estimate,
+            run: RunOptions {
+                jobs: self.parallel.jobs,
+                shard: self.parallel.shard,
+                out: self.out.clone(),
+                json: self.json,
+            },
+            plots: self.plots.clone(),
+            html: self.html.clone(),
+        }
+    }
 }
 
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let (settings, strategies) = check(&args)?;
-    if let Some(path) = &args.html {
-        if args.shard.is_some() {
-            return Err(ArenaError::Usage(
-                "--html needs the whole run: a shard writes a partial result, not a report".into(),
-            ));
-        }
-        // Fail now rather than after the games.
-        check_output_file("--html", path)?;
-    }
-    if let Some(folder) = &args.plots {
-        if args.shard.is_none() {
-            check_output_folder("--plots", folder, is_plots_output)?;
-        }
-    }
-    let jobs = run::job_count(args.jobs)?;
-    let (shard, delivery) = RunDelivery::check(
-        args.shard.as_deref(),
-        settings.games,
-        args.out.as_deref(),
-        args.json,
-    )?;
+    let CheckedTournament {
+        settings,
+        strategies,
+        run,
+    } = args.request().check()?;
     interrupt::install();
     let per_game = settings.specs.len() as u64;
-    let total = shard.game_count(settings.games) * per_game;
+    let total = run.shard.game_count(settings.games) * per_game;
     let progress = Progress::games_and_speed(total);
     let finished = run_shard_tasks(
         ShardTasks {
-            shard,
+            shard: run.shard,
             games: settings.games,
             tasks_per_game: per_game,
         },
-        jobs,
+        run.jobs,
         &progress,
         || Ok(strategies.clone()),
         |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
     )?;
-    let destination = match delivery {
+    let destination = match run.delivery {
         RunDelivery::Part(path) => {
-            let part = tournament_part(&settings, shard, &finished);
+            let part = tournament_part(&settings, run.shard, &finished);
             return write_part(&part, &path, &finished);
         }
         RunDelivery::Report(destination) => destination,
@@ -158,60 +146,4 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         total,
         args.out.as_deref(),
     )
-}
-
-/// Checks every option before any game starts, so a bad name fails at once; the settings and
-/// the strategies, each built once (the workers clone them).
-fn check(args: &Args) -> Result<(TournamentSettings, Vec<Strategy>), ArenaError> {
-    run::check_games_and_seeds(args.games, args.seed)?;
-    if args.max_pieces == Some(0) {
-        return Err(ArenaError::Usage("--max-pieces must be at least 1".into()));
-    }
-    Board::new(args.board_height)?;
-    let generator: GeneratorKind = args.generator.parse()?;
-    // Reads and checks a piece file now rather than in every game.
-    generator.start(args.seed)?;
-    let mut specs: Vec<StrategySpec> = Vec::with_capacity(args.strategies.len());
-    let mut names: Vec<String> = Vec::with_capacity(args.strategies.len());
-    let mut strategies = Vec::with_capacity(args.strategies.len());
-    for text in &args.strategies {
-        let spec: StrategySpec = text.parse()?;
-        // Built now to reject unknown presets and bad weights files before any game.
-        let strategy = Strategy::new(spec.clone())?;
-        strategy.check_board_height(args.board_height as u8)?;
-        let name = spec.to_string();
-        if let Some(earlier) = strategies
-            .iter()
-            .position(|earlier: &Strategy| earlier.plays_like(&strategy))
-        {
-            let earlier = &names[earlier];
-            let same = match *earlier == name {
-                true => format!("strategy {name} is listed twice"),
-                false => format!(
-                    "strategies {earlier} and {name} are the same strategy (same searcher, \
-                     weights, options and depth)"
-                ),
-            };
-            return Err(ArenaError::Usage(format!(
-                "{same}: a strategy compared with itself tells nothing"
-            )));
-        }
-        strategies.push(strategy);
-        names.push(name);
-        specs.push(spec);
-    }
-    let game_over_rule = game_over_rule(args.game_over.as_deref(), &specs)?;
-    let settings = TournamentSettings {
-        game_over_rule,
-        specs,
-        names,
-        games: args.games,
-        seed: args.seed,
-        generator,
-        max_pieces: args.max_pieces,
-        board_height: args.board_height as u8,
-        piece_statistics: args.plots.is_some() || args.html.is_some() || args.estimate,
-        estimate: args.estimate,
-    };
-    Ok((settings, strategies))
 }

@@ -9,18 +9,16 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tetris_core::{Board, GeneratorKind};
-use tetris_registry::{MAX_DEPTH, StrategySpec, evaluator_names, searcher_names};
+use tetris_core::{GameOverRule, GeneratorKind};
 
 use crate::error::ArenaError;
-use crate::input::game_over_rule;
-use crate::report::output::{
-    check_output_file, pretty_json, print_output, print_to_stderr, same_file, write_atomically,
-};
-use crate::run::{self, interrupt};
+use crate::report::output::{pretty_json, print_output, print_to_stderr, write_atomically};
+use crate::request::tune::{CheckedTune, TuneRequest};
+use crate::request::values::{self, BoardHeight, Jobs, MaxPieces};
+use crate::run::interrupt;
 use crate::tune::checkpoint::{
-    CHECKPOINT_FORMAT, Checkpoint, FitnessKind, TuneSettings, feature_names, load_checkpoint,
-    report, run_iteration, write_weights,
+    CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, load_checkpoint, report,
+    run_iteration, write_weights,
 };
 use crate::tune::external::{Runner, run_iteration_external};
 use crate::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
@@ -49,11 +47,11 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub games: u64,
     /// Board rows, 4 to 32 (the width is always 10); a short field ends games sooner.
-    #[arg(long, value_name = "H", default_value_t = 20)]
-    pub board_height: usize,
+    #[arg(long, value_name = "H", default_value = "20")]
+    pub board_height: BoardHeight,
     /// The piece generator of the games.
-    #[arg(long, value_name = "G", default_value = "uniform")]
-    pub generator: String,
+    #[arg(long, value_name = "G", default_value = "uniform", value_parser = values::generator)]
+    pub generator: GeneratorKind,
     /// Iterations to run in all (a resumed run counts the checkpoint's iterations).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub iterations: u64,
@@ -70,16 +68,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "mean-lines")]
     pub fitness: FitnessKind,
     /// Every game stops after this many pieces, so strong candidates end.
-    #[arg(long, value_name = "N", default_value_t = 5000)]
-    pub max_pieces: u64,
+    #[arg(long, value_name = "N", default_value = "5000")]
+    pub max_pieces: MaxPieces,
     /// When a game is over: `simulation` (the next piece cannot spawn) or `literature` (a
     /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop).
-    #[arg(long, value_name = "RULE")]
-    pub game_over: Option<String>,
+    #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
+    pub game_over: Option<GameOverRule>,
     /// Games played at once, 1 to 256 (default: the available cores); never more threads
     /// than an iteration's games. Results do not depend on it.
     #[arg(long, value_name = "J")]
-    pub jobs: Option<usize>,
+    pub jobs: Option<Jobs>,
     /// Write the whole state to FILE (JSON, atomically) after every iteration.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
@@ -110,22 +108,33 @@ pub struct Args {
     pub work_dir: Option<PathBuf>,
 }
 
-/// Runs `arena tune`.
-pub fn run(args: Args) -> Result<(), ArenaError> {
-    let settings = check_args(&args)?;
-    let jobs = run::job_count(args.jobs)?;
-    check_output_file("--out", &args.out)?;
-    if let Some(path) = &args.checkpoint {
-        check_output_file("--checkpoint", path)?;
-        if same_file(path, &args.out) {
-            return Err(ArenaError::Usage(format!(
-                "--checkpoint {} and --out {} are the same file: the weights would overwrite \
-                 the checkpoint that --resume reads; give two files",
-                path.display(),
-                args.out.display()
-            )));
+impl Args {
+    /// The run these options ask for.
+    pub fn request(&self) -> TuneRequest {
+        TuneRequest {
+            evaluator: self.evaluator.clone(),
+            method: self.method,
+            searcher: self.searcher.clone(),
+            depth: self.depth,
+            games: self.games,
+            board_height: self.board_height,
+            generator: self.generator.clone(),
+            iterations: self.iterations,
+            seed: self.seed,
+            population: self.population,
+            fitness: self.fitness,
+            max_pieces: self.max_pieces,
+            game_over: self.game_over,
+            jobs: self.jobs,
+            out: self.out.clone(),
+            checkpoint: self.checkpoint.clone(),
         }
     }
+}
+
+/// Runs `arena tune`.
+pub fn run(args: Args) -> Result<(), ArenaError> {
+    let CheckedTune { settings, jobs } = args.request().check()?;
     let features: Vec<String> = feature_names(&settings.evaluator)?
         .iter()
         .map(|name| name.to_string())
@@ -224,71 +233,4 @@ fn interrupted_error(checkpoint: &Checkpoint, args: &Args) -> ArenaError {
          finished; {kept}",
         args.iterations
     ))
-}
-
-/// Checks every option before any game starts.
-fn check_args(args: &Args) -> Result<TuneSettings, ArenaError> {
-    if !evaluator_names().contains(&args.evaluator.as_str()) {
-        return Err(ArenaError::Usage(format!(
-            "unknown evaluator {:?} (valid: {})",
-            args.evaluator,
-            evaluator_names().join(" ")
-        )));
-    }
-    if !searcher_names().contains(&args.searcher.as_str()) {
-        return Err(ArenaError::Usage(format!(
-            "unknown searcher {:?} (valid: {})",
-            args.searcher,
-            searcher_names().join(" ")
-        )));
-    }
-    if !(1..=MAX_DEPTH).contains(&args.depth) {
-        return Err(ArenaError::Usage(format!(
-            "--depth must be from 1 to {MAX_DEPTH}"
-        )));
-    }
-    if args.fitness == FitnessKind::PlateauScore && args.depth > 2 {
-        return Err(ArenaError::Usage(
-            "--fitness plateau-score plays NES games, which show one preview piece: --depth 1 or 2"
-                .into(),
-        ));
-    }
-    for (name, value) in [
-        ("--games", args.games),
-        ("--iterations", args.iterations),
-        ("--max-pieces", args.max_pieces),
-    ] {
-        if value == 0 {
-            return Err(ArenaError::Usage(format!("{name} must be at least 1")));
-        }
-    }
-    if args.games > u64::from(u32::MAX) {
-        return Err(ArenaError::Usage(format!(
-            "--games must be at most {}",
-            u32::MAX
-        )));
-    }
-    if !(2..=100_000).contains(&args.population) {
-        return Err(ArenaError::Usage(
-            "--population must be from 2 to 100000".into(),
-        ));
-    }
-    Board::new(args.board_height)?;
-    let generator: GeneratorKind = args.generator.parse()?;
-    let searched: StrategySpec = format!("{}+{}", args.searcher, args.evaluator).parse()?;
-    let game_over_rule = game_over_rule(args.game_over.as_deref(), &[searched])?;
-    Ok(TuneSettings {
-        evaluator: args.evaluator.clone(),
-        method: args.method,
-        searcher: args.searcher.clone(),
-        depth: args.depth,
-        games: args.games,
-        board_height: args.board_height,
-        generator: generator.to_string(),
-        seed: args.seed,
-        population: args.population,
-        fitness: args.fitness,
-        max_pieces: args.max_pieces,
-        game_over_rule,
-    })
 }

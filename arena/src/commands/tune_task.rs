@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::error::ArenaError;
-use crate::run;
+use crate::request::values::Jobs;
 use crate::tune::external::{TaskChoice, run_task};
 
 /// Options of `arena tune-task`.
@@ -26,13 +26,13 @@ pub struct Args {
     pub index: Option<u64>,
     /// Games played at once within the task, 1 to 256; never more threads than games. The
     /// result does not depend on it.
-    #[arg(long, value_name = "J", default_value_t = 1)]
-    pub jobs: usize,
+    #[arg(long, value_name = "J", default_value = "1")]
+    pub jobs: Jobs,
 }
 
 /// Runs `arena tune-task`. Prints nothing on success.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let jobs = run::job_count(Some(args.jobs))?;
+    let jobs = args.jobs.get();
     let choice = match (args.task, args.index) {
         (Some(task), _) => TaskChoice::Task(task),
         (None, Some(index)) => TaskChoice::Index(index),

@@ -350,15 +350,15 @@ pub enum RunDelivery {
 }
 
 impl RunDelivery {
-    /// Parses `--shard` (absent: the whole run) and checks, before any game, that it fits a
-    /// run of `games` games and that the outputs suit it: the shard and where results go.
+    /// Checks, before any game, that `shard` (absent: the whole run) fits a run of `games`
+    /// games and that the outputs suit it: the shard and where results go.
     pub fn check(
-        shard: Option<&str>,
+        shard: Option<Shard>,
         games: u64,
         out: Option<&Path>,
         json: bool,
     ) -> Result<(Shard, RunDelivery), ArenaError> {
-        match shard.map(str::parse::<Shard>).transpose()? {
+        match shard {
             None => Ok((
                 Shard::WHOLE,
                 RunDelivery::Report(ResultsDestination::check(out, json)?),

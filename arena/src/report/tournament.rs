@@ -30,7 +30,7 @@ pub fn game_over_rule_text(rule: GameOverRule) -> String {
              clear (that piece counts as placed, its rows do not), or when the current piece \
              has no placement left (rules.md literature rule)"
         }
-        // Frame-less games refuse it (`input::frameless_rule`); said in full all the same.
+        // Frame-less games refuse it (`GameOverRule::check_frameless`); said in full all the same.
         GameOverRule::Console => {
             "a game ends when a piece locks overlapping a cell: the current piece has no legal \
              lock within reach; two hidden rows keep what locks above the field (rules.md \

@@ -55,25 +55,11 @@ pub struct Finished<T> {
     pub wall: Duration,
 }
 
-/// The most `--jobs` (worker threads) a run may ask for: far above any machine the arena
-/// runs on at full speed, far below the thread count where starting the threads alone takes
-/// longer than the games (`--jobs 100000` used to run for minutes before the first game).
+/// The most `--jobs` (worker threads) a run may ask for (`request::values::Jobs`): far above
+/// any machine the arena runs on at full speed, far below the thread count where starting the
+/// threads alone takes longer than the games (`--jobs 100000` used to run for minutes before
+/// the first game).
 pub const MAX_JOBS: usize = 256;
-
-/// The `--jobs` value of the parallel commands: 1 to [`MAX_JOBS`]; by default the available
-/// cores (at most [`MAX_JOBS`]). [`run_tasks`] starts no more threads than there are tasks.
-pub fn job_count(jobs: Option<usize>) -> Result<usize, ArenaError> {
-    match jobs {
-        Some(jobs) if !(1..=MAX_JOBS).contains(&jobs) => Err(ArenaError::Usage(format!(
-            "--jobs {jobs} is outside 1..={MAX_JOBS} (threads playing games at once; more \
-             than the cores only slows the run)"
-        ))),
-        Some(jobs) => Ok(jobs),
-        None => {
-            Ok(std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MAX_JOBS)))
-        }
-    }
-}
 
 /// The most games per strategy in one run: every game's result is kept in memory.
 pub const MAX_GAMES: u64 = 10_000_000;
@@ -212,19 +198,6 @@ mod tests {
         assert_eq!(finished.results, [0, 1]);
         assert_eq!(finished.jobs, 2);
         assert_eq!(workers.load(Ordering::SeqCst), 2);
-    }
-
-    #[test]
-    fn jobs_are_bounded() {
-        assert_eq!(job_count(Some(MAX_JOBS)).unwrap(), MAX_JOBS);
-        for bad in [0, MAX_JOBS + 1, 100_000] {
-            let message = job_count(Some(bad)).unwrap_err().to_string();
-            assert!(
-                message.starts_with(&format!("--jobs {bad} is outside 1..=256")),
-                "{message}"
-            );
-        }
-        assert!((1..=MAX_JOBS).contains(&job_count(None).unwrap()));
     }
 
     #[test]

@@ -57,9 +57,7 @@ impl StatisticsSettings {
     /// and that the last seed the run may use fits in 64 bits ([`run::check_last_seed`], the
     /// rule of every run).
     pub fn check(&self) -> Result<(), ArenaError> {
-        if self.pieces == 0 {
-            return Err(ArenaError::Usage("--pieces must be at least 1".into()));
-        }
+        // `pieces` is at least 1 (`PieceCount`).
         if self.blocks == 0 || self.blocks > MAX_BLOCKS {
             return Err(ArenaError::Usage(format!(
                 "--blocks must be from 1 to {MAX_BLOCKS}"

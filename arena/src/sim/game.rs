@@ -87,7 +87,7 @@ impl GameEnd {
                 GameOverRule::Literature => {
                     "game over (a piece landed above the field, or had no placement)".to_string()
                 }
-                // Frame-less games refuse it (`input::frameless_rule`); said all the same.
+                // Frame-less games refuse it (`GameOverRule::check_frameless`); said all the same.
                 GameOverRule::Console => {
                     "game over (a piece had no legal lock within reach)".to_string()
                 }

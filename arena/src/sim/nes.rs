@@ -69,7 +69,7 @@ pub struct NesRunSettings {
     /// The player's tap rate (frames between presses of one thumb).
     pub tap_rate: u8,
     /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
-    /// ([`nes_game_over_rule`]).
+    /// (`crate::request::nes::nes_game_over_rule`).
     pub game_over_rule: GameOverRule,
     /// The player's input model (told to gravity-aware searchers with the tap rate).
     pub inputs: InputModel,
@@ -121,33 +121,6 @@ pub const fn default_nes_game_over_rule(gravity_aware: bool) -> GameOverRule {
         GameOverRule::Console
     } else {
         GameOverRule::Simulation
-    }
-}
-
-/// The game-over rule of an NES run: `explicit` when given (`console` or `simulation`), else
-/// the console rule for a gravity-aware searcher and the simulation rule for one that ignores
-/// gravity. Errors (as words): the literature rule (a one-piece game's, not the console's), and
-/// the console rule for a searcher that ignores gravity: the console lets a piece that spawns
-/// overlapping move out, which only a frame-by-frame search can find.
-pub fn nes_game_over_rule(
-    explicit: Option<GameOverRule>,
-    gravity_aware: bool,
-    searcher: &str,
-) -> Result<GameOverRule, String> {
-    match explicit {
-        None => Ok(default_nes_game_over_rule(gravity_aware)),
-        Some(GameOverRule::Simulation) => Ok(GameOverRule::Simulation),
-        Some(GameOverRule::Console) if gravity_aware => Ok(GameOverRule::Console),
-        Some(GameOverRule::Console) => Err(format!(
-            "searcher {searcher} ignores gravity and cannot play the console rule (a piece \
-             that spawns overlapping may move out, frame by frame): use a gravity-aware \
-             searcher (gamepad) or --game-over simulation"
-        )),
-        Some(GameOverRule::Literature) => Err(
-            "the literature rule is the one-piece game's, not the console's: use console \
-             or simulation"
-                .into(),
-        ),
     }
 }
 

@@ -543,13 +543,15 @@ impl Replay {
     /// height the strategy can play on, a piece cap of at least 1, and a frame timing exactly
     /// when the searcher is gravity-aware, checked by the rule `--tap-rate` and `--level` are
     /// checked by ([`check_frame_timing`]); and a game-over rule a game without frames plays
-    /// (not the console rule, [`crate::input::frameless_rule`]).
+    /// (not the console rule, `GameOverRule::check_frameless`).
     fn check_rules(&self, strategy: &Strategy) -> Result<(), String> {
         strategy
             .check_board_height(self.rules.board_height)
             .map_err(|error| format!("rules: {error}"))?;
-        crate::input::frameless_rule(self.rules.game_over_rule)
-            .map_err(|message| format!("rules: game_over_rule: {message}"))?;
+        self.rules
+            .game_over_rule
+            .check_frameless()
+            .map_err(|error| format!("rules: game_over_rule: {error}"))?;
         if self.rules.max_pieces == Some(0) {
             return Err("rules: max_pieces is 0, but a piece cap is at least 1".to_string());
         }

@@ -1,0 +1,261 @@
+//! The request layer: one typed request per job and ONE check per request, shared by every
+//! front end.
+//!
+//! A front end (the `arena` command line, the Python package, and whatever comes next) only
+//! builds a request from its own input, calls the request's `check`, runs what the check
+//! returns, and prints or converts the result. The check holds every rule of the job — the
+//! ranges of its values (which are typed, [`values`]), two strategies that play alike, which
+//! searchers play which game-over rule and input model, seeds that would overflow, where the
+//! outputs go — so no front end carries a copy of a rule, and the same mistake gives the same
+//! message everywhere.
+//!
+//! - [`game`]: one frame-less game (`arena play`, Python `play`);
+//! - [`tournament`]: strategies on the same pieces (`arena tournament`, Python `tournament`);
+//! - [`nes`]: the NES plateau benchmark (`arena nes`);
+//! - [`stats`]: a statistics run (`arena stats`);
+//! - [`analyze`]: one position (`arena analyze`, Python `analyze`);
+//! - [`sequence`]: a generator's pieces (`arena sequence`, Python `sequence`);
+//! - [`tune`]: a tuning run (`arena tune`).
+//!
+//! This layer stands above [`crate::report`] (it checks output paths) and below the commands.
+
+pub mod analyze;
+pub mod game;
+pub mod nes;
+pub mod sequence;
+pub mod stats;
+pub mod tournament;
+pub mod tune;
+pub mod values;
+
+use std::path::PathBuf;
+
+use thiserror::Error as ThisError;
+
+use tetris_core::GameOverRule;
+use tetris_registry::{Strategy, StrategySpec};
+
+use crate::error::ArenaError;
+use crate::report::parts::RunDelivery;
+use crate::run::shard::Shard;
+
+use values::Jobs;
+pub use values::ValueError;
+
+/// How a run of independent games is carried out and delivered (`tournament`, `nes`): its
+/// threads, its shard, and where its results go.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads (`None`: the available cores).
+    pub jobs: Option<Jobs>,
+    /// Play only this shard and write its part (`None`: the whole run).
+    pub shard: Option<Shard>,
+    /// The results file (`.json` or `.csv`), or with a shard the part file (`.json`).
+    pub out: Option<PathBuf>,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
+/// [`RunOptions`], checked for a run of a number of games.
+#[derive(Clone, Debug)]
+pub struct CheckedRun {
+    /// Worker threads.
+    pub jobs: usize,
+    /// The shard played ([`Shard::WHOLE`] for the whole run).
+    pub shard: Shard,
+    /// The report, or the shard's part file.
+    pub delivery: RunDelivery,
+}
+
+impl RunOptions {
+    /// Checks, before any game, that the shard fits a run of `games` games and that the
+    /// outputs suit it.
+    pub fn check(&self, games: u64) -> Result<CheckedRun, ArenaError> {
+        let (shard, delivery) =
+            RunDelivery::check(self.shard, games, self.out.as_deref(), self.json)?;
+        Ok(CheckedRun {
+            jobs: Jobs::count_or_cores(self.jobs),
+            shard,
+            delivery,
+        })
+    }
+}
+
+/// A request whose values are each fine but that breaks a rule of its job.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum RequestError {
+    /// A frame-less game asked for a rule that needs the NES frame model.
+    #[error("--game-over: {0}")]
+    NeedsFrameModel(tetris_core::Error),
+    /// Strategies whose searchers default to different game-over rules, with none chosen.
+    #[error(
+        "{first} plays under the {first_rule} game-over rule by default and {other} under the \
+         {other_rule} rule: choose one for all with --game-over simulation|literature"
+    )]
+    MixedGameOverRules {
+        /// The first strategy's name.
+        first: String,
+        /// Its default rule.
+        first_rule: GameOverRule,
+        /// The first strategy whose default differs.
+        other: String,
+        /// That strategy's default rule.
+        other_rule: GameOverRule,
+    },
+    /// The same strategy listed twice in a comparison.
+    #[error("strategy {0} is listed twice: a strategy compared with itself tells nothing")]
+    ListedTwice(String),
+    /// Two strategies, named differently, that play alike.
+    #[error(
+        "strategies {earlier} and {later} are the same strategy (same searcher, weights, \
+         options and depth): a strategy compared with itself tells nothing"
+    )]
+    PlaysAlike {
+        /// The one listed first.
+        earlier: String,
+        /// The one listed later.
+        later: String,
+    },
+    /// A comparison of no strategy.
+    #[error("a tournament needs at least one strategy")]
+    NoStrategy,
+    /// An option given without the one it works with.
+    #[error("{option} needs {needs}")]
+    Needs {
+        /// The option given.
+        option: &'static str,
+        /// What it needs, in words.
+        needs: &'static str,
+    },
+}
+
+/// The game-over rule of frame-less games of `specs` (one strategy, or a tournament's):
+/// `explicit` (`--game-over`) when given, else the rule their searchers default to
+/// (`simulation` for the searchers that start at the spawn, `literature` for `drop`).
+/// Strategies whose defaults differ must be given one rule explicitly, so that a comparison
+/// never mixes rules without saying so. These games have no frames, so a rule that needs the
+/// NES frame model (the console's) is refused.
+pub fn frameless_game_over_rule(
+    explicit: Option<GameOverRule>,
+    specs: &[StrategySpec],
+) -> Result<GameOverRule, RequestError> {
+    if let Some(rule) = explicit {
+        return rule
+            .check_frameless()
+            .map_err(RequestError::NeedsFrameModel);
+    }
+    let mut defaults = specs
+        .iter()
+        .map(|spec| (spec, spec.default_game_over_rule()));
+    let Some((first, first_rule)) = defaults.next() else {
+        return Ok(GameOverRule::default());
+    };
+    match defaults.find(|&(_, other)| other != first_rule) {
+        None => Ok(first_rule),
+        Some((other, other_rule)) => Err(RequestError::MixedGameOverRules {
+            first: first.to_string(),
+            first_rule,
+            other: other.to_string(),
+            other_rule,
+        }),
+    }
+}
+
+/// The strategies of a comparison, built once each (which rejects unknown presets and bad
+/// weights files before any game) and checked pairwise: no strategy twice, and no two that
+/// play alike under different names (`bfs+elashi` and `bfs+elashi:published`). Their specs,
+/// canonical names and built strategies, in the order given.
+pub fn distinct_strategies(
+    names: &[String],
+) -> Result<(Vec<StrategySpec>, Vec<String>, Vec<Strategy>), ArenaError> {
+    if names.is_empty() {
+        return Err(RequestError::NoStrategy.into());
+    }
+    let mut specs: Vec<StrategySpec> = Vec::with_capacity(names.len());
+    let mut canonical: Vec<String> = Vec::with_capacity(names.len());
+    let mut strategies: Vec<Strategy> = Vec::with_capacity(names.len());
+    for text in names {
+        let spec: StrategySpec = text.parse()?;
+        let strategy = Strategy::new(spec.clone())?;
+        let name = spec.to_string();
+        if let Some(earlier) = strategies
+            .iter()
+            .position(|earlier| earlier.plays_like(&strategy))
+        {
+            let earlier = canonical[earlier].clone();
+            return Err(match earlier == name {
+                true => RequestError::ListedTwice(name),
+                false => RequestError::PlaysAlike {
+                    earlier,
+                    later: name,
+                },
+            }
+            .into());
+        }
+        strategies.push(strategy);
+        canonical.push(name);
+        specs.push(spec);
+    }
+    Ok((specs, canonical, strategies))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs(names: &[&str]) -> Vec<StrategySpec> {
+        names.iter().map(|name| name.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn the_game_over_rule_is_explicit_or_the_searchers_common_default() {
+        let spawn_based = specs(&["bfs+elashi", "column-drop+dellacherie"]);
+        assert_eq!(
+            frameless_game_over_rule(None, &spawn_based).unwrap(),
+            GameOverRule::Simulation
+        );
+        assert_eq!(
+            frameless_game_over_rule(Some(GameOverRule::Literature), &spawn_based).unwrap(),
+            GameOverRule::Literature
+        );
+        let message = frameless_game_over_rule(Some(GameOverRule::Console), &spawn_based)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("needs the NES frame model"), "{message}");
+        let mixed = specs(&["bfs+elashi", "drop+elashi"]);
+        assert_eq!(
+            frameless_game_over_rule(None, &mixed)
+                .unwrap_err()
+                .to_string(),
+            "bfs+elashi plays under the simulation game-over rule by default and drop+elashi \
+             under the literature rule: choose one for all with --game-over \
+             simulation|literature"
+        );
+    }
+
+    #[test]
+    fn strategies_that_play_alike_are_refused_whatever_their_names() {
+        let names = |list: &[&str]| -> Vec<String> { list.iter().map(|s| s.to_string()).collect() };
+        let (_, canonical, _) =
+            distinct_strategies(&names(&["bfs+elashi", "bfs+dellacherie"])).unwrap();
+        assert_eq!(canonical, ["bfs+elashi", "bfs+dellacherie"]);
+        assert_eq!(
+            distinct_strategies(&names(&["bfs+elashi", "bfs+elashi:published"]))
+                .unwrap_err()
+                .to_string(),
+            "strategies bfs+elashi and bfs+elashi:published are the same strategy (same \
+             searcher, weights, options and depth): a strategy compared with itself tells \
+             nothing"
+        );
+        assert_eq!(
+            distinct_strategies(&names(&["bfs+elashi", "bfs+elashi"]))
+                .unwrap_err()
+                .to_string(),
+            "strategy bfs+elashi is listed twice: a strategy compared with itself tells nothing"
+        );
+        assert_eq!(
+            distinct_strategies(&[]).unwrap_err().to_string(),
+            "a tournament needs at least one strategy"
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! The request for an NES plateau run (`arena nes`): one strategy plays N frame-accurate NES
+//! games.
+
+use tetris_core::{GameOverRule, InputModel, PieceState, Searcher};
+use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
+
+use crate::error::ArenaError;
+use crate::request::values::{GameCount, StartLevel, TapRate};
+use crate::request::{CheckedRun, RunOptions};
+use crate::run;
+use crate::sim::nes::{MAX_NES_DEPTH, NesRunSettings, default_nes_game_over_rule};
+
+/// An NES run: the strategy, the games' rules and the player's limits.
+#[derive(Clone, Debug)]
+pub struct NesRequest {
+    /// The strategy's name (depth 1 or 2: the NES shows one preview piece).
+    pub strategy: String,
+    /// Games to play.
+    pub games: GameCount,
+    /// Game k uses seed `seed + k`.
+    pub seed: u64,
+    /// The level games start at.
+    pub start_level: StartLevel,
+    /// A game stops when a line clear takes the level here (above the start, at most 255).
+    pub to_level: u64,
+    /// Frames between two presses of one thumb.
+    pub tap_rate: TapRate,
+    /// The game-over rule (`None`: console for a gravity-aware searcher, else simulation).
+    pub game_over: Option<GameOverRule>,
+    /// The player's input model.
+    pub inputs: InputModel,
+    /// Threads, shard and results file.
+    pub run: RunOptions,
+}
+
+/// An NES request, checked: the run's settings, its strategy (built once; the workers clone
+/// it) and the run's plan.
+pub struct CheckedNes {
+    /// Everything that decides the games.
+    pub settings: NesRunSettings,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Threads, shard and delivery.
+    pub run: CheckedRun,
+}
+
+/// A rule of the NES run that the request breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NesRequestError {
+    /// A stop level not above the start level, or past a byte.
+    #[error("--to-level {to} must be above --start-level {start} and at most 255")]
+    LevelOrder {
+        /// The stop level given.
+        to: u64,
+        /// The start level.
+        start: StartLevel,
+    },
+    /// The console rule for a searcher that ignores gravity.
+    #[error(
+        "--game-over: searcher {0} ignores gravity and cannot play the console rule (a piece \
+         that spawns overlapping may move out, frame by frame): use a gravity-aware searcher \
+         (gamepad) or --game-over simulation"
+    )]
+    ConsoleNeedsGravity(String),
+    /// The literature rule, which is the one-piece game's.
+    #[error(
+        "--game-over: the literature rule is the one-piece game's, not the console's: use \
+         console or simulation"
+    )]
+    NotTheConsolesRule,
+}
+
+/// The game-over rule of an NES run: `explicit` when given (`console` or `simulation`), else
+/// the console rule for a gravity-aware searcher and the simulation rule for one that ignores
+/// gravity. The console lets a piece that spawns overlapping move out, which only a
+/// frame-by-frame search can find, so a searcher that ignores gravity cannot play it.
+pub fn nes_game_over_rule(
+    explicit: Option<GameOverRule>,
+    gravity_aware: bool,
+    searcher: &str,
+) -> Result<GameOverRule, NesRequestError> {
+    match explicit {
+        None => Ok(default_nes_game_over_rule(gravity_aware)),
+        Some(GameOverRule::Simulation) => Ok(GameOverRule::Simulation),
+        Some(GameOverRule::Console) if gravity_aware => Ok(GameOverRule::Console),
+        Some(GameOverRule::Console) => {
+            Err(NesRequestError::ConsoleNeedsGravity(searcher.to_string()))
+        }
+        Some(GameOverRule::Literature) => Err(NesRequestError::NotTheConsolesRule),
+    }
+}
+
+impl NesRequest {
+    /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
+    /// strategy (depth at most the NES's preview, a searcher whose pieces start at the
+    /// spawn), the game-over rule its searcher can play, and the outputs.
+    pub fn check(&self) -> Result<CheckedNes, ArenaError> {
+        let games = self.games.get();
+        run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
+        let start = self.start_level;
+        if self.to_level > 255 || self.to_level <= u64::from(start.get()) {
+            return Err(NesRequestError::LevelOrder {
+                to: self.to_level,
+                start,
+            }
+            .into());
+        }
+        let spec: StrategySpec = self.strategy.parse()?;
+        if spec.depth > MAX_NES_DEPTH {
+            return Err(ArenaError::Strategy {
+                strategy: spec.to_string(),
+                message: format!(
+                    "depth {} sees more pieces than the NES shows: use depth 1 or 2 (current \
+                     piece and preview)",
+                    spec.depth
+                ),
+            });
+        }
+        let starts_at_the_spawn = searcher_by_name(&spec.searcher)
+            .is_some_and(|searcher| searcher.path_start() == PieceState::SPAWN);
+        if !starts_at_the_spawn {
+            // The console's pieces spawn at the top and fall; a searcher whose pieces come
+            // from above the field (`drop`) places them where no NES piece can be.
+            return Err(ArenaError::Strategy {
+                strategy: spec.to_string(),
+                message: format!(
+                    "searcher {} plays the literature's game (pieces dropped from above the \
+                     field), not the console's: use a searcher that starts from the spawn",
+                    spec.searcher
+                ),
+            });
+        }
+        let strategy = Strategy::new(spec.clone())?;
+        let ignores_gravity = strategy.frame_timing().is_none();
+        let game_over_rule = nes_game_over_rule(self.game_over, !ignores_gravity, &spec.searcher)?;
+        let run = self.run.check(games)?;
+        let settings = NesRunSettings {
+            strategy: spec,
+            ignores_gravity,
+            games,
+            seed: self.seed,
+            start_level: start.get(),
+            stop_level: self.to_level as u8,
+            tap_rate: self.tap_rate.get(),
+            game_over_rule,
+            inputs: self.inputs,
+        };
+        Ok(CheckedNes {
+            settings,
+            strategy,
+            run,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nes_rule_defaults_to_the_searchers_and_refuses_what_it_cannot_play() {
+        assert_eq!(
+            nes_game_over_rule(None, true, "gamepad"),
+            Ok(GameOverRule::Console)
+        );
+        assert_eq!(
+            nes_game_over_rule(None, false, "bfs"),
+            Ok(GameOverRule::Simulation)
+        );
+        assert_eq!(
+            nes_game_over_rule(Some(GameOverRule::Console), false, "column-drop"),
+            Err(NesRequestError::ConsoleNeedsGravity("column-drop".into()))
+        );
+        assert_eq!(
+            nes_game_over_rule(Some(GameOverRule::Literature), true, "gamepad"),
+            Err(NesRequestError::NotTheConsolesRule)
+        );
+    }
+}

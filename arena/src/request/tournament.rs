@@ -1,0 +1,109 @@
+//! The request for a tournament (`arena tournament`, the Python package's `tournament`): every
+//! strategy plays the same N piece sequences.
+
+use std::path::PathBuf;
+
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::Strategy;
+
+use crate::error::ArenaError;
+use crate::report::output::{check_output_file, check_output_folder};
+use crate::report::tournament::is_plots_output;
+use crate::request::values::{BoardHeight, GameCount, MaxPieces};
+use crate::request::{
+    CheckedRun, RequestError, RunOptions, distinct_strategies, frameless_game_over_rule,
+};
+use crate::run;
+use crate::run::tournament::TournamentSettings;
+
+/// A tournament: the strategies, the games' rules, how the run is carried out and what it
+/// writes.
+#[derive(Clone, Debug)]
+pub struct TournamentRequest {
+    /// The strategies' names, in the order given.
+    pub strategies: Vec<String>,
+    /// Games per strategy.
+    pub games: GameCount,
+    /// Game k uses seed `seed + k`.
+    pub seed: u64,
+    /// The piece generator.
+    pub generator: GeneratorKind,
+    /// The piece cap of every game.
+    pub max_pieces: Option<MaxPieces>,
+    /// The field's rows.
+    pub board_height: BoardHeight,
+    /// The game-over rule of every game (`None`: the searchers' common default).
+    pub game_over: Option<GameOverRule>,
+    /// Estimate each strategy's expected game length from where its pieces lock.
+    pub estimate: bool,
+    /// Threads, shard and results file.
+    pub run: RunOptions,
+    /// The plots folder.
+    pub plots: Option<PathBuf>,
+    /// The report page.
+    pub html: Option<PathBuf>,
+}
+
+/// A tournament request, checked: the settings stored with the results, the strategies
+/// (built once; the workers clone them) and the run's plan.
+pub struct CheckedTournament {
+    /// Everything that decides the games.
+    pub settings: TournamentSettings,
+    /// The strategies, in the order given.
+    pub strategies: Vec<Strategy>,
+    /// Threads, shard and delivery.
+    pub run: CheckedRun,
+}
+
+impl TournamentRequest {
+    /// Checks every rule of a tournament before any game starts, so a bad name or path fails
+    /// at once: the seeds of the last game fit in 64 bits, the generator starts (a piece file
+    /// is read), every strategy builds and fits the field, no two play alike, they share a
+    /// frame-less game-over rule, and the outputs suit the run (a shard writes a part, not a
+    /// report or a page).
+    pub fn check(&self) -> Result<CheckedTournament, ArenaError> {
+        let games = self.games.get();
+        run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
+        // Reads and checks a piece file now rather than in every game.
+        self.generator.start(self.seed)?;
+        let (specs, names, strategies) = distinct_strategies(&self.strategies)?;
+        for strategy in &strategies {
+            strategy.check_board_height(self.board_height.get())?;
+        }
+        let game_over_rule = frameless_game_over_rule(self.game_over, &specs)?;
+        if let Some(path) = &self.html {
+            if self.run.shard.is_some() {
+                return Err(RequestError::Needs {
+                    option: "--html",
+                    needs: "the whole run: a shard writes a partial result, not a report",
+                }
+                .into());
+            }
+            // Fail now rather than after the games.
+            check_output_file("--html", path)?;
+        }
+        if let Some(folder) = &self.plots {
+            if self.run.shard.is_none() {
+                check_output_folder("--plots", folder, is_plots_output)?;
+            }
+        }
+        let run = self.run.check(games)?;
+        let settings = TournamentSettings {
+            game_over_rule,
+            specs,
+            names,
+            games,
+            seed: self.seed,
+            generator: self.generator.clone(),
+            max_pieces: self.max_pieces.map(MaxPieces::get),
+            board_height: self.board_height.get(),
+            piece_statistics: self.plots.is_some() || self.html.is_some() || self.estimate,
+            estimate: self.estimate,
+        };
+        Ok(CheckedTournament {
+            settings,
+            strategies,
+            run,
+        })
+    }
+}

@@ -1,0 +1,177 @@
+//! The request for a tuning run (`arena tune`): an evaluator's weights searched by CEM, PSO or
+//! a genetic algorithm, playing games with a fixed searcher and depth.
+
+use std::path::PathBuf;
+
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::{MAX_DEPTH, StrategySpec, evaluator_names, searcher_names};
+
+use crate::error::ArenaError;
+use crate::report::output::{check_output_file, same_file};
+use crate::request::frameless_game_over_rule;
+use crate::request::values::{BoardHeight, Jobs, MaxPieces};
+use crate::tune::checkpoint::{FitnessKind, TuneSettings};
+use crate::tune::methods::MethodKind;
+
+/// A tuning run.
+#[derive(Clone, Debug)]
+pub struct TuneRequest {
+    /// The evaluator whose weights are tuned.
+    pub evaluator: String,
+    /// The search method.
+    pub method: MethodKind,
+    /// The searcher the candidates play with.
+    pub searcher: String,
+    /// Lookahead depth of the candidates.
+    pub depth: usize,
+    /// Games per candidate per iteration.
+    pub games: u64,
+    /// The field's rows.
+    pub board_height: BoardHeight,
+    /// The games' piece generator.
+    pub generator: GeneratorKind,
+    /// Iterations in all.
+    pub iterations: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Candidates per iteration.
+    pub population: usize,
+    /// What a candidate's games score.
+    pub fitness: FitnessKind,
+    /// Every game's piece cap.
+    pub max_pieces: MaxPieces,
+    /// The game-over rule (`None`: the searcher's).
+    pub game_over: Option<GameOverRule>,
+    /// Worker threads (`None`: the available cores).
+    pub jobs: Option<Jobs>,
+    /// The weights file written after every iteration.
+    pub out: PathBuf,
+    /// The checkpoint written after every iteration.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// A rule of a tuning run that the request breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TuneRequestError {
+    /// An evaluator name that names none.
+    #[error("unknown evaluator {name:?} (valid: {valid})")]
+    UnknownEvaluator {
+        /// The name given.
+        name: String,
+        /// The registered names.
+        valid: String,
+    },
+    /// A searcher name that names none.
+    #[error("unknown searcher {name:?} (valid: {valid})")]
+    UnknownSearcher {
+        /// The name given.
+        name: String,
+        /// The registered names.
+        valid: String,
+    },
+    /// A depth outside the registry's.
+    #[error("--depth must be from 1 to {MAX_DEPTH}")]
+    Depth,
+    /// The plateau fitness at a depth the NES does not show.
+    #[error(
+        "--fitness plateau-score plays NES games, which show one preview piece: --depth 1 or 2"
+    )]
+    PlateauDepth,
+    /// A count of 0.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
+    /// More games than a candidate's result counts.
+    #[error("--games must be at most {}", u32::MAX)]
+    TooManyGames,
+    /// A population outside 2..=100,000.
+    #[error("--population must be from 2 to 100000")]
+    Population,
+    /// The checkpoint and the weights in one file.
+    #[error(
+        "--checkpoint {checkpoint} and --out {out} are the same file: the weights would \
+         overwrite the checkpoint that --resume reads; give two files"
+    )]
+    SameFile {
+        /// The checkpoint.
+        checkpoint: String,
+        /// The weights file.
+        out: String,
+    },
+}
+
+/// A tuning request, checked.
+pub struct CheckedTune {
+    /// The run's settings (stored in the checkpoint).
+    pub settings: TuneSettings,
+    /// Worker threads.
+    pub jobs: usize,
+}
+
+impl TuneRequest {
+    /// Checks every rule of a tuning run before any game: the engines, depth, counts and
+    /// population, the game-over rule, and the two output files.
+    pub fn check(&self) -> Result<CheckedTune, ArenaError> {
+        if !evaluator_names().contains(&self.evaluator.as_str()) {
+            return Err(TuneRequestError::UnknownEvaluator {
+                name: self.evaluator.clone(),
+                valid: evaluator_names().join(" "),
+            }
+            .into());
+        }
+        if !searcher_names().contains(&self.searcher.as_str()) {
+            return Err(TuneRequestError::UnknownSearcher {
+                name: self.searcher.clone(),
+                valid: searcher_names().join(" "),
+            }
+            .into());
+        }
+        if !(1..=MAX_DEPTH).contains(&self.depth) {
+            return Err(TuneRequestError::Depth.into());
+        }
+        if self.fitness == FitnessKind::PlateauScore && self.depth > 2 {
+            return Err(TuneRequestError::PlateauDepth.into());
+        }
+        for (name, value) in [("--games", self.games), ("--iterations", self.iterations)] {
+            if value == 0 {
+                return Err(TuneRequestError::Zero(name).into());
+            }
+        }
+        if self.games > u64::from(u32::MAX) {
+            return Err(TuneRequestError::TooManyGames.into());
+        }
+        if !(2..=100_000).contains(&self.population) {
+            return Err(TuneRequestError::Population.into());
+        }
+        let searched: StrategySpec = format!("{}+{}", self.searcher, self.evaluator).parse()?;
+        let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
+        check_output_file("--out", &self.out)?;
+        if let Some(path) = &self.checkpoint {
+            check_output_file("--checkpoint", path)?;
+            if same_file(path, &self.out) {
+                return Err(TuneRequestError::SameFile {
+                    checkpoint: path.display().to_string(),
+                    out: self.out.display().to_string(),
+                }
+                .into());
+            }
+        }
+        let settings = TuneSettings {
+            evaluator: self.evaluator.clone(),
+            method: self.method,
+            searcher: self.searcher.clone(),
+            depth: self.depth,
+            games: self.games,
+            board_height: self.board_height.rows(),
+            generator: self.generator.to_string(),
+            seed: self.seed,
+            population: self.population,
+            fitness: self.fitness,
+            max_pieces: self.max_pieces.get(),
+            game_over_rule,
+        };
+        Ok(CheckedTune {
+            settings,
+            jobs: Jobs::count_or_cores(self.jobs),
+        })
+    }
+}

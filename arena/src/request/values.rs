@@ -1,0 +1,469 @@
+//! The domain values of requests, each a type with ONE parser and ONE message.
+//!
+//! Every value a user hands a front end (the command line, the Python package, later the
+//! server and the browser) is parsed here: clap parses options straight into these types
+//! (`FromStr`, or the parser functions below for the core's enums), and the other front ends
+//! build them with the same `TryFrom`/parser calls, so the same mistake gives the same message
+//! everywhere. A message names the command-line option it belongs to (`--board-height 3 is
+//! outside 4..=32`): the options are the arena's vocabulary, and the Python package's keyword
+//! arguments are named after them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error as ThisError;
+
+use tetris_core::{
+    GameOverRule, GeneratorKind, InputModel, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, Piece,
+};
+
+use crate::analysis::pieces::RowRule;
+
+/// A value that is not one its option takes.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum ValueError {
+    /// A number outside its option's range.
+    #[error("{option} {value} is outside {range}{note}")]
+    OutOfRange {
+        /// The option, e.g. `--board-height`.
+        option: &'static str,
+        /// The value as given.
+        value: String,
+        /// The range, e.g. `4..=32`.
+        range: String,
+        /// What the value means, in parentheses with a leading space, or empty.
+        note: &'static str,
+    },
+    /// A count below its option's smallest value (which is the only bound).
+    #[error("{option} must be at least {minimum}")]
+    TooSmall {
+        /// The option, e.g. `--max-pieces`.
+        option: &'static str,
+        /// The smallest value taken.
+        minimum: u64,
+    },
+    /// Text where a whole number was expected.
+    #[error("{option} {text:?} is not a whole number")]
+    NotANumber {
+        /// The option.
+        option: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A name that names nothing (a generator, a game-over rule, an input model …): the
+    /// core's message lists the valid names.
+    #[error("{option}: {source}")]
+    Unknown {
+        /// The option.
+        option: &'static str,
+        /// What the core said.
+        source: tetris_core::Error,
+    },
+    /// A `--pieces` list that is empty.
+    #[error("--pieces is empty: give the current piece first, e.g. --pieces T,J")]
+    NoPieces,
+    /// A `--pieces` list with something other than piece letters and single commas.
+    #[error(
+        "--pieces {text:?}, column {column}: {problem} (piece letters T J Z O S L I, upper \
+         case, e.g. --pieces T,J or --pieces TJ)"
+    )]
+    BadPieces {
+        /// The list as given.
+        text: String,
+        /// The 1-based column (in characters) of the first mistake.
+        column: usize,
+        /// What is wrong there.
+        problem: String,
+    },
+    /// A `--row` rule name that names nothing.
+    #[error("--row: unknown row rule {0:?}: use pivot or top")]
+    UnknownRowRule(String),
+}
+
+/// Parses `text` as a whole number for `option`: digits only (a number too large for the
+/// type is out of range, not "not a number").
+fn whole_number(option: &'static str, text: &str) -> Result<u64, ValueError> {
+    let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    if !digits {
+        return Err(ValueError::NotANumber {
+            option,
+            text: text.to_string(),
+        });
+    }
+    // Past 64 bits it is out of any range here: u64::MAX stands for it.
+    Ok(text.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+/// Declares an integer domain value with an inclusive range: the type, its `FromStr`, its
+/// `TryFrom<u64>` (what the other front ends call) and its `Display`.
+macro_rules! ranged_value {
+    (
+        $(#[$doc:meta])*
+        $name:ident($inner:ty), option $option:literal, range $min:expr, $max:expr, note $note:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name($inner);
+
+        impl $name {
+            /// The command-line option this value belongs to.
+            pub const OPTION: &'static str = $option;
+            /// The smallest value.
+            pub const MIN: $inner = $min;
+            /// The largest value.
+            pub const MAX: $inner = $max;
+
+            /// The value.
+            pub const fn get(self) -> $inner {
+                self.0
+            }
+
+            /// The value shown as given (`text`), or the number itself.
+            fn out_of_range(value: String) -> ValueError {
+                ValueError::OutOfRange {
+                    option: $option,
+                    value,
+                    range: format!("{}..={}", Self::MIN, Self::MAX),
+                    note: $note,
+                }
+            }
+        }
+
+        impl TryFrom<u64> for $name {
+            type Error = ValueError;
+
+            fn try_from(value: u64) -> Result<$name, ValueError> {
+                <$inner>::try_from(value)
+                    .ok()
+                    .filter(|value| (Self::MIN..=Self::MAX).contains(value))
+                    .map($name)
+                    .ok_or_else(|| Self::out_of_range(value.to_string()))
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ValueError;
+
+            fn from_str(text: &str) -> Result<$name, ValueError> {
+                let number = whole_number($option, text)?;
+                $name::try_from(number).map_err(|_| Self::out_of_range(text.to_string()))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(formatter)
+            }
+        }
+    };
+}
+
+/// Declares a count whose only bound is its smallest value, as [`ranged_value!`] does.
+macro_rules! count_value {
+    ($(#[$doc:meta])* $name:ident, option $option:literal, minimum $min:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u64);
+
+        impl $name {
+            /// The command-line option this value belongs to.
+            pub const OPTION: &'static str = $option;
+            /// The smallest value.
+            pub const MIN: u64 = $min;
+
+            /// The value.
+            pub const fn get(self) -> u64 {
+                self.0
+            }
+        }
+
+        impl TryFrom<u64> for $name {
+            type Error = ValueError;
+
+            fn try_from(value: u64) -> Result<$name, ValueError> {
+                match value >= Self::MIN {
+                    true => Ok($name(value)),
+                    false => Err(ValueError::TooSmall {
+                        option: $option,
+                        minimum: Self::MIN,
+                    }),
+                }
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ValueError;
+
+            fn from_str(text: &str) -> Result<$name, ValueError> {
+                $name::try_from(whole_number($option, text)?)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(formatter)
+            }
+        }
+    };
+}
+
+ranged_value! {
+    /// The field's rows (`--board-height`): 4 to 32; the width is always 10.
+    BoardHeight(u8), option "--board-height", range MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT, note ""
+}
+
+impl Default for BoardHeight {
+    /// The standard field: 20 rows.
+    fn default() -> BoardHeight {
+        BoardHeight(tetris_core::DEFAULT_BOARD_HEIGHT as u8)
+    }
+}
+
+impl BoardHeight {
+    /// The rows as a `usize`, for boards and tables.
+    pub fn rows(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+ranged_value! {
+    /// Frames between two presses of one thumb (`--tap-rate`): the gamepad search's range,
+    /// [`tetris_registry::TAP_RATES`]; 2 is the published bot's 30 Hz.
+    TapRate(u8), option "--tap-rate", range *tetris_registry::TAP_RATES.start(),
+    *tetris_registry::TAP_RATES.end(), note " (frames between two presses of one thumb)"
+}
+
+ranged_value! {
+    /// The games of a run, per strategy (`--games`): 1 to 10,000,000, since every game's
+    /// result is kept in memory.
+    GameCount(u64), option "--games", range 1, crate::run::MAX_GAMES, note ""
+}
+
+ranged_value! {
+    /// Worker threads (`--jobs`): 1 to 256, far above any machine the arena runs on at full
+    /// speed and far below the count where starting the threads alone outlasts the games.
+    Jobs(usize), option "--jobs", range 1, crate::run::MAX_JOBS,
+    note " (threads playing games at once; more than the cores only slows the run)"
+}
+
+impl Jobs {
+    /// The job count of `jobs`, or by default the available cores (at most [`Jobs::MAX`]).
+    pub fn count_or_cores(jobs: Option<Jobs>) -> usize {
+        match jobs {
+            Some(jobs) => jobs.get(),
+            None => {
+                std::thread::available_parallelism().map_or(1, |cores| cores.get().min(Jobs::MAX))
+            }
+        }
+    }
+}
+
+ranged_value! {
+    /// The level an NES game starts at (`--start-level`): 0 to 28, the levels whose first
+    /// level-up the console computes from the start level (arena's NES run).
+    StartLevel(u8), option "--start-level", range 0, crate::sim::nes::MAX_START_LEVEL, note ""
+}
+
+impl StartLevel {
+    /// The plateau benchmark's start: level 19.
+    pub const PLATEAU: StartLevel = StartLevel(tetris_core::PLATEAU_START_LEVEL);
+}
+
+impl TapRate {
+    /// The published bot's: a press every 2 frames, 30 per second.
+    pub const PUBLISHED: TapRate = TapRate(2);
+}
+
+count_value! {
+    /// The most pieces a game plays (`--max-pieces`): at least 1.
+    MaxPieces, option "--max-pieces", minimum 1
+}
+
+count_value! {
+    /// The pieces a statistics run places (`arena stats --pieces`): at least 1.
+    PieceCount, option "--pieces", minimum 1
+}
+
+count_value! {
+    /// How many pieces `arena sequence` prints (`--count`): at least 1.
+    SequenceLength, option "--count", minimum 1
+}
+
+/// The piece generator of `--generator`: `uniform`, `nes`, `bag7`, `sz`, `java` or
+/// `file:PATH` (the core's names).
+pub fn generator(text: &str) -> Result<GeneratorKind, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--generator",
+        source,
+    })
+}
+
+/// The game-over rule of `--game-over`: `simulation`, `literature` or `console`.
+pub fn game_over_rule(text: &str) -> Result<GameOverRule, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--game-over",
+        source,
+    })
+}
+
+/// The input model of `--inputs`: `two-thumb` or `article`.
+pub fn input_model(text: &str) -> Result<InputModel, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--inputs",
+        source,
+    })
+}
+
+/// The row rule of `arena stats --row`: `pivot` or `top`.
+pub fn row_rule(text: &str) -> Result<RowRule, ValueError> {
+    RowRule::ALL
+        .into_iter()
+        .find(|rule| rule.name() == text)
+        .ok_or_else(|| ValueError::UnknownRowRule(text.to_string()))
+}
+
+/// The known pieces of `--pieces`: piece letters as a piece file writes them (upper case
+/// `T J Z O S L I`, the one letter rule of `Piece::from_letter`), either run together (`TJI`)
+/// or with one comma between two pieces (`T,J,I`). Anything else — lower case, a comma at
+/// either end or two in a row, spaces — is an error naming the character and its column.
+pub fn pieces(text: &str) -> Result<Vec<Piece>, ValueError> {
+    let bad = |column: usize, problem: String| ValueError::BadPieces {
+        text: text.to_string(),
+        column,
+        problem,
+    };
+    if text.is_empty() {
+        return Err(ValueError::NoPieces);
+    }
+    let mut pieces = Vec::new();
+    let mut after_comma = false;
+    for (index, character) in text.chars().enumerate() {
+        let column = index + 1;
+        if character == ',' {
+            if pieces.is_empty() || after_comma {
+                return Err(bad(column, "a comma must stand between two pieces".into()));
+            }
+            after_comma = true;
+            continue;
+        }
+        let piece = Piece::from_letter(character)
+            .ok_or_else(|| bad(column, format!("{character:?} is not a piece letter")))?;
+        pieces.push(piece);
+        after_comma = false;
+    }
+    if after_comma {
+        return Err(bad(
+            text.chars().count(),
+            "a comma must stand between two pieces".into(),
+        ));
+    }
+    Ok(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_inclusive_and_messages_name_the_option() {
+        assert_eq!("4".parse::<BoardHeight>().unwrap().get(), 4);
+        assert_eq!("32".parse::<BoardHeight>().unwrap().get(), 32);
+        assert_eq!(BoardHeight::default().get(), 20);
+        for (text, message) in [
+            ("3", "--board-height 3 is outside 4..=32"),
+            ("33", "--board-height 33 is outside 4..=32"),
+            ("300", "--board-height 300 is outside 4..=32"),
+            (
+                "99999999999999999999",
+                "--board-height 99999999999999999999 is outside 4..=32",
+            ),
+            ("x", "--board-height \"x\" is not a whole number"),
+            ("-1", "--board-height \"-1\" is not a whole number"),
+            ("", "--board-height \"\" is not a whole number"),
+        ] {
+            assert_eq!(
+                text.parse::<BoardHeight>().unwrap_err().to_string(),
+                message
+            );
+        }
+        assert_eq!(
+            TapRate::try_from(300).unwrap_err().to_string(),
+            "--tap-rate 300 is outside 2..=8 (frames between two presses of one thumb)"
+        );
+        assert_eq!(TapRate::try_from(2).unwrap().get(), 2);
+        assert_eq!(
+            GameCount::try_from(0).unwrap_err().to_string(),
+            "--games 0 is outside 1..=10000000"
+        );
+        assert_eq!(
+            "0".parse::<MaxPieces>().unwrap_err().to_string(),
+            "--max-pieces must be at least 1"
+        );
+        assert_eq!(Jobs::count_or_cores(Some(Jobs::try_from(3).unwrap())), 3);
+        assert_eq!(Jobs::try_from(256).unwrap().get(), 256);
+        for bad in [0, 257, 100_000] {
+            let message = Jobs::try_from(bad).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--jobs {bad} is outside 1..=256")),
+                "{message}"
+            );
+        }
+        assert!((1..=256).contains(&Jobs::count_or_cores(None)));
+    }
+
+    #[test]
+    fn names_name_the_option_and_list_the_valid_ones() {
+        assert_eq!(
+            generator("bag8").unwrap_err().to_string(),
+            "--generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java file:PATH)"
+        );
+        assert_eq!(
+            game_over_rule("nes").unwrap_err().to_string(),
+            "--game-over: unknown game-over rule \"nes\" (valid: simulation literature console)"
+        );
+        assert_eq!(
+            input_model("x").unwrap_err().to_string(),
+            "--inputs: unknown input model \"x\" (valid: two-thumb article)"
+        );
+        assert_eq!(row_rule("top").unwrap(), RowRule::Top);
+        assert_eq!(
+            row_rule("x").unwrap_err().to_string(),
+            "--row: unknown row rule \"x\": use pivot or top"
+        );
+    }
+
+    #[test]
+    fn pieces_parse_with_or_without_commas() {
+        let expected = vec![Piece::T, Piece::J, Piece::I];
+        assert_eq!(pieces("T,J,I").unwrap(), expected);
+        assert_eq!(pieces("TJI").unwrap(), expected);
+        assert_eq!(pieces("T,JI").unwrap(), expected);
+        assert!(pieces("T,X").is_err());
+        assert!(pieces("").is_err());
+        assert!(pieces(" , ").is_err());
+    }
+
+    #[test]
+    fn pieces_reject_what_a_piece_file_rejects_and_stray_separators() {
+        for (text, column) in [
+            ("t", 1),
+            ("T,", 2),
+            (",T", 1),
+            ("T,,J", 3),
+            ("T J", 2),
+            ("t, j ,i", 1),
+        ] {
+            let message = pieces(text).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--pieces {text:?}, column {column}: ")),
+                "{text}: {message}"
+            );
+        }
+        assert!(
+            pieces("t")
+                .unwrap_err()
+                .to_string()
+                .contains("'t' is not a piece letter")
+        );
+    }
+}
