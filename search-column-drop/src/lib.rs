@@ -48,6 +48,7 @@
 //! orientation at the spawn row are then a few shifts and ANDs of those masks, the columns
 //! reachable from x = 5 the run of set bits around bit 5, and every drop a minimum over the
 //! piece's columns. Nothing is allocated once the output buffer has grown.
+#![deny(missing_docs)]
 
 use std::iter;
 
@@ -59,6 +60,41 @@ use tetris_core::{
 
 /// The rotate-shift-drop searcher of search.md §2 (name `column-drop`); see the crate
 /// documentation for the exact reachability rule, order and paths.
+///
+/// # Example
+///
+/// ```
+/// use tetris_core::{
+///     Board, Input, Piece, PieceState, Placement, Placements, SearchOptions, Searcher,
+/// };
+/// use tetris_search_column_drop::ColumnDrop;
+///
+/// let mut searcher = ColumnDrop::new();
+/// let mut out = Placements::new(); // cleared and refilled by every search
+/// searcher.search(&Board::standard(), Piece::T, SearchOptions::default(), &mut out);
+/// assert_eq!(out.len(), 34);
+/// // Rotation 0 comes first, pivot columns 1 to 8; the T's nub, one row below the pivot,
+/// // rests on the floor row 19.
+/// let first = out.get(0).expect("34 placements");
+/// assert_eq!((first.rotation, first.x, first.y), (0, 1, 18));
+///
+/// // A straight drop never goes under an overhang. Three cells on row 18 roof over the left
+/// // end of the floor row: a flat I at pivot column 2 lands on the roof (row 17), and the
+/// // legal lock on the floor row under it is not found.
+/// let overhang = Board::from_bottom_rows(&["###.......", ".........."], 20)?;
+/// searcher.search(&overhang, Piece::I, SearchOptions::WITH_PATHS, &mut out);
+/// assert_eq!(out.len(), 17);
+/// let on_the_roof = out.get(0).expect("17 placements");
+/// assert_eq!((on_the_roof.rotation, on_the_roof.x, on_the_roof.y), (0, 2, 17));
+/// // Its path: no rotation, three shifts left from the spawn column 5, 17 rows down.
+/// let mut path = vec![Input::Left; 3];
+/// path.extend([Input::Down; 17]);
+/// assert_eq!(out.path(0), Some(path.as_slice()));
+/// let under = Placement::new(Piece::I, PieceState { x: 2, y: 19, rotation: 0 });
+/// assert!(under.is_lock_placement_on(&overhang));
+/// assert!(!out.as_slice().contains(&under));
+/// # Ok::<(), tetris_core::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ColumnDrop;
 
