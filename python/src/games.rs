@@ -36,15 +36,15 @@ use std::collections::VecDeque;
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+use tetris_arena::request::frameless_game_over_rule;
+use tetris_arena::request::values::{self, BoardHeight, MaxPieces};
 use tetris_core::{
     BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece,
     PieceGenerator, Placement, Placements, Searcher,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
-use crate::library::{
-    after_placement_features, checked_height, evaluator_named, searcher_named, write_board,
-};
+use crate::library::{after_placement_features, evaluator_named, searcher_named, write_board};
 use crate::value_error;
 
 /// What a step's reward counts.
@@ -279,12 +279,15 @@ impl Games {
         if count == 0 {
             return Err(value_error("the number of games must be at least 1"));
         }
-        let generator: GeneratorKind = generator.parse().map_err(value_error)?;
-        let height = checked_height(board_height)?;
-        let rule: GameOverRule = game_over
-            .parse()
-            .and_then(tetris_arena::input::frameless_rule)
-            .map_err(|message: String| value_error(format!("--game-over: {message}")))?;
+        let generator = values::generator(generator).map_err(value_error)?;
+        let height = BoardHeight::try_from(board_height)
+            .map_err(value_error)?
+            .get();
+        let rule = frameless_game_over_rule(
+            Some(values::game_over_rule(game_over).map_err(value_error)?),
+            &[],
+        )
+        .map_err(value_error)?;
         let searcher = searcher_named(searcher)?;
         let reward = match reward {
             "lines" => Reward::Lines,
@@ -295,9 +298,11 @@ impl Games {
                 )));
             }
         };
-        if max_pieces == Some(0) {
-            return Err(value_error("--max-pieces must be at least 1"));
-        }
+        let max_pieces = max_pieces
+            .map(MaxPieces::try_from)
+            .transpose()
+            .map_err(value_error)?
+            .map(MaxPieces::get);
         let illegal_ends = match illegal_action {
             "end" => true,
             "raise" => false,

@@ -7,9 +7,11 @@
 //! returned as the same JSON text, which the wrappers parse into plain dicts and lists: the
 //! records are the CLI's, field for field.
 //!
-//! The checks of the options mirror the CLI's commands with their messages (the commands'
-//! own checks take their clap structures); `python/tests/test_library.py` compares every
-//! message with the `error:` line of the `arena` binary.
+//! Every job is the arena library's request (`tetris_arena::request`): these functions turn
+//! their arguments into the request's typed values with the same parsers the CLI's options
+//! use, call the request's one check and run it, so a mistake gives the CLI's message
+//! (`python/tests/test_library.py` and `test_bad_requests.py` compare them with the `arena`
+//! binary's `error:` lines).
 
 use std::ops::ControlFlow;
 
@@ -17,23 +19,30 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 use tetris_arena::analysis::features::board_features;
-use tetris_arena::analysis::position::{analyze_in, check_pieces_fit_depth};
-use tetris_arena::input::{game_over_rule, parse_pieces};
+use tetris_arena::analysis::position::analyze_in;
 use tetris_arena::report::game::PlayJson;
 use tetris_arena::report::output::RunReport;
 use tetris_arena::report::position::analysis_json;
 use tetris_arena::report::tournament::TournamentReport;
-use tetris_arena::run::tournament::{TournamentSettings, play_tournament_game};
+use tetris_arena::request::RunOptions;
+use tetris_arena::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use tetris_arena::request::game::{CheckedGame, GameRequest};
+use tetris_arena::request::sequence::SequenceRequest;
+use tetris_arena::request::tournament::{CheckedTournament, TournamentRequest};
+use tetris_arena::request::values::{
+    self, BoardHeight, GameCount, Jobs, MaxPieces, SequenceLength,
+};
+use tetris_arena::run::tournament::play_tournament_game;
 use tetris_arena::run::{self, Progress};
 use tetris_arena::sim::placement::format_path;
-use tetris_arena::{ArenaError, GameSettings, PlayOptions, play_game};
+use tetris_arena::{ArenaError, PlayOptions, play_game};
 use tetris_core::{
-    BOARD_WIDTH, Board, Chain, DecisionContext, Evaluator, GeneratorKind, MAX_BOARD_HEIGHT,
-    MIN_BOARD_HEIGHT, Piece, Placement, PlacementRecord, Placements, Searcher,
+    BOARD_WIDTH, Board, Chain, DecisionContext, Evaluator, GameOverRule, Piece, Placement,
+    PlacementRecord, Placements, Searcher,
 };
 use tetris_registry::{
-    AnyEvaluator, AnySearcher, EvaluatorSpec, Strategy, StrategySpec, evaluators, searcher_by_name,
-    searcher_names, searchers,
+    AnyEvaluator, AnySearcher, EvaluatorSpec, evaluators, searcher_by_name, searcher_names,
+    searchers,
 };
 
 use crate::value_error;
@@ -181,16 +190,13 @@ fn piece_cells(piece: &str, rotation: u8) -> PyResult<Vec<(i8, i8)>> {
 #[pyfunction]
 #[pyo3(signature = (generator, seed, count))]
 fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
-    if count == 0 {
-        return Err(value_error("--count must be at least 1"));
+    SequenceRequest {
+        generator: values::generator(generator).map_err(value_error)?,
+        seed,
+        count: SequenceLength::try_from(count).map_err(value_error)?,
     }
-    let kind: GeneratorKind = generator.parse().map_err(value_error)?;
-    Ok(kind
-        .start(seed)
-        .map_err(value_error)?
-        .take(count as usize)
-        .map(|piece| piece.letter())
-        .collect())
+    .letters()
+    .map_err(value_error)
 }
 
 /// A board from its text form (top row first, `#` occupied, `.` empty); `height`, when given,
@@ -330,6 +336,13 @@ fn placement_features<'py>(
     Ok((states.into_pyarray(py), matrix.into_pyarray(py)))
 }
 
+/// The game-over rule of `--game-over`, when given.
+fn game_over_rule(text: Option<&str>) -> PyResult<Option<GameOverRule>> {
+    text.map(values::game_over_rule)
+        .transpose()
+        .map_err(value_error)
+}
+
 /// `arena analyze STRATEGY --pieces PIECES [--all] [--game-over RULE] --json` on the board
 /// array: the CLI's JSON text.
 #[pyfunction]
@@ -341,36 +354,25 @@ fn analyze_json(
     all: bool,
     game_over: Option<&str>,
 ) -> PyResult<String> {
-    let mut strategy = Strategy::from_name(strategy).map_err(value_error)?;
-    let pieces = parse_pieces(pieces).map_err(value_error)?;
-    check_pieces_fit_depth(&strategy, &pieces).map_err(value_error)?;
-    let context = DecisionContext::with_game_over_rule(
-        game_over_rule(game_over, &[strategy.spec().clone()]).map_err(value_error)?,
-    );
-    let board = board_from_array(&board)?;
-    strategy
-        .check_board_height(board.height())
-        .map_err(value_error)?;
-    let full = board.full_rows();
-    if full != 0 {
-        return Err(value_error(format!(
-            "board: line {} is a full row (a board at rest has none)",
-            full.trailing_zeros() + 1
-        )));
+    let CheckedAnalysis {
+        mut strategy,
+        board,
+        pieces,
+        context,
+        all,
+    } = AnalyzeRequest {
+        strategy: strategy.to_string(),
+        board: board_from_array(&board)?,
+        board_name: "board".to_string(),
+        pieces: values::pieces(pieces).map_err(value_error)?,
+        all,
+        game_over: game_over_rule(game_over)?,
+        frames: FrameOptions::default(),
     }
+    .check()
+    .map_err(value_error)?;
     let analysis = analyze_in(&mut strategy, &board, &pieces, context, all);
     Ok(analysis_json(&analysis))
-}
-
-/// The board height of a game, checked as `arena play` checks `--board-height`.
-pub(crate) fn checked_height(height: u64) -> PyResult<u8> {
-    let heights = u64::from(MIN_BOARD_HEIGHT)..=u64::from(MAX_BOARD_HEIGHT);
-    if !heights.contains(&height) {
-        return Err(value_error(format!(
-            "--board-height {height} is outside {MIN_BOARD_HEIGHT}..={MAX_BOARD_HEIGHT}"
-        )));
-    }
-    Ok(height as u8)
 }
 
 /// `arena play STRATEGY --json` with these options: the CLI's JSON line.
@@ -387,23 +389,22 @@ fn play_json(
     game_over: Option<&str>,
     placements: bool,
 ) -> PyResult<String> {
-    let mut strategy = Strategy::from_name(strategy).map_err(value_error)?;
-    let generator: GeneratorKind = generator.parse().map_err(value_error)?;
-    let board_height = checked_height(board_height)?;
-    if max_pieces == Some(0) {
-        return Err(value_error("--max-pieces must be at least 1"));
-    }
-    strategy
-        .check_board_height(board_height)
-        .map_err(value_error)?;
-    let settings = GameSettings {
-        board_height,
-        generator,
+    let CheckedGame {
+        mut strategy,
+        settings,
+    } = GameRequest {
+        strategy: strategy.to_string(),
+        generator: values::generator(generator).map_err(value_error)?,
         seed,
-        max_pieces,
-        game_over_rule: game_over_rule(game_over, &[strategy.spec().clone()])
+        max_pieces: max_pieces
+            .map(MaxPieces::try_from)
+            .transpose()
             .map_err(value_error)?,
-    };
+        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        game_over: game_over_rule(game_over)?,
+    }
+    .check()
+    .map_err(value_error)?;
     let options = PlayOptions {
         keep_placements: placements,
         ..PlayOptions::default()
@@ -432,61 +433,42 @@ fn tournament_json(
     max_pieces: Option<u64>,
     board_height: u64,
     game_over: Option<&str>,
-    jobs: Option<usize>,
+    jobs: Option<u64>,
 ) -> PyResult<String> {
-    if strategies.is_empty() {
-        return Err(value_error("a tournament needs at least one strategy"));
-    }
-    run::check_games_and_seeds(games, seed).map_err(value_error)?;
-    if max_pieces == Some(0) {
-        return Err(value_error("--max-pieces must be at least 1"));
-    }
-    Board::new(board_height as usize).map_err(value_error)?;
-    let generator: GeneratorKind = generator.parse().map_err(value_error)?;
-    generator.start(seed).map_err(value_error)?;
-    let mut specs: Vec<StrategySpec> = Vec::with_capacity(strategies.len());
-    let mut names: Vec<String> = Vec::with_capacity(strategies.len());
-    let mut built = Vec::with_capacity(strategies.len());
-    for text in &strategies {
-        let spec: StrategySpec = text.parse().map_err(value_error)?;
-        let strategy = Strategy::new(spec.clone()).map_err(value_error)?;
-        strategy
-            .check_board_height(board_height as u8)
-            .map_err(value_error)?;
-        let name = spec.to_string();
-        if names.contains(&name) {
-            return Err(value_error(format!(
-                "strategy {name} is listed twice: a strategy compared with itself tells \
-                 nothing"
-            )));
-        }
-        built.push(strategy);
-        names.push(name);
-        specs.push(spec);
-    }
-    let game_over_rule = game_over_rule(game_over, &specs).map_err(value_error)?;
-    let jobs = run::job_count(jobs).map_err(value_error)?;
-    let settings = TournamentSettings {
-        game_over_rule,
-        specs,
-        names,
-        games,
+    let CheckedTournament {
+        settings,
+        strategies,
+        run,
+    } = TournamentRequest {
+        strategies,
+        games: GameCount::try_from(games).map_err(value_error)?,
         seed,
-        generator,
-        max_pieces,
-        board_height: board_height as u8,
-        piece_statistics: false,
+        generator: values::generator(generator).map_err(value_error)?,
+        max_pieces: max_pieces
+            .map(MaxPieces::try_from)
+            .transpose()
+            .map_err(value_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        game_over: game_over_rule(game_over)?,
         estimate: false,
-    };
+        run: RunOptions {
+            jobs: jobs.map(Jobs::try_from).transpose().map_err(value_error)?,
+            ..RunOptions::default()
+        },
+        plots: None,
+        html: None,
+    }
+    .check()
+    .map_err(value_error)?;
     let per_game = settings.specs.len() as u64;
     let finished = py
         .detach(|| {
             let progress = Progress::hidden();
             run::run_tasks(
-                games * per_game,
-                jobs,
+                settings.games * per_game,
+                run.jobs,
                 &progress,
-                || Ok(built.clone()),
+                || Ok(strategies.clone()),
                 |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
             )
         })
