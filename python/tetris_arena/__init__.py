@@ -40,6 +40,8 @@ __all__ = [
     "analyze",
     "play",
     "tournament",
+    "nes",
+    "stats",
     "TetrisEnv",
     "TetrisVectorEnv",
 ]
@@ -190,16 +192,99 @@ def tournament(
     board_height: int = 20,
     game_over: Optional[str] = None,
     jobs: Optional[int] = None,
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Every strategy plays the same ``games`` piece sequences (game k uses seed ``seed +
     k``): ``arena tournament ... --json`` as a dict with the settings, every game, each
     strategy's summary and the pairwise sign tests. ``jobs`` threads (default: every core);
-    the results do not depend on it."""
+    the results do not depend on it. ``out`` also writes the results file (``.json`` or
+    ``.csv``, as ``--out``); ``shard="K/N"`` plays one shard and writes its part to ``out``
+    (returned as a dict), for ``arena merge``."""
     return json.loads(
         _native.tournament_json(
-            list(strategies), games, seed, generator, max_pieces, board_height, game_over, jobs
+            list(strategies),
+            games,
+            seed,
+            generator,
+            max_pieces,
+            board_height,
+            game_over,
+            jobs,
+            shard,
+            _path(out),
         )
     )
+
+
+def nes(
+    strategy: str,
+    games: int,
+    seed: int,
+    start_level: int = 19,
+    to_level: int = 29,
+    tap_rate: int = 2,
+    game_over: Optional[str] = None,
+    inputs: str = "two-thumb",
+    jobs: Optional[int] = None,
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
+) -> Dict[str, Any]:
+    """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
+    (the report with every game). ``out`` and ``shard`` as for ``tournament``."""
+    return json.loads(
+        _native.nes_json(
+            strategy,
+            games,
+            seed,
+            start_level,
+            to_level,
+            tap_rate,
+            game_over,
+            inputs,
+            jobs,
+            shard,
+            _path(out),
+        )
+    )
+
+
+def stats(
+    strategy: str,
+    pieces: int,
+    seed: int,
+    generator: str = "uniform",
+    board_height: int = 20,
+    game_over: Optional[str] = None,
+    row: str = "pivot",
+    blocks: Optional[int] = None,
+    jobs: Optional[int] = None,
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Where a strategy's pieces lock: ``arena stats STRATEGY --pieces N --seed S --json`` as
+    a dict. ``out`` also writes the folder of stats.json and plots; ``shard="K/N"`` plays
+    block K of N and writes its part to ``out`` (returned as a dict)."""
+    return json.loads(
+        _native.stats_json(
+            strategy,
+            pieces,
+            seed,
+            generator,
+            board_height,
+            game_over,
+            row,
+            blocks,
+            jobs,
+            shard,
+            _path(out),
+        )
+    )
+
+
+def _path(path: Any) -> Optional[str]:
+    """A path argument as text (``str`` or ``os.PathLike``), or ``None``."""
+    return None if path is None else str(path)
 
 
 from tetris_arena.envs import TetrisEnv, TetrisVectorEnv, register_environments  # noqa: E402

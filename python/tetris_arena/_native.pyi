@@ -47,6 +47,34 @@ def tournament_json(
     board_height: int,
     game_over: Optional[str],
     jobs: Optional[int],
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
+) -> str: ...
+def nes_json(
+    strategy: str,
+    games: int,
+    seed: int,
+    start_level: int,
+    to_level: int,
+    tap_rate: int,
+    game_over: Optional[str],
+    inputs: str,
+    jobs: Optional[int],
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
+) -> str: ...
+def stats_json(
+    strategy: str,
+    pieces: int,
+    seed: int,
+    generator: str,
+    board_height: int,
+    game_over: Optional[str],
+    row: str,
+    blocks: Optional[int],
+    jobs: Optional[int],
+    shard: Optional[str] = None,
+    out: Optional[str] = None,
 ) -> str: ...
 
 class Games:

@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, InputModel, Piece};
+use tetris_core::{GameOverRule, InputModel};
 
 use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
@@ -34,7 +34,7 @@ use crate::input::read_board;
 use crate::report::output::print_output;
 use crate::report::position::{analysis_json, analysis_text};
 use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
-use crate::request::values::{self, BoardHeight, TapRate};
+use crate::request::values::{self, BoardHeight, PieceList, TapRate};
 
 /// What `arena analyze --help` says after the options: how to read its output.
 const READING_THE_OUTPUT: &str = "\
@@ -64,8 +64,8 @@ pub struct Args {
     /// Known pieces, current piece first, then the preview: letters of T J Z O S L I,
     /// separated by commas (T,J) or not (TJ). At most the strategy's depth; fewer pieces
     /// chain only those given.
-    #[arg(long, value_name = "PIECES", value_parser = values::pieces)]
-    pub pieces: Vec<Piece>,
+    #[arg(long, value_name = "PIECES")]
+    pub pieces: PieceList,
     /// List every placement of the current piece (searcher's order) with the best chain
     /// starting there, instead of only the best chain.
     #[arg(long)]
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         strategy: args.strategy.clone(),
         board,
         board_name: format!("board file {}", args.board.display()),
-        pieces: args.pieces.clone(),
+        pieces: args.pieces.0.clone(),
         all: args.all,
         game_over: args.game_over,
         frames: FrameOptions {

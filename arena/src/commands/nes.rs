@@ -26,9 +26,7 @@ use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::request::RunOptions;
 use crate::request::nes::{CheckedNes, NesRequest};
 use crate::request::values::{self, GameCount, StartLevel, TapRate};
-use crate::run::shard::{ShardTasks, run_shard_tasks};
-use crate::run::{Progress, TaskOutcome, interrupt};
-use crate::sim::nes::play_nes_game;
+use crate::run::{Progress, interrupt};
 
 /// Options of `arena nes`.
 #[derive(Debug, clap::Args)]
@@ -113,40 +111,13 @@ impl Args {
 
 /// Runs `arena nes`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let CheckedNes {
-        settings,
-        strategy,
-        run,
-    } = args.request().check()?;
-    let (jobs, shard, delivery) = (run.jobs, run.shard, run.delivery);
+    let checked = args.request().check()?;
     interrupt::install();
-    let progress = Progress::games_and_mean_score(shard.game_count(settings.games));
-    let finished = run_shard_tasks(
-        ShardTasks {
-            shard,
-            games: settings.games,
-            tasks_per_game: 1,
-        },
-        jobs,
-        &progress,
-        || Ok(strategy.clone()),
-        |strategy, game| {
-            let played = play_nes_game(
-                strategy,
-                settings.game_settings(game),
-                settings.tap_rate,
-                settings.inputs,
-                &interrupt::interrupted,
-            )?;
-            Ok(match played {
-                Some(result) => {
-                    progress.add_score(result.score);
-                    TaskOutcome::Done(result)
-                }
-                None => TaskOutcome::Stopped,
-            })
-        },
-    )?;
+    let progress =
+        Progress::games_and_mean_score(checked.run.shard.game_count(checked.settings.games));
+    let finished = checked.play(&progress, &interrupt::interrupted)?;
+    let CheckedNes { settings, run, .. } = checked;
+    let (shard, delivery) = (run.shard, run.delivery);
     let destination = match delivery {
         RunDelivery::Part(path) => {
             return write_part(&nes_part(&settings, shard, &finished), &path, &finished);

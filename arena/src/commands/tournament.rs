@@ -23,8 +23,6 @@ use crate::report::tournament::TournamentReport;
 use crate::request::RunOptions;
 use crate::request::tournament::{CheckedTournament, TournamentRequest};
 use crate::request::values::GameCount;
-use crate::run::shard::{ShardTasks, run_shard_tasks};
-use crate::run::tournament::play_tournament_game;
 use crate::run::{Progress, interrupt};
 
 /// Options of `arena tournament`.
@@ -105,26 +103,12 @@ impl Args {
 
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let CheckedTournament {
-        settings,
-        strategies,
-        run,
-    } = args.request().check()?;
+    let checked = args.request().check()?;
     interrupt::install();
-    let per_game = settings.specs.len() as u64;
-    let total = run.shard.game_count(settings.games) * per_game;
+    let total = checked.task_count();
     let progress = Progress::games_and_speed(total);
-    let finished = run_shard_tasks(
-        ShardTasks {
-            shard: run.shard,
-            games: settings.games,
-            tasks_per_game: per_game,
-        },
-        run.jobs,
-        &progress,
-        || Ok(strategies.clone()),
-        |strategies, task| play_tournament_game(strategies, &settings, task, &progress),
-    )?;
+    let finished = checked.play(&progress)?;
+    let CheckedTournament { settings, run, .. } = checked;
     let destination = match run.delivery {
         RunDelivery::Part(path) => {
             let part = tournament_part(&settings, run.shard, &finished);

@@ -299,6 +299,20 @@ impl ResultsDestination {
 
     /// Writes the file (atomically), then prints.
     pub fn deliver(&self, report: &impl RunReport) -> Result<(), ArenaError> {
+        self.write_file(report)?;
+        print_output(&if self.json {
+            report.json(false)
+        } else {
+            report.text()
+        })
+    }
+}
+
+impl ResultsDestination {
+    /// Writes the `--out` file, if any, atomically (what [`ResultsDestination::deliver`] does
+    /// before it prints; a front end that returns the report instead of printing it calls
+    /// this alone).
+    pub fn write_file(&self, report: &impl RunReport) -> Result<(), ArenaError> {
         if let Some((path, format)) = &self.file {
             let contents = match format {
                 OutputFormat::Json => report.json(true),
@@ -306,11 +320,7 @@ impl ResultsDestination {
             };
             write_atomically(path, contents.as_bytes())?;
         }
-        print_output(&if self.json {
-            report.json(false)
-        } else {
-            report.text()
-        })
+        Ok(())
     }
 }
 

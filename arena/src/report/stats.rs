@@ -218,6 +218,22 @@ pub fn deliver_stats(
     folder: Option<&Path>,
     json: bool,
 ) -> Result<(), ArenaError> {
+    let report = write_stats_folder(strategy, settings, statistics, folder)?;
+    print_output(&if json {
+        report
+    } else {
+        stats_text(strategy, settings, statistics)
+    })
+}
+
+/// Writes the statistics' folder (`--out DIR`: stats.json and the plots), if any, replaced as
+/// a whole; the JSON report, written or not.
+pub fn write_stats_folder(
+    strategy: &str,
+    settings: &StatisticsSettings,
+    statistics: &PieceStatistics,
+    folder: Option<&Path>,
+) -> Result<String, ArenaError> {
     let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
         // Replaced as a whole: never the new stats.json beside the old plots.
@@ -225,11 +241,7 @@ pub fn deliver_stats(
             write_stats_files(new_folder, statistics, &report)
         })?;
     }
-    print_output(&if json {
-        report
-    } else {
-        stats_text(strategy, settings, statistics)
-    })
+    Ok(report)
 }
 
 /// The row table, the heat map in per mille, the fit and the full clears as aligned text (a

@@ -203,6 +203,14 @@ pub fn distinct_strategies(
 mod tests {
     use super::*;
 
+    /// The message of an error that must be one.
+    fn error_of<T>(result: Result<T, ArenaError>) -> String {
+        match result {
+            Ok(_) => panic!("expected an error"),
+            Err(error) => error.to_string(),
+        }
+    }
+
     fn specs(names: &[&str]) -> Vec<StrategySpec> {
         names.iter().map(|name| name.parse().unwrap()).collect()
     }
@@ -240,21 +248,20 @@ mod tests {
             distinct_strategies(&names(&["bfs+elashi", "bfs+dellacherie"])).unwrap();
         assert_eq!(canonical, ["bfs+elashi", "bfs+dellacherie"]);
         assert_eq!(
-            distinct_strategies(&names(&["bfs+elashi", "bfs+elashi:published"]))
-                .unwrap_err()
-                .to_string(),
+            error_of(distinct_strategies(&names(&[
+                "bfs+elashi",
+                "bfs+elashi:published"
+            ]))),
             "strategies bfs+elashi and bfs+elashi:published are the same strategy (same \
              searcher, weights, options and depth): a strategy compared with itself tells \
              nothing"
         );
         assert_eq!(
-            distinct_strategies(&names(&["bfs+elashi", "bfs+elashi"]))
-                .unwrap_err()
-                .to_string(),
+            error_of(distinct_strategies(&names(&["bfs+elashi", "bfs+elashi"]))),
             "strategy bfs+elashi is listed twice: a strategy compared with itself tells nothing"
         );
         assert_eq!(
-            distinct_strategies(&[]).unwrap_err().to_string(),
+            error_of(distinct_strategies(&[])),
             "a tournament needs at least one strategy"
         );
     }

@@ -7,8 +7,11 @@ use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 use crate::error::ArenaError;
 use crate::request::values::{GameCount, StartLevel, TapRate};
 use crate::request::{CheckedRun, RunOptions};
-use crate::run;
-use crate::sim::nes::{MAX_NES_DEPTH, NesRunSettings, default_nes_game_over_rule};
+use crate::run::shard::{ShardTasks, run_shard_tasks};
+use crate::run::{self, Finished, Progress, TaskOutcome};
+use crate::sim::nes::{
+    MAX_NES_DEPTH, NesGameResult, NesRunSettings, default_nes_game_over_rule, play_nes_game,
+};
 
 /// An NES run: the strategy, the games' rules and the player's limits.
 #[derive(Clone, Debug)]
@@ -150,6 +153,45 @@ impl NesRequest {
             strategy,
             run,
         })
+    }
+}
+
+impl CheckedNes {
+    /// Plays the checked run's games (its shard's) on its threads, in game order, counting
+    /// them and their scores on `progress`; a game stops after its current piece, dropped,
+    /// once `stop` says so.
+    pub fn play(
+        &self,
+        progress: &Progress,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Finished<NesGameResult>, ArenaError> {
+        let settings = &self.settings;
+        run_shard_tasks(
+            ShardTasks {
+                shard: self.run.shard,
+                games: settings.games,
+                tasks_per_game: 1,
+            },
+            self.run.jobs,
+            progress,
+            || Ok(self.strategy.clone()),
+            |strategy, game| {
+                let played = play_nes_game(
+                    strategy,
+                    settings.game_settings(game),
+                    settings.tap_rate,
+                    settings.inputs,
+                    stop,
+                )?;
+                Ok(match played {
+                    Some(result) => {
+                        progress.add_score(result.score);
+                        TaskOutcome::Done(result)
+                    }
+                    None => TaskOutcome::Stopped,
+                })
+            },
+        )
     }
 }
 

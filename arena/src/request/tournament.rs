@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
+use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
 use crate::report::output::{check_output_file, check_output_folder};
 use crate::report::tournament::is_plots_output;
@@ -13,8 +14,9 @@ use crate::request::values::{BoardHeight, GameCount, MaxPieces};
 use crate::request::{
     CheckedRun, RequestError, RunOptions, distinct_strategies, frameless_game_over_rule,
 };
-use crate::run;
-use crate::run::tournament::TournamentSettings;
+use crate::run::shard::{ShardTasks, run_shard_tasks};
+use crate::run::tournament::{TournamentSettings, play_tournament_game};
+use crate::run::{self, Finished, Progress};
 
 /// A tournament: the strategies, the games' rules, how the run is carried out and what it
 /// writes.
@@ -105,5 +107,28 @@ impl TournamentRequest {
             strategies,
             run,
         })
+    }
+}
+
+impl CheckedTournament {
+    /// Plays the checked run's games (its shard's, every strategy's) on its threads, in task
+    /// order, counting them on `progress`.
+    pub fn play(&self, progress: &Progress) -> Result<Finished<GameRow>, ArenaError> {
+        run_shard_tasks(
+            ShardTasks {
+                shard: self.run.shard,
+                games: self.settings.games,
+                tasks_per_game: self.settings.specs.len() as u64,
+            },
+            self.run.jobs,
+            progress,
+            || Ok(self.strategies.clone()),
+            |strategies, task| play_tournament_game(strategies, &self.settings, task, progress),
+        )
+    }
+
+    /// The games the checked run plays (its shard's, all strategies').
+    pub fn task_count(&self) -> u64 {
+        self.run.shard.game_count(self.settings.games) * self.settings.specs.len() as u64
     }
 }

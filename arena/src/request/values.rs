@@ -360,6 +360,18 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, ValueError> {
     Ok(pieces)
 }
 
+/// The known pieces of `--pieces`, current piece first ([`pieces`] parses them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceList(pub Vec<Piece>);
+
+impl FromStr for PieceList {
+    type Err = ValueError;
+
+    fn from_str(text: &str) -> Result<PieceList, ValueError> {
+        pieces(text).map(PieceList)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

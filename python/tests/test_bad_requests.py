@@ -1,0 +1,138 @@
+"""One table of bad requests, each run through the `arena` binary and through the Python
+package: the same mistake must give the same message, as one `error:` line with exit code 2
+on the command line and as a `ValueError` in Python. Both front ends build the library's
+requests (`tetris_arena::request`), so the table checks that neither keeps a check of its own.
+
+Every row also names a fragment of the message that is known independently of the code (the
+range, the rule or the file it is about), so a row cannot pass on two equally wrong messages.
+Rows that write files run in a fresh folder (`tmp_path`), the same for both front ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, List, NamedTuple
+
+import pytest
+
+import tetris_arena as ta
+from conftest import REPOSITORY, arena_error
+
+EMPTY = str(REPOSITORY / "tests" / "boards" / "empty.txt")
+
+
+class Bad(NamedTuple):
+    """A mistake: the Python call, the same request on the command line, and a fragment of
+    the message both must give."""
+
+    call: Callable[[], Any]
+    command: List[str]
+    fragment: str
+
+
+def play(*extra: str) -> List[str]:
+    return ["play", "bfs+elashi", *extra]
+
+
+def tournament(*extra: str) -> List[str]:
+    return ["tournament", "bfs+elashi", "--games", "2", "--seed", "1", *extra]
+
+
+def nes(*extra: str) -> List[str]:
+    return ["nes", "gamepad+nes-plateau", "--games", "2", "--seed", "1", *extra]
+
+
+def stats(*extra: str) -> List[str]:
+    return ["stats", "bfs+elashi", "--pieces", "100", "--seed", "1", *extra]
+
+
+BAD = [
+    # Strategy names (every command builds them the same way).
+    Bad(lambda: ta.play("bfs+nope"), ["play", "bfs+nope"], 'unknown evaluator "nope"'),
+    Bad(lambda: ta.play("nosuch+elashi"), ["play", "nosuch+elashi"], 'unknown searcher "nosuch"'),
+    Bad(lambda: ta.play("bfs+elashi@9"), ["play", "bfs+elashi@9"], "depth 9 is outside 1..=4"),
+    Bad(lambda: ta.play("bfs+elashi,nope"), ["play", "bfs+elashi,nope"], "nope"),
+    Bad(lambda: ta.play("bfs+dellacherie:nope"), ["play", "bfs+dellacherie:nope"], "nope"),
+    # Typed values: the board height, the piece cap, the generator, the game-over rule.
+    Bad(lambda: ta.play("bfs+elashi", board_height=3), play("--board-height", "3"), "--board-height 3 is outside 4..=32"),
+    Bad(lambda: ta.play("bfs+elashi", board_height=33), play("--board-height", "33"), "--board-height 33 is outside 4..=32"),
+    Bad(lambda: ta.play("bfs+elashi", max_pieces=0), play("--max-pieces", "0"), "--max-pieces must be at least 1"),
+    Bad(lambda: ta.play("bfs+elashi", generator="bag8"), play("--generator", "bag8"), 'unknown generator "bag8"'),
+    Bad(lambda: ta.play("bfs+elashi", generator="file:/no/such/file"), play("--generator", "file:/no/such/file"), "/no/such/file"),
+    Bad(lambda: ta.play("bfs+elashi", game_over="nes"), play("--game-over", "nes"), 'unknown game-over rule "nes"'),
+    Bad(lambda: ta.play("bfs+elashi", game_over="console"), play("--game-over", "console"), "needs the NES frame model"),
+    # Tournaments: strategies that play alike, mixed rules, counts, seeds, threads.
+    Bad(lambda: ta.tournament(["bfs+elashi", "bfs+elashi"], games=2, seed=1), ["tournament", "bfs+elashi", "bfs+elashi", "--games", "2", "--seed", "1"], "listed twice"),
+    Bad(lambda: ta.tournament(["bfs+elashi", "bfs+elashi:published"], games=2, seed=1), ["tournament", "bfs+elashi", "bfs+elashi:published", "--games", "2", "--seed", "1"], "are the same strategy"),
+    Bad(lambda: ta.tournament(["bfs+dellacherie", "bfs+dellacherie:el-tetris"], games=2, seed=1), ["tournament", "bfs+dellacherie", "bfs+dellacherie:el-tetris", "--games", "2", "--seed", "1"], "are the same strategy"),
+    Bad(lambda: ta.tournament(["bfs+elashi", "drop+elashi"], games=2, seed=1), ["tournament", "bfs+elashi", "drop+elashi", "--games", "2", "--seed", "1"], "choose one for all with --game-over"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=0, seed=1), ["tournament", "bfs+elashi", "--games", "0", "--seed", "1"], "--games 0 is outside 1..=10000000"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=10_000_001, seed=1), ["tournament", "bfs+elashi", "--games", "10000001", "--seed", "1"], "--games 10000001 is outside"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=2**64 - 1), ["tournament", "bfs+elashi", "--games", "2", "--seed", str(2**64 - 1)], "overflows a 64-bit seed"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, jobs=0), tournament("--jobs", "0"), "--jobs 0 is outside 1..=256"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, jobs=257), tournament("--jobs", "257"), "--jobs 257 is outside 1..=256"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, board_height=100), tournament("--board-height", "100"), "--board-height 100 is outside 4..=32"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, game_over="console"), tournament("--game-over", "console"), "needs the NES frame model"),
+    # Shards.
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="2/2", out="p.json"), tournament("--shard", "2/2", "--out", "p.json"), "K must be below N"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="x", out="p.json"), tournament("--shard", "x", "--out", "p.json"), "expected K/N"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="0/0", out="p.json"), tournament("--shard", "0/0", "--out", "p.json"), "N must be at least 1"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="0/3", out="p.json"), tournament("--shard", "0/3", "--out", "p.json"), "3 shards for 2 games"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="0/2"), tournament("--shard", "0/2"), "give --out PART.json"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, shard="0/2", out="p.csv"), tournament("--shard", "0/2", "--out", "p.csv"), "must end in .json"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, shard="1/1", out="p.json"), nes("--shard", "1/1", "--out", "p.json"), "K must be below N"),
+    Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, blocks=2, shard="0/3", out="p.json"), stats("--blocks", "2", "--shard", "0/3", "--out", "p.json"), "--blocks 2 and --shard 0/3 disagree"),
+    # Paths.
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="results.txt"), tournament("--out", "results.txt"), "must end in .json or .csv"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="no-such-folder/r.json"), tournament("--out", "no-such-folder/r.json"), "folder does not exist"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="a-folder.json"), tournament("--out", "a-folder.json"), "is a folder, not a file"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, out="a-file.txt"), nes("--out", "a-file.txt"), "must end in .json or .csv"),
+    Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, out="a-file.txt"), stats("--out", "a-file.txt"), "a-file.txt"),
+    # The NES run: its strategies, levels, tap rate, rules and input models.
+    Bad(lambda: ta.nes("drop+elashi", games=2, seed=1), ["nes", "drop+elashi", "--games", "2", "--seed", "1"], "plays the literature's game"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau@3", games=2, seed=1), ["nes", "gamepad+nes-plateau@3", "--games", "2", "--seed", "1"], "depth 3 sees more pieces than the NES shows"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=0, seed=1), ["nes", "gamepad+nes-plateau", "--games", "0", "--seed", "1"], "--games 0 is outside"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, tap_rate=9), nes("--tap-rate", "9"), "--tap-rate 9 is outside 2..=8"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, tap_rate=1), nes("--tap-rate", "1"), "--tap-rate 1 is outside 2..=8"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, start_level=29), nes("--start-level", "29"), "--start-level 29 is outside 0..=28"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=19), nes("--to-level", "19"), "--to-level 19 must be above --start-level 19"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=300), nes("--to-level", "300"), "at most 255"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, game_over="literature"), nes("--game-over", "literature"), "the literature rule is the one-piece game's"),
+    Bad(lambda: ta.nes("column-drop+nes-plateau", games=2, seed=1, game_over="console"), ["nes", "column-drop+nes-plateau", "--games", "2", "--seed", "1", "--game-over", "console"], "ignores gravity and cannot play the console rule"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, inputs="thumbs"), nes("--inputs", "thumbs"), 'unknown input model "thumbs"'),
+    # Statistics runs.
+    Bad(lambda: ta.stats("bfs+elashi", pieces=0, seed=1), ["stats", "bfs+elashi", "--pieces", "0", "--seed", "1"], "--pieces must be at least 1"),
+    Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, row="bottom"), stats("--row", "bottom"), 'unknown row rule "bottom"'),
+    Bad(lambda: ta.stats("bfs+elashi", pieces=3, seed=1, blocks=5), ["stats", "bfs+elashi", "--pieces", "3", "--seed", "1", "--blocks", "5"], "would leave a block without pieces"),
+    Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, game_over="console"), stats("--game-over", "console"), "needs the NES frame model"),
+    # Analyses, sequences and features.
+    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,J"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T,J"], "2 pieces given but strategy bfs+elashi looks at 1"),
+    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,X"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T,X"], "'X' is not a piece letter"),
+    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), ""), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", ""], "--pieces is empty"),
+    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T", game_over="console"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T", "--game-over", "console"], "needs the NES frame model"),
+    Bad(lambda: ta.sequence(0), ["sequence", "--count", "0"], "--count must be at least 1"),
+    Bad(lambda: ta.sequence(5, generator="bag8"), ["sequence", "--count", "5", "--generator", "bag8"], 'unknown generator "bag8"'),
+    Bad(lambda: ta.features(ta.empty_board(), "nope"), ["features", "--board", EMPTY, "--eval", "nope"], "nope"),
+    Bad(lambda: ta.features(ta.empty_board(), "elashi:nope"), ["features", "--board", EMPTY, "--eval", "elashi:nope"], "nope"),
+]
+
+
+def test_the_table_covers_at_least_forty_mistakes_of_every_kind():
+    assert len(BAD) >= 40
+    commands = {bad.command[0] for bad in BAD}
+    assert commands == {"play", "tournament", "nes", "stats", "analyze", "sequence", "features"}
+
+
+@pytest.mark.parametrize("index", range(len(BAD)), ids=lambda index: " ".join(BAD[index].command))
+def test_the_same_mistake_gives_the_same_message_in_both_front_ends(index, tmp_path, monkeypatch):
+    bad = BAD[index]
+    # The folders and files the path rows name, in a fresh folder for both front ends.
+    (tmp_path / "a-folder.json").mkdir()
+    (tmp_path / "a-file.txt").write_text("not an output of the arena\n")
+    monkeypatch.chdir(tmp_path)
+    expected = arena_error(*bad.command)
+    with pytest.raises(ValueError) as raised:
+        bad.call()
+    assert str(raised.value) == expected
+    assert bad.fragment in expected, expected
+    # Nothing was written by either front end.
+    assert sorted(path.name for path in Path(tmp_path).iterdir()) == ["a-file.txt", "a-folder.json"]
