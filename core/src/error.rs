@@ -140,6 +140,16 @@ pub enum Error {
     /// frame-driven game cannot take.
     #[error("frame inputs: {0}")]
     FrameInputs(String),
+    /// A game-over rule that a game without frames cannot play: the console rule needs the
+    /// NES frame model ([`crate::PlacementGame::new`]).
+    #[error(
+        "the {0} game-over rule needs the NES frame model; games without frames play simulation or literature"
+    )]
+    FramelessRule(crate::rules::GameOverRule),
+    /// A placement asked of a frame-less game that is already over
+    /// ([`crate::PlacementGame::place`]).
+    #[error("the game is over: no placement follows")]
+    GameOver,
 }
 
 impl Error {
