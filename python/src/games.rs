@@ -1,7 +1,8 @@
 //! N games stepped together, one placement each per call: the engine of the Gymnasium
 //! environments (`tetris_arena/envs.py`; the scalar environment is N = 1).
 //!
-//! A game follows the rules of `arena play` (the arena's `sim::game`): an empty 10 × H board,
+//! A game follows the rules of `arena play` (the arena's `sim::game`; the step is the core's
+//! [`PlacementGame`], the same as `arena play`'s): an empty 10 × H board,
 //! pieces from the generator in order, NES line-clear points from level 0, and the game-over
 //! rule — under `simulation` the game is over when the next piece cannot spawn or has no
 //! placement; under `literature` a placement with a cell above row 0 is the game's last (its
@@ -37,8 +38,8 @@ use std::collections::VecDeque;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use tetris_core::{
-    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece,
-    PieceGenerator, Placement, Placements, Searcher,
+    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, Piece, PieceGenerator,
+    Placement, PlacementGame, Placements, Searcher,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
@@ -62,13 +63,12 @@ const NO_PIECE: i64 = 7;
 
 /// One game's state.
 struct Game {
-    board: Board,
+    /// The board, score and counts, stepped by the core's frame-less game.
+    state: PlacementGame,
     generator: PieceGenerator,
-    /// The current piece, then the preview.
+    /// The current piece, then the preview (the environment's window, not the game's: see
+    /// [`tetris_core::game`]).
     upcoming: VecDeque<Piece>,
-    score: NesScore,
-    pieces: u64,
-    lines: u64,
     /// The current piece's placements (empty when the game is over).
     placements: Placements,
     /// Each placement's action.
@@ -101,13 +101,11 @@ impl Games {
     /// Starts game `index` anew with `seed`.
     fn start(&mut self, index: usize, seed: u64) -> PyResult<()> {
         let generator = self.generator.start(seed).map_err(value_error)?;
+        let board = Board::new(usize::from(self.height)).map_err(value_error)?;
         let game = &mut self.games[index];
-        game.board = Board::new(usize::from(self.height)).map_err(value_error)?;
+        game.state = PlacementGame::new(board, self.rule).map_err(value_error)?;
         game.generator = generator;
         game.upcoming.clear();
-        game.score = NesScore::new(0);
-        game.pieces = 0;
-        game.lines = 0;
         game.ended = false;
         game.seed = seed;
         self.refill(index);
@@ -131,11 +129,11 @@ impl Games {
         let Some(&current) = game.upcoming.front() else {
             return false;
         };
-        if rule == GameOverRule::Simulation && !game.board.can_spawn(current) {
+        if !game.state.spawn(current) {
             return false;
         }
         self.searchers[index].search(
-            &game.board,
+            game.state.board(),
             current,
             DecisionContext::with_game_over_rule(rule).current_piece_options(false),
             &mut game.placements,
@@ -167,32 +165,22 @@ impl Games {
             )));
         };
         let placement = game.placements.as_slice()[chosen];
-        let ends_game = self.rule.placement_ends_game(&placement);
-        let cleared = if ends_game {
-            game.board.place(placement.piece, placement.state());
-            0
-        } else {
-            game.board
-                .lock(placement.piece, placement.state())
-                .rows_cleared
-        };
+        let before = game.state.score().score();
+        let placed = game.state.place(&placement).map_err(value_error)?;
         game.upcoming.pop_front();
-        game.pieces += 1;
-        game.lines += u64::from(cleared);
-        let before = game.score.score();
-        if cleared > 0 {
-            game.score.add_cleared_rows(cleared);
-        }
         let reward = match self.reward {
-            Reward::Lines => f64::from(cleared),
-            Reward::Score => f64::from(game.score.score() - before),
+            Reward::Lines => f64::from(placed.outcome.rows_cleared),
+            Reward::Score => f64::from(game.state.score().score() - before),
         };
-        if ends_game {
+        if placed.game_over {
             game.placements.clear(false);
             game.actions.clear();
             return Ok((reward, true, false));
         }
-        if self.max_pieces.is_some_and(|cap| game.pieces >= cap) {
+        if self
+            .max_pieces
+            .is_some_and(|cap| game.state.pieces() >= cap)
+        {
             game.placements.clear(false);
             game.actions.clear();
             return Ok((reward, false, true));
@@ -312,14 +300,13 @@ impl Games {
         }
         // Reads and checks a piece file now rather than at the first reset.
         let first = generator.start(0).map_err(value_error)?;
+        let empty = Board::new(usize::from(height)).map_err(value_error)?;
+        let unstarted = PlacementGame::new(empty, rule).map_err(value_error)?;
         let games = (0..count)
             .map(|_| Game {
-                board: Board::new(usize::from(height)).expect("a checked height"),
+                state: unstarted.clone(),
                 generator: first.clone(),
                 upcoming: VecDeque::with_capacity(preview + 1),
-                score: NesScore::new(0),
-                pieces: 0,
-                lines: 0,
                 placements: Placements::new(),
                 actions: Vec::new(),
                 ended: true,
@@ -453,7 +440,10 @@ impl Games {
             return Err(value_error("observe needs arrays of the games' shapes"));
         }
         for (index, game) in self.games.iter().enumerate() {
-            write_board(&game.board, &mut boards[index * cells..(index + 1) * cells]);
+            write_board(
+                game.state.board(),
+                &mut boards[index * cells..(index + 1) * cells],
+            );
             let piece = |position: usize| {
                 game.upcoming
                     .get(position)
@@ -541,7 +531,7 @@ impl Games {
         let game = &self.games[0];
         let height = usize::from(self.height);
         let mut cells = vec![0u8; height * BOARD_WIDTH];
-        write_board(&game.board, &mut cells);
+        write_board(game.state.board(), &mut cells);
         let board = numpy::ndarray::Array2::from_shape_vec((height, BOARD_WIDTH), cells)
             .expect("height × 10 cells");
         let piece = |position: usize| {
@@ -568,7 +558,15 @@ impl Games {
     fn progress(&self) -> Vec<(u64, u64, u32, u64)> {
         self.games
             .iter()
-            .map(|game| (game.pieces, game.lines, game.score.score(), game.seed))
+            .map(|game| {
+                let state = &game.state;
+                (
+                    state.pieces(),
+                    state.lines(),
+                    state.score().score(),
+                    game.seed,
+                )
+            })
             .collect()
     }
 
@@ -612,7 +610,7 @@ impl Games {
             let strategy = &mut self.strategies[index].1;
             window.clear();
             window.extend(game.upcoming.iter().take(strategy.depth()).copied());
-            if let Some(choice) = strategy.choose_in(&game.board, &window, context) {
+            if let Some(choice) = strategy.choose_in(game.state.board(), &window, context) {
                 *action = action_of(&choice.placement, height).map_or(-1, i64::from);
             }
         }
@@ -637,7 +635,7 @@ impl Games {
         let width = tetris_core::Evaluator::feature_names(&evaluator).len();
         let mut matrix = vec![0.0; game.actions.len() * width];
         for (placement, row) in game.placements.iter().zip(matrix.chunks_exact_mut(width)) {
-            after_placement_features(&evaluator, &game.board, *placement, row);
+            after_placement_features(&evaluator, game.state.board(), *placement, row);
         }
         let actions: Vec<i64> = game.actions.iter().map(|&a| i64::from(a)).collect();
         let matrix = numpy::ndarray::Array2::from_shape_vec((actions.len(), width), matrix)

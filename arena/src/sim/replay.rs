@@ -94,7 +94,7 @@ use serde::{Deserialize, Serialize};
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
     Board, Buttons, DecisionContext, FrameTiming, GameOverRule, GeneratorKind, Input, InputModel,
-    NesScore, Piece, PieceState, Placement, Searcher,
+    Piece, PieceState, Placement, PlacementGame, Searcher,
 };
 
 use tetris_registry::{Strategy, check_frame_timing};
@@ -362,7 +362,7 @@ impl Replay {
                 &mut rebuilt
             }
         };
-        let mut board = Board::new(usize::from(self.rules.board_height))
+        let board = Board::new(usize::from(self.rules.board_height))
             .map_err(|error| format!("rules: {error}"))?;
         self.check_rules(strategy)?;
         self.check_pieces(strategy.depth())?;
@@ -383,9 +383,9 @@ impl Replay {
             ..DecisionContext::with_game_over_rule(rule)
         };
         let path_start = strategy.parts_mut().0.path_start();
-        let mut score = NesScore::new(0);
-        let mut lines = 0u64;
-        let mut ended_on_landing = false;
+        // `check_rules` refused the console rule, the one a game without frames cannot play.
+        let mut game =
+            PlacementGame::new(board, rule).map_err(|error| format!("rules: {error}"))?;
         let mut path_states = Vec::new();
         for (index, recorded) in self.placements.iter().enumerate() {
             let fail = |message: String| format!("placement {}: {message}", index + 1);
@@ -406,17 +406,20 @@ impl Replay {
                     )));
                 }
             }
-            if ended_on_landing {
+            // Only a landing above the field (literature) ends the game here: a spawn that
+            // fails returns at once.
+            if game.is_over() {
                 return Err(fail(
                     "the game was over: the placement before landed above the field".to_string(),
                 ));
             }
-            if rule == GameOverRule::Simulation && !board.can_spawn(piece) {
+            if !game.spawn(piece) {
                 return Err(fail(format!(
                     "the {piece} cannot spawn: the game was over before this placement"
                 )));
             }
-            if !is_legal(&board, piece, state) {
+            let board = game.board();
+            if !is_legal(board, piece, state) {
                 return Err(fail(format!(
                     "{} is not a legal state of the {piece} on the board",
                     state
@@ -427,11 +430,11 @@ impl Replay {
                 .as_deref()
                 .ok_or_else(|| fail("no input path is recorded".to_string()))?;
             if redeciding {
-                self.redecide(strategy, &board, index, context, path)
+                self.redecide(strategy, board, index, context, path)
                     .map_err(&fail)?;
             }
             let reached = follow_path(
-                &board,
+                board,
                 piece,
                 path,
                 path_start,
@@ -445,48 +448,49 @@ impl Replay {
                     reached, state
                 )));
             }
-            if !Placement::new(piece, state).is_lock_placement_on(&board) {
+            let placement = Placement::new(piece, state);
+            if !placement.is_lock_placement_on(board) {
                 return Err(fail(format!(
                     "{} is not a lock placement: the {piece} can still move down",
                     state
                 )));
             }
-            let outcome = if rule.placement_ends_game(&Placement::new(piece, state)) {
-                // The literature's game over: placed, but no row clears.
-                ended_on_landing = true;
-                board.place(piece, state);
-                tetris_core::LockOutcome::default()
-            } else {
-                board.lock(piece, state)
-            };
+            let outcome = game
+                .place(&placement)
+                .expect("the game is not over: checked above")
+                .outcome;
             if outcome.rows_cleared != recorded.cleared {
                 return Err(fail(format!(
                     "the lock clears {} rows, the replay records {}",
                     outcome.rows_cleared, recorded.cleared
                 )));
             }
-            lines += u64::from(outcome.rows_cleared);
-            if outcome.rows_cleared > 0 {
-                score.add_cleared_rows(outcome.rows_cleared);
-            }
             let next = (index + 1).min(self.pieces.len());
             let upcoming_end = (next + shown_upcoming).min(self.pieces.len());
             observer(&ReplayStep {
-                board: &board,
+                board: game.board(),
                 last: LastPlacement {
                     piece,
                     state,
                     cleared_rows: outcome.cleared_rows,
                 },
-                pieces: index as u64 + 1,
-                lines,
-                score: score.score(),
-                level: score.level(),
+                pieces: game.pieces(),
+                lines: game.lines(),
+                score: game.score().score(),
+                level: game.score().level(),
                 path: &path_states,
                 upcoming: &self.pieces[next..upcoming_end],
             });
         }
-        self.check_result(strategy, &board, lines, score.score(), ended_on_landing)
+        // A landing above the field is the only way the game is over after the last placement.
+        let ended_on_landing = game.is_over();
+        self.check_result(
+            strategy,
+            game.board(),
+            game.lines(),
+            game.score().score(),
+            ended_on_landing,
+        )
     }
 
     /// Re-decides placement `index` (0-based) on `board`: `strategy` must choose the recorded
