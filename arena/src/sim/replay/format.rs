@@ -57,6 +57,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, Piece};
 use tetris_registry::Strategy;
+use thiserror::Error as ThisError;
 
 use crate::error::ArenaError;
 use crate::sim::game::{GameEnd, GameResult, GameSettings};
@@ -125,6 +126,29 @@ pub struct ReplayResult {
     pub game_over: bool,
     /// Why the game stopped.
     pub end: GameEnd,
+}
+
+/// Why a text is not a replay this arena reads ([`Replay::parse`]); its text is what `arena
+/// replay` prints after `replay FILE: `.
+#[derive(Debug, ThisError)]
+pub enum ReplayFormatError {
+    /// Not JSON at all.
+    #[error("not valid JSON: {0}")]
+    Json(serde_json::Error),
+    /// JSON whose `format` is not [`REPLAY_FORMAT`].
+    #[error("not a replay file (\"format\" is not {REPLAY_FORMAT:?})")]
+    NotAReplay,
+    /// A format version other than [`REPLAY_VERSION`].
+    #[error(
+        "replay format version {0} is not supported (this arena reads version {REPLAY_VERSION})"
+    )]
+    Version(u64),
+    /// No `version` number.
+    #[error("the replay has no \"version\" number")]
+    NoVersion,
+    /// A replay of this version whose fields do not have the format's shape.
+    #[error("malformed replay: {0}")]
+    Malformed(serde_json::Error),
 }
 
 impl Replay {
@@ -202,35 +226,29 @@ impl Replay {
     pub fn load(path: &Path) -> Result<Replay, ArenaError> {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
-        Replay::parse(&text).map_err(|message| ArenaError::Replay {
+        Replay::parse(&text).map_err(|error| ArenaError::Replay {
             path: shown,
-            message,
+            message: error.to_string(),
         })
     }
 
-    /// Parses the JSON text of a replay; the message names what is wrong.
-    pub fn parse(text: &str) -> Result<Replay, String> {
+    /// Parses the JSON text of a replay; the error names what is wrong.
+    pub fn parse(text: &str) -> Result<Replay, ReplayFormatError> {
         // Read the version first, so that a future format gets a clear message rather than a
         // complaint about a field this version does not know.
         let header: serde_json::Value =
-            serde_json::from_str(text).map_err(|error| format!("not valid JSON: {error}"))?;
+            serde_json::from_str(text).map_err(ReplayFormatError::Json)?;
         if header.get("format").and_then(|format| format.as_str()) != Some(REPLAY_FORMAT) {
-            return Err(format!(
-                "not a replay file (\"format\" is not {REPLAY_FORMAT:?})"
-            ));
+            return Err(ReplayFormatError::NotAReplay);
         }
         match header.get("version").and_then(|version| version.as_u64()) {
             Some(version) if version == u64::from(REPLAY_VERSION) => {}
-            Some(version) => {
-                return Err(format!(
-                    "replay format version {version} is not supported (this arena reads version {REPLAY_VERSION})"
-                ));
-            }
-            None => return Err("the replay has no \"version\" number".to_string()),
+            Some(version) => return Err(ReplayFormatError::Version(version)),
+            None => return Err(ReplayFormatError::NoVersion),
         }
         // Parsed again from the text rather than from `header`, whose objects are sorted by
         // key: a placement's features keep the evaluator's order.
-        serde_json::from_str(text).map_err(|error| format!("malformed replay: {error}"))
+        serde_json::from_str(text).map_err(ReplayFormatError::Malformed)
     }
 
     /// The file text: pretty JSON with one placement per line, ending in a newline.

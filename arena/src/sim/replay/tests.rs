@@ -92,7 +92,7 @@ fn every_kind_of_difference_is_named() {
     let check = |change: &dyn Fn(&mut Replay), expected: &str| {
         let mut replay = hand_made_game();
         change(&mut replay);
-        let message = replay.verify(None, &mut |_| {}).unwrap_err();
+        let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
         assert!(message.contains(expected), "{message:?} lacks {expected:?}");
     };
     // Pivot (7, 3) is legal too (columns 5..8 of the floor row are empty), but the path
@@ -163,20 +163,20 @@ fn seeded_sequences_must_be_the_generators() {
     // `new java.util.Random(1).nextInt(7)` deals S S J T I I … (the JVM-checked vector of
     // the core's generator tests), so the stored I I O differs at the first piece.
     replay.pieces.push(Piece::T);
-    let message = replay.verify(None, &mut |_| {}).unwrap_err();
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
     assert_eq!(
         message,
         "piece 1 of the recorded sequence is I, but generator java with seed 1 gives S"
     );
     // Three placements of a depth-1 strategy: exactly four pieces are stored.
     replay.pieces = vec![Piece::S, Piece::S, Piece::J, Piece::O];
-    let message = replay.verify(None, &mut |_| {}).unwrap_err();
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
     assert_eq!(
         message,
         "piece 4 of the recorded sequence is O, but generator java with seed 1 gives T"
     );
     replay.pieces.pop();
-    let message = replay.verify(None, &mut |_| {}).unwrap_err();
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
     assert_eq!(
         message,
         "the replay stores 3 pieces, but its 3 placements and the strategy's 1 pieces of \
@@ -225,7 +225,8 @@ fn an_article_model_game_verifies_under_its_model_only() {
     relabelled.verify(None, &mut |_| {}).unwrap();
     let message = relabelled
         .verify(Some(&mut rebuilt()), &mut |_| {})
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(message.starts_with("placement "), "{message}");
     // And the two-thumb game of the same seed, relabelled article, has a frame the
     // article's player never presses.
@@ -239,9 +240,48 @@ fn an_article_model_game_verifies_under_its_model_only() {
         .verify(Some(&mut rebuilt()), &mut |_| {})
         .unwrap();
     relabelled.rules.frame_timing = Some(article);
-    let message = relabelled.verify(None, &mut |_| {}).unwrap_err();
+    let error = relabelled.verify(None, &mut |_| {}).unwrap_err();
+    let message = error.to_string();
     assert!(
         message.contains("which the article input model does not press"),
         "{message}"
+    );
+    // The same difference, by type: a path frame the article's player never presses.
+    assert!(
+        matches!(
+            error,
+            ReplayError::Placement {
+                error: PlacementError::Path(PathError::NotAnArticleFrame { tap_rate: 2, .. }),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_text_that_is_no_replay_is_named_before_its_fields() {
+    let message = |text: &str| Replay::parse(text).unwrap_err().to_string();
+    assert!(
+        message("{").starts_with("not valid JSON: "),
+        "{}",
+        message("{")
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-tuning"}"#),
+        r#"not a replay file ("format" is not "tetris-arena-replay")"#
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-replay", "version": 7, "colour": 1}"#),
+        "replay format version 7 is not supported (this arena reads version 1)"
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-replay"}"#),
+        r#"the replay has no "version" number"#
+    );
+    let unknown = message(r#"{"format": "tetris-arena-replay", "version": 1, "colour": 1}"#);
+    assert!(
+        unknown.starts_with("malformed replay: unknown field `colour`"),
+        "{unknown}"
     );
 }

@@ -1,5 +1,6 @@
 //! The verifier of a replay: [`Replay::verify`] re-plays a recorded game and names the first
-//! difference (`arena replay`, and `arena play --record` before it writes a viewer page).
+//! difference with a [`ReplayError`] (`arena replay`, and `arena play --record` before it
+//! writes a viewer page).
 //!
 //! # What `arena replay` checks
 //!
@@ -46,11 +47,12 @@ use tetris_core::{
 };
 use tetris_registry::{Strategy, check_frame_timing};
 
+use super::errors::{PlacementError, ReplayError, ResultError, RulesError};
 use super::frames::follow_path;
 use super::{REPLAY_FORMAT, REPLAY_VERSION, Replay};
 use crate::sim::evaluation::Evaluation;
 use crate::sim::game::GameEnd;
-use crate::sim::placement::{LastPlacement, format_path};
+use crate::sim::placement::LastPlacement;
 
 /// What [`Replay::verify`] reports after each checked placement (for `--watch`).
 pub struct ReplayStep<'a> {
@@ -77,20 +79,21 @@ pub struct ReplayStep<'a> {
 impl Replay {
     /// Checks the recorded game (see the module documentation), calling `observer` after each
     /// placement. With `redecide`, that strategy must choose every recorded placement. The
-    /// error message names the first difference.
+    /// error names the first difference.
     pub fn verify(
         &self,
         redecide: Option<&mut Strategy>,
         observer: &mut dyn FnMut(&ReplayStep<'_>),
-    ) -> Result<(), String> {
+    ) -> Result<(), ReplayError> {
         if self.format != REPLAY_FORMAT {
-            return Err(format!("format {:?} is not {REPLAY_FORMAT:?}", self.format));
+            return Err(ReplayError::Format {
+                found: self.format.clone(),
+            });
         }
         if self.version != REPLAY_VERSION {
-            return Err(format!(
-                "replay format version {} is not supported (this arena reads version {REPLAY_VERSION})",
-                self.version
-            ));
+            return Err(ReplayError::Version {
+                found: self.version,
+            });
         }
         // The strategy is rebuilt from its name even when it does not re-decide: its depth
         // says how many pieces the replay must hold, its searcher where paths start and
@@ -100,24 +103,20 @@ impl Replay {
         let strategy: &mut Strategy = match redecide {
             Some(strategy) => strategy,
             None => {
-                rebuilt = Strategy::from_name(&self.strategy).map_err(|error| {
-                    format!("the strategy cannot be rebuilt from its name: {error}")
-                })?;
+                rebuilt = Strategy::from_name(&self.strategy).map_err(ReplayError::Strategy)?;
                 &mut rebuilt
             }
         };
         let board = Board::new(usize::from(self.rules.board_height))
-            .map_err(|error| format!("rules: {error}"))?;
-        self.check_rules(strategy)?;
+            .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
+        self.check_rules(strategy).map_err(ReplayError::Rules)?;
         self.check_pieces(strategy.depth())?;
         let shown_upcoming = strategy.depth();
         let placed = self.placements.len() as u64;
         if let Some(cap) = self.rules.max_pieces
             && placed > cap
         {
-            return Err(format!(
-                "{placed} placements recorded, more than the piece cap {cap}"
-            ));
+            return Err(ReplayError::OverCap { placed, cap });
         }
         let rule = self.rules.game_over_rule;
         // The recorded timing is the one the game told the strategy (`play` records the
@@ -128,54 +127,48 @@ impl Replay {
         };
         let path_start = strategy.parts_mut().0.path_start();
         // `check_rules` refused the console rule, the one a game without frames cannot play.
-        let mut game =
-            PlacementGame::new(board, rule).map_err(|error| format!("rules: {error}"))?;
+        let mut game = PlacementGame::new(board, rule)
+            .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
         let mut path_states = Vec::new();
         for (index, recorded) in self.placements.iter().enumerate() {
-            let fail = |message: String| format!("placement {}: {message}", index + 1);
+            let number = index + 1;
+            let fail = |error: PlacementError| ReplayError::Placement { number, error };
             let state = recorded.state();
             let piece = recorded.piece;
             match self.pieces.get(index) {
                 Some(&expected) if expected == piece => {}
                 Some(&expected) => {
-                    return Err(fail(format!(
-                        "the piece is {piece} but piece {} of the sequence is {expected}",
-                        index + 1
-                    )));
+                    return Err(fail(PlacementError::WrongPiece {
+                        piece,
+                        number,
+                        expected,
+                    }));
                 }
                 None => {
-                    return Err(fail(format!(
-                        "the recorded sequence holds only {} pieces",
-                        self.pieces.len()
-                    )));
+                    return Err(fail(PlacementError::SequenceTooShort {
+                        stored: self.pieces.len(),
+                    }));
                 }
             }
             // Only a landing above the field (literature) ends the game here: a spawn that
             // fails returns at once.
             if game.is_over() {
-                return Err(fail(
-                    "the game was over: the placement before landed above the field".to_string(),
-                ));
+                return Err(fail(PlacementError::AfterGameOver));
             }
             if !game.spawn(piece) {
-                return Err(fail(format!(
-                    "the {piece} cannot spawn: the game was over before this placement"
-                )));
+                return Err(fail(PlacementError::CannotSpawn { piece }));
             }
             let board = game.board();
             if !is_legal(board, piece, state) {
-                return Err(fail(format!(
-                    "{} is not a legal state of the {piece} on the board",
-                    state
-                )));
+                return Err(fail(PlacementError::IllegalState { state, piece }));
             }
             let path = recorded
                 .path
                 .as_deref()
-                .ok_or_else(|| fail("no input path is recorded".to_string()))?;
+                .ok_or_else(|| fail(PlacementError::NoPath))?;
             if redeciding {
                 self.redecide(strategy, board, index, context, path)
-                    .map_err(&fail)?;
+                    .map_err(fail)?;
             }
             let reached = follow_path(
                 board,
@@ -185,29 +178,27 @@ impl Replay {
                 self.rules.frame_timing,
                 &mut path_states,
             )
-            .map_err(&fail)?;
+            .map_err(|error| fail(PlacementError::Path(error)))?;
             if reached != state {
-                return Err(fail(format!(
-                    "the path ends at {}, not at the recorded {}",
-                    reached, state
-                )));
+                return Err(fail(PlacementError::PathEndsElsewhere {
+                    reached,
+                    recorded: state,
+                }));
             }
             let placement = Placement::new(piece, state);
             if !placement.is_lock_placement_on(board) {
-                return Err(fail(format!(
-                    "{} is not a lock placement: the {piece} can still move down",
-                    state
-                )));
+                return Err(fail(PlacementError::NotALock { state, piece }));
             }
+            // The game is not over (checked above), so the placement is taken.
             let outcome = game
                 .place(&placement)
-                .expect("the game is not over: checked above")
+                .map_err(|_| fail(PlacementError::AfterGameOver))?
                 .outcome;
             if outcome.rows_cleared != recorded.cleared {
-                return Err(fail(format!(
-                    "the lock clears {} rows, the replay records {}",
-                    outcome.rows_cleared, recorded.cleared
-                )));
+                return Err(fail(PlacementError::OtherClears {
+                    cleared: outcome.rows_cleared,
+                    recorded: recorded.cleared,
+                }));
             }
             let next = (index + 1).min(self.pieces.len());
             let upcoming_end = (next + shown_upcoming).min(self.pieces.len());
@@ -235,6 +226,7 @@ impl Replay {
             game.score().score(),
             ended_on_landing,
         )
+        .map_err(ReplayError::Result)
     }
 
     /// Re-decides placement `index` (0-based) on `board`: `strategy` must choose the recorded
@@ -248,41 +240,40 @@ impl Replay {
         index: usize,
         context: DecisionContext,
         path: &[Input],
-    ) -> Result<(), String> {
+    ) -> Result<(), PlacementError> {
         let recorded = &self.placements[index];
         let state = recorded.state();
         let piece = recorded.piece;
         let end = (index + strategy.depth()).min(self.pieces.len());
         let name = strategy.name();
         let Some(choice) = strategy.choose_in(board, &self.pieces[index..end], context) else {
-            return Err(format!(
-                "strategy {name} finds no placement for the {piece}"
-            ));
+            return Err(PlacementError::NoChoice {
+                strategy: name,
+                piece,
+            });
         };
         if choice.placement.state() != state {
-            return Err(format!(
-                "strategy {name} chooses {}, the replay has {}",
-                choice.placement.state(),
-                state
-            ));
+            return Err(PlacementError::OtherChoice {
+                strategy: name,
+                chosen: choice.placement.state(),
+                recorded: state,
+            });
         }
         if let Some(recorded) = &recorded.evaluation
             && !recorded.matches(&Evaluation::of_choice(strategy, board, &choice))
         {
-            return Err(format!(
-                "strategy {name} evaluates the placement differently from the recorded cost \
-                 and features"
-            ));
+            return Err(PlacementError::OtherEvaluation { strategy: name });
         }
-        let chosen_path = strategy
-            .path_inputs(board, &choice.placement, context)
-            .ok_or_else(|| format!("strategy {name} finds no input path to its placement"))?;
+        let Some(chosen_path) = strategy.path_inputs(board, &choice.placement, context) else {
+            return Err(PlacementError::NoChosenPath { strategy: name });
+        };
         if chosen_path != path {
-            return Err(format!(
-                "strategy {name} reaches {state} by the path \"{}\", the replay's path is \"{}\"",
-                format_path(chosen_path),
-                format_path(path)
-            ));
+            return Err(PlacementError::OtherPath {
+                strategy: name,
+                state,
+                chosen: chosen_path.to_vec(),
+                recorded: path.to_vec(),
+            });
         }
         Ok(())
     }
@@ -292,25 +283,24 @@ impl Replay {
     /// when the searcher is gravity-aware, checked by the rule `--tap-rate` and `--level` are
     /// checked by ([`check_frame_timing`]); and a game-over rule a game without frames plays
     /// (not the console rule, [`crate::input::frameless_rule`]).
-    fn check_rules(&self, strategy: &Strategy) -> Result<(), String> {
+    fn check_rules(&self, strategy: &Strategy) -> Result<(), RulesError> {
         strategy
             .check_board_height(self.rules.board_height)
-            .map_err(|error| format!("rules: {error}"))?;
+            .map_err(RulesError::BoardHeight)?;
         crate::input::frameless_rule(self.rules.game_over_rule)
-            .map_err(|message| format!("rules: game_over_rule: {message}"))?;
+            .map_err(RulesError::GameOverRule)?;
         if self.rules.max_pieces == Some(0) {
-            return Err("rules: max_pieces is 0, but a piece cap is at least 1".to_string());
+            return Err(RulesError::ZeroCap);
         }
         let searcher = &strategy.spec().searcher;
         match (self.rules.frame_timing, strategy.frame_timing()) {
-            (Some(timing), Some(_)) => check_frame_timing(timing)
-                .map_err(|message| format!("rules: frame_timing: {message}")),
-            (Some(_), None) => Err(format!(
-                "rules: a frame_timing is recorded, but searcher {searcher} ignores gravity"
-            )),
-            (None, Some(_)) => Err(format!(
-                "rules: no frame_timing is recorded, but searcher {searcher} is gravity-aware"
-            )),
+            (Some(timing), Some(_)) => check_frame_timing(timing).map_err(RulesError::FrameTiming),
+            (Some(_), None) => Err(RulesError::UnwantedFrameTiming {
+                searcher: searcher.to_string(),
+            }),
+            (None, Some(_)) => Err(RulesError::MissingFrameTiming {
+                searcher: searcher.to_string(),
+            }),
             (None, None) => Ok(()),
         }
     }
@@ -338,46 +328,47 @@ impl Replay {
     /// game has no seed, so a seed other than 0 (what `arena play` records for it) marks a
     /// seeded game relabelled to escape this check. It holds at most `placements + depth`
     /// pieces, fewer when the file ran out.
-    fn check_pieces(&self, depth: usize) -> Result<(), String> {
-        let wanted = self.placements.len() + depth;
+    fn check_pieces(&self, depth: usize) -> Result<(), ReplayError> {
+        let placements = self.placements.len();
+        let stored = self.pieces.len();
+        let wanted = placements + depth;
         if !self.generator.is_seeded() {
             if self.seed != 0 {
-                return Err(format!(
-                    "generator {} has no seed, but seed {} is recorded (a file: replay records \
-                     seed 0)",
-                    self.generator, self.seed
-                ));
+                return Err(ReplayError::SeedWithoutGenerator {
+                    generator: self.generator.clone(),
+                    seed: self.seed,
+                });
             }
-            if self.pieces.len() > wanted {
-                return Err(format!(
-                    "the replay stores {} pieces, more than its {} placements and the \
-                     strategy's {depth} pieces of lookahead",
-                    self.pieces.len(),
-                    self.placements.len()
-                ));
+            if stored > wanted {
+                return Err(ReplayError::ExtraPieces {
+                    stored,
+                    placements,
+                    depth,
+                });
             }
             return Ok(());
         }
-        if self.pieces.len() != wanted {
-            return Err(format!(
-                "the replay stores {} pieces, but its {} placements and the strategy's {depth} \
-                 pieces of lookahead need {wanted} (every piece the strategy saw)",
-                self.pieces.len(),
-                self.placements.len()
-            ));
+        if stored != wanted {
+            return Err(ReplayError::PieceCount {
+                stored,
+                placements,
+                depth,
+                wanted,
+            });
         }
         let generated = self
             .generator
             .start(self.seed)
-            .map_err(|error| format!("generator: {error}"))?;
+            .map_err(ReplayError::Generator)?;
         for (index, (&stored, generated)) in self.pieces.iter().zip(generated).enumerate() {
             if stored != generated {
-                return Err(format!(
-                    "piece {} of the recorded sequence is {stored}, but generator {} with seed {} gives {generated}",
-                    index + 1,
-                    self.generator,
-                    self.seed
-                ));
+                return Err(ReplayError::NotTheGenerators {
+                    number: index + 1,
+                    stored,
+                    generator: self.generator.clone(),
+                    seed: self.seed,
+                    generated,
+                });
             }
         }
         Ok(())
@@ -391,82 +382,71 @@ impl Replay {
         lines: u64,
         score: u32,
         ended_on_landing: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), ResultError> {
         let result = &self.result;
         let placed = self.placements.len() as u64;
         if result.pieces != placed {
-            return Err(format!(
-                "result: {} pieces recorded, but the replay has {placed} placements",
-                result.pieces
-            ));
+            return Err(ResultError::Pieces {
+                recorded: result.pieces,
+                placed,
+            });
         }
         if result.lines != lines {
-            return Err(format!(
-                "result: {} lines recorded, the placements clear {lines}",
-                result.lines
-            ));
+            return Err(ResultError::Lines {
+                recorded: result.lines,
+                lines,
+            });
         }
         if result.score != score {
-            return Err(format!(
-                "result: score {} recorded, the placements score {score}",
-                result.score
-            ));
+            return Err(ResultError::Score {
+                recorded: result.score,
+                score,
+            });
         }
         if result.game_over != (result.end == GameEnd::GameOver) {
-            return Err(format!(
-                "result: game_over is {} but the end is {}",
-                result.game_over,
-                result.end.name()
-            ));
+            return Err(ResultError::GameOverFlag {
+                game_over: result.game_over,
+                end: result.end,
+            });
         }
         if result.end != GameEnd::PieceCap && self.rules.max_pieces == Some(placed) {
-            return Err(format!(
-                "result: the piece cap {placed} was reached, but the end is {}",
-                result.end.name()
-            ));
+            return Err(ResultError::CapNotRecorded {
+                placed,
+                end: result.end,
+            });
         }
         if ended_on_landing && result.end != GameEnd::GameOver {
-            return Err(format!(
-                "result: the last placement landed above the field (game over under the literature rule), but the end is {}",
-                result.end.name()
-            ));
+            return Err(ResultError::LandingNotRecorded { end: result.end });
         }
         match result.end {
             GameEnd::GameOver if ended_on_landing => Ok(()),
             GameEnd::GameOver => match self.pieces.get(placed as usize) {
                 Some(&next)
-                    if board.can_spawn(next) && !self.strategy_finds_no_placement(strategy, board) =>
+                    if board.can_spawn(next)
+                        && !self.strategy_finds_no_placement(strategy, board) =>
                 {
-                    Err(format!(
-                        "result: game over recorded, but the next piece ({next}) can spawn and has a placement"
-                    ))
+                    Err(ResultError::NextPieceCanPlay { next })
                 }
                 Some(_) => Ok(()),
-                None => Err(
-                    "result: game over recorded, but the sequence holds no piece after the last placement"
-                        .to_string(),
-                ),
+                None => Err(ResultError::NoNextPiece),
             },
             GameEnd::PieceCap => match self.rules.max_pieces {
                 Some(cap) if cap == placed => Ok(()),
-                cap => Err(format!(
-                    "result: piece cap recorded, but {placed} pieces were placed and the cap is {}",
-                    cap.map_or("none".to_string(), |cap| cap.to_string())
-                )),
+                cap => Err(ResultError::NotAtCap { placed, cap }),
             },
-            GameEnd::SequenceEnded if self.generator.is_seeded() => Err(format!(
-                "result: the sequence cannot end: generator {} is endless",
-                self.generator
-            )),
-            GameEnd::SequenceEnded if self.pieces.len() as u64 != placed => Err(format!(
-                "result: sequence end recorded, but {} of its {} pieces were not placed",
-                self.pieces.len() as u64 - placed.min(self.pieces.len() as u64),
-                self.pieces.len()
-            )),
-            GameEnd::SequenceEnded => Ok(()),
-            GameEnd::Stopped => {
-                Err("result: the game was stopped before it ended; nothing to verify".to_string())
+            GameEnd::SequenceEnded if self.generator.is_seeded() => {
+                Err(ResultError::EndlessSequence {
+                    generator: self.generator.clone(),
+                })
             }
+            GameEnd::SequenceEnded if self.pieces.len() as u64 != placed => {
+                Err(ResultError::UnplacedPieces {
+                    unplaced: self.pieces.len() as u64 - placed.min(self.pieces.len() as u64),
+                    stored: self.pieces.len(),
+                })
+            }
+            GameEnd::SequenceEnded => Ok(()),
+            GameEnd::Stopped => Err(ResultError::Stopped),
         }
     }
 }
