@@ -51,12 +51,6 @@ pub enum Error {
     /// A game-over rule name that is not known.
     #[error("unknown game-over rule {0:?} (valid: simulation literature console)")]
     UnknownGameOverRule(String),
-    /// A rule that needs the NES frame model, asked of a game without frames.
-    #[error(
-        "the {0} rule needs the NES frame model: it is `arena nes`'s (its default with the \
-         gamepad searcher); games without frames play simulation or literature"
-    )]
-    NeedsFrameModel(crate::GameOverRule),
     /// An input model name that is not known.
     #[error("unknown input model {0:?} (valid: two-thumb article)")]
     UnknownInputModel(String),
@@ -152,6 +146,17 @@ pub enum Error {
     /// frame-driven game cannot take.
     #[error("frame inputs: {0}")]
     FrameInputs(String),
+    /// A game-over rule that a game without frames cannot play: the console rule needs the
+    /// NES frame model ([`crate::PlacementGame::new`]).
+    #[error(
+        "the {0} rule needs the NES frame model: it is `arena nes`'s (its default with the \
+         gamepad searcher); games without frames play simulation or literature"
+    )]
+    FramelessRule(crate::rules::GameOverRule),
+    /// A placement asked of a frame-less game that is already over
+    /// ([`crate::PlacementGame::place`]).
+    #[error("the game is over: no placement follows")]
+    GameOver,
 }
 
 impl Error {

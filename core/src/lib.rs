@@ -61,6 +61,7 @@ pub mod evaluate;
 pub mod features;
 pub mod filter;
 pub mod frames;
+pub mod game;
 pub mod generator;
 pub mod piece;
 pub mod placed_columns;
@@ -83,6 +84,7 @@ pub use frames::{
     FallingPiece, NesGame, NesGameEnd, NesGameSettings, NesLock, PLATEAU_LINES,
     PLATEAU_START_LEVEL, PLATEAU_STOP_LEVEL,
 };
+pub use game::{Placed, PlacementGame};
 pub use generator::{GeneratorKind, PieceGenerator};
 pub use piece::{Footprint, Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};

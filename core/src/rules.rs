@@ -78,9 +78,9 @@ impl GameOverRule {
     /// `self` if a game without frames can play it: the console rule needs the NES frame
     /// model (a piece that spawns overlapping may move out frame by frame), so it is refused.
     pub fn check_frameless(self) -> Result<GameOverRule, crate::Error> {
-        match self.needs_frame_model() {
-            true => Err(crate::Error::NeedsFrameModel(self)),
-            false => Ok(self),
+        match self {
+            GameOverRule::Simulation | GameOverRule::Literature => Ok(self),
+            GameOverRule::Console => Err(crate::Error::FramelessRule(self)),
         }
     }
 

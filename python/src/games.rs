@@ -1,7 +1,8 @@
 //! N games stepped together, one placement each per call: the engine of the Gymnasium
 //! environments (`tetris_arena/envs.py`; the scalar environment is N = 1).
 //!
-//! A game follows the rules of `arena play` (the arena's `sim::game`): an empty 10 × H board,
+//! A game follows the rules of `arena play` (the arena's `sim::game`; the step is the core's
+//! [`PlacementGame`], the same as `arena play`'s): an empty 10 × H board,
 //! pieces from the generator in order, NES line-clear points from level 0, and the game-over
 //! rule — under `simulation` the game is over when the next piece cannot spawn or has no
 //! placement; under `literature` a placement with a cell above row 0 is the game's last (its
@@ -39,45 +40,20 @@ use pyo3::prelude::*;
 use tetris_arena::request::frameless_game_over_rule;
 use tetris_arena::request::values::{self, BoardHeight, MaxPieces};
 use tetris_core::{
-    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, NesScore, Piece,
-    PieceGenerator, Placement, Placements, Searcher,
+    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, PlacementGame, Placements,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
 use crate::library::{after_placement_features, evaluator_named, searcher_named, write_board};
 use crate::value_error;
 
-/// What a step's reward counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reward {
-    /// Rows cleared by the placement.
-    Lines,
-    /// NES points the placement scored (displayed score, capped at 999,999).
-    Score,
-}
+mod episode;
+
+use episode::{Game, Reward, action_of};
 
 /// The piece index the observation shows where the sequence has no piece (a `file:`
 /// sequence's end).
 const NO_PIECE: i64 = 7;
-
-/// One game's state.
-struct Game {
-    board: Board,
-    generator: PieceGenerator,
-    /// The current piece, then the preview.
-    upcoming: VecDeque<Piece>,
-    score: NesScore,
-    pieces: u64,
-    lines: u64,
-    /// The current piece's placements (empty when the game is over).
-    placements: Placements,
-    /// Each placement's action.
-    actions: Vec<u32>,
-    /// The episode ended on the last step: the next step starts a new game.
-    ended: bool,
-    /// The seed of this game.
-    seed: u64,
-}
 
 /// N games of the same rules, stepped together.
 #[pyclass(module = "tetris_arena._native")]
@@ -98,113 +74,6 @@ pub struct Games {
 }
 
 impl Games {
-    /// Starts game `index` anew with `seed`.
-    fn start(&mut self, index: usize, seed: u64) -> PyResult<()> {
-        let generator = self.generator.start(seed).map_err(value_error)?;
-        let game = &mut self.games[index];
-        game.board = Board::new(usize::from(self.height)).map_err(value_error)?;
-        game.generator = generator;
-        game.upcoming.clear();
-        game.score = NesScore::new(0);
-        game.pieces = 0;
-        game.lines = 0;
-        game.ended = false;
-        game.seed = seed;
-        self.refill(index);
-        Ok(())
-    }
-
-    /// Fills the current piece and the preview from the generator and searches the current
-    /// piece's placements; true when the game can go on (`false`: no piece left, it cannot
-    /// spawn under the simulation rule, or it has no placement).
-    fn refill(&mut self, index: usize) -> bool {
-        let (height, rule) = (self.height, self.rule);
-        let game = &mut self.games[index];
-        while game.upcoming.len() <= self.preview {
-            match game.generator.next() {
-                Some(piece) => game.upcoming.push_back(piece),
-                None => break,
-            }
-        }
-        game.placements.clear(false);
-        game.actions.clear();
-        let Some(&current) = game.upcoming.front() else {
-            return false;
-        };
-        if rule == GameOverRule::Simulation && !game.board.can_spawn(current) {
-            return false;
-        }
-        self.searchers[index].search(
-            &game.board,
-            current,
-            DecisionContext::with_game_over_rule(rule).current_piece_options(false),
-            &mut game.placements,
-        );
-        game.actions.extend(
-            game.placements
-                .iter()
-                .map(|placement| action_of(placement, height).unwrap_or(u32::MAX)),
-        );
-        !game.placements.is_empty()
-    }
-
-    /// Plays `action` in game `index`: (reward, terminated, truncated).
-    fn play(&mut self, index: usize, action: i64) -> PyResult<(f64, bool, bool)> {
-        let game = &mut self.games[index];
-        let Some(chosen) = game
-            .actions
-            .iter()
-            .position(|&legal| i64::from(legal) == action)
-        else {
-            if self.illegal_ends {
-                game.placements.clear(false);
-                game.actions.clear();
-                return Ok((0.0, true, false));
-            }
-            return Err(value_error(format!(
-                "action {action} is not a legal placement of game {index} (see \
-                 info[\"action_mask\"])"
-            )));
-        };
-        let placement = game.placements.as_slice()[chosen];
-        let ends_game = self.rule.placement_ends_game(&placement);
-        let cleared = if ends_game {
-            game.board.place(placement.piece, placement.state());
-            0
-        } else {
-            game.board
-                .lock(placement.piece, placement.state())
-                .rows_cleared
-        };
-        game.upcoming.pop_front();
-        game.pieces += 1;
-        game.lines += u64::from(cleared);
-        let before = game.score.score();
-        if cleared > 0 {
-            game.score.add_cleared_rows(cleared);
-        }
-        let reward = match self.reward {
-            Reward::Lines => f64::from(cleared),
-            Reward::Score => f64::from(game.score.score() - before),
-        };
-        if ends_game {
-            game.placements.clear(false);
-            game.actions.clear();
-            return Ok((reward, true, false));
-        }
-        if self.max_pieces.is_some_and(|cap| game.pieces >= cap) {
-            game.placements.clear(false);
-            game.actions.clear();
-            return Ok((reward, false, true));
-        }
-        if self.refill(index) {
-            return Ok((reward, false, false));
-        }
-        // Out of pieces (a file's sequence): truncated; otherwise over by the rule.
-        let over = !self.games[index].upcoming.is_empty();
-        Ok((reward, over, !over))
-    }
-
     /// A built strategy by name, cached.
     fn strategy(&mut self, name: &str) -> PyResult<&mut Strategy> {
         let index = match self.strategies.iter().position(|(known, _)| known == name) {
@@ -243,19 +112,6 @@ impl Games {
         };
         Ok(&self.evaluators[index].1)
     }
-}
-
-/// The action of `placement` on a board of `height` rows (see the module documentation), or
-/// `None` for a lowest cell above row -1 (never a lock placement).
-fn action_of(placement: &Placement, height: u8) -> Option<u32> {
-    let left = placement.cells.iter().map(|&(x, _)| x).min()?;
-    let bottom = placement.cells.iter().map(|&(_, y)| y).max()?;
-    if bottom < -1 || left < 0 {
-        return None;
-    }
-    let (left, row) = (left as u32, (bottom + 1) as u32);
-    let rows = u32::from(height) + 1;
-    Some((u32::from(placement.rotation) * rows + row) * BOARD_WIDTH as u32 + left)
 }
 
 #[pymethods]
@@ -317,14 +173,13 @@ impl Games {
         }
         // Reads and checks a piece file now rather than at the first reset.
         let first = generator.start(0).map_err(value_error)?;
+        let empty = Board::new(usize::from(height)).map_err(value_error)?;
+        let unstarted = PlacementGame::new(empty, rule).map_err(value_error)?;
         let games = (0..count)
             .map(|_| Game {
-                board: Board::new(usize::from(height)).expect("a checked height"),
+                state: unstarted.clone(),
                 generator: first.clone(),
                 upcoming: VecDeque::with_capacity(preview + 1),
-                score: NesScore::new(0),
-                pieces: 0,
-                lines: 0,
                 placements: Placements::new(),
                 actions: Vec::new(),
                 ended: true,
@@ -458,7 +313,10 @@ impl Games {
             return Err(value_error("observe needs arrays of the games' shapes"));
         }
         for (index, game) in self.games.iter().enumerate() {
-            write_board(&game.board, &mut boards[index * cells..(index + 1) * cells]);
+            write_board(
+                game.state.board(),
+                &mut boards[index * cells..(index + 1) * cells],
+            );
             let piece = |position: usize| {
                 game.upcoming
                     .get(position)
@@ -546,7 +404,7 @@ impl Games {
         let game = &self.games[0];
         let height = usize::from(self.height);
         let mut cells = vec![0u8; height * BOARD_WIDTH];
-        write_board(&game.board, &mut cells);
+        write_board(game.state.board(), &mut cells);
         let board = numpy::ndarray::Array2::from_shape_vec((height, BOARD_WIDTH), cells)
             .expect("height × 10 cells");
         let piece = |position: usize| {
@@ -573,7 +431,15 @@ impl Games {
     fn progress(&self) -> Vec<(u64, u64, u32, u64)> {
         self.games
             .iter()
-            .map(|game| (game.pieces, game.lines, game.score.score(), game.seed))
+            .map(|game| {
+                let state = &game.state;
+                (
+                    state.pieces(),
+                    state.lines(),
+                    state.score().score(),
+                    game.seed,
+                )
+            })
             .collect()
     }
 
@@ -617,7 +483,7 @@ impl Games {
             let strategy = &mut self.strategies[index].1;
             window.clear();
             window.extend(game.upcoming.iter().take(strategy.depth()).copied());
-            if let Some(choice) = strategy.choose_in(&game.board, &window, context) {
+            if let Some(choice) = strategy.choose_in(game.state.board(), &window, context) {
                 *action = action_of(&choice.placement, height).map_or(-1, i64::from);
             }
         }
@@ -642,7 +508,7 @@ impl Games {
         let width = tetris_core::Evaluator::feature_names(&evaluator).len();
         let mut matrix = vec![0.0; game.actions.len() * width];
         for (placement, row) in game.placements.iter().zip(matrix.chunks_exact_mut(width)) {
-            after_placement_features(&evaluator, &game.board, *placement, row);
+            after_placement_features(&evaluator, game.state.board(), *placement, row);
         }
         let actions: Vec<i64> = game.actions.iter().map(|&a| i64::from(a)).collect();
         let matrix = numpy::ndarray::Array2::from_shape_vec((actions.len(), width), matrix)

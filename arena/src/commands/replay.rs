@@ -105,9 +105,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                 });
             }
         })
-        .map_err(|message| ArenaError::Replay {
+        .map_err(|error| ArenaError::Replay {
             path: shown.clone(),
-            message,
+            message: error.to_string(),
         })?;
     let elapsed = started.elapsed();
     if let Some(watcher) = watcher {

@@ -14,6 +14,9 @@
 //!   El-Tetris, so they add no lines);
 //! - score: NES line-clear points from level 0 with NES level progression (soft-drop points
 //!   are not counted), displayed score capped at 999,999.
+//!
+//! The step itself (spawn check, each rule's game over, clears, scoring, counts) is the core's
+//! [`PlacementGame`]; this module draws the pieces, asks the strategy, and records.
 
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
@@ -21,8 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
-    Board, DecisionContext, GameOverRule, GeneratorKind, LockOutcome, NesScore, Piece,
-    PieceGenerator,
+    Board, DecisionContext, GameOverRule, GeneratorKind, Piece, PieceGenerator, PlacementGame,
 };
 use tetris_registry::Strategy;
 
@@ -167,28 +169,21 @@ pub fn play_game(
     observer: &mut dyn FnMut(&Step<'_>) -> ControlFlow<()>,
 ) -> Result<GameResult, ArenaError> {
     let start = Instant::now();
-    let mut board = Board::new(settings.board_height as usize)?;
+    let board = Board::new(settings.board_height as usize)?;
+    let rule = settings.game_over_rule;
+    let mut game = PlacementGame::new(board, rule)?;
     let mut generator: PieceGenerator = settings.generator.start(settings.seed)?;
     let depth = strategy.depth();
+    // The strategy sees `depth` pieces per decision, drawn in order from the generator (see
+    // the module documentation); the game itself holds no sequence.
     let mut upcoming: VecDeque<Piece> = VecDeque::with_capacity(depth);
     let mut window: Vec<Piece> = Vec::with_capacity(depth);
-    let mut score = NesScore::new(0);
-    let mut result = GameResult {
-        pieces: 0,
-        lines: 0,
-        score: 0,
-        clears: [0; 5],
-        end: GameEnd::SequenceEnded,
-        placements: Vec::new(),
-        elapsed: Duration::ZERO,
-    };
+    let mut placements = Vec::new();
     let keep_placements = options.keep_placements || options.keep_paths || options.keep_evaluations;
-    let rule = settings.game_over_rule;
     let context = DecisionContext::with_game_over_rule(rule);
-    loop {
-        if settings.max_pieces.is_some_and(|cap| result.pieces >= cap) {
-            result.end = GameEnd::PieceCap;
-            break;
+    let end = loop {
+        if settings.max_pieces.is_some_and(|cap| game.pieces() >= cap) {
+            break GameEnd::PieceCap;
         }
         while upcoming.len() < depth {
             match generator.next() {
@@ -197,72 +192,61 @@ pub fn play_game(
             }
         }
         let Some(&current) = upcoming.front() else {
-            result.end = GameEnd::SequenceEnded;
-            break;
+            break GameEnd::SequenceEnded;
         };
-        if rule == GameOverRule::Simulation && !board.can_spawn(current) {
-            result.end = GameEnd::GameOver;
-            break;
+        if !game.spawn(current) {
+            break GameEnd::GameOver;
         }
         window.clear();
         window.extend(upcoming.iter().copied());
-        let Some(choice) = strategy.choose_in(&board, &window, context) else {
-            result.end = GameEnd::GameOver;
-            break;
+        let Some(choice) = strategy.choose_in(game.board(), &window, context) else {
+            break GameEnd::GameOver;
         };
         let placement = choice.placement;
         let evaluation = options
             .keep_evaluations
-            .then(|| Evaluation::of_choice(strategy, &board, &choice));
+            .then(|| Evaluation::of_choice(strategy, game.board(), &choice));
         let path = if options.keep_paths {
-            strategy.path_to(&board, &placement, context)
+            strategy.path_to(game.board(), &placement, context)
         } else {
             None
         };
-        // The literature's game over: the piece has landed, so it is placed and listed, but
-        // the game ends before its rows clear.
-        let ends_game = rule.placement_ends_game(&placement);
-        let outcome = if ends_game {
-            board.place(placement.piece, placement.state());
-            LockOutcome::default()
-        } else {
-            board.lock(placement.piece, placement.state())
-        };
+        let placed = game.place(&placement)?;
         upcoming.pop_front();
-        result.pieces += 1;
-        result.lines += outcome.rows_cleared as u64;
-        result.clears[outcome.rows_cleared as usize] += 1;
-        if outcome.rows_cleared > 0 {
-            score.add_cleared_rows(outcome.rows_cleared);
-        }
         let played = PlayedPlacement {
             evaluation,
-            ..PlayedPlacement::new(&placement, outcome.rows_cleared, path)
+            ..PlayedPlacement::new(&placement, placed.outcome.rows_cleared, path)
         };
         window.clear();
         window.extend(upcoming.iter().copied());
         let flow = observer(&Step {
-            board: &board,
+            board: game.board(),
             placement: &played,
-            pieces: result.pieces,
-            lines: result.lines,
+            pieces: game.pieces(),
+            lines: game.lines(),
             upcoming: &window,
         });
         if keep_placements {
-            result.placements.push(played);
+            placements.push(played);
         }
-        if ends_game {
-            result.end = GameEnd::GameOver;
-            break;
+        // A placement that ends the game (the literature's landing above the field) is still
+        // listed and shown above.
+        if placed.game_over {
+            break GameEnd::GameOver;
         }
         if flow.is_break() {
-            result.end = GameEnd::Stopped;
-            break;
+            break GameEnd::Stopped;
         }
-    }
-    result.score = score.score();
-    result.elapsed = start.elapsed();
-    Ok(result)
+    };
+    Ok(GameResult {
+        pieces: game.pieces(),
+        lines: game.lines(),
+        score: game.score().score(),
+        clears: game.clears(),
+        end,
+        placements,
+        elapsed: start.elapsed(),
+    })
 }
 
 #[cfg(test)]

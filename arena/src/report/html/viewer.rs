@@ -234,6 +234,8 @@ pub fn verified_replay_page(
     redecide: Option<&mut Strategy>,
 ) -> Result<String, String> {
     let mut viewer = ReplayViewer::new();
-    replay.verify(redecide, &mut |step| viewer.observe(step))?;
+    replay
+        .verify(redecide, &mut |step| viewer.observe(step))
+        .map_err(|error| error.to_string())?;
     viewer.page(replay)
 }

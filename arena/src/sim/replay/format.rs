@@ -1,0 +1,287 @@
+//! The replay file: its serde types ([`Replay`], [`ReplayRules`], [`ReplayResult`]), recording
+//! a played game ([`Replay::record`]), reading ([`Replay::load`], [`Replay::parse`]) and
+//! writing ([`Replay::to_json`]).
+//!
+//! # The replay file (format version 1)
+//!
+//! A JSON object, written atomically, with one placement per line so that a replay reads and
+//! diffs well:
+//!
+//! ```text
+//! {
+//!   "format": "tetris-arena-replay",
+//!   "version": 1,
+//!   "strategy": "bfs+elashi@2",
+//!   "generator": "uniform",
+//!   "seed": 0,
+//!   "rules": {"board_height":20,"max_pieces":100},
+//!   "pieces": "SZTJLOI…",
+//!   "placements": [
+//!     {"piece":"S","x":4,"y":18,"rotation":0,"cleared":0,"path":"L D D D …"},
+//!     …
+//!   ],
+//!   "result": {"pieces":100,"lines":38,"score":4020,"game_over":false,"end":"piece_cap"}
+//! }
+//! ```
+//!
+//! - `format` and `version` identify the file; this arena reads version 1 only.
+//! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
+//!   (arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
+//!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
+//!   (`simulation` or `literature`; a replay without it was played under `simulation`). The
+//!   other rules are fixed for version 1: the board starts empty, and the score is NES
+//!   line-clear points from level 0 (rules.md), capped at 999,999.
+//! - `pieces` is the start of the piece sequence as letters: the first `placements + depth`
+//!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
+//!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
+//!   a replay self-contained: for a seeded generator the replay checks that they ARE the
+//!   generator's pieces, all `placements + depth` of them; for `file:PATH` they are the
+//!   sequence, and the file is not read again (it may have moved or changed since), so a
+//!   `file:` replay proves the game on its own pieces only.
+//! - `placements` lists every placement in order: piece letter, pivot `x` (column from the
+//!   left), pivot `y` (row from the top), `rotation` (rules.md's index, 0 = spawn), rows
+//!   `cleared`, and the input `path` from the spawn state as space-separated moves: `L` left,
+//!   `R` right, `D` down, `CW` clockwise (A), `CCW` counterclockwise (B), `F<n>` one gamepad
+//!   frame with buttons `n` (bit set of left 1, right 2, down 4, A 8, B 16). The path ends in
+//!   the lock state. With `arena play --features` a placement also has `evaluation`:
+//!   `{"cost": …, "features": {"name": value, …}}`, the evaluator's cost and features of the
+//!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; version 1 readers
+//!   that predate it reject such a file). `--redecide` checks it; without it, it is shown,
+//!   not checked.
+//! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
+//!   (`game_over`, `piece_cap` or `sequence_ended`).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, Piece};
+use tetris_registry::Strategy;
+use thiserror::Error as ThisError;
+
+use crate::error::ArenaError;
+use crate::sim::game::{GameEnd, GameResult, GameSettings};
+use crate::sim::placement::{PlayedPlacement, piece_letters};
+
+/// The `format` value of every replay file.
+pub const REPLAY_FORMAT: &str = "tetris-arena-replay";
+
+/// The replay format version this arena writes and reads.
+pub const REPLAY_VERSION: u32 = 1;
+
+/// A recorded game (see the module documentation for the file format).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replay {
+    /// Always [`REPLAY_FORMAT`].
+    pub format: String,
+    /// The format version, [`REPLAY_VERSION`].
+    pub version: u32,
+    /// The canonical strategy name.
+    pub strategy: String,
+    /// The piece generator.
+    pub generator: GeneratorKind,
+    /// The generator's seed.
+    pub seed: u64,
+    /// The board height and piece cap.
+    pub rules: ReplayRules,
+    /// The first `placements + depth` pieces of the sequence (fewer when a file ran out).
+    #[serde(with = "piece_letters")]
+    pub pieces: Vec<Piece>,
+    /// Every placement, in order.
+    pub placements: Vec<PlayedPlacement>,
+    /// What the game produced.
+    pub result: ReplayResult,
+}
+
+/// The rules of a recorded game that vary between games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRules {
+    /// Board rows (4..=32).
+    pub board_height: u8,
+    /// The piece cap (`None`: the game ran to its end).
+    pub max_pieces: Option<u64>,
+    /// The frame timing a gravity-aware searcher simulated (its paths are per-frame buttons,
+    /// replayed through the NES frame model at this timing); absent for the other searchers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_timing: Option<FrameTiming>,
+    /// The game-over rule (`simulation` when absent: replays written before the rule was
+    /// recorded were all played under it).
+    #[serde(default)]
+    pub game_over_rule: GameOverRule,
+}
+
+/// The recorded outcome of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayResult {
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// NES score (level 0 start, capped at 999,999).
+    pub score: u32,
+    /// Whether the game ended by a top-out (`end == game_over`).
+    pub game_over: bool,
+    /// Why the game stopped.
+    pub end: GameEnd,
+}
+
+/// Why a text is not a replay this arena reads ([`Replay::parse`]); its text is what `arena
+/// replay` prints after `replay FILE: `.
+#[derive(Debug, ThisError)]
+pub enum ReplayFormatError {
+    /// Not JSON at all.
+    #[error("not valid JSON: {0}")]
+    Json(serde_json::Error),
+    /// JSON whose `format` is not [`REPLAY_FORMAT`].
+    #[error("not a replay file (\"format\" is not {REPLAY_FORMAT:?})")]
+    NotAReplay,
+    /// A format version other than [`REPLAY_VERSION`].
+    #[error(
+        "replay format version {0} is not supported (this arena reads version {REPLAY_VERSION})"
+    )]
+    Version(u64),
+    /// No `version` number.
+    #[error("the replay has no \"version\" number")]
+    NoVersion,
+    /// A replay of this version whose fields do not have the format's shape.
+    #[error("malformed replay: {0}")]
+    Malformed(serde_json::Error),
+}
+
+impl Replay {
+    /// The replay of a game `strategy` played under `settings`; `result` must hold the
+    /// placements with their paths (`PlayOptions { keep_paths: true, .. }`). The pieces are
+    /// drawn again from the generator. An error message if a path is missing.
+    pub fn record(
+        strategy: &Strategy,
+        settings: &GameSettings,
+        result: &GameResult,
+    ) -> Result<Replay, String> {
+        let wanted = result.pieces as usize + strategy.depth();
+        let pieces: Vec<Piece> = settings
+            .generator
+            .start(settings.seed)
+            .map_err(|error| error.to_string())?
+            .take(wanted)
+            .collect();
+        let placements = result
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(index, played)| {
+                Ok(PlayedPlacement {
+                    piece: played.piece,
+                    x: played.x,
+                    y: played.y,
+                    rotation: played.rotation,
+                    cleared: played.cleared,
+                    path: Some(played.path.clone().ok_or_else(|| {
+                        format!("placement {}: the searcher gave no input path", index + 1)
+                    })?),
+                    evaluation: played.evaluation.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if placements.len() as u64 != result.pieces {
+            return Err(format!(
+                "the game kept {} placements of {} pieces",
+                placements.len(),
+                result.pieces
+            ));
+        }
+        Ok(Replay {
+            format: REPLAY_FORMAT.to_string(),
+            version: REPLAY_VERSION,
+            strategy: strategy.name(),
+            generator: settings.generator.clone(),
+            // A file's pieces do not depend on the seed: the replay records none (0).
+            seed: if settings.generator.is_seeded() {
+                settings.seed
+            } else {
+                0
+            },
+            rules: ReplayRules {
+                board_height: settings.board_height,
+                max_pieces: settings.max_pieces,
+                frame_timing: strategy.frame_timing(),
+                game_over_rule: settings.game_over_rule,
+            },
+            pieces,
+            placements,
+            result: ReplayResult {
+                pieces: result.pieces,
+                lines: result.lines,
+                score: result.score,
+                game_over: result.game_over(),
+                end: result.end,
+            },
+        })
+    }
+
+    /// Reads a replay file; an [`ArenaError::Io`] if it cannot be read, an
+    /// [`ArenaError::Replay`] if it is not a replay.
+    pub fn load(path: &Path) -> Result<Replay, ArenaError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+        Replay::parse(&text).map_err(|error| ArenaError::Replay {
+            path: shown,
+            message: error.to_string(),
+        })
+    }
+
+    /// Parses the JSON text of a replay; the error names what is wrong.
+    pub fn parse(text: &str) -> Result<Replay, ReplayFormatError> {
+        // Read the version first, so that a future format gets a clear message rather than a
+        // complaint about a field this version does not know.
+        let header: serde_json::Value =
+            serde_json::from_str(text).map_err(ReplayFormatError::Json)?;
+        if header.get("format").and_then(|format| format.as_str()) != Some(REPLAY_FORMAT) {
+            return Err(ReplayFormatError::NotAReplay);
+        }
+        match header.get("version").and_then(|version| version.as_u64()) {
+            Some(version) if version == u64::from(REPLAY_VERSION) => {}
+            Some(version) => return Err(ReplayFormatError::Version(version)),
+            None => return Err(ReplayFormatError::NoVersion),
+        }
+        // Parsed again from the text rather than from `header`, whose objects are sorted by
+        // key: a placement's features keep the evaluator's order.
+        serde_json::from_str(text).map_err(ReplayFormatError::Malformed)
+    }
+
+    /// The file text: pretty JSON with one placement per line, ending in a newline.
+    pub fn to_json(&self) -> String {
+        fn json<T: Serialize + ?Sized>(value: &T) -> String {
+            serde_json::to_string(value)
+                .expect("replay values are strings, numbers and plain structs, which serialize")
+        }
+        let letters: String = self.pieces.iter().map(|piece| piece.letter()).collect();
+        let mut text = String::with_capacity(256 + 80 * self.placements.len());
+        text.push_str("{\n");
+        for (name, value) in [
+            ("format", json(&self.format)),
+            ("version", json(&self.version)),
+            ("strategy", json(&self.strategy)),
+            ("generator", json(&self.generator)),
+            ("seed", json(&self.seed)),
+            ("rules", json(&self.rules)),
+            ("pieces", json(&letters)),
+        ] {
+            let _ = writeln!(text, "  \"{name}\": {value},");
+        }
+        text.push_str("  \"placements\": [");
+        for (index, placement) in self.placements.iter().enumerate() {
+            text.push_str(if index == 0 { "\n    " } else { ",\n    " });
+            text.push_str(&json(placement));
+        }
+        if !self.placements.is_empty() {
+            text.push_str("\n  ");
+        }
+        text.push_str("],\n");
+        let _ = writeln!(text, "  \"result\": {}", json(&self.result));
+        text.push_str("}\n");
+        text
+    }
+}

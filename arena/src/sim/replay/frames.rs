@@ -1,0 +1,190 @@
+//! Following a recorded input path: a path of moves input by input from the searcher's path
+//! start, a path of gamepad frames frame by frame through the core's NES frame model
+//! ([`FallingPiece`]).
+//!
+//! Gamepad frames are played at the replay's recorded `rules.frame_timing`, without the entry
+//! delay (frame-less games have none): each piece starts with nothing held and the
+//! delayed-auto-shift counter at 0. Under the article input model every frame must also be
+//! one that model presses ([`article_allows`]). What the verifier concludes from a path is in
+//! [`super::verify`].
+
+use tetris_core::frames::FallingPiece;
+use tetris_core::{Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState};
+use thiserror::Error as ThisError;
+
+/// Why a recorded path does not lead its piece to a lock (the message follows
+/// `placement N: ` in the verifier's error).
+#[derive(Clone, Debug, PartialEq, Eq, ThisError)]
+pub enum PathError {
+    /// A path of gamepad frames in a replay that records no frame timing to play them at.
+    #[error("the path is gamepad frames, but the replay records no frame timing")]
+    NoFrameTiming,
+    /// A gamepad frame in a path that starts with a move.
+    #[error(
+        "input {number} of the path is a gamepad frame ({}) in a path of moves",
+        .input.short_name()
+    )]
+    FrameAmongMoves {
+        /// The input's 1-based position in the path.
+        number: usize,
+        /// The frame.
+        input: Input,
+    },
+    /// A move that takes the piece to an illegal state.
+    #[error(
+        "input {number} of the path ({}) takes the {piece} from {from} to {to}, which is not legal",
+        .input.short_name()
+    )]
+    IllegalMove {
+        /// The input's 1-based position in the path.
+        number: usize,
+        /// The move.
+        input: Input,
+        /// The piece.
+        piece: Piece,
+        /// The legal state before the move.
+        from: PieceState,
+        /// The illegal state after it.
+        to: PieceState,
+    },
+    /// A move in a path that starts with a gamepad frame.
+    #[error(
+        "input {number} of the path is a move ({}) in a path of gamepad frames",
+        .input.short_name()
+    )]
+    MoveAmongFrames {
+        /// The input's 1-based position in the path.
+        number: usize,
+        /// The move.
+        input: Input,
+    },
+    /// A frame whose buttons the article's input model never holds on that frame
+    /// ([`article_allows`]).
+    #[error(
+        "frame {number} of the path holds {} buttons ({}), which the article input model \
+         does not press: one of Left, Right, A or B on input frames 1, 1 + T, 1 + 2T, \
+         … (T = tap rate {tap_rate}), nothing else",
+        .buttons.0.count_ones(),
+        .input.short_name()
+    )]
+    NotAnArticleFrame {
+        /// The frame's 1-based position in the path.
+        number: usize,
+        /// The buttons it holds.
+        buttons: Buttons,
+        /// The frame as an input.
+        input: Input,
+        /// The tap rate of the recorded timing.
+        tap_rate: u8,
+    },
+    /// A path of gamepad frames that locks its piece before its last frame.
+    #[error("the {piece} locks on frame {frame} of the path's {frames}")]
+    LocksEarly {
+        /// The piece.
+        piece: Piece,
+        /// The 1-based frame it locks on.
+        frame: usize,
+        /// The path's frames.
+        frames: usize,
+    },
+    /// A path of gamepad frames after whose last frame the piece still falls.
+    #[error("the {piece} is still falling after the path's {frames} frames")]
+    StillFalling {
+        /// The piece.
+        piece: Piece,
+        /// The path's frames.
+        frames: usize,
+    },
+}
+
+/// Replays `path` from `start` (the searcher's path start: the spawn state, or above the field
+/// for `drop`); the state it ends in, or which input is illegal. A path of gamepad frames is
+/// played through the NES frame model at `timing` ([`follow_frames`]) and must lock the piece
+/// on its last frame. `states` is filled with the start and the state after each input.
+pub fn follow_path(
+    board: &Board,
+    piece: Piece,
+    path: &[Input],
+    start: PieceState,
+    timing: Option<FrameTiming>,
+    states: &mut Vec<PieceState>,
+) -> Result<PieceState, PathError> {
+    states.clear();
+    if let Some(Input::Frame(_)) = path.first() {
+        let timing = timing.ok_or(PathError::NoFrameTiming)?;
+        return follow_frames(board, piece, path, timing, states);
+    }
+    let mut state = start;
+    states.push(state);
+    for (index, &input) in path.iter().enumerate() {
+        let number = index + 1;
+        let next = state
+            .after(piece, input)
+            .ok_or(PathError::FrameAmongMoves { number, input })?;
+        if !board.fits(piece, next) {
+            return Err(PathError::IllegalMove {
+                number,
+                input,
+                piece,
+                from: state,
+                to: next,
+            });
+        }
+        state = next;
+        states.push(state);
+    }
+    Ok(state)
+}
+
+/// Plays a path of gamepad frames through [`FallingPiece`] (spawned without the entry delay,
+/// with the delayed-auto-shift counter at 0); the lock state, or where the path goes wrong.
+/// `states` is filled with the spawn state and the state after each frame.
+pub fn follow_frames(
+    board: &Board,
+    piece: Piece,
+    path: &[Input],
+    timing: FrameTiming,
+    states: &mut Vec<PieceState>,
+) -> Result<PieceState, PathError> {
+    let mut falling = FallingPiece::spawn(piece, false, 0);
+    states.push(falling.state());
+    for (index, &input) in path.iter().enumerate() {
+        let number = index + 1;
+        let Input::Frame(buttons) = input else {
+            return Err(PathError::MoveAmongFrames { number, input });
+        };
+        if timing.inputs == InputModel::Article && !article_allows(index, buttons, timing.tap_rate)
+        {
+            return Err(PathError::NotAnArticleFrame {
+                number,
+                buttons,
+                input,
+                tap_rate: timing.tap_rate,
+            });
+        }
+        let locked = falling.frame(board, buttons, timing.frames_per_row);
+        states.push(falling.state());
+        if let Some(locked) = locked {
+            if number < path.len() {
+                return Err(PathError::LocksEarly {
+                    piece,
+                    frame: number,
+                    frames: path.len(),
+                });
+            }
+            return Ok(locked);
+        }
+    }
+    Err(PathError::StillFalling {
+        piece,
+        frames: path.len(),
+    })
+}
+
+/// Whether frame `index` (0-based) of a path may hold `buttons` under the article's input
+/// model ([`InputModel::Article`]): nothing, or exactly one of Left, Right, A, B on a press
+/// frame (every `tap_rate`-th from the first); nothing on the others; Down never.
+pub fn article_allows(index: usize, buttons: Buttons, tap_rate: u8) -> bool {
+    let one_press = [Buttons::LEFT, Buttons::RIGHT, Buttons::A, Buttons::B].contains(&buttons);
+    buttons == Buttons::NONE || (one_press && index % usize::from(tap_rate) == 0)
+}

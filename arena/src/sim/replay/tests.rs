@@ -1,0 +1,287 @@
+//! The replay module's tests: a hand-made game, every kind of difference, seeded sequences,
+//! and a gamepad game under the article input model.
+
+use std::ops::ControlFlow;
+
+use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, InputModel, Piece};
+use tetris_registry::Strategy;
+
+use super::*;
+use crate::sim::game::{GameEnd, GameSettings, PlayOptions, play_game};
+use crate::sim::placement::{PlayedPlacement, parse_path};
+
+/// A hand-made game on a 4-row board, worked out cell by cell: an I laid flat on the
+/// floor at pivot (2, 3) covers columns 0..3, an I at pivot (6, 3) columns 4..7, and an O
+/// at pivot (9, 2) covers columns 8 and 9 of rows 2 and 3, which completes row 3: one row
+/// cleared, 40 points at level 0.
+fn hand_made_game() -> Replay {
+    let placement = |piece: Piece, x: i8, y: i8, cleared: u8, path: &str| PlayedPlacement {
+        piece,
+        x,
+        y,
+        rotation: 0,
+        cleared,
+        path: Some(parse_path(path).unwrap()),
+        evaluation: None,
+    };
+    Replay {
+        format: REPLAY_FORMAT.to_string(),
+        version: REPLAY_VERSION,
+        strategy: "bfs+elashi".to_string(),
+        generator: GeneratorKind::File("hand-made.txt".to_string()),
+        seed: 0,
+        rules: ReplayRules {
+            board_height: 4,
+            max_pieces: None,
+            frame_timing: None,
+            game_over_rule: GameOverRule::Simulation,
+        },
+        pieces: vec![Piece::I, Piece::I, Piece::O],
+        placements: vec![
+            placement(Piece::I, 2, 3, 0, "L L L D D D"),
+            placement(Piece::I, 6, 3, 0, "R D D D"),
+            placement(Piece::O, 9, 2, 1, "R R R R D D"),
+        ],
+        result: ReplayResult {
+            pieces: 3,
+            lines: 1,
+            score: 40,
+            game_over: false,
+            end: GameEnd::SequenceEnded,
+        },
+    }
+}
+
+#[test]
+fn a_hand_made_game_verifies_and_round_trips() {
+    let replay = hand_made_game();
+    let mut cleared = Vec::new();
+    let mut first_path = Vec::new();
+    replay
+        .verify(None, &mut |step| {
+            cleared.push(step.last.cleared_rows);
+            if step.pieces == 1 {
+                first_path = step.path.iter().map(|s| (s.x, s.y, s.rotation)).collect();
+            }
+            assert_eq!(step.level, 0, "level 0 until 10 lines");
+        })
+        .unwrap();
+    assert_eq!(cleared, [0, 0, 1 << 3]);
+    // "L L L D D D" from the spawn (5, 0): three columns left, then three rows down.
+    assert_eq!(
+        first_path,
+        [
+            (5, 0, 0),
+            (4, 0, 0),
+            (3, 0, 0),
+            (2, 0, 0),
+            (2, 1, 0),
+            (2, 2, 0),
+            (2, 3, 0)
+        ]
+    );
+    let text = replay.to_json();
+    assert!(text.contains(
+        "\n    {\"piece\":\"O\",\"x\":9,\"y\":2,\"rotation\":0,\"cleared\":1,\"path\":\"R R R R D D\"}\n"
+    ));
+    assert_eq!(Replay::parse(&text).unwrap(), replay);
+}
+
+#[test]
+fn every_kind_of_difference_is_named() {
+    let check = |change: &dyn Fn(&mut Replay), expected: &str| {
+        let mut replay = hand_made_game();
+        change(&mut replay);
+        let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
+        assert!(message.contains(expected), "{message:?} lacks {expected:?}");
+    };
+    // Pivot (7, 3) is legal too (columns 5..8 of the floor row are empty), but the path
+    // leads to (6, 3).
+    check(
+        &|r| r.placements[1].x = 7,
+        "placement 2: the path ends at x 6 y 3 rotation 0, not at the recorded x 7",
+    );
+    check(
+        &|r| {
+            r.placements[1].y = 2;
+            r.placements[1].path = Some(parse_path("R D D").unwrap());
+        },
+        "placement 2: x 6 y 2 rotation 0 is not a lock placement",
+    );
+    // Pivot (5, 3) puts the I on column 3, which the first I occupies.
+    check(
+        &|r| r.placements[1].x = 5,
+        "placement 2: x 5 y 3 rotation 0 is not a legal state",
+    );
+    check(
+        &|r| r.placements[0].rotation = 3,
+        "placement 1: x 2 y 3 rotation 3 is not a legal",
+    );
+    check(
+        &|r| r.placements[0].x = 100,
+        "placement 1: x 100 y 3 rotation 0 is not a legal",
+    );
+    check(
+        &|r| r.placements[2].cleared = 0,
+        "placement 3: the lock clears 1 rows",
+    );
+    check(
+        &|r| r.placements[2].piece = Piece::I,
+        "placement 3: the piece is I",
+    );
+    // The first I's path moved one column too far left: pivot x = -1 leaves the field.
+    check(
+        &|r| r.placements[0].path = Some(parse_path("L L L L D D D").unwrap()),
+        "placement 1: input 4 of the path (L)",
+    );
+    check(&|r| r.result.lines = 2, "result: 2 lines recorded");
+    check(&|r| r.result.score = 41, "result: score 41 recorded");
+    check(&|r| r.result.pieces = 4, "result: 4 pieces recorded");
+    check(
+        &|r| {
+            r.result.end = GameEnd::GameOver;
+            r.result.game_over = true;
+        },
+        "the sequence holds no piece after the last placement",
+    );
+    check(
+        &|r| r.rules.max_pieces = Some(3),
+        "the piece cap 3 was reached",
+    );
+    check(
+        &|r| r.rules.max_pieces = Some(2),
+        "more than the piece cap 2",
+    );
+    check(&|r| r.version = 2, "version 2 is not supported");
+}
+
+#[test]
+fn seeded_sequences_must_be_the_generators() {
+    let mut replay = hand_made_game();
+    replay.generator = GeneratorKind::Java;
+    replay.seed = 1;
+    // `new java.util.Random(1).nextInt(7)` deals S S J T I I … (the JVM-checked vector of
+    // the core's generator tests), so the stored I I O differs at the first piece.
+    replay.pieces.push(Piece::T);
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "piece 1 of the recorded sequence is I, but generator java with seed 1 gives S"
+    );
+    // Three placements of a depth-1 strategy: exactly four pieces are stored.
+    replay.pieces = vec![Piece::S, Piece::S, Piece::J, Piece::O];
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "piece 4 of the recorded sequence is O, but generator java with seed 1 gives T"
+    );
+    replay.pieces.pop();
+    let message = replay.verify(None, &mut |_| {}).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "the replay stores 3 pieces, but its 3 placements and the strategy's 1 pieces of \
+         lookahead need 4 (every piece the strategy saw)"
+    );
+}
+
+#[test]
+fn an_article_model_game_verifies_under_its_model_only() {
+    // A game whose searcher simulates the article's input model by default records that
+    // timing, and the strategy rebuilt from its name re-decides it under that timing.
+    let article = FrameTiming {
+        inputs: InputModel::Article,
+        ..FrameTiming::LEVEL_19_30_HZ
+    };
+    let name = "gamepad+nes-plateau";
+    let mut strategy = Strategy::from_name(name).unwrap();
+    *strategy.parts_mut().0 =
+        tetris_registry::AnySearcher::Gamepad(tetris_search_bfs::Gamepad::with_timing(article));
+    let settings = GameSettings {
+        board_height: 20,
+        generator: GeneratorKind::Nes,
+        seed: 5,
+        max_pieces: Some(40),
+        game_over_rule: GameOverRule::Simulation,
+    };
+    let options = PlayOptions {
+        keep_placements: true,
+        keep_paths: true,
+        keep_evaluations: false,
+    };
+    let result = play_game(&mut strategy, &settings, options, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let replay = Replay::record(&strategy, &settings, &result).unwrap();
+    assert_eq!(replay.rules.frame_timing, Some(article));
+    let rebuilt = || Strategy::from_name(name).unwrap();
+    let parsed = Replay::parse(&replay.to_json()).unwrap();
+    assert_eq!(parsed, replay);
+    parsed.verify(Some(&mut rebuilt()), &mut |_| {}).unwrap();
+    // Relabelled two-thumb, its paths are still legal (a two-thumb player can press them
+    // too), but the two-thumb search reaches its placements by other paths.
+    let mut relabelled = replay.clone();
+    relabelled.rules.frame_timing = Some(FrameTiming::LEVEL_19_30_HZ);
+    relabelled.verify(None, &mut |_| {}).unwrap();
+    let message = relabelled
+        .verify(Some(&mut rebuilt()), &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(message.starts_with("placement "), "{message}");
+    // And the two-thumb game of the same seed, relabelled article, has a frame the
+    // article's player never presses.
+    let mut two_thumb = rebuilt();
+    let result = play_game(&mut two_thumb, &settings, options, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let mut relabelled = Replay::record(&two_thumb, &settings, &result).unwrap();
+    relabelled
+        .verify(Some(&mut rebuilt()), &mut |_| {})
+        .unwrap();
+    relabelled.rules.frame_timing = Some(article);
+    let error = relabelled.verify(None, &mut |_| {}).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("which the article input model does not press"),
+        "{message}"
+    );
+    // The same difference, by type: a path frame the article's player never presses.
+    assert!(
+        matches!(
+            error,
+            ReplayError::Placement {
+                error: PlacementError::Path(PathError::NotAnArticleFrame { tap_rate: 2, .. }),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_text_that_is_no_replay_is_named_before_its_fields() {
+    let message = |text: &str| Replay::parse(text).unwrap_err().to_string();
+    assert!(
+        message("{").starts_with("not valid JSON: "),
+        "{}",
+        message("{")
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-tuning"}"#),
+        r#"not a replay file ("format" is not "tetris-arena-replay")"#
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-replay", "version": 7, "colour": 1}"#),
+        "replay format version 7 is not supported (this arena reads version 1)"
+    );
+    assert_eq!(
+        message(r#"{"format": "tetris-arena-replay"}"#),
+        r#"the replay has no "version" number"#
+    );
+    let unknown = message(r#"{"format": "tetris-arena-replay", "version": 1, "colour": 1}"#);
+    assert!(
+        unknown.starts_with("malformed replay: unknown field `colour`"),
+        "{unknown}"
+    );
+}
