@@ -161,13 +161,21 @@ pub fn frameless_game_over_rule(
     }
 }
 
+/// The strategies of a comparison, in the order given.
+pub struct DistinctStrategies {
+    /// Their specs.
+    pub specs: Vec<StrategySpec>,
+    /// Their canonical names.
+    pub names: Vec<String>,
+    /// The strategies, built.
+    pub strategies: Vec<Strategy>,
+}
+
 /// The strategies of a comparison, built once each (which rejects unknown presets and bad
 /// weights files before any game) and checked pairwise: no strategy twice, and no two that
 /// play alike under different names (`bfs+elashi` and `bfs+elashi:published`). Their specs,
 /// canonical names and built strategies, in the order given.
-pub fn distinct_strategies(
-    names: &[String],
-) -> Result<(Vec<StrategySpec>, Vec<String>, Vec<Strategy>), ArenaError> {
+pub fn distinct_strategies(names: &[String]) -> Result<DistinctStrategies, ArenaError> {
     if names.is_empty() {
         return Err(RequestError::NoStrategy.into());
     }
@@ -196,7 +204,11 @@ pub fn distinct_strategies(
         canonical.push(name);
         specs.push(spec);
     }
-    Ok((specs, canonical, strategies))
+    Ok(DistinctStrategies {
+        specs,
+        names: canonical,
+        strategies,
+    })
 }
 
 #[cfg(test)]
@@ -244,9 +256,10 @@ mod tests {
     #[test]
     fn strategies_that_play_alike_are_refused_whatever_their_names() {
         let names = |list: &[&str]| -> Vec<String> { list.iter().map(|s| s.to_string()).collect() };
-        let (_, canonical, _) =
-            distinct_strategies(&names(&["bfs+elashi", "bfs+dellacherie"])).unwrap();
-        assert_eq!(canonical, ["bfs+elashi", "bfs+dellacherie"]);
+        let Ok(distinct) = distinct_strategies(&names(&["bfs+elashi", "bfs+dellacherie"])) else {
+            panic!("two different strategies are distinct");
+        };
+        assert_eq!(distinct.names, ["bfs+elashi", "bfs+dellacherie"]);
         assert_eq!(
             error_of(distinct_strategies(&names(&[
                 "bfs+elashi",

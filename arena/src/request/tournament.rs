@@ -12,7 +12,8 @@ use crate::report::output::{check_output_file, check_output_folder};
 use crate::report::tournament::is_plots_output;
 use crate::request::values::{BoardHeight, GameCount, MaxPieces};
 use crate::request::{
-    CheckedRun, RequestError, RunOptions, distinct_strategies, frameless_game_over_rule,
+    CheckedRun, DistinctStrategies, RequestError, RunOptions, distinct_strategies,
+    frameless_game_over_rule,
 };
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::tournament::{TournamentSettings, play_tournament_game};
@@ -68,7 +69,11 @@ impl TournamentRequest {
         run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
         // Reads and checks a piece file now rather than in every game.
         self.generator.start(self.seed)?;
-        let (specs, names, strategies) = distinct_strategies(&self.strategies)?;
+        let DistinctStrategies {
+            specs,
+            names,
+            strategies,
+        } = distinct_strategies(&self.strategies)?;
         for strategy in &strategies {
             strategy.check_board_height(self.board_height.get())?;
         }

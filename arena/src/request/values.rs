@@ -215,7 +215,7 @@ ranged_value! {
 impl Default for BoardHeight {
     /// The standard field: 20 rows.
     fn default() -> BoardHeight {
-        BoardHeight(tetris_core::DEFAULT_BOARD_HEIGHT as u8)
+        BoardHeight(tetris_core::DEFAULT_BOARD_HEIGHT)
     }
 }
 
