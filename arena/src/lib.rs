@@ -22,6 +22,7 @@
 //! Strategies and engines by name come from the `tetris-registry` crate. The binary
 //! (`src/main.rs`) only parses the command line and maps errors to one `error:` line and exit
 //! code 2.
+#![deny(missing_docs)]
 
 pub mod analysis;
 pub mod cli;

@@ -13,6 +13,7 @@
 //!
 //! Every error of the libraries becomes a `ValueError` whose message is the text the CLI
 //! prints after `error: `.
+#![deny(missing_docs)]
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
