@@ -10,6 +10,7 @@ use tetris_core::Board;
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
+use crate::request::RequestError;
 use crate::report::game::{ReplayJson, replay_text};
 use crate::report::html::viewer::ReplayViewer;
 use crate::report::output::{check_output_file, print_output, write_atomically};
@@ -49,7 +50,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     // Checked here rather than with clap's `requires`, whose one-line error would not name
     // the missing option.
     if args.speed.is_some() && !args.watch {
-        return Err(ArenaError::Usage("--speed needs --watch".into()));
+        return Err(RequestError::Needs {
+            option: "--speed",
+            needs: "--watch",
+        }
+        .into());
     }
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
