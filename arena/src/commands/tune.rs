@@ -14,7 +14,7 @@ use tetris_core::{GameOverRule, GeneratorKind};
 use crate::error::ArenaError;
 use crate::report::output::{pretty_json, print_output, print_to_stderr, write_atomically};
 use crate::request::tune::{CheckedTune, TuneRequest};
-use crate::request::values::{self, BoardHeight, Jobs, MaxPieces};
+use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
 use crate::run::interrupt;
 use crate::tune::checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, load_checkpoint, report,
@@ -40,8 +40,8 @@ pub struct Args {
     #[arg(long, value_name = "S", default_value = "bfs")]
     pub searcher: String,
     /// Lookahead depth of the candidates (1 = current piece only, up to 4).
-    #[arg(long, value_name = "D", default_value_t = 1)]
-    pub depth: usize,
+    #[arg(long, value_name = "D", default_value = "1")]
+    pub depth: Depth,
     /// Games per candidate per iteration; every candidate of an iteration plays the same
     /// sequences, renewed every iteration.
     #[arg(long, value_name = "N", default_value_t = 10)]

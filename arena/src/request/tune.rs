@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 
 use tetris_core::{GameOverRule, GeneratorKind};
-use tetris_registry::{MAX_DEPTH, StrategySpec, evaluator_names, searcher_names};
+use tetris_registry::{StrategySpec, evaluator_names, searcher_names};
 
 use crate::error::ArenaError;
 use crate::report::output::{check_output_file, same_file};
 use crate::request::frameless_game_over_rule;
-use crate::request::values::{BoardHeight, Jobs, MaxPieces};
+use crate::request::values::{BoardHeight, Depth, Jobs, MaxPieces};
 use crate::tune::checkpoint::{FitnessKind, TuneSettings};
 use crate::tune::methods::MethodKind;
 
@@ -23,7 +23,7 @@ pub struct TuneRequest {
     /// The searcher the candidates play with.
     pub searcher: String,
     /// Lookahead depth of the candidates.
-    pub depth: usize,
+    pub depth: Depth,
     /// Games per candidate per iteration.
     pub games: u64,
     /// The field's rows.
@@ -69,9 +69,6 @@ pub enum TuneRequestError {
         /// The registered names.
         valid: String,
     },
-    /// A depth outside the registry's.
-    #[error("--depth must be from 1 to {MAX_DEPTH}")]
-    Depth,
     /// The plateau fitness at a depth the NES does not show.
     #[error(
         "--fitness plateau-score plays NES games, which show one preview piece: --depth 1 or 2"
@@ -125,10 +122,7 @@ impl TuneRequest {
             }
             .into());
         }
-        if !(1..=MAX_DEPTH).contains(&self.depth) {
-            return Err(TuneRequestError::Depth.into());
-        }
-        if self.fitness == FitnessKind::PlateauScore && self.depth > 2 {
+        if self.fitness == FitnessKind::PlateauScore && self.depth.get() > 2 {
             return Err(TuneRequestError::PlateauDepth.into());
         }
         for (name, value) in [("--games", self.games), ("--iterations", self.iterations)] {
@@ -159,7 +153,7 @@ impl TuneRequest {
             evaluator: self.evaluator.clone(),
             method: self.method,
             searcher: self.searcher.clone(),
-            depth: self.depth,
+            depth: self.depth.get(),
             games: self.games,
             board_height: self.board_height.rows(),
             generator: self.generator.to_string(),

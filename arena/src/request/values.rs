@@ -264,6 +264,12 @@ ranged_value! {
     StartLevel(u8), option "--start-level", range 0, crate::sim::nes::MAX_START_LEVEL, note ""
 }
 
+ranged_value! {
+    /// Lookahead depth (`arena tune --depth`): pieces a decision looks at, 1 (the current
+    /// piece) to the registry's most, as a strategy name's `@DEPTH`.
+    Depth(usize), option "--depth", range 1, tetris_registry::MAX_DEPTH, note ""
+}
+
 impl StartLevel {
     /// The plateau benchmark's start: level 19.
     pub const PLATEAU: StartLevel = StartLevel(tetris_core::PLATEAU_START_LEVEL);
