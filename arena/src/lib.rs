@@ -2,7 +2,9 @@
 //!
 //! The layers, each using only those above it:
 //!
-//! - [`format`](mod@format): number formats and aligned text tables (no dependencies);
+//! - [`format`](mod@format): number formats and aligned text tables (no dependencies), and
+//!   [`output`]: the stdout and stderr printers, atomic files and folders, the output-path
+//!   checks (no arena dependency but the error type);
 //! - [`sim`]: the games — the frame-less game, the NES frame-accurate game, the placement
 //!   record every result uses, and replays with their verifier;
 //! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
@@ -10,9 +12,8 @@
 //! - [`run`]: the one parallel, deterministic, interruptible runner (whole runs or one
 //!   `--shard K/N`), and the games of each kind of run as its tasks (tournament, statistics),
 //!   plus [`tune`]'s tuner;
-//! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
-//!   JSON reports, CSV, SVG plots, the terminal view and the self-contained HTML pages, and
-//!   the parts of sharded runs with their checked, exact merge;
+//! - [`report`]: every report — typed JSON reports, CSV, SVG plots, the terminal view and the
+//!   self-contained HTML pages, and the parts of sharded runs with their checked, exact merge;
 //! - [`commands`]: one module per subcommand that parses its options, validates them, calls
 //!   the library and prints. No library module imports a command.
 //!
@@ -27,6 +28,7 @@ pub mod error;
 pub mod format;
 pub mod fuzzing;
 pub mod input;
+pub mod output;
 pub mod report;
 pub mod run;
 pub mod sim;
