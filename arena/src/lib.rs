@@ -9,11 +9,12 @@
 //!   record every result uses, and replays with their verifier;
 //! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
 //!   statistics and the log-linear fit, the NES score distribution, position analysis;
-//! - [`run`]: the one parallel, deterministic, interruptible runner (whole runs or one
-//!   `--shard K/N`), and the games of each kind of run as its tasks (tournament, statistics),
+//! - [`run`]: the one parallel, deterministic, interruptible runner, the games of each kind of
+//!   run as its tasks (tournament, statistics), and sharding in one place ([`run::shard`]:
+//!   `--shard K/N`, a shard's games, its part file and the checked, exact merge of the parts),
 //!   plus [`tune`]'s tuner;
 //! - [`report`]: every report — typed JSON reports, CSV, SVG plots, the terminal view and the
-//!   self-contained HTML pages, and the parts of sharded runs with their checked, exact merge;
+//!   self-contained HTML pages;
 //! - [`commands`]: one module per subcommand that parses its options, validates them, calls
 //!   the library and prints. No library module imports a command.
 //!

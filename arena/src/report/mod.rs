@@ -1,10 +1,10 @@
 //! The reports of the arena: the typed JSON reports, CSV and text of each command, SVG plots,
-//! the terminal view and the self-contained HTML pages, and the parts of sharded runs with
-//! their checked, exact merge ([`parts`]).
+//! the terminal view and the self-contained HTML pages.
 //!
 //! What they are written with (the stdout printer, atomic files, the output-path checks) is
-//! [`crate::output`], a lower layer (the runner reports Ctrl-C with it);
-//! `report::output` names it still, for the code written against that path.
+//! [`crate::output`], a lower layer (the runner writes part files and reports Ctrl-C with it);
+//! `report::output` names it still, for the code written against that path. The parts of
+//! sharded runs and their merge are [`crate::run::shard`]'s; [`parts`] keeps their old path.
 
 pub mod features;
 pub mod game;
