@@ -2,17 +2,19 @@
 //!
 //! The layers, each using only those above it:
 //!
-//! - [`format`](mod@format): number formats and aligned text tables (no dependencies);
+//! - [`format`](mod@format): number formats and aligned text tables (no dependencies), and
+//!   [`output`]: the stdout and stderr printers, atomic files and folders, the output-path
+//!   checks (no arena dependency but the error type);
 //! - [`sim`]: the games — the frame-less game, the NES frame-accurate game, the placement
 //!   record every result uses, and replays with their verifier;
 //! - [`analysis`]: what results mean — summaries, the sign test and intervals, per-piece
 //!   statistics and the log-linear fit, the NES score distribution, position analysis;
-//! - [`run`]: the one parallel, deterministic, interruptible runner (whole runs or one
-//!   `--shard K/N`), and the games of each kind of run as its tasks (tournament, statistics),
+//! - [`run`]: the one parallel, deterministic, interruptible runner, the games of each kind of
+//!   run as its tasks (tournament, statistics), and sharding in one place ([`run::shard`]:
+//!   `--shard K/N`, a shard's games, its part file and the checked, exact merge of the parts),
 //!   plus [`tune`]'s tuner;
-//! - [`report`]: every output — the stdout printer, atomic files, the output-path check, typed
-//!   JSON reports, CSV, SVG plots, the terminal view and the self-contained HTML pages, and
-//!   the parts of sharded runs with their checked, exact merge;
+//! - [`report`]: every report — typed JSON reports, CSV, SVG plots, the terminal view and the
+//!   self-contained HTML pages;
 //! - [`request`]: one typed request per job and ONE check per request, holding every rule of
 //!   the job, with the typed values of the options; every front end (these commands, the
 //!   Python package) builds a request, calls its check, runs and converts;
@@ -31,6 +33,7 @@ pub mod error;
 pub mod format;
 pub mod fuzzing;
 pub mod input;
+pub mod output;
 pub mod report;
 pub mod request;
 pub mod run;

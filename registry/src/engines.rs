@@ -1,23 +1,20 @@
 //! Static dispatch over the concrete searchers and evaluators, and their registry by name.
 //!
-//! `enum_dispatch` needs the enum and the trait it dispatches in one crate, and `tetris-core`
-//! cannot name the engine crates (they depend on it), so this crate declares its own two
-//! dispatch traits, [`SearchEngine`] and [`EvaluationEngine`], and the enums over the engines.
-//! The enums implement `tetris_core::Searcher` / `tetris_core::Evaluator` again by forwarding,
-//! so the generic lookahead chain runs on them with one `match` per call instead of a virtual
-//! call. (The mirror traits stay: enum_dispatch, a chosen dependency, cannot dispatch a trait
-//! declared in another crate, and a hand-written `match` per method would be the same
-//! forwarding written once more.)
+//! The enums over the engines, [`AnySearcher`] and [`AnyEvaluator`], implement
+//! `tetris_core::Searcher` / `tetris_core::Evaluator` with one `match` per call, written by
+//! the `searchers!` / `evaluators!` macros below, so the generic lookahead chain runs on them
+//! without a virtual call. (The crate used `enum_dispatch` before, which can only dispatch a
+//! trait declared in the enum's own crate, and so needed a mirror of both core traits here
+//! with a second forwarding impl: the macros write the one forwarding directly.)
 //!
 //! Registering an engine is one line in the `searchers!` or `evaluators!` invocation at the
-//! bottom of this file: the macro adds the enum variant, the dispatch impl, the name, preset
+//! bottom of this file: the macro adds the enum variant, its arm of every dispatching `match`, the name, preset
 //! and weights-file lookups and the entry that [`searchers`] / [`evaluators`] iterate. A
 //! searcher type implements `tetris_core::Searcher` and `tetris_core::NamedSearcher`; an
 //! evaluator type implements `tetris_core::WeightedEvaluator`.
 
 use std::path::Path;
 
-use enum_dispatch::enum_dispatch;
 use tetris_core::{
     Board, Chain, ChainRule, Error, Evaluator, FrameTiming, GameOverRule, LinkValue, NamedSearcher,
     Piece, PieceState, Placement, PlacementRecord, Placements, Preset, SearchOptions, Searcher,
@@ -52,114 +49,79 @@ pub struct EvaluatorEntry {
     pub presets: &'static [Preset],
 }
 
-/// The searcher operations the arena dispatches statically (mirrors `tetris_core::Searcher`).
-#[enum_dispatch]
-pub trait SearchEngine {
-    /// The searcher's name.
-    fn engine_name(&self) -> &str;
-    /// Fills `out` with every lock placement (see `tetris_core::Searcher::search`).
-    fn engine_search(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        options: SearchOptions,
-        out: &mut Placements,
-    );
-    /// The same placements in the searcher's fastest order
-    /// (see `tetris_core::Searcher::search_unordered`).
-    fn engine_search_unordered(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        options: SearchOptions,
-        out: &mut Placements,
-    );
-    /// Whether the unordered search keeps the searcher's order
-    /// (`tetris_core::Searcher::unordered_search_keeps_order`).
-    fn engine_unordered_search_keeps_order(&self) -> bool;
-    /// The default simulated frame timing, `None` when the searcher ignores gravity.
-    fn engine_frame_timing(&self) -> Option<FrameTiming>;
-    /// The state its input paths start from (`tetris_core::Searcher::path_start`).
-    fn engine_path_start(&self) -> PieceState;
-}
-
-/// The evaluator operations the arena dispatches statically (mirrors `tetris_core::Evaluator`).
-#[enum_dispatch]
-pub trait EvaluationEngine {
-    /// The evaluator's name.
-    fn engine_name(&self) -> &str;
-    /// Feature names in weight order.
-    fn engine_feature_names(&self) -> &'static [&'static str];
-    /// Names of the features that belong to placements.
-    fn engine_placement_feature_names(&self) -> &'static [&'static str];
-    /// Feature values of a chain.
-    fn engine_features(&self, chain: Chain<'_>, out: &mut [f64]);
-    /// The weights in use.
-    fn engine_weights(&self) -> &Weights;
-    /// The chain's cost (lower is better).
-    fn engine_cost(&self, chain: Chain<'_>) -> f64;
-    /// The chain-level rule.
-    fn engine_chain_rule(&self, chain: Chain<'_>) -> ChainRule;
-    /// The values of the chains ending with each placement
-    /// (see `tetris_core::Evaluator::last_link_values`).
-    fn engine_last_link_values(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        out: &mut Vec<LinkValue>,
-    );
-}
-
 /// Declares the searcher enum and its registry from `Variant(path::Type)` lines.
 macro_rules! searchers {
     ($($variant:ident($engine:ty)),+ $(,)?) => {
-        $(
-            impl SearchEngine for $engine {
-                fn engine_name(&self) -> &str {
-                    Searcher::name(self)
-                }
-                fn engine_search(
-                    &mut self,
-                    board: &Board,
-                    piece: Piece,
-                    options: SearchOptions,
-                    out: &mut Placements,
-                ) {
-                    Searcher::search(self, board, piece, options, out)
-                }
-                fn engine_search_unordered(
-                    &mut self,
-                    board: &Board,
-                    piece: Piece,
-                    options: SearchOptions,
-                    out: &mut Placements,
-                ) {
-                    Searcher::search_unordered(self, board, piece, options, out)
-                }
-                fn engine_unordered_search_keeps_order(&self) -> bool {
-                    Searcher::unordered_search_keeps_order(self)
-                }
-                fn engine_frame_timing(&self) -> Option<FrameTiming> {
-                    Searcher::frame_timing(self)
-                }
-                fn engine_path_start(&self) -> PieceState {
-                    Searcher::path_start(self)
-                }
-            }
-        )+
-
         /// Every registered searcher.
         // The BFS keeps its ~27 KB of scratch inline; a strategy holds one searcher for its
         // whole life and never moves it in a hot loop, so boxing would only add an indirection.
         #[allow(clippy::large_enum_variant)]
-        #[enum_dispatch(SearchEngine)]
         #[derive(Clone)]
         pub enum AnySearcher {
             $(
                 #[allow(missing_docs)]
                 $variant($engine),
             )+
+        }
+
+        // One `match` per call; `#[inline]` on the calls the lookahead chain makes per
+        // search, as the chain is generic over the searcher.
+        impl Searcher for AnySearcher {
+            fn name(&self) -> &str {
+                match self {
+                    $(AnySearcher::$variant(engine) => Searcher::name(engine),)+
+                }
+            }
+
+            #[inline]
+            fn search(
+                &mut self,
+                board: &Board,
+                piece: Piece,
+                options: SearchOptions,
+                out: &mut Placements,
+            ) {
+                match self {
+                    $(AnySearcher::$variant(engine) => {
+                        Searcher::search(engine, board, piece, options, out)
+                    })+
+                }
+            }
+
+            #[inline]
+            fn search_unordered(
+                &mut self,
+                board: &Board,
+                piece: Piece,
+                options: SearchOptions,
+                out: &mut Placements,
+            ) {
+                match self {
+                    $(AnySearcher::$variant(engine) => {
+                        Searcher::search_unordered(engine, board, piece, options, out)
+                    })+
+                }
+            }
+
+            fn unordered_search_keeps_order(&self) -> bool {
+                match self {
+                    $(AnySearcher::$variant(engine) => {
+                        Searcher::unordered_search_keeps_order(engine)
+                    })+
+                }
+            }
+
+            fn frame_timing(&self) -> Option<FrameTiming> {
+                match self {
+                    $(AnySearcher::$variant(engine) => Searcher::frame_timing(engine),)+
+                }
+            }
+
+            fn path_start(&self) -> PieceState {
+                match self {
+                    $(AnySearcher::$variant(engine) => Searcher::path_start(engine),)+
+                }
+            }
         }
 
         /// Every registered searcher, in registration order.
@@ -192,49 +154,78 @@ macro_rules! searchers {
 /// Declares the evaluator enum and its registry from `Variant(path::Type)` lines.
 macro_rules! evaluators {
     ($($variant:ident($engine:ty)),+ $(,)?) => {
-        $(
-            impl EvaluationEngine for $engine {
-                fn engine_name(&self) -> &str {
-                    Evaluator::name(self)
-                }
-                fn engine_feature_names(&self) -> &'static [&'static str] {
-                    Evaluator::feature_names(self)
-                }
-                fn engine_placement_feature_names(&self) -> &'static [&'static str] {
-                    Evaluator::placement_feature_names(self)
-                }
-                fn engine_features(&self, chain: Chain<'_>, out: &mut [f64]) {
-                    Evaluator::features(self, chain, out)
-                }
-                fn engine_weights(&self) -> &Weights {
-                    Evaluator::weights(self)
-                }
-                fn engine_cost(&self, chain: Chain<'_>) -> f64 {
-                    Evaluator::cost(self, chain)
-                }
-                fn engine_chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-                    Evaluator::chain_rule(self, chain)
-                }
-                fn engine_last_link_values(
-                    &self,
-                    board: &Board,
-                    records: &mut Vec<PlacementRecord>,
-                    placements: &[Placement],
-                    out: &mut Vec<LinkValue>,
-                ) {
-                    Evaluator::last_link_values(self, board, records, placements, out)
-                }
-            }
-        )+
-
         /// Every registered evaluator.
-        #[enum_dispatch(EvaluationEngine)]
         #[derive(Clone)]
         pub enum AnyEvaluator {
             $(
                 #[allow(missing_docs)]
                 $variant($engine),
             )+
+        }
+
+        // One `match` per call; `#[inline]` on the calls the lookahead chain makes per leaf.
+        impl Evaluator for AnyEvaluator {
+            fn name(&self) -> &str {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::name(engine),)+
+                }
+            }
+
+            fn feature_names(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::feature_names(engine),)+
+                }
+            }
+
+            fn placement_feature_names(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => {
+                        Evaluator::placement_feature_names(engine)
+                    })+
+                }
+            }
+
+            #[inline]
+            fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::features(engine, chain, out),)+
+                }
+            }
+
+            fn weights(&self) -> &Weights {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::weights(engine),)+
+                }
+            }
+
+            #[inline]
+            fn cost(&self, chain: Chain<'_>) -> f64 {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::cost(engine, chain),)+
+                }
+            }
+
+            #[inline]
+            fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::chain_rule(engine, chain),)+
+                }
+            }
+
+            #[inline]
+            fn last_link_values(
+                &self,
+                board: &Board,
+                records: &mut Vec<PlacementRecord>,
+                placements: &[Placement],
+                out: &mut Vec<LinkValue>,
+            ) {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => {
+                        Evaluator::last_link_values(engine, board, records, placements, out)
+                    })+
+                }
+            }
         }
 
         /// Every registered evaluator, in registration order.
@@ -335,90 +326,6 @@ pub fn evaluator_presets(name: &str) -> Option<&'static [Preset]> {
         .into_iter()
         .find(|entry| entry.name == name)
         .map(|entry| entry.presets)
-}
-
-impl Searcher for AnySearcher {
-    fn name(&self) -> &str {
-        self.engine_name()
-    }
-
-    #[inline]
-    fn search(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        options: SearchOptions,
-        out: &mut Placements,
-    ) {
-        self.engine_search(board, piece, options, out)
-    }
-
-    #[inline]
-    fn search_unordered(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        options: SearchOptions,
-        out: &mut Placements,
-    ) {
-        self.engine_search_unordered(board, piece, options, out)
-    }
-
-    fn unordered_search_keeps_order(&self) -> bool {
-        self.engine_unordered_search_keeps_order()
-    }
-
-    fn frame_timing(&self) -> Option<FrameTiming> {
-        self.engine_frame_timing()
-    }
-
-    fn path_start(&self) -> PieceState {
-        self.engine_path_start()
-    }
-}
-
-impl Evaluator for AnyEvaluator {
-    fn name(&self) -> &str {
-        self.engine_name()
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        self.engine_feature_names()
-    }
-
-    fn placement_feature_names(&self) -> &'static [&'static str] {
-        self.engine_placement_feature_names()
-    }
-
-    #[inline]
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        self.engine_features(chain, out)
-    }
-
-    fn weights(&self) -> &Weights {
-        self.engine_weights()
-    }
-
-    #[inline]
-    fn cost(&self, chain: Chain<'_>) -> f64 {
-        self.engine_cost(chain)
-    }
-
-    #[inline]
-    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-        self.engine_chain_rule(chain)
-    }
-
-    #[inline]
-    fn last_link_values(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        out: &mut Vec<LinkValue>,
-    ) {
-        self.engine_last_link_values(board, records, placements, out)
-    }
 }
 
 searchers! {

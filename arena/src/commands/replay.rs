@@ -10,11 +10,11 @@ use tetris_core::Board;
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
-use crate::request::RequestError;
 use crate::report::game::{ReplayJson, replay_text};
 use crate::report::html::viewer::ReplayViewer;
 use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
+use crate::request::RequestError;
 use crate::sim::replay::Replay;
 
 /// Options of `arena replay`.

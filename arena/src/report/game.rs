@@ -7,7 +7,7 @@ use serde::Serialize;
 use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
-use crate::report::output::json_line;
+use crate::output::json_line;
 use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;

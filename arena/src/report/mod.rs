@@ -1,12 +1,15 @@
-//! Every output of the arena: the stdout printer, atomic files and the output-path check
-//! ([`output`]), the typed JSON reports, CSV and text of each command, SVG plots and the
-//! terminal view.
+//! The reports of the arena: the typed JSON reports, CSV and text of each command, SVG plots,
+//! the terminal view and the self-contained HTML pages.
+//!
+//! What they are written with (the stdout printer, atomic files, the output-path checks) is
+//! [`crate::output`], a lower layer (the runner writes part files and reports Ctrl-C with it);
+//! `report::output` names it still, for the code written against that path. The parts of
+//! sharded runs and their merge are [`crate::run::shard`]'s; [`parts`] keeps their old path.
 
 pub mod features;
 pub mod game;
 pub mod html;
 pub mod nes;
-pub mod output;
 pub mod parts;
 pub mod plots;
 pub mod position;
@@ -14,3 +17,5 @@ pub mod stats;
 pub mod terminal;
 pub mod tournament;
 pub mod watch;
+
+pub use crate::output;

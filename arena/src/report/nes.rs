@@ -6,7 +6,7 @@ use tetris_core::{GameOverRule, InputModel};
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
-use crate::report::output::{RunReport, csv_text};
+use crate::output::{RunReport, csv_text};
 use crate::run::Finished;
 use crate::sim::nes::{FRAMES_PER_SECOND, NesGameResult, NesRunSettings};
 
@@ -289,7 +289,7 @@ impl RunReport for NesReport<'_> {
                     .collect()
             }),
         };
-        crate::report::output::pretty_json(&report)
+        crate::output::pretty_json(&report)
     }
 
     /// One CSV row per game, with a header.

@@ -3,7 +3,7 @@
 //! backend: no system fonts, so it builds anywhere; the text is left to the SVG viewer).
 //!
 //! Each function returns the whole SVG document; callers write it with
-//! [`crate::report::output::write_atomically`].
+//! [`crate::output::write_atomically`].
 
 use std::fmt::Display;
 use std::path::Path;
@@ -12,7 +12,7 @@ use plotters::prelude::*;
 
 use crate::analysis::pieces::{LogLinearFit, PieceStatistics, RowRule, WIDTH};
 use crate::error::ArenaError;
-use crate::report::output::write_atomically;
+use crate::output::write_atomically;
 use tetris_core::Piece;
 
 /// The size of every plot in pixels.

@@ -7,8 +7,8 @@ use tetris_registry::AnyEvaluator;
 use crate::analysis::features::FeatureList;
 use crate::analysis::position::{Analysis, PlacementAnalysis, rule_name};
 use crate::format::format_number;
+use crate::output::pretty_json;
 use crate::report::features::write_feature_table;
-use crate::report::output::pretty_json;
 
 /// The JSON form of one placement (a struct, so the keys keep the contract's order).
 ///

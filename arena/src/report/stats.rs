@@ -12,7 +12,7 @@ use crate::analysis::pieces::{
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, print_output, write_atomically, write_folder};
+use crate::output::{pretty_json, print_output, write_atomically, write_folder};
 use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
 use tetris_core::Piece;

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::{Mutex, Once};
 
 use crate::error::ArenaError;
-use crate::report::output::print_to_stderr;
+use crate::output::print_to_stderr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Ctrl-C presses since [`install`] was last called.

@@ -16,6 +16,7 @@
 //! [`PieceStatistics`], and the run's blocks in block order, so the result does not depend on
 //! `--jobs` or on how the blocks were spread over processes.
 
+use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
@@ -34,7 +35,10 @@ pub const BLOCK_SEED_STRIDE: u64 = 1 << 32;
 pub const MAX_BLOCKS: u64 = 1 << 32;
 
 /// Everything that decides the games of a statistics run.
-#[derive(Clone, Debug)]
+///
+/// It serializes as the `settings` of a shard's part file after the strategy's name
+/// (`crate::run::shard::StatsPartSettings`), whose field names and order it keeps.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StatisticsSettings {
     /// Pieces to place in all.
     pub pieces: u64,
@@ -46,9 +50,13 @@ pub struct StatisticsSettings {
     pub board_height: u8,
     /// Independent blocks (1: the classic run).
     pub blocks: u64,
-    /// When a game is over (each game over starts the next game of the block).
+    /// When a game is over (each game over starts the next game of the block; absent in
+    /// parts written before it was recorded: simulation).
+    #[serde(default)]
     pub game_over_rule: GameOverRule,
-    /// Which row a piece counts in (`--row`).
+    /// Which row a piece counts in (`--row`; absent in parts written before it was recorded:
+    /// top).
+    #[serde(default = "RowRule::unrecorded")]
     pub row_rule: RowRule,
 }
 

@@ -6,6 +6,7 @@
 //! [`crate::sim::game`]'s rules. Tasks are numbered game-major (game 0 of every strategy, game
 //! 1 of every strategy, …), so an interrupted run has finished whole sequences first.
 
+use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -22,10 +23,17 @@ use crate::sim::game::{GameEnd, GameSettings};
 pub const TOURNAMENT_ROW_RULE: RowRule = RowRule::Top;
 
 /// Everything that decides the games of a run (the settings stored with the results).
+///
+/// It serializes as the `settings` of a shard's part file (`crate::run::shard`), whose field
+/// names and order it keeps: the strategies by name only (`strategies`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TournamentSettings {
-    /// The strategies, in command-line order.
+    /// The strategies, in command-line order. Not serialized: read back from a part, it is
+    /// empty until the merge parses the names (which makes a bad name the part's error).
+    #[serde(skip)]
     pub specs: Vec<StrategySpec>,
     /// Their canonical names.
+    #[serde(rename = "strategies")]
     pub names: Vec<String>,
     /// Games per strategy.
     pub games: u64,
@@ -37,12 +45,15 @@ pub struct TournamentSettings {
     pub max_pieces: Option<u64>,
     /// Board rows.
     pub board_height: u8,
-    /// When a game is over.
+    /// When a game is over (absent in parts written before it was recorded: simulation).
+    #[serde(default)]
     pub game_over_rule: GameOverRule,
     /// Record per-piece statistics of every game (for `--plots` and `--estimate`).
     pub piece_statistics: bool,
     /// Report each strategy's expected game length estimated from where its pieces lock
-    /// (`--estimate`, which implies `piece_statistics`).
+    /// (`--estimate`, which implies `piece_statistics`; absent in parts written before it
+    /// existed: false).
+    #[serde(default)]
     pub estimate: bool,
 }
 

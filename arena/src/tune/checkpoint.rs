@@ -36,7 +36,7 @@ use tetris_core::{
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
 
 use crate::error::ArenaError;
-use crate::report::output::write_atomically;
+use crate::output::write_atomically;
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};

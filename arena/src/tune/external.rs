@@ -43,7 +43,7 @@ use std::process::{Command, Stdio};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ArenaError;
-use crate::report::output::{json_line, pretty_json, write_atomically};
+use crate::output::{json_line, pretty_json, write_atomically};
 use crate::tune::checkpoint::{
     Checkpoint, IterationPlan, IterationRecord, TuneSettings, finish_iteration, play_candidates,
 };

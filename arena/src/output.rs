@@ -3,6 +3,8 @@
 //! whole, the one check of an output path made before any game is played, and standard output
 //! and standard error without panicking when the reader goes away or the disk is full.
 //!
+//! The lowest layer, beside [`crate::format`]: no result type, so every layer may write.
+//!
 //! # Temporary names and what a killed run leaves
 //!
 //! A file `NAME` is written as `.NAME.PID.tmp` beside it (PID: the writing process) and

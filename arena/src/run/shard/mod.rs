@@ -1,5 +1,6 @@
-//! Shards: one run split over independent processes or machines (`--shard K/N`), each playing
-//! a fixed part of the games with no coordination, merged exactly by `arena merge`.
+//! Sharding, in one place: one run split over independent processes or machines
+//! (`--shard K/N`), each playing a fixed part of the games with no coordination, merged
+//! exactly by `arena merge`.
 //!
 //! - Shards are numbered from 0: `K/N` with 0 ≤ K < N. The whole run is shard `0/1`.
 //! - Game g (0-based) belongs to shard `g % N` (round-robin: the shards' sizes differ by at
@@ -11,15 +12,38 @@
 //!   same shard (the pairwise comparison needs both games of a sequence).
 //! - `arena stats` has no independent games (each game starts where the previous one ended);
 //!   there a shard is one of N blocks ([`crate::run::statistics`]).
+//!
+//! Here: the shard ([`Shard`], parsed from `K/N` with one message per mistake), its games
+//! ([`Shard::games`], [`run_shard_tasks`]), where a run that may be a shard delivers its
+//! results, checked before any game ([`RunDelivery`], [`check_part_file`]); the part file a
+//! shard writes ([`part`]); and the merge of the parts, which checks that they are one run's
+//! and puts the results back in the unsharded run's order ([`merge`]).
+
+pub mod kinds;
+pub mod merge;
+pub mod part;
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::ArenaError;
+use crate::output::{ResultsDestination, check_output_file};
 use crate::run::{self, Finished, Progress, TaskOutcome};
 
-/// Shard `index` of `count` (0-based: `0 ≤ index < count`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub use kinds::{NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings};
+pub use merge::{Merged, merge_parts};
+pub use part::{
+    Contents, PART_FORMAT, PART_VERSION, Part, PartBody, PartTiming, ShardedRun, nes_part,
+    stats_part, tournament_part, write_part,
+};
+
+/// Shard `index` of `count` (0-based: `0 ≤ index < count`). It is also the `shard` object of
+/// a part file (`{"index": K, "count": N}`); a shard read from a file is not checked until
+/// the merge checks it ([`merge_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Shard {
     /// K: which shard, from 0.
     pub index: u64,
@@ -108,6 +132,68 @@ impl FromStr for Shard {
             )));
         }
         Ok(Shard { index, count })
+    }
+}
+
+/// Checks, before any game, where a sharded run writes its part: `--out` must name a `.json`
+/// file in an existing folder, and `--json` does not apply (`arena merge` prints the report).
+pub fn check_part_file(out: Option<&Path>, json: bool) -> Result<PathBuf, ArenaError> {
+    let Some(path) = out else {
+        return Err(ArenaError::Usage(
+            "--shard writes a part file: give --out PART.json (then `arena merge` the parts)"
+                .into(),
+        ));
+    };
+    let is_json = path
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return Err(ArenaError::Usage(format!(
+            "--out {}: with --shard the part file's name must end in .json",
+            path.display()
+        )));
+    }
+    if json {
+        return Err(ArenaError::Usage(
+            "--json does not apply to a sharded run, which writes a part: `arena merge --json` \
+             prints the report"
+                .into(),
+        ));
+    }
+    check_output_file("--out", path)?;
+    Ok(path.to_path_buf())
+}
+
+/// Where a run that may be one shard of a larger one delivers its results: the whole run's
+/// report, or a shard's part file.
+#[derive(Clone, Debug)]
+pub enum RunDelivery {
+    /// An unsharded run: its report to `--out` and standard output.
+    Report(ResultsDestination),
+    /// A shard: its part file.
+    Part(PathBuf),
+}
+
+impl RunDelivery {
+    /// Checks, before any game, that `shard` (absent: the whole run) fits a run of `games`
+    /// games and that the outputs suit it: the shard and where results go.
+    pub fn check(
+        shard: Option<Shard>,
+        games: u64,
+        out: Option<&Path>,
+        json: bool,
+    ) -> Result<(Shard, RunDelivery), ArenaError> {
+        match shard {
+            None => Ok((
+                Shard::WHOLE,
+                RunDelivery::Report(ResultsDestination::check(out, json)?),
+            )),
+            Some(shard) => {
+                shard.check_for(games, "games")?;
+                Ok((shard, RunDelivery::Part(check_part_file(out, json)?)))
+            }
+        }
     }
 }
 
