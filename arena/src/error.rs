@@ -34,9 +34,16 @@ pub enum ArenaError {
     /// A tuning run's request that breaks one of its rules.
     #[error(transparent)]
     TuneRequest(#[from] crate::request::tune::TuneRequestError),
+    /// A merge's request that breaks one of its rules.
+    #[error(transparent)]
+    MergeRequest(#[from] crate::request::merge::MergeRequestError),
     /// A piece file with fewer pieces than `arena sequence` asked for.
     #[error(transparent)]
     TooFewPieces(#[from] crate::request::sequence::TooFewPieces),
+    /// A run stopped by Ctrl-C: what was kept, after `interrupted by Ctrl-C` (from `:` or
+    /// ` after`).
+    #[error("interrupted by Ctrl-C{0}")]
+    Interrupted(String),
     /// A command-line value that is out of range or inconsistent.
     #[error("{0}")]
     Usage(String),

@@ -12,10 +12,9 @@ use std::path::PathBuf;
 
 use crate::error::ArenaError;
 use crate::report::nes::NesReport;
-use crate::report::output::ResultsDestination;
-use crate::report::parts::{Merged, Part, merge_parts};
 use crate::report::stats::deliver_stats;
 use crate::report::tournament::TournamentReport;
+use crate::request::merge::{CheckedMerge, MergeRequest};
 
 /// Options of `arena merge`.
 #[derive(Debug, clap::Args)]
@@ -38,56 +37,39 @@ pub struct Args {
 
 /// Runs `arena merge`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let mut parts = Vec::with_capacity(args.parts.len());
-    for path in &args.parts {
-        parts.push((path.clone(), Part::read(path)?));
-    }
-    let merged = merge_parts(parts)?;
-    let no_plots = |command: &str| match &args.plots {
-        Some(_) => Err(ArenaError::Usage(format!(
-            "merge: --plots applies to tournament parts only, these are {command} parts{}",
-            if command == "stats" {
-                " (stats plots go to --out DIR)"
-            } else {
-                ""
-            }
-        ))),
-        None => Ok(()),
+    let request = MergeRequest {
+        parts: args.parts.clone(),
+        out: args.out.clone(),
+        plots: args.plots.clone(),
+        json: args.json,
     };
-    match merged {
-        Merged::Tournament { settings, finished } => {
-            let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
-            if args.plots.is_some() && !settings.piece_statistics {
-                return Err(ArenaError::Usage(
-                    "merge: --plots needs parts of a tournament run with --plots (they hold \
-                     the games' piece statistics)"
-                        .into(),
-                ));
-            }
+    match request.check()? {
+        CheckedMerge::Tournament {
+            settings,
+            finished,
+            destination,
+        } => {
             let report = TournamentReport::new(&settings, finished);
             if let Some(folder) = &args.plots {
                 report.write_plots(folder)?;
             }
             destination.deliver(&report)
         }
-        Merged::Nes { settings, finished } => {
-            no_plots("nes")?;
-            let destination = ResultsDestination::check(args.out.as_deref(), args.json)?;
-            destination.deliver(&NesReport::new(&settings, &finished))
-        }
-        Merged::Stats {
+        CheckedMerge::Nes {
+            settings,
+            finished,
+            destination,
+        } => destination.deliver(&NesReport::new(&settings, &finished)),
+        CheckedMerge::Stats {
             strategy,
             settings,
             statistics,
-        } => {
-            no_plots("stats")?;
-            deliver_stats(
-                &strategy,
-                &settings,
-                &statistics,
-                args.out.as_deref(),
-                args.json,
-            )
-        }
+        } => deliver_stats(
+            &strategy,
+            &settings,
+            &statistics,
+            args.out.as_deref(),
+            args.json,
+        ),
     }
 }

@@ -167,8 +167,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         watcher.finish()?;
     }
     if result.end == GameEnd::Stopped {
-        return Err(ArenaError::Usage(format!(
-            "interrupted by Ctrl-C after {} pieces: the game was not finished, so nothing was \
+        return Err(ArenaError::Interrupted(format!(
+            " after {} pieces: the game was not finished, so nothing was \
              printed or written",
             result.pieces
         )));

@@ -228,8 +228,8 @@ fn interrupted_error(checkpoint: &Checkpoint, args: &Args) -> ArenaError {
             args.out.display()
         ),
     };
-    ArenaError::Usage(format!(
-        "interrupted by Ctrl-C: iteration {done} was dropped; {done} of {} iterations \
+    ArenaError::Interrupted(format!(
+        ": iteration {done} was dropped; {done} of {} iterations \
          finished; {kept}",
         args.iterations
     ))

@@ -15,12 +15,14 @@
 //! - [`stats`]: a statistics run (`arena stats`);
 //! - [`analyze`]: one position (`arena analyze`, Python `analyze`);
 //! - [`sequence`]: a generator's pieces (`arena sequence`, Python `sequence`);
-//! - [`tune`]: a tuning run (`arena tune`).
+//! - [`tune`]: a tuning run (`arena tune`);
+//! - [`merge`]: the parts of a sharded run put back together (`arena merge`).
 //!
 //! This layer stands above [`crate::report`] (it checks output paths) and below the commands.
 
 pub mod analyze;
 pub mod game;
+pub mod merge;
 pub mod nes;
 pub mod sequence;
 pub mod stats;

@@ -68,8 +68,8 @@ pub fn finished_or_error(
     if !interrupted {
         return Ok(());
     }
-    Err(ArenaError::Usage(format!(
-        "interrupted by Ctrl-C: {finished} of {planned} games finished; those were {}",
+    Err(ArenaError::Interrupted(format!(
+        ": {finished} of {planned} games finished; those were {}",
         match out {
             Some(path) => format!("printed and written to {}", path.display()),
             None => "printed".to_string(),

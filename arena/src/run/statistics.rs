@@ -173,8 +173,8 @@ pub fn play_statistics_blocks(
     )?;
     if finished.interrupted {
         // The statistics of a run are those of all its pieces: a part is not written.
-        return Err(ArenaError::Usage(format!(
-            "interrupted by Ctrl-C: {} of {} blocks finished; nothing was written",
+        return Err(ArenaError::Interrupted(format!(
+            ": {} of {} blocks finished; nothing was written",
             finished.results.len(),
             settings.shard_blocks(shard).count()
         )));

@@ -330,8 +330,8 @@ pub fn play_candidates(
     if finished.interrupted {
         // Part of an iteration is no iteration: the caller keeps what the last finished
         // one wrote.
-        return Err(ArenaError::Usage(
-            "interrupted by Ctrl-C: the running iteration was dropped".into(),
+        return Err(ArenaError::Interrupted(
+            ": the running iteration was dropped".into(),
         ));
     }
     Ok(finished

@@ -306,8 +306,8 @@ pub fn stats_part(
 /// interrupted shard writes nothing (a part holds all of its shard's games) and fails.
 pub fn write_part<T>(part: &Part, path: &Path, finished: &Finished<T>) -> Result<(), ArenaError> {
     if finished.interrupted {
-        return Err(ArenaError::Usage(format!(
-            "interrupted by Ctrl-C: {} was not written (a part holds every game of its shard; \
+        return Err(ArenaError::Interrupted(format!(
+            ": {} was not written (a part holds every game of its shard; \
              run the shard again)",
             path.display()
         )));
