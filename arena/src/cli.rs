@@ -1,4 +1,4 @@
-//! The command line: one subcommand per user job (arena.md, "Commands").
+//! The command line: one subcommand per user job (docs/spec/arena.md, "Commands").
 
 use clap::{Parser, Subcommand};
 

@@ -1,4 +1,4 @@
-//! The game-over rule of `arena nes` (issue 16, rules.md): the console rule by default with the
+//! The game-over rule of `arena nes` (issue 16, docs/spec/rules.md): the console rule by default with the
 //! gravity-aware gamepad searcher, the simulation rule for searchers that ignore gravity (which
 //! cannot play the console rule), recorded in every report and part; and the frame-less
 //! commands refuse the console rule.

@@ -1,7 +1,7 @@
 //! The committed fuzz corpus (`fuzz/corpus/TARGET/`: the minimized inputs of the cargo-fuzz
 //! runs and every input that once crashed a parser) through the same entry points the fuzz
 //! targets call ([`tetris_arena::fuzzing`]), on stable Rust: no input may panic. The fuzzers
-//! themselves need nightly Rust and run by hand (README, "Fuzzing").
+//! themselves need nightly Rust and run by hand (docs/testing.md, "Fuzzing").
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;

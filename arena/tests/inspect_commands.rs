@@ -182,7 +182,7 @@ fn list_prints_every_searcher_evaluator_preset_and_generator() {
 
 #[test]
 fn sequence_replays_java_random_and_piece_files() {
-    // arena.md / the task's anchor: new java.util.Random(1).nextInt(7) in T J Z O S L I order.
+    // docs/spec/arena.md / the task's anchor: new java.util.Random(1).nextInt(7) in T J Z O S L I order.
     let output = arena(&[
         "sequence",
         "--generator",
@@ -264,7 +264,7 @@ fn sequence_rejects_bad_counts_and_generators() {
 fn features_of_the_empty_board_match_the_spec_anchors() {
     let folder = folder("features-empty");
     let empty = write(&folder, "empty.txt", &board_text(20, &[]));
-    // evaluators.md §1: an empty board has all four El-Ashi board features = 0; the
+    // docs/spec/evaluators.md §1: an empty board has all four El-Ashi board features = 0; the
     // placement features (rows_cleared, lock_height) are left out.
     let json = json_of(&arena(&[
         "features", "--board", &empty, "--eval", "elashi", "--json",
@@ -281,7 +281,7 @@ fn features_of_the_empty_board_match_the_spec_anchors() {
             ("wells".to_string(), 0.0),
         ]
     );
-    // evaluators.md §2: every row counts 2 row transitions when empty (20 × 2 = 40) and every
+    // docs/spec/evaluators.md §2: every row counts 2 row transitions when empty (20 × 2 = 40) and every
     // empty column 1 column transition (10); no holes, no wells. landing_height, rows_removed
     // and eroded_piece_cells belong to the placement and are left out.
     let json = json_of(&arena(&[
@@ -333,7 +333,7 @@ fn features_of_the_empty_board_match_the_spec_anchors() {
 #[test]
 fn features_of_hand_made_boards() {
     let folder = folder("features-boards");
-    // evaluators.md §1 anchor: bottom row `#########.` → wells = 9 (columns 0..=7 each have
+    // docs/spec/evaluators.md §1 anchor: bottom row `#########.` → wells = 9 (columns 0..=7 each have
     // both neighbours occupied at their top row; column 8's right neighbour is empty; the
     // empty column 9, bounded by column 8 and the wall, adds 1 at row 19). Row 19 has two
     // row transitions (into the gap, out to the wall); columns start occupied at their top and
@@ -752,7 +752,7 @@ fn analyze_shows_chains_cut_short_and_game_over() {
     let entries = json["placements"].as_array().unwrap();
     assert!(!entries.is_empty());
     // No chain reaches the O: every one is cut short after the T, so no chain continues and
-    // the value is null (arena.md); the cut-short chain's length and rule are still shown.
+    // the value is null (docs/spec/arena.md); the cut-short chain's length and rule are still shown.
     for entry in entries {
         assert_eq!(entry["chain_length"], 1, "{entry}");
         assert!(entry["value"].is_null(), "{entry}");

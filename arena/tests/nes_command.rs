@@ -45,12 +45,12 @@ fn short_run<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
-/// Line-clear points for 1, 2, 3 and 4 rows before the (level + 1) factor (rules.md).
+/// Line-clear points for 1, 2, 3 and 4 rows before the (level + 1) factor (docs/spec/rules.md).
 const BASE_POINTS: [u64; 4] = [40, 100, 300, 1200];
 
 /// Checks one game's score from its clears. From level 19 to the level-20 stop, every clear
 /// scores at level 19 (× 20) except the one that reaches 140 lines, which scores at level 20
-/// (× 21, rules.md: the level after the clear's own level-up) and ends the game. So a game
+/// (× 21, docs/spec/rules.md: the level after the clear's own level-up) and ends the game. So a game
 /// that topped out scores exactly 20 × Σ base × count, and a game that reached the stop
 /// level scores one base more: that of its last clear, which cleared at least
 /// `lines − 139` rows.
@@ -124,7 +124,7 @@ fn the_report_summarizes_the_games_it_lists() {
     assert_eq!(settings["seed"], 1);
     assert_eq!(settings["start_level"], 19);
     assert_eq!(settings["stop_level"], 20);
-    // rules.md: from level 19 the first level-up comes at 140 lines.
+    // docs/spec/rules.md: from level 19 the first level-up comes at 140 lines.
     assert_eq!(settings["stop_level_lines"], 140);
     assert_eq!(settings["tap_rate"], 2);
     assert_eq!(stdout["timing"]["jobs"], 2);
@@ -248,7 +248,7 @@ fn assert_uncapped_summary(summary: &Value, games: &[Value]) {
 #[test]
 fn the_uncapped_points_are_reported_beside_the_capped_score() {
     // Three games of a depth-2 column-drop strategy to the level-29 transition: each clears
-    // 230 lines and passes the 999,999 cap (README: this strategy's games mostly max out),
+    // 230 lines and passes the 999,999 cap (docs/nes-benchmark.md: this strategy's games mostly max out),
     // so the two distributions differ.
     let folder = scratch_folder("uncapped");
     let (json_path, csv_path) = (folder.join("games.json"), folder.join("games.csv"));
@@ -568,7 +568,7 @@ fn gamepad_paths_replay_through_the_frame_model_across_speed_changes() {
     let json: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(json["ignores_gravity"], false);
     assert_eq!(json["gravity_note"], Value::Null);
-    // rules.md: from level 0 the first level-up is at 10 × (0 + 1) lines, then every 10.
+    // docs/spec/rules.md: from level 0 the first level-up is at 10 × (0 + 1) lines, then every 10.
     assert_eq!(json["settings"]["stop_level_lines"], 20);
     let game = &json["games"][0];
     if game["end"] == "stop-level" {

@@ -53,7 +53,7 @@ fn text(path: &Path) -> &str {
     path.to_str().expect("temporary paths are UTF-8")
 }
 
-/// NES score from level 0, worked out from rules.md independently of the arena: starting at
+/// NES score from level 0, worked out from docs/spec/rules.md independently of the arena: starting at
 /// level 0 the first level-up comes at 10 lines and then every 10, so after the clear the
 /// level is lines / 10; a clear of n rows scores [0, 40, 100, 300, 1200][n] × (level + 1).
 fn nes_score(clears: &[u64]) -> u64 {
@@ -81,8 +81,8 @@ fn play_json_is_complete_legal_and_deterministic() {
     assert_eq!(first, succeed(&args), "two runs print the same bytes");
     assert_eq!(first.lines().count(), 1);
     let value = json(&first);
-    // Exactly the contract's fields (arena.md, "Command-line contract") and the game-over
-    // rule, which every result records (rules.md).
+    // Exactly the contract's fields (docs/spec/arena.md, "Command-line contract") and the game-over
+    // rule, which every result records (docs/spec/rules.md).
     let keys: Vec<&str> = value
         .as_object()
         .unwrap()

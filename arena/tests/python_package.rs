@@ -84,7 +84,7 @@ fn the_python_package_passes_its_tests() {
         }
         std::fs::write(&stamp, &wanted).unwrap();
     }
-    // `pip install ./python` as the README says, with maturin already in the environment.
+    // `pip install ./python` as README.md and docs/python.md say, with maturin already in the environment.
     let path = format!(
         "{}:{}",
         venv.join("bin").display(),

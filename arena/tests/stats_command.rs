@@ -180,7 +180,7 @@ fn five_o_pieces_from_a_file_make_one_full_clear_after_five_pieces() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
-/// The smallest dy of each piece's cells in each rotation (rules.md's table, T J Z O S L I):
+/// The smallest dy of each piece's cells in each rotation (docs/spec/rules.md's table, T J Z O S L I):
 /// the top cell lies that many rows above (negative) the pivot.
 const TOP_DY: [&[i64]; 7] = [
     &[0, -1, -1, -1],

@@ -1,13 +1,13 @@
 //! The playing field: 10 columns × H rows (H from 4 to 32) as a `Copy` column bitboard.
 //!
-//! Coordinates follow rules.md: `x` is the column (0 at the left), `y` the row (0 at the TOP,
+//! Coordinates follow docs/spec/rules.md: `x` is the column (0 at the left), `y` the row (0 at the TOP,
 //! `H − 1` the floor row). Cells above row 0 (`y < 0`) are legal for a piece. What happens to
 //! the cells of a piece that locks partly above the field depends on the board:
 //!
 //! - a plain board (the default) never stores them: they are lost, as in the original NES AI
-//!   program (rules.md, the simulation and literature rules);
+//!   program (docs/spec/rules.md, the simulation and literature rules);
 //! - a console board ([`Board::with_hidden_rows`]) keeps the NES console's two hidden rows −1
-//!   and −2 (rules.md, the console rule; nes-facts.md §1.5): cells that lock there are written
+//!   and −2 (docs/spec/rules.md, the console rule; docs/spec/nes-facts.md §1.5): cells that lock there are written
 //!   there, collide with every later piece, and are never cleared, shifted or drawn; and a
 //!   cell above row −2 is outside the console's field. The text and JSON forms show the field
 //!   only, and so do the features: the hidden rows are invisible, as on the screen.
@@ -91,7 +91,7 @@ impl Board {
         }
     }
 
-    /// This board as a console board (rules.md, the console rule): the same field, with the
+    /// This board as a console board (docs/spec/rules.md, the console rule): the same field, with the
     /// two hidden rows above it, empty at first, which keep the cells of pieces that lock
     /// there (see the module documentation).
     pub const fn with_hidden_rows(self) -> Board {
@@ -685,7 +685,7 @@ mod tests {
 
     #[test]
     fn a_console_board_keeps_cells_locked_on_the_hidden_rows_forever() {
-        // rules.md console rule, nes-facts.md §1.5: rows −1 and −2 keep what locks there; they
+        // docs/spec/rules.md console rule, docs/spec/nes-facts.md §1.5: rows −1 and −2 keep what locks there; they
         // collide, and are never cleared, shifted or drawn.
         let plain = with_bottom(&[".#########"; 3], 20);
         let console = plain.with_hidden_rows();

@@ -1,4 +1,4 @@
-//! Lookahead chains: a searcher and an evaluator chained over the known pieces (search.md §4).
+//! Lookahead chains: a searcher and an evaluator chained over the known pieces (docs/spec/search.md §4).
 //!
 //! The current piece is placed at every placement the searcher finds, its rows clear, the next
 //! known piece is searched on the board that leaves, and so on to the chain's depth; the last

@@ -1,6 +1,6 @@
 //! The `Evaluator` trait, the per-placement records a chain hands it, and weights as data.
 //!
-//! Direction: every evaluator returns a COST, lower is better (evaluators.md, "Conventions").
+//! Direction: every evaluator returns a COST, lower is better (docs/spec/evaluators.md, "Conventions").
 //! Weights are plain serde data in feature order, so the tuner can mutate and save them and
 //! every evaluator loads them the same way: unknown names, missing names and non-finite values
 //! are errors, never silent defaults.

@@ -1,7 +1,7 @@
 //! Board feature primitives shared by the evaluators.
 //!
 //! Column heights, holes, transitions and wells appear in several evaluators with DIFFERENT
-//! definitions (evaluators.md, "Features shared across evaluators"), so every primitive's name
+//! definitions (docs/spec/evaluators.md, "Features shared across evaluators"), so every primitive's name
 //! says which variant it is and its doc comment gives the exact definition. Each evaluator
 //! composes the ones it needs; a quirk that fits only one evaluator (El-Ashi's `wells`, with
 //! its depth-19 rule for empty columns) lives in that evaluator's crate, not here.
@@ -421,7 +421,7 @@ mod tests {
                 occupied_cells: 0,
                 weighted_occupied_cells: 0,
                 row_transitions_nonempty_rows: 0,
-                // Every empty row changes at both walls: 2 × H (40 on 10 × 20, evaluators.md §2).
+                // Every empty row changes at both walls: 2 × H (40 on 10 × 20, docs/spec/evaluators.md §2).
                 row_transitions_all_rows: transitions_in_empty_rows,
                 column_transitions_interior: 0,
                 column_transitions_below_top: 0,

@@ -1,4 +1,4 @@
-//! Placement filters: predicates on candidate lock placements (search.md §4).
+//! Placement filters: predicates on candidate lock placements (docs/spec/search.md §4).
 //!
 //! The lookahead chain asks its filter about every placement at every depth, each time with
 //! the board that piece is placed on (before it locks). A rejected placement is not played and

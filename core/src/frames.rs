@@ -1,6 +1,6 @@
 //! The NES frame model: one falling piece, frame by frame, and a frame-accurate game driver.
 //!
-//! [`FallingPiece`] is a literal transcription of the game's per-frame piece logic (nes-facts.md
+//! [`FallingPiece`] is a literal transcription of the game's per-frame piece logic (docs/spec/nes-facts.md
 //! §3 and §7: `shift_tetrimino` with its delayed auto shift, `rotate_tetrimino`,
 //! `drop_tetrimino` with soft drop and the first piece's entry delay), in the game's own
 //! variables. It is deliberately NOT shared with the gamepad search, which works on a compressed
@@ -9,7 +9,7 @@
 //!
 //! [`NesGame`] drives whole games with it: spawn, the player's frames, lock, line clear, the
 //! entry and line-clear delays, level progression and NES scoring, with the NES randomizer
-//! stepped once per simulated frame. The values it uses, from nes-facts.md §3.5 (H is the
+//! stepped once per simulated frame. The values it uses, from docs/spec/nes-facts.md §3.5 (H is the
 //! board height, 20 on the NES; y the pivot row at lock; F the frame whose drop failed):
 //!
 //! - the playfield redraw takes `k = ceil((H − max(0, y − 2)) / 4)` frames;
@@ -22,7 +22,7 @@
 //!
 //! The game plays under one of two game-over rules ([`NesGameSettings::game_over_rule`]):
 //!
-//! - the console rule (rules.md; nes-facts.md §1.5 and §6), the plateau benchmark's: the
+//! - the console rule (docs/spec/rules.md; docs/spec/nes-facts.md §1.5 and §6), the plateau benchmark's: the
 //!   board is a console board ([`Board::with_hidden_rows`]), whose two hidden rows keep the
 //!   cells that lock above the field; a spawn is never checked, so a piece that spawns
 //!   overlapping may still move out; the game is over when a piece locks overlapping an
@@ -30,7 +30,7 @@
 //! - the simulation rule, the NES AI program's: cells above row 0 are lost at lock, and the
 //!   game is over when the next piece cannot spawn.
 //!
-//! Choices where the console is not modelled (the same as the rest of the arena, rules.md):
+//! Choices where the console is not modelled (the same as the rest of the arena, docs/spec/rules.md):
 //! the frame counter is 0 on the game-start frame (the real one depends on the menus, like
 //! the randomizer's seed); buttons are all released during the dead frames between pieces (so
 //! every piece starts with nothing held; the delayed-auto-shift counter still carries over, as
@@ -62,7 +62,7 @@ pub const PLATEAU_START_LEVEL: u8 = 19;
 pub const PLATEAU_STOP_LEVEL: u8 = ONE_FRAME_LEVEL;
 /// Lines from the start of a [`PLATEAU_START_LEVEL`] game to the transition to
 /// [`PLATEAU_STOP_LEVEL`]: the first level-up at 140 lines, then one every 10 (140 + 9 × 10;
-/// rules.md). A test checks it against the level rule of [`NesScore`].
+/// docs/spec/rules.md). A test checks it against the level rule of [`NesScore`].
 pub const PLATEAU_LINES: u32 = 230;
 /// The D-pad buttons (the NES also has Up, which no player here presses).
 const DIRECTION_PAD: u8 = Buttons::LEFT.0 | Buttons::RIGHT.0 | Buttons::DOWN.0;
@@ -267,7 +267,7 @@ pub struct NesGameSettings {
 }
 
 impl NesGameSettings {
-    /// The plateau benchmark's settings (rules.md): start at [`PLATEAU_START_LEVEL`] (19), stop
+    /// The plateau benchmark's settings (docs/spec/rules.md): start at [`PLATEAU_START_LEVEL`] (19), stop
     /// at the transition to [`PLATEAU_STOP_LEVEL`] (29), under the console rule.
     pub fn plateau(seed: u64) -> NesGameSettings {
         NesGameSettings {
@@ -521,7 +521,7 @@ impl NesGame {
 
     /// Locks the current piece after `active_frames` frames, then runs the delays and spawns
     /// the next piece (or ends the game). Under the console rule a lock that overlaps an
-    /// occupied cell ends the game instead: the console checks at lock time (nes-facts.md
+    /// occupied cell ends the game instead: the console checks at lock time (docs/spec/nes-facts.md
     /// §6), and the curtain falls with the board, score and piece count unchanged.
     fn lock(&mut self, state: PieceState, active_frames: u32, autorepeat_x: u8) -> NesLock {
         let lock_frame = self.spawn_frame + u64::from(active_frames);
@@ -572,7 +572,7 @@ impl NesGame {
 }
 
 /// Frames the playfield redraw takes after a lock with pivot row `y` on a field `height` rows
-/// tall: 4 rows per frame from row `max(0, y − 2)` down (`k` of nes-facts.md §3.5).
+/// tall: 4 rows per frame from row `max(0, y − 2)` down (`k` of docs/spec/nes-facts.md §3.5).
 pub fn redraw_frames(y: i8, height: u8) -> u64 {
     let first_row = (y - 2).max(0) as u64;
     (height as u64).saturating_sub(first_row).div_ceil(4).max(1)
@@ -600,7 +600,7 @@ mod tests {
 
     #[test]
     fn a_held_right_shifts_at_once_then_after_16_frames_then_every_6() {
-        // nes-facts.md §8 vector 9, at level 0 (48 frames per row) so nothing falls meanwhile.
+        // docs/spec/nes-facts.md §8 vector 9, at level 0 (48 frames per row) so nothing falls meanwhile.
         let board = Board::standard();
         let mut falling = FallingPiece::spawn(Piece::T, false, 0);
         let xs = columns_after_frames(&mut falling, &board, &[Buttons::RIGHT; 30], 48);
@@ -625,7 +625,7 @@ mod tests {
             assert_eq!(falling.frame(&board, Buttons::DOWN, 48), None);
             rows.push(falling.state().y);
         }
-        // Pressed on frame 1: moves on frames 3, 5, 7 (nes-facts.md §8 vector 10).
+        // Pressed on frame 1: moves on frames 3, 5, 7 (docs/spec/nes-facts.md §8 vector 10).
         assert_eq!(rows, [0, 0, 1, 1, 2, 2, 3]);
         falling.frame(&board, Buttons::DOWN.with(Buttons::LEFT), 48);
         assert_eq!(falling.state().x, 5, "no shift while Down is held");
@@ -729,7 +729,7 @@ mod tests {
 
     #[test]
     fn redraw_takes_one_frame_per_4_rows_from_2_above_the_pivot() {
-        // nes-facts.md §3.5: k = 1 for y 18–19, 2 for 14–17, 3 for 10–13, 4 for 6–9, 5 for ≤ 5.
+        // docs/spec/nes-facts.md §3.5: k = 1 for y 18–19, 2 for 14–17, 3 for 10–13, 4 for 6–9, 5 for ≤ 5.
         let expected = [5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1];
         for (y, k) in expected.into_iter().enumerate() {
             assert_eq!(redraw_frames(y as i8, 20), k, "y {y}");
@@ -949,7 +949,7 @@ mod tests {
         let game = NesGame::with_board(board, simulation);
         assert_eq!(game.end(), Some(NesGameEnd::ToppedOut));
         assert!(!game.board().keeps_hidden_rows());
-        // Console rule, the same seed: the spawn is not checked (nes-facts.md §6). Left on
+        // Console rule, the same seed: the spawn is not checked (docs/spec/nes-facts.md §6). Left on
         // the first frame tests only the target, x 4 (cells (3..5, 0) and (4, 1)), which is
         // free: the T has moved out. Then it floats through the entry delay and falls to the
         // floor: rows 0..18 for its pivot, the drop from 18 failing.

@@ -1,7 +1,7 @@
 //! The game without frames, one placement at a time: [`PlacementGame`], beside the NES frame
 //! model's [`crate::NesGame`].
 //!
-//! A frame-less game (rules.md) is a board, the NES score from level 0 and the counts of
+//! A frame-less game (docs/spec/rules.md) is a board, the NES score from level 0 and the counts of
 //! pieces, lines and clears; each turn the front end spawns the next piece
 //! ([`PlacementGame::spawn`]), chooses one of its lock placements, and places it
 //! ([`PlacementGame::place`]): the piece locks, full rows clear, the lines score NES

@@ -1,4 +1,4 @@
-//! Piece generators (rules.md, "Piece generators"; arena.md, "Piece sequences").
+//! Piece generators (docs/spec/rules.md, "Piece generators"; docs/spec/arena.md, "Piece sequences").
 //!
 //! A [`GeneratorKind`] is a generator chosen by name (`uniform`, `nes`, `bag7`, `sz`, `java`,
 //! `file:PATH`); [`GeneratorKind::start`] turns it and a seed into a [`PieceGenerator`], an
@@ -41,7 +41,7 @@ pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, bound: u32) -> u32 {
     }
 }
 
-/// The NES randomizer's state (rules.md, "NES randomizer"; nes-facts.md §2): the 16-bit shift
+/// The NES randomizer's state (docs/spec/rules.md, "NES randomizer"; docs/spec/nes-facts.md §2): the 16-bit shift
 /// register, the 8-bit spawn counter and the spawn orientation id of the previous pick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NesRandomizer {
@@ -574,7 +574,7 @@ mod tests {
 
     #[test]
     fn lfsr_steps_match_the_spec_vectors() {
-        // rules.md "NES randomizer" and nes-facts.md §8.4.
+        // docs/spec/rules.md "NES randomizer" and docs/spec/nes-facts.md §8.4.
         let vectors = [
             (1, 0x44C4),
             (2, 0x2262),
@@ -608,7 +608,7 @@ mod tests {
 
     #[test]
     fn pick_matches_the_spec_vectors() {
-        // rules.md: (S, counter before, previous id -> piece, S after, counter after).
+        // docs/spec/rules.md: (S, counter before, previous id -> piece, S after, counter after).
         let vectors = [
             (0x8988, 0, 0, Piece::Z, 0x8988, 1),
             (0x8988, 0, 8, Piece::L, 0x44C4, 1),

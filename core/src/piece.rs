@@ -1,4 +1,4 @@
-//! The seven tetrominoes with the NES orientation table (rules.md, "Pieces and orientations").
+//! The seven tetrominoes with the NES orientation table (docs/spec/rules.md, "Pieces and orientations").
 //!
 //! Cells are `(dx, dy)` offsets from the pivot, `+x` right and `+y` DOWN. Rotation index 0 is
 //! the spawn orientation; index + 1 is one clockwise turn (the A button), index − 1 one
@@ -42,7 +42,7 @@ pub const SPAWN_X: i8 = 5;
 /// The spawn pivot row of every piece.
 pub const SPAWN_Y: i8 = 0;
 
-/// The orientation table of rules.md, indexed `[piece][rotation]`; rows past a piece's
+/// The orientation table of docs/spec/rules.md, indexed `[piece][rotation]`; rows past a piece's
 /// orientation count repeat rotation 0 and are never read.
 const ORIENTATIONS: [[[CellOffset; 4]; 4]; 7] = [
     // T
@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn footprints_give_each_columns_lowest_cell_and_the_walls() {
-        // By hand from rules.md's table. T rotation 0, (-1,0) (0,0) (1,0) (0,1): columns -1,
+        // By hand from docs/spec/rules.md's table. T rotation 0, (-1,0) (0,0) (1,0) (0,1): columns -1,
         // 0, 1 with lowest dy 0, 1, 0; pivot x from 1 to 8.
         let t = Piece::T.footprint(0);
         assert_eq!(t.column_bottoms(), [(-1, 0), (0, 1), (1, 0)]);
@@ -469,7 +469,7 @@ mod tests {
             sorted(Piece::Z.cells(1)),
             sorted([(1, -1), (0, 0), (1, 0), (0, 1)])
         );
-        // nes-facts.md §8: T spawn and S spawn.
+        // docs/spec/nes-facts.md §8: T spawn and S spawn.
         assert_eq!(
             sorted(Piece::T.cells(0)),
             sorted([(-1, 0), (0, 0), (1, 0), (0, 1)])
@@ -492,7 +492,7 @@ mod tests {
         }
         assert_eq!(Piece::O.clockwise(0), 0);
         assert_eq!(Piece::O.counterclockwise(0), 0);
-        // The NES ids move as nes-facts.md §1.3 says: A from T 0x02 → 0x03, B → 0x01,
+        // The NES ids move as docs/spec/nes-facts.md §1.3 says: A from T 0x02 → 0x03, B → 0x01,
         // A from J 0x07 → 0x04, A from L 0x0E → 0x0F, B from L 0x0E → 0x0D, I 0x12 ↔ 0x11.
         assert_eq!(Piece::T.nes_orientation_id(Piece::T.clockwise(0)), 0x03);
         assert_eq!(

@@ -1,8 +1,8 @@
-//! Game-over rules: when a game ends (rules.md, "Legality, locking, clearing, game over").
+//! Game-over rules: when a game ends (docs/spec/rules.md, "Legality, locking, clearing, game over").
 //!
 //! Three rules exist in the field, and a result means little without its rule: the
 //! literature's averages for the same strategy differ by a factor of about six between them
-//! (search.md §2b). This module names them:
+//! (docs/spec/search.md §2b). This module names them:
 //!
 //! - [`GameOverRule::Simulation`], the NES AI program's: the game is over when the next piece's
 //!   spawn state is illegal. A piece that locks with cells above row 0 loses those cells and
@@ -12,7 +12,7 @@
 //!   landed piece BEFORE any row is cleared (El-Tetris: landing row + piece height > 20), or
 //!   when the piece has no placement at all.
 //!
-//! - [`GameOverRule::Console`], the NES console's (nes-facts.md §1.5 and §6): two hidden rows
+//! - [`GameOverRule::Console`], the NES console's (docs/spec/nes-facts.md §1.5 and §6): two hidden rows
 //!   above the field keep the cells that lock there ([`Board::with_hidden_rows`]); the spawn
 //!   is never checked, so a piece that spawns overlapping may still move out, and the game is
 //!   over when a piece locks overlapping an occupied cell. A search never offers such a lock,
@@ -206,7 +206,7 @@ mod tests {
         assert!(GameOverRule::Simulation.blocks_next_piece(&board, None));
         assert!(!GameOverRule::Literature.blocks_next_piece(&board, Some(Piece::T)));
         assert!(!GameOverRule::Simulation.blocks_next_piece(&Board::standard(), None));
-        // The console never checks a spawn (nes-facts.md §6).
+        // The console never checks a spawn (docs/spec/nes-facts.md §6).
         assert!(!GameOverRule::Console.blocks_next_piece(&board, Some(Piece::T)));
         assert!(!GameOverRule::Console.blocks_next_piece(&board, None));
         assert!(GameOverRule::Console.spawn_may_overlap());

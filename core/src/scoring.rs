@@ -1,4 +1,4 @@
-//! NES levels, gravity and scoring (rules.md "Timing" and "Levels and scoring", nes-facts.md
+//! NES levels, gravity and scoring (docs/spec/rules.md "Timing" and "Levels and scoring", docs/spec/nes-facts.md
 //! §3.1, §4, §5).
 //!
 //! The game keeps the level in one byte and the lines and score in BCD; the rules here follow
@@ -6,7 +6,7 @@
 //! Values the console would show as garbage (level 30 and up, lines past 999) are still kept
 //! as plain numbers: [`NesScore::lines`] is the true count.
 //!
-//! Soft-drop ("push-down") points are left out of the benchmarks (rules.md); they are modelled
+//! Soft-drop ("push-down") points are left out of the benchmarks (docs/spec/rules.md); they are modelled
 //! by [`add_push_down_points`] and [`NesScore::add_push_down_points`] for a frame-accurate
 //! driver, and [`NesScore::add_cleared_rows`] never adds them.
 
@@ -99,7 +99,7 @@ fn to_bcd(value: u32) -> u8 {
 /// 99 with 3 rows gives 100. The hundreds carry is a plain byte increment that the line-clear
 /// routine running right after it always normalises and caps, so the result is returned as a
 /// number capped at [`MAX_SCORE`]. A `score` above [`MAX_SCORE`] is read as [`MAX_SCORE`], the
-/// most the game holds. Benchmarks do not use this: rules.md leaves soft-drop points out.
+/// most the game holds. Benchmarks do not use this: docs/spec/rules.md leaves soft-drop points out.
 pub fn add_push_down_points(score: u32, held_rows: u8) -> u32 {
     let score = score.min(MAX_SCORE);
     // The game tests `holdDownPoints < 2` with a signed branch (`cmp #2` then `bmi`).
@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn frames_per_row_whole_table() {
-        // rules.md "Timing": 0:48 1:43 ... 9:6, 10–12:5, 13–15:4, 16–18:3, 19–28:2, 29+:1.
+        // docs/spec/rules.md "Timing": 0:48 1:43 ... 9:6, 10–12:5, 13–15:4, 16–18:3, 19–28:2, 29+:1.
         let expected = [
             48, 43, 38, 33, 28, 23, 18, 13, 8, 6, // 0..=9
             5, 5, 5, 4, 4, 4, 3, 3, 3, // 10..=18
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn first_level_up_formula_for_the_documented_start_levels() {
-        // rules.md: 0–9 → 10(L+1); 10–15 → 100; 16–24 → 10L − 50; 25–29 → 200.
+        // docs/spec/rules.md: 0–9 → 10(L+1); 10–15 → 100; 16–24 → 10L − 50; 25–29 → 200.
         for start in 0..=29u8 {
             let level = u32::from(start);
             let expected = match start {
@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn start_19_reaches_level_29_at_230_lines() {
-        // rules.md: first level-up at 140 lines, then every 10; level 29 at 140 + 9 × 10 = 230.
+        // docs/spec/rules.md: first level-up at 140 lines, then every 10; level 29 at 140 + 9 × 10 = 230.
         let mut game = NesScore::new(19);
         for (lines, level) in [
             (139, 19),
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn level_rises_every_ten_lines_after_the_first_level_up() {
-        // rules.md: after the first level-up, one level every 10 lines.
+        // docs/spec/rules.md: after the first level-up, one level every 10 lines.
         for start in 0..=29u8 {
             let first = first_level_up_lines(start);
             let mut game = NesScore::new(start);

@@ -18,7 +18,7 @@ pub struct SearchOptions {
     /// Record an input path from the spawn state to each placement.
     pub with_paths: bool,
     /// The piece is a game's first, which has the long entry delay: no gravity for its first
-    /// 96 frames (rules.md, "Timing"). Only searchers that model frames read it.
+    /// 96 frames (docs/spec/rules.md, "Timing"). Only searchers that model frames read it.
     pub entry_delay: bool,
     /// The game's speed (frames per row at the current level) and the player's tap rate, for
     /// gravity-aware searchers; `None` means the searcher's own default timing
@@ -99,7 +99,7 @@ impl DecisionContext {
     }
 }
 
-/// The frame timing a gravity-aware searcher simulates (search.md §3).
+/// The frame timing a gravity-aware searcher simulates (docs/spec/search.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrameTiming {
     /// Frames per row of gravity, from the level ([`crate::scoring::frames_per_row`]): 2 at
@@ -111,7 +111,7 @@ pub struct FrameTiming {
     /// it counts as pressed again. Under [`InputModel::Article`] it is the spacing of the fixed
     /// press frames instead (every `tap_rate`-th input frame).
     pub tap_rate: u8,
-    /// Which buttons the player may press on which frames (search.md §3, "Input models").
+    /// Which buttons the player may press on which frames (docs/spec/search.md §3, "Input models").
     /// Absent in results recorded before the models existed, which were all two-thumb.
     #[serde(default)]
     pub inputs: InputModel,
@@ -127,7 +127,7 @@ impl FrameTiming {
 }
 
 /// The player's input model: which buttons may be pressed on which frames of a falling piece
-/// (search.md §3, "Input models"). With T the tap rate ([`FrameTiming::tap_rate`]) and the
+/// (docs/spec/search.md §3, "Input models"). With T the tap rate ([`FrameTiming::tap_rate`]) and the
 /// piece's input frames counted from 1 (its first frame with input, the frame after the spawn):
 ///
 /// - [`InputModel::TwoThumb`]: Left/Right on one thumb and A/B on the other. Each thumb
@@ -141,7 +141,7 @@ impl FrameTiming {
 ///   is "every other frame", the published bot. The schedule is fixed by the count of frames
 ///   since the piece's first input frame, not by the last press: a press frame on which
 ///   nothing is pressed does not move the next press frame earlier (the literal reading of
-///   search.md). A first piece's entry-delay frames are input frames like any other and
+///   docs/spec/search.md). A first piece's entry-delay frames are input frames like any other and
 ///   follow the same schedule. Its placements are a subset of the two-thumb model's at the
 ///   same timing.
 #[derive(
@@ -315,7 +315,7 @@ pub trait NamedSearcher: Searcher + Sized {
 
     /// The game-over rule a game of this searcher uses unless told otherwise: the simulation
     /// rule for searchers that start from the spawn, the literature rule for the `drop`
-    /// searcher, whose pieces come from above the field (rules.md).
+    /// searcher, whose pieces come from above the field (docs/spec/rules.md).
     const GAME_OVER_RULE: GameOverRule = GameOverRule::Simulation;
 
     /// The searcher with its default settings (and empty scratch).

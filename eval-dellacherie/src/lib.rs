@@ -1,4 +1,4 @@
-//! Pierre Dellacherie's one-piece evaluation with El-Tetris semantics (evaluators.md §2), with
+//! Pierre Dellacherie's one-piece evaluation with El-Tetris semantics (docs/spec/evaluators.md §2), with
 //! the presets `el-tetris` (default, El-Tetris's tuned weights) and `original` (Dellacherie's
 //! hand-set integers).
 //!

@@ -1,5 +1,5 @@
 //! Islam El-Ashi's six features as the NES Java AI computes them, with its published weights
-//! (evaluators.md §1).
+//! (docs/spec/evaluators.md §1).
 //!
 //! The article describes the features in words; the original program computes them as below,
 //! and the program is the reference (its games must replay move for move), quirks included:

@@ -1,9 +1,9 @@
-//! The genetic-algorithm agent's evaluator from the Java GA article (evaluators.md §4): seven
+//! The genetic-algorithm agent's evaluator from the Java GA article (docs/spec/evaluators.md §4): seven
 //! features, and the article's final example weight vector as the default preset.
 //!
 //! The article scores a board "higher is better" with the signs +rows cleared, −pile height,
 //! −holes, −connected holes, −blocks above holes, −wells, −bumpiness. Every evaluator here
-//! returns a COST (lower is better, evaluators.md "Conventions"), so the weights are stored in
+//! returns a COST (lower is better, docs/spec/evaluators.md "Conventions"), so the weights are stored in
 //! COST FORM: each of the article's weights with its sign flipped (`rows_cleared` −0.95856917,
 //! `pile_height` +0.08560386, …). Cost = Σ weight × feature in [`FEATURE_NAMES`] order, left to
 //! right, in `f64` (the trait's default `cost`), which is exactly the negated article score.

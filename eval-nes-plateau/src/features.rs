@@ -204,7 +204,7 @@ fn count_bits(masks: &[u32]) -> u32 {
             .sum::<u32>()
 }
 
-/// How many rows at the top of the field the ceiling penalty looks at (evaluators.md §3 rule 2:
+/// How many rows at the top of the field the ceiling penalty looks at (docs/spec/evaluators.md §3 rule 2:
 /// "the top 7 rows"); on a board fewer than 7 rows tall, every row.
 pub const CEILING_ROWS: u32 = 7;
 
@@ -218,7 +218,7 @@ const CEILING_DENOMINATOR: u32 = 420;
 /// `420 / (y + 1)` for the ceiling rows y = 0..7.
 const CEILING_ROW_NUMERATORS: [u32; CEILING_ROWS as usize] = [420, 210, 140, 105, 84, 70, 60];
 
-/// The five hole features of one board (evaluators.md §3, #5–#9).
+/// The five hole features of one board (docs/spec/evaluators.md §3, #5–#9).
 ///
 /// A hole is an empty cell whose cell directly above is occupied
 /// ([`tetris_core::features::hole_run_tops_mask`]): each vertical run of covered empty cells

@@ -1,4 +1,4 @@
-//! `eval-nes-plateau`: the NES level 19–28 scoring bot's evaluator (evaluators.md §3).
+//! `eval-nes-plateau`: the NES level 19–28 scoring bot's evaluator (docs/spec/evaluators.md §3).
 //!
 //! Seventeen board and placement features with the published weights, an 18th feature, the
 //! ceiling penalty, with a weight of our choosing, and the chain rules that the weights were
@@ -24,7 +24,7 @@ pub use features::{
 pub use rules::{SPAWN_AREA, blocks_a_spawn, field_is_split, spawn_region, touches_ceiling_rows};
 
 /// The feature names, in the order weights apply and costs sum: the 17 features of
-/// evaluators.md §3 in its table order, then `ceiling_penalty`.
+/// docs/spec/evaluators.md §3 in its table order, then `ceiling_penalty`.
 ///
 /// 1. `rows_cleared`: rows cleared by all placements of the chain (0 without records).
 /// 2. `lock_height`: the sum over the chain's placements of each one's lock height, how many
@@ -99,7 +99,7 @@ pub const FEATURE_COUNT: usize = 18;
 /// from the ceiling without outweighing clean stacking.
 pub const DEFAULT_CEILING_PENALTY_WEIGHT: f64 = 20.0;
 
-/// The published weights (evaluators.md §3, exact digits) and the default ceiling penalty.
+/// The published weights (docs/spec/evaluators.md §3, exact digits) and the default ceiling penalty.
 // The digits are kept as published (some are more than an f64 holds; the literal rounds to
 // the nearest f64 all the same), so that they can be compared with the table by eye.
 #[allow(clippy::excessive_precision)]

@@ -1,4 +1,4 @@
-//! The chain rules that come with the NES-plateau weights (evaluators.md §3, rules 1, 3 and 4;
+//! The chain rules that come with the NES-plateau weights (docs/spec/evaluators.md §3, rules 1, 3 and 4;
 //! rule 2 is the `ceiling_penalty` feature).
 //!
 //! - Greedy Tetris (rule 1): a chain in which some placement cleared four rows at once is
@@ -24,7 +24,7 @@ pub const TETRIS_ROWS: u8 = 4;
 /// The spawn area as column bitboards (bit `y` of entry `x` set for cell `(x, y)`): the union
 /// of the 7 pieces' spawn cells, i.e. their spawn orientation at the spawn pivot (5, 0).
 ///
-/// From rules.md's table that is row 0, columns 3–6 (the I, and the T/J/L/Z/O top rows) and
+/// From docs/spec/rules.md's table that is row 0, columns 3–6 (the I, and the T/J/L/Z/O top rows) and
 /// row 1, columns 4–6 (the lower cells of T, J, Z, O, S, L); cell (3, 1) belongs to no spawn
 /// state. Computed here from [`Piece::cells`] so it cannot drift from the orientation table.
 pub const SPAWN_AREA: [u32; BOARD_WIDTH] = {
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_spawn_area_is_the_union_of_the_spawn_cells() {
-        // rules.md spawn cells: T (4,0)(5,0)(6,0)(5,1); J (4,0)(5,0)(6,0)(6,1);
+        // docs/spec/rules.md spawn cells: T (4,0)(5,0)(6,0)(5,1); J (4,0)(5,0)(6,0)(6,1);
         // Z (4,0)(5,0)(5,1)(6,1); O (4,0)(5,0)(4,1)(5,1); S (5,0)(6,0)(4,1)(5,1);
         // L (4,0)(5,0)(6,0)(4,1); I (3,0)(4,0)(5,0)(6,0).
         // Union: column 3 row 0; columns 4, 5, 6 rows 0 and 1.

@@ -63,7 +63,7 @@ fn names_presets_and_counts_agree() {
 #[test]
 #[allow(clippy::excessive_precision)] // the table's digits, as published
 fn the_default_preset_has_the_published_digits() {
-    // evaluators.md §3, copied digit for digit from the table.
+    // docs/spec/evaluators.md §3, copied digit for digit from the table.
     let weights = NesPlateau::new().weights().clone();
     let expected = [
         ("rows_cleared", 0.286127095297893900),

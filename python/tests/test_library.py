@@ -39,7 +39,7 @@ def test_sequences_are_the_clis(generator):
 
 
 def test_the_java_sequence_is_the_java_programs():
-    # java.util.Random(1).nextInt(7), as the README says.
+    # java.util.Random(1).nextInt(7), as docs/commands.md says.
     assert ta.sequence(10, generator="java", seed=1) == "SSJTIITJOI"
 
 
@@ -79,7 +79,7 @@ def test_placements_and_paths_are_analyzes_for_every_searcher():
     empty = REPOSITORY / "tests" / "boards" / "empty.txt"
     board = ta.board_from_text(empty.read_text())
     found = ta.placements(board, "I", "bfs")
-    assert len(found) == 17, "the README's 17 I placements"
+    assert len(found) == 17, "docs/commands.md's 17 I placements"
     for searcher in ["bfs", "column-drop", "drop"]:
         for piece in "TIS":
             expected = arena_json(

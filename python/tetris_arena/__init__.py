@@ -143,7 +143,7 @@ def placement_features(
     the features of placement i (the board after it locks and clears, with the placement's own
     features such as ``rows_cleared``), in the evaluator's feature order. The evaluator ranks
     the placements by the weighted sum ``matrix[i] @ weights``, in the direction its weights
-    are written in (evaluators.md): El-Ashi's are a cost (lower is better), Dellacherie's a
+    are written in (docs/spec/evaluators.md): El-Ashi's are a cost (lower is better), Dellacherie's a
     published score (higher is better; its cost is the negated sum)."""
     return _native.placement_features(as_board(board), _letter(piece), evaluator, searcher)
 

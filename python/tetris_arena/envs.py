@@ -1,6 +1,6 @@
 """Gymnasium environments: ``tetris_arena/Tetris-v0`` and its vector form.
 
-One step is one placement. The game is ``arena play``'s (rules.md): an empty 10 x H board,
+One step is one placement. The game is ``arena play``'s (docs/spec/rules.md): an empty 10 x H board,
 pieces from a seeded generator, NES line-clear points from level 0, and a game-over rule.
 
 Actions: ``Discrete(4 * (H + 1) * 10)``; an action names a lock position,

@@ -9,7 +9,7 @@
 //! # Options
 //!
 //! Comma-separated after the evaluator part, before the depth ([`StrategyOptions`], the chain
-//! options of search.md §4 that `tetris_core::ChainOptions` implements):
+//! options of docs/spec/search.md §4 that `tetris_core::ChainOptions` implements):
 //!
 //! | option | meaning |
 //! |---|---|

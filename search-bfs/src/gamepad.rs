@@ -1,4 +1,4 @@
-//! The gravity-aware gamepad search (search.md §3): breadth-first over per-frame states.
+//! The gravity-aware gamepad search (docs/spec/search.md §3): breadth-first over per-frame states.
 //!
 //! # Design note
 //!
@@ -11,7 +11,7 @@
 //! frame" needs at the fastest rate, 2. So a state is (x, y, rotation, fall timer, Down phase,
 //! shift cooldown, rotation cooldown), where the Down phase is 0 (released) or the game's
 //! soft-drop counter 1 or 2 while Down is held, and a cooldown counts the frames a thumb must
-//! still wait. search.md's (Left, Right, A, B) released/pressed bits are the cooldowns at tap
+//! still wait. docs/spec/search.md's (Left, Right, A, B) released/pressed bits are the cooldowns at tap
 //! rate 2; other rates need the longer count. A game's first piece adds one more phase: the
 //! 96 frames of entry delay, during which it stays on row 0 with Down released, so those states
 //! are (frames of delay left, x, rotation, cooldowns).
@@ -32,12 +32,12 @@
 //! tried either: it changes nothing but a cooldown, so it cannot reach anything new. Pieces
 //! with two orientations only press B (A gives the same state), the O no rotation at all.
 //!
-//! **The article's input model** (`InputModel::Article`, search.md §3 "Input models"): the
+//! **The article's input model** (`InputModel::Article`, docs/spec/search.md §3 "Input models"): the
 //! published level-19 bot's. With T the tap rate, the press frames are the piece's input frames
 //! 1, 1 + T, 1 + 2T, … (T = 2: every other frame, the published bot); on a press frame exactly
 //! one of Left, Right, A, B or nothing is pressed, on the other frames nothing, and Down never.
 //! The schedule is fixed by the count of frames since the piece's first input frame, not by
-//! the last press: that is the literal reading of search.md ("on every other frame exactly
+//! the last press: that is the literal reading of docs/spec/search.md ("on every other frame exactly
 //! one of …, and nothing on the frames between"), and a player who skips a press frame waits
 //! for the next one. A first piece's entry-delay frames are input frames and follow the same
 //! schedule (Down, which would end the delay, is never pressed). In the state, both
@@ -104,8 +104,8 @@
 //! **Speed.** `Gamepad::expand` does the work the 12 inputs share once per state, which is
 //! faster than stepping input by input (`Gamepad::expand_generic`, kept for the entry delay
 //! and as the test oracle), and the band cache skips most of the empty rows. Measure with
-//! `cargo bench -p tetris-search-bfs --bench gamepad`; the figures are in the README's
-//! measured table (they go stale in a doc comment).
+//! `cargo bench -p tetris-search-bfs --bench gamepad`; the figures are in
+//! docs/performance.md's table (they go stale in a doc comment).
 
 use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;
@@ -911,7 +911,7 @@ impl Gamepad {
     }
 
     /// Records a lock state the first time it is reached, if the piece is legal there: a
-    /// lock that overlaps ends the game on the console (nes-facts.md §6), so it is not a
+    /// lock that overlaps ends the game on the console (docs/spec/nes-facts.md §6), so it is not a
     /// placement. (Only a piece that spawned overlapping, under the console rule, and never
     /// moved can lock overlapping: every move tests its target.)
     #[inline]

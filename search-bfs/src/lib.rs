@@ -1,7 +1,7 @@
 //! Full breadth-first lock search (slides and spins) with input paths, in the canonical order,
 //! and its gravity-aware sibling, the per-frame [`Gamepad`] search (module [`gamepad`]).
 //!
-//! [`Bfs`] implements search.md §1: from the spawn state (pivot (5, 0), rotation 0) a piece
+//! [`Bfs`] implements docs/spec/search.md §1: from the spawn state (pivot (5, 0), rotation 0) a piece
 //! moves counterclockwise, clockwise, left, right or down one step at a time (no kicks, no
 //! gravity, unlimited time); every reachable state whose "down" is illegal is a lock placement.
 //! Placements come out in the canonical order — the dequeue order of a FIFO breadth-first
@@ -81,7 +81,7 @@
 //! band state's downs, shifts and turns. Without paths none of this is written or read.
 //!
 //! **Measured** speed: `cargo bench -p tetris-search-bfs` (boards in `benches/bfs.rs`: empty,
-//! mid-game, cavernous; with and without paths); the figures are in the README's measured
+//! mid-game, cavernous; with and without paths); the figures are in docs/performance.md's
 //! table. Without the band (every state queued, the first version written) the search was
 //! several times slower on boards with many empty rows; with paths the search stores a parent
 //! and a move per queued state and rebuilds every path, which is most of the difference
@@ -301,7 +301,7 @@ impl BandList {
 
 /// Full breadth-first lock search: every lock placement reachable from the spawn state with
 /// left, right, down, clockwise and counterclockwise moves (no kicks, no gravity, unlimited
-/// time), in the canonical BFS dequeue order of search.md, with BFS-tree input paths on
+/// time), in the canonical BFS dequeue order of docs/spec/search.md, with BFS-tree input paths on
 /// request. Name: `bfs`.
 ///
 /// All scratch lives in the struct, so a search allocates nothing once the output buffer (and,

@@ -1,4 +1,4 @@
-//! A literal, slow transcription of the canonical BFS of search.md, kept only as a test
+//! A literal, slow transcription of the canonical BFS of docs/spec/search.md, kept only as a test
 //! oracle for [`crate::Bfs`].
 //!
 //! It shares no code with the fast searcher: legality is `Board::fits`, the queue is a

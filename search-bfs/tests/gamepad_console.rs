@@ -1,4 +1,4 @@
-//! The gamepad search under the console rule (rules.md; nes-facts.md §1.5 and §6): a console
+//! The gamepad search under the console rule (docs/spec/rules.md; docs/spec/nes-facts.md §1.5 and §6): a console
 //! board's hidden rows collide, a spawn that overlaps may still move out, and a lock that
 //! overlaps is no placement. Every path is replayed frame by frame through the literal NES
 //! model (`tetris_core::frames::FallingPiece`), which tests only each move's target, as the

@@ -1,4 +1,4 @@
-//! Rotate, shift, hard drop: the fast baseline searcher (search.md §2).
+//! Rotate, shift, hard drop: the fast baseline searcher (docs/spec/search.md §2).
 //!
 //! What most simple Tetris AIs do: at the spawn row, turn the piece to an orientation, shift it
 //! to a column, then drop it straight down until it locks. No tucks, no spins: a placement is
@@ -58,7 +58,7 @@ use tetris_core::{
     SearchOptions, Searcher,
 };
 
-/// The rotate-shift-drop searcher of search.md §2 (name `column-drop`); see the crate
+/// The rotate-shift-drop searcher of docs/spec/search.md §2 (name `column-drop`); see the crate
 /// documentation for the exact reachability rule, order and paths.
 ///
 /// # Example

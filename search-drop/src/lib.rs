@@ -1,4 +1,4 @@
-//! The literature's one-piece game (search.md §2b): every orientation at every column,
+//! The literature's one-piece game (docs/spec/search.md §2b): every orientation at every column,
 //! dropped straight down from above the field.
 //!
 //! # What and why
@@ -15,11 +15,11 @@
 //!   whose cells span the column offsets `dx_min..=dx_max` (`width = dx_max − dx_min + 1`) has
 //!   its pivot at x = −dx_min ..= 9 − dx_max, that is `10 − width + 1` columns. Nothing on the
 //!   board can rule a column out: the piece starts above the field, where only the walls
-//!   block (rules.md: cells above row 0 are legal). So T, J and L have 8 + 9 + 8 + 9 = 34
+//!   block (docs/spec/rules.md: cells above row 0 are legal). So T, J and L have 8 + 9 + 8 + 9 = 34
 //!   placements on every board, Z, S and I 8 + 9 = 17 and 7 + 10 = 17, O 9.
 //! - **No spawn, so no spawn check.** The search never returns an empty list, even on a board
 //!   where no piece could spawn. A placement may land with cells above row 0; it is still
-//!   returned. Under the literature's game-over rule (rules.md, [`GameOverRule::Literature`],
+//!   returned. Under the literature's game-over rule (docs/spec/rules.md, [`GameOverRule::Literature`],
 //!   this searcher's [`NamedSearcher::GAME_OVER_RULE`]) such a placement ENDS the game, judged
 //!   on the landed piece before any row clears; that is for the game driver and the chain to
 //!   decide (no-suicide skips those placements while another exists), not for the searcher.
@@ -30,7 +30,7 @@
 //!
 //! The order decides ties (the chain keeps the first of equal chains), so it follows
 //! El-Tetris, whose program this game must replay move for move: orientations in El-Tetris's
-//! order, as rotation indices of rules.md's table,
+//! order, as rotation indices of docs/spec/rules.md's table,
 //!
 //! | piece | orientations |
 //! |---|---|
@@ -198,7 +198,7 @@ fn column_tops(board: &Board) -> [i8; 10] {
     std::array::from_fn(|x| (board.column(x) as u64 | floor).trailing_zeros() as i8)
 }
 
-/// The literature's one-piece searcher of search.md §2b (name `drop`): every orientation at
+/// The literature's one-piece searcher of docs/spec/search.md §2b (name `drop`): every orientation at
 /// every column, dropped from above the field, in El-Tetris's order. See the crate
 /// documentation for the landing rule, the order and the paths.
 #[derive(Clone, Copy, Debug, Default)]
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn counts_on_the_empty_board() {
-        // By hand from rules.md's cell table: an orientation whose cells span dx_min..=dx_max
+        // By hand from docs/spec/rules.md's cell table: an orientation whose cells span dx_min..=dx_max
         // (width w = dx_max − dx_min + 1) fits at pivot x = −dx_min ..= 9 − dx_max, that is
         // 10 − w + 1 columns.
         // T: rot 0 (dx −1..1, w 3) 8, rot 1 (−1..0, w 2) 9, rot 2 (−1..1) 8, rot 3 (0..1) 9: 34.

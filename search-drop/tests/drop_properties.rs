@@ -32,7 +32,7 @@ fn search(
     out
 }
 
-/// El-Tetris's orientation order from search.md §2b, written out again here (not read from
+/// El-Tetris's orientation order from docs/spec/search.md §2b, written out again here (not read from
 /// the crate): I 1, 0; T 3, 2, 1, 0; O 0; J 2, 1, 0, 3; L 0, 3, 2, 1; S 1, 0; Z 1, 0.
 fn el_tetris_order(piece: Piece) -> &'static [u8] {
     match piece {

@@ -25,7 +25,7 @@ fn state(x: i8, y: i8, rotation: u8) -> PieceState {
 
 #[test]
 fn j_lock_states_start_in_the_canonical_order_on_the_empty_board() {
-    // search.md: (5,18,0), (5,18,3), (5,18,1), (4,18,0), (6,18,0). Straight down is 18 moves
+    // docs/spec/search.md: (5,18,0), (5,18,3), (5,18,1), (4,18,0), (6,18,0). Straight down is 18 moves
     // (distance 18); the other four are distance 19, in the order of their first move:
     // counterclockwise, clockwise, left, right.
     let found = search(&Board::standard(), Piece::J);
@@ -127,7 +127,7 @@ fn a_t_piece_spins_into_the_slot() {
 
 #[test]
 fn a_piece_that_cannot_spawn_has_no_placement() {
-    // Every spawn orientation except S covers cell (4, 0) (rules.md: T (4,0) (5,0) (6,0)
+    // Every spawn orientation except S covers cell (4, 0) (docs/spec/rules.md: T (4,0) (5,0) (6,0)
     // (5,1), I (3,0)..(6,0), O (4,0) (5,0) (4,1) (5,1), and J, Z, L also start at (4,0)); S
     // covers (5,0) (6,0) (4,1) (5,1). Blocking (4, 0) stops all but S.
     let mut blocked = Board::standard();

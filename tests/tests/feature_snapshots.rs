@@ -13,7 +13,7 @@
 //! gives, after checking the record's values against numbers worked out by hand.
 //!
 //! Numbers are printed with Rust's shortest round-trip `f64` formatting, so a snapshot pins
-//! every bit. The snapshots were reviewed by hand against evaluators.md; when an evaluator
+//! every bit. The snapshots were reviewed by hand against docs/spec/evaluators.md; when an evaluator
 //! changes on purpose, regenerate with `INSTA_UPDATE=always` and review the diff again.
 //!
 //! The `grown-seed<S>-<P>pieces` boards come from `tetris_tests::grow_board(S, P, 20)`; the

@@ -1,4 +1,4 @@
-//! The game-over rules in the lookahead chain (rules.md, search.md §2b): under the literature
+//! The game-over rules in the lookahead chain (docs/spec/rules.md, docs/spec/search.md §2b): under the literature
 //! rule a placement that lands with a cell above row 0 ends the game; without no-suicide it is
 //! scored like any other placement, with no-suicide it is skipped while another exists.
 

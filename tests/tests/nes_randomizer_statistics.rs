@@ -1,8 +1,8 @@
-//! Long-run statistics of the NES randomizer in its frame stand-in mode (rules.md, "NES
+//! Long-run statistics of the NES randomizer in its frame stand-in mode (docs/spec/rules.md, "NES
 //! randomizer": "a piece repeats the previous one with probability about 1/32 (O and S:
 //! 2/32) instead of 1/7; long-run frequencies are within ±1% of 1/7").
 //!
-//! The expected values come from the spec, not from this code (nes-facts.md §2.3, assuming
+//! The expected values come from the spec, not from this code (docs/spec/nes-facts.md §2.3, assuming
 //! uniform random bits): the first roll `(high byte + counter) & 7` is the previous piece 1/8
 //! of the time and 7 another 1/8, so 2/8 of picks reroll; the reroll
 //! `((high byte & 7) + previous spawn id) mod 7` maps 8 values onto 7 residues and gives the

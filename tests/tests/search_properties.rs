@@ -115,7 +115,7 @@ proptest! {
         }
     }
 
-    /// The fast searcher and the literal transcription of search.md agree placement by
+    /// The fast searcher and the literal transcription of docs/spec/search.md agree placement by
     /// placement, in order, and path by path.
     #[test]
     fn bfs_equals_the_reference_transcription(board in grown_boards()) {

@@ -1,15 +1,15 @@
 //! The NES plateau benchmark's statistics: the score distribution of a run's games and its
-//! pooled summary (arena.md, "The NES plateau benchmark").
+//! pooled summary (docs/spec/arena.md, "The NES plateau benchmark").
 //!
 //! Two distributions are summarized with the same statistics ([`ScoreStatistics`]): the
 //! displayed score, capped at 999,999, and the uncapped line-clear points (the sum of every
 //! clear's points without the cap), which is what the source article's figures are of
-//! (arena.md). The thresholds 999,999 and 900,000 apply to both: of the uncapped points,
+//! (docs/spec/arena.md). The thresholds 999,999 and 900,000 apply to both: of the uncapped points,
 //! "999,999 or more" is the share of games that maxed out the display.
 //!
 //! Median: the mean of the two middle values for an even count. Best third: the ⌈N/3⌉ highest
 //! values; best 75 %: the ⌈3N/4⌉ highest (both rounded up, so that one or two games still
-//! have them; arena.md does not say how to round, the best third was already rounded up).
+//! have them; docs/spec/arena.md does not say how to round, the best third was already rounded up).
 //! The Tetris share pools all games: rows cleared by Tetrises ÷ all rows cleared.
 
 use tetris_core::NesGameEnd;

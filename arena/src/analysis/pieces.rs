@@ -1,5 +1,5 @@
 //! Piece statistics: where pieces lock, how often the field is cleared completely, and the
-//! expected game length estimated from finite play by a log-linear fit (arena.md, "Games that
+//! expected game length estimated from finite play by a log-linear fit (docs/spec/arena.md, "Games that
 //! never end"). Used by `arena stats` and by `arena tournament --plots`.
 //!
 //! # Rules of a run
@@ -8,7 +8,7 @@
 //!   from 0) starts on an empty 10 × H board with seed `S + k` (wrapping); the last game stops
 //!   at the piece cap. A `file:` generator ignores the seed: every game replays the file from
 //!   its start, and the run stops early (with fewer than N pieces) when the file runs out.
-//! - The row of a piece (arena.md, "Games that never end", offers both, the article's as the
+//! - The row of a piece (docs/spec/arena.md, "Games that never end", offers both, the article's as the
 //!   default; [`RowRule`]) is, before any row is cleared, either the row (y from the top, 0 =
 //!   top row) of the lock state's pivot ([`RowRule::Pivot`], the source article's count: only
 //!   T, J, L and I can lock with the pivot on the bottom row) or the row of the piece's highest
@@ -16,7 +16,7 @@
 //!   with a cell above the field is also counted in `pieces_above_top`; its cells above the
 //!   field are left out of the heat map and counted in `cells_above_top`.
 //! - The column of a piece is its lock state's pivot column x (the command-line contract's
-//!   coordinate; the pivot is always one of the piece's cells in rules.md's table, so it is
+//!   coordinate; the pivot is always one of the piece's cells in docs/spec/rules.md's table, so it is
 //!   0 to 9). Per piece type, a column's share is the pieces of that type locked with their
 //!   pivot in it ÷ all pieces of that type, so each type's ten shares sum to 1.
 //! - A row's share is its count divided by all pieces, so the shares sum to 1.
@@ -35,7 +35,7 @@
 //!   game is not one). Its interval is the number of pieces since the previous full clear of
 //!   the same game, or since the game's start. On a 10-wide field it is a multiple of 5
 //!   (4 × pieces cells must be a multiple of 10) unless a cell locked above the field (it is
-//!   never stored, rules.md) since the previous full clear: those full clears are still
+//!   never stored, docs/spec/rules.md) since the previous full clear: those full clears are still
 //!   counted, and also counted in `full_clears.after_cells_above_top`.
 //!
 
@@ -49,7 +49,7 @@ use crate::sim::placement::PlayedPlacement;
 /// The board's width in cells.
 pub const WIDTH: usize = 10;
 
-/// Piece types (rules.md's order T J Z O S L I).
+/// Piece types (docs/spec/rules.md's order T J Z O S L I).
 pub const PIECE_TYPES: usize = 7;
 
 /// The fewest pieces a row needs to take part in the fit (fewer: its share is too noisy).
@@ -77,7 +77,7 @@ pub const PIVOT_ROW_RULE: &str = "row (0 = top) of the lock state's pivot (rules
 pub const COLUMN_RULE: &str = "per piece type, the share of its pieces whose lock state's pivot \
     (rules.md's x, 0 = left) is in each column; each type's shares sum to 1";
 
-/// Which row a piece counts in (arena.md: both are offered, the article's is the default).
+/// Which row a piece counts in (docs/spec/arena.md: both are offered, the article's is the default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RowRule {
@@ -152,7 +152,7 @@ pub struct PieceStatistics {
     /// `row_counts[row]`: pieces that locked in `row` by the row rule (a row above the field
     /// counts as row 0).
     pub row_counts: Vec<u64>,
-    /// `column_counts[piece][x]`: pieces of type `piece` (rules.md's order T J Z O S L I)
+    /// `column_counts[piece][x]`: pieces of type `piece` (docs/spec/rules.md's order T J Z O S L I)
     /// that locked with their pivot in column x.
     #[serde(default)]
     pub column_counts: [[u64; WIDTH]; PIECE_TYPES],
@@ -259,7 +259,7 @@ impl PieceStatistics {
             RowRule::Top => top,
         };
         self.row_counts[row.max(0) as usize] += 1;
-        // The pivot is one of the piece's cells (rules.md's table), so on the field.
+        // The pivot is one of the piece's cells (docs/spec/rules.md's table), so on the field.
         self.column_counts[placement.piece.index()][placement.x as usize] += 1;
         self.pieces_since_full_clear += 1;
         self.cells_lost_since_full_clear += cells_lost;
@@ -289,7 +289,7 @@ impl PieceStatistics {
             .collect()
     }
 
-    /// Per piece type (rules.md's order), each column's share of that type's pieces (all
+    /// Per piece type (docs/spec/rules.md's order), each column's share of that type's pieces (all
     /// zero for a type that never came).
     pub fn column_shares(&self) -> [[f64; WIDTH]; PIECE_TYPES] {
         self.column_counts.map(|counts| {
@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn the_pivot_row_and_the_top_row_of_a_hand_worked_game() {
-        // On an empty 10 × 20 field (rules.md's cells, +y down):
+        // On an empty 10 × 20 field (docs/spec/rules.md's cells, +y down):
         // 1. a vertical I (rotation 1: dy −2 … 1) with its pivot at (0, 18) covers rows 16–19
         //    of column 0: pivot row 18, top row 16 (two rows apart);
         // 2. a T pointing up (rotation 2: dy −1, 0) with its pivot at (2, 19) covers row 19,

@@ -1,7 +1,7 @@
 //! `arena analyze`: how a strategy judges a position — its best placement(s), each with the
 //! value of the best chain through it, that chain's features and the input path.
 //!
-//! Choices the contract leaves open (also in `--help` and the README):
+//! Choices the contract leaves open (also in `--help` and docs/commands.md):
 //!
 //! - Known pieces: `--pieces` gives the current piece first, then the preview. Fewer pieces
 //!   than the strategy's depth chain only those given (as the lookahead chain does when a
@@ -79,7 +79,7 @@ pub struct Args {
     #[arg(long, value_name = "H", default_value = "20")]
     pub board_height: BoardHeight,
     /// For a gravity-aware searcher (gamepad): the level whose gravity the search simulates
-    /// (frames per row: 19–28 → 2, 29 and up → 1; rules.md). Default: the searcher's own,
+    /// (frames per row: 19–28 → 2, 29 and up → 1; docs/spec/rules.md). Default: the searcher's own,
     /// level 19.
     #[arg(long, value_name = "L")]
     pub level: Option<u8>,

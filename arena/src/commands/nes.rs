@@ -1,4 +1,4 @@
-//! `arena nes`: the NES plateau benchmark (rules.md, "The NES plateau benchmark"). One strategy
+//! `arena nes`: the NES plateau benchmark (docs/spec/rules.md, "The NES plateau benchmark"). One strategy
 //! plays N frame-accurate NES games ([`crate::sim::nes`]) from level 19 until it tops out or a
 //! line clear reaches level 29, and the score distribution is reported
 //! ([`crate::analysis::nes`], [`crate::report::nes`]).
@@ -60,7 +60,7 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "T", default_value_t = TapRate::PUBLISHED)]
     pub tap_rate: TapRate,
-    /// When a game is over: `console` (the NES console's, rules.md: two hidden rows above the
+    /// When a game is over: `console` (the NES console's, docs/spec/rules.md: two hidden rows above the
     /// field keep what locks there; a piece that spawns overlapping may still move out; the
     /// game ends when a piece locks overlapping a cell) or `simulation` (the NES AI
     /// program's: cells locked above the field are lost; the game ends when the next piece

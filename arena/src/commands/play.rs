@@ -4,7 +4,7 @@
 //! Text output gives the pieces, lines, score, how the game ended, the wall-clock time and
 //! pieces per second. `--json` prints one line:
 //! `{"strategy","generator","seed","board_height","pieces","lines","score","game_over",
-//! "placements":[{"piece","x","y","rotation","cleared"}…]}` (arena.md's contract; `strategy` is
+//! "placements":[{"piece","x","y","rotation","cleared"}…]}` (docs/spec/arena.md's contract; `strategy` is
 //! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
 //! that depends on timing, so two runs print the same bytes.
 //!

@@ -1,5 +1,5 @@
 //! `arena stats STRATEGY --pieces N --seed S`: where pieces lock, how often the field is
-//! cleared completely, and the expected game length estimated from finite play (arena.md,
+//! cleared completely, and the expected game length estimated from finite play (docs/spec/arena.md,
 //! "Games that never end").
 //!
 //! The games are [`crate::run::statistics`]'s (back to back until N pieces, in one block or

@@ -13,7 +13,7 @@ use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
 use crate::sim::replay::Replay;
 
-/// `arena play --json` (field order as in arena.md's contract). It holds nothing that depends
+/// `arena play --json` (field order as in docs/spec/arena.md's contract). It holds nothing that depends
 /// on timing, so two runs print the same bytes.
 #[derive(Serialize)]
 pub struct PlayJson {

@@ -39,7 +39,7 @@ pub const PIECE_RULE: &str = "NES randomizer: the seed draws its start state, th
     strategy's moves took; one preview piece";
 /// The best third's definition, as stored with the results.
 pub const BEST_THIRD_RULE: &str = "mean of the ceil(N / 3) highest displayed scores";
-/// The uncapped distribution's definition, as stored with the results (arena.md: the source
+/// The uncapped distribution's definition, as stored with the results (docs/spec/arena.md: the source
 /// article's figures are of the uncapped line-clear points).
 pub const LINE_CLEAR_POINTS_RULE: &str = "the *_line_clear_points statistics are of each game's \
     uncapped line-clear points (the displayed score without the 999,999 cap, the source \
@@ -402,7 +402,7 @@ impl RunReport for NesReport<'_> {
             )
         };
         // The distribution, the displayed (capped) score beside the uncapped line-clear
-        // points (arena.md: the article's figures are of the latter).
+        // points (docs/spec/arena.md: the article's figures are of the latter).
         let distribution: Vec<(String, String, String)> = vec![
             (
                 String::new(),

@@ -395,7 +395,7 @@ pub fn write_tournament_plots(
 /// The size of the column histograms' plot: seven panels in two rows of four.
 const COLUMN_PLOT_SIZE: (u32, u32) = (1200, 640);
 
-/// Seven histograms, one per piece type (rules.md's order T J Z O S L I): the share of that
+/// Seven histograms, one per piece type (docs/spec/rules.md's order T J Z O S L I): the share of that
 /// type's pieces locking with their pivot in each column (0 = left), as the source article
 /// shows them ([`PieceStatistics::column_shares`]); all panels share one share axis so their
 /// bars compare. A type without pieces has an empty panel.

@@ -14,7 +14,7 @@ use crate::report::features::write_feature_table;
 ///
 /// `value` is `null` when no chain continues from the placement: none starts with it (the
 /// filter or no-suicide removed it), or the best one is cut short before the last known piece
-/// (the game ends, or that piece has no placement; arena.md). `chain_length` and `rule` still
+/// (the game ends, or that piece has no placement; docs/spec/arena.md). `chain_length` and `rule` still
 /// describe the cut-short chain.
 #[derive(Serialize)]
 struct PlacementOutput<'a> {

@@ -6,7 +6,7 @@
 //! - the strategy sees `depth` pieces per decision (current + `depth − 1` previews), taken
 //!   from the generator in order, so every strategy with the same generator and seed sees the
 //!   same pieces whatever its depth;
-//! - game over by the game's [`GameOverRule`] (rules.md): under the simulation rule the current
+//! - game over by the game's [`GameOverRule`] (docs/spec/rules.md): under the simulation rule the current
 //!   piece's spawn state is illegal (or it has no placement left), and the game ends before
 //!   placing it; under the literature rule the chosen placement lands with a cell above row 0
 //!   (or the piece has no placement): that placement is the game's last, counted as placed

@@ -1,4 +1,4 @@
-//! The NES frame-accurate game of the plateau benchmark (rules.md, "The NES plateau
+//! The NES frame-accurate game of the plateau benchmark (docs/spec/rules.md, "The NES plateau
 //! benchmark"), played by a strategy: [`play_nes_game`].
 //!
 //! - The seed draws the NES randomizer's start state
@@ -10,7 +10,7 @@
 //!   the displayed score capped at 999,999. It ends at a top-out or when a line clear takes the
 //!   level to the stop level (the clear that does it is scored).
 //! - The game-over rule ([`NesRunSettings::game_over_rule`]) is the console rule by default
-//!   for a gravity-aware searcher (rules.md: two hidden rows keep what locks above the field, a
+//!   for a gravity-aware searcher (docs/spec/rules.md: two hidden rows keep what locks above the field, a
 //!   spawn is not checked, a top-out is a lock that overlaps, which for a strategy means the
 //!   current piece has no placement), and the simulation rule for one that ignores gravity,
 //!   which cannot model a piece moving out of an overlapping spawn (the next piece cannot
@@ -48,7 +48,7 @@ pub const MIN_TAP_RATE: u8 = 2;
 pub const MAX_TAP_RATE: u8 = *tetris_registry::TAP_RATES.end();
 /// The deepest lookahead: the current piece and the NES's single preview piece.
 pub const MAX_NES_DEPTH: usize = 2;
-/// NTSC frames per second (rules.md, "Timing").
+/// NTSC frames per second (docs/spec/rules.md, "Timing").
 pub const FRAMES_PER_SECOND: f64 = 60.0988;
 
 /// Everything that decides the games of an `arena nes` run (stored with its results).
@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn the_stop_level_is_reached_at_the_lines_of_rules_md() {
-        // rules.md: from 19 the first level-up is at 140 lines, then one every 10 lines, so
+        // docs/spec/rules.md: from 19 the first level-up is at 140 lines, then one every 10 lines, so
         // level 29 comes at 230; from 18 the first is at 130; from 0 at 10.
         assert_eq!(stop_level_lines(19, 29), Some(230));
         assert_eq!(stop_level_lines(19, 20), Some(140));
@@ -301,7 +301,7 @@ mod tests {
         play_nes_game(&mut strategy, settings, 8, InputModel::Article, &|| false)
             .unwrap()
             .unwrap();
-        // Level 19 (2 frames per row, rules.md) for every decision, since the game stops as
+        // Level 19 (2 frames per row, docs/spec/rules.md) for every decision, since the game stops as
         // soon as the level turns 20; the tap rate and input model as given. (The decision's
         // context is what the searcher is told, call by call.)
         assert_eq!(

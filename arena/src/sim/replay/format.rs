@@ -26,11 +26,11 @@
 //!
 //! - `format` and `version` identify the file; this arena reads version 1 only.
 //! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
-//!   (arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
+//!   (docs/spec/arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
 //!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
 //!   (`simulation` or `literature`; a replay without it was played under `simulation`). The
 //!   other rules are fixed for version 1: the board starts empty, and the score is NES
-//!   line-clear points from level 0 (rules.md), capped at 999,999.
+//!   line-clear points from level 0 (docs/spec/rules.md), capped at 999,999.
 //! - `pieces` is the start of the piece sequence as letters: the first `placements + depth`
 //!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
 //!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
@@ -39,7 +39,7 @@
 //!   sequence, and the file is not read again (it may have moved or changed since), so a
 //!   `file:` replay proves the game on its own pieces only.
 //! - `placements` lists every placement in order: piece letter, pivot `x` (column from the
-//!   left), pivot `y` (row from the top), `rotation` (rules.md's index, 0 = spawn), rows
+//!   left), pivot `y` (row from the top), `rotation` (docs/spec/rules.md's index, 0 = spawn), rows
 //!   `cleared`, and the input `path` from the spawn state as space-separated moves: `L` left,
 //!   `R` right, `D` down, `CW` clockwise (A), `CCW` counterclockwise (B), `F<n>` one gamepad
 //!   frame with buttons `n` (bit set of left 1, right 2, down 4, A 8, B 16). The path ends in
