@@ -2,6 +2,9 @@
 //! one `error:` line with exit code 2 (never a panic, even with stderr full), `--jobs` is
 //! bounded, output folders are replaced whole and leftovers of killed runs cleaned, and
 //! Ctrl-C ends `play`, `stats` and `tune` with an error that says what was kept.
+//!
+//! Over 600 lines on purpose: one test per attack of the hardening issue, each short, all against
+//! the built binary.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,6 +2,8 @@
 //! run through the built `arena` binary: their happy paths against independently known values
 //! (the spec's anchors and hand-worked boards) and every bad input, which must give exactly one
 //! `error:` line on stderr and exit code 2.
+//!
+//! Over 600 lines on purpose: four small commands, each with its happy paths and its bad inputs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,4 +1,7 @@
 //! `arena play` and `arena replay`, run as the built binary.
+//!
+//! Over 600 lines on purpose: `play` and `replay` share their files (a replay is a recorded game),
+//! so their tests live together.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -11,6 +11,9 @@
 //!   there, collide with every later piece, and are never cleared, shifted or drawn; and a
 //!   cell above row −2 is outside the console's field. The text and JSON forms show the field
 //!   only, and so do the features: the hidden rows are invisible, as on the screen.
+//!
+//! Over 600 lines only with its unit tests (about a third): the board is the core's hot path and
+//! its tests check the private bit tricks directly.
 
 use std::fmt;
 use std::str::FromStr;

@@ -95,6 +95,9 @@
 //! nothing per evaluated leaf. Boards are copied (a board is 44 bytes) rather than undone.
 //! Searches inside the chain ask for no paths; ask the searcher again for the chosen
 //! placement's path, in the same context ([`DecisionContext::current_piece_options`]).
+//!
+//! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
+//! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
 use std::fmt;
 use std::sync::Arc;

@@ -4,6 +4,8 @@
 //! Weights are plain serde data in feature order, so the tuner can mutate and save them and
 //! every evaluator loads them the same way: unknown names, missing names and non-finite values
 //! are errors, never silent defaults.
+//!
+//! Over 600 lines only with its unit tests, which need the private weight and record helpers.
 
 use std::collections::BTreeMap;
 use std::path::Path;

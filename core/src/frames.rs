@@ -35,6 +35,9 @@
 //! the randomizer's seed); buttons are all released during the dead frames between pieces (so
 //! every piece starts with nothing held; the delayed-auto-shift counter still carries over, as
 //! on the console); push-down points are not scored (the plateau benchmark leaves them out).
+//!
+//! Over 600 lines on purpose: the per-frame piece and the NES game are one literal transcription of
+//! the console's frame loop, kept in the console's order; the rest is its unit tests.
 
 use crate::board::Board;
 use crate::error::Error;

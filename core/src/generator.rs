@@ -7,6 +7,9 @@
 //! `java.util.Random`) through hand-written draws ([`uniform_below`]), never through `rand`'s
 //! range sampling or shuffles, so the same seed gives the same pieces on every platform and
 //! with every `rand` release that keeps `Pcg64Mcg` and `seed_from_u64` unchanged.
+//!
+//! Over 600 lines only with its unit tests (the last 40 %), which check each generator against the
+//! original programs' sequences.
 
 use std::fmt;
 use std::str::FromStr;

@@ -8,6 +8,7 @@
 //! - [`library`]: the functions (boards to and from NumPy and text, placements with paths,
 //!   features, the after-placement feature matrix, `analyze`, `play`, `tournament`, piece
 //!   sequences);
+//! - [`runs`]: tournaments, NES runs and statistics runs, with the CLI's files and shards;
 //! - [`games`]: N games stepped together one placement at a time, what the Gymnasium
 //!   environments in `tetris_arena/envs.py` drive.
 //!
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 
 pub mod games;
 pub mod library;
+pub mod runs;
 
 /// A library error as Python's `ValueError`, with the CLI's message.
 pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
@@ -31,6 +33,7 @@ pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
 #[pyo3(name = "_native")]
 fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(module)?;
+    runs::register(module)?;
     module.add_class::<games::Games>()?;
     Ok(())
 }

@@ -106,6 +106,10 @@
 //! and as the test oracle), and the band cache skips most of the empty rows. Measure with
 //! `cargo bench -p tetris-search-bfs --bench gamepad`; the figures are in
 //! docs/performance.md's table (they go stale in a doc comment).
+//!
+//! Over 600 lines on purpose: the design note, the per-frame expansion in its three timing models
+//! and the band cache are one search whose invariants (see the note) span them all; the rest is its
+//! unit tests.
 
 use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;

@@ -48,6 +48,9 @@
 //! orientation at the spawn row are then a few shifts and ANDs of those masks, the columns
 //! reachable from x = 5 the run of set bits around bit 5, and every drop a minimum over the
 //! piece's columns. Nothing is allocated once the output buffer has grown.
+//!
+//! Over 600 lines only with its unit tests (the second half), which check private helpers beside
+//! them.
 #![deny(missing_docs)]
 
 use std::iter;

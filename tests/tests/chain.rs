@@ -8,6 +8,8 @@
 //! (x, y+1)) has one rotation and x = 1..=9, so its index is x − 1. An I has the flat rotation
 //! (cells x−2..=x+1 on row y) at x = 2..=8 (indices 0..=6), then the vertical one (cells
 //! (x, y−2)..=(x, y+1)) at x = 0..=9 (indices 7..=16).
+//!
+//! Over 600 lines on purpose: each test is a hand-worked position with its reasoning written out.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

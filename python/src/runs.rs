@@ -1,0 +1,219 @@
+//! The runs of many games: tournaments, NES runs and statistics runs, each the arena
+//! library's request for its job, checked, played and delivered as the command does (without
+//! printing): a whole run's `out` file is written and its JSON report returned; a shard's part
+//! is written to `out` and returned.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use tetris_arena::output::{RunReport, json_line};
+use tetris_arena::report::nes::NesReport;
+use tetris_arena::report::parts::{Part, RunDelivery, nes_part, stats_part, tournament_part};
+use tetris_arena::report::stats::write_stats_folder;
+use tetris_arena::report::tournament::TournamentReport;
+use tetris_arena::request::RunOptions;
+use tetris_arena::request::nes::{CheckedNes, NesRequest};
+use tetris_arena::request::stats::{CheckedStats, StatsRequest};
+use tetris_arena::request::tournament::{CheckedTournament, TournamentRequest};
+use tetris_arena::request::values::{
+    self, BoardHeight, GameCount, Jobs, MaxPieces, PieceCount, StartLevel, TapRate,
+};
+use tetris_arena::run::Progress;
+use tetris_arena::run::shard::Shard;
+use tetris_arena::run::statistics::{merge_blocks, play_statistics_blocks};
+
+use crate::library::game_over_rule;
+use crate::value_error;
+
+/// Adds the functions to the module.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(tournament_json, module)?)?;
+    module.add_function(wrap_pyfunction!(nes_json, module)?)?;
+    module.add_function(wrap_pyfunction!(stats_json, module)?)?;
+    Ok(())
+}
+
+/// The optional values of a parallel run: its threads, shard and output file.
+fn run_options(
+    jobs: Option<u64>,
+    shard: Option<&str>,
+    out: Option<PathBuf>,
+) -> PyResult<RunOptions> {
+    Ok(RunOptions {
+        jobs: jobs.map(Jobs::try_from).transpose().map_err(value_error)?,
+        shard: shard
+            .map(str::parse::<Shard>)
+            .transpose()
+            .map_err(value_error)?,
+        out,
+        json: false,
+    })
+}
+
+/// Delivers a run's results as `arena tournament`/`arena nes` do, without printing: a shard's
+/// part is written to its file and returned as JSON text; a whole run's `--out` file (if any)
+/// is written and its JSON report (with every game) returned.
+fn deliver<R: RunReport>(
+    delivery: RunDelivery,
+    part: impl FnOnce() -> Part,
+    report: impl FnOnce() -> R,
+) -> PyResult<String> {
+    match delivery {
+        RunDelivery::Part(path) => {
+            let part = part();
+            part.write(&path).map_err(value_error)?;
+            Ok(json_line(&part))
+        }
+        RunDelivery::Report(destination) => {
+            let report = report();
+            destination.write_file(&report).map_err(value_error)?;
+            Ok(report.json(true))
+        }
+    }
+}
+
+/// `arena tournament STRATEGY... --json` with these options: the CLI's JSON (settings, every
+/// game, summary and pairwise tests); with `shard` (and `out`) the shard's part, written.
+#[pyfunction]
+#[pyo3(signature = (strategies, games, seed, generator, max_pieces, board_height, game_over, jobs, shard=None, out=None))]
+#[allow(clippy::too_many_arguments)]
+fn tournament_json(
+    py: Python<'_>,
+    strategies: Vec<String>,
+    games: u64,
+    seed: u64,
+    generator: &str,
+    max_pieces: Option<u64>,
+    board_height: u64,
+    game_over: Option<&str>,
+    jobs: Option<u64>,
+    shard: Option<&str>,
+    out: Option<PathBuf>,
+) -> PyResult<String> {
+    let checked = TournamentRequest {
+        strategies,
+        games: GameCount::try_from(games).map_err(value_error)?,
+        seed,
+        generator: values::generator(generator).map_err(value_error)?,
+        max_pieces: max_pieces
+            .map(MaxPieces::try_from)
+            .transpose()
+            .map_err(value_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        game_over: game_over_rule(game_over)?,
+        estimate: false,
+        run: run_options(jobs, shard, out)?,
+        plots: None,
+        html: None,
+    }
+    .check()
+    .map_err(value_error)?;
+    let finished = py
+        .detach(|| checked.play(&Progress::hidden()))
+        .map_err(value_error)?;
+    let CheckedTournament { settings, run, .. } = checked;
+    deliver(
+        run.delivery,
+        || tournament_part(&settings, run.shard, &finished),
+        || TournamentReport::new(&settings, finished.clone()),
+    )
+}
+
+/// `arena nes STRATEGY --json` with these options: the CLI's report with every game; with
+/// `shard` (and `out`) the shard's part, written.
+#[pyfunction]
+#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None))]
+#[allow(clippy::too_many_arguments)]
+fn nes_json(
+    py: Python<'_>,
+    strategy: &str,
+    games: u64,
+    seed: u64,
+    start_level: u64,
+    to_level: u64,
+    tap_rate: u64,
+    game_over: Option<&str>,
+    inputs: &str,
+    jobs: Option<u64>,
+    shard: Option<&str>,
+    out: Option<PathBuf>,
+) -> PyResult<String> {
+    let checked = NesRequest {
+        strategy: strategy.to_string(),
+        games: GameCount::try_from(games).map_err(value_error)?,
+        seed,
+        start_level: StartLevel::try_from(start_level).map_err(value_error)?,
+        to_level,
+        tap_rate: TapRate::try_from(tap_rate).map_err(value_error)?,
+        game_over: game_over_rule(game_over)?,
+        inputs: values::input_model(inputs).map_err(value_error)?,
+        run: run_options(jobs, shard, out)?,
+    }
+    .check()
+    .map_err(value_error)?;
+    let finished = py
+        .detach(|| checked.play(&Progress::hidden(), &|| false))
+        .map_err(value_error)?;
+    let CheckedNes { settings, run, .. } = checked;
+    deliver(
+        run.delivery,
+        || nes_part(&settings, run.shard, &finished),
+        || NesReport::new(&settings, &finished),
+    )
+}
+
+/// `arena stats STRATEGY --json` with these options: the CLI's JSON report (`out`: also its
+/// folder of stats.json and plots); with `shard` (and `out`) the block's part, written.
+#[pyfunction]
+#[pyo3(signature = (strategy, pieces, seed, generator, board_height, game_over, row, blocks, jobs, shard=None, out=None))]
+#[allow(clippy::too_many_arguments)]
+fn stats_json(
+    py: Python<'_>,
+    strategy: &str,
+    pieces: u64,
+    seed: u64,
+    generator: &str,
+    board_height: u64,
+    game_over: Option<&str>,
+    row: &str,
+    blocks: Option<u64>,
+    jobs: Option<u64>,
+    shard: Option<&str>,
+    out: Option<PathBuf>,
+) -> PyResult<String> {
+    let options = run_options(jobs, shard, out)?;
+    let CheckedStats {
+        settings,
+        strategy,
+        jobs,
+        shard,
+        part_file,
+    } = StatsRequest {
+        strategy: strategy.to_string(),
+        pieces: PieceCount::try_from(pieces).map_err(value_error)?,
+        seed,
+        generator: values::generator(generator).map_err(value_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        game_over: game_over_rule(game_over)?,
+        row_rule: values::row_rule(row).map_err(value_error)?,
+        blocks,
+        jobs: options.jobs,
+        shard: options.shard,
+        out: options.out.clone(),
+        json: false,
+    }
+    .check()
+    .map_err(value_error)?;
+    let start = std::time::Instant::now();
+    let blocks = py
+        .detach(|| play_statistics_blocks(&strategy, &settings, shard, jobs, &Progress::hidden()))
+        .map_err(value_error)?;
+    let name = strategy.name();
+    if let Some(path) = part_file {
+        let part = stats_part(&name, &settings, shard, blocks, jobs, start.elapsed());
+        part.write(&path).map_err(value_error)?;
+        return Ok(json_line(&part));
+    }
+    let statistics = merge_blocks(settings.board_height, settings.row_rule, &blocks);
+    write_stats_folder(&name, &settings, &statistics, options.out.as_deref()).map_err(value_error)
+}
