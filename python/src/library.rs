@@ -19,10 +19,9 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 use tetris_arena::analysis::features::board_features;
-use tetris_arena::analysis::position::analyze_in;
 use tetris_arena::report::game::PlayJson;
 use tetris_arena::report::position::analysis_json;
-use tetris_arena::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use tetris_arena::request::analyze::{AnalyzeRequest, FrameOptions};
 use tetris_arena::request::game::{CheckedGame, GameRequest};
 use tetris_arena::request::sequence::SequenceRequest;
 use tetris_arena::request::values::{self, BoardHeight, MaxPieces, SequenceLength};
@@ -33,7 +32,7 @@ use tetris_core::{
     PlacementRecord, Placements, Searcher,
 };
 use tetris_registry::{
-    AnyEvaluator, AnySearcher, EvaluatorSpec, evaluators, searcher_by_name, searcher_names,
+    AnyEvaluator, AnySearcher, EvaluatorSpec, RegistryError, evaluators, searcher_by_name,
     searchers,
 };
 
@@ -110,12 +109,7 @@ pub(crate) fn piece_from_letter(text: &str) -> PyResult<Piece> {
 
 /// A registered searcher by name; the error lists the valid names.
 pub(crate) fn searcher_named(name: &str) -> PyResult<AnySearcher> {
-    searcher_by_name(name).ok_or_else(|| {
-        value_error(format!(
-            "unknown searcher {name:?} (valid: {})",
-            searcher_names().join(" ")
-        ))
-    })
+    searcher_by_name(name).ok_or_else(|| value_error(RegistryError::unknown_searcher(name)))
 }
 
 /// An evaluator from `NAME[:PRESET|:weights.json]`, as `arena features --eval` takes it.
@@ -327,6 +321,14 @@ fn placement_features<'py>(
     Ok((states.into_pyarray(py), matrix.into_pyarray(py)))
 }
 
+/// The piece cap of `--max-pieces`, when given.
+pub(crate) fn piece_cap(max_pieces: Option<u64>) -> PyResult<Option<MaxPieces>> {
+    max_pieces
+        .map(MaxPieces::try_from)
+        .transpose()
+        .map_err(value_error)
+}
+
 /// The game-over rule of `--game-over`, when given.
 pub(crate) fn game_over_rule(text: Option<&str>) -> PyResult<Option<GameOverRule>> {
     text.map(values::game_over_rule)
@@ -345,13 +347,7 @@ fn analyze_json(
     all: bool,
     game_over: Option<&str>,
 ) -> PyResult<String> {
-    let CheckedAnalysis {
-        mut strategy,
-        board,
-        pieces,
-        context,
-        all,
-    } = AnalyzeRequest {
+    let analysis = AnalyzeRequest {
         strategy: strategy.to_string(),
         board: board_from_array(&board)?,
         board_name: "board".to_string(),
@@ -361,8 +357,8 @@ fn analyze_json(
         frames: FrameOptions::default(),
     }
     .check()
-    .map_err(value_error)?;
-    let analysis = analyze_in(&mut strategy, &board, &pieces, context, all);
+    .map_err(value_error)?
+    .analyze();
     Ok(analysis_json(&analysis))
 }
 
@@ -387,10 +383,7 @@ fn play_json(
         strategy: strategy.to_string(),
         generator: values::generator(generator).map_err(value_error)?,
         seed,
-        max_pieces: max_pieces
-            .map(MaxPieces::try_from)
-            .transpose()
-            .map_err(value_error)?,
+        max_pieces: piece_cap(max_pieces)?,
         board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
         game_over: game_over_rule(game_over)?,
     }

@@ -8,21 +8,20 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use tetris_arena::output::{RunReport, json_line};
 use tetris_arena::report::nes::NesReport;
-use tetris_arena::report::parts::{Part, RunDelivery, nes_part, stats_part, tournament_part};
+use tetris_arena::report::parts::{Part, RunDelivery, nes_part, tournament_part};
 use tetris_arena::report::stats::write_stats_folder;
 use tetris_arena::report::tournament::TournamentReport;
 use tetris_arena::request::RunOptions;
 use tetris_arena::request::nes::{CheckedNes, NesRequest};
-use tetris_arena::request::stats::{CheckedStats, StatsRequest};
+use tetris_arena::request::stats::{StatsRequest, StatsResult};
 use tetris_arena::request::tournament::{CheckedTournament, TournamentRequest};
 use tetris_arena::request::values::{
-    self, BoardHeight, GameCount, Jobs, MaxPieces, PieceCount, StartLevel, TapRate,
+    self, BoardHeight, GameCount, Jobs, PieceCount, StartLevel, TapRate,
 };
 use tetris_arena::run::Progress;
 use tetris_arena::run::shard::Shard;
-use tetris_arena::run::statistics::{merge_blocks, play_statistics_blocks};
 
-use crate::library::game_over_rule;
+use crate::library::{game_over_rule, piece_cap};
 use crate::value_error;
 
 /// Adds the functions to the module.
@@ -95,10 +94,7 @@ fn tournament_json(
         games: GameCount::try_from(games).map_err(value_error)?,
         seed,
         generator: values::generator(generator).map_err(value_error)?,
-        max_pieces: max_pieces
-            .map(MaxPieces::try_from)
-            .transpose()
-            .map_err(value_error)?,
+        max_pieces: piece_cap(max_pieces)?,
         board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
         game_over: game_over_rule(game_over)?,
         estimate: false,
@@ -182,13 +178,7 @@ fn stats_json(
     out: Option<PathBuf>,
 ) -> PyResult<String> {
     let options = run_options(jobs, shard, out)?;
-    let CheckedStats {
-        settings,
-        strategy,
-        jobs,
-        shard,
-        part_file,
-    } = StatsRequest {
+    let checked = StatsRequest {
         strategy: strategy.to_string(),
         pieces: PieceCount::try_from(pieces).map_err(value_error)?,
         seed,
@@ -204,16 +194,21 @@ fn stats_json(
     }
     .check()
     .map_err(value_error)?;
-    let start = std::time::Instant::now();
-    let blocks = py
-        .detach(|| play_statistics_blocks(&strategy, &settings, shard, jobs, &Progress::hidden()))
+    let started = std::time::Instant::now();
+    let result = py
+        .detach(|| checked.play(&Progress::hidden(), started))
         .map_err(value_error)?;
-    let name = strategy.name();
-    if let Some(path) = part_file {
-        let part = stats_part(&name, &settings, shard, blocks, jobs, start.elapsed());
-        part.write(&path).map_err(value_error)?;
-        return Ok(json_line(&part));
+    match result {
+        StatsResult::Part { path, part } => {
+            part.write(&path).map_err(value_error)?;
+            Ok(json_line(&part))
+        }
+        StatsResult::Whole(statistics) => write_stats_folder(
+            &checked.strategy.name(),
+            &checked.settings,
+            &statistics,
+            options.out.as_deref(),
+        )
+        .map_err(value_error),
     }
-    let statistics = merge_blocks(settings.board_height, settings.row_rule, &blocks);
-    write_stats_folder(&name, &settings, &statistics, options.out.as_deref()).map_err(value_error)
 }

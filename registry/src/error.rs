@@ -34,3 +34,21 @@ pub enum RegistryError {
         valid: String,
     },
 }
+
+impl RegistryError {
+    /// The error for an evaluator name that is not registered, listing the valid ones.
+    pub fn unknown_evaluator(name: &str) -> RegistryError {
+        RegistryError::UnknownEvaluator {
+            name: name.to_string(),
+            valid: crate::evaluator_names().join(" "),
+        }
+    }
+
+    /// The error for a searcher name that is not registered, listing the valid ones.
+    pub fn unknown_searcher(name: &str) -> RegistryError {
+        RegistryError::UnknownSearcher {
+            name: name.to_string(),
+            valid: crate::searcher_names().join(" "),
+        }
+    }
+}

@@ -64,10 +64,7 @@ impl EvaluatorSpec {
 
 /// The error for an evaluator name that is not registered, listing the valid ones.
 fn unknown_evaluator(name: &str) -> RegistryError {
-    RegistryError::UnknownEvaluator {
-        name: name.to_string(),
-        valid: evaluator_names().join(" "),
-    }
+    RegistryError::unknown_evaluator(name)
 }
 
 impl FromStr for EvaluatorSpec {

@@ -28,12 +28,11 @@ use std::path::PathBuf;
 
 use tetris_core::{GameOverRule, InputModel};
 
-use crate::analysis::position::analyze_in;
 use crate::error::ArenaError;
 use crate::input::read_board;
 use crate::report::output::print_output;
 use crate::report::position::{analysis_json, analysis_text};
-use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use crate::request::analyze::{AnalyzeRequest, FrameOptions};
 use crate::request::values::{self, BoardHeight, PieceList, TapRate};
 
 /// What `arena analyze --help` says after the options: how to read its output.
@@ -105,13 +104,7 @@ pub struct Args {
 /// Runs `arena analyze`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let board = read_board(&args.board, args.board_height.get())?;
-    let CheckedAnalysis {
-        mut strategy,
-        board,
-        pieces,
-        context,
-        all,
-    } = AnalyzeRequest {
+    let checked = AnalyzeRequest {
         strategy: args.strategy.clone(),
         board,
         board_name: format!("board file {}", args.board.display()),
@@ -126,14 +119,15 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         },
     }
     .check()?;
-    let analysis = analyze_in(&mut strategy, &board, &pieces, context, all);
+    let evaluator = checked.strategy.evaluator().clone();
+    let analysis = checked.analyze();
     if args.json {
         return print_output(&analysis_json(&analysis));
     }
     let board_label = format!("{} (10 × {})", args.board.display(), args.board_height);
     print_output(&analysis_text(
         &analysis,
-        strategy.evaluator(),
+        &evaluator,
         &board_label,
         args.all,
     ))

@@ -16,11 +16,9 @@ use crate::analysis::pieces::RowRule;
 use crate::commands::options::{GameRules, Parallel};
 use crate::error::ArenaError;
 use crate::report::output::print_output;
-use crate::report::parts::stats_part;
 use crate::report::stats::deliver_stats;
-use crate::request::stats::{CheckedStats, StatsRequest};
+use crate::request::stats::{StatsRequest, StatsResult};
 use crate::request::values::{self, PieceCount};
-use crate::run::statistics::{merge_blocks, play_statistics_blocks};
 use crate::run::{Progress, interrupt};
 
 /// Options of `arena stats`.
@@ -91,38 +89,24 @@ impl Args {
 
 /// Runs `arena stats`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let CheckedStats {
-        settings,
-        strategy,
-        jobs,
-        shard,
-        part_file,
-    } = args.request().check()?;
+    let started = Instant::now();
+    let checked = args.request().check()?;
     interrupt::install_with_note(
         "interrupted: the running blocks stop after their current piece; nothing is written, \
          since a part of the run's pieces is not its statistics",
     );
-    let start = Instant::now();
-    let progress = Progress::pieces(settings.shard_pieces(shard));
-    let block_statistics = play_statistics_blocks(&strategy, &settings, shard, jobs, &progress)?;
-    if let Some(path) = part_file {
-        let part = stats_part(
-            &strategy.name(),
-            &settings,
-            shard,
-            block_statistics,
-            jobs,
-            start.elapsed(),
-        );
-        part.write(&path)?;
-        return print_output(&part.summary(&path));
+    let progress = Progress::pieces(checked.settings.shard_pieces(checked.shard));
+    match checked.play(&progress, started)? {
+        StatsResult::Part { path, part } => {
+            part.write(&path)?;
+            print_output(&part.summary(&path))
+        }
+        StatsResult::Whole(statistics) => deliver_stats(
+            &checked.strategy.name(),
+            &checked.settings,
+            &statistics,
+            args.out.as_deref(),
+            args.json,
+        ),
     }
-    let statistics = merge_blocks(settings.board_height, settings.row_rule, &block_statistics);
-    deliver_stats(
-        &strategy.name(),
-        &settings,
-        &statistics,
-        args.out.as_deref(),
-        args.json,
-    )
 }

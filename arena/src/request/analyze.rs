@@ -4,7 +4,7 @@
 use tetris_core::{Board, DecisionContext, GameOverRule, InputModel, Piece};
 use tetris_registry::Strategy;
 
-use crate::analysis::position::check_pieces_fit_depth;
+use crate::analysis::position::{Analysis, analyze_in, check_pieces_fit_depth};
 use crate::error::ArenaError;
 use crate::request::frameless_game_over_rule;
 use crate::request::values::TapRate;
@@ -113,6 +113,20 @@ impl AnalyzeRequest {
             context,
             all: self.all,
         })
+    }
+}
+
+impl CheckedAnalysis {
+    /// The analysis: the best chain, or with `all` every placement of the current piece with
+    /// the best chain starting there.
+    pub fn analyze(mut self) -> Analysis {
+        analyze_in(
+            &mut self.strategy,
+            &self.board,
+            &self.pieces,
+            self.context,
+            self.all,
+        )
     }
 }
 

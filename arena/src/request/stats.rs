@@ -2,10 +2,12 @@
 //! game, and the arena counts where they lock.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
+use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::pieces::RowRule;
 use crate::error::ArenaError;
 use crate::report::output::check_output_folder;
@@ -13,8 +15,9 @@ use crate::report::parts::check_part_file;
 use crate::report::stats::is_stats_output;
 use crate::request::frameless_game_over_rule;
 use crate::request::values::{BoardHeight, Jobs, PieceCount};
-use crate::run::shard::Shard;
-use crate::run::statistics::StatisticsSettings;
+use crate::run::Progress;
+use crate::run::shard::{Part, Shard, stats_part};
+use crate::run::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
 
 /// A statistics run.
 #[derive(Clone, Debug)]
@@ -113,6 +116,52 @@ impl StatsRequest {
             jobs: Jobs::count_or_cores(self.jobs),
             shard: self.shard.unwrap_or(Shard::WHOLE),
             part_file,
+        })
+    }
+}
+
+/// What a finished statistics run delivers.
+pub enum StatsResult {
+    /// A block of a sharded run: its part, for this file.
+    Part {
+        /// The part file.
+        path: PathBuf,
+        /// The part (boxed, as the statistics: both are large).
+        part: Box<Part>,
+    },
+    /// The whole run: its blocks' statistics, merged in block order.
+    Whole(Box<PieceStatistics>),
+}
+
+impl CheckedStats {
+    /// Plays the run's blocks (the shard's) on its threads, counting pieces on `progress`,
+    /// and makes the result: the shard's part, or the merged statistics. `started` is when the
+    /// run began (the part records its wall time).
+    pub fn play(&self, progress: &Progress, started: Instant) -> Result<StatsResult, ArenaError> {
+        let blocks = play_statistics_blocks(
+            &self.strategy,
+            &self.settings,
+            self.shard,
+            self.jobs,
+            progress,
+        )?;
+        Ok(match &self.part_file {
+            Some(path) => StatsResult::Part {
+                path: path.clone(),
+                part: Box::new(stats_part(
+                    &self.strategy.name(),
+                    &self.settings,
+                    self.shard,
+                    blocks,
+                    self.jobs,
+                    started.elapsed(),
+                )),
+            },
+            None => StatsResult::Whole(Box::new(merge_blocks(
+                self.settings.board_height,
+                self.settings.row_rule,
+                &blocks,
+            ))),
         })
     }
 }

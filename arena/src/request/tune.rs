@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use tetris_core::{GameOverRule, GeneratorKind};
-use tetris_registry::{StrategySpec, evaluator_names, searcher_names};
+use tetris_registry::{RegistryError, StrategySpec, evaluator_names, searcher_names};
 
 use crate::error::ArenaError;
 use crate::report::output::{check_output_file, same_file};
@@ -53,22 +53,6 @@ pub struct TuneRequest {
 /// A rule of a tuning run that the request breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TuneRequestError {
-    /// An evaluator name that names none.
-    #[error("unknown evaluator {name:?} (valid: {valid})")]
-    UnknownEvaluator {
-        /// The name given.
-        name: String,
-        /// The registered names.
-        valid: String,
-    },
-    /// A searcher name that names none.
-    #[error("unknown searcher {name:?} (valid: {valid})")]
-    UnknownSearcher {
-        /// The name given.
-        name: String,
-        /// The registered names.
-        valid: String,
-    },
     /// The plateau fitness at a depth the NES does not show.
     #[error(
         "--fitness plateau-score plays NES games, which show one preview piece: --depth 1 or 2"
@@ -109,18 +93,10 @@ impl TuneRequest {
     /// population, the game-over rule, and the two output files.
     pub fn check(&self) -> Result<CheckedTune, ArenaError> {
         if !evaluator_names().contains(&self.evaluator.as_str()) {
-            return Err(TuneRequestError::UnknownEvaluator {
-                name: self.evaluator.clone(),
-                valid: evaluator_names().join(" "),
-            }
-            .into());
+            return Err(RegistryError::unknown_evaluator(&self.evaluator).into());
         }
         if !searcher_names().contains(&self.searcher.as_str()) {
-            return Err(TuneRequestError::UnknownSearcher {
-                name: self.searcher.clone(),
-                valid: searcher_names().join(" "),
-            }
-            .into());
+            return Err(RegistryError::unknown_searcher(&self.searcher).into());
         }
         if self.fitness == FitnessKind::PlateauScore && self.depth.get() > 2 {
             return Err(TuneRequestError::PlateauDepth.into());
