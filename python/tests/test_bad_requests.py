@@ -116,10 +116,38 @@ BAD = [
 ]
 
 
+# The commands the Python package has no function for (`tune`, `tune-task`, `merge`,
+# `replay`): their options are the same typed values, so the CLI must give the same message
+# as the rows above for the same mistake, written out here.
+CLI_ONLY = [
+    (["tune", "elashi", "--out", "w.json", "--board-height", "3"], "--board-height 3 is outside 4..=32"),
+    (["tune", "elashi", "--out", "w.json", "--max-pieces", "0"], "--max-pieces must be at least 1"),
+    (["tune", "elashi", "--out", "w.json", "--jobs", "0"], "--jobs 0 is outside 1..=256 (threads playing games at once; more than the cores only slows the run)"),
+    (["tune", "elashi", "--out", "w.json", "--depth", "0"], "--depth 0 is outside 1..=4"),
+    (["tune", "elashi", "--out", "w.json", "--game-over", "console"], "--game-over: the console rule needs the NES frame model: it is `arena nes`'s (its default with the gamepad searcher); games without frames play simulation or literature"),
+    (["tune", "elashi", "--searcher", "nope", "--out", "w.json"], 'unknown searcher "nope" (valid: bfs column-drop gamepad drop)'),
+    (["tune-task", ".", "--task", "0", "--jobs", "0"], "--jobs 0 is outside 1..=256 (threads playing games at once; more than the cores only slows the run)"),
+    (["merge", "x.json"], "merge: x.json: not JSON: expected value at line 1 column 1"),
+    (["replay", "a-file.txt", "--speed", "3"], "--speed needs --watch"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(CLI_ONLY)), ids=lambda index: " ".join(CLI_ONLY[index][0]))
+def test_commands_without_a_python_function_give_the_same_messages(index, tmp_path, monkeypatch):
+    command, message = CLI_ONLY[index]
+    (tmp_path / "a-file.txt").write_text("not an output of the arena\n")
+    (tmp_path / "x.json").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    assert arena_error(*command) == message
+
+
 def test_the_table_covers_at_least_forty_mistakes_of_every_kind():
     assert len(BAD) >= 40
-    commands = {bad.command[0] for bad in BAD}
-    assert commands == {"play", "tournament", "nes", "stats", "analyze", "sequence", "features"}
+    commands = {bad.command[0] for bad in BAD} | {command[0] for command, _ in CLI_ONLY}
+    assert commands == {
+        "play", "tournament", "nes", "stats", "analyze", "sequence", "features",
+        "tune", "tune-task", "merge", "replay",
+    }
 
 
 @pytest.mark.parametrize("index", range(len(BAD)), ids=lambda index: " ".join(BAD[index].command))
