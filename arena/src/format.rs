@@ -78,8 +78,47 @@ pub fn optional(value: Option<f64>, decimals: usize) -> String {
     }
 }
 
+/// `text` with every control character (C0, DEL and C1, as `char::is_control` says) written
+/// as a Rust escape (`\n`, `\u{1b}`), except tabs and, when `keep_newlines`, line breaks:
+/// the form in which a string the user or a file supplied (a file name, a replay's generator)
+/// is printed, so it can neither split an `error:` line nor send escape codes to the terminal.
+pub fn printable(text: &str, keep_newlines: bool) -> std::borrow::Cow<'_, str> {
+    let kept = |character: char| character == '\t' || (keep_newlines && character == '\n');
+    if !text
+        .chars()
+        .any(|character| character.is_control() && !kept(character))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for character in text.chars() {
+        match character.is_control() && !kept(character) {
+            true => escaped.extend(character.escape_default()),
+            false => escaped.push(character),
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn printable_escapes_control_characters_only() {
+        assert_eq!(printable("plain\ttext", false), "plain\ttext");
+        assert_eq!(printable("a\nb", false), "a\\nb");
+        assert_eq!(printable("a\nb", true), "a\nb");
+        assert_eq!(printable("x\u{1b}[2Jy", true), "x\\u{1b}[2Jy");
+        assert_eq!(
+            printable("del\u{7f} c1\u{9b}", true),
+            "del\\u{7f} c1\\u{9b}"
+        );
+        assert_eq!(printable("10 × 20 — é", false), "10 × 20 — é");
+        assert!(matches!(
+            printable("no escapes", false),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
     use super::*;
 
     #[test]

@@ -1,6 +1,7 @@
 //! The `arena` binary: parses the command line, runs the job, and turns any error into one
 //! `error:` line on stderr with exit code 2.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -20,7 +21,12 @@ fn main() -> ExitCode {
                     | ErrorKind::DisplayVersion
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
-                let _ = error.print();
+                // Help and the version go to stdout: a stdout that cannot take them (a full
+                // disk, `> /dev/full`) is an error, not a success.
+                if let Err(write_error) = error.print().and_then(|()| std::io::stdout().flush()) {
+                    print_to_stderr(&format!("error: standard output: {write_error}"));
+                    return ExitCode::from(2);
+                }
                 return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
                 } else {

@@ -27,6 +27,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::ArenaError;
+use crate::format::printable;
 
 /// The formats of result files, chosen by the file name's extension (any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -394,12 +395,16 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> 
 /// full): the messages and the `error:` line must never make the arena panic, and there is
 /// nowhere left to report that they could not be written.
 pub fn print_to_stderr(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    // One line, whatever a file name or a field of a file holds ([`printable`]).
+    let _ = writeln!(std::io::stderr().lock(), "{}", printable(text, false));
 }
 
 /// Writes a command's whole output to stdout. A reader that stops early (`| head`) ends the
 /// command quietly instead of making `println!` panic; any other write error is an error.
 pub fn print_output(text: &str) -> Result<(), ArenaError> {
+    // Reports are text and JSON, never terminal control: a control character in them came
+    // from a file or an argument and is printed escaped ([`printable`]).
+    let text = printable(text, true);
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

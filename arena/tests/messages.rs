@@ -1,0 +1,95 @@
+//! What the arena prints is safe to print (the hardening issue, 32, "Messages"): a string a
+//! user or a file supplied — a file name, a piece file's path recorded in a game — is printed
+//! with its control characters escaped, so it can neither split the one `error:` line nor send
+//! escape codes to the terminal; and help and the version count as output, so a stdout that
+//! cannot take them is an error.
+
+use std::fs;
+use std::process::{Command, Stdio};
+
+mod common;
+
+use common::{fail, scratch_folder, succeed};
+
+#[test]
+fn a_file_name_with_a_line_break_stays_on_the_one_error_line() {
+    let line = fail(
+        "play",
+        &["bfs+elashi", "--generator", "file:/no/such\nfile"],
+    );
+    assert_eq!(
+        line,
+        "error: /no/such\\nfile: No such file or directory (os error 2)"
+    );
+}
+
+#[test]
+fn escape_codes_in_a_file_name_are_printed_escaped_in_errors_and_reports() {
+    let line = fail(
+        "tournament",
+        &[
+            "bfs+elashi",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            "/no\u{1b}[2J/t.json",
+        ],
+    );
+    assert!(!line.contains('\u{1b}'), "{line:?}");
+    assert!(line.contains("/no\\u{1b}[2J/t.json"), "{line}");
+    // A game played from a piece file whose name holds an escape code: the report names the
+    // generator, escaped, and a recorded replay of it prints the same way.
+    let folder = scratch_folder("messages", "escapes");
+    let pieces = folder.join("p\u{1b}[2J.txt");
+    fs::write(&pieces, "TJZOSLI".repeat(4)).unwrap();
+    let generator = format!("file:{}", pieces.display());
+    let replay = folder.join("game.json");
+    let played = succeed(
+        "play",
+        &[
+            "bfs+elashi",
+            "--generator",
+            &generator,
+            "--max-pieces",
+            "10",
+            "--record",
+            replay.to_str().unwrap(),
+        ],
+    );
+    assert!(!played.contains('\u{1b}'), "{played:?}");
+    assert!(played.contains("p\\u{1b}[2J.txt"), "{played}");
+    let replayed = succeed("replay", &[replay.to_str().unwrap()]);
+    assert!(!replayed.contains('\u{1b}'), "{replayed:?}");
+    assert!(replayed.contains("p\\u{1b}[2J.txt"), "{replayed}");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn help_and_version_into_a_full_stdout_are_an_error() {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("SKIPPED: no /dev/full on this machine");
+        return;
+    };
+    for argument in ["--help", "-V", "--version"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg(argument)
+            .stdout(Stdio::from(full.try_clone().unwrap()))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{argument}: {stderr}");
+        assert!(
+            stderr.starts_with("error: standard output: ") && stderr.lines().count() == 1,
+            "{argument}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn tabs_and_line_breaks_of_a_report_are_kept() {
+    // The escaping leaves ordinary text alone: a report's lines are still lines.
+    let listed = succeed("list", &[]);
+    assert!(listed.lines().count() > 10, "{listed}");
+}
