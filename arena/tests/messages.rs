@@ -93,3 +93,18 @@ fn tabs_and_line_breaks_of_a_report_are_kept() {
     let listed = succeed("list", &[]);
     assert!(listed.lines().count() > 10, "{listed}");
 }
+
+#[test]
+fn a_negative_seed_is_named_as_a_bad_seed_not_an_unknown_option() {
+    for command in [
+        &["play", "bfs+elashi", "--seed", "-1"][..],
+        &["tournament", "bfs+elashi", "--games", "2", "--seed", "-1"],
+        &["stats", "bfs+elashi", "--pieces", "5", "--seed", "-1"],
+    ] {
+        assert_eq!(
+            fail(command[0], &command[1..]),
+            "error: --seed \"-1\" is not a seed: seeds are whole numbers from 0 to \
+             18446744073709551615"
+        );
+    }
+}

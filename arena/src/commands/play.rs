@@ -30,6 +30,7 @@ use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
 use crate::request::game::{CheckedGame, GameRequest, PlayOutputs};
+use crate::request::values;
 use crate::run::games::play_observed_game;
 use crate::run::{Progress, interrupt};
 use crate::sim::game::{GameEnd, PlayOptions};
@@ -43,7 +44,7 @@ pub struct Args {
     /// options).
     pub strategy: String,
     /// The generator's seed (ignored by file:PATH).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// The game's rules.
     #[command(flatten)]

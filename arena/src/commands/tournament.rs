@@ -22,6 +22,7 @@ use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
 use crate::request::RunOptions;
 use crate::request::tournament::{CheckedTournament, TournamentRequest};
+use crate::request::values;
 use crate::request::values::GameCount;
 use crate::run::{Progress, interrupt};
 
@@ -37,7 +38,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub games: GameCount,
     /// Base seed: game k (counted from 0) uses seed S + k for every strategy.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// The games' rules.
     #[command(flatten)]

@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub iterations: u64,
     /// The run's seed: it decides the starting population, every update and every game.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// Candidates per iteration (population, swarm size), at least 2.
     #[arg(long, value_name = "P", default_value_t = 20)]

@@ -59,6 +59,9 @@ pub enum ValueError {
         /// What the core said.
         source: tetris_core::Error,
     },
+    /// A `--seed` that is not a whole number from 0 to 2^64 - 1 (a negative one included).
+    #[error("--seed {0:?} is not a seed: seeds are whole numbers from 0 to 18446744073709551615")]
+    NotASeed(String),
     /// A `--pieces` list that is empty.
     #[error("--pieces is empty: give the current piece first, e.g. --pieces T,J")]
     NoPieces,
@@ -295,6 +298,17 @@ count_value! {
     SequenceLength, option "--count", minimum 1
 }
 
+/// A `--seed`: a whole number from 0 to 2^64 - 1. clap hands it `-1` too (the seed options
+/// allow a leading hyphen), so a negative seed is refused here, in words, rather than taken
+/// for an unknown option.
+pub fn seed(text: &str) -> Result<u64, ValueError> {
+    let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    text.parse::<u64>()
+        .ok()
+        .filter(|_| digits)
+        .ok_or_else(|| ValueError::NotASeed(text.to_string()))
+}
+
 /// The piece generator of `--generator`: `uniform`, `nes`, `bag7`, `sz`, `java` or
 /// `file:PATH` (the core's names).
 pub fn generator(text: &str) -> Result<GeneratorKind, ValueError> {
@@ -427,6 +441,21 @@ mod tests {
             );
         }
         assert!((1..=256).contains(&Jobs::count_or_cores(None)));
+    }
+
+    #[test]
+    fn seeds_are_whole_numbers_of_64_bits() {
+        assert_eq!(seed("0"), Ok(0));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["-1", "18446744073709551616", "+3", "1e3", ""] {
+            assert_eq!(
+                seed(bad).unwrap_err().to_string(),
+                format!(
+                    "--seed {bad:?} is not a seed: seeds are whole numbers from 0 to \
+                     18446744073709551615"
+                )
+            );
+        }
     }
 
     #[test]
