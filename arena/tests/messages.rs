@@ -108,3 +108,45 @@ fn a_negative_seed_is_named_as_a_bad_seed_not_an_unknown_option() {
         );
     }
 }
+
+#[test]
+fn every_command_takes_seed_0_by_default() {
+    // `play` always did; `tournament`, `nes` and `stats` required `--seed`.
+    let explicit = succeed(
+        "stats",
+        &[
+            "column-drop+dellacherie",
+            "--pieces",
+            "200",
+            "--board-height",
+            "8",
+            "--seed",
+            "0",
+            "--json",
+        ],
+    );
+    let default = succeed(
+        "stats",
+        &[
+            "column-drop+dellacherie",
+            "--pieces",
+            "200",
+            "--board-height",
+            "8",
+            "--json",
+        ],
+    );
+    assert_eq!(default, explicit);
+    let tournament = succeed(
+        "tournament",
+        &[
+            "column-drop+dellacherie",
+            "--games",
+            "2",
+            "--board-height",
+            "6",
+            "--json",
+        ],
+    );
+    assert!(tournament.contains("\"seed\": 0"), "{tournament}");
+}

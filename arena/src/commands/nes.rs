@@ -42,7 +42,7 @@ pub struct Args {
     pub games: GameCount,
     /// Base seed: game k (counted from 0) uses seed S + k, which draws the NES randomizer's
     /// start state.
-    #[arg(long, value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// The level each game starts at, 0 to 28 (below --to-level).
     #[arg(long, value_name = "L", default_value_t = StartLevel::PLATEAU)]

@@ -33,7 +33,7 @@ pub struct Args {
     pub pieces: PieceCount,
     /// Base seed: game k (counted from 0) uses seed S + k (with --blocks: block K's game j uses
     /// S + K x 2^32 + j).
-    #[arg(long, value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// The games' rules (after a game over the next game starts on an empty board).
     #[command(flatten)]

@@ -37,8 +37,9 @@ pub struct Args {
     /// Games per strategy (1 to 10,000,000): every strategy plays the same N piece sequences.
     #[arg(long, value_name = "N")]
     pub games: GameCount,
-    /// Base seed: game k (counted from 0) uses seed S + k for every strategy.
-    #[arg(long, value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    /// Base seed (default 0, as for every command): game k (counted from 0) uses seed S + k
+    /// for every strategy.
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// The games' rules.
     #[command(flatten)]
