@@ -17,8 +17,8 @@ use crate::request::tune::{CheckedTune, TuneRequest};
 use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
 use crate::run::interrupt;
 use crate::tune::checkpoint::{
-    CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, load_checkpoint, report,
-    run_iteration, write_weights,
+    CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, flat_fitness_warning,
+    load_checkpoint, report, run_iteration, write_weights,
 };
 use crate::tune::external::{Runner, run_iteration_external};
 use crate::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
@@ -209,6 +209,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         runner.finish()?;
     }
     write_weights(&checkpoint, &args.out)?;
+    if let Some(warning) = flat_fitness_warning(&checkpoint.history) {
+        print_to_stderr(&warning);
+    }
     print_output(&report(&checkpoint, &args.out))
 }
 

@@ -157,6 +157,27 @@ pub struct IterationRecord {
     pub mean: f64,
 }
 
+/// A warning for a run whose search never moved: every iteration's candidates, best and mean
+/// alike, scored the same (typically 0 lines, when every candidate tops out at once), so the
+/// weights written are no better than the starting guess. `None` when anything moved or fewer
+/// than two iterations ran.
+pub fn flat_fitness_warning(history: &[IterationRecord]) -> Option<String> {
+    let first = history.first()?;
+    let flat = history.len() >= 2
+        && history
+            .iter()
+            .all(|record| record.best == first.best && record.mean == first.best);
+    flat.then(|| {
+        format!(
+            "warning: every candidate of all {} iterations scored {:.2}: the fitness never \
+             moved, so the weights written are no better than a guess (more --games, a larger \
+             --population or a taller --board-height give the search something to rank)",
+            history.len(),
+            first.best
+        )
+    })
+}
+
 /// A run's state between iterations: what `--checkpoint` writes and `--resume` reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -493,6 +514,38 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_run_whose_fitness_never_moved_is_warned_about() {
+        let record = |iteration, best, mean| IterationRecord {
+            iteration,
+            first_game_seed: 0,
+            best,
+            mean,
+        };
+        let flat = [
+            record(0, 0.0, 0.0),
+            record(1, 0.0, 0.0),
+            record(2, 0.0, 0.0),
+        ];
+        let warning = flat_fitness_warning(&flat).unwrap();
+        assert!(
+            warning.starts_with("warning: every candidate of all 3 iterations scored 0.00"),
+            "{warning}"
+        );
+        // One iteration cannot show a search that does not move; a best or a mean that
+        // differs is a search that moved.
+        assert_eq!(flat_fitness_warning(&flat[..1]), None);
+        assert_eq!(flat_fitness_warning(&[]), None);
+        assert_eq!(
+            flat_fitness_warning(&[record(0, 0.0, 0.0), record(1, 3.0, 0.5)]),
+            None
+        );
+        assert_eq!(
+            flat_fitness_warning(&[record(0, 2.0, 1.0), record(1, 2.0, 1.0)]),
+            None
+        );
+    }
     use super::*;
 
     #[test]
