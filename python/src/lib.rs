@@ -35,5 +35,6 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(module)?;
     runs::register(module)?;
     module.add_class::<games::Games>()?;
+    module.add("MAX_VECTOR_GAMES", games::MAX_GAMES)?;
     Ok(())
 }

@@ -7,11 +7,17 @@ is registered. Every function gives what the matching ``arena`` command gives, a
 arguments raise ``ValueError`` with the message the CLI prints after ``error:``.
 
 Boards are NumPy ``uint8`` arrays of shape ``(height, 10)``, row 0 at the top, 1 = occupied
-(any array-like of 0/1 or booleans is accepted). Pieces are letters of ``PIECES`` (``"T"``) or
+(any array-like of 0/1 or booleans is accepted; any other value is a ``ValueError`` naming
+it). Pieces are letters of ``PIECES`` (``"T"``) or
 their indices (``0`` = T ... ``6`` = I).
 
 The Gymnasium environments are ``tetris_arena/Tetris-v0`` (registered on import; see
 ``tetris_arena.envs``).
+
+No argument makes the package abort: counts that size memory are bounded
+(``MAX_VECTOR_GAMES`` games in one vector environment, ``MAX_SEQUENCE_LETTERS`` letters from
+``sequence``), integers must be integers (``TypeError`` otherwise) and out-of-range values
+raise ``ValueError``.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from tetris_arena import _native
+from tetris_arena.envs import _integer, _seed
 
 __all__ = [
+    "MAX_VECTOR_GAMES",
+    "MAX_SEQUENCE_LETTERS",
     "PIECES",
     "BOARD_WIDTH",
     "searchers",
@@ -46,6 +55,10 @@ __all__ = [
     "TetrisVectorEnv",
 ]
 
+#: The most games one ``TetrisVectorEnv`` holds: 65,536.
+MAX_VECTOR_GAMES: int = _native.MAX_VECTOR_GAMES
+#: The most letters ``sequence`` returns: 100,000,000 (one string).
+MAX_SEQUENCE_LETTERS: int = _native.MAX_SEQUENCE_LETTERS
 #: The seven pieces in index order: ``"TJZOSLI"``.
 PIECES: str = _native.PIECES
 #: Columns of every board.
@@ -77,18 +90,30 @@ def evaluators() -> List[Dict[str, Any]]:
 
 
 def empty_board(height: int = 20) -> np.ndarray:
-    """An empty ``(height, 10)`` board."""
-    return np.zeros((height, BOARD_WIDTH), dtype=np.uint8)
+    """An empty ``(height, 10)`` board; ``height`` from 4 to 32, as ``--board-height``."""
+    return _native.empty_board(str(_integer(height, "height")))
 
 
 def as_board(board: Any) -> np.ndarray:
-    """``board`` as a C-contiguous ``uint8`` array of 0 and 1 (shape ``(height, 10)``)."""
+    """``board`` as a C-contiguous ``uint8`` array of 0 and 1 (shape ``(height, 10)``).
+
+    Accepts booleans and numbers that are exactly 0 or 1; any other value (2, -1, 0.5, NaN)
+    is a ``ValueError`` naming it and its cell, any other kind of element (text, objects) a
+    ``TypeError``."""
     array = np.asarray(board)
-    if array.dtype != np.uint8:
-        array = (array != 0).astype(np.uint8)
     if array.ndim != 2:
         raise ValueError(f"a board array has shape (height, 10); this one has shape {array.shape}")
-    return np.ascontiguousarray(array)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"a board holds 0/1 or booleans; this one holds {array.dtype}")
+    if array.dtype.kind != "b":
+        bad = np.argwhere((array != 0) & (array != 1))
+        if len(bad):
+            row, column = (int(i) for i in bad[0])
+            value = array[row, column].item()
+            raise ValueError(
+                f"a board holds 0 and 1 only; this one has {value!r} at row {row}, column {column}"
+            )
+    return np.ascontiguousarray(array, dtype=np.uint8)
 
 
 def board_from_text(text: str, height: Optional[int] = None) -> np.ndarray:
@@ -110,8 +135,14 @@ def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
 
 def sequence(count: int, generator: str = "uniform", seed: int = 0) -> str:
     """The first ``count`` pieces of a generator as letters: ``arena sequence --generator G
-    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH)."""
-    return _native.sequence(generator, seed, count)
+    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH). ``count`` is
+    at most 100,000,000 (``MAX_SEQUENCE_LETTERS``: the letters are one string)."""
+    count = _integer(count, "count")
+    if count > MAX_SEQUENCE_LETTERS:
+        raise ValueError(
+            f"count {count} is outside 1..={MAX_SEQUENCE_LETTERS} (letters in one string)"
+        )
+    return _native.sequence(generator, _seed(seed), max(count, 0))
 
 
 def features(board: Any, evaluator: str) -> Dict[str, float]:

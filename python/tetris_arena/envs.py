@@ -29,7 +29,12 @@ and reports reward 0; that game's mask allows every action). Its ``info`` also h
 ``legal_actions`` (``(N, longest)``, each game's legal actions padded with -1) and
 ``legal_count`` (``(N,)``): a random legal policy is ``legal_actions[i, int(u *
 legal_count[i])]``, no scan of the masks. ``reset(seed=s)`` seeds game i
-with ``s + i``, as a tournament seeds its games; each later game of slot i adds N.
+with ``s + i``, as a tournament seeds its games; each later game of slot i adds N. No seed
+wraps past 2**64 - 1: a reset whose last game would need one, or a later game whose seed
+would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (65,536) games.
+
+Actions are integers only (Python or NumPy integers, integer arrays): a float, a string or a
+bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -45,6 +50,46 @@ from gymnasium.vector.utils import batch_space
 from tetris_arena import _native
 
 ENV_ID = "tetris_arena/Tetris-v0"
+
+
+def _integer(value: Any, name: str) -> int:
+    """``value`` as a Python ``int``: a Python or NumPy integer or a 0-d integer array (not
+    a bool, a float or a string: ``TypeError``)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+
+
+def _seed(seed: Any, name: str = "seed") -> int:
+    """A seed: an integer in ``0..=2**64 - 1`` (``ValueError`` outside)."""
+    value = _integer(seed, name)
+    if not 0 <= value <= 2**64 - 1:
+        raise ValueError(f"{name} {value} is outside 0..={2**64 - 1}")
+    return value
+
+
+def _actions(actions: Any) -> np.ndarray:
+    """The actions of a vector step as ``int64``: an integer array or a sequence of Python
+    or NumPy integers (anything else: ``TypeError``); values past 64 bits are no action (-1,
+    illegal)."""
+    array = np.asarray(actions)
+    if array.dtype.kind == "O":
+        array = np.array([_action(value) for value in array.ravel()], dtype=np.int64).reshape(
+            array.shape
+        )
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers, not an array of {array.dtype}")
+    if array.dtype == np.uint64:
+        array = np.where(array > np.iinfo(np.int64).max, np.uint64(2**64 - 1), array)
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def _action(action: Any) -> int:
+    """One action as an ``int64`` value (past 64 bits: -1, an illegal action)."""
+    value = _integer(action, "an action")
+    return value if -(2**63) <= value < 2**63 else -1
 
 
 def register_environments() -> None:
@@ -169,6 +214,8 @@ class TetrisEnv(gym.Env):
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts a game; with ``seed``, the pieces of ``arena play --seed seed``."""
+        if seed is not None:
+            seed = _seed(seed)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63))
@@ -180,7 +227,7 @@ class TetrisEnv(gym.Env):
         """Plays the placement ``action`` names."""
         if not self._started:
             raise ValueError("call reset() before step()")
-        action = int(action)
+        action = _action(action)
         legal = 0 <= action < len(self._mask) and self._mask[action] == 1
         reward, terminated, truncated = self.games.step_one(action)
         observation, info = self._observation()
@@ -238,7 +285,8 @@ class TetrisEnv(gym.Env):
 
 class TetrisVectorEnv(VectorEnv):
     """``num_envs`` games stepped together in Rust, one placement each per ``step`` call
-    (Gymnasium's vector API, next-step autoreset). The arguments are ``TetrisEnv``'s."""
+    (Gymnasium's vector API, next-step autoreset). ``num_envs`` is 1 to 65,536
+    (``MAX_VECTOR_GAMES``); the other arguments are ``TetrisEnv``'s."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
@@ -255,6 +303,12 @@ class TetrisVectorEnv(VectorEnv):
         illegal_action: str = "end",
         copy: bool = True,
     ) -> None:
+        num_envs = _integer(num_envs, "num_envs")
+        if not 1 <= num_envs <= _native.MAX_VECTOR_GAMES:
+            raise ValueError(
+                f"num_envs {num_envs} is outside 1..={_native.MAX_VECTOR_GAMES} "
+                "(games in one vector environment)"
+            )
         self.games = _new_games(
             num_envs, board_height, preview, generator, game_over, searcher, reward,
             max_pieces, illegal_action,
@@ -283,6 +337,7 @@ class TetrisVectorEnv(VectorEnv):
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts every game: game i with seed ``seed + i`` (``seed`` random when omitted)."""
         if seed is not None:
+            seed = _seed(seed)
             self._rng = np.random.default_rng(seed)
         else:
             seed = int(self._rng.integers(0, 2**62))
@@ -294,7 +349,7 @@ class TetrisVectorEnv(VectorEnv):
     ) -> Tuple[Dict[str, Any], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Plays one placement in every game (next-step autoreset)."""
         b = self._buffers
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        actions = _actions(actions)
         self.games.step(actions, b.rewards, b.terminated, b.truncated, True)
         observation, info = self._observation()
         return observation, b.rewards.copy(), b.terminated.copy(), b.truncated.copy(), info
