@@ -36,5 +36,6 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     runs::register(module)?;
     module.add_class::<games::Games>()?;
     module.add("MAX_VECTOR_GAMES", games::MAX_GAMES)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,7 +1,8 @@
 """Hostile arguments (issue 32): the package never aborts or panics, whatever it is handed; a
 bad argument raises `ValueError`, `TypeError` or `MemoryError`. Counts that size memory are
 bounded up front, seeds may not wrap, actions and boards accept only what they mean, and an
-environment steps only after `reset`.
+environment steps only after `reset`. Also the rough edges a new user hits: `__version__`
+and the `rgb_array` render mode.
 
 The reproductions that used to abort the interpreter run in a child process under a 4 GiB
 address-space limit, so a regression fails its test instead of killing pytest."""
@@ -14,12 +15,15 @@ import re
 import subprocess
 import sys
 import textwrap
+from importlib import metadata
 
+import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 import tetris_arena as ta
-from conftest import arena_error
+from conftest import REPOSITORY, arena_error
 
 FOUR_GIB = 4 * 2**30
 
@@ -248,3 +252,32 @@ def test_empty_board_arguments():
         ta.empty_board(20.0)
     with pytest.raises(ValueError, match="board height 33|33 is outside"):
         ta.features(np.zeros((33, 10)), "elashi")
+
+
+def test_the_version_is_the_packages_and_cargos():
+    cargo = (REPOSITORY / "Cargo.toml").read_text()
+    version = re.search(r'^version = "([^"]+)"', cargo, re.MULTILINE).group(1)
+    assert ta.__version__ == version
+    assert metadata.version("tetris-arena") == version
+
+
+def test_rgb_array_renders_the_board():
+    env = ta.TetrisEnv(board_height=8, render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    _, info = env.reset(seed=1)
+    frame = env.render()
+    cell = ta.RENDER_CELL_PIXELS
+    assert frame.dtype == np.uint8 and frame.shape == (8 * cell, 10 * cell, 3)
+    empty = frame.copy()
+    observation, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    frame = env.render()
+    occupied = observation["board"].astype(bool)
+    assert occupied.sum() == 4
+    centres = frame[cell // 2 :: cell, cell // 2 :: cell]
+    assert centres.shape == (8, 10, 3)
+    assert (centres[occupied] != centres[~occupied][0]).any(axis=1).all()
+    assert (centres[~occupied] == empty[cell // 2 :: cell, cell // 2 :: cell][~occupied]).all()
+    env = gym.make("tetris_arena/Tetris-v0", render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.reset(seed=2)
+    assert env.render().shape == (20 * cell, 10 * cell, 3)

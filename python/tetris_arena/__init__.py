@@ -28,11 +28,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from tetris_arena import _native
-from tetris_arena.envs import _integer, _seed
+from tetris_arena.envs import RENDER_CELL_PIXELS, _integer, _seed
 
 __all__ = [
+    "__version__",
     "MAX_VECTOR_GAMES",
     "MAX_SEQUENCE_LETTERS",
+    "RENDER_CELL_PIXELS",
     "PIECES",
     "BOARD_WIDTH",
     "searchers",
@@ -55,6 +57,8 @@ __all__ = [
     "TetrisVectorEnv",
 ]
 
+#: The package's version: the workspace's (Cargo's) version, as in the package metadata.
+__version__: str = _native.__version__
 #: The most games one ``TetrisVectorEnv`` holds: 65,536.
 MAX_VECTOR_GAMES: int = _native.MAX_VECTOR_GAMES
 #: The most letters ``sequence`` returns: 100,000,000 (one string).

@@ -10,6 +10,7 @@ PIECES: str
 BOARD_WIDTH: int
 MAX_VECTOR_GAMES: int
 MAX_SEQUENCE_LETTERS: int
+__version__: str
 
 def searcher_list() -> List[Dict[str, Any]]: ...
 def evaluator_list() -> List[Dict[str, Any]]: ...

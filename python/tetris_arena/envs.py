@@ -35,6 +35,10 @@ would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (65,
 
 Actions are integers only (Python or NumPy integers, integer arrays): a float, a string or a
 bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
+
+``render_mode="ansi"`` renders the board as text, ``"rgb_array"`` as an ``(H * c, 10 * c,
+3)`` ``uint8`` image, ``c = RENDER_CELL_PIXELS`` pixels per cell (what Gymnasium's video
+recorder takes).
 """
 
 from __future__ import annotations
@@ -50,6 +54,13 @@ from gymnasium.vector.utils import batch_space
 from tetris_arena import _native
 
 ENV_ID = "tetris_arena/Tetris-v0"
+
+#: Pixels per cell side in ``render_mode="rgb_array"`` frames.
+RENDER_CELL_PIXELS = 16
+#: Colours of ``rgb_array`` frames: an empty cell, an occupied cell, the grid between cells.
+_EMPTY_RGB = (16, 16, 24)
+_OCCUPIED_RGB = (200, 200, 210)
+_GRID_RGB = (48, 48, 60)
 
 
 def _integer(value: Any, name: str) -> int:
@@ -90,6 +101,16 @@ def _action(action: Any) -> int:
     """One action as an ``int64`` value (past 64 bits: -1, an illegal action)."""
     value = _integer(action, "an action")
     return value if -(2**63) <= value < 2**63 else -1
+
+
+def _rgb_frame(board: np.ndarray) -> np.ndarray:
+    """A board as an RGB image, ``RENDER_CELL_PIXELS`` pixels per cell, a one-pixel grid."""
+    cell = RENDER_CELL_PIXELS
+    occupied = np.kron(board.astype(bool), np.ones((cell, cell), dtype=bool))
+    frame = np.where(occupied[..., None], _OCCUPIED_RGB, _EMPTY_RGB).astype(np.uint8)
+    frame[cell - 1 :: cell, :] = _GRID_RGB
+    frame[:, cell - 1 :: cell] = _GRID_RGB
+    return frame
 
 
 def register_environments() -> None:
@@ -173,10 +194,10 @@ class TetrisEnv(gym.Env):
         reward: ``"lines"`` or ``"score"`` (NES points).
         max_pieces: truncate the episode after this many pieces.
         illegal_action: ``"end"`` (the episode terminates) or ``"raise"``.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (text) or ``"rgb_array"`` (an RGB image).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 10}
 
     def __init__(
         self,
@@ -190,8 +211,8 @@ class TetrisEnv(gym.Env):
         illegal_action: str = "end",
         render_mode: Optional[str] = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi)")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi rgb_array)")
         self.games = _new_games(
             1, board_height, preview, generator, game_over, searcher, reward, max_pieces,
             illegal_action,
@@ -237,12 +258,16 @@ class TetrisEnv(gym.Env):
             self._started = False
         return observation, reward, terminated, truncated, info
 
-    def render(self) -> Optional[str]:
-        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``)."""
-        if self.render_mode != "ansi":
+    def render(self) -> Any:
+        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``), or
+        as an ``(H * c, 10 * c, 3)`` ``uint8`` image (``"rgb_array"``, ``c =
+        RENDER_CELL_PIXELS``); ``None`` without a render mode."""
+        if self.render_mode is None:
             return None
         b = self._buffers
         self.games.observe(b.boards, b.current, b.preview, b.masks)
+        if self.render_mode == "rgb_array":
+            return _rgb_frame(b.boards[0])
         rows = ["|" + "".join("#" if c else "." for c in row) + "|" for row in b.boards[0]]
         letters = _native.PIECES + "-"  # index 7: the sequence has ended
         preview = "".join(letters[int(piece)] for piece in b.preview[0])
