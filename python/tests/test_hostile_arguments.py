@@ -281,3 +281,38 @@ def test_rgb_array_renders_the_board():
     check_env(env.unwrapped, skip_render_check=False)
     env.reset(seed=2)
     assert env.render().shape == (20 * cell, 10 * cell, 3)
+
+
+OUT_OF_RANGE = {
+    "piece_cells rotation": lambda v: ta.piece_cells("T", v),
+    "board_from_text height": lambda v: ta.board_from_text(".........\n" * 20, v),
+    "play seed": lambda v: ta.play("bfs+elashi", seed=v, max_pieces=5),
+    "play max_pieces": lambda v: ta.play("bfs+elashi", max_pieces=v),
+    "play board_height": lambda v: ta.play("bfs+elashi", board_height=v, max_pieces=5),
+    "tournament games": lambda v: ta.tournament(["bfs+elashi"], games=v, seed=1),
+    "tournament seed": lambda v: ta.tournament(["bfs+elashi"], games=1, seed=v),
+    "tournament jobs": lambda v: ta.tournament(["bfs+elashi"], games=1, seed=1, jobs=v),
+    "nes games": lambda v: ta.nes("gamepad+nes-plateau", games=v, seed=1),
+    "nes start_level": lambda v: ta.nes("gamepad+nes-plateau", games=1, seed=1, start_level=v),
+    "nes tap_rate": lambda v: ta.nes("gamepad+nes-plateau", games=1, seed=1, tap_rate=v),
+    "stats pieces": lambda v: ta.stats("bfs+elashi", pieces=v, seed=1),
+    "stats blocks": lambda v: ta.stats("bfs+elashi", pieces=10, seed=1, blocks=v),
+    "TetrisEnv board_height": lambda v: ta.TetrisEnv(board_height=v),
+    "TetrisEnv preview": lambda v: ta.TetrisEnv(preview=v),
+    "TetrisEnv max_pieces": lambda v: ta.TetrisEnv(max_pieces=v),
+    "TetrisVectorEnv board_height": lambda v: ta.TetrisVectorEnv(2, board_height=v),
+    "TetrisVectorEnv max_pieces": lambda v: ta.TetrisVectorEnv(2, max_pieces=v),
+    "TetrisVectorEnv action_features index": lambda v: ta.TetrisVectorEnv(2).action_features(
+        v, "elashi"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_RANGE))
+@pytest.mark.parametrize("value", [-1, 2**64, 2**70])
+def test_integers_that_fit_no_native_type_raise_value_error_naming_them(case, value):
+    name = case.split()[-1]
+    with pytest.raises(ValueError) as raised:
+        OUT_OF_RANGE[case](value)
+    shown = "negative" if value < 0 else "past 64 bits"
+    assert str(raised.value) == f"{name} {value} is {shown}"

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from tetris_arena import _native
-from tetris_arena.envs import RENDER_CELL_PIXELS, _integer, _seed
+from tetris_arena.envs import RENDER_CELL_PIXELS, _in_range, _integer, _seed
 
 __all__ = [
     "__version__",
@@ -120,6 +120,7 @@ def as_board(board: Any) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.uint8)
 
 
+@_in_range
 def board_from_text(text: str, height: Optional[int] = None) -> np.ndarray:
     """A board from its text form: one line per row, top first, ``#`` occupied, ``.`` empty
     (the board files of ``arena features --board``). ``height``, when given, must be the
@@ -132,6 +133,7 @@ def board_to_text(board: Any) -> str:
     return _native.board_to_text(as_board(board))
 
 
+@_in_range
 def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
     """The four cells ``(column, row)`` of ``piece`` in ``rotation``, relative to its pivot."""
     return _native.piece_cells(_letter(piece), rotation)
@@ -198,6 +200,7 @@ def analyze(
     return json.loads(_native.analyze_json(strategy, as_board(board), pieces, all, game_over))
 
 
+@_in_range
 def play(
     strategy: str,
     seed: int = 0,
@@ -218,6 +221,7 @@ def play(
     )
 
 
+@_in_range
 def tournament(
     strategies: Sequence[str],
     games: int,
@@ -252,6 +256,7 @@ def tournament(
     )
 
 
+@_in_range
 def nes(
     strategy: str,
     games: int,
@@ -284,6 +289,7 @@ def nes(
     )
 
 
+@_in_range
 def stats(
     strategy: str,
     pieces: int,

@@ -43,7 +43,9 @@ recorder takes).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+import functools
+import inspect
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import gymnasium as gym
 import numpy as np
@@ -71,6 +73,30 @@ def _integer(value: Any, name: str) -> int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
     raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _in_range(function: _Function) -> _Function:
+    """``function`` with the native layer's ``OverflowError`` (an integer argument that does
+    not fit its Rust type: negative, or past 64 bits) raised as a ``ValueError`` naming the
+    argument and its value."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except OverflowError as error:
+            arguments = signature.bind(*args, **kwargs).arguments
+            for name, value in arguments.items():
+                if isinstance(value, (int, np.integer)) and not 0 <= int(value) < 2**64:
+                    shown = "negative" if value < 0 else "past 64 bits"
+                    raise ValueError(f"{name} {value} is {shown}") from None
+            raise ValueError(f"{function.__name__}: an integer is out of range ({error})") from None
+
+    return checked  # type: ignore[return-value]
 
 
 def _seed(seed: Any, name: str = "seed") -> int:
@@ -199,6 +225,7 @@ class TetrisEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 10}
 
+    @_in_range
     def __init__(
         self,
         board_height: int = 20,
@@ -315,6 +342,7 @@ class TetrisVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
+    @_in_range
     def __init__(
         self,
         num_envs: int,
@@ -383,6 +411,7 @@ class TetrisVectorEnv(VectorEnv):
         """The action strategy ``strategy`` plays in each game (-1 where a game has ended)."""
         return self.games.strategy_actions(strategy)
 
+    @_in_range
     def action_features(self, index: int, evaluator: str) -> Tuple[np.ndarray, np.ndarray]:
         """Game ``index``'s legal actions and the evaluator's features after each."""
         return self.games.action_features(index, evaluator)
