@@ -31,14 +31,24 @@
 //! so a vector of N games plays a tournament's N sequences) and each automatic reset of game i
 //! after the end of an episode moves its seed on by N. Gymnasium's next-step autoreset: the
 //! call after the one that ended game i starts its next game, ignores its action and reports
-//! reward 0.
+//! reward 0. No game's seed may pass 2^64 - 1 (the CLI's rule for a run's seeds): a reset
+//! whose last game would, or an automatic reset whose next seed would, is a `ValueError`
+//! rather than a wrap to seed 0.
+//!
+//! # Bounds
+//!
+//! One vector holds at most [`MAX_GAMES`] games (the Python package's `MAX_VECTOR_GAMES`), so
+//! no count can make the games, their observation arrays and masks outgrow memory; the output
+//! arrays a step and an observation write must be writeable and distinct (a `ValueError`
+//! otherwise, never a panic).
 
 use std::collections::VecDeque;
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{BorrowError, PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use tetris_arena::request::frameless_game_over_rule;
 use tetris_arena::request::values::{self, BoardHeight, MaxPieces};
+use tetris_arena::run::check_last_seed;
 use tetris_core::{
     BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, PlacementGame, Placements,
 };
@@ -54,6 +64,33 @@ use episode::{Game, Reward, action_of};
 /// The piece index the observation shows where the sequence has no piece (a `file:`
 /// sequence's end).
 const NO_PIECE: i64 = 7;
+
+/// The most games one vector holds: 65,536. A game with the `bfs` searcher on a 32-row board
+/// takes about 35 KB with its observation arrays, so the largest vector (about 2.3 GB) still
+/// fits under a 4 GiB limit (`python/tests/test_hostile_arguments.py` checks it).
+pub const MAX_GAMES: u64 = 65_536;
+
+/// The message for a number of games outside `1..=MAX_GAMES` (`count` as given).
+pub(crate) fn game_count_error(count: impl std::fmt::Display) -> PyErr {
+    value_error(format!(
+        "num_envs {count} is outside 1..={MAX_GAMES} (games in one vector environment)"
+    ))
+}
+
+/// An output array as writeable, or a `ValueError` naming it (read-only, or the same array
+/// as another argument: NumPy's `BorrowError` is non-exhaustive, so any other refusal is
+/// told as a borrow).
+fn writeable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    array: &Bound<'py, numpy::PyArray<T, D>>,
+    name: &str,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    array.try_readwrite().map_err(|error| match error {
+        BorrowError::NotWriteable => value_error(format!("the {name} array is read-only")),
+        _ => value_error(format!(
+            "the {name} array is the same array as another argument (or borrowed elsewhere)"
+        )),
+    })
+}
 
 /// N games of the same rules, stepped together.
 #[pyclass(module = "tetris_arena._native")]
@@ -71,6 +108,8 @@ pub struct Games {
     /// Strategies and evaluators already built, by name.
     strategies: Vec<(String, Strategy)>,
     evaluators: Vec<(String, AnyEvaluator)>,
+    /// `reset` has been called: before it, stepping is an error.
+    started: bool,
 }
 
 impl Games {
@@ -122,7 +161,7 @@ impl Games {
     #[pyo3(signature = (count, generator, board_height, preview, game_over, searcher, reward, max_pieces, illegal_action))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        count: usize,
+        count: u64,
         generator: &str,
         board_height: u64,
         preview: usize,
@@ -132,9 +171,10 @@ impl Games {
         max_pieces: Option<u64>,
         illegal_action: &str,
     ) -> PyResult<Games> {
-        if count == 0 {
-            return Err(value_error("the number of games must be at least 1"));
+        if !(1..=MAX_GAMES).contains(&count) {
+            return Err(game_count_error(count));
         }
+        let count = count as usize;
         let generator = values::generator(generator).map_err(value_error)?;
         let height = BoardHeight::try_from(board_height)
             .map_err(value_error)?
@@ -198,6 +238,7 @@ impl Games {
             illegal_ends,
             strategies: Vec::new(),
             evaluators: Vec::new(),
+            started: false,
         })
     }
 
@@ -209,10 +250,12 @@ impl Games {
 
     /// Starts every game: game i with seed `seed + i`.
     fn reset(&mut self, seed: u64) -> PyResult<()> {
+        let count = self.games.len() as u64;
+        check_last_seed(seed, Some(count - 1), &format!("{count} games")).map_err(value_error)?;
         for index in 0..self.games.len() {
-            let game_seed = seed.wrapping_add(index as u64);
-            self.start(index, game_seed)?;
+            self.start(index, seed + index as u64)?;
         }
+        self.started = true;
         Ok(())
     }
 
@@ -236,12 +279,17 @@ impl Games {
         truncated: &Bound<'_, PyArray1<bool>>,
         autoreset: bool,
     ) -> PyResult<()> {
+        if !self.started {
+            return Err(value_error("call reset() before step()"));
+        }
         let count = self.games.len();
-        let actions = actions.readonly();
+        let actions = actions
+            .try_readonly()
+            .map_err(|_| value_error("the actions array is borrowed elsewhere"))?;
         let actions = actions.as_slice()?;
-        let mut rewards = rewards.readwrite();
-        let mut terminated = terminated.readwrite();
-        let mut truncated = truncated.readwrite();
+        let mut rewards = writeable(rewards, "rewards")?;
+        let mut terminated = writeable(terminated, "terminated")?;
+        let mut truncated = writeable(truncated, "truncated")?;
         let (rewards, terminated, truncated) = (
             rewards.as_slice_mut()?,
             terminated.as_slice_mut()?,
@@ -258,6 +306,18 @@ impl Games {
         {
             return Err(value_error(format!("step needs arrays of {count} entries")));
         }
+        // Every game that starts anew needs its next seed before any game moves.
+        if autoreset {
+            for (index, game) in self.games.iter().enumerate() {
+                if game.ended && game.seed.checked_add(count as u64).is_none() {
+                    return Err(value_error(format!(
+                        "game {index}'s next seed, {} + {count}, overflows a 64-bit seed \
+                         (reset with a smaller seed)",
+                        game.seed
+                    )));
+                }
+            }
+        }
         for index in 0..count {
             let (reward, over, cut) = if self.games[index].ended {
                 if !autoreset {
@@ -265,7 +325,7 @@ impl Games {
                         "the episode has ended: call reset() before step()",
                     ));
                 }
-                let seed = self.games[index].seed.wrapping_add(count as u64);
+                let seed = self.games[index].seed + count as u64;
                 self.start(index, seed)?;
                 (0.0, false, false)
             } else {
@@ -294,10 +354,10 @@ impl Games {
         let cells = usize::from(self.height) * BOARD_WIDTH;
         let actions = self.action_count();
         let (mut boards, mut current, mut preview, mut masks) = (
-            boards.readwrite(),
-            current.readwrite(),
-            preview.readwrite(),
-            masks.readwrite(),
+            writeable(boards, "boards")?,
+            writeable(current, "current")?,
+            writeable(preview, "preview")?,
+            writeable(masks, "masks")?,
         );
         let (boards, current, preview, masks) = (
             boards.as_slice_mut()?,

@@ -35,5 +35,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(module)?;
     runs::register(module)?;
     module.add_class::<games::Games>()?;
+    module.add("MAX_VECTOR_GAMES", games::MAX_GAMES)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

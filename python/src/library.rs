@@ -44,6 +44,8 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(evaluator_list, module)?)?;
     module.add_function(wrap_pyfunction!(piece_cells, module)?)?;
     module.add_function(wrap_pyfunction!(sequence, module)?)?;
+    module.add_function(wrap_pyfunction!(empty_board, module)?)?;
+    module.add("MAX_SEQUENCE_LETTERS", MAX_SEQUENCE_LETTERS)?;
     module.add_function(wrap_pyfunction!(board_from_text, module)?)?;
     module.add_function(wrap_pyfunction!(board_to_text, module)?)?;
     module.add_function(wrap_pyfunction!(features, module)?)?;
@@ -171,10 +173,24 @@ fn piece_cells(piece: &str, rotation: u8) -> PyResult<Vec<(i8, i8)>> {
     Ok(piece.cells(rotation).to_vec())
 }
 
-/// The first `count` pieces of a generator as letters (`arena sequence`).
+/// The most letters `sequence` returns: 100,000,000 (one string, 100 MB).
+pub const MAX_SEQUENCE_LETTERS: u64 = 100_000_000;
+
+/// The message for a sequence length past [`MAX_SEQUENCE_LETTERS`] (`count` as given).
+pub(crate) fn sequence_length_error(count: impl std::fmt::Display) -> PyErr {
+    value_error(format!(
+        "count {count} is outside 1..={MAX_SEQUENCE_LETTERS} (letters in one string)"
+    ))
+}
+
+/// The first `count` pieces of a generator as letters (`arena sequence`), at most
+/// [`MAX_SEQUENCE_LETTERS`].
 #[pyfunction]
 #[pyo3(signature = (generator, seed, count))]
 fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
+    if count > MAX_SEQUENCE_LETTERS {
+        return Err(sequence_length_error(count));
+    }
     SequenceRequest {
         generator: values::generator(generator).map_err(value_error)?,
         seed,
@@ -182,6 +198,15 @@ fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
     }
     .letters()
     .map_err(value_error)
+}
+
+/// An empty board of `height` rows, the height given as the decimal text of any integer
+/// and checked as `--board-height` is (4 to 32, the CLI's message).
+#[pyfunction]
+fn empty_board<'py>(py: Python<'py>, height: &str) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let height: BoardHeight = height.parse().map_err(value_error)?;
+    let board = Board::new(height.rows()).map_err(value_error)?;
+    Ok(board_array(py, &board))
 }
 
 /// A board from its text form (top row first, `#` occupied, `.` empty); `height`, when given,

@@ -7,11 +7,17 @@ is registered. Every function gives what the matching ``arena`` command gives, a
 arguments raise ``ValueError`` with the message the CLI prints after ``error:``.
 
 Boards are NumPy ``uint8`` arrays of shape ``(height, 10)``, row 0 at the top, 1 = occupied
-(any array-like of 0/1 or booleans is accepted). Pieces are letters of ``PIECES`` (``"T"``) or
+(any array-like of 0/1 or booleans is accepted; any other value is a ``ValueError`` naming
+it). Pieces are letters of ``PIECES`` (``"T"``) or
 their indices (``0`` = T ... ``6`` = I).
 
 The Gymnasium environments are ``tetris_arena/Tetris-v0`` (registered on import; see
 ``tetris_arena.envs``).
+
+No argument makes the package abort: counts that size memory are bounded
+(``MAX_VECTOR_GAMES`` games in one vector environment, ``MAX_SEQUENCE_LETTERS`` letters from
+``sequence``), integers must be integers (``TypeError`` otherwise) and out-of-range values
+raise ``ValueError``.
 """
 
 from __future__ import annotations
@@ -22,8 +28,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from tetris_arena import _native
+from tetris_arena.envs import RENDER_CELL_PIXELS, _in_range, _integer, _seed
 
 __all__ = [
+    "__version__",
+    "MAX_VECTOR_GAMES",
+    "MAX_SEQUENCE_LETTERS",
+    "RENDER_CELL_PIXELS",
     "PIECES",
     "BOARD_WIDTH",
     "searchers",
@@ -46,6 +57,12 @@ __all__ = [
     "TetrisVectorEnv",
 ]
 
+#: The package's version: the workspace's (Cargo's) version, as in the package metadata.
+__version__: str = _native.__version__
+#: The most games one ``TetrisVectorEnv`` holds: 65,536.
+MAX_VECTOR_GAMES: int = _native.MAX_VECTOR_GAMES
+#: The most letters ``sequence`` returns: 100,000,000 (one string).
+MAX_SEQUENCE_LETTERS: int = _native.MAX_SEQUENCE_LETTERS
 #: The seven pieces in index order: ``"TJZOSLI"``.
 PIECES: str = _native.PIECES
 #: Columns of every board.
@@ -77,20 +94,33 @@ def evaluators() -> List[Dict[str, Any]]:
 
 
 def empty_board(height: int = 20) -> np.ndarray:
-    """An empty ``(height, 10)`` board."""
-    return np.zeros((height, BOARD_WIDTH), dtype=np.uint8)
+    """An empty ``(height, 10)`` board; ``height`` from 4 to 32, as ``--board-height``."""
+    return _native.empty_board(str(_integer(height, "height")))
 
 
 def as_board(board: Any) -> np.ndarray:
-    """``board`` as a C-contiguous ``uint8`` array of 0 and 1 (shape ``(height, 10)``)."""
+    """``board`` as a C-contiguous ``uint8`` array of 0 and 1 (shape ``(height, 10)``).
+
+    Accepts booleans and numbers that are exactly 0 or 1; any other value (2, -1, 0.5, NaN)
+    is a ``ValueError`` naming it and its cell, any other kind of element (text, objects) a
+    ``TypeError``."""
     array = np.asarray(board)
-    if array.dtype != np.uint8:
-        array = (array != 0).astype(np.uint8)
     if array.ndim != 2:
         raise ValueError(f"a board array has shape (height, 10); this one has shape {array.shape}")
-    return np.ascontiguousarray(array)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"a board holds 0/1 or booleans; this one holds {array.dtype}")
+    if array.dtype.kind != "b":
+        bad = np.argwhere((array != 0) & (array != 1))
+        if len(bad):
+            row, column = (int(i) for i in bad[0])
+            value = array[row, column].item()
+            raise ValueError(
+                f"a board holds 0 and 1 only; this one has {value!r} at row {row}, column {column}"
+            )
+    return np.ascontiguousarray(array, dtype=np.uint8)
 
 
+@_in_range
 def board_from_text(text: str, height: Optional[int] = None) -> np.ndarray:
     """A board from its text form: one line per row, top first, ``#`` occupied, ``.`` empty
     (the board files of ``arena features --board``). ``height``, when given, must be the
@@ -103,6 +133,7 @@ def board_to_text(board: Any) -> str:
     return _native.board_to_text(as_board(board))
 
 
+@_in_range
 def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
     """The four cells ``(column, row)`` of ``piece`` in ``rotation``, relative to its pivot."""
     return _native.piece_cells(_letter(piece), rotation)
@@ -110,8 +141,14 @@ def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
 
 def sequence(count: int, generator: str = "uniform", seed: int = 0) -> str:
     """The first ``count`` pieces of a generator as letters: ``arena sequence --generator G
-    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH)."""
-    return _native.sequence(generator, seed, count)
+    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH). ``count`` is
+    at most 100,000,000 (``MAX_SEQUENCE_LETTERS``: the letters are one string)."""
+    count = _integer(count, "count")
+    if count > MAX_SEQUENCE_LETTERS:
+        raise ValueError(
+            f"count {count} is outside 1..={MAX_SEQUENCE_LETTERS} (letters in one string)"
+        )
+    return _native.sequence(generator, _seed(seed), max(count, 0))
 
 
 def features(board: Any, evaluator: str) -> Dict[str, float]:
@@ -163,6 +200,7 @@ def analyze(
     return json.loads(_native.analyze_json(strategy, as_board(board), pieces, all, game_over))
 
 
+@_in_range
 def play(
     strategy: str,
     seed: int = 0,
@@ -183,6 +221,7 @@ def play(
     )
 
 
+@_in_range
 def tournament(
     strategies: Sequence[str],
     games: int,
@@ -217,6 +256,7 @@ def tournament(
     )
 
 
+@_in_range
 def nes(
     strategy: str,
     games: int,
@@ -249,6 +289,7 @@ def nes(
     )
 
 
+@_in_range
 def stats(
     strategy: str,
     pieces: int,

@@ -29,12 +29,23 @@ and reports reward 0; that game's mask allows every action). Its ``info`` also h
 ``legal_actions`` (``(N, longest)``, each game's legal actions padded with -1) and
 ``legal_count`` (``(N,)``): a random legal policy is ``legal_actions[i, int(u *
 legal_count[i])]``, no scan of the masks. ``reset(seed=s)`` seeds game i
-with ``s + i``, as a tournament seeds its games; each later game of slot i adds N.
+with ``s + i``, as a tournament seeds its games; each later game of slot i adds N. No seed
+wraps past 2**64 - 1: a reset whose last game would need one, or a later game whose seed
+would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (65,536) games.
+
+Actions are integers only (Python or NumPy integers, integer arrays): a float, a string or a
+bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
+
+``render_mode="ansi"`` renders the board as text, ``"rgb_array"`` as an ``(H * c, 10 * c,
+3)`` ``uint8`` image, ``c = RENDER_CELL_PIXELS`` pixels per cell (what Gymnasium's video
+recorder takes).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+import functools
+import inspect
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 import gymnasium as gym
 import numpy as np
@@ -45,6 +56,87 @@ from gymnasium.vector.utils import batch_space
 from tetris_arena import _native
 
 ENV_ID = "tetris_arena/Tetris-v0"
+
+#: Pixels per cell side in ``render_mode="rgb_array"`` frames.
+RENDER_CELL_PIXELS = 16
+#: Colours of ``rgb_array`` frames: an empty cell, an occupied cell, the grid between cells.
+_EMPTY_RGB = (16, 16, 24)
+_OCCUPIED_RGB = (200, 200, 210)
+_GRID_RGB = (48, 48, 60)
+
+
+def _integer(value: Any, name: str) -> int:
+    """``value`` as a Python ``int``: a Python or NumPy integer or a 0-d integer array (not
+    a bool, a float or a string: ``TypeError``)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _in_range(function: _Function) -> _Function:
+    """``function`` with the native layer's ``OverflowError`` (an integer argument that does
+    not fit its Rust type: negative, or past 64 bits) raised as a ``ValueError`` naming the
+    argument and its value."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except OverflowError as error:
+            arguments = signature.bind(*args, **kwargs).arguments
+            for name, value in arguments.items():
+                if isinstance(value, (int, np.integer)) and not 0 <= int(value) < 2**64:
+                    shown = "negative" if value < 0 else "past 64 bits"
+                    raise ValueError(f"{name} {value} is {shown}") from None
+            raise ValueError(f"{function.__name__}: an integer is out of range ({error})") from None
+
+    return checked  # type: ignore[return-value]
+
+
+def _seed(seed: Any, name: str = "seed") -> int:
+    """A seed: an integer in ``0..=2**64 - 1`` (``ValueError`` outside)."""
+    value = _integer(seed, name)
+    if not 0 <= value <= 2**64 - 1:
+        raise ValueError(f"{name} {value} is outside 0..={2**64 - 1}")
+    return value
+
+
+def _actions(actions: Any) -> np.ndarray:
+    """The actions of a vector step as ``int64``: an integer array or a sequence of Python
+    or NumPy integers (anything else: ``TypeError``); values past 64 bits are no action (-1,
+    illegal)."""
+    array = np.asarray(actions)
+    if array.dtype.kind == "O":
+        array = np.array([_action(value) for value in array.ravel()], dtype=np.int64).reshape(
+            array.shape
+        )
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers, not an array of {array.dtype}")
+    if array.dtype == np.uint64:
+        array = np.where(array > np.iinfo(np.int64).max, np.uint64(2**64 - 1), array)
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def _action(action: Any) -> int:
+    """One action as an ``int64`` value (past 64 bits: -1, an illegal action)."""
+    value = _integer(action, "an action")
+    return value if -(2**63) <= value < 2**63 else -1
+
+
+def _rgb_frame(board: np.ndarray) -> np.ndarray:
+    """A board as an RGB image, ``RENDER_CELL_PIXELS`` pixels per cell, a one-pixel grid."""
+    cell = RENDER_CELL_PIXELS
+    occupied = np.kron(board.astype(bool), np.ones((cell, cell), dtype=bool))
+    frame = np.where(occupied[..., None], _OCCUPIED_RGB, _EMPTY_RGB).astype(np.uint8)
+    frame[cell - 1 :: cell, :] = _GRID_RGB
+    frame[:, cell - 1 :: cell] = _GRID_RGB
+    return frame
 
 
 def register_environments() -> None:
@@ -128,11 +220,12 @@ class TetrisEnv(gym.Env):
         reward: ``"lines"`` or ``"score"`` (NES points).
         max_pieces: truncate the episode after this many pieces.
         illegal_action: ``"end"`` (the episode terminates) or ``"raise"``.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (text) or ``"rgb_array"`` (an RGB image).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 10}
 
+    @_in_range
     def __init__(
         self,
         board_height: int = 20,
@@ -145,8 +238,8 @@ class TetrisEnv(gym.Env):
         illegal_action: str = "end",
         render_mode: Optional[str] = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi)")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi rgb_array)")
         self.games = _new_games(
             1, board_height, preview, generator, game_over, searcher, reward, max_pieces,
             illegal_action,
@@ -169,6 +262,8 @@ class TetrisEnv(gym.Env):
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts a game; with ``seed``, the pieces of ``arena play --seed seed``."""
+        if seed is not None:
+            seed = _seed(seed)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63))
@@ -180,7 +275,7 @@ class TetrisEnv(gym.Env):
         """Plays the placement ``action`` names."""
         if not self._started:
             raise ValueError("call reset() before step()")
-        action = int(action)
+        action = _action(action)
         legal = 0 <= action < len(self._mask) and self._mask[action] == 1
         reward, terminated, truncated = self.games.step_one(action)
         observation, info = self._observation()
@@ -190,12 +285,16 @@ class TetrisEnv(gym.Env):
             self._started = False
         return observation, reward, terminated, truncated, info
 
-    def render(self) -> Optional[str]:
-        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``)."""
-        if self.render_mode != "ansi":
+    def render(self) -> Any:
+        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``), or
+        as an ``(H * c, 10 * c, 3)`` ``uint8`` image (``"rgb_array"``, ``c =
+        RENDER_CELL_PIXELS``); ``None`` without a render mode."""
+        if self.render_mode is None:
             return None
         b = self._buffers
         self.games.observe(b.boards, b.current, b.preview, b.masks)
+        if self.render_mode == "rgb_array":
+            return _rgb_frame(b.boards[0])
         rows = ["|" + "".join("#" if c else "." for c in row) + "|" for row in b.boards[0]]
         letters = _native.PIECES + "-"  # index 7: the sequence has ended
         preview = "".join(letters[int(piece)] for piece in b.preview[0])
@@ -238,10 +337,12 @@ class TetrisEnv(gym.Env):
 
 class TetrisVectorEnv(VectorEnv):
     """``num_envs`` games stepped together in Rust, one placement each per ``step`` call
-    (Gymnasium's vector API, next-step autoreset). The arguments are ``TetrisEnv``'s."""
+    (Gymnasium's vector API, next-step autoreset). ``num_envs`` is 1 to 65,536
+    (``MAX_VECTOR_GAMES``); the other arguments are ``TetrisEnv``'s."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
+    @_in_range
     def __init__(
         self,
         num_envs: int,
@@ -255,6 +356,12 @@ class TetrisVectorEnv(VectorEnv):
         illegal_action: str = "end",
         copy: bool = True,
     ) -> None:
+        num_envs = _integer(num_envs, "num_envs")
+        if not 1 <= num_envs <= _native.MAX_VECTOR_GAMES:
+            raise ValueError(
+                f"num_envs {num_envs} is outside 1..={_native.MAX_VECTOR_GAMES} "
+                "(games in one vector environment)"
+            )
         self.games = _new_games(
             num_envs, board_height, preview, generator, game_over, searcher, reward,
             max_pieces, illegal_action,
@@ -283,6 +390,7 @@ class TetrisVectorEnv(VectorEnv):
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """Starts every game: game i with seed ``seed + i`` (``seed`` random when omitted)."""
         if seed is not None:
+            seed = _seed(seed)
             self._rng = np.random.default_rng(seed)
         else:
             seed = int(self._rng.integers(0, 2**62))
@@ -294,7 +402,7 @@ class TetrisVectorEnv(VectorEnv):
     ) -> Tuple[Dict[str, Any], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Plays one placement in every game (next-step autoreset)."""
         b = self._buffers
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        actions = _actions(actions)
         self.games.step(actions, b.rewards, b.terminated, b.truncated, True)
         observation, info = self._observation()
         return observation, b.rewards.copy(), b.terminated.copy(), b.truncated.copy(), info
@@ -303,6 +411,7 @@ class TetrisVectorEnv(VectorEnv):
         """The action strategy ``strategy`` plays in each game (-1 where a game has ended)."""
         return self.games.strategy_actions(strategy)
 
+    @_in_range
     def action_features(self, index: int, evaluator: str) -> Tuple[np.ndarray, np.ndarray]:
         """Game ``index``'s legal actions and the evaluator's features after each."""
         return self.games.action_features(index, evaluator)
