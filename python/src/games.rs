@@ -65,10 +65,11 @@ use episode::{Game, Reward, action_of};
 /// sequence's end).
 const NO_PIECE: i64 = 7;
 
-/// The most games one vector holds: 65,536. A game with the `bfs` searcher on a 32-row board
-/// takes about 35 KB with its observation arrays, so the largest vector (about 2.3 GB) still
-/// fits under a 4 GiB limit (`python/tests/test_hostile_arguments.py` checks it).
-pub const MAX_GAMES: u64 = 65_536;
+/// The most games one vector holds: 16,384, far more than a training run steps at once. A game
+/// with the `bfs` searcher on a 32-row board takes about 35 KB with its observation arrays, so
+/// the largest vector (about 0.6 GB) fits well under a 4 GiB limit
+/// (`python/tests/test_hostile_arguments.py` checks it).
+pub const MAX_GAMES: u64 = 16_384;
 
 /// The message for a number of games outside `1..=MAX_GAMES` (`count` as given).
 pub(crate) fn game_count_error(count: impl std::fmt::Display) -> PyErr {

@@ -110,12 +110,12 @@ print(observation["board"].shape, int(observation["board"].sum()))
 """,
         tmp_path,
     )
-    assert done.stdout.split(")")[0] == "(65536, 32, 10"
-    assert done.stdout.split()[-1] == str(4 * 65536)
+    assert done.stdout.split(")")[0] == "(16384, 32, 10"
+    assert done.stdout.split()[-1] == str(4 * 16384)
 
 
 def test_the_bounds_are_documented():
-    assert ta.MAX_VECTOR_GAMES == 65_536
+    assert ta.MAX_VECTOR_GAMES == 16_384
     assert ta.MAX_SEQUENCE_LETTERS == 100_000_000
     assert str(ta.MAX_VECTOR_GAMES) in ta.TetrisVectorEnv.__doc__.replace(",", "")
     assert "100,000,000" in ta.sequence.__doc__

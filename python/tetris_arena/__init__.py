@@ -59,7 +59,7 @@ __all__ = [
 
 #: The package's version: the workspace's (Cargo's) version, as in the package metadata.
 __version__: str = _native.__version__
-#: The most games one ``TetrisVectorEnv`` holds: 65,536.
+#: The most games one ``TetrisVectorEnv`` holds: 16,384.
 MAX_VECTOR_GAMES: int = _native.MAX_VECTOR_GAMES
 #: The most letters ``sequence`` returns: 100,000,000 (one string).
 MAX_SEQUENCE_LETTERS: int = _native.MAX_SEQUENCE_LETTERS

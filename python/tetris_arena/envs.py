@@ -31,7 +31,7 @@ and reports reward 0; that game's mask allows every action). Its ``info`` also h
 legal_count[i])]``, no scan of the masks. ``reset(seed=s)`` seeds game i
 with ``s + i``, as a tournament seeds its games; each later game of slot i adds N. No seed
 wraps past 2**64 - 1: a reset whose last game would need one, or a later game whose seed
-would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (65,536) games.
+would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (16,384) games.
 
 Actions are integers only (Python or NumPy integers, integer arrays): a float, a string or a
 bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
@@ -337,7 +337,7 @@ class TetrisEnv(gym.Env):
 
 class TetrisVectorEnv(VectorEnv):
     """``num_envs`` games stepped together in Rust, one placement each per ``step`` call
-    (Gymnasium's vector API, next-step autoreset). ``num_envs`` is 1 to 65,536
+    (Gymnasium's vector API, next-step autoreset). ``num_envs`` is 1 to 16,384
     (``MAX_VECTOR_GAMES``); the other arguments are ``TetrisEnv``'s."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
