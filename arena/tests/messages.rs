@@ -150,3 +150,41 @@ fn every_command_takes_seed_0_by_default() {
     );
     assert!(tournament.contains("\"seed\": 0"), "{tournament}");
 }
+
+#[test]
+fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
+    // Small fields end the games; the note comes all the same (stderr is not a terminal here).
+    for command in [
+        &["play", "column-drop+dellacherie", "--board-height", "6"][..],
+        &[
+            "tournament",
+            "column-drop+dellacherie",
+            "--games",
+            "2",
+            "--board-height",
+            "6",
+        ],
+    ] {
+        let output = common::run(command[0], &command[1..]);
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr,
+            "note: no --max-pieces: on 10 x 6 strong strategies practically never top out, so a \
+             game may never end; --max-pieces N (or a shorter --board-height) bounds it\n",
+            "{command:?}"
+        );
+    }
+    // With a cap, or with --json (a script reading stdout), there is nothing to say.
+    let capped = common::run(
+        "play",
+        &[
+            "column-drop+dellacherie",
+            "--board-height",
+            "6",
+            "--max-pieces",
+            "50",
+        ],
+    );
+    assert!(capped.stderr.is_empty());
+}

@@ -17,7 +17,6 @@
 //! the field): strong strategies may never get there on 10 × 20, so give a cap or a shorter
 //! `--board-height`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::analysis::pieces::PieceStatistics;
@@ -124,11 +123,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         false => None,
     };
     let replayed = args.record.is_some() || args.html.is_some();
-    if settings.max_pieces.is_none() && !args.json && std::io::stderr().is_terminal() {
-        print_to_stderr(&format!(
-            "note: no --max-pieces: strong strategies may play for a very long time on 10 x {}",
-            settings.board_height
-        ));
+    if settings.max_pieces.is_none() && !args.json {
+        print_to_stderr(&uncapped_note(settings.board_height));
     }
     interrupt::install_with_note(
         "interrupted: the game stops after its current piece; an unfinished game is not \
@@ -195,6 +191,15 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         text.push_str(&format!("estimate   {}\n", estimate.text()));
     }
     print_output(&text)
+}
+
+/// The note printed before games without a piece cap, on a terminal or not: on a tall field
+/// strong strategies practically never top out, and the user should know before waiting.
+pub fn uncapped_note(board_height: u8) -> String {
+    format!(
+        "note: no --max-pieces: on 10 x {board_height} strong strategies practically never top \
+         out, so a game may never end; --max-pieces N (or a shorter --board-height) bounds it"
+    )
 }
 
 #[cfg(test)]

@@ -16,8 +16,9 @@
 use std::path::PathBuf;
 
 use crate::commands::options::{GameRules, Parallel, PieceCap};
+use crate::commands::play::uncapped_note;
 use crate::error::ArenaError;
-use crate::report::output::write_atomically;
+use crate::report::output::{print_to_stderr, write_atomically};
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
 use crate::request::RunOptions;
@@ -106,9 +107,12 @@ impl Args {
 /// Runs `arena tournament`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let checked = args.request().check()?;
+    if checked.settings.max_pieces.is_none() && !args.json {
+        print_to_stderr(&uncapped_note(checked.settings.board_height));
+    }
     interrupt::install();
     let total = checked.task_count();
-    let progress = Progress::games_and_speed(total);
+    let progress = Progress::games_and_speed(total, checked.settings.max_pieces.is_some());
     let finished = checked.play(&progress)?;
     let CheckedTournament { settings, run, .. } = checked;
     let destination = match run.delivery {
