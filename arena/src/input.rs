@@ -1,18 +1,33 @@
-//! Reading what a user hands the arena in files besides options: board files.
+//! Reading what a user hands the arena in files besides options: board files, and the one
+//! size-limited read every reader of the arena goes through ([`read_text`]).
 
 use std::path::Path;
 
 use tetris_core::Board;
+use tetris_core::files::BOARD_FILE_LIMIT;
 
 use crate::error::ArenaError;
+
+/// The text of the file `path`, at most `limit` bytes ([`tetris_core::files::read_text`]):
+/// a larger file is one line naming the file and the limit (`what` names the kind of file:
+/// `replay g.json: larger than 256 MiB (the limit for a replay)`), a file that cannot be read
+/// an [`ArenaError::Io`]. Every file the arena reads goes through it, so none (not even
+/// `/dev/zero`) is read past its limit.
+pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String, ArenaError> {
+    tetris_core::files::read_text(path, limit, what).map_err(|error| match error {
+        tetris_core::Error::Io { path, message } => ArenaError::Io { path, message },
+        other => ArenaError::Core(other),
+    })
+}
 
 /// Reads a board file of exactly `height` rows: the text form (top row first, `#` occupied,
 /// `.` empty) or, when the file starts with `[`, a JSON array of row strings. A UTF-8
 /// byte-order mark at the start (as some Windows editors save) is skipped: it is no cell.
-/// Errors name the file and, for a bad row, its line (and column).
+/// Errors name the file and, for a bad row, its line (and column). A file larger than
+/// [`BOARD_FILE_LIMIT`] (1 MiB; a board of 32 rows is a few hundred bytes) is refused.
 pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+    let text = read_text(path, BOARD_FILE_LIMIT, "board file")?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let bad_board = |message: String| ArenaError::Usage(format!("board file {shown}: {message}"));
     let rows: Vec<String> = if text.trim_start().starts_with('[') {
@@ -73,5 +88,15 @@ mod tests {
             )
         );
         std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_board_file_larger_than_its_limit_is_refused() {
+        assert_eq!(
+            read_board(Path::new("/dev/zero"), 20)
+                .unwrap_err()
+                .to_string(),
+            "board file /dev/zero: larger than 1 MiB (the limit for a board file)"
+        );
     }
 }

@@ -637,3 +637,215 @@ fn ctrl_c_ends_play_stats_and_tune_with_an_error_that_says_what_was_kept() {
     assert_eq!(names(&folder), Vec::<String>::new(), "nothing was written");
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// A real part of a small run, written as shard 0/1, with its settings' count edited: the
+/// merge refuses it with one line before anything is sized by the count (it once panicked
+/// with "capacity overflow" or aborted allocating 400 GB).
+#[test]
+fn a_part_whose_settings_say_too_many_games_is_refused_before_any_allocation() {
+    let folder = scratch_folder("hardening", "merge-counts");
+    let runs: [(&str, Vec<&str>, &str); 3] = [
+        (
+            "tournament",
+            vec![
+                "column-drop+dellacherie",
+                "column-drop+elashi",
+                "--games",
+                "2",
+                "--seed",
+                "4",
+                "--board-height",
+                "6",
+                "--max-pieces",
+                "30",
+            ],
+            "games",
+        ),
+        (
+            "nes",
+            vec![
+                "column-drop+nes-plateau",
+                "--games",
+                "2",
+                "--seed",
+                "1",
+                "--start-level",
+                "19",
+                "--to-level",
+                "20",
+            ],
+            "games",
+        ),
+        (
+            "stats",
+            vec![
+                "column-drop+dellacherie",
+                "--pieces",
+                "200",
+                "--seed",
+                "3",
+                "--board-height",
+                "8",
+            ],
+            "blocks",
+        ),
+    ];
+    for (command, mut args, unit) in runs {
+        let part = folder.join(format!("{command}.json"));
+        args.extend(["--shard", "0/1", "--out", text(&part)]);
+        let output = run(command, &args);
+        assert!(
+            output.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let original: Value = serde_json::from_str(&fs::read_to_string(&part).unwrap()).unwrap();
+        let (max, key) = if unit == "blocks" {
+            (1u64 << 32, "blocks")
+        } else {
+            (10_000_000, "games")
+        };
+        for count in [i64::MAX as u64, 99_999_999_999, max + 1, 0] {
+            let mut edited = original.clone();
+            edited["settings"][key] = count.into();
+            let tampered = folder.join(format!("{command}-{count}.json"));
+            fs::write(&tampered, serde_json::to_string(&edited).unwrap()).unwrap();
+            assert_eq!(
+                fail("merge", &[text(&tampered), "--json"]),
+                format!(
+                    "error: merge: {}: its settings say {count} {unit}, a run has 1 to {max} \
+                     {unit}",
+                    tampered.display()
+                ),
+                "{command}"
+            );
+        }
+        // Within the bound but above what the part holds: a shard count of 0/1 lacks them.
+        let mut edited = original.clone();
+        edited["settings"][key] = max.into();
+        let tampered = folder.join(format!("{command}-max.json"));
+        fs::write(&tampered, serde_json::to_string(&edited).unwrap()).unwrap();
+        let error = fail("merge", &[text(&tampered), "--json"]);
+        assert!(
+            error.contains("(shard 0/1) lacks game "),
+            "{command}: {error}"
+        );
+        // A shard count above the run's games: no shard list is built up to it.
+        let mut edited = original.clone();
+        edited["shard"]["count"] = (i64::MAX as u64).into();
+        let tampered = folder.join(format!("{command}-shards.json"));
+        fs::write(&tampered, serde_json::to_string(&edited).unwrap()).unwrap();
+        let error = fail("merge", &[text(&tampered), "--json"]);
+        assert!(
+            error.contains("a run has at most one shard per"),
+            "{command}: {error}"
+        );
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// `arena sequence` streams its letters: a million of them are the generator's first million
+/// (the library test checks that no write is larger than a chunk), and a piece file holding
+/// fewer pieces than asked prints nothing and one error line.
+#[test]
+fn a_large_sequence_is_streamed_and_equals_the_generator() {
+    let output = run(
+        "sequence",
+        &["--generator", "bag7", "--seed", "5", "--count", "1000000"],
+    );
+    assert!(output.status.success());
+    assert_eq!(output.stdout.len(), 1_000_001);
+    assert_eq!(output.stdout.last(), Some(&b'\n'));
+    let short = run(
+        "sequence",
+        &["--generator", "bag7", "--seed", "5", "--count", "70000"],
+    );
+    assert_eq!(&output.stdout[..70_000], &short.stdout[..70_000]);
+    // Every window of 7 aligned pieces of a 7-bag holds each piece once.
+    for bag in output.stdout[..1_000_000 - 1_000_000 % 7].chunks(7) {
+        let mut sorted = bag.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, b"IJLOSTZ");
+    }
+    let folder = scratch_folder("hardening", "sequence");
+    let pieces = folder.join("three.txt");
+    fs::write(&pieces, "T J Z").unwrap();
+    let generator = format!("file:{}", pieces.display());
+    assert_eq!(
+        fail("sequence", &["--generator", &generator, "--count", "4"]),
+        format!("error: --count 4: {generator} holds only 3 pieces")
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Every file the arena reads has a size limit: `/dev/zero` as a replay, a board, weights, a
+/// pattern or a piece file stops at its limit with one line naming the file and the limit
+/// (the library's tests refuse parts, checkpoints and runner files the same way).
+#[test]
+fn an_endless_input_file_stops_at_its_limit() {
+    let zero = "/dev/zero";
+    assert_eq!(
+        fail("replay", &[zero]),
+        "error: replay /dev/zero: larger than 256 MiB (the limit for a replay)"
+    );
+    assert_eq!(
+        fail("features", &["--board", zero, "--eval", "elashi"]),
+        "error: board file /dev/zero: larger than 1 MiB (the limit for a board file)"
+    );
+    assert_eq!(
+        fail(
+            "play",
+            &["column-drop+elashi:/dev/zero", "--max-pieces", "5"]
+        ),
+        "error: weights file /dev/zero: larger than 1 MiB (the limit for a weights file)"
+    );
+    assert!(
+        fail(
+            "play",
+            &["bfs+elashi,pattern=/dev/zero", "--max-pieces", "5"]
+        )
+        .ends_with("pattern file /dev/zero: larger than 1 MiB (the limit for a pattern file)")
+    );
+    assert_eq!(
+        fail(
+            "sequence",
+            &["--generator", "file:/dev/zero", "--count", "5"]
+        ),
+        "error: piece file /dev/zero: larger than 64 MiB (the limit for a piece file)"
+    );
+    // A part's limit is 1 GiB: the library's test refuses a sparse file one byte over it
+    // unread, and a device past a small limit.
+}
+
+/// `tune --population 100000` once took 2.7 GB with one game: the population and the games
+/// per iteration are bounded up front.
+#[test]
+fn a_tuning_population_is_bounded_up_front() {
+    let folder = scratch_folder("hardening", "population");
+    let out = folder.join("w.json");
+    assert_eq!(
+        fail(
+            "tune",
+            &["elashi", "--population", "100000", "--out", text(&out)]
+        ),
+        "error: --population must be from 2 to 20000"
+    );
+    assert_eq!(
+        fail(
+            "tune",
+            &[
+                "elashi",
+                "--population",
+                "20000",
+                "--games",
+                "501",
+                "--out",
+                text(&out)
+            ]
+        ),
+        "error: --population 20000 × --games 501 is 10020000 games per iteration, at most \
+         10000000 (every game's value is kept in memory)"
+    );
+    assert!(!out.exists());
+    fs::remove_dir_all(&folder).unwrap();
+}

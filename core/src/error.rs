@@ -79,6 +79,19 @@ pub enum Error {
         /// What the operating system said.
         message: String,
     },
+    /// A file larger than the limit for its kind ([`crate::files::read_text`]).
+    #[error(
+        "{what} {path}: larger than {} (the limit for a {what})",
+        crate::files::size_text(*limit)
+    )]
+    FileTooLarge {
+        /// The kind of file (`replay`, `weights file`, …).
+        what: String,
+        /// The file.
+        path: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A weights file that is not valid JSON of the expected shape.
     #[error("weights for {evaluator}: {message}")]
     WeightsFormat {

@@ -467,7 +467,9 @@ impl Weights {
     }
 
     /// Reads and checks a weights file; every error names the file
-    /// ([`Error::WeightsFile`]).
+    /// ([`Error::WeightsFile`]). A file larger than
+    /// [`crate::files::WEIGHTS_FILE_LIMIT`] (1 MiB; real ones are a few hundred bytes) is
+    /// refused unread ([`Error::FileTooLarge`]).
     pub fn load(
         evaluator: &str,
         names: &'static [&'static str],
@@ -477,7 +479,11 @@ impl Weights {
             path: path.display().to_string(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|error| in_file(error.to_string()))?;
+        let text = crate::files::read_text(path, crate::files::WEIGHTS_FILE_LIMIT, "weights file")
+            .map_err(|error| match error {
+                Error::Io { message, .. } => in_file(message),
+                too_large => too_large,
+            })?;
         Weights::from_json(evaluator, names, &text).map_err(|error| in_file(error.to_string()))
     }
 
@@ -620,6 +626,15 @@ mod tests {
             "{message}"
         );
         std::fs::remove_dir_all(&folder).unwrap();
+        for device in ["/dev/zero", "/dev/urandom"] {
+            let message = Weights::load("demo", NAMES, Path::new(device))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                message,
+                format!("weights file {device}: larger than 1 MiB (the limit for a weights file)")
+            );
+        }
     }
 
     #[test]

@@ -460,9 +460,15 @@ impl PieceGenerator {
     }
 
     /// A generator from a piece file (see [`parse_piece_letters`]), which must hold at least
-    /// one piece ([`Error::EmptyPieceFile`]: a game of no pieces is no game).
+    /// one piece ([`Error::EmptyPieceFile`]: a game of no pieces is no game). A file larger
+    /// than [`crate::files::PIECE_FILE_LIMIT`] (64 MiB: 64 Mi pieces) is refused
+    /// ([`Error::FileTooLarge`]).
     pub fn from_file(path: &str) -> Result<PieceGenerator, Error> {
-        let text = std::fs::read_to_string(path).map_err(|error| Error::io(path, &error))?;
+        let text = crate::files::read_text(
+            std::path::Path::new(path),
+            crate::files::PIECE_FILE_LIMIT,
+            "piece file",
+        )?;
         let pieces = parse_piece_letters(&text, path)?;
         if pieces.is_empty() {
             return Err(Error::EmptyPieceFile(path.to_string()));
@@ -851,6 +857,15 @@ mod tests {
         let generator = PieceGenerator::from_letters(" TJ\n Z O\tS\r\nLI\n").unwrap();
         assert_eq!(letters(generator), "TJZOSLI");
         assert_eq!(PieceGenerator::from_letters("").unwrap().next(), None);
+    }
+
+    #[test]
+    fn a_piece_file_larger_than_its_limit_is_refused() {
+        let error = PieceGenerator::from_file("/dev/zero").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "piece file /dev/zero: larger than 64 MiB (the limit for a piece file)"
+        );
     }
 
     #[test]

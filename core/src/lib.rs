@@ -59,6 +59,7 @@ pub mod chain;
 pub mod error;
 pub mod evaluate;
 pub mod features;
+pub mod files;
 pub mod filter;
 pub mod frames;
 pub mod game;

@@ -324,13 +324,22 @@ impl fmt::Display for StrategySpec {
     }
 }
 
-/// Builds the chain options a spec names: its depth and options, the pattern file read.
+/// Builds the chain options a spec names: its depth and options, the pattern file read (at
+/// most [`tetris_core::files::BOARD_FILE_LIMIT`], 1 MiB: a pattern is one board).
 fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), String> {
     let pattern = match &spec.options.pattern {
         None => None,
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|error| format!("pattern file {path}: {error}"))?;
+            // Within the board files' limit (1 MiB): a pattern is one board.
+            let text = tetris_core::files::read_text(
+                std::path::Path::new(path),
+                tetris_core::files::BOARD_FILE_LIMIT,
+                "pattern file",
+            )
+            .map_err(|error| match error {
+                tetris_core::Error::Io { message, .. } => format!("pattern file {path}: {message}"),
+                too_large => too_large.to_string(),
+            })?;
             let board: Board = text
                 .parse()
                 .map_err(|error| format!("pattern file {path}: {error}"))?;
@@ -721,6 +730,16 @@ mod tests {
         assert!(
             missing.contains("pattern file /no/such/pattern.txt"),
             "{missing}"
+        );
+        let endless = Strategy::from_name("bfs+elashi,pattern=/dev/zero")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            endless.ends_with(
+                "pattern file /dev/zero: larger than 1 MiB (the limit for a pattern file)"
+            ),
+            "{endless}"
         );
     }
 

@@ -3,8 +3,7 @@
 use tetris_core::GeneratorKind;
 
 use crate::error::ArenaError;
-use crate::report::output::print_output;
-use crate::request::sequence::SequenceRequest;
+use crate::request::sequence::{SequenceRequest, WriteLettersError};
 use crate::request::values::{self, SequenceLength};
 
 /// Options of `arena sequence`.
@@ -21,13 +20,22 @@ pub struct Args {
     pub count: SequenceLength,
 }
 
-/// Runs `arena sequence`: prints `count` letters and a newline.
+/// Runs `arena sequence`: prints `count` letters and a newline, streamed in chunks (memory
+/// stays bounded for any count). A reader that stops early (`| head -c 10`) ends the command
+/// quietly, as every command's output does; any other write error is an error.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let letters = SequenceRequest {
+    let request = SequenceRequest {
         generator: args.generator,
         seed: args.seed,
         count: args.count,
+    };
+    let mut stdout = std::io::stdout().lock();
+    match request.write_letters(&mut stdout) {
+        Ok(_) => Ok(()),
+        Err(WriteLettersError::Request(error)) => Err(error),
+        Err(WriteLettersError::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            Ok(())
+        }
+        Err(WriteLettersError::Write(error)) => Err(ArenaError::io("standard output", &error)),
     }
-    .letters()?;
-    print_output(&format!("{letters}\n"))
 }

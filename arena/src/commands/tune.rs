@@ -58,7 +58,8 @@ pub struct Args {
     /// The run's seed: it decides the starting population, every update and every game.
     #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
-    /// Candidates per iteration (population, swarm size), at least 2.
+    /// Candidates per iteration (population, swarm size), 2 to 20000; population × games is
+    /// at most 10000000 per iteration (a run stays under about 1 GB of memory).
     #[arg(long, value_name = "P", default_value_t = 20)]
     pub population: usize,
     /// Fitness of a candidate: mean-lines (mean lines per game), best-third (mean of the

@@ -50,6 +50,16 @@ pub struct TuneRequest {
     pub checkpoint: Option<PathBuf>,
 }
 
+/// The largest population (`--population`). Each candidate's strategy is built and kept for
+/// the iteration: about 27.5 KiB per candidate measured (`--population 10000` peaks at
+/// 280 MB, 40,000 at 1.1 GB, with one game each), so 20,000 keep a run near 550 MB.
+pub const MAX_POPULATION: usize = 20_000;
+
+/// The most games per iteration (`--population` × `--games`): each game's value is kept until
+/// the iteration ends, about 26 bytes each measured, so 10,000,000 of them take some 260 MB.
+/// With [`MAX_POPULATION`] a run stays under about 1 GB.
+pub const MAX_ITERATION_GAMES: u64 = 10_000_000;
+
 /// A rule of a tuning run that the request breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TuneRequestError {
@@ -64,9 +74,21 @@ pub enum TuneRequestError {
     /// More games than a candidate's result counts.
     #[error("--games must be at most {}", u32::MAX)]
     TooManyGames,
-    /// A population outside 2..=100,000.
-    #[error("--population must be from 2 to 100000")]
+    /// A population outside 2..=[`MAX_POPULATION`].
+    #[error("--population must be from 2 to {MAX_POPULATION}")]
     Population,
+    /// More games per iteration (population × games) than [`MAX_ITERATION_GAMES`].
+    #[error(
+        "--population {population} × --games {games} is {} games per iteration, at most \
+         {MAX_ITERATION_GAMES} (every game's value is kept in memory)",
+        u128::from(*population) * u128::from(*games)
+    )]
+    IterationGames {
+        /// The population.
+        population: u64,
+        /// Games per candidate.
+        games: u64,
+    },
     /// The checkpoint and the weights in one file.
     #[error(
         "--checkpoint {checkpoint} and --out {out} are the same file: the weights would \
@@ -109,8 +131,18 @@ impl TuneRequest {
         if self.games > u64::from(u32::MAX) {
             return Err(TuneRequestError::TooManyGames.into());
         }
-        if !(2..=100_000).contains(&self.population) {
+        if !(2..=MAX_POPULATION).contains(&self.population) {
             return Err(TuneRequestError::Population.into());
+        }
+        // Bounded before anything is built or played: a population's strategies and its
+        // games' values are all in memory during an iteration.
+        let population = self.population as u64;
+        if population.saturating_mul(self.games) > MAX_ITERATION_GAMES {
+            return Err(TuneRequestError::IterationGames {
+                population,
+                games: self.games,
+            }
+            .into());
         }
         let searched: StrategySpec = format!("{}+{}", self.searcher, self.evaluator).parse()?;
         let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;

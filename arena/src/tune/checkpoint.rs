@@ -46,6 +46,12 @@ use crate::tune::methods::{Method, MethodKind, SEED_GAMES, SEED_UPDATE, derived_
 /// The checkpoint format's name, stored in every checkpoint.
 pub const CHECKPOINT_FORMAT: &str = "arena-tune-checkpoint-1";
 
+/// The largest checkpoint `tune --resume` reads: 64 MiB. A checkpoint holds the method's
+/// state (a few vectors of weights per member of the population, at most 20,000 members) and
+/// one line of history per iteration: a `--population 40000` checkpoint measured 7.6 MB, one
+/// of 20 a few KiB.
+pub const CHECKPOINT_LIMIT: u64 = 64 * tetris_core::files::MIB;
+
 /// How a candidate's games become one fitness value (higher is better).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -205,7 +211,8 @@ pub fn feature_names(name: &str) -> Result<&'static [&'static str], ArenaError> 
     Ok(evaluator.feature_names())
 }
 
-/// Reads a checkpoint and checks that it continues a run with `settings`.
+/// Reads a checkpoint and checks that it continues a run with `settings`. A file larger than
+/// [`CHECKPOINT_LIMIT`] (64 MiB) is refused.
 pub fn load_checkpoint(
     path: &Path,
     settings: &TuneSettings,
@@ -213,7 +220,7 @@ pub fn load_checkpoint(
 ) -> Result<Checkpoint, ArenaError> {
     let shown = path.display().to_string();
     let bad = |message: String| ArenaError::Usage(format!("checkpoint {shown}: {message}"));
-    let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+    let text = crate::input::read_text(path, CHECKPOINT_LIMIT, "checkpoint")?;
     let checkpoint: Checkpoint =
         serde_json::from_str(&text).map_err(|error| bad(format!("not a checkpoint: {error}")))?;
     if checkpoint.format != CHECKPOINT_FORMAT {
@@ -557,6 +564,34 @@ mod tests {
         assert_eq!(FitnessKind::MeanLines.of(&lines), 30.0 / 7.0);
         assert_eq!(FitnessKind::BestThird.of(&[5]), 5.0);
         assert_eq!(FitnessKind::MeanScore.of(&[100, 40, 1200]), 1340.0 / 3.0);
+    }
+
+    fn settings() -> TuneSettings {
+        TuneSettings {
+            evaluator: "elashi".into(),
+            method: MethodKind::Cem,
+            searcher: "bfs".into(),
+            depth: 1,
+            games: 3,
+            board_height: 8,
+            generator: "uniform".into(),
+            seed: 5,
+            population: 4,
+            fitness: FitnessKind::MeanLines,
+            max_pieces: 100,
+            game_over_rule: GameOverRule::Simulation,
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_larger_than_its_limit_is_refused() {
+        let error = load_checkpoint(Path::new("/dev/zero"), &settings(), &[])
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.to_string(),
+            "checkpoint /dev/zero: larger than 64 MiB (the limit for a checkpoint)"
+        );
     }
 
     #[test]

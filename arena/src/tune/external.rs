@@ -54,6 +54,10 @@ pub const ITERATION_FORMAT: &str = "arena-tune-iteration-1";
 pub const RESULT_FORMAT: &str = "arena-tune-result-1";
 /// The iteration file in the work folder.
 pub const ITERATION_FILE: &str = "iteration.json";
+/// The largest runner file read (the iteration file, `ids.txt`, a result file): 64 MiB. The
+/// iteration file, the largest, holds one vector of weights per candidate (a few hundred
+/// bytes each): a few MiB at most in real use.
+pub const RUNNER_FILE_LIMIT: u64 = 64 * tetris_core::files::MIB;
 /// The pending task numbers, one per line.
 pub const IDS_FILE: &str = "ids.txt";
 /// The pending tasks' shell commands, one per line.
@@ -170,7 +174,11 @@ pub enum TaskChoice {
 pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, ArenaError> {
     let spec_path = dir.join(ITERATION_FILE);
     let shown = spec_path.display().to_string();
-    let bytes = fs::read(&spec_path).map_err(|error| ArenaError::io(&shown, &error))?;
+    let bytes = tetris_core::files::read_bytes(&spec_path, RUNNER_FILE_LIMIT, "runner file")
+        .map_err(|error| match error {
+            tetris_core::Error::Io { path, message } => ArenaError::Io { path, message },
+            too_large => ArenaError::Core(too_large),
+        })?;
     let spec: IterationSpec = serde_json::from_slice(&bytes)
         .map_err(|error| ArenaError::Usage(format!("{shown}: not an iteration file: {error}")))?;
     if spec.format != ITERATION_FORMAT {
@@ -184,8 +192,7 @@ pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, Aren
         TaskChoice::Index(index) => {
             let ids_path = dir.join(IDS_FILE);
             let shown = ids_path.display().to_string();
-            let ids =
-                fs::read_to_string(&ids_path).map_err(|error| ArenaError::io(&shown, &error))?;
+            let ids = crate::input::read_text(&ids_path, RUNNER_FILE_LIMIT, "runner file")?;
             let line = ids.lines().nth(index as usize).ok_or_else(|| {
                 ArenaError::Usage(format!(
                     "--index {index}: {shown} lists {} tasks",
@@ -434,12 +441,18 @@ pub fn run_iteration_external(
         problems.clear();
         for &task in &pending {
             let path = result_path(&runner.dir, task);
-            let checked = match fs::read_to_string(&path) {
-                Ok(text) => verify_result(&text, &hash, iteration, task, games),
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    Err("missing".to_string())
+            let checked = if !path.exists() {
+                Err("missing".to_string())
+            } else {
+                match tetris_core::files::read_text(&path, RUNNER_FILE_LIMIT, "runner file") {
+                    Ok(text) => verify_result(&text, &hash, iteration, task, games),
+                    Err(tetris_core::Error::Io { message, .. }) => Err(message),
+                    Err(tetris_core::Error::FileTooLarge { limit, .. }) => Err(format!(
+                        "larger than {} (the limit for a runner file)",
+                        tetris_core::files::size_text(limit)
+                    )),
+                    Err(other) => Err(other.to_string()),
                 }
-                Err(error) => Err(error.to_string()),
             };
             match checked {
                 Ok(found) => values[task as usize] = Some(found),
@@ -485,6 +498,29 @@ mod tests {
             task,
             values: values.to_vec(),
         })
+    }
+
+    #[test]
+    fn runner_files_larger_than_their_limit_are_refused() {
+        let folder =
+            std::env::temp_dir().join(format!("arena-runner-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        // A sparse iteration file one byte over the limit: refused by its size.
+        let spec = folder.join(ITERATION_FILE);
+        std::fs::File::create(&spec)
+            .unwrap()
+            .set_len(RUNNER_FILE_LIMIT + 1)
+            .unwrap();
+        assert_eq!(
+            run_task(&folder, TaskChoice::Task(0), 1)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "runner file {}: larger than 64 MiB (the limit for a runner file)",
+                spec.display()
+            )
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]

@@ -62,6 +62,7 @@ pub struct ShardedTournament;
 impl ShardedRun for ShardedTournament {
     const COMMAND: &'static str = "tournament";
     const UNIT: &'static str = "games";
+    const MAX_GAMES: u64 = run::MAX_GAMES;
     type Settings = TournamentSettings;
     type Result = GameRow;
 
@@ -208,6 +209,7 @@ pub struct ShardedNes;
 impl ShardedRun for ShardedNes {
     const COMMAND: &'static str = "nes";
     const UNIT: &'static str = "games";
+    const MAX_GAMES: u64 = run::MAX_GAMES;
     type Settings = NesPartSettings;
     type Result = NesGameResult;
 
@@ -271,6 +273,7 @@ pub struct ShardedStats;
 impl ShardedRun for ShardedStats {
     const COMMAND: &'static str = "stats";
     const UNIT: &'static str = "blocks";
+    const MAX_GAMES: u64 = crate::run::statistics::MAX_BLOCKS;
     type Settings = StatsPartSettings;
     type Result = PieceStatistics;
 

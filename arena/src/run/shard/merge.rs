@@ -136,13 +136,37 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaErro
                 path.display()
             )));
         }
-        let expected: Vec<u64> = part.shard.games(K::games(&contents.settings)).collect();
-        if part.games != expected {
+        // The count is checked before anything is sized by it or iterated up to it (a part
+        // saying `"games": 9223372036854775807` once made the merge allocate without bound).
+        let games = K::games(&contents.settings);
+        if !(1..=K::MAX_GAMES).contains(&games) {
+            return Err(fail(format!(
+                "{}: its settings say {games} {}, a run has 1 to {} {}",
+                path.display(),
+                K::UNIT,
+                K::MAX_GAMES,
+                K::UNIT
+            )));
+        }
+        if n > games {
+            return Err(fail(format!(
+                "{}: shard {index}/{n} of a run of {games} {}: a run has at most one shard \
+                 per {}",
+                path.display(),
+                K::UNIT,
+                K::UNIT.trim_end_matches('s')
+            )));
+        }
+        // Compared lazily: the shard's games are never collected (a part holds what its file
+        // holds, within the file's size limit).
+        let holds_its_games = part.games.len() as u64 == part.shard.game_count(games)
+            && part.games.iter().copied().eq(part.shard.games(games));
+        if !holds_its_games {
             return Err(fail(format!(
                 "{} (shard {}) {}",
                 path.display(),
                 part.shard,
-                games_difference(&part.games, &expected, count)
+                games_difference(&part.games, part.shard, games)
             )));
         }
         held.push(Held {
@@ -153,14 +177,27 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaErro
             results: contents.results,
         });
     }
+    // At most the first few missing shards are named (N is at most the run's game count, and
+    // the line stays one line).
+    const NAMED_MISSING: usize = 10;
+    let missing_count = count - by_index.len() as u64;
     let missing: Vec<String> = (0..count)
         .filter(|index| !by_index.contains_key(index))
+        .take(NAMED_MISSING)
         .map(|index| format!("{index}/{count}"))
         .collect();
-    match missing.len() {
+    match missing_count {
         0 => {}
         1 => return Err(fail(format!("shard {} is missing", missing[0]))),
-        _ => return Err(fail(format!("shards {} are missing", missing.join(", ")))),
+        more if more as usize <= NAMED_MISSING => {
+            return Err(fail(format!("shards {} are missing", missing.join(", "))));
+        }
+        more => {
+            return Err(fail(format!(
+                "{more} shards are missing: {}, …",
+                missing.join(", ")
+            )));
+        }
     }
     // Each part's results are checked in shard order, then all of them go in task order.
     held.sort_by_key(|part| part.shard.index);
@@ -201,17 +238,19 @@ fn settings_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
     "identical".into()
 }
 
-/// Why a part's games are not its shard's, in words.
-fn games_difference(held: &[u64], expected: &[u64], count: u64) -> String {
+/// Why a part's games (`held`) are not those of `shard` in a run of `games` games, in words.
+/// The shard's games are never collected: membership is `game < games` and `game % N == K`.
+fn games_difference(held: &[u64], shard: Shard, games: u64) -> String {
     let held_set: BTreeSet<u64> = held.iter().copied().collect();
-    let expected_set: BTreeSet<u64> = expected.iter().copied().collect();
-    if let Some(game) = expected_set.difference(&held_set).next() {
+    if let Some(game) = shard.games(games).find(|game| !held_set.contains(game)) {
         return format!("lacks game {game}");
     }
-    if let Some(game) = held_set.difference(&expected_set).next() {
+    let belongs = |game: u64| game < games && Shard::of_game(game, shard.count) == shard.index;
+    if let Some(game) = held_set.iter().find(|&&game| !belongs(game)) {
         return format!(
-            "holds game {game}, which belongs to shard {}/{count} or to no shard",
-            game % count
+            "holds game {game}, which belongs to shard {}/{} or to no shard",
+            game % shard.count,
+            shard.count
         );
     }
     if held_set.len() != held.len() {

@@ -45,6 +45,13 @@ pub const PART_FORMAT: &str = "tetris-arena-part";
 /// The part version this arena writes and reads.
 pub const PART_VERSION: u32 = 1;
 
+/// The largest part file `arena merge` reads: 1 GiB. A game takes about 150 bytes in a
+/// tournament's part (per strategy; about 750 with the piece statistics of `--plots`), about
+/// 200 in an `nes` part, and a `stats` part holds one block of about 1 KiB: 1 GiB holds a
+/// shard of some 7 million tournament games or 5 million `nes` games. A larger run is split
+/// in more shards (`--shard K/N`), whose parts are smaller.
+pub const PART_LIMIT: u64 = tetris_core::files::GIB;
+
 /// One kind of sharded run (`tournament`, `nes`, `stats`): what its parts store, and what the
 /// merge checks in and rebuilds from them. The rest of a part and of a merge is the same for
 /// every kind.
@@ -60,6 +67,11 @@ pub trait ShardedRun: Sized {
 
     /// How many games (blocks) the whole run has, which its shards share out.
     fn games(settings: &Self::Settings) -> u64;
+
+    /// The most games (blocks) a run of this kind may have: a part whose settings say more is
+    /// refused before anything is sized by the count ([`crate::run::MAX_GAMES`],
+    /// [`crate::run::statistics::MAX_BLOCKS`]).
+    const MAX_GAMES: u64;
 
     /// The part body holding `contents`.
     fn body(contents: Contents<Self>) -> PartBody;
@@ -227,12 +239,22 @@ impl Part {
     }
 
     /// Reads and checks the format of the part file `path`; every failure is one line naming
-    /// the file.
+    /// the file. A file larger than [`PART_LIMIT`] (1 GiB) is refused.
     pub fn read(path: &Path) -> Result<Part, ArenaError> {
+        Part::read_limited(path, PART_LIMIT)
+    }
+
+    /// [`Part::read`] with the size limit `limit` (the tests' small one).
+    fn read_limited(path: &Path, limit: u64) -> Result<Part, ArenaError> {
         let shown = path.display();
         let fail = |message: String| ArenaError::Usage(format!("merge: {shown}: {message}"));
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| fail(format!("cannot read it: {error}")))?;
+        let text =
+            tetris_core::files::read_text(path, limit, "part").map_err(|error| match error {
+                tetris_core::Error::Io { message, .. } => {
+                    fail(format!("cannot read it: {message}"))
+                }
+                too_large => ArenaError::Usage(format!("merge: {too_large}")),
+            })?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|error| fail(format!("not JSON: {error}")))?;
         let format = value.get("format").and_then(|format| format.as_str());
@@ -391,5 +413,38 @@ mod tests {
             reread(&old),
             STATS.replacen(r#""row_rule":"pivot""#, r#""row_rule":"top""#, 1)
         );
+    }
+
+    #[test]
+    fn a_part_larger_than_its_limit_is_refused_unread() {
+        let folder = std::env::temp_dir().join(format!("arena-part-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        // A sparse file one byte over the real limit: refused by its size, nothing read.
+        let path = folder.join("huge.json");
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(PART_LIMIT + 1)
+            .unwrap();
+        assert_eq!(
+            Part::read(&path).unwrap_err().to_string(),
+            format!(
+                "merge: part {}: larger than 1 GiB (the limit for a part)",
+                path.display()
+            )
+        );
+        // A device is read up to one byte past the limit (a small one here).
+        assert_eq!(
+            Part::read_limited(Path::new("/dev/zero"), 1000)
+                .unwrap_err()
+                .to_string(),
+            "merge: part /dev/zero: larger than 1000 bytes (the limit for a part)"
+        );
+        // A real part one byte over a limit of its own size less one.
+        let part = folder.join("part.json");
+        std::fs::write(&part, TOURNAMENT).unwrap();
+        let size = TOURNAMENT.len() as u64;
+        assert!(Part::read_limited(&part, size).is_ok());
+        assert!(Part::read_limited(&part, size - 1).is_err());
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

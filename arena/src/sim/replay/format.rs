@@ -66,6 +66,11 @@ use crate::sim::placement::{PlayedPlacement, piece_letters};
 /// The `format` value of every replay file.
 pub const REPLAY_FORMAT: &str = "tetris-arena-replay";
 
+/// The largest replay file read: 256 MiB. A recorded placement takes about 95 bytes (a
+/// 20,000-piece cap's game of 293 pieces is 27,956 bytes), so this holds a game of about
+/// 2.8 million pieces; a longer game is recorded with a `--max-pieces` cap.
+pub const REPLAY_LIMIT: u64 = 256 * tetris_core::files::MIB;
+
 /// The replay format version this arena writes and reads.
 pub const REPLAY_VERSION: u32 = 1;
 
@@ -222,10 +227,11 @@ impl Replay {
     }
 
     /// Reads a replay file; an [`ArenaError::Io`] if it cannot be read, an
-    /// [`ArenaError::Replay`] if it is not a replay.
+    /// [`ArenaError::Replay`] if it is not a replay. A file larger than [`REPLAY_LIMIT`]
+    /// (256 MiB) is refused unread.
     pub fn load(path: &Path) -> Result<Replay, ArenaError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|error| ArenaError::io(&shown, &error))?;
+        let text = crate::input::read_text(path, REPLAY_LIMIT, "replay")?;
         Replay::parse(&text).map_err(|error| ArenaError::Replay {
             path: shown,
             message: error.to_string(),

@@ -285,3 +285,13 @@ fn a_text_that_is_no_replay_is_named_before_its_fields() {
         "{unknown}"
     );
 }
+
+#[test]
+fn a_replay_larger_than_its_limit_is_refused() {
+    assert_eq!(
+        Replay::load(std::path::Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string(),
+        "replay /dev/zero: larger than 256 MiB (the limit for a replay)"
+    );
+}
