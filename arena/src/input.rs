@@ -20,14 +20,29 @@ pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String, ArenaErr
     })
 }
 
-/// Reads a board file of exactly `height` rows: the text form (top row first, `#` occupied,
+/// Reads a board file (`-`: standard input) of exactly `height` rows: the text form (top row first, `#` occupied,
 /// `.` empty) or, when the file starts with `[`, a JSON array of row strings. A UTF-8
 /// byte-order mark at the start (as some Windows editors save) is skipped: it is no cell.
 /// Errors name the file and, for a bad row, its line (and column). A file larger than
 /// [`BOARD_FILE_LIMIT`] (1 MiB; a board of 32 rows is a few hundred bytes) is refused.
 pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
-    let shown = path.display().to_string();
-    let text = read_text(path, BOARD_FILE_LIMIT, "board file")?;
+    let from_stdin = path.as_os_str() == "-";
+    let shown = match from_stdin {
+        true => "standard input".to_string(),
+        false => path.display().to_string(),
+    };
+    let text = match from_stdin {
+        true => tetris_core::files::read_limited(
+            std::io::stdin().lock(),
+            None,
+            &shown,
+            BOARD_FILE_LIMIT,
+            "board file",
+        )
+        .and_then(|bytes| tetris_core::files::text_of(bytes, &shown))
+        .map_err(ArenaError::from)?,
+        false => read_text(path, BOARD_FILE_LIMIT, "board file")?,
+    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let bad_board = |message: String| ArenaError::Usage(format!("board file {shown}: {message}"));
     let rows: Vec<String> = if text.trim_start().starts_with('[') {

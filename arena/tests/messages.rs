@@ -1,4 +1,6 @@
-//! What the arena prints is safe to print (the hardening issue, 32, "Messages"): a string a
+//! Messages and the rough edges a new user hits (the hardening issue, 32).
+//!
+//! What the arena prints is safe to print: a string a
 //! user or a file supplied — a file name, a piece file's path recorded in a game — is printed
 //! with its control characters escaped, so it can neither split the one `error:` line nor send
 //! escape codes to the terminal; and help and the version count as output, so a stdout that
@@ -187,4 +189,59 @@ fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
         ],
     );
     assert!(capped.stderr.is_empty());
+}
+
+#[test]
+fn a_board_of_minus_is_read_from_standard_input() {
+    use std::io::Write;
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/boards/grown-seed3-10pieces.txt"
+    );
+    let from_file = succeed(
+        "features",
+        &["--board", board, "--eval", "dellacherie", "--json"],
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "features",
+            "--board",
+            "-",
+            "--eval",
+            "dellacherie",
+            "--json",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&fs::read(board).unwrap())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), from_file);
+    // A bad board on standard input is named as such.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["features", "--board", "-", "--eval", "elashi"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"..........\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: board file standard input: board has 1 row, expected 20 (--board-height sets \
+         the field height)\n"
+    );
 }

@@ -46,24 +46,38 @@ pub fn size_text(bytes: u64) -> String {
 /// a file that cannot be opened or read is [`Error::Io`].
 pub fn read_bytes(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Error> {
     let shown = path.display().to_string();
-    let too_large = || Error::FileTooLarge {
-        what: what.to_string(),
-        path: shown.clone(),
-        limit,
-    };
     let file = File::open(path).map_err(|error| Error::io(&shown, &error))?;
     let regular_size = file
         .metadata()
         .ok()
         .filter(|metadata| metadata.is_file())
         .map(|metadata| metadata.len());
-    if regular_size.is_some_and(|size| size > limit) {
+    read_limited(file, regular_size, &shown, limit, what)
+}
+
+/// What `reader` (called `shown` in messages) holds, at most `limit` bytes, as
+/// [`read_bytes`] reads a file: `known_size`, when given (a regular file's), is refused
+/// before anything is read; anything else is read to one byte past the limit.
+pub fn read_limited(
+    reader: impl Read,
+    known_size: Option<u64>,
+    shown: &str,
+    limit: u64,
+    what: &str,
+) -> Result<Vec<u8>, Error> {
+    let too_large = || Error::FileTooLarge {
+        what: what.to_string(),
+        path: shown.to_string(),
+        limit,
+    };
+    if known_size.is_some_and(|size| size > limit) {
         return Err(too_large());
     }
     let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
+    reader
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|error| Error::io(&shown, &error))?;
+        .map_err(|error| Error::io(shown, &error))?;
     if bytes.len() as u64 > limit {
         return Err(too_large());
     }
@@ -74,8 +88,13 @@ pub fn read_bytes(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Error>
 /// that is not UTF-8 is [`Error::Io`] with the message `std::fs::read_to_string` gives.
 pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String, Error> {
     let bytes = read_bytes(path, limit, what)?;
+    text_of(bytes, &path.display().to_string())
+}
+
+/// `bytes` as UTF-8 text, or the [`Error::Io`] `std::fs::read_to_string` gives.
+pub fn text_of(bytes: Vec<u8>, shown: &str) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|_| Error::Io {
-        path: path.display().to_string(),
+        path: shown.to_string(),
         message: "stream did not contain valid UTF-8".into(),
     })
 }
