@@ -67,6 +67,7 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
     }
     check_replaceable(option, path, FileKind::Regular)?;
     let probe = temporary_path(path, "tmp");
+    let _ = fs::remove_file(&probe);
     create_new_file(&probe).map_err(|error| {
         ArenaError::Usage(format!(
             "{option} {}: cannot write there (creating a file in {} failed: {error})",
@@ -837,6 +838,7 @@ mod tests {
         fs::remove_dir_all(&folder).unwrap();
     }
 
+    #[cfg(unix)]
     #[test]
     fn only_a_regular_file_or_nothing_is_replaced() {
         // /dev/null is looked at, never written: a device is refused before any write.

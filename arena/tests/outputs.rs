@@ -4,6 +4,8 @@
 //! also an input of the same command (compared by device and inode, not by name), or two
 //! outputs in one file, are refused the same way.
 
+#![cfg(unix)]
+
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, symlink};
 use std::path::{Path, PathBuf};
