@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Installs what the browser test of the HTML pages needs (arena/tests/html_pages.rs runs
-# tests/browser/test_pages.py): Debian's Chromium (/usr/bin/chromium) and the Python
-# Playwright driver, pinned in tests/browser/requirements.txt. Playwright's own browser
-# download is never used: the test launches Debian's Chromium by its path.
+# Installs what the browser test of the HTML pages needs from the system
+# (arena/tests/html_pages.rs runs tests/browser/test_pages.py): Debian's Chromium
+# (/usr/bin/chromium). The Python Playwright driver, pinned in tests/browser/requirements.txt,
+# is not installed here: the test puts it in its own virtual environment, target/browser-venv,
+# and nothing goes into the system's Python. Playwright's own browser download is never used:
+# the test launches Debian's Chromium by its path.
 #
-# Idempotent and quick when everything is there (no apt-get update then). Needs root for
-# apt-get; without root and without CI it only says what is missing (the browser test then
-# skips with a message; under CI=true the test fails instead).
+# Idempotent and quick when Chromium is there (no apt-get update then). Needs root for
+# apt-get; without root it only says what is missing (the browser test then skips with a
+# message; under CI=true the test fails instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +24,3 @@ if [ ! -x /usr/bin/chromium ]; then
     fi
 fi
 
-if ! python3 -c 'import playwright' 2>/dev/null; then
-    echo "== installing the Playwright driver (Python)"
-    python3 -m pip install --quiet --disable-pip-version-check \
-        -r tests/browser/requirements.txt
-fi

@@ -44,6 +44,9 @@ pub enum ArenaError {
     /// ` after`).
     #[error("interrupted by Ctrl-C{0}")]
     Interrupted(String),
+    /// An output that would replace what it must not (a link, a device, an input).
+    #[error(transparent)]
+    Output(#[from] crate::output::OutputError),
     /// A command-line value that is out of range or inconsistent.
     #[error("{0}")]
     Usage(String),

@@ -1,7 +1,9 @@
 //! Writing output: result files atomically (a temporary file beside the target, then a rename,
 //! so an interrupted run never leaves a truncated file), folders of outputs replaced as a
 //! whole, the one check of an output path made before any game is played, and standard output
-//! and standard error without panicking when the reader goes away or the disk is full.
+//! and standard error without panicking when the reader goes away or the disk is full. What
+//! an output may replace (only a regular file or folder) and which of a command's files it
+//! must differ from (compared by device and inode) are [`guard`]'s, re-exported here.
 //!
 //! The lowest layer, beside [`crate::format`]: no result type, so every layer may write.
 //!
@@ -29,6 +31,11 @@ use serde::Serialize;
 use crate::error::ArenaError;
 use crate::format::printable;
 
+pub mod guard;
+
+use guard::is_symlink;
+pub use guard::{FileKind, OutputError, check_distinct, check_replaceable, same_file};
+
 /// The formats of result files, chosen by the file name's extension (any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -40,7 +47,8 @@ pub enum OutputFormat {
 
 /// Checks, before any game is played, that `path` names a file whose folder exists and can
 /// take the temporary file the file is written through (tried by creating and removing it),
-/// so a long run does not fail at its end. `option` names the command-line option in
+/// so a long run does not fail at its end, and that what the name holds now, if anything, is
+/// a regular file ([`check_replaceable`]). `option` names the command-line option in
 /// messages.
 pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
     if path.file_name().is_none() {
@@ -59,14 +67,16 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
             message: format!("folder does not exist ({})", folder.display()),
         });
     }
-    if path.is_dir() {
+    if path.is_dir() && !is_symlink(path) {
         return Err(ArenaError::Usage(format!(
             "{option} {}: is a folder, not a file",
             path.display()
         )));
     }
+    check_replaceable(option, path, FileKind::Regular)?;
     let probe = temporary_path(path, "tmp");
-    fs::File::create(&probe).map_err(|error| {
+    let _ = fs::remove_file(&probe);
+    create_new_file(&probe).map_err(|error| {
         ArenaError::Usage(format!(
             "{option} {}: cannot write there (creating a file in {} failed: {error})",
             path.display(),
@@ -75,6 +85,14 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), ArenaError> {
     })?;
     let _ = fs::remove_file(&probe);
     Ok(())
+}
+
+/// Creates `path` as a new, empty file: never through a link or over a file already there.
+fn create_new_file(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
 }
 
 /// Checks, before any game is played, that `path` can become a folder of outputs: it is not
@@ -87,10 +105,14 @@ pub fn check_output_folder(
     is_output: fn(&Path) -> bool,
 ) -> Result<(), ArenaError> {
     let shown = path.display();
-    if path.exists() && !path.is_dir() {
-        return Err(ArenaError::Usage(format!(
-            "{option} {shown}: is a file, not a folder (give a new or existing folder)"
-        )));
+    match FileKind::of(path) {
+        None | Some(FileKind::Folder) => {}
+        Some(FileKind::Regular) => {
+            return Err(ArenaError::Usage(format!(
+                "{option} {shown}: is a file, not a folder (give a new or existing folder)"
+            )));
+        }
+        Some(_) => check_replaceable(option, path, FileKind::Folder)?,
     }
     // A leftover of a killed write inside the folder goes with the old folder.
     if let Some(stranger) = folder_entries(path)?
@@ -235,26 +257,6 @@ fn stale_leftover(name: &str) -> Option<(&str, &str)> {
     (ours && !process_may_run(pid)).then_some((target, kind))
 }
 
-/// Whether `first` and `second` name the same file, also through different paths (`F`,
-/// `./F`, `dir/../F`, a link to F): their folders are resolved and the names compared (the
-/// files need not exist).
-pub fn same_file(first: &Path, second: &Path) -> bool {
-    let resolve = |path: &Path| -> Option<std::path::PathBuf> {
-        if let Ok(resolved) = fs::canonicalize(path) {
-            return Some(resolved);
-        }
-        let folder = match path.parent() {
-            Some(folder) if !folder.as_os_str().is_empty() => folder,
-            _ => Path::new("."),
-        };
-        Some(fs::canonicalize(folder).ok()?.join(path.file_name()?))
-    };
-    match (resolve(first), resolve(second)) {
-        (Some(first), Some(second)) => first == second,
-        _ => first == second,
-    }
-}
-
 /// [`check_output_file`] for a results file, which must end in `.json` or `.csv`; its format.
 pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, ArenaError> {
     let extension = path
@@ -371,23 +373,29 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> 
     if path.file_name().is_none() {
         return Err(ArenaError::Usage(format!("{shown}: not a file name")));
     }
+    check_replaceable("", path, FileKind::Regular)?;
     clean_stale_temporaries(path);
     let temporary = temporary_path(path, "tmp");
-    let mut file = fs::File::create(&temporary).map_err(|error| ArenaError::Io {
+    // A leftover of this process's own name (a PID reused after a killed run) goes first; a
+    // new file is never opened through a link planted under the temporary name.
+    let _ = fs::remove_file(&temporary);
+    let mut file = create_new_file(&temporary).map_err(|error| ArenaError::Io {
         path: shown.clone(),
         message: format!(
             "cannot write there (creating the temporary file {} failed: {error})",
             temporary.display()
         ),
     })?;
-    let mut write = || -> std::io::Result<()> {
-        file.write_all(contents)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
+    let mut write = || -> Result<(), ArenaError> {
+        let io = |error: std::io::Error| ArenaError::io(&shown, &error);
+        file.write_all(contents).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        // Checked again at the last moment: the path may have changed during the run.
+        check_replaceable("", path, FileKind::Regular)?;
+        fs::rename(&temporary, path).map_err(io)
     };
-    write().map_err(|error| {
+    write().inspect_err(|_| {
         let _ = fs::remove_file(&temporary);
-        ArenaError::io(shown, &error)
     })
 }
 
@@ -552,6 +560,93 @@ mod tests {
         assert!(!same_file(&file, &folder.join("g.json")));
         fs::write(&file, "").unwrap();
         assert!(same_file(&file, &folder.join("sub/../f.json")));
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_or_nothing_is_replaced() {
+        // /dev/null is looked at, never written: a device is refused before any write.
+        if Path::new("/dev/null").exists() {
+            assert_eq!(
+                FileKind::of(Path::new("/dev/null")),
+                Some(FileKind::CharDevice)
+            );
+            assert_eq!(
+                check_output_file("--record", Path::new("/dev/null"))
+                    .unwrap_err()
+                    .to_string(),
+                "--record /dev/null: is a character device, not a regular file: the arena \
+                 writes an output beside it and renames it into place, which would replace the \
+                 character device itself; give a new name or a regular file"
+            );
+            assert!(write_atomically(Path::new("/dev/null"), b"x").is_err());
+        }
+        let folder = scratch("replaceable");
+        let file = folder.join("f.json");
+        assert!(check_replaceable("--out", &file, FileKind::Regular).is_ok());
+        fs::write(&file, "kept").unwrap();
+        assert!(check_replaceable("--out", &file, FileKind::Regular).is_ok());
+        let link = folder.join("link.json");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(FileKind::of(&link), Some(FileKind::Symlink));
+        // Refused at write time too, in case the path became a link during the run.
+        assert!(write_atomically(&link, b"new").is_err());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "kept");
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        let message = check_output_folder("--plots", &link, |_| true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("is a symbolic link, not a folder"),
+            "{message}"
+        );
+        assert_eq!(names_in(&folder), 2, "no temporary file is left");
+        fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn outputs_differ_from_each_other_and_from_the_inputs_by_inode() {
+        let folder = scratch("distinct");
+        let input = folder.join("in.json");
+        fs::write(&input, "read").unwrap();
+        let hard = folder.join("hard.json");
+        fs::hard_link(&input, &hard).unwrap();
+        assert!(same_file(&input, &hard), "a hard link is the same file");
+        let out = folder.join("out.json");
+        let other = folder.join("other.json");
+        assert!(
+            check_distinct(
+                &[("--out", &out), ("--html", &other)],
+                &[("replay file", &input)]
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            check_distinct(&[("--out", &hard)], &[("replay file", &input)]).unwrap_err(),
+            OutputError::OutputIsInput {
+                output: "--out".into(),
+                output_path: hard.display().to_string(),
+                input: "replay file".into(),
+                input_path: input.display().to_string(),
+            }
+        );
+        assert!(matches!(
+            check_distinct(
+                &[("--out", &out), ("--html", &folder.join("./out.json"))],
+                &[]
+            ),
+            Err(OutputError::SameOutput { .. })
+        ));
+        let sub = folder.join("plots");
+        fs::create_dir(&sub).unwrap();
+        let inside = sub.join("w.json");
+        fs::write(&inside, "read").unwrap();
+        assert!(matches!(
+            check_distinct(&[("--plots", &sub)], &[("weights file", &inside)]),
+            Err(OutputError::FolderHoldsFile { .. })
+        ));
+        assert!(check_distinct(&[("--plots", &sub)], &[("weights file", &input)]).is_ok());
         fs::remove_dir_all(&folder).unwrap();
     }
 

@@ -328,49 +328,93 @@ fn the_tournament_page_holds_its_tables_and_every_plot_inline() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
-/// Whether Debian's Chromium and the Python Playwright driver are installed.
-fn browser_test_ready() -> bool {
-    Path::new("/usr/bin/chromium").exists()
-        && Command::new("python3")
-            .args(["-c", "import playwright"])
-            .status()
-            .is_ok_and(|status| status.success())
+/// What the browser test cannot do without, and why: skipped with a message, or failed
+/// under `CI=true`.
+fn browser_unavailable(reason: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true, but the browser test cannot run: {reason}"
+    );
+    eprintln!("SKIPPED the_pages_work_in_headless_chromium: {reason}");
+}
+
+/// The Python of the browser test's own virtual environment, `target/browser-venv`, with the
+/// pinned Playwright driver of `tests/browser/requirements.txt` (installed once, again only
+/// when the file changes): the test never installs anything outside `target/`. `None` (and
+/// the reason said) when Python 3 with venv and pip or the package index cannot be had.
+fn browser_python(workspace: &Path) -> Option<PathBuf> {
+    // CARGO_TARGET_TMPDIR is `<target>/tmp`.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap();
+    let venv = target.join("browser-venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output();
+        if !made.as_ref().is_ok_and(|output| output.status.success()) {
+            let _ = fs::remove_dir_all(&venv);
+            browser_unavailable("`python3 -m venv` failed (Python 3 with venv and pip is needed)");
+            return None;
+        }
+    }
+    let requirements = workspace.join("tests/browser/requirements.txt");
+    let stamp = venv.join("installed-requirements.txt");
+    let wanted = fs::read_to_string(&requirements).unwrap();
+    if fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        let installed = Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
+            .arg(&requirements)
+            .output()
+            .expect("the environment's python runs");
+        if !installed.status.success() {
+            browser_unavailable(&format!(
+                "pip could not install tests/browser/requirements.txt into {}:\n{}",
+                venv.display(),
+                String::from_utf8_lossy(&installed.stderr)
+            ));
+            return None;
+        }
+        fs::write(&stamp, &wanted).unwrap();
+    }
+    Some(python)
 }
 
 /// The end-to-end test in a real browser: `tests/browser/test_pages.py` (see its
 /// documentation) opens the viewer of a BFS and of a gamepad replay and a tournament report
 /// in headless Chromium and compares what they show with the arena's own boards and results.
 ///
-/// Missing Chromium or Playwright are installed by `scripts/install-browser-test-deps.sh`
-/// (apt-get and pip, as root). Without them the test is skipped with a message, except under
-/// `CI=true`, where it fails.
+/// Debian's Chromium (`/usr/bin/chromium`) is the project's install step,
+/// `scripts/install-browser-test-deps.sh` (apt-get, as root; `.ci/run` runs it); the test
+/// never installs it. The Playwright driver goes into the test's own virtual environment under
+/// `target/` ([`browser_python`]). Without either the test is skipped with a message, except
+/// under `CI=true`, where it fails.
 #[test]
 fn the_pages_work_in_headless_chromium() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    if !browser_test_ready() {
-        let _ = Command::new("bash")
-            .arg(workspace.join("scripts/install-browser-test-deps.sh"))
-            .status();
-    }
-    if !browser_test_ready() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true, but /usr/bin/chromium or Python's playwright is missing: \
-             scripts/install-browser-test-deps.sh installs them"
-        );
-        eprintln!(
-            "SKIPPED the_pages_work_in_headless_chromium: /usr/bin/chromium or Python's \
-             playwright is missing (scripts/install-browser-test-deps.sh installs them)"
+    if !Path::new("/usr/bin/chromium").exists() {
+        browser_unavailable(
+            "/usr/bin/chromium is missing (scripts/install-browser-test-deps.sh installs it)",
         );
         return;
     }
+    let Some(python) = browser_python(workspace) else {
+        return;
+    };
     let screenshots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-test");
-    let output = Command::new("python3")
+    let output = Command::new(&python)
         .arg(workspace.join("tests/browser/test_pages.py"))
         .args(["--arena", env!("CARGO_BIN_EXE_arena"), "--out"])
         .arg(&screenshots)
         .output()
-        .expect("python3 runs");
+        .expect("the environment's python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     println!("{stdout}");
     assert!(

@@ -113,11 +113,12 @@ impl Args {
 /// Runs `arena play`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     // Every check before the game: a bad option fails now rather than after a long game.
-    args.outputs().check()?;
+    let checked = args.request().check()?;
+    args.outputs().check(&checked)?;
     let CheckedGame {
         mut strategy,
         settings,
-    } = args.request().check()?;
+    } = checked;
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
@@ -219,8 +220,11 @@ mod tests {
         let args = Command::try_parse_from(std::iter::once("play").chain(line.iter().copied()))
             .map_err(|error| error.to_string())?
             .args;
-        args.outputs().check().map_err(|error| error.to_string())?;
-        args.request().check().map_err(|error| error.to_string())
+        let game = args.request().check().map_err(|error| error.to_string())?;
+        args.outputs()
+            .check(&game)
+            .map_err(|error| error.to_string())?;
+        Ok(game)
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::report::game::{ReplayJson, replay_text};
 use crate::report::html::viewer::ReplayViewer;
 use crate::report::output::{check_output_file, print_output, write_atomically};
 use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
-use crate::request::RequestError;
+use crate::request::{JobFiles, RequestError};
 use crate::sim::replay::Replay;
 
 /// Options of `arena replay`.
@@ -64,6 +64,15 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         check_output_file("--html", path)?;
     }
     let replay = Replay::load(&args.file)?;
+    // The page never replaces the replay, nor a weights or pattern file its strategy reads.
+    let files = JobFiles::default()
+        .output("--html", args.html.as_deref())
+        .input("replay file", &args.file);
+    match replay.strategy.parse::<StrategySpec>() {
+        Ok(spec) => files.strategy(&spec),
+        Err(_) => files,
+    }
+    .check()?;
     let shown = args.file.display().to_string();
     let mut strategy = match args.redecide {
         true => Some(Strategy::from_name(&replay.strategy)?),

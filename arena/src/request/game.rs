@@ -8,7 +8,7 @@ use tetris_registry::Strategy;
 use crate::error::ArenaError;
 use crate::report::output::check_output_file;
 use crate::request::values::{BoardHeight, MaxPieces};
-use crate::request::{RequestError, frameless_game_over_rule};
+use crate::request::{JobFiles, RequestError, frameless_game_over_rule};
 use crate::sim::game::GameSettings;
 
 /// One game: a strategy by name and the game's rules.
@@ -80,9 +80,10 @@ pub struct PlayOutputs {
 }
 
 impl PlayOutputs {
-    /// Checks, before the game, that the options that need another have it and that the
-    /// files can be written.
-    pub fn check(&self) -> Result<(), ArenaError> {
+    /// Checks, before `game` is played, that the options that need another have it, that the
+    /// files can be written, and that they are two files and neither is one the game reads
+    /// (the strategy's weights or pattern file, the piece file).
+    pub fn check(&self, game: &CheckedGame) -> Result<(), ArenaError> {
         let needs = |option, needs| Err(RequestError::Needs { option, needs }.into());
         if self.speed.is_some() && !self.watch {
             return needs("--speed", "--watch");
@@ -99,6 +100,12 @@ impl PlayOutputs {
         if let Some(path) = &self.html {
             check_output_file("--html", path)?;
         }
+        JobFiles::default()
+            .output("--record", self.record.as_deref())
+            .output("--html", self.html.as_deref())
+            .strategy(game.strategy.spec())
+            .generator(&game.settings.generator)
+            .check()?;
         Ok(())
     }
 }
@@ -141,12 +148,13 @@ mod tests {
 
     #[test]
     fn play_options_that_need_another_say_which() {
+        let game = request("bfs+elashi").check().unwrap();
         let speed = PlayOutputs {
             speed: Some(5.0),
             ..PlayOutputs::default()
         };
         assert_eq!(
-            speed.check().unwrap_err().to_string(),
+            speed.check(&game).unwrap_err().to_string(),
             "--speed needs --watch"
         );
         let features = PlayOutputs {
@@ -154,9 +162,9 @@ mod tests {
             ..PlayOutputs::default()
         };
         assert_eq!(
-            features.check().unwrap_err().to_string(),
+            features.check(&game).unwrap_err().to_string(),
             "--features needs --record or --html (it adds to the replay)"
         );
-        assert!(PlayOutputs::default().check().is_ok());
+        assert!(PlayOutputs::default().check(&game).is_ok());
     }
 }

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
-use crate::output::ResultsDestination;
+use crate::output::{ResultsDestination, check_output_folder};
+use crate::report::stats::is_stats_output;
+use crate::request::JobFiles;
 use crate::run::Finished;
 use crate::run::shard::{Merged, Part, merge_parts};
 use crate::run::statistics::StatisticsSettings;
@@ -79,9 +81,18 @@ pub enum CheckedMerge {
 }
 
 impl MergeRequest {
-    /// Reads and merges the parts, then checks that the outputs suit what they are: plots
-    /// only of a tournament run with plots, a results file for tournament and NES runs.
+    /// Checks that no output is a part (or holds one), reads and merges the parts, then checks
+    /// that the outputs suit what they are: plots only of a tournament run with plots, a
+    /// results file for tournament and NES runs, an output folder for statistics runs.
     pub fn check(&self) -> Result<CheckedMerge, ArenaError> {
+        self.parts
+            .iter()
+            .fold(JobFiles::default(), |files, part| {
+                files.input("part file", part)
+            })
+            .output("--out", self.out.as_deref())
+            .output("--plots", self.plots.as_deref())
+            .check()?;
         let mut parts = Vec::with_capacity(self.parts.len());
         for path in &self.parts {
             parts.push((path.clone(), Part::read(path)?));
@@ -117,6 +128,9 @@ impl MergeRequest {
                 statistics,
             } => {
                 plots_of("stats")?;
+                if let Some(folder) = &self.out {
+                    check_output_folder("--out", folder, is_stats_output)?;
+                }
                 CheckedMerge::Stats {
                     strategy,
                     settings,

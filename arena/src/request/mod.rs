@@ -30,14 +30,15 @@ pub mod tournament;
 pub mod tune;
 pub mod values;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error as ThisError;
 
-use tetris_core::GameOverRule;
-use tetris_registry::{Strategy, StrategySpec};
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::{Strategy, StrategySpec, WeightsChoice};
 
 use crate::error::ArenaError;
+use crate::output::{OutputError, check_distinct};
 use crate::report::parts::RunDelivery;
 use crate::run::shard::Shard;
 
@@ -80,6 +81,62 @@ impl RunOptions {
             shard,
             delivery,
         })
+    }
+}
+
+/// The files one job reads and writes, named as its messages name them, for the one rule
+/// they share: the outputs are distinct files and none is an input
+/// ([`crate::output::check_distinct`], by device and inode). Each request's check lists its
+/// own and calls [`JobFiles::check`].
+#[derive(Clone, Debug, Default)]
+pub struct JobFiles {
+    outputs: Vec<(&'static str, PathBuf)>,
+    inputs: Vec<(&'static str, PathBuf)>,
+}
+
+impl JobFiles {
+    /// Adds the output of `option`, when given.
+    pub fn output(mut self, option: &'static str, path: Option<&Path>) -> JobFiles {
+        if let Some(path) = path {
+            self.outputs.push((option, path.to_path_buf()));
+        }
+        self
+    }
+
+    /// Adds an input (`name` as messages say it: `replay file`, `part file`, …).
+    pub fn input(mut self, name: &'static str, path: &Path) -> JobFiles {
+        self.inputs.push((name, path.to_path_buf()));
+        self
+    }
+
+    /// Adds the files a strategy reads: its weights file and its `pattern=FILE`.
+    pub fn strategy(mut self, spec: &StrategySpec) -> JobFiles {
+        if let WeightsChoice::File(path) = &spec.weights {
+            self.inputs.push(("weights file", PathBuf::from(path)));
+        }
+        if let Some(path) = &spec.options.pattern {
+            self.inputs.push(("pattern file", PathBuf::from(path)));
+        }
+        self
+    }
+
+    /// Adds the piece file of a `file:PATH` generator.
+    pub fn generator(mut self, generator: &GeneratorKind) -> JobFiles {
+        if let GeneratorKind::File(path) = generator {
+            self.inputs.push(("piece file", PathBuf::from(path)));
+        }
+        self
+    }
+
+    /// Checks that the outputs are distinct files and none is an input.
+    pub fn check(&self) -> Result<(), OutputError> {
+        fn borrow<'a>(files: &'a [(&'static str, PathBuf)]) -> Vec<(&'static str, &'a Path)> {
+            files
+                .iter()
+                .map(|(name, path)| (*name, path.as_path()))
+                .collect()
+        }
+        check_distinct(&borrow(&self.outputs), &borrow(&self.inputs))
     }
 }
 

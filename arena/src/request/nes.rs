@@ -6,7 +6,7 @@ use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::request::values::{GameCount, StartLevel, TapRate};
-use crate::request::{CheckedRun, RunOptions};
+use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Finished, Progress, TaskOutcome};
 use crate::sim::nes::{
@@ -96,7 +96,8 @@ pub fn nes_game_over_rule(
 impl NesRequest {
     /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
     /// strategy (depth at most the NES's preview, a searcher whose pieces start at the
-    /// spawn), the game-over rule its searcher can play, and the outputs.
+    /// spawn), the game-over rule its searcher can play, and the outputs (none a file the
+    /// strategy reads).
     pub fn check(&self) -> Result<CheckedNes, ArenaError> {
         let games = self.games.get();
         run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
@@ -137,6 +138,10 @@ impl NesRequest {
         let ignores_gravity = strategy.frame_timing().is_none();
         let game_over_rule = nes_game_over_rule(self.game_over, !ignores_gravity, &spec.searcher)?;
         let run = self.run.check(games)?;
+        JobFiles::default()
+            .output("--out", self.run.out.as_deref())
+            .strategy(&spec)
+            .check()?;
         let settings = NesRunSettings {
             strategy: spec,
             ignores_gravity,

@@ -13,8 +13,8 @@ use crate::error::ArenaError;
 use crate::report::output::check_output_folder;
 use crate::report::parts::check_part_file;
 use crate::report::stats::is_stats_output;
-use crate::request::frameless_game_over_rule;
 use crate::request::values::{BoardHeight, Jobs, PieceCount};
+use crate::request::{JobFiles, frameless_game_over_rule};
 use crate::run::Progress;
 use crate::run::shard::{Part, Shard, stats_part};
 use crate::run::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
@@ -75,7 +75,8 @@ pub struct BlocksDisagree {
 impl StatsRequest {
     /// Checks every rule of a statistics run before any game: the block count (the shard's,
     /// when sharded), the strategy and its field, the game-over rule, the pieces, blocks and
-    /// seeds ([`StatisticsSettings::check`]), the generator, and where the output goes.
+    /// seeds ([`StatisticsSettings::check`]), the generator, and where the output goes (not
+    /// over a file the run reads).
     pub fn check(&self) -> Result<CheckedStats, ArenaError> {
         let blocks = match (self.shard, self.blocks) {
             (Some(shard), Some(blocks)) if blocks != shard.count => {
@@ -110,6 +111,11 @@ impl StatsRequest {
                 None
             }
         };
+        JobFiles::default()
+            .output("--out", self.out.as_deref())
+            .strategy(strategy.spec())
+            .generator(&settings.generator)
+            .check()?;
         Ok(CheckedStats {
             settings,
             strategy,

@@ -12,7 +12,7 @@ use crate::report::output::{check_output_file, check_output_folder};
 use crate::report::tournament::is_plots_output;
 use crate::request::values::{BoardHeight, GameCount, MaxPieces};
 use crate::request::{
-    CheckedRun, DistinctStrategies, RequestError, RunOptions, distinct_strategies,
+    CheckedRun, DistinctStrategies, JobFiles, RequestError, RunOptions, distinct_strategies,
     frameless_game_over_rule,
 };
 use crate::run::shard::{ShardTasks, run_shard_tasks};
@@ -63,7 +63,7 @@ impl TournamentRequest {
     /// at once: the seeds of the last game fit in 64 bits, the generator starts (a piece file
     /// is read), every strategy builds and fits the field, no two play alike, they share a
     /// frame-less game-over rule, and the outputs suit the run (a shard writes a part, not a
-    /// report or a page).
+    /// report or a page), are distinct files and none is a file the run reads.
     pub fn check(&self) -> Result<CheckedTournament, ArenaError> {
         let games = self.games.get();
         run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
@@ -95,6 +95,14 @@ impl TournamentRequest {
             }
         }
         let run = self.run.check(games)?;
+        // A shard writes its part only: the plots folder is the merge's.
+        let plots = self.plots.as_deref().filter(|_| self.run.shard.is_none());
+        let files = JobFiles::default()
+            .output("--out", self.run.out.as_deref())
+            .output("--html", self.html.as_deref())
+            .output("--plots", plots)
+            .generator(&self.generator);
+        specs.iter().fold(files, JobFiles::strategy).check()?;
         let settings = TournamentSettings {
             game_over_rule,
             specs,

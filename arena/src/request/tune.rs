@@ -7,9 +7,9 @@ use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{RegistryError, StrategySpec, evaluator_names, searcher_names};
 
 use crate::error::ArenaError;
-use crate::report::output::{check_output_file, same_file};
-use crate::request::frameless_game_over_rule;
+use crate::report::output::check_output_file;
 use crate::request::values::{BoardHeight, Depth, Jobs, MaxPieces};
+use crate::request::{JobFiles, frameless_game_over_rule};
 use crate::tune::checkpoint::{FitnessKind, TuneSettings};
 use crate::tune::methods::MethodKind;
 
@@ -89,17 +89,6 @@ pub enum TuneRequestError {
         /// Games per candidate.
         games: u64,
     },
-    /// The checkpoint and the weights in one file.
-    #[error(
-        "--checkpoint {checkpoint} and --out {out} are the same file: the weights would \
-         overwrite the checkpoint that --resume reads; give two files"
-    )]
-    SameFile {
-        /// The checkpoint.
-        checkpoint: String,
-        /// The weights file.
-        out: String,
-    },
 }
 
 /// A tuning request, checked.
@@ -149,14 +138,13 @@ impl TuneRequest {
         check_output_file("--out", &self.out)?;
         if let Some(path) = &self.checkpoint {
             check_output_file("--checkpoint", path)?;
-            if same_file(path, &self.out) {
-                return Err(TuneRequestError::SameFile {
-                    checkpoint: path.display().to_string(),
-                    out: self.out.display().to_string(),
-                }
-                .into());
-            }
         }
+        // The checkpoint is read by --resume and rewritten: it is an output, never the weights.
+        JobFiles::default()
+            .output("--checkpoint", self.checkpoint.as_deref())
+            .output("--out", Some(&self.out))
+            .generator(&self.generator)
+            .check()?;
         let settings = TuneSettings {
             evaluator: self.evaluator.clone(),
             method: self.method,
