@@ -479,7 +479,6 @@ fn bad_inputs_exit_2_with_one_error_line() {
     for args in [
         &["column-drop+nes-plateau", "--games", "0", "--seed", "1"][..],
         &["column-drop+nes-plateau", "--seed", "1"],
-        &["column-drop+nes-plateau", "--games", "1"],
         &[
             "column-drop+nes-plateau",
             "--games",
