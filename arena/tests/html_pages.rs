@@ -339,52 +339,16 @@ fn browser_unavailable(reason: &str) {
 }
 
 /// The Python of the browser test's own virtual environment, `target/browser-venv`, with the
-/// pinned Playwright driver of `tests/browser/requirements.txt` (installed once, again only
-/// when the file changes): the test never installs anything outside `target/`. `None` (and
-/// the reason said) when Python 3 with venv and pip or the package index cannot be had.
+/// pinned Playwright driver of `tests/browser/requirements.txt` ([`common::venv::test_venv`]):
+/// the test never installs anything outside `target/`. `None` (and the reason said) when
+/// Python 3 with venv and pip or the package index cannot be had.
 fn browser_python(workspace: &Path) -> Option<PathBuf> {
-    // CARGO_TARGET_TMPDIR is `<target>/tmp`.
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap();
-    let venv = target.join("browser-venv");
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        let made = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .output();
-        if !made.as_ref().is_ok_and(|output| output.status.success()) {
-            let _ = fs::remove_dir_all(&venv);
-            browser_unavailable("`python3 -m venv` failed (Python 3 with venv and pip is needed)");
-            return None;
-        }
-    }
-    let requirements = workspace.join("tests/browser/requirements.txt");
-    let stamp = venv.join("installed-requirements.txt");
-    let wanted = fs::read_to_string(&requirements).unwrap();
-    if fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-        let installed = Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(&requirements)
-            .output()
-            .expect("the environment's python runs");
-        if !installed.status.success() {
-            browser_unavailable(&format!(
-                "pip could not install tests/browser/requirements.txt into {}:\n{}",
-                venv.display(),
-                String::from_utf8_lossy(&installed.stderr)
-            ));
-            return None;
-        }
-        fs::write(&stamp, &wanted).unwrap();
-    }
-    Some(python)
+    common::venv::test_venv(
+        "browser-venv",
+        &workspace.join("tests/browser/requirements.txt"),
+    )
+    .map_err(|reason| browser_unavailable(&reason))
+    .ok()
 }
 
 /// The end-to-end test in a real browser: `tests/browser/test_pages.py` (see its

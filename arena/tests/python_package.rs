@@ -14,6 +14,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::venv::{pip_install, test_venv};
+
 /// What the test cannot do without, and why: skipped with a message, or failed under CI.
 fn unavailable(reason: &str) {
     assert!(
@@ -25,19 +29,6 @@ fn unavailable(reason: &str) {
 
 fn run(command: &mut Command) -> Output {
     command.output().expect("the command starts")
-}
-
-/// `python -m pip install --quiet`, arguments to follow.
-fn pip_install(python: &Path) -> Command {
-    let mut command = Command::new(python);
-    command.args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-    ]);
-    command
 }
 
 fn report(output: &Output) -> String {
@@ -56,34 +47,16 @@ fn the_python_package_passes_its_tests() {
         .parent()
         .unwrap()
         .to_path_buf();
-    let venv = target.join("python-venv");
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        let made = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .output();
-        if !made.as_ref().is_ok_and(|output| output.status.success()) {
-            let _ = std::fs::remove_dir_all(&venv);
-            unavailable("`python3 -m venv` failed (Python 3 with venv and pip is needed)");
-            return;
-        }
-    }
-    // The pinned test dependencies, installed again only when the list changes.
-    let requirements = workspace.join("python/tests/requirements.txt");
-    let stamp = venv.join("installed-requirements.txt");
-    let wanted = std::fs::read_to_string(&requirements).unwrap();
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-        let installed = run(pip_install(&python).arg("-r").arg(&requirements));
-        if !installed.status.success() {
-            unavailable(&format!(
-                "pip could not install python/tests/requirements.txt:\n{}",
-                report(&installed)
-            ));
-            return;
-        }
-        std::fs::write(&stamp, &wanted).unwrap();
-    }
+    // The pinned test dependencies in `target/python-venv`, installed again only when the list
+    // changes.
+    let python = match test_venv(
+        "python-venv",
+        &workspace.join("python/tests/requirements.txt"),
+    ) {
+        Ok(python) => python,
+        Err(reason) => return unavailable(&reason),
+    };
+    let venv = python.parent().unwrap().parent().unwrap().to_path_buf();
     // `pip install ./python` as README.md and docs/python.md say, with maturin already in the environment.
     let path = format!(
         "{}:{}",

@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+pub mod venv;
+
 /// Runs `arena COMMAND ARGS…`.
 pub fn run(command: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))

@@ -3,6 +3,11 @@
 //! bounded, output folders are replaced whole and leftovers of killed runs cleaned, and
 //! Ctrl-C ends `play`, `stats` and `tune` with an error that says what was kept.
 //!
+//! The second round (issue 32) is in the submodules: [`outputs`] (outputs never replace
+//! anything but a regular file, nor an input of the same command) and [`messages`] (what is
+//! printed is safe to print, and the rough edges a new user hits). One test binary for all of
+//! them: each binary links the whole arena, so fewer binaries build faster.
+//!
 //! Over 600 lines on purpose: one test per attack of the hardening issue, each short, all against
 //! the built binary.
 
@@ -12,7 +17,11 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+#[path = "../common/mod.rs"]
 mod common;
+mod messages;
+#[cfg(unix)]
+mod outputs;
 
 use common::{fail, run, scratch_folder};
 

@@ -10,9 +10,7 @@ use std::fs;
 use std::os::unix::fs::{FileTypeExt, symlink};
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::{fail, scratch_folder, succeed};
+use crate::common::{fail, scratch_folder, succeed};
 
 fn text(path: &Path) -> &str {
     path.to_str().unwrap()

@@ -9,9 +9,7 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-mod common;
-
-use common::{fail, scratch_folder, succeed};
+use crate::common::{fail, scratch_folder, succeed};
 
 #[test]
 fn a_file_name_with_a_line_break_stays_on_the_one_error_line() {
@@ -167,7 +165,7 @@ fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
             "6",
         ],
     ] {
-        let output = common::run(command[0], &command[1..]);
+        let output = crate::common::run(command[0], &command[1..]);
         assert!(output.status.success());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(
@@ -178,7 +176,7 @@ fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
         );
     }
     // With a cap, or with --json (a script reading stdout), there is nothing to say.
-    let capped = common::run(
+    let capped = crate::common::run(
         "play",
         &[
             "column-drop+dellacherie",
