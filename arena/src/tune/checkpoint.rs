@@ -596,20 +596,7 @@ mod tests {
 
     #[test]
     fn a_settings_difference_is_named() {
-        let settings = TuneSettings {
-            evaluator: "elashi".into(),
-            method: MethodKind::Cem,
-            searcher: "bfs".into(),
-            depth: 1,
-            games: 3,
-            board_height: 8,
-            generator: "uniform".into(),
-            seed: 5,
-            population: 4,
-            fitness: FitnessKind::MeanLines,
-            max_pieces: 100,
-            game_over_rule: GameOverRule::Simulation,
-        };
+        let settings = settings();
         assert_eq!(settings_difference(&settings, &settings), None);
         let other = TuneSettings {
             seed: 6,

@@ -191,7 +191,6 @@ fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
 
 #[test]
 fn a_board_of_minus_is_read_from_standard_input() {
-    use std::io::Write;
     let board = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/boards/grown-seed3-10pieces.txt"
@@ -200,46 +199,42 @@ fn a_board_of_minus_is_read_from_standard_input() {
         "features",
         &["--board", board, "--eval", "dellacherie", "--json"],
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
+    let output = with_stdin(
+        &[
             "features",
             "--board",
             "-",
             "--eval",
             "dellacherie",
             "--json",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&fs::read(board).unwrap())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+        ],
+        &fs::read(board).unwrap(),
+    );
     assert!(output.status.success());
     assert_eq!(String::from_utf8(output.stdout).unwrap(), from_file);
     // A bad board on standard input is named as such.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["features", "--board", "-", "--eval", "elashi"])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"..........\n")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = with_stdin(
+        &["features", "--board", "-", "--eval", "elashi"],
+        b"..........\n",
+    );
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         "error: board file standard input: board has 1 row, expected 20 (--board-height sets \
          the field height)\n"
     );
+}
+
+/// Runs `arena ARGS…` with `input` on its standard input; its output.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }

@@ -41,6 +41,27 @@ fn tournament_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
+/// A one-iteration tune of two candidates on a short field, with `extra` options.
+fn tune_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "elashi",
+        "--searcher",
+        "column-drop",
+        "--games",
+        "1",
+        "--population",
+        "2",
+        "--iterations",
+        "1",
+        "--board-height",
+        "6",
+        "--max-pieces",
+        "5",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Creates a FIFO at `path`.
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
@@ -100,27 +121,7 @@ fn an_output_that_is_a_link_a_fifo_a_socket_or_a_folder_is_refused_and_left_alon
             ),
             ("tournament", tournament_args(&["--out", path]), "--out"),
             ("tournament", tournament_args(&["--html", path]), "--html"),
-            (
-                "tune",
-                vec![
-                    "elashi",
-                    "--searcher",
-                    "column-drop",
-                    "--games",
-                    "1",
-                    "--population",
-                    "2",
-                    "--iterations",
-                    "1",
-                    "--board-height",
-                    "6",
-                    "--max-pieces",
-                    "5",
-                    "--out",
-                    path,
-                ],
-                "--out",
-            ),
+            ("tune", tune_args(&["--out", path]), "--out"),
         ];
         for (command, args, option) in runs {
             let message = fail(command, &args);
@@ -330,25 +331,7 @@ fn an_output_that_is_an_input_or_another_output_is_refused_and_the_input_kept() 
         ),
         (
             "tune",
-            vec![
-                "elashi",
-                "--searcher",
-                "column-drop",
-                "--games",
-                "1",
-                "--population",
-                "2",
-                "--iterations",
-                "1",
-                "--board-height",
-                "6",
-                "--max-pieces",
-                "5",
-                "--generator",
-                &piece_file,
-                "--out",
-                &pieces,
-            ],
+            tune_args(&["--generator", &piece_file, "--out", &pieces]),
             format!("--out {pieces} is the same file as the piece file {pieces}"),
         ),
     ];
