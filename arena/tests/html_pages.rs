@@ -167,6 +167,55 @@ fn a_gamepad_page_has_one_state_per_frame() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
+#[test]
+fn a_gamepad_page_shows_the_level_of_its_gravity() {
+    // The gamepad plays at 2 frames per row, the gravity of levels 19 to 28: its page shows
+    // level 19 until 140 lines (docs/spec/rules.md), not the level 0 its score counts from.
+    let folder = scratch_folder("html", "gamepad-level");
+    let replay = folder.join("pad.json");
+    let page_file = folder.join("pad.html");
+    succeed(
+        "play",
+        &[
+            "gamepad+nes-plateau",
+            "--seed",
+            "5",
+            "--max-pieces",
+            "30",
+            "--record",
+            text(&replay),
+        ],
+    );
+    succeed("replay", &[text(&replay), "--html", text(&page_file)]);
+    let data = page_data(&fs::read_to_string(&page_file).unwrap());
+    assert_eq!(data["rules"]["start_level"], 19);
+    assert_eq!(data["rules"]["last_level"], 28);
+    let placements = data["placements"].as_array().unwrap();
+    assert_eq!(placements.len(), 30);
+    assert!(placements.last().unwrap()["lines"].as_u64().unwrap() < 140);
+    for placement in placements {
+        assert_eq!(placement["level"], 19);
+    }
+    // A game without gravity starts at level 0, its score's level.
+    let page_file = folder.join("bfs.html");
+    succeed(
+        "play",
+        &[
+            "bfs+elashi",
+            "--seed",
+            "5",
+            "--max-pieces",
+            "30",
+            "--html",
+            text(&page_file),
+        ],
+    );
+    let data = page_data(&fs::read_to_string(&page_file).unwrap());
+    assert_eq!(data["rules"]["start_level"], 0);
+    assert_eq!(data["placements"][0]["level"], 0);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
 /// Records a 40-piece BFS game with features in `folder`; the replay's path and JSON.
 fn recorded_game(folder: &Path) -> (PathBuf, Value) {
     let replay = folder.join("game.json");

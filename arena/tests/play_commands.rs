@@ -243,7 +243,8 @@ fn record_then_replay_verifies_and_redecides() {
     ]));
     let file = json(&fs::read_to_string(&replay).unwrap());
     assert_eq!(file["format"], "tetris-arena-replay");
-    assert_eq!(file["version"], 1);
+    assert_eq!(file["version"], 2);
+    assert_eq!(file["rules"]["game_over_rule"], "simulation");
     assert_eq!(file["strategy"], "bfs+elashi@2");
     assert_eq!(file["rules"]["max_pieces"], 80);
     assert_eq!(file["placements"].as_array().unwrap().len(), 80);
@@ -554,8 +555,8 @@ fn bad_replay_files_exit_2_with_one_error_line() {
             "not a replay",
         ),
         (
-            write("version.json", &valid(&|v| v["version"] = 2.into())),
-            "version 2 is not supported",
+            write("version.json", &valid(&|v| v["version"] = 3.into())),
+            "version 3 is not supported",
         ),
         (
             write("letter.json", &valid(&|v| v["pieces"] = "TJX".into())),

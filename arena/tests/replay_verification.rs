@@ -349,3 +349,256 @@ fn swapped_placements_are_rejected_without_redecide() {
     );
     remove_folder(&replay);
 }
+
+/// Records a game of `strategy` with the `play` options `options` in a fresh folder; the
+/// replay's path.
+fn record_with(test: &str, strategy: &str, options: &[&str]) -> PathBuf {
+    let folder = common::scratch_folder("replay", test);
+    let replay = folder.join("game.json");
+    let mut args = vec![strategy];
+    args.extend_from_slice(options);
+    args.extend_from_slice(&["--record", text(&replay)]);
+    succeed("play", &args);
+    replay
+}
+
+/// The `unproven` lines of `arena replay`'s report.
+fn unproven_lines(report: &str) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|line| line.starts_with("unproven   "))
+        .collect()
+}
+
+#[test]
+fn a_gamepad_game_relabelled_to_a_slower_tap_rate_is_refused_without_redecide() {
+    // `arena play` records the gamepad's default timing: 2 frames per row (level 19) and a
+    // press every 2 frames per thumb (30 Hz), two thumbs.
+    let replay = record("slower-tap-rate", "gamepad+nes-plateau");
+    let value = read(&replay);
+    assert_eq!(
+        value["rules"]["frame_timing"],
+        serde_json::json!({"frames_per_row": 2, "tap_rate": 2, "inputs": "two-thumb"})
+    );
+    let report = succeed("replay", &[text(&replay)]);
+    // Some thumb presses twice within 2 frames, so no slower tap rate keeps the paths, and
+    // 2 is the fastest: the tap rate is proven by the game.
+    assert!(!report.contains("frame_timing.tap_rate"), "{report}");
+    let original = fs::read_to_string(&replay).unwrap();
+    for tap_rate in 3..=8 {
+        tamper(&replay, |value| {
+            value["rules"]["frame_timing"]["tap_rate"] = tap_rate.into();
+        });
+        assert_rejected(
+            &replay,
+            &[],
+            &[
+                "placement ",
+                "of the path presses ",
+                &format!(
+                    "but tap rate {tap_rate} lets a thumb press at most every {tap_rate} frames \
+                     (two-thumb input model)"
+                ),
+            ],
+        );
+        fs::write(&replay, &original).unwrap();
+    }
+    succeed("replay", &[text(&replay), "--redecide"]);
+    remove_folder(&replay);
+}
+
+#[test]
+fn a_flipped_game_over_rule_is_refused_when_the_game_tells_the_rules_apart() {
+    // On 5 rows, seed 1, bfs+elashi lands a piece with a cell above row 0 before its game
+    // over: the simulation rule plays on, the literature rule would have ended the game.
+    let replay = record_with(
+        "flipped-rule-told-apart",
+        "bfs+elashi",
+        &["--board-height", "5", "--seed", "1", "--max-pieces", "300"],
+    );
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(!report.contains("game_over_rule"), "{report}");
+    tamper(&replay, |value| {
+        value["rules"]["game_over_rule"] = "literature".into()
+    });
+    assert_rejected(
+        &replay,
+        &[],
+        &["the game was over: the placement before landed above the field"],
+    );
+    remove_folder(&replay);
+}
+
+#[test]
+fn a_game_over_rule_the_game_does_not_prove_is_reported_and_redecide_proves_it() {
+    // On 5 rows, seed 2, the literature's one-piece game with no-suicide tops out after 15
+    // pieces without a placement above the field, and its end is a game over under both
+    // rules: the game is legal under either.
+    let strategy = "drop+dellacherie,no-suicide";
+    let replay = record_with(
+        "flipped-rule-not-told-apart",
+        strategy,
+        &["--board-height", "5", "--seed", "2", "--max-pieces", "300"],
+    );
+    let value = read(&replay);
+    assert_eq!(value["rules"]["game_over_rule"], "literature");
+    assert_eq!(value["result"]["end"], "game_over");
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(
+        unproven_lines(&report).contains(
+            &"unproven   game_over_rule: the game is also legal under the simulation rule \
+              (not re-decided: use --redecide)"
+        ),
+        "{report}"
+    );
+    // No-suicide skips what ends the game under the rule in force, so re-deciding under the
+    // simulation rule chooses otherwise: the recorded rule is proven.
+    let redecided = succeed("replay", &[text(&replay), "--redecide"]);
+    assert!(!redecided.contains("game_over_rule"), "{redecided}");
+    let json = run_json("replay", &[text(&replay), "--redecide"]);
+    let fields: Vec<&str> = json["unproven"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|fact| fact["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["max_pieces"]);
+    // Flipped, the game is still legal: accepted with the line, refused by --redecide.
+    tamper(&replay, |value| {
+        value["rules"]["game_over_rule"] = "simulation".into()
+    });
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(
+        unproven_lines(&report).contains(
+            &"unproven   game_over_rule: the game is also legal under the literature rule \
+              (not re-decided: use --redecide)"
+        ),
+        "{report}"
+    );
+    let json = run_json("replay", &[text(&replay)]);
+    assert_eq!(json["unproven"][1]["field"], "game_over_rule");
+    assert_eq!(json["unproven"][1]["redecided"], false);
+    assert_rejected(
+        &replay,
+        &["--redecide"],
+        &[&format!("placement 3: strategy {strategy} chooses")],
+    );
+    remove_folder(&replay);
+}
+
+#[test]
+fn a_replay_without_its_game_over_rule_is_refused_unless_version_1() {
+    let replay = record_with(
+        "missing-rule",
+        "drop+dellacherie,no-suicide",
+        &["--board-height", "5", "--seed", "2", "--max-pieces", "300"],
+    );
+    assert_eq!(read(&replay)["version"], 2);
+    tamper(&replay, |value| {
+        value["rules"]
+            .as_object_mut()
+            .unwrap()
+            .remove("game_over_rule");
+    });
+    let missing = "rules: game_over_rule is missing, but a version-2 replay records it";
+    assert_rejected(&replay, &[], &[missing]);
+    assert_rejected(&replay, &["--redecide"], &[missing]);
+    // Version 1 let the rule out, meaning simulation: read so, and said so.
+    tamper(&replay, |value| value["version"] = 1.into());
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(
+        report.contains(
+            "assumed    game_over_rule simulation: this version-1 replay does not record its rule"
+        ),
+        "{report}"
+    );
+    let json = run_json("replay", &[text(&replay)]);
+    assert_eq!(json["game_over_rule"], "simulation");
+    assert_eq!(json["game_over_rule_assumed"], true);
+    // The literature game, re-decided under the assumed simulation rule, is not its strategy's.
+    assert_rejected(&replay, &["--redecide"], &["placement 3: strategy "]);
+    remove_folder(&replay);
+}
+
+#[test]
+fn a_piece_cap_is_proven_only_by_a_game_that_ends_at_it() {
+    // On 5 rows, seed 2, bfs+elashi tops out after 12 pieces: every cap above 12, or none,
+    // gives the same game.
+    let replay = record_with(
+        "cap-after-game-over",
+        "bfs+elashi",
+        &["--board-height", "5", "--seed", "2", "--max-pieces", "300"],
+    );
+    let value = read(&replay);
+    assert_eq!(value["result"]["pieces"], 12);
+    assert_eq!(value["result"]["end"], "game_over");
+    let line = "unproven   max_pieces: any cap above 12, or none, gives this game (it did not end \
+                at its cap)";
+    for cap in [Value::from(300), Value::from(13), Value::Null] {
+        tamper(&replay, |value| value["rules"]["max_pieces"] = cap.clone());
+        let report = succeed("replay", &[text(&replay)]);
+        assert!(unproven_lines(&report).contains(&line), "{cap}: {report}");
+    }
+    tamper(&replay, |value| value["rules"]["max_pieces"] = 12.into());
+    assert_rejected(&replay, &[], &["the piece cap 12 was reached"]);
+    remove_folder(&replay);
+    // A game that ended at its cap of 30 proves it: no other cap gives it.
+    let replay = record("capped", "bfs+elashi@2");
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(!report.contains("max_pieces"), "{report}");
+    for (cap, expected) in [
+        (
+            Value::from(40),
+            "piece cap recorded, but 30 pieces were placed and the cap is 40",
+        ),
+        (
+            Value::Null,
+            "piece cap recorded, but 30 pieces were placed and the cap is none",
+        ),
+        (
+            Value::from(29),
+            "30 placements recorded, more than the piece cap 29",
+        ),
+    ] {
+        tamper(&replay, |value| value["rules"]["max_pieces"] = cap.clone());
+        assert_rejected(&replay, &[], &[expected]);
+    }
+    remove_folder(&replay);
+}
+
+#[test]
+fn a_spawn_game_over_relabelled_literature_is_refused_when_the_next_piece_has_a_placement() {
+    // On 6 rows, seed 3, drop+elashi under the simulation rule ends when the next piece (an O)
+    // cannot spawn. The literature rule never checks the spawn, and the drop searcher, which
+    // drops pieces from above the field, still finds a placement for it: under that rule the
+    // game would have gone on.
+    let replay = record_with(
+        "spawn-end-relabelled",
+        "drop+elashi",
+        &[
+            "--game-over",
+            "simulation",
+            "--board-height",
+            "6",
+            "--seed",
+            "3",
+            "--max-pieces",
+            "500",
+        ],
+    );
+    assert_eq!(read(&replay)["result"]["end"], "game_over");
+    let report = succeed("replay", &[text(&replay)]);
+    assert!(!report.contains("game_over_rule"), "{report}");
+    tamper(&replay, |value| {
+        value["rules"]["game_over_rule"] = "literature".into()
+    });
+    assert_rejected(
+        &replay,
+        &[],
+        &[
+            "result: game over recorded, but the strategy finds a placement for the next piece \
+             (O) (the literature rule does not check the spawn)",
+        ],
+    );
+    remove_folder(&replay);
+}

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     let started = Instant::now();
     let mut viewer = args.html.as_ref().map(|_| ReplayViewer::new());
-    replay
+    let verified = replay
         .verify(strategy.as_mut(), &mut |step| {
             if let Some(viewer) = viewer.as_mut() {
                 viewer.observe(step);
@@ -132,7 +132,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         write_atomically(path, page.as_bytes())?;
     }
     if args.json {
-        return print_output(&ReplayJson::new(&shown, &replay, args.redecide).to_line());
+        return print_output(&ReplayJson::new(&shown, &replay, &verified, args.redecide).to_line());
     }
-    print_output(&replay_text(&shown, &replay, args.redecide, elapsed))
+    print_output(&replay_text(
+        &shown,
+        &replay,
+        &verified,
+        args.redecide,
+        elapsed,
+    ))
 }

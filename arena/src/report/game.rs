@@ -11,7 +11,7 @@ use crate::output::json_line;
 use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
-use crate::sim::replay::Replay;
+use crate::sim::replay::{Replay, Verified};
 
 /// `arena play --json` (field order as in docs/spec/arena.md's contract). It holds nothing that depends
 /// on timing, so two runs print the same bytes.
@@ -82,6 +82,8 @@ pub struct ReplayJson<'a> {
     board_height: u8,
     max_pieces: Option<u64>,
     game_over_rule: GameOverRule,
+    /// True when a version-1 replay does not record its rule and `simulation` was assumed.
+    game_over_rule_assumed: bool,
     pieces: u64,
     lines: u64,
     score: u32,
@@ -92,11 +94,30 @@ pub struct ReplayJson<'a> {
     /// What was checked: `legality` (legal placements and paths giving the recorded result)
     /// or `decisions` (also: the strategy re-decided every placement and path).
     checked: &'static str,
+    /// The header facts the game does not prove, one per field (empty: the game proves its
+    /// whole header, strategy choice aside, which `checked` says).
+    unproven: Vec<UnprovenJson>,
+}
+
+/// One header fact a verified replay does not prove (`arena replay --json`'s `unproven`).
+#[derive(Serialize)]
+struct UnprovenJson {
+    /// The header field (`max_pieces`, `game_over_rule`, `frame_timing.tap_rate`, …).
+    field: &'static str,
+    /// Whether the strategy re-decided the game under the other values too.
+    redecided: bool,
+    /// The line `arena replay` prints after `unproven   `.
+    text: String,
 }
 
 impl<'a> ReplayJson<'a> {
     /// The report of a verified replay read from `file`.
-    pub fn new(file: &'a str, replay: &'a Replay, redecided: bool) -> ReplayJson<'a> {
+    pub fn new(
+        file: &'a str,
+        replay: &'a Replay,
+        verified: &Verified,
+        redecided: bool,
+    ) -> ReplayJson<'a> {
         let result = &replay.result;
         ReplayJson {
             file,
@@ -105,7 +126,8 @@ impl<'a> ReplayJson<'a> {
             seed: replay.seed,
             board_height: replay.rules.board_height,
             max_pieces: replay.rules.max_pieces,
-            game_over_rule: replay.rules.game_over_rule,
+            game_over_rule: replay.rules.rule(),
+            game_over_rule_assumed: replay.rules.rule_assumed(),
             pieces: result.pieces,
             lines: result.lines,
             score: result.score,
@@ -114,6 +136,15 @@ impl<'a> ReplayJson<'a> {
             verified: true,
             redecided,
             checked: if redecided { "decisions" } else { "legality" },
+            unproven: verified
+                .unproven
+                .iter()
+                .map(|unproven| UnprovenJson {
+                    field: unproven.fact.field(),
+                    redecided: unproven.redecided,
+                    text: unproven.to_string(),
+                })
+                .collect(),
         }
     }
 
@@ -178,8 +209,15 @@ pub fn play_text(
     text
 }
 
-/// `arena replay`'s text: the game's rules and result, and what was verified.
-pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Duration) -> String {
+/// `arena replay`'s text: the game's rules and result, what was verified, and one `unproven`
+/// line per header fact the game does not prove.
+pub fn replay_text(
+    shown: &str,
+    replay: &Replay,
+    verified: &Verified,
+    redecided: bool,
+    elapsed: Duration,
+) -> String {
     let result = &replay.result;
     let board_height = replay.rules.board_height;
     let mut text = String::new();
@@ -191,8 +229,15 @@ pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Durat
         replay.generator, replay.seed
     );
     let _ = writeln!(text, "board      10 x {board_height}");
-    let rule = replay.rules.game_over_rule;
+    let rule = replay.rules.rule();
     let _ = writeln!(text, "game over  {rule} rule: {}", rule.description());
+    if replay.rules.rule_assumed() {
+        let _ = writeln!(
+            text,
+            "assumed    game_over_rule {rule}: this version-{} replay does not record its rule",
+            replay.version
+        );
+    }
     let _ = writeln!(text, "pieces     {}", result.pieces);
     let _ = writeln!(text, "lines      {}", result.lines);
     let _ = writeln!(text, "score      {}", result.score);
@@ -228,6 +273,9 @@ pub fn replay_text(shown: &str, replay: &Replay, redecided: bool, elapsed: Durat
             text,
             "pieces     the replay's own: a file sequence cannot be re-derived"
         );
+    }
+    for unproven in &verified.unproven {
+        let _ = writeln!(text, "unproven   {unproven}");
     }
     text
 }

@@ -144,7 +144,9 @@
     boardElement.dataset.position = String(position);
     boardElement.dataset.input = String(input);
 
-    const totals = position > 0 ? placements[position - 1] : { lines: 0, score: 0, level: 0 };
+    const totals = position > 0
+      ? placements[position - 1]
+      : { lines: 0, score: 0, level: data.rules.start_level };
     $("stat-pieces").textContent = String(position);
     $("stat-lines").textContent = String(totals.lines);
     $("stat-score").textContent = totals.score.toLocaleString("en-US");
@@ -337,6 +339,10 @@
       ["piece cap", rules.max_pieces === null ? "none" : String(rules.max_pieces)],
       ["game over", rules.game_over],
       ["frame timing", timing],
+      ["level", rules.frame_timing
+        ? `from ${rules.start_level}, the lowest level of this gravity, rising with the lines ` +
+          `up to ${rules.last_level}, its last (the timing stays the same all game)`
+        : "from 0, rising every 10 lines (no gravity: the level only counts the score)"],
       ["score", rules.score],
       ["result", `${result.pieces} pieces, ${result.lines} lines, score ${result.score.toLocaleString("en-US")}`],
       ["end", result.end_text],

@@ -9,8 +9,17 @@
 //! NES frame model, so the page needs no model of its own), and the lines, score and level
 //! after it. Only a replay that verifies gets a page. The page's script (`viewer.js`) rebuilds
 //! the boards by locking the recorded placements and clearing full rows.
+//!
+//! The level shown is the level of the game's gravity (`shown_levels`): a game without
+//! frames starts at level 0 (its score's level), but a gamepad game fell at its recorded
+//! `frame_timing`, which is a level's gravity: it starts at the lowest level of that gravity
+//! (19 for 2 frames per row, the timing `arena play` records) and rises with the lines by the
+//! NES rule, up to the last level of that gravity, since a game without frames keeps its
+//! timing to the end. The score stays the frame-less game's (line-clear points from level 0,
+//! docs/spec/rules.md), as the page's rules say.
 
 use serde::Serialize;
+use tetris_core::scoring::{NesScore, frames_per_row};
 use tetris_core::{Evaluator, FrameTiming, GameOverRule, Piece};
 use tetris_registry::Strategy;
 
@@ -35,7 +44,6 @@ struct CheckedPlacement {
     states: Vec<i8>,
     lines: u64,
     score: u32,
-    level: u8,
 }
 
 /// Collects, from a replay's verification, what its viewer page shows (pass
@@ -70,6 +78,12 @@ struct RulesData {
     board_height: u8,
     max_pieces: Option<u64>,
     frame_timing: Option<FrameTiming>,
+    /// The level the game starts at: 0, or for a gamepad game the lowest level of its
+    /// gravity ([`shown_levels`]).
+    start_level: u8,
+    /// The last level the page shows: 255 without a frame timing, else the last level of its
+    /// gravity.
+    last_level: u8,
     game_over_rule: GameOverRule,
     /// The rule in words.
     game_over: String,
@@ -99,9 +113,44 @@ struct PlacementData<'a> {
     states: &'a [i8],
     lines: u64,
     score: u32,
+    /// The level after the placement ([`shown_levels`]).
     level: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     evaluation: Option<&'a Evaluation>,
+}
+
+/// The levels of a game whose gravity is `timing`'s: the start level, the last level shown,
+/// and the level after each placement, given the lines after each. Without a timing the
+/// game has no gravity and starts at level 0, the level its score is counted from, rising
+/// every 10 lines. With one, it starts at the lowest level whose gravity is the timing's
+/// frames per row (every timing a replay holds is some level's, `check_frame_timing`) and
+/// rises by the NES rule from that start ([`NesScore`]), but not past the last level of that
+/// gravity: a game without frames keeps its timing to the end.
+fn shown_levels(timing: Option<FrameTiming>, lines: &[u64]) -> (u8, u8, Vec<u8>) {
+    let (start, last) = match timing {
+        None => (0, u8::MAX),
+        Some(timing) => {
+            let same = |level: &u8| frames_per_row(*level) == u32::from(timing.frames_per_row);
+            let start = (0..=u8::MAX).find(same).unwrap_or(0);
+            let last = (start..=u8::MAX).take_while(same).last().unwrap_or(start);
+            (start, last)
+        }
+    };
+    let mut score = NesScore::new(start);
+    let mut counted = 0;
+    let levels = lines
+        .iter()
+        .map(|&lines| {
+            // At most 4 rows per placement: the lines after each are the verifier's counts.
+            while counted < lines {
+                let rows = (lines - counted).min(4);
+                score.add_cleared_rows(rows as u8);
+                counted += rows;
+            }
+            score.level().min(last)
+        })
+        .collect();
+    (start, last, levels)
 }
 
 impl ReplayViewer {
@@ -120,7 +169,6 @@ impl ReplayViewer {
                 .collect(),
             lines: step.lines,
             score: step.score,
-            level: step.level,
         });
     }
 
@@ -148,6 +196,9 @@ impl ReplayViewer {
                 .collect()
         });
         let result = &replay.result;
+        let lines: Vec<u64> = self.checked.iter().map(|checked| checked.lines).collect();
+        let (start_level, last_level, levels) = shown_levels(replay.rules.frame_timing, &lines);
+        let rule = replay.rules.rule();
         let data = ViewerData {
             strategy: &replay.strategy,
             generator: replay.generator.to_string(),
@@ -157,8 +208,10 @@ impl ReplayViewer {
                 board_height: replay.rules.board_height,
                 max_pieces: replay.rules.max_pieces,
                 frame_timing: replay.rules.frame_timing,
-                game_over_rule: replay.rules.game_over_rule,
-                game_over: game_over_rule_text(replay.rules.game_over_rule),
+                start_level,
+                last_level,
+                game_over_rule: rule,
+                game_over: game_over_rule_text(rule),
                 score: SCORE_RULE,
             },
             result: ResultData {
@@ -166,9 +219,7 @@ impl ReplayViewer {
                 lines: result.lines,
                 score: result.score,
                 end: result.end.name(),
-                end_text: result
-                    .end
-                    .describe(replay.rules.max_pieces, replay.rules.game_over_rule),
+                end_text: result.end.describe(replay.rules.max_pieces, rule),
             },
             pieces: replay.pieces.iter().map(|piece| piece.letter()).collect(),
             shapes: Piece::ALL
@@ -184,7 +235,8 @@ impl ReplayViewer {
                 .placements
                 .iter()
                 .zip(&self.checked)
-                .map(|(placement, checked)| PlacementData {
+                .zip(levels)
+                .map(|((placement, checked), level)| PlacementData {
                     piece: placement.piece,
                     x: placement.x,
                     y: placement.y,
@@ -198,7 +250,7 @@ impl ReplayViewer {
                     states: &checked.states,
                     lines: checked.lines,
                     score: checked.score,
-                    level: checked.level,
+                    level,
                     evaluation: placement.evaluation.as_ref(),
                 })
                 .collect(),
@@ -238,4 +290,38 @@ pub fn verified_replay_page(
         .verify(redecide, &mut |step| viewer.observe(step))
         .map_err(|error| error.to_string())?;
     viewer.page(replay)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetris_core::InputModel;
+
+    fn timing(frames_per_row: u8) -> Option<FrameTiming> {
+        Some(FrameTiming {
+            frames_per_row,
+            tap_rate: 2,
+            inputs: InputModel::TwoThumb,
+        })
+    }
+
+    #[test]
+    fn the_level_shown_is_the_level_of_the_games_gravity() {
+        // Without gravity: level 0, one level per 10 lines (the score's level).
+        assert_eq!(shown_levels(None, &[9, 10, 25]), (0, 255, vec![0, 1, 2]));
+        // 2 frames per row is levels 19–28: from 19 the first level-up comes at 140 lines,
+        // then one per 10 lines (docs/spec/rules.md), and the game's gravity never reaches
+        // level 29's, so the level stops at 28.
+        assert_eq!(
+            shown_levels(timing(2), &[0, 139, 140, 229, 230, 400]),
+            (19, 28, vec![19, 19, 20, 28, 28, 28])
+        );
+        // 5 frames per row is levels 10–12: from 10 the first level-up is at 100 lines.
+        assert_eq!(
+            shown_levels(timing(5), &[99, 100, 110, 120]),
+            (10, 12, vec![10, 11, 12, 12])
+        );
+        // 1 frame per row is every level from 29 on.
+        assert_eq!(shown_levels(timing(1), &[0]), (29, 255, vec![29]));
+    }
 }

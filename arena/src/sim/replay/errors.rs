@@ -9,7 +9,7 @@ use tetris_registry::RegistryError;
 use thiserror::Error as ThisError;
 
 use super::frames::PathError;
-use super::{REPLAY_FORMAT, REPLAY_VERSION};
+use super::{OLDEST_REPLAY_VERSION, REPLAY_FORMAT, REPLAY_VERSION};
 use crate::sim::game::GameEnd;
 use crate::sim::placement::format_path;
 
@@ -23,9 +23,10 @@ pub enum ReplayError {
         /// The recorded `format`.
         found: String,
     },
-    /// A format version other than [`REPLAY_VERSION`].
+    /// A format version this arena does not read ([`super::reads_version`]).
     #[error(
-        "replay format version {found} is not supported (this arena reads version {REPLAY_VERSION})"
+        "replay format version {found} is not supported (this arena reads versions \
+         {OLDEST_REPLAY_VERSION} to {REPLAY_VERSION})"
     )]
     Version {
         /// The recorded version.
@@ -131,6 +132,16 @@ pub enum RulesError {
     /// `GameOverRule::check_frameless`'s error.
     #[error("game_over_rule: {0}")]
     GameOverRule(tetris_core::Error),
+    /// A replay of format version 2 or later without its game-over rule (only version 1 let
+    /// it out, meaning `simulation`).
+    #[error(
+        "game_over_rule is missing, but a version-{version} replay records it (only version \
+         {OLDEST_REPLAY_VERSION} may leave it out, meaning simulation)"
+    )]
+    MissingGameOverRule {
+        /// The replay's format version.
+        version: u32,
+    },
     /// A piece cap of 0.
     #[error("max_pieces is 0, but a piece cap is at least 1")]
     ZeroCap,
@@ -325,6 +336,16 @@ pub enum ResultError {
     /// A game over recorded while the next piece can spawn and has a placement.
     #[error("game over recorded, but the next piece ({next}) can spawn and has a placement")]
     NextPieceCanPlay {
+        /// The next piece.
+        next: Piece,
+    },
+    /// A game over recorded under the literature rule, which never checks the spawn, while
+    /// the strategy finds a placement for the next piece.
+    #[error(
+        "game over recorded, but the strategy finds a placement for the next piece ({next}) \
+         (the literature rule does not check the spawn)"
+    )]
+    NextPieceHasPlacement {
         /// The next piece.
         next: Piece,
     },

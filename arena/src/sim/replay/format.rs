@@ -2,7 +2,7 @@
 //! a played game ([`Replay::record`]), reading ([`Replay::load`], [`Replay::parse`]) and
 //! writing ([`Replay::to_json`]).
 //!
-//! # The replay file (format version 1)
+//! # The replay file (format version 2)
 //!
 //! A JSON object, written atomically, with one placement per line so that a replay reads and
 //! diffs well:
@@ -10,11 +10,11 @@
 //! ```text
 //! {
 //!   "format": "tetris-arena-replay",
-//!   "version": 1,
+//!   "version": 2,
 //!   "strategy": "bfs+elashi@2",
 //!   "generator": "uniform",
 //!   "seed": 0,
-//!   "rules": {"board_height":20,"max_pieces":100},
+//!   "rules": {"board_height":20,"max_pieces":100,"game_over_rule":"simulation"},
 //!   "pieces": "SZTJLOI…",
 //!   "placements": [
 //!     {"piece":"S","x":4,"y":18,"rotation":0,"cleared":0,"path":"L D D D …"},
@@ -24,13 +24,17 @@
 //! }
 //! ```
 //!
-//! - `format` and `version` identify the file; this arena reads version 1 only.
+//! - `format` and `version` identify the file; this arena writes version 2 and reads versions
+//!   1 and 2. The two differ in one field: version 2 requires `rules.game_over_rule`, which
+//!   this arena always records. Version 1 let it be left out, meaning `simulation` (replays
+//!   written before the rule was recorded were all played under it); such a replay still
+//!   reads, and `arena replay` says that the rule was assumed rather than recorded
+//!   ([`ReplayRules::rule_assumed`]).
 //! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
 //!   (docs/spec/arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
 //!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
-//!   (`simulation` or `literature`; a replay without it was played under `simulation`). The
-//!   other rules are fixed for version 1: the board starts empty, and the score is NES
-//!   line-clear points from level 0 (docs/spec/rules.md), capped at 999,999.
+//!   (`simulation` or `literature`). The other rules are fixed: the board starts empty, and
+//!   the score is NES line-clear points from level 0 (docs/spec/rules.md), capped at 999,999.
 //! - `pieces` is the start of the piece sequence as letters: the first `placements + depth`
 //!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
 //!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
@@ -45,8 +49,8 @@
 //!   frame with buttons `n` (bit set of left 1, right 2, down 4, A 8, B 16). The path ends in
 //!   the lock state. With `arena play --features` a placement also has `evaluation`:
 //!   `{"cost": …, "features": {"name": value, …}}`, the evaluator's cost and features of the
-//!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; version 1 readers
-//!   that predate it reject such a file). `--redecide` checks it; without it, it is shown,
+//!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; readers that
+//!   predate it reject such a file). `--redecide` checks it; without it, it is shown,
 //!   not checked.
 //! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
 //!   (`game_over`, `piece_cap` or `sequence_ended`).
@@ -71,8 +75,17 @@ pub const REPLAY_FORMAT: &str = "tetris-arena-replay";
 /// 2.8 million pieces; a longer game is recorded with a `--max-pieces` cap.
 pub const REPLAY_LIMIT: u64 = 256 * tetris_core::files::MIB;
 
-/// The replay format version this arena writes and reads.
-pub const REPLAY_VERSION: u32 = 1;
+/// The replay format version this arena writes (it also reads [`OLDEST_REPLAY_VERSION`]).
+pub const REPLAY_VERSION: u32 = 2;
+
+/// The oldest replay format version this arena reads: version 1, whose `rules` may leave out
+/// the `game_over_rule` (then `simulation`, [`ReplayRules::rule`]).
+pub const OLDEST_REPLAY_VERSION: u32 = 1;
+
+/// Whether this arena reads replay format `version` (1 or 2).
+pub fn reads_version(version: u64) -> bool {
+    (u64::from(OLDEST_REPLAY_VERSION)..=u64::from(REPLAY_VERSION)).contains(&version)
+}
 
 /// A recorded game (see the module documentation for the file format).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,7 +93,8 @@ pub const REPLAY_VERSION: u32 = 1;
 pub struct Replay {
     /// Always [`REPLAY_FORMAT`].
     pub format: String,
-    /// The format version, [`REPLAY_VERSION`].
+    /// The format version: [`REPLAY_VERSION`] when written by this arena, or an older one it
+    /// reads ([`reads_version`]).
     pub version: u32,
     /// The canonical strategy name.
     pub strategy: String,
@@ -111,10 +125,24 @@ pub struct ReplayRules {
     /// replayed through the NES frame model at this timing); absent for the other searchers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_timing: Option<FrameTiming>,
-    /// The game-over rule (`simulation` when absent: replays written before the rule was
-    /// recorded were all played under it).
-    #[serde(default)]
-    pub game_over_rule: GameOverRule,
+    /// The game-over rule. Always recorded by this arena and required from format version 2
+    /// on; a version-1 replay may leave it out, which means `simulation` ([`ReplayRules::rule`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_over_rule: Option<GameOverRule>,
+}
+
+impl ReplayRules {
+    /// The game-over rule the game is checked under: the recorded one, or `simulation` for a
+    /// version-1 replay that does not record it (replays written before the rule was recorded
+    /// were all played under it; [`ReplayRules::rule_assumed`] says so).
+    pub fn rule(&self) -> GameOverRule {
+        self.game_over_rule.unwrap_or(GameOverRule::Simulation)
+    }
+
+    /// Whether the rule is assumed (`simulation`) rather than recorded.
+    pub fn rule_assumed(&self) -> bool {
+        self.game_over_rule.is_none()
+    }
 }
 
 /// The recorded outcome of a game.
@@ -143,9 +171,10 @@ pub enum ReplayFormatError {
     /// JSON whose `format` is not [`REPLAY_FORMAT`].
     #[error("not a replay file (\"format\" is not {REPLAY_FORMAT:?})")]
     NotAReplay,
-    /// A format version other than [`REPLAY_VERSION`].
+    /// A format version this arena does not read ([`reads_version`]).
     #[error(
-        "replay format version {0} is not supported (this arena reads version {REPLAY_VERSION})"
+        "replay format version {0} is not supported (this arena reads versions \
+         {OLDEST_REPLAY_VERSION} to {REPLAY_VERSION})"
     )]
     Version(u64),
     /// No `version` number.
@@ -212,7 +241,7 @@ impl Replay {
                 board_height: settings.board_height,
                 max_pieces: settings.max_pieces,
                 frame_timing: strategy.frame_timing(),
-                game_over_rule: settings.game_over_rule,
+                game_over_rule: Some(settings.game_over_rule),
             },
             pieces,
             placements,
@@ -248,7 +277,7 @@ impl Replay {
             return Err(ReplayFormatError::NotAReplay);
         }
         match header.get("version").and_then(|version| version.as_u64()) {
-            Some(version) if version == u64::from(REPLAY_VERSION) => {}
+            Some(version) if reads_version(version) => {}
             Some(version) => return Err(ReplayFormatError::Version(version)),
             None => return Err(ReplayFormatError::NoVersion),
         }

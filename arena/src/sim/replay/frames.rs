@@ -4,9 +4,22 @@
 //!
 //! Gamepad frames are played at the replay's recorded `rules.frame_timing`, without the entry
 //! delay (frame-less games have none): each piece starts with nothing held and the
-//! delayed-auto-shift counter at 0. Under the article input model every frame must also be
-//! one that model presses ([`article_allows`]). What the verifier concludes from a path is in
-//! [`super::verify`].
+//! delayed-auto-shift counter at 0. Every frame must also be one the recorded input model
+//! presses at the recorded tap rate T (docs/spec/search.md §3, "Input models";
+//! [`tetris_core::InputModel`]), so that a tap rate or model the paths break is caught without
+//! re-deciding:
+//!
+//! - `two-thumb` ([`TwoThumbTaps`]): Left/Right are one thumb and A/B the other; a thumb
+//!   presses one of its buttons at a time, and its next press comes T frames after the last at
+//!   the earliest (frames i and j with j − i ≥ T: the gamepad search's cooldown of T − 1
+//!   frames after a press); Down is held for soft drop, never together with a shift, and is
+//!   no press of either thumb. A piece starts with both thumbs free.
+//! - `article` ([`article_allows`]): nothing, or exactly one of Left, Right, A, B on input
+//!   frames 1, 1 + T, 1 + 2T, … (0-based indices that are multiples of T), nothing between.
+//!
+//! What the verifier concludes from a path is in [`super::verify`].
+
+use std::fmt;
 
 use tetris_core::frames::FallingPiece;
 use tetris_core::{Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState};
@@ -74,6 +87,44 @@ pub enum PathError {
         buttons: Buttons,
         /// The frame as an input.
         input: Input,
+        /// The tap rate of the recorded timing.
+        tap_rate: u8,
+    },
+    /// A frame that holds both buttons of one thumb, or a shift while Down is held: no
+    /// two-thumb player presses it ([`TwoThumbTaps`]).
+    #[error(
+        "frame {number} of the path holds {} ({}), which the two-thumb input model does not \
+         press: one of Left or Right on one thumb, one of A or B on the other, and no shift \
+         while Down is held",
+        .buttons,
+        .input.short_name()
+    )]
+    NotATwoThumbFrame {
+        /// The frame's 1-based position in the path.
+        number: usize,
+        /// The buttons it holds.
+        buttons: ButtonNames,
+        /// The frame as an input.
+        input: Input,
+    },
+    /// A press that comes sooner after the same thumb's last press than the tap rate allows
+    /// under the two-thumb input model ([`TwoThumbTaps`]).
+    #[error(
+        "frame {number} of the path presses {} {} frames after the {thumb} thumb's press on \
+         frame {previous}, but tap rate {tap_rate} lets a thumb press at most every \
+         {tap_rate} frames (two-thumb input model)",
+        .pressed,
+        .number - .previous
+    )]
+    TapTooSoon {
+        /// The frame's 1-based position in the path.
+        number: usize,
+        /// The button pressed on it by that thumb.
+        pressed: ButtonNames,
+        /// The thumb.
+        thumb: Thumb,
+        /// The 1-based frame of the thumb's previous press.
+        previous: usize,
         /// The tap rate of the recorded timing.
         tap_rate: u8,
     },
@@ -147,20 +198,24 @@ pub fn follow_frames(
     states: &mut Vec<PieceState>,
 ) -> Result<PieceState, PathError> {
     let mut falling = FallingPiece::spawn(piece, false, 0);
+    let mut taps = TwoThumbTaps::default();
     states.push(falling.state());
     for (index, &input) in path.iter().enumerate() {
         let number = index + 1;
         let Input::Frame(buttons) = input else {
             return Err(PathError::MoveAmongFrames { number, input });
         };
-        if timing.inputs == InputModel::Article && !article_allows(index, buttons, timing.tap_rate)
-        {
-            return Err(PathError::NotAnArticleFrame {
-                number,
-                buttons,
-                input,
-                tap_rate: timing.tap_rate,
-            });
+        match timing.inputs {
+            InputModel::Article if !article_allows(index, buttons, timing.tap_rate) => {
+                return Err(PathError::NotAnArticleFrame {
+                    number,
+                    buttons,
+                    input,
+                    tap_rate: timing.tap_rate,
+                });
+            }
+            InputModel::Article => {}
+            InputModel::TwoThumb => taps.press(number, input, buttons, timing.tap_rate)?,
         }
         let locked = falling.frame(board, buttons, timing.frames_per_row);
         states.push(falling.state());
@@ -179,6 +234,104 @@ pub fn follow_frames(
         piece,
         frames: path.len(),
     })
+}
+
+/// One thumb of the two-thumb input model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Thumb {
+    /// Left and Right.
+    Shift,
+    /// A and B.
+    Rotation,
+}
+
+impl fmt::Display for Thumb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Thumb::Shift => "Left/Right",
+            Thumb::Rotation => "A/B",
+        })
+    }
+}
+
+/// A frame's buttons by name (`Left+A`, `nothing`), for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ButtonNames(pub Buttons);
+
+impl fmt::Display for ButtonNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [
+            (Buttons::LEFT, "Left"),
+            (Buttons::RIGHT, "Right"),
+            (Buttons::DOWN, "Down"),
+            (Buttons::A, "A"),
+            (Buttons::B, "B"),
+        ];
+        let held: Vec<&str> = names
+            .iter()
+            .filter(|(button, _)| self.0.contains(*button))
+            .map(|&(_, name)| name)
+            .collect();
+        match held.is_empty() {
+            true => f.write_str("nothing"),
+            false => f.write_str(&held.join("+")),
+        }
+    }
+}
+
+/// The two-thumb input model's check of one path, frame by frame (docs/spec/search.md §3):
+/// each thumb presses one of its buttons at a time, at most once every tap-rate frames, and
+/// Down (soft drop) is never held with a shift. It remembers each thumb's last press.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TwoThumbTaps {
+    /// The 1-based frame of the last Left or Right press.
+    last_shift: Option<usize>,
+    /// The 1-based frame of the last A or B press.
+    last_rotation: Option<usize>,
+}
+
+impl TwoThumbTaps {
+    /// Checks frame `number` (1-based, frames in order) holding `buttons` at `tap_rate`, and
+    /// records its presses.
+    pub fn press(
+        &mut self,
+        number: usize,
+        input: Input,
+        buttons: Buttons,
+        tap_rate: u8,
+    ) -> Result<(), PathError> {
+        let shift = buttons.0 & (Buttons::LEFT.0 | Buttons::RIGHT.0);
+        let rotation = buttons.0 & (Buttons::A.0 | Buttons::B.0);
+        let two_of_a_thumb = shift.count_ones() > 1 || rotation.count_ones() > 1;
+        if two_of_a_thumb || (shift != 0 && buttons.contains(Buttons::DOWN)) {
+            return Err(PathError::NotATwoThumbFrame {
+                number,
+                buttons: ButtonNames(buttons),
+                input,
+            });
+        }
+        for (pressed, thumb, last) in [
+            (shift, Thumb::Shift, &mut self.last_shift),
+            (rotation, Thumb::Rotation, &mut self.last_rotation),
+        ] {
+            if pressed == 0 {
+                continue;
+            }
+            if let Some(previous) = *last
+                && number - previous < usize::from(tap_rate)
+            {
+                return Err(PathError::TapTooSoon {
+                    number,
+                    pressed: ButtonNames(Buttons(pressed)),
+                    thumb,
+                    previous,
+                    tap_rate,
+                });
+            }
+            *last = Some(number);
+        }
+        Ok(())
+    }
 }
 
 /// Whether frame `index` (0-based) of a path may hold `buttons` under the article's input

@@ -1,5 +1,7 @@
 //! The replay module's tests: a hand-made game, every kind of difference, seeded sequences,
-//! and a gamepad game under the article input model.
+//! a gamepad game under the article input model and under a relabelled tap rate, the
+//! two-thumb model's tap check, what a game proves about its header, and version 1's
+//! optional rule.
 
 use std::ops::ControlFlow;
 
@@ -34,7 +36,7 @@ fn hand_made_game() -> Replay {
             board_height: 4,
             max_pieces: None,
             frame_timing: None,
-            game_over_rule: GameOverRule::Simulation,
+            game_over_rule: Some(GameOverRule::Simulation),
         },
         pieces: vec![Piece::I, Piece::I, Piece::O],
         placements: vec![
@@ -152,7 +154,7 @@ fn every_kind_of_difference_is_named() {
         &|r| r.rules.max_pieces = Some(2),
         "more than the piece cap 2",
     );
-    check(&|r| r.version = 2, "version 2 is not supported");
+    check(&|r| r.version = 3, "version 3 is not supported");
 }
 
 #[test]
@@ -273,7 +275,7 @@ fn a_text_that_is_no_replay_is_named_before_its_fields() {
     );
     assert_eq!(
         message(r#"{"format": "tetris-arena-replay", "version": 7, "colour": 1}"#),
-        "replay format version 7 is not supported (this arena reads version 1)"
+        "replay format version 7 is not supported (this arena reads versions 1 to 2)"
     );
     assert_eq!(
         message(r#"{"format": "tetris-arena-replay"}"#),
@@ -294,4 +296,170 @@ fn a_replay_larger_than_its_limit_is_refused() {
             .to_string(),
         "replay /dev/zero: larger than 256 MiB (the limit for a replay)"
     );
+}
+
+#[test]
+fn the_two_thumb_model_keeps_each_thumbs_presses_a_tap_rate_apart() {
+    use super::frames::TwoThumbTaps;
+    use tetris_core::{Buttons, Input};
+    let check = |frames: &[Buttons], tap_rate: u8| -> Result<(), PathError> {
+        let mut taps = TwoThumbTaps::default();
+        for (index, &buttons) in frames.iter().enumerate() {
+            taps.press(index + 1, Input::Frame(buttons), buttons, tap_rate)?;
+        }
+        Ok(())
+    };
+    let left_a = Buttons::LEFT.with(Buttons::A);
+    let none = Buttons::NONE;
+    // Left on frames 1 and 3: two frames apart, which tap rate 2 allows and 3 does not. A
+    // rotation shares frame 1 (the other thumb) and Down is no press.
+    let frames = [left_a, Buttons::DOWN, Buttons::LEFT];
+    assert_eq!(check(&frames, 2), Ok(()));
+    assert_eq!(
+        check(&frames, 3),
+        Err(PathError::TapTooSoon {
+            number: 3,
+            pressed: ButtonNames(Buttons::LEFT),
+            thumb: Thumb::Shift,
+            previous: 1,
+            tap_rate: 3,
+        })
+    );
+    assert_eq!(
+        check(&frames, 3).unwrap_err().to_string(),
+        "frame 3 of the path presses Left 2 frames after the Left/Right thumb's press on frame \
+         1, but tap rate 3 lets a thumb press at most every 3 frames (two-thumb input model)"
+    );
+    // A then B one frame apart: the rotation thumb, too soon even at 2.
+    assert!(matches!(
+        check(&[Buttons::A, Buttons::B], 2),
+        Err(PathError::TapTooSoon {
+            thumb: Thumb::Rotation,
+            ..
+        })
+    ));
+    // Left on frames 1 and 4 keeps tap rates up to 3.
+    assert_eq!(
+        check(&[Buttons::LEFT, none, none, Buttons::RIGHT], 3),
+        Ok(())
+    );
+    // Two buttons of one thumb, or a shift with Down held, are no two-thumb frame.
+    for buttons in [
+        Buttons::LEFT.with(Buttons::RIGHT),
+        Buttons::A.with(Buttons::B),
+        Buttons::RIGHT.with(Buttons::DOWN),
+    ] {
+        assert!(
+            matches!(
+                check(&[buttons], 2),
+                Err(PathError::NotATwoThumbFrame { number: 1, .. })
+            ),
+            "{buttons:?}"
+        );
+    }
+}
+
+#[test]
+fn a_hand_made_game_proves_what_its_end_and_placements_show() {
+    // The hand-made game ends with its sequence (3 placements, no cap) and never lands a
+    // cell above row 0, so neither its cap nor its rule is proven; its first placement rests
+    // on the floor of the 4-row board, which proves the height.
+    let replay = hand_made_game();
+    let verified = replay.verify(None, &mut |_| {}).unwrap();
+    assert_eq!(
+        verified.unproven,
+        [
+            Unproven {
+                fact: HeaderFact::MaxPieces { placed: 3 },
+                redecided: false,
+            },
+            Unproven {
+                fact: HeaderFact::GameOverRule {
+                    other: GameOverRule::Literature,
+                },
+                redecided: false,
+            },
+        ]
+    );
+    assert_eq!(
+        verified.unproven[0].to_string(),
+        "max_pieces: any cap above 3, or none, gives this game (it did not end at its cap)"
+    );
+    // Capped at its 3 placements, it proves its cap.
+    let mut capped = replay.clone();
+    capped.rules.max_pieces = Some(3);
+    capped.result.end = GameEnd::PieceCap;
+    let verified = capped.verify(None, &mut |_| {}).unwrap();
+    assert_eq!(verified.unproven.len(), 1);
+    assert_eq!(
+        verified.unproven[0].fact.field(),
+        "game_over_rule",
+        "{:?}",
+        verified.unproven
+    );
+}
+
+#[test]
+fn version_1_may_leave_out_the_rule_and_version_2_may_not() {
+    let mut replay = hand_made_game();
+    replay.rules.game_over_rule = None;
+    let text = replay.to_json();
+    assert!(text.contains("\"version\": 2,"), "{text}");
+    assert!(!text.contains("game_over_rule"), "{text}");
+    let parsed = Replay::parse(&text).unwrap();
+    assert_eq!(
+        parsed.verify(None, &mut |_| {}).unwrap_err().to_string(),
+        "rules: game_over_rule is missing, but a version-2 replay records it (only version 1 \
+         may leave it out, meaning simulation)"
+    );
+    let old = Replay::parse(&text.replace("\"version\": 2,", "\"version\": 1,")).unwrap();
+    assert_eq!(old.version, 1);
+    assert!(old.rules.rule_assumed());
+    assert_eq!(old.rules.rule(), GameOverRule::Simulation);
+    old.verify(None, &mut |_| {}).unwrap();
+}
+
+#[test]
+fn a_two_thumb_game_relabelled_to_a_slower_tap_rate_breaks_a_tap() {
+    let mut strategy = Strategy::from_name("gamepad+nes-plateau").unwrap();
+    let settings = GameSettings {
+        board_height: 20,
+        generator: GeneratorKind::Nes,
+        seed: 5,
+        max_pieces: Some(40),
+        game_over_rule: GameOverRule::Simulation,
+    };
+    let options = PlayOptions {
+        keep_placements: true,
+        keep_paths: true,
+        keep_evaluations: false,
+    };
+    let result = play_game(&mut strategy, &settings, options, &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let replay = Replay::record(&strategy, &settings, &result).unwrap();
+    assert_eq!(replay.rules.frame_timing, Some(FrameTiming::LEVEL_19_30_HZ));
+    replay.verify(None, &mut |_| {}).unwrap();
+    let mut relabelled = replay.clone();
+    relabelled.rules.frame_timing = Some(FrameTiming {
+        tap_rate: 3,
+        ..FrameTiming::LEVEL_19_30_HZ
+    });
+    let error = relabelled.verify(None, &mut |_| {}).unwrap_err();
+    let ReplayError::Placement {
+        error:
+            PlacementError::Path(PathError::TapTooSoon {
+                number,
+                previous,
+                tap_rate: 3,
+                ..
+            }),
+        ..
+    } = error
+    else {
+        panic!("{error:?}");
+    };
+    // The path pressed that thumb 2 frames after its last press: 30 Hz, not 20.
+    assert_eq!(number - previous, 2, "{error}");
 }

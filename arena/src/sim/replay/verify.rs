@@ -4,8 +4,10 @@
 //!
 //! # What `arena replay` checks
 //!
-//! The strategy is rebuilt from its name through the registry (a name that builds no strategy
-//! is an error, with or without `--redecide`). The rules are what a command accepts for it: a
+//! The file is a replay of a format version this arena reads (1 or 2), and one of version 2
+//! records its `game_over_rule`. The strategy is rebuilt from its name through the registry
+//! (a name that builds no strategy is an error, with or without `--redecide`). The rules are
+//! what a command accepts for it: a
 //! board height it can play on, a piece cap of at least 1, a `frame_timing` exactly when its
 //! searcher is gravity-aware, checked by the rule that checks `--tap-rate` and `--level`
 //! ([`tetris_registry::check_frame_timing`]). The stored pieces: for a seeded generator,
@@ -21,7 +23,8 @@
 //! clears nothing). Finally the pieces, lines and score equal the recorded result, and the
 //! recorded end is what happened: at a game over the last placement landed above the field
 //! (literature), or the next piece cannot spawn, or the strategy rebuilt from its name finds no
-//! placement for it (its filter or no-suicide removed all); at the cap the placements equal
+//! placement for it (its filter or no-suicide removed all; under the literature rule, which
+//! never checks the spawn, only this); at the cap the placements equal
 //! the cap, and a sequence can only end for `file:` generators, with every stored piece
 //! placed. Without `--redecide` that is all: the game is legal and gives its result, but
 //! nothing shows that the named strategy chose it, and `arena replay` says so. With
@@ -31,25 +34,65 @@
 //! moves, or turning the other way to the same rotation, reaches the same state but is not
 //! the strategy's. The first difference is an error naming the placement and exits with code
 //! 2. Paths of gamepad frames (`F<n>`) are played frame by frame through the core's NES frame
-//! model ([`super::frames`]) at the recorded `rules.frame_timing`; when its `inputs` is
-//! `article` (absent: `two-thumb`), every frame must also be one the article's input model
-//! presses (one of Left, Right, A, B on every tap-rate-th frame from the first, nothing
-//! else), so a two-thumb game relabelled `article` is caught without `--redecide` unless none
-//! of its paths uses a frame the article model does not; `--redecide` decides again under the
-//! recorded model. An article game relabelled `two-thumb` has legal two-thumb paths: only
-//! `--redecide` can catch it, when the two-thumb search chooses or reaches differently.
+//! model ([`super::frames`]) at the recorded `rules.frame_timing`, and every frame must be one
+//! the recorded input model (`inputs`; absent: `two-thumb`) presses at the recorded tap rate
+//! T: under `two-thumb`, one button per thumb (Left/Right, A/B), no shift while Down is held,
+//! and a thumb's presses at least T frames apart (frames i and j with j − i ≥ T, the gamepad
+//! search's cooldown); under `article`, one of Left, Right, A, B on every T-th frame from the
+//! first, nothing else. So a game relabelled to a slower tap rate than its paths press at, or
+//! a two-thumb game relabelled `article`, is refused without `--redecide`, naming the
+//! placement and the frame. A faster tap rate, or `two-thumb` for an article game, keeps the
+//! paths legal: what tells those apart is below.
+//!
+//! # What the game proves about its header
+//!
+//! A legal game proves only the header facts under which no other value gives the same
+//! verified game. After the game verifies, each fact is changed alone to every other value a
+//! command accepts and the game is played again (`Replay::unproven_facts`); the values it
+//! does not verify under are excluded by the game. With `--redecide`, the values left are
+//! re-decided too, and excluded when the strategy chooses another placement or path under
+//! them. Every fact with a value left is reported ([`Verified::unproven`]), and `arena replay`
+//! prints one `unproven` line per fact (`--json`: `unproven`), so nothing is left unsaid:
+//!
+//! - `max_pieces` is proven only when the game ended at its cap (placements = cap: no other cap
+//!   stops it there). After a game over or a sequence end, any cap above the placements, or
+//!   none, gives the same game (a cap at or below them is refused).
+//! - `game_over_rule`: the game is played again under the other frame-less rule (simulation:
+//!   the next piece must be able to spawn; literature: a piece landing with a cell above row 0
+//!   ends the game before its rows clear, and a piece that cannot spawn is placed if the
+//!   strategy finds a placement). A game that lands a piece above the field before its end, or
+//!   whose end only one rule gives, proves its rule; otherwise `--redecide` re-decides it under
+//!   the other rule, where no-suicide and chains cut short at a game over may choose
+//!   differently.
+//! - `frame_timing` (gamepad games): each other tap rate (2 to 8), each other level's gravity
+//!   (frames per row) and the other input model. A slower tap rate or another gravity is
+//!   almost always excluded by the paths; a faster tap rate, or `two-thumb` for an article
+//!   game, never is (those paths are legal there too), so only `--redecide` can exclude it.
+//! - `board_height` is proven by the first placement, which rests on the empty board's floor;
+//!   only a game without placements leaves it open.
+//!
+//! Two facts are not reported: the strategy (without `--redecide` the report says that its
+//! choices were not checked), and the seed, which is checked by the pieces it gives; another
+//! seed whose sequence starts with the same pieces would give the same game. A version-1
+//! replay without `game_over_rule` is checked under `simulation`, and the report says that the
+//! rule was assumed (see [`super::format`]); when the game proves its rule, the assumption is
+//! proven too. Changing two facts at once is not tried.
 //!
 //! The game itself is stepped by the core's [`PlacementGame`], the step `arena play` plays:
 //! the spawn check, the literature rule's landing above the field, clears and score.
 
+use std::fmt;
+
+use tetris_core::scoring::{ONE_FRAME_LEVEL, frames_per_row};
 use tetris_core::{
-    Board, DecisionContext, Input, Piece, PieceState, Placement, PlacementGame, Searcher,
+    Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceState,
+    Placement, PlacementGame, Searcher,
 };
-use tetris_registry::{Strategy, check_frame_timing};
+use tetris_registry::{Strategy, TAP_RATES, check_frame_timing};
 
 use super::errors::{PlacementError, ReplayError, ResultError, RulesError};
 use super::frames::follow_path;
-use super::{REPLAY_FORMAT, REPLAY_VERSION, Replay};
+use super::{OLDEST_REPLAY_VERSION, REPLAY_FORMAT, Replay, ReplayRules, reads_version};
 use crate::sim::evaluation::Evaluation;
 use crate::sim::game::GameEnd;
 use crate::sim::placement::LastPlacement;
@@ -76,24 +119,146 @@ pub struct ReplayStep<'a> {
     pub upcoming: &'a [Piece],
 }
 
+/// What a verified replay leaves open about its header: every header fact that the game does
+/// not prove (see the module documentation, "What the game proves about its header").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verified {
+    /// The facts, in the order of the header: board height, piece cap, game-over rule, frame
+    /// timing (tap rate, frames per row, input model).
+    pub unproven: Vec<Unproven>,
+}
+
+/// One header fact the game does not prove: other values give the same verified game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unproven {
+    /// The fact and the other values that also verify.
+    pub fact: HeaderFact,
+    /// Whether the strategy re-decided the game under each of those values too (with
+    /// `--redecide`), choosing the same placements and paths: then not even the decisions
+    /// tell the values apart.
+    pub redecided: bool,
+}
+
+/// A header fact and the other values under which the recorded game also verifies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderFact {
+    /// `rules.board_height`: a game without placements shows no floor.
+    BoardHeight,
+    /// `rules.max_pieces`: the game did not end at its cap, so any cap above its placements,
+    /// or none, gives the same game.
+    MaxPieces {
+        /// The placements.
+        placed: u64,
+    },
+    /// `rules.game_over_rule`: the game is also legal, with the same end and result, under
+    /// the other frame-less rule.
+    GameOverRule {
+        /// The other rule.
+        other: GameOverRule,
+    },
+    /// `rules.frame_timing.tap_rate`: the paths also keep these tap rates.
+    TapRate {
+        /// The other tap rates, increasing.
+        others: Vec<u8>,
+    },
+    /// `rules.frame_timing.frames_per_row`: the paths also lock where recorded at these
+    /// gravities.
+    FramesPerRow {
+        /// The other frames per row, decreasing (levels increasing).
+        others: Vec<u8>,
+    },
+    /// `rules.frame_timing.inputs`: the paths are also paths of the other input model.
+    InputModel {
+        /// The other model.
+        other: InputModel,
+    },
+}
+
+impl HeaderFact {
+    /// The header field, as the replay file names it.
+    pub fn field(&self) -> &'static str {
+        match self {
+            HeaderFact::BoardHeight => "board_height",
+            HeaderFact::MaxPieces { .. } => "max_pieces",
+            HeaderFact::GameOverRule { .. } => "game_over_rule",
+            HeaderFact::TapRate { .. } => "frame_timing.tap_rate",
+            HeaderFact::FramesPerRow { .. } => "frame_timing.frames_per_row",
+            HeaderFact::InputModel { .. } => "frame_timing.inputs",
+        }
+    }
+}
+
+/// `a, b and c`.
+fn listed(values: &[u8]) -> String {
+    let texts: Vec<String> = values.iter().map(u8::to_string).collect();
+    match texts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+impl fmt::Display for Unproven {
+    /// One line: the field, then which other values give the same game (`arena replay`
+    /// prints it after `unproven  `).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.fact.field())?;
+        match &self.fact {
+            HeaderFact::BoardHeight => {
+                return f.write_str("the game has no placement, so every board height gives it");
+            }
+            HeaderFact::MaxPieces { placed } => {
+                return write!(
+                    f,
+                    "any cap above {placed}, or none, gives this game (it did not end at its cap)"
+                );
+            }
+            HeaderFact::GameOverRule { other } => {
+                write!(f, "the game is also legal under the {other} rule")?
+            }
+            HeaderFact::TapRate { others } => {
+                write!(f, "the paths also keep tap rate {}", listed(others))?
+            }
+            HeaderFact::FramesPerRow { others } => write!(
+                f,
+                "the paths also lock where recorded at {} frames per row",
+                listed(others)
+            )?,
+            HeaderFact::InputModel { other } => {
+                write!(f, "the paths are also {other} input model paths")?
+            }
+        }
+        match self.redecided {
+            true => f.write_str(", and the strategy re-decides every placement and path the same"),
+            false => f.write_str(" (not re-decided: use --redecide)"),
+        }
+    }
+}
+
 impl Replay {
     /// Checks the recorded game (see the module documentation), calling `observer` after each
     /// placement. With `redecide`, that strategy must choose every recorded placement. The
-    /// error names the first difference.
+    /// error names the first difference; a verified replay comes with the header facts its
+    /// game does not prove ([`Verified::unproven`]).
     pub fn verify(
         &self,
         redecide: Option<&mut Strategy>,
         observer: &mut dyn FnMut(&ReplayStep<'_>),
-    ) -> Result<(), ReplayError> {
+    ) -> Result<Verified, ReplayError> {
         if self.format != REPLAY_FORMAT {
             return Err(ReplayError::Format {
                 found: self.format.clone(),
             });
         }
-        if self.version != REPLAY_VERSION {
+        if !reads_version(u64::from(self.version)) {
             return Err(ReplayError::Version {
                 found: self.version,
             });
+        }
+        if self.version > OLDEST_REPLAY_VERSION && self.rules.rule_assumed() {
+            return Err(ReplayError::Rules(RulesError::MissingGameOverRule {
+                version: self.version,
+            }));
         }
         // The strategy is rebuilt from its name even when it does not re-decide: its depth
         // says how many pieces the replay must hold, its searcher where paths start and
@@ -107,22 +272,41 @@ impl Replay {
                 &mut rebuilt
             }
         };
-        let board = Board::new(usize::from(self.rules.board_height))
+        Board::new(usize::from(self.rules.board_height))
             .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
-        self.check_rules(strategy).map_err(ReplayError::Rules)?;
+        self.check_rules(&self.rules, strategy)
+            .map_err(ReplayError::Rules)?;
         self.check_pieces(strategy.depth())?;
+        self.play(&self.rules, strategy, redeciding, observer)?;
+        Ok(Verified {
+            unproven: self.unproven_facts(strategy, redeciding),
+        })
+    }
+
+    /// Plays the recorded placements under `rules` (the recorded ones, or one changed header
+    /// fact: [`Replay::unproven_facts`]), with every check of the module documentation that
+    /// does not depend on the header alone; re-deciding each placement when `redeciding`.
+    fn play(
+        &self,
+        rules: &ReplayRules,
+        strategy: &mut Strategy,
+        redeciding: bool,
+        observer: &mut dyn FnMut(&ReplayStep<'_>),
+    ) -> Result<(), ReplayError> {
+        let board = Board::new(usize::from(rules.board_height))
+            .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
         let shown_upcoming = strategy.depth();
         let placed = self.placements.len() as u64;
-        if let Some(cap) = self.rules.max_pieces
+        if let Some(cap) = rules.max_pieces
             && placed > cap
         {
             return Err(ReplayError::OverCap { placed, cap });
         }
-        let rule = self.rules.game_over_rule;
+        let rule = rules.rule();
         // The recorded timing is the one the game told the strategy (`play` records the
         // searcher's default, which is what an absent timing means).
         let context = DecisionContext {
-            frame_timing: self.rules.frame_timing,
+            frame_timing: rules.frame_timing,
             ..DecisionContext::with_game_over_rule(rule)
         };
         let path_start = strategy.parts_mut().0.path_start();
@@ -175,7 +359,7 @@ impl Replay {
                 piece,
                 path,
                 path_start,
-                self.rules.frame_timing,
+                rules.frame_timing,
                 &mut path_states,
             )
             .map_err(|error| fail(PlacementError::Path(error)))?;
@@ -220,6 +404,7 @@ impl Replay {
         // A landing above the field is the only way the game is over after the last placement.
         let ended_on_landing = game.is_over();
         self.check_result(
+            rules,
             strategy,
             game.board(),
             game.lines(),
@@ -227,6 +412,98 @@ impl Replay {
             ended_on_landing,
         )
         .map_err(ReplayError::Result)
+    }
+
+    /// The header facts the game does not prove (see the module documentation). Each fact is
+    /// changed alone to every other value a command accepts, and the game is played again under
+    /// it ([`Replay::play`], no observer): a value under which it does not verify is excluded
+    /// by the game. With `redecide`, the values that remain are re-decided too, and excluded
+    /// when the strategy chooses another placement or path under them. A fact with values left
+    /// is not proven. The piece cap and the board height need no replaying: a game that ended
+    /// before its cap verifies under every larger cap or none (and under no cap at or below
+    /// its placements), and the first placement lands on the empty board's floor, which only
+    /// one height has.
+    fn unproven_facts(&self, strategy: &mut Strategy, redeciding: bool) -> Vec<Unproven> {
+        let mut unproven = Vec::new();
+        let mut not_proven =
+            |fact: HeaderFact, redecided: bool| unproven.push(Unproven { fact, redecided });
+        if self.placements.is_empty() {
+            not_proven(HeaderFact::BoardHeight, false);
+        }
+        if self.result.end != GameEnd::PieceCap {
+            let placed = self.placements.len() as u64;
+            not_proven(HeaderFact::MaxPieces { placed }, false);
+        }
+        let other = match self.rules.rule() {
+            GameOverRule::Literature => GameOverRule::Simulation,
+            _ => GameOverRule::Literature,
+        };
+        let changed = ReplayRules {
+            game_over_rule: Some(other),
+            ..self.rules.clone()
+        };
+        if self.also_verifies(&changed, strategy, redeciding) {
+            not_proven(HeaderFact::GameOverRule { other }, redeciding);
+        }
+        let Some(timing) = self.rules.frame_timing else {
+            return unproven;
+        };
+        let mut keeps = |changed: FrameTiming| {
+            let rules = ReplayRules {
+                frame_timing: Some(changed),
+                ..self.rules.clone()
+            };
+            self.also_verifies(&rules, strategy, redeciding)
+        };
+        let tap_rates: Vec<u8> = TAP_RATES
+            .filter(|&tap_rate| tap_rate != timing.tap_rate)
+            .filter(|&tap_rate| keeps(FrameTiming { tap_rate, ..timing }))
+            .collect();
+        let mut gravities: Vec<u8> = (0..=ONE_FRAME_LEVEL)
+            .map(|level| frames_per_row(level) as u8)
+            .collect();
+        gravities.dedup();
+        let gravities: Vec<u8> = gravities
+            .into_iter()
+            .filter(|&frames| frames != timing.frames_per_row)
+            .filter(|&frames_per_row| {
+                keeps(FrameTiming {
+                    frames_per_row,
+                    ..timing
+                })
+            })
+            .collect();
+        let other = match timing.inputs {
+            InputModel::TwoThumb => InputModel::Article,
+            InputModel::Article => InputModel::TwoThumb,
+        };
+        let inputs = keeps(FrameTiming {
+            inputs: other,
+            ..timing
+        });
+        if !tap_rates.is_empty() {
+            not_proven(HeaderFact::TapRate { others: tap_rates }, redeciding);
+        }
+        if !gravities.is_empty() {
+            not_proven(HeaderFact::FramesPerRow { others: gravities }, redeciding);
+        }
+        if inputs {
+            not_proven(HeaderFact::InputModel { other }, redeciding);
+        }
+        unproven
+    }
+
+    /// Whether the game also verifies under `rules` (one header fact changed), re-decided
+    /// too when `redeciding`.
+    fn also_verifies(
+        &self,
+        rules: &ReplayRules,
+        strategy: &mut Strategy,
+        redeciding: bool,
+    ) -> bool {
+        self.check_rules(rules, strategy).is_ok()
+            && self.play(rules, strategy, false, &mut |_| {}).is_ok()
+            && (!redeciding || self.play(rules, strategy, true, &mut |_| {}).is_ok())
     }
 
     /// Re-decides placement `index` (0-based) on `board`: `strategy` must choose the recorded
@@ -283,19 +560,19 @@ impl Replay {
     /// when the searcher is gravity-aware, checked by the rule `--tap-rate` and `--level` are
     /// checked by ([`check_frame_timing`]); and a game-over rule a game without frames plays
     /// (not the console rule, `GameOverRule::check_frameless`).
-    fn check_rules(&self, strategy: &Strategy) -> Result<(), RulesError> {
+    fn check_rules(&self, rules: &ReplayRules, strategy: &Strategy) -> Result<(), RulesError> {
         strategy
-            .check_board_height(self.rules.board_height)
+            .check_board_height(rules.board_height)
             .map_err(RulesError::BoardHeight)?;
-        self.rules
-            .game_over_rule
+        rules
+            .rule()
             .check_frameless()
             .map_err(RulesError::GameOverRule)?;
-        if self.rules.max_pieces == Some(0) {
+        if rules.max_pieces == Some(0) {
             return Err(RulesError::ZeroCap);
         }
         let searcher = &strategy.spec().searcher;
-        match (self.rules.frame_timing, strategy.frame_timing()) {
+        match (rules.frame_timing, strategy.frame_timing()) {
             (Some(timing), Some(_)) => check_frame_timing(timing).map_err(RulesError::FrameTiming),
             (Some(_), None) => Err(RulesError::UnwantedFrameTiming {
                 searcher: searcher.to_string(),
@@ -310,12 +587,17 @@ impl Replay {
     /// Whether the recorded strategy, rebuilt from its name, finds no placement for the piece
     /// after the last placement on `board` (a game over because the filter or no-suicide
     /// removed every placement).
-    fn strategy_finds_no_placement(&self, strategy: &mut Strategy, board: &Board) -> bool {
+    fn strategy_finds_no_placement(
+        &self,
+        rules: &ReplayRules,
+        strategy: &mut Strategy,
+        board: &Board,
+    ) -> bool {
         let next = self.placements.len();
         let end = (next + strategy.depth()).min(self.pieces.len());
         let context = DecisionContext {
-            frame_timing: self.rules.frame_timing,
-            ..DecisionContext::with_game_over_rule(self.rules.game_over_rule)
+            frame_timing: rules.frame_timing,
+            ..DecisionContext::with_game_over_rule(rules.rule())
         };
         next < end
             && strategy
@@ -376,9 +658,11 @@ impl Replay {
         Ok(())
     }
 
-    /// The recorded result equals the replayed one, and the recorded end is what happened.
+    /// The recorded result equals the replayed one, and the recorded end is what happened
+    /// under `rules`.
     fn check_result(
         &self,
+        rules: &ReplayRules,
         strategy: &mut Strategy,
         board: &Board,
         lines: u64,
@@ -411,7 +695,7 @@ impl Replay {
                 end: result.end,
             });
         }
-        if result.end != GameEnd::PieceCap && self.rules.max_pieces == Some(placed) {
+        if result.end != GameEnd::PieceCap && rules.max_pieces == Some(placed) {
             return Err(ResultError::CapNotRecorded {
                 placed,
                 end: result.end,
@@ -422,17 +706,25 @@ impl Replay {
         }
         match result.end {
             GameEnd::GameOver if ended_on_landing => Ok(()),
+            // Under the simulation rule a next piece that cannot spawn ends the game; the
+            // literature rule never checks the spawn (`PlacementGame::spawn`), so there only
+            // a strategy that finds no placement does.
             GameEnd::GameOver => match self.pieces.get(placed as usize) {
-                Some(&next)
-                    if board.can_spawn(next)
-                        && !self.strategy_finds_no_placement(strategy, board) =>
-                {
-                    Err(ResultError::NextPieceCanPlay { next })
-                }
-                Some(_) => Ok(()),
                 None => Err(ResultError::NoNextPiece),
+                Some(&next) if rules.rule() == GameOverRule::Simulation => {
+                    match board.can_spawn(next)
+                        && !self.strategy_finds_no_placement(rules, strategy, board)
+                    {
+                        true => Err(ResultError::NextPieceCanPlay { next }),
+                        false => Ok(()),
+                    }
+                }
+                Some(&next) => match self.strategy_finds_no_placement(rules, strategy, board) {
+                    true => Ok(()),
+                    false => Err(ResultError::NextPieceHasPlacement { next }),
+                },
             },
-            GameEnd::PieceCap => match self.rules.max_pieces {
+            GameEnd::PieceCap => match rules.max_pieces {
                 Some(cap) if cap == placed => Ok(()),
                 cap => Err(ResultError::NotAtCap { placed, cap }),
             },
