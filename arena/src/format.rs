@@ -70,6 +70,54 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
+/// The significant digits [`significant`] keeps.
+pub const SIGNIFICANT_DIGITS: usize = 4;
+
+/// Magnitudes below this one (zero aside) print in scientific notation ([`significant`]).
+pub const SCIENTIFIC_BELOW: f64 = 1e-3;
+
+/// Magnitudes from this one on print in scientific notation ([`significant`]).
+pub const SCIENTIFIC_FROM: f64 = 1e7;
+
+/// A number whose magnitude is not bounded (a share that may be 10⁻¹⁰, an expected game
+/// length that may be 10⁹ pieces) with [`SIGNIFICANT_DIGITS`] significant digits: ordinary
+/// notation with thousands grouped (`4,406`, `0.1235`) from [`SCIENTIFIC_BELOW`] up to
+/// [`SCIENTIFIC_FROM`], scientific notation outside (`5.870e-10`, `1.700e9`). A number of
+/// five or more integer digits keeps them all (`12,346`). Zero is `0`; infinities and NaN
+/// print as Rust writes them (`inf`). Every text report prints such numbers through this one
+/// function, so they read the same everywhere.
+pub fn significant(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    if value == 0.0 {
+        // Also −0.0.
+        return "0".to_string();
+    }
+    let magnitude = value.abs();
+    if !(SCIENTIFIC_BELOW..SCIENTIFIC_FROM).contains(&magnitude) {
+        return format!("{value:.precision$e}", precision = SIGNIFICANT_DIGITS - 1);
+    }
+    // The digits before the decimal point minus one (0 for 1 ≤ magnitude < 10): at most 6 here.
+    let exponent = magnitude.log10().floor() as i64;
+    let decimals = usize::try_from(SIGNIFICANT_DIGITS as i64 - 1 - exponent).unwrap_or(0);
+    let plain = format!("{magnitude:.decimals$}");
+    let (integer, fraction) = match plain.split_once('.') {
+        Some((integer, fraction)) => (integer, Some(fraction)),
+        None => (plain.as_str(), None),
+    };
+    let sign = if value < 0.0 { "-" } else { "" };
+    let grouped = thousands(
+        integer
+            .parse()
+            .expect("a magnitude below 1e7 has integer digits"),
+    );
+    match fraction {
+        Some(fraction) => format!("{sign}{grouped}.{fraction}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
 /// `value` with `decimals` decimals, or `-` when there is none.
 pub fn optional(value: Option<f64>, decimals: usize) -> String {
     match value {
@@ -128,6 +176,28 @@ mod tests {
         assert_eq!(format_p_value(0.001_953_125), "0.002");
         assert_eq!(format_p_value(0.000_123_4), "1.23e-4");
         assert_eq!(format_p_value(0.0), "0.000");
+    }
+
+    #[test]
+    fn unbounded_numbers_print_four_significant_digits_and_scientific_only_at_the_extremes() {
+        // The case: 4406.021... pieces printed as 4.406021e3.
+        assert_eq!(significant(4_406.021_3), "4,406");
+        assert_eq!(significant(1_762.408_5), "1,762");
+        assert_eq!(significant(440.602_13), "440.6");
+        assert_eq!(significant(1.0), "1.000");
+        assert_eq!(significant(0.123_456), "0.1235");
+        assert_eq!(significant(0.001), "0.001000");
+        assert_eq!(significant(12_345.6), "12,346");
+        assert_eq!(significant(9_999_999.4), "9,999,999");
+        assert_eq!(significant(-2_500.0), "-2,500");
+        // Outside [1e-3, 1e7): scientific, four significant digits.
+        assert_eq!(significant(5.87e-10), "5.870e-10");
+        assert_eq!(significant(0.000_999_9), "9.999e-4");
+        assert_eq!(significant(1.7e9), "1.700e9");
+        assert_eq!(significant(1e7), "1.000e7");
+        assert_eq!(significant(0.0), "0");
+        assert_eq!(significant(-0.0), "0");
+        assert_eq!(significant(f64::INFINITY), "inf");
     }
 
     #[test]

@@ -32,9 +32,11 @@ use crate::error::ArenaError;
 use crate::format::printable;
 
 pub mod guard;
+mod json;
 
 use guard::is_symlink;
 pub use guard::{FileKind, OutputError, check_distinct, check_replaceable, same_file};
+pub use json::{json_line, pretty_json};
 
 /// The formats of result files, chosen by the file name's extension (any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,9 +307,12 @@ impl ResultsDestination {
         Ok(ResultsDestination { file, json })
     }
 
-    /// Writes the file (atomically), then prints.
+    /// Writes the file (atomically) and says so on standard error, then prints.
     pub fn deliver(&self, report: &impl RunReport) -> Result<(), ArenaError> {
         self.write_file(report)?;
+        if let Some((path, _)) = &self.file {
+            announce_written("results", path);
+        }
         print_output(&if self.json {
             report.json(false)
         } else {
@@ -330,23 +335,6 @@ impl ResultsDestination {
         }
         Ok(())
     }
-}
-
-/// A value as indented JSON text with a final line break (the form of every JSON file and
-/// `--json` report the arena writes).
-pub fn pretty_json<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut text =
-        serde_json::to_string_pretty(value).expect("results are plain structs, which serialize");
-    text.push('\n');
-    text
-}
-
-/// A value as one line of compact JSON (the form of `play --json` and `replay --json`).
-pub fn json_line<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut line =
-        serde_json::to_string(value).expect("results are plain structs, which serialize");
-    line.push('\n');
-    line
 }
 
 /// CSV text of `rows` (a header from the first row's field names, then one line per row),
@@ -397,6 +385,33 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ArenaError> 
     write().inspect_err(|_| {
         let _ = fs::remove_file(&temporary);
     })
+}
+
+/// The line saying that `what` was written to `path`: `WHAT written to PATH`, the path
+/// escaped ([`printable`]). Every line that names a written output has this form: the
+/// [`announce_written`] line of each output a command writes, and a shard's line.
+pub fn written_line(what: &str, path: &Path) -> String {
+    format!(
+        "{what} written to {}",
+        printable(&path.display().to_string(), false)
+    )
+}
+
+/// Says on standard error, in [`written_line`]'s form, that `what` was written to `path`:
+/// one line per output a user named (a file, or a folder of outputs), printed once the output
+/// is in place, so standard output stays the report (or the JSON) alone. Front ends that
+/// return their results instead of printing them (the Python package) write without it.
+pub fn announce_written(what: &str, path: &Path) {
+    print_to_stderr(&written_line(what, path));
+}
+
+/// Writes an output a user named, `path`, atomically ([`write_atomically`]) and says so
+/// ([`announce_written`]): what the command line's `--record`, `--html`, `--out` and
+/// `--checkpoint` files go through.
+pub fn write_output(what: &str, path: &Path, contents: &[u8]) -> Result<(), ArenaError> {
+    write_atomically(path, contents)?;
+    announce_written(what, path);
+    Ok(())
 }
 
 /// Writes `text` and a line break to standard error, ignoring a failure (stderr closed or

@@ -82,8 +82,11 @@ fn play_json_is_complete_legal_and_deterministic() {
     ];
     let first = succeed(&args);
     assert_eq!(first, succeed(&args), "two runs print the same bytes");
-    assert_eq!(first.lines().count(), 1);
     let value = json(&first);
+    // One member per line and one placement per line (docs/commands.md, "JSON output"): `{`,
+    // nine members, the placements' opening line, the placements, `]` and `}`.
+    let placements = value["placements"].as_array().unwrap().len();
+    assert_eq!(first.lines().count(), 13 + placements);
     // Exactly the contract's fields (docs/spec/arena.md, "Command-line contract") and the game-over
     // rule, which every result records (docs/spec/rules.md).
     let keys: Vec<&str> = value

@@ -388,8 +388,9 @@ fn a_tune_through_a_runner_command_equals_the_in_process_tune() {
                 "{name}: {}",
                 String::from_utf8_lossy(&output.stderr)
             );
+            // Each names its own files.
             assert_eq!(
-                String::from_utf8_lossy(&output.stderr),
+                String::from_utf8_lossy(&output.stderr).replace(&name, &reference),
                 String::from_utf8_lossy(&in_process_stderr),
                 "{name}"
             );
@@ -466,7 +467,20 @@ done < "$tasks"
         "call: 0 1 2 3 4 \ncall: 1 3 4 \ncall: 0 1 2 3 4 \n"
     );
     let notes: Vec<&str> = stderr.lines().collect();
-    assert_eq!(notes.len(), 2, "{stderr}");
+    assert_eq!(notes.len(), 4, "{stderr}");
+    assert_eq!(
+        notes[2..],
+        [
+            format!(
+                "checkpoint written to {}",
+                folder.join("retried-checkpoint.json").display()
+            ),
+            format!(
+                "tuned weights written to {}",
+                folder.join("retried.json").display()
+            ),
+        ]
+    );
     assert_eq!(notes[0], "note: --runner exited with exit status: 1");
     assert!(
         notes[1].starts_with(

@@ -425,5 +425,5 @@ fn play_json(
             })
         })
         .map_err(value_error)?;
-    Ok(PlayJson::new(&strategy, &settings, &result, placements).to_line())
+    Ok(PlayJson::new(&strategy, &settings, &result, placements).to_json())
 }

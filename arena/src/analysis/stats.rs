@@ -19,7 +19,8 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 /// Two-sided 95% confidence: the interval leaves 2.5% on each side.
 const UPPER_TAIL_95: f64 = 0.975;
 
-/// The summary of a sample (e.g. the lines of every game a strategy played).
+/// The summary of a sample of counts, values that are never negative (e.g. the lines of every
+/// game a strategy played).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
     /// How many values.
@@ -37,13 +38,20 @@ pub struct Summary {
     /// The standard error of the mean, `standard_deviation / sqrt(count)`; `None` for one value.
     pub standard_error: Option<f64>,
     /// The 95% confidence interval of the mean by Student's t with `count − 1` degrees of
-    /// freedom: `mean ± t(0.975, count − 1) × standard_error`; `None` for one value.
+    /// freedom, `mean ± t(0.975, count − 1) × standard_error`, cut at 0 below: the values are
+    /// counts, so their true mean is never negative, and leaving out the negative part of
+    /// the interval removes only means that cannot be (the interval still holds the true mean
+    /// whenever Student's interval does). `None` for one value.
     pub interval_95: Option<(f64, f64)>,
 }
 
 impl Summary {
-    /// Summarizes `values`; `None` when there are none.
+    /// Summarizes `values` (counts, never negative); `None` when there are none.
     pub fn of(values: &[f64]) -> Option<Summary> {
+        debug_assert!(
+            values.iter().all(|&value| value >= 0.0),
+            "a summary is of counts"
+        );
         let mean = mean(values)?;
         let median = median(values)?;
         let min = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -53,7 +61,7 @@ impl Summary {
             standard_deviation.map(|deviation| deviation / (values.len() as f64).sqrt());
         let interval_95 = standard_error.map(|error| {
             let half_width = student_t_quantile(UPPER_TAIL_95, values.len() - 1) * error;
-            (mean - half_width, mean + half_width)
+            ((mean - half_width).max(0.0), mean + half_width)
         });
         Some(Summary {
             count: values.len(),
@@ -304,7 +312,31 @@ mod tests {
         assert_close(pair.standard_error.unwrap(), 1.0, 1e-15);
         let (low, high) = pair.interval_95.unwrap();
         assert_close(high - 2.0, 12.706_204_736_174_698, 1e-12);
-        assert_close(2.0 - low, 12.706_204_736_174_698, 1e-12);
+        // 2 − 12.7 is below 0, which no mean of counts can be: the interval starts at 0.
+        assert_eq!(low, 0.0);
+    }
+
+    #[test]
+    fn the_interval_of_a_mean_of_counts_never_goes_below_zero() {
+        // A two-game tournament of 2 and 209 lines: mean 105.5, deviations ±103.5, variance
+        // 2 × 103.5² / 1, standard error sqrt(2) × 103.5 / sqrt(2) = 103.5, and
+        // t(0.975, 1) = 12.706204736174698: Student's interval is 105.5 ± 1315.09..., whose
+        // low end (−1209.6) no mean of line counts can reach.
+        let summary = Summary::of(&[2.0, 209.0]).unwrap();
+        assert_close(summary.standard_error.unwrap(), 103.5, 1e-12);
+        let (low, high) = summary.interval_95.unwrap();
+        assert_eq!(low, 0.0);
+        assert_close(high, 105.5 + 12.706_204_736_174_698 * 103.5, 1e-9);
+        // An interval wholly above 0 is Student's, unchanged: 100 and 102 lines, mean 101,
+        // standard error 1, so 101 ± 12.706...
+        let (low, high) = Summary::of(&[100.0, 102.0]).unwrap().interval_95.unwrap();
+        assert_close(low, 101.0 - 12.706_204_736_174_698, 1e-12);
+        assert_close(high, 101.0 + 12.706_204_736_174_698, 1e-12);
+        // No spread: the interval is the mean itself; all zeros: [0, 0].
+        assert_eq!(
+            Summary::of(&[0.0, 0.0]).unwrap().interval_95,
+            Some((0.0, 0.0))
+        );
     }
 
     #[test]
@@ -349,17 +381,19 @@ mod tests {
     }
 
     /// Student's t quantile t(0.975, n − 1) as `Summary` uses it: the half-width of the 95%
-    /// interval over the standard error, for a sample of n values centred on 0 (so the mean is
-    /// exactly 0 and the upper end is the half-width).
+    /// interval over the standard error, for a sample of n consecutive counts centred on a
+    /// power of two at least n and 64 (so the mean is exact, the counts and the interval stay
+    /// above 0, and the centre's small ulp keeps the half-width's digits).
     fn t_975_through_interval(count: usize) -> f64 {
+        let centre = count.next_power_of_two().max(64) as f64;
         let values: Vec<f64> = (0..count)
-            .map(|i| i as f64 - (count - 1) as f64 / 2.0)
+            .map(|i| centre + i as f64 - (count - 1) as f64 / 2.0)
             .collect();
         let summary = Summary::of(&values).unwrap();
-        assert_eq!(summary.mean, 0.0);
+        assert_eq!(summary.mean, centre);
         let (low, high) = summary.interval_95.unwrap();
-        assert_eq!(low, -high);
-        high / summary.standard_error.unwrap()
+        assert_close(centre - low, high - centre, 1e-12);
+        (high - centre) / summary.standard_error.unwrap()
     }
 
     #[test]

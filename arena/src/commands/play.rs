@@ -2,7 +2,8 @@
 //! watched in the terminal and recorded as a replay.
 //!
 //! Text output gives the pieces, lines, score, how the game ended, the wall-clock time and
-//! pieces per second. `--json` prints one line:
+//! pieces per second. `--json` prints the JSON report (one placement per line, the layout of
+//! every `--json`: docs/commands.md):
 //! `{"strategy","generator","seed","board_height","pieces","lines","score","game_over",
 //! "placements":[{"piece","x","y","rotation","cleared"}…]}` (docs/spec/arena.md's contract; `strategy` is
 //! the canonical name, `piece` a letter, `--no-placements` drops the list). It holds nothing
@@ -24,7 +25,7 @@ use crate::commands::options::{GameRules, PieceCap};
 use crate::error::ArenaError;
 use crate::report::game::{PlayJson, play_text};
 use crate::report::html::viewer::verified_replay_page;
-use crate::report::output::{print_output, print_to_stderr, write_atomically};
+use crate::report::output::{print_output, print_to_stderr, write_output};
 use crate::report::stats::EstimateJson;
 use crate::report::terminal::{DEFAULT_SPEED, Watcher};
 use crate::report::watch::play_watched;
@@ -51,7 +52,8 @@ pub struct Args {
     /// The piece cap.
     #[command(flatten)]
     pub cap: PieceCap,
-    /// Print the result as one line of JSON (no timings, so runs compare byte for byte).
+    /// Print the result as JSON, one placement per line (no timings, so runs compare byte for
+    /// byte).
     #[arg(long)]
     pub json: bool,
     /// With --json: leave out the list of placements.
@@ -174,18 +176,18 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if replayed {
         let replay = Replay::record(&strategy, &settings, &result).map_err(ArenaError::Internal)?;
         if let Some(path) = &args.record {
-            write_atomically(path, replay.to_json().as_bytes())?;
+            write_output("replay", path, replay.to_json().as_bytes())?;
         }
         if let Some(path) = &args.html {
             // The game's own replay verifies; a failure is a bug, not bad input.
             let page = verified_replay_page(&replay, None).map_err(ArenaError::Internal)?;
-            write_atomically(path, page.as_bytes())?;
+            write_output("replay viewer page", path, page.as_bytes())?;
         }
     }
     let estimate = statistics.map(|statistics| EstimateJson::of(statistics.fit().as_ref()));
     if args.json {
         let report = PlayJson::new(&strategy, &settings, &result, !args.no_placements);
-        return print_output(&report.with_estimate(estimate).to_line());
+        return print_output(&report.with_estimate(estimate).to_json());
     }
     let mut text = play_text(&strategy, &settings, &result, replayed);
     if let Some(estimate) = estimate {

@@ -12,7 +12,7 @@ use tetris_registry::{Strategy, StrategySpec};
 use crate::error::ArenaError;
 use crate::report::game::{ReplayJson, replay_text};
 use crate::report::html::viewer::ReplayViewer;
-use crate::report::output::{check_output_file, print_output, write_atomically};
+use crate::report::output::{check_output_file, print_output, write_output};
 use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
 use crate::request::{JobFiles, RequestError};
 use crate::sim::replay::Replay;
@@ -129,10 +129,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     if let (Some(path), Some(viewer)) = (&args.html, viewer) {
         let page = viewer.page(&replay).map_err(ArenaError::Internal)?;
-        write_atomically(path, page.as_bytes())?;
+        write_output("replay viewer page", path, page.as_bytes())?;
     }
     if args.json {
-        return print_output(&ReplayJson::new(&shown, &replay, &verified, args.redecide).to_line());
+        return print_output(&ReplayJson::new(&shown, &replay, &verified, args.redecide).to_json());
     }
     print_output(&replay_text(
         &shown,

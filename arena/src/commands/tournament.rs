@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use crate::commands::options::{GameRules, Parallel, PieceCap};
 use crate::commands::play::uncapped_note;
 use crate::error::ArenaError;
-use crate::report::output::{print_to_stderr, write_atomically};
+use crate::report::output::{print_to_stderr, write_output};
 use crate::report::parts::{RunDelivery, tournament_part, write_part};
 use crate::report::tournament::TournamentReport;
 use crate::request::RunOptions;
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         report.write_plots(folder)?;
     }
     if let Some(path) = &args.html {
-        write_atomically(path, report.html()?.as_bytes())?;
+        write_output("tournament page", path, report.html()?.as_bytes())?;
     }
     destination.deliver(&report)?;
     interrupt::finished_or_error(

@@ -12,7 +12,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tetris_core::{GameOverRule, GeneratorKind};
 
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, print_output, print_to_stderr, write_atomically};
+use crate::report::output::{
+    announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
+};
 use crate::request::tune::{CheckedTune, TuneRequest};
 use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
 use crate::run::interrupt;
@@ -176,6 +178,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         "interrupted: the running iteration stops after its games' current piece and is \
          dropped; the finished iterations are already written (Ctrl-C again to quit at once)",
     );
+    let resumed_at = checkpoint.iterations_done;
     while checkpoint.iterations_done < args.iterations {
         let record = match &runner {
             Some(runner) => run_iteration_external(&mut checkpoint, runner, &mut |line| {
@@ -210,6 +213,17 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         runner.finish()?;
     }
     write_weights(&checkpoint, &args.out)?;
+    // Written after every iteration; said once, now that they are final.
+    if let Some(path) = args
+        .checkpoint
+        .as_ref()
+        .filter(|_| checkpoint.iterations_done > resumed_at)
+    {
+        announce_written("checkpoint", path);
+    }
+    if checkpoint.best.is_some() {
+        announce_written("tuned weights", &args.out);
+    }
     if let Some(warning) = flat_fitness_warning(&checkpoint.history) {
         print_to_stderr(&warning);
     }

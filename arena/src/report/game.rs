@@ -7,7 +7,7 @@ use serde::Serialize;
 use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
-use crate::output::json_line;
+use crate::output::pretty_json;
 use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
@@ -66,9 +66,9 @@ impl PlayJson {
         }
     }
 
-    /// One line of JSON.
-    pub fn to_line(&self) -> String {
-        json_line(self)
+    /// The JSON report ([`pretty_json`]'s layout: one placement per line).
+    pub fn to_json(&self) -> String {
+        pretty_json(self)
     }
 }
 
@@ -148,9 +148,9 @@ impl<'a> ReplayJson<'a> {
         }
     }
 
-    /// One line of JSON.
-    pub fn to_line(&self) -> String {
-        json_line(self)
+    /// The JSON report ([`pretty_json`]'s layout).
+    pub fn to_json(&self) -> String {
+        pretty_json(self)
     }
 }
 

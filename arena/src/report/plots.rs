@@ -62,11 +62,10 @@ pub fn row_share_chart(
         };
         let caption = match fit {
             Some(fit) => format!(
-                "Share of pieces by {row_name}: ratio {:.4}/row, R² {:.4}, expected {:.3e} \
-                 pieces",
+                "Share of pieces by {row_name}: ratio {:.4}/row, R² {:.4}, expected {} pieces",
                 fit.ratio(),
                 fit.r_squared,
-                fit.expected_pieces()
+                crate::format::significant(fit.expected_pieces())
             ),
             None => format!("Share of pieces by {row_name} (no fit)"),
         };

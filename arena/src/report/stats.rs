@@ -12,7 +12,8 @@ use crate::analysis::pieces::{
 };
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
-use crate::output::{pretty_json, print_output, write_atomically, write_folder};
+use crate::format::significant;
+use crate::output::{announce_written, pretty_json, print_output, write_atomically, write_folder};
 use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
 use tetris_core::Piece;
@@ -219,6 +220,9 @@ pub fn deliver_stats(
     json: bool,
 ) -> Result<(), ArenaError> {
     let report = write_stats_folder(strategy, settings, statistics, folder)?;
+    if let Some(folder) = folder {
+        announce_written("statistics (stats.json and the plots)", folder);
+    }
     print_output(&if json {
         report
     } else {
@@ -279,7 +283,8 @@ pub fn stats_text(
         let used = fit.as_ref().is_some_and(|fit| fit.rows.contains(&row));
         let _ = writeln!(
             text,
-            "{row:>4} {count:>11} {share:>12.6e}  {}",
+            "{row:>4} {count:>11} {:>12}  {}",
+            significant(share),
             if used { "yes" } else { "" }
         );
     }
@@ -329,15 +334,15 @@ pub fn stats_text(
             let _ = writeln!(
                 text,
                 "\nfit over rows {:?}: slope {:.6}, ratio {:.6} per row, intercept {:.6}, \
-                 R² {:.6}\nshare at row 0 {:.6e}: expected {:.6e} pieces, {:.6e} lines per game",
+                 R² {:.6}\nshare at row 0 {}: expected {} pieces, {} lines per game",
                 fit.rows,
                 fit.slope,
                 fit.ratio(),
                 fit.intercept,
                 fit.r_squared,
-                fit.top_row_share(),
-                fit.expected_pieces(),
-                fit.expected_lines()
+                significant(fit.top_row_share()),
+                significant(fit.expected_pieces()),
+                significant(fit.expected_lines())
             );
         }
         None => {
@@ -404,8 +409,9 @@ impl EstimateJson {
     pub fn text(&self) -> String {
         match (self.expected_lines, self.expected_pieces, self.r_squared) {
             (Some(lines), Some(pieces), Some(r_squared)) => format!(
-                "{lines:.0} lines ({pieces:.0} pieces) per game from where the pieces locked, \
-                 R² {r_squared:.4}"
+                "{} lines ({} pieces) per game from where the pieces locked, R² {r_squared:.4}",
+                significant(lines),
+                significant(pieces)
             ),
             _ => "too few rows had pieces to fit a line".to_string(),
         }

@@ -12,8 +12,8 @@ use serde::Serialize;
 use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
 use crate::error::ArenaError;
-use crate::format::{aligned, format_p_value, optional};
-use crate::output::{RunReport, csv_text, pretty_json, write_folder};
+use crate::format::{aligned, format_p_value, optional, significant};
+use crate::output::{RunReport, announce_written, csv_text, pretty_json, write_folder};
 use crate::report::plots;
 use crate::report::stats::{ESTIMATE_RULE, EstimateJson};
 use crate::run::Finished;
@@ -63,7 +63,7 @@ pub const TETRIS_SHARE_RULE: &str = "rows cleared by Tetrises (4 x Tetrises) / a
 
 /// The confidence interval's definition, as stored with the results.
 pub const INTERVAL_RULE: &str = "95% interval of mean lines: mean +/- t(0.975, games - 1) x \
-    standard error (Student t)";
+    standard error (Student t), cut at 0 below (no mean of line counts is negative)";
 
 /// A finished run with its statistics, ready to print and write.
 pub struct TournamentReport<'a> {
@@ -288,8 +288,10 @@ impl<'a> TournamentReport<'a> {
             table.push(vec![
                 self.settings.names[index].clone(),
                 optional(mean, 1),
-                optional(fit.as_ref().map(LogLinearFit::expected_lines), 0),
-                optional(fit.as_ref().map(LogLinearFit::expected_pieces), 0),
+                fit.as_ref()
+                    .map_or("-".to_string(), |fit| significant(fit.expected_lines())),
+                fit.as_ref()
+                    .map_or("-".to_string(), |fit| significant(fit.expected_pieces())),
                 optional(fit.as_ref().map(|fit| fit.r_squared), 4),
                 fit.as_ref().map_or("-".to_string(), |fit| {
                     format!(
@@ -321,7 +323,9 @@ impl<'a> TournamentReport<'a> {
     pub fn write_plots(&self, folder: &Path) -> Result<(), ArenaError> {
         write_folder("--plots", folder, is_plots_output, |folder| {
             self.write_plots_into(folder)
-        })
+        })?;
+        announce_written("plots", folder);
+        Ok(())
     }
 
     /// [`TournamentReport::write_plots`] into the empty folder `folder`.
@@ -621,7 +625,7 @@ impl RunReport for TournamentReport<'_> {
         text.push('\n');
         text.push_str(&self.summary_table());
         text.push_str(&format!(
-            "Lines: 95% interval by Student t; Tetris share = rows cleared by Tetrises / all \
+            "Lines: 95% interval by Student t, cut at 0; Tetris share = rows cleared by Tetrises / all \
              rows; pieces/s per thread of game time.\nWall time {:.2} s with {} jobs.\n\n",
             self.finished.wall.as_secs_f64(),
             self.finished.jobs

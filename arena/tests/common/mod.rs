@@ -21,8 +21,8 @@ pub fn run(command: &str, args: &[&str]) -> Output {
         .expect("the arena binary runs")
 }
 
-/// Runs `arena COMMAND ARGS… --json`, which must succeed with nothing on stderr (not a
-/// terminal: no progress bar), and parses its stdout.
+/// Runs `arena COMMAND ARGS… --json`, which must succeed with nothing on stderr but the
+/// lines naming the files it wrote (not a terminal: no progress bar), and parses its stdout.
 pub fn run_json(command: &str, args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.push("--json");
@@ -32,12 +32,17 @@ pub fn run_json(command: &str, args: &[&str]) -> Value {
         "{command} {args:?} failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_only_written_lines(&output.stderr);
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+/// Checks that `stderr` holds nothing but lines naming written files (`WHAT written to PATH`).
+pub fn assert_only_written_lines(stderr: &[u8]) {
+    let stderr = String::from_utf8_lossy(stderr);
+    assert!(
+        stderr.lines().all(|line| line.contains(" written to ")),
+        "{stderr}"
+    );
 }
 
 /// A fresh, empty folder for one test's files.

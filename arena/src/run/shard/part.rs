@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
-use crate::output::{json_line, print_output, write_atomically};
+use crate::output::{json_line, print_output, write_atomically, written_line};
 use crate::run::Finished;
 use crate::run::shard::Shard;
 use crate::run::shard::kinds::{
@@ -227,14 +227,17 @@ impl Part {
 
     /// One line saying what the part holds and where it went.
     pub fn summary(&self, path: &Path) -> String {
-        format!(
-            "{} shard {}: {} of {} {} written to {} (merge every shard with `arena merge`)\n",
+        let what = format!(
+            "{} shard {}: {} of {} {}",
             self.body.command(),
             self.shard,
             self.games.len(),
             self.body.run_games(),
             self.body.unit(),
-            path.display()
+        );
+        format!(
+            "{} (merge every shard with `arena merge`)\n",
+            written_line(&what, path)
         )
     }
 
