@@ -15,9 +15,12 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec, evaluator_from_weights_json, evaluator_names};
 
 use crate::input::read_board;
+use crate::request::tune::TuneRequest;
 use crate::request::values;
 use crate::sim::replay::Replay;
-use crate::tune::checkpoint::{Checkpoint, load_checkpoint};
+use crate::tune::checkpoint::{
+    Checkpoint, feature_names, finish_iteration, load_checkpoint, report,
+};
 
 /// One entry point: arbitrary bytes in, a panic the only failure.
 pub type EntryPoint = fn(&[u8]);
@@ -126,15 +129,39 @@ pub fn replay(data: &[u8]) {
     }
 }
 
-/// A tuner checkpoint, read as `arena tune --resume` reads it, checked against the settings
-/// and features it names itself (so that the checks after the parse are reached).
+/// A tuner checkpoint, resumed as `arena tune --resume` resumes it: the command line that
+/// would resume it (its own settings as the options) goes through the request's check of the
+/// values, and the file through [`load_checkpoint`] with the evaluator's features, so that
+/// every check of the checkpoint is reached. A checkpoint these accept must then run: the
+/// next iteration is finished with made-up game values (no game is played), as the tuner
+/// finishes one, and the report is printed to a string.
 pub fn checkpoint(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(parsed) = serde_json::from_str::<Checkpoint>(text) {
-        let scratch = ScratchFile::new("checkpoint", data);
-        let _ = load_checkpoint(&scratch.0, &parsed.settings, &parsed.features);
+    let Ok(parsed) = serde_json::from_str::<Checkpoint>(text) else {
+        return;
+    };
+    let scratch = ScratchFile::new("checkpoint", data);
+    let out = scratch.0.with_extension("weights.json");
+    let Ok(settings) =
+        TuneRequest::resuming(&parsed.settings, u64::MAX, out.clone(), scratch.0.clone())
+            .and_then(|request| request.settings())
+    else {
+        return;
+    };
+    let Ok(features) = feature_names(&settings.evaluator) else {
+        return;
+    };
+    let features: Vec<String> = features.iter().map(|name| name.to_string()).collect();
+    if let Ok(mut checkpoint) = load_checkpoint(&scratch.0, &settings, &features) {
+        let candidates = checkpoint.state.candidates().len();
+        // Every candidate's games score its number: a ranking with ties and a clear best.
+        let values: Vec<Vec<u64>> = (0..candidates as u64)
+            .map(|value| vec![value % 7])
+            .collect();
+        finish_iteration(&mut checkpoint, &values);
+        let _ = report(&checkpoint, &out);
     }
 }
 

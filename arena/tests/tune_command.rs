@@ -552,3 +552,243 @@ fn a_task_that_never_gives_a_result_is_named_in_one_error_line() {
     }
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// Runs `arena tune` with `small("cem")`, one iteration, `extra` options and a runner that
+/// plays nothing (no retry), which must fail; its one `error:` line.
+fn refused(extra: &[&str]) -> String {
+    let mut args = vec!["tune"];
+    args.extend(small("cem"));
+    args.extend([
+        "--iterations",
+        "1",
+        "--runner",
+        "true {tasks}",
+        "--retries",
+        "0",
+    ]);
+    args.extend(extra);
+    let output = arena(&args);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{extra:?}");
+    assert_eq!(stderr.lines().count(), 1, "{extra:?}: {stderr}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn the_work_folder_is_none_of_the_runs_other_files_and_holds_none() {
+    let folder = scratch_folder("work-folder");
+    let path = |name: &str| folder.join(name).display().to_string();
+    let work = path("work");
+    fs::create_dir(&work).unwrap();
+    // A checkpoint named like the tuner's iteration file, in the work folder: resuming
+    // through the runner used to overwrite it with the iteration file, then remove it.
+    let checkpoint = path("work/iteration.json");
+    let first = tune_two_iterations(&folder, "first", "cem", &[]);
+    assert!(first.status.success());
+    fs::copy(path("first-checkpoint.json"), &checkpoint).unwrap();
+    let saved = fs::read(&checkpoint).unwrap();
+    let out = path("w.json");
+    assert_eq!(
+        refused(&[
+            "--checkpoint",
+            &checkpoint,
+            "--resume",
+            "--out",
+            &out,
+            "--work-dir",
+            &work
+        ]),
+        format!(
+            "error: --work-dir {work} holds the --checkpoint {checkpoint}, and the folder is \
+             this command's own (replaced as a whole, or its files written and removed): give \
+             a folder that holds none of this command's other files"
+        )
+    );
+    assert_eq!(
+        fs::read(&checkpoint).unwrap(),
+        saved,
+        "the checkpoint is untouched"
+    );
+    // An output named like a task's result file: the tuner used to remove it.
+    let result = path("work/result-0.json");
+    fs::write(&result, "{}").unwrap();
+    assert!(
+        refused(&["--out", &result, "--work-dir", &work]).starts_with(&format!(
+            "error: --work-dir {work} holds the --out {result}, and the folder is this \
+             command's own"
+        ))
+    );
+    assert_eq!(fs::read_to_string(&result).unwrap(), "{}");
+    // The run's piece file in the work folder, or as the work folder.
+    let pieces = path("work/pieces.txt");
+    fs::write(&pieces, "TJZOSLI\n").unwrap();
+    let generator = format!("file:{pieces}");
+    assert!(
+        refused(&[
+            "--generator",
+            &generator,
+            "--out",
+            &out,
+            "--work-dir",
+            &work
+        ])
+        .starts_with(&format!(
+            "error: --work-dir {work} holds the piece file {pieces}, and the folder"
+        ))
+    );
+    assert_eq!(
+        refused(&[
+            "--generator",
+            &generator,
+            "--out",
+            &out,
+            "--work-dir",
+            &pieces
+        ]),
+        format!(
+            "error: --work-dir {pieces} is the same file as the piece file {pieces} this \
+             command reads: writing it would destroy the input; give another file"
+        )
+    );
+    // The work folder as the weights or the checkpoint file.
+    let weights = path("first.json");
+    let same = |first: &str, second: &str| {
+        format!(
+            "error: {first} and {second} are the same file: one output would overwrite the \
+             other; give two files"
+        )
+    };
+    assert_eq!(
+        refused(&["--out", &weights, "--work-dir", &weights]),
+        same(
+            &format!("--out {weights}"),
+            &format!("--work-dir {weights}")
+        )
+    );
+    let first_checkpoint = path("first-checkpoint.json");
+    assert_eq!(
+        refused(&[
+            "--checkpoint",
+            &first_checkpoint,
+            "--resume",
+            "--out",
+            &out,
+            "--work-dir",
+            &first_checkpoint
+        ]),
+        same(
+            &format!("--checkpoint {first_checkpoint}"),
+            &format!("--work-dir {first_checkpoint}")
+        )
+    );
+    // The default work folder, CHECKPOINT.tasks, as the weights file.
+    let tasks = format!("{first_checkpoint}.tasks");
+    fs::write(&tasks, "weights").unwrap();
+    assert_eq!(
+        refused(&[
+            "--checkpoint",
+            &first_checkpoint,
+            "--resume",
+            "--out",
+            &tasks
+        ]),
+        same(&format!("--out {tasks}"), &format!("--work-dir {tasks}"))
+    );
+    assert_eq!(fs::read_to_string(&tasks).unwrap(), "weights");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_task_result_is_never_the_tasks_piece_file() {
+    let folder = scratch_folder("task-result");
+    let path = |name: &str| folder.join(name).display().to_string();
+    let pieces = path("pieces.txt");
+    fs::write(&pieces, "TJZOSLI".repeat(20)).unwrap();
+    // A runner that keeps a copy of the iteration file and plays nothing.
+    let copy = path("copy");
+    fs::create_dir(&copy).unwrap();
+    let runner = format!("cp {{dir}}/iteration.json {copy}/");
+    let generator = format!("file:{pieces}");
+    let output = tune_two_iterations(
+        &folder,
+        "kept",
+        "cem",
+        &[
+            "--generator",
+            &generator,
+            "--runner",
+            &runner,
+            "--retries",
+            "0",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    // The task's result file, a hard link to the piece file the task reads.
+    let result = path("copy/result-0.json");
+    fs::hard_link(&pieces, &result).unwrap();
+    let output = arena(&["tune-task", &copy, "--task", "0"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "error: result file {result} is the same file as the piece file {pieces} this \
+             command reads: writing it would destroy the input; give another file\n"
+        )
+    );
+    assert_eq!(output.status.code(), Some(2));
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_report_shows_the_weights_aligned_with_six_decimals_and_the_file_keeps_every_digit() {
+    let folder = scratch_folder("report");
+    let output = tune_two_iterations(&folder, "shown", "cem", &[]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let file: Value =
+        serde_json::from_slice(&fs::read(folder.join("shown.json")).unwrap()).unwrap();
+    let weights = file["weights"].as_object().unwrap();
+    // The weights file holds the checkpoint's best weights exactly (JSON numbers that read
+    // back to the same f64).
+    let checkpoint: Value =
+        serde_json::from_slice(&fs::read(folder.join("shown-checkpoint.json")).unwrap()).unwrap();
+    let best: Vec<f64> = checkpoint["best"]["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value.as_f64().unwrap())
+        .collect();
+    let features = checkpoint["features"].as_array().unwrap();
+    assert_eq!(features.len(), 7);
+    for (name, value) in features.iter().zip(&best) {
+        let name = name.as_str().unwrap();
+        assert_eq!(weights[name].as_f64().unwrap().to_bits(), value.to_bits());
+    }
+    // The report: after its header, one line per feature, `  NAME = VALUE`, the names padded
+    // to the longest (dellacherie's `eroded_piece_cells`, 18 characters) and the values
+    // right-aligned with six decimals.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let header = lines
+        .iter()
+        .position(|line| line.starts_with("Best fitness"))
+        .unwrap();
+    let shown = &lines[header + 1..];
+    assert_eq!(shown.len(), 7, "{stdout}");
+    let width = best
+        .iter()
+        .map(|value| format!("{value:.6}").len())
+        .max()
+        .unwrap();
+    for ((line, name), value) in shown.iter().zip(features).zip(&best) {
+        let name = name.as_str().unwrap();
+        assert_eq!(
+            *line,
+            format!("  {name:<18}  =  {:>width$}", format!("{value:.6}")),
+            "{stdout}"
+        );
+        // Six decimals: the value to within half a millionth.
+        let printed: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+        assert!((printed - value).abs() <= 5e-7, "{line}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

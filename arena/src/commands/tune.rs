@@ -22,7 +22,7 @@ use crate::tune::checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, flat_fitness_warning,
     load_checkpoint, report, run_iteration, write_weights,
 };
-use crate::tune::external::{Runner, run_iteration_external};
+use crate::tune::external::{Runner, run_iteration_external, work_dir};
 use crate::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
 
 /// Options of `arena tune`.
@@ -131,13 +131,20 @@ impl Args {
             jobs: self.jobs,
             out: self.out.clone(),
             checkpoint: self.checkpoint.clone(),
+            work_dir: self.runner.as_ref().map(|_| {
+                work_dir(
+                    self.work_dir.as_deref(),
+                    self.checkpoint.as_deref().unwrap_or(&self.out),
+                )
+            }),
         }
     }
 }
 
 /// Runs `arena tune`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    let CheckedTune { settings, jobs } = args.request().check()?;
+    let request = args.request();
+    let CheckedTune { settings, jobs } = request.check()?;
     let features: Vec<String> = feature_names(&settings.evaluator)?
         .iter()
         .map(|name| name.to_string())
@@ -165,14 +172,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             .expect("the progress template is valid"),
     );
     bar.set_position(checkpoint.iterations_done.min(args.iterations));
-    let runner = match &args.runner {
-        Some(template) => Some(Runner::new(
-            template,
-            args.work_dir.as_deref(),
-            args.checkpoint.as_deref().unwrap_or(&args.out),
-            args.retries,
-        )?),
-        None => None,
+    let runner = match (&args.runner, &request.work_dir) {
+        (Some(template), Some(dir)) => Some(Runner::new(template, dir, args.retries)?),
+        _ => None,
     };
     interrupt::install_with_note(
         "interrupted: the running iteration stops after its games' current piece and is \

@@ -141,10 +141,12 @@ pub enum OutputError {
         /// Its path.
         input_path: String,
     },
-    /// An output folder, replaced as a whole, that holds an input or another output.
+    /// An output folder (replaced as a whole, or a work folder whose files the command
+    /// writes and removes) that holds an input or another output.
     #[error(
-        "{folder} {folder_path} holds the {inner} {inner_path}, and the folder is replaced as a \
-         whole: give a folder that holds none of this command's other files"
+        "{folder} {folder_path} holds the {inner} {inner_path}, and the folder is this \
+         command's own (replaced as a whole, or its files written and removed): give a folder \
+         that holds none of this command's other files"
     )]
     FolderHoldsFile {
         /// The output folder's option.

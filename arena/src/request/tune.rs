@@ -8,7 +8,7 @@ use tetris_registry::{RegistryError, StrategySpec, evaluator_names, searcher_nam
 
 use crate::error::ArenaError;
 use crate::report::output::check_output_file;
-use crate::request::values::{BoardHeight, Depth, Jobs, MaxPieces};
+use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
 use crate::request::{JobFiles, frameless_game_over_rule};
 use crate::tune::checkpoint::{FitnessKind, TuneSettings};
 use crate::tune::methods::MethodKind;
@@ -48,6 +48,10 @@ pub struct TuneRequest {
     pub out: PathBuf,
     /// The checkpoint written after every iteration.
     pub checkpoint: Option<PathBuf>,
+    /// With an external runner (`--runner`): its work folder, where the tuner writes and
+    /// removes its task files (the one given, or the default
+    /// [`crate::tune::external::work_dir`] chose); `None` without a runner.
+    pub work_dir: Option<PathBuf>,
 }
 
 /// The largest population (`--population`). Each candidate's strategy is built and kept for
@@ -100,9 +104,65 @@ pub struct CheckedTune {
 }
 
 impl TuneRequest {
-    /// Checks every rule of a tuning run before any game: the engines, depth, counts and
-    /// population, the game-over rule, and the two output files.
+    /// The command line that resumes a run of `settings` (each value given as its option),
+    /// running to `iterations` and writing `out` and `checkpoint`: the request `tune
+    /// --resume` checks before it reads the checkpoint. A value outside its option's range is
+    /// that option's error.
+    pub fn resuming(
+        settings: &TuneSettings,
+        iterations: u64,
+        out: PathBuf,
+        checkpoint: PathBuf,
+    ) -> Result<TuneRequest, ArenaError> {
+        Ok(TuneRequest {
+            evaluator: settings.evaluator.clone(),
+            method: settings.method,
+            searcher: settings.searcher.clone(),
+            depth: Depth::try_from(settings.depth as u64)?,
+            games: settings.games,
+            board_height: BoardHeight::try_from(settings.board_height as u64)?,
+            generator: values::generator(&settings.generator)?,
+            iterations,
+            seed: settings.seed,
+            population: settings.population,
+            fitness: settings.fitness,
+            max_pieces: MaxPieces::try_from(settings.max_pieces)?,
+            game_over: Some(settings.game_over_rule),
+            jobs: None,
+            out,
+            checkpoint: Some(checkpoint),
+            work_dir: None,
+        })
+    }
+
+    /// Checks every rule of a tuning run before any game: the settings' rules
+    /// ([`TuneRequest::settings`]) and the files: the weights and checkpoint outputs and the
+    /// runner's work folder are distinct, none is an input, and the work folder holds none of
+    /// the others.
     pub fn check(&self) -> Result<CheckedTune, ArenaError> {
+        let settings = self.settings()?;
+        check_output_file("--out", &self.out)?;
+        if let Some(path) = &self.checkpoint {
+            check_output_file("--checkpoint", path)?;
+        }
+        // The checkpoint is read by --resume and rewritten: it is an output, never the
+        // weights. The work folder is an output too: the tuner writes its task files there
+        // and removes them, so no other file of the run may be it or lie in it.
+        JobFiles::default()
+            .output("--checkpoint", self.checkpoint.as_deref())
+            .output("--out", Some(&self.out))
+            .output("--work-dir", self.work_dir.as_deref())
+            .generator(&self.generator)
+            .check()?;
+        Ok(CheckedTune {
+            settings,
+            jobs: Jobs::count_or_cores(self.jobs),
+        })
+    }
+
+    /// The rules of the run's values, before any game: the engines, depth, counts and
+    /// population, and the game-over rule; the settings the run stores in its checkpoint.
+    pub fn settings(&self) -> Result<TuneSettings, ArenaError> {
         if !evaluator_names().contains(&self.evaluator.as_str()) {
             return Err(RegistryError::unknown_evaluator(&self.evaluator).into());
         }
@@ -135,16 +195,6 @@ impl TuneRequest {
         }
         let searched: StrategySpec = format!("{}+{}", self.searcher, self.evaluator).parse()?;
         let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
-        check_output_file("--out", &self.out)?;
-        if let Some(path) = &self.checkpoint {
-            check_output_file("--checkpoint", path)?;
-        }
-        // The checkpoint is read by --resume and rewritten: it is an output, never the weights.
-        JobFiles::default()
-            .output("--checkpoint", self.checkpoint.as_deref())
-            .output("--out", Some(&self.out))
-            .generator(&self.generator)
-            .check()?;
         let settings = TuneSettings {
             evaluator: self.evaluator.clone(),
             method: self.method,
@@ -159,9 +209,6 @@ impl TuneRequest {
             max_pieces: self.max_pieces.get(),
             game_over_rule,
         };
-        Ok(CheckedTune {
-            settings,
-            jobs: Jobs::count_or_cores(self.jobs),
-        })
+        Ok(settings)
     }
 }

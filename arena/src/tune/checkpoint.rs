@@ -36,12 +36,16 @@ use tetris_core::{
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
 
 use crate::error::ArenaError;
+use crate::format::indented_table;
 use crate::output::write_atomically;
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::nes::{default_nes_game_over_rule, play_nes_game};
-use crate::tune::methods::{Method, MethodKind, SEED_GAMES, SEED_UPDATE, derived_seed, rng_for};
+use crate::tune::methods::{
+    Method, MethodKind, SEED_GAMES, SEED_INITIAL, SEED_UPDATE, StateError, check_unit,
+    derived_seed, rng_for,
+};
 
 /// The checkpoint format's name, stored in every checkpoint.
 pub const CHECKPOINT_FORMAT: &str = "arena-tune-checkpoint-1";
@@ -211,54 +215,279 @@ pub fn feature_names(name: &str) -> Result<&'static [&'static str], ArenaError> 
     Ok(evaluator.feature_names())
 }
 
-/// Reads a checkpoint and checks that it continues a run with `settings`. A file larger than
-/// [`CHECKPOINT_LIMIT`] (64 MiB) is refused.
+/// A checkpoint that cannot continue a run: the first inconsistency [`Checkpoint::check`]
+/// finds, or why the file is no checkpoint at all. A checkpoint is the tuner's own output, so
+/// each of these means an edited or damaged file (or one of another run), and resuming from it
+/// would not give what an uninterrupted run gives.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CheckpointError {
+    /// Not the JSON of a checkpoint.
+    #[error("not a checkpoint: {0}")]
+    NotACheckpoint(String),
+    /// Another format.
+    #[error("format {found:?}, expected {CHECKPOINT_FORMAT:?}")]
+    Format {
+        /// The format named in the file.
+        found: String,
+    },
+    /// Settings that differ from the command line's ([`settings_difference`]).
+    #[error("made with different settings: {0}")]
+    Settings(String),
+    /// Feature names other than the evaluator's.
+    #[error("its features {found:?} are not the evaluator's {expected:?}")]
+    Features {
+        /// The names in the file.
+        found: Vec<String>,
+        /// The evaluator's.
+        expected: Vec<String>,
+    },
+    /// A method's state no run reaches ([`Method::check`]).
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// A history of another length than the iterations done.
+    #[error("its history holds {records} iterations but iterations_done is {done}")]
+    HistoryLength {
+        /// The records.
+        records: usize,
+        /// `iterations_done`.
+        done: u64,
+    },
+    /// A record out of place: the history holds iterations 0, 1, 2, … in order.
+    #[error(
+        "its history's record {position} is of iteration {found}, expected {position} (the \
+         history holds iterations 0, 1, 2, ... in order)"
+    )]
+    IterationOrder {
+        /// The record's place in the history (from 0).
+        position: usize,
+        /// The iteration it names.
+        found: u64,
+    },
+    /// A record whose games' first seed is not the one the run's seed gives.
+    #[error(
+        "iteration {iteration}'s first_game_seed is {found}, but the run's --seed gives \
+         {expected}"
+    )]
+    GameSeed {
+        /// The iteration.
+        iteration: u64,
+        /// The seed recorded.
+        found: u64,
+        /// The seed derived from the run's seed.
+        expected: u64,
+    },
+    /// A negative fitness in the history (fitness is a mean of lines or points).
+    #[error("iteration {iteration}'s {which} fitness is {value}, but fitness is never negative")]
+    NegativeFitness {
+        /// The iteration.
+        iteration: u64,
+        /// `best` or `mean`.
+        which: &'static str,
+        /// The value.
+        value: f64,
+    },
+    /// A best candidate before any iteration, or none after one.
+    #[error(
+        "it has {} best candidate after {done} iterations (the first iteration sets one)",
+        if *present { "a" } else { "no" }
+    )]
+    BestPresence {
+        /// Whether the file has a best candidate.
+        present: bool,
+        /// `iterations_done`.
+        done: u64,
+    },
+    /// A best candidate with another number of weights than the features.
+    #[error("its best candidate has {found} weights, expected {expected} (one per feature)")]
+    BestLength {
+        /// Its weights.
+        found: usize,
+        /// The features.
+        expected: usize,
+    },
+    /// A best fitness that is not the best of the history.
+    #[error("its best candidate's fitness is {found}, but the best of its history is {expected}")]
+    BestFitness {
+        /// The best candidate's fitness.
+        found: f64,
+        /// The highest `best` of the history.
+        expected: f64,
+    },
+    /// A best candidate credited to another iteration than the first to reach its fitness.
+    #[error(
+        "its best candidate is from iteration {found}, but its fitness was first reached in \
+         iteration {expected}"
+    )]
+    BestIteration {
+        /// The iteration recorded with the best candidate.
+        found: u64,
+        /// The first iteration whose best equals it.
+        expected: u64,
+    },
+    /// A swarm whose best is not the run's best candidate (PSO remembers the same one).
+    #[error(
+        "the swarm's best (fitness {swarm}) is not its best candidate (fitness {best}): the \
+         swarm remembers the run's best candidate"
+    )]
+    SwarmBest {
+        /// The swarm's best fitness.
+        swarm: f64,
+        /// The best candidate's.
+        best: f64,
+    },
+    /// A checkpoint before the first iteration whose state is not the run's start.
+    #[error("iterations_done is 0, but its state is not the starting state of the run's --seed")]
+    NotTheStart,
+}
+
+impl Checkpoint {
+    /// Checks that this checkpoint continues a run with `settings` and the evaluator's
+    /// `features`, and that it is a state the tuner reaches: the format, the settings and
+    /// features; the method's state ([`Method::check`]: the settings' method, `--population`
+    /// candidates, one weight per feature, normalised candidates, the methods' bounds); the
+    /// history (one record per iteration done, iterations 0, 1, 2, … in order, each with the
+    /// first game seed the run's seed gives, no negative fitness); the best candidate (present
+    /// once an iteration finished, one weight per feature, normalised, the highest fitness of
+    /// the history and from the first iteration that reached it, the swarm's own best for
+    /// PSO); and before any iteration, the run's starting state. The numbers are finite: JSON
+    /// holds no other. Returns the first inconsistency.
+    pub fn check(
+        &self,
+        settings: &TuneSettings,
+        features: &[String],
+    ) -> Result<(), CheckpointError> {
+        if self.format != CHECKPOINT_FORMAT {
+            return Err(CheckpointError::Format {
+                found: self.format.clone(),
+            });
+        }
+        if let Some(difference) = settings_difference(&self.settings, settings) {
+            return Err(CheckpointError::Settings(difference));
+        }
+        if self.features != features {
+            return Err(CheckpointError::Features {
+                found: self.features.clone(),
+                expected: features.to_vec(),
+            });
+        }
+        self.state
+            .check(settings.method, features.len(), settings.population)?;
+        let done = self.iterations_done;
+        if self.history.len() as u64 != done {
+            return Err(CheckpointError::HistoryLength {
+                records: self.history.len(),
+                done,
+            });
+        }
+        for (position, record) in self.history.iter().enumerate() {
+            if record.iteration != position as u64 {
+                return Err(CheckpointError::IterationOrder {
+                    position,
+                    found: record.iteration,
+                });
+            }
+            let expected = derived_seed(settings.seed, SEED_GAMES, record.iteration);
+            if record.first_game_seed != expected {
+                return Err(CheckpointError::GameSeed {
+                    iteration: record.iteration,
+                    found: record.first_game_seed,
+                    expected,
+                });
+            }
+            for (which, value) in [("best", record.best), ("mean", record.mean)] {
+                if value < 0.0 {
+                    return Err(CheckpointError::NegativeFitness {
+                        iteration: record.iteration,
+                        which,
+                        value,
+                    });
+                }
+            }
+        }
+        self.check_best(features.len())?;
+        if done == 0 {
+            let start = Method::start(
+                settings.method,
+                features.len(),
+                settings.population,
+                &mut rng_for(settings.seed, SEED_INITIAL, 0),
+            );
+            if self.state != start {
+                return Err(CheckpointError::NotTheStart);
+            }
+        }
+        Ok(())
+    }
+
+    /// The best candidate's rules (see [`Checkpoint::check`]), the history being checked.
+    fn check_best(&self, dimension: usize) -> Result<(), CheckpointError> {
+        let done = self.iterations_done;
+        let best = match &self.best {
+            None if done == 0 => return Ok(()),
+            Some(best) if done > 0 => best,
+            other => {
+                return Err(CheckpointError::BestPresence {
+                    present: other.is_some(),
+                    done,
+                });
+            }
+        };
+        if best.weights.len() != dimension {
+            return Err(CheckpointError::BestLength {
+                found: best.weights.len(),
+                expected: dimension,
+            });
+        }
+        check_unit("its best candidate", &best.weights)?;
+        // The first record of the highest best: later iterations replace the best candidate
+        // only when they beat it.
+        let mut first = &self.history[0];
+        for record in &self.history {
+            if record.best > first.best {
+                first = record;
+            }
+        }
+        if best.fitness != first.best {
+            return Err(CheckpointError::BestFitness {
+                found: best.fitness,
+                expected: first.best,
+            });
+        }
+        if best.iteration != first.iteration {
+            return Err(CheckpointError::BestIteration {
+                found: best.iteration,
+                expected: first.iteration,
+            });
+        }
+        if let Method::Pso(swarm) = &self.state
+            && (swarm.best.as_ref() != Some(&best.weights) || swarm.best_fitness != best.fitness)
+        {
+            return Err(CheckpointError::SwarmBest {
+                swarm: swarm.best_fitness,
+                best: best.fitness,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Reads the checkpoint at `path` and checks that it continues a run with `settings` and the
+/// evaluator's `features` ([`Checkpoint::check`]): what `tune --resume` does before its first
+/// iteration. A file larger than [`CHECKPOINT_LIMIT`] (64 MiB) is refused; every other
+/// problem is one message naming the file.
 pub fn load_checkpoint(
     path: &Path,
     settings: &TuneSettings,
     features: &[String],
 ) -> Result<Checkpoint, ArenaError> {
-    let shown = path.display().to_string();
-    let bad = |message: String| ArenaError::Usage(format!("checkpoint {shown}: {message}"));
     let text = crate::input::read_text(path, CHECKPOINT_LIMIT, "checkpoint")?;
-    let checkpoint: Checkpoint =
-        serde_json::from_str(&text).map_err(|error| bad(format!("not a checkpoint: {error}")))?;
-    if checkpoint.format != CHECKPOINT_FORMAT {
-        return Err(bad(format!(
-            "format {:?}, expected {CHECKPOINT_FORMAT:?}",
-            checkpoint.format
-        )));
-    }
-    if let Some(difference) = settings_difference(&checkpoint.settings, settings) {
-        return Err(bad(format!("made with different settings: {difference}")));
-    }
-    if checkpoint.features != features {
-        return Err(bad(format!(
-            "its features {:?} are not the evaluator's {:?}",
-            checkpoint.features, features
-        )));
-    }
-    checkpoint
-        .state
-        .check_shape(features.len(), settings.population)
-        .map_err(bad)?;
-    if let Some(best) = &checkpoint.best {
-        if best.weights.len() != features.len() {
-            return Err(bad(format!(
-                "its best candidate has {} weights, expected {} (one per feature)",
-                best.weights.len(),
-                features.len()
-            )));
-        }
-    }
-    if checkpoint.history.len() as u64 != checkpoint.iterations_done {
-        return Err(bad(format!(
-            "its history holds {} iterations but iterations_done is {}",
-            checkpoint.history.len(),
-            checkpoint.iterations_done
-        )));
-    }
-    Ok(checkpoint)
+    serde_json::from_str::<Checkpoint>(&text)
+        .map_err(|error| CheckpointError::NotACheckpoint(error.to_string()))
+        .and_then(|checkpoint| {
+            checkpoint.check(settings, features)?;
+            Ok(checkpoint)
+        })
+        .map_err(|error| ArenaError::Usage(format!("checkpoint {}: {error}", path.display())))
 }
 
 /// The first setting that differs, as `NAME: CHECKPOINT (checkpoint) vs NOW (command line)`.
@@ -512,11 +741,33 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
             best.iteration,
             out.display()
         ));
-        for (name, value) in checkpoint.features.iter().zip(&best.weights) {
-            text.push_str(&format!("  {name} = {value}\n"));
-        }
+        text.push_str(&weights_table(&checkpoint.features, &best.weights));
     }
     text
+}
+
+/// The decimals of a weight in the report: the weights are components of a unit vector, so
+/// six decimals show at least four significant digits of every weight above 0.001 (the
+/// weights file keeps every digit).
+pub const REPORT_DECIMALS: usize = 6;
+
+/// The best weights as the report shows them: one line per feature, `  NAME = VALUE`, names
+/// padded and values right-aligned with [`REPORT_DECIMALS`] decimals.
+pub fn weights_table(features: &[String], weights: &[f64]) -> String {
+    let rows: Vec<Vec<String>> = features
+        .iter()
+        .zip(weights)
+        .map(|(name, value)| {
+            let shown = format!("{value:.REPORT_DECIMALS$}");
+            // A weight that rounds to zero shows no sign ("-0.000000" for −0.0 or −1e-9).
+            let shown = match shown.strip_prefix('-') {
+                Some(unsigned) if unsigned.parse::<f64>() == Ok(0.0) => unsigned.to_string(),
+                _ => shown,
+            };
+            vec![name.clone(), "=".to_string(), shown]
+        })
+        .collect();
+    indented_table(&rows, "  ")
 }
 
 #[cfg(test)]
@@ -591,6 +842,21 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "checkpoint /dev/zero: larger than 64 MiB (the limit for a checkpoint)"
+        );
+    }
+
+    #[test]
+    fn the_report_shows_weights_aligned_with_six_decimals() {
+        let features = [
+            "holes".to_string(),
+            "row_transitions".to_string(),
+            "wells".into(),
+        ];
+        // −1e-9 rounds to zero and shows no sign; 0.123456789 rounds up in the sixth decimal.
+        assert_eq!(
+            weights_table(&features, &[-0.5, 0.123_456_789, -1e-9]),
+            "  holes            =  -0.500000\n  row_transitions  =   0.123457\n  wells            \
+             =   0.000000\n"
         );
     }
 

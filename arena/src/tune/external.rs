@@ -41,9 +41,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde::{Deserialize, Serialize};
+use tetris_core::GeneratorKind;
 
 use crate::error::ArenaError;
-use crate::output::{json_line, pretty_json, write_atomically};
+use crate::output::{check_distinct, json_line, pretty_json, write_atomically};
 use crate::tune::checkpoint::{
     Checkpoint, IterationPlan, IterationRecord, TuneSettings, finish_iteration, play_candidates,
 };
@@ -212,6 +213,16 @@ pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, Aren
             candidates.len().saturating_sub(1)
         )));
     };
+    // The result is written into the work folder, which holds the task's inputs: it must be
+    // none of them (a hard link to the piece file, say).
+    let result_file = result_path(dir, task);
+    let piece_file = match spec.settings.generator.parse::<GeneratorKind>()? {
+        GeneratorKind::File(path) => Some(PathBuf::from(path)),
+        _ => None,
+    };
+    let mut inputs: Vec<(&str, &Path)> = vec![("iteration file", &spec_path)];
+    inputs.extend(piece_file.as_deref().map(|path| ("piece file", path)));
+    check_distinct(&[("result file", &result_file)], &inputs)?;
     let values = play_candidates(
         &spec.settings,
         spec.plan.first_game_seed,
@@ -226,8 +237,21 @@ pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, Aren
         task,
         values,
     };
-    write_atomically(&result_path(dir, task), json_line(&result).as_bytes())?;
+    write_atomically(&result_file, json_line(&result).as_bytes())?;
     Ok(task)
+}
+
+/// The work folder of `arena tune --runner`: `dir` (`--work-dir`) when given, else
+/// `BESIDE.tasks` next to `beside`, the checkpoint or else the weights file.
+pub fn work_dir(dir: Option<&Path>, beside: &Path) -> PathBuf {
+    match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => {
+            let mut name = beside.file_name().unwrap_or_default().to_os_string();
+            name.push(".tasks");
+            beside.with_file_name(name)
+        }
+    }
 }
 
 /// The external runner of `arena tune --runner`: the command template, the work folder and
@@ -247,15 +271,10 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// Checks the template and prepares the work folder: `dir`, or `BESIDE.tasks` next to the
-    /// checkpoint or output file `beside`. The folder is created if missing; files of an
-    /// earlier run in it are removed.
-    pub fn new(
-        template: &str,
-        dir: Option<&Path>,
-        beside: &Path,
-        retries: u32,
-    ) -> Result<Runner, ArenaError> {
+    /// Checks the template and prepares the work folder `dir` ([`work_dir`]; the request's
+    /// check has made sure no other file of the run is it or lies in it): created if
+    /// missing; files of an earlier run in it are removed.
+    pub fn new(template: &str, dir: &Path, retries: u32) -> Result<Runner, ArenaError> {
         if !["{tasks}", "{ids}", "{dir}"]
             .iter()
             .any(|placeholder| template.contains(placeholder))
@@ -265,18 +284,10 @@ impl Runner {
                  commands, one per line), {{ids}} (a file of task numbers) or {{dir}}"
             )));
         }
-        let dir = match dir {
-            Some(dir) => dir.to_path_buf(),
-            None => {
-                let mut name = beside.file_name().unwrap_or_default().to_os_string();
-                name.push(".tasks");
-                beside.with_file_name(name)
-            }
-        };
         let shown = dir.display().to_string();
         let created = !dir.exists();
-        fs::create_dir_all(&dir).map_err(|error| ArenaError::io(&shown, &error))?;
-        let dir = fs::canonicalize(&dir).map_err(|error| ArenaError::io(&shown, &error))?;
+        fs::create_dir_all(dir).map_err(|error| ArenaError::io(&shown, &error))?;
+        let dir = fs::canonicalize(dir).map_err(|error| ArenaError::io(&shown, &error))?;
         let arena = std::env::current_exe().map_err(|error| ArenaError::io("arena", &error))?;
         let runner = Runner {
             template: template.to_string(),
@@ -615,7 +626,7 @@ mod tests {
 
     #[test]
     fn a_template_without_a_task_list_is_refused() {
-        let error = Runner::new("parallel -j 4", None, Path::new("/tmp/x.json"), 2).unwrap_err();
+        let error = Runner::new("parallel -j 4", Path::new("/tmp/x.json.tasks"), 2).unwrap_err();
         assert!(error.to_string().contains("names no task list"), "{error}");
     }
 }

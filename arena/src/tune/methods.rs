@@ -50,6 +50,132 @@ pub const GA_BLEND_ALPHA: f64 = 0.5;
 /// GA: standard deviation of the Gaussian mutation of one gene.
 pub const GA_MUTATION_STD: f64 = 0.1;
 
+/// How far from 1 the length of a normalised vector read from a checkpoint may be: the
+/// division by the length leaves a few units in the last place (about 1e-16 per weight);
+/// anything beyond 1e-9 was not written by [`normalise`].
+pub const UNIT_TOLERANCE: f64 = 1e-9;
+
+/// A method's state that no run can reach (read from a checkpoint file that was edited or
+/// damaged): the first inconsistency [`Method::check`] finds, named as in the file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StateError {
+    /// The state of another method than the settings'.
+    #[error("its state is {}'s, but its settings say --method {}", found.name(), expected.name())]
+    Method {
+        /// The state's method.
+        found: MethodKind,
+        /// The settings' method.
+        expected: MethodKind,
+    },
+    /// Another number of candidates than `--population`.
+    #[error("its state holds {found} candidates, expected {expected} (--population)")]
+    Population {
+        /// The candidates in the state.
+        found: usize,
+        /// The population.
+        expected: usize,
+    },
+    /// A vector with another length than the evaluator's features.
+    #[error("{vector} has {found} weights, expected {expected} (one per feature)")]
+    Length {
+        /// The vector, as the file names it (`particle 2's velocity`).
+        vector: String,
+        /// Its length.
+        found: usize,
+        /// The features.
+        expected: usize,
+    },
+    /// A candidate or remembered position that is not of unit length.
+    #[error("{vector} has length {length}, but candidates are normalised to length 1")]
+    NotNormalised {
+        /// The vector, as the file names it.
+        vector: String,
+        /// Its Euclidean length.
+        length: f64,
+    },
+    /// A negative CEM deviation (a square root is never negative).
+    #[error("the std's weight {index} is {value}, but a standard deviation is never negative")]
+    NegativeStd {
+        /// The weight.
+        index: usize,
+        /// Its deviation.
+        value: f64,
+    },
+    /// A velocity component beyond the clamp.
+    #[error(
+        "particle {particle}'s velocity has a component {value}, beyond the clamp \
+         ±{PSO_MAX_VELOCITY}"
+    )]
+    Velocity {
+        /// The particle.
+        particle: usize,
+        /// The component.
+        value: f64,
+    },
+    /// A stagnation count at which the particle would have restarted.
+    #[error(
+        "particle {particle} is stagnant for {found} iterations, but a particle restarts after \
+         {PSO_STAGNATION}"
+    )]
+    Stagnant {
+        /// The particle.
+        particle: usize,
+        /// Its count.
+        found: u32,
+    },
+    /// A negative fitness (fitness values are means of lines or points).
+    #[error("{what} has fitness {value}, but fitness is never negative")]
+    NegativeFitness {
+        /// Whose fitness.
+        what: String,
+        /// The value.
+        value: f64,
+    },
+    /// A particle without a best whose fitness or stagnation was not reset.
+    #[error(
+        "particle {particle} has no best, so its best_fitness and stagnant must be 0 (as a \
+         new or restarted particle's are)"
+    )]
+    ResetParticle {
+        /// The particle.
+        particle: usize,
+    },
+    /// A particle with a best in a swarm without one.
+    #[error("particle {particle} has a best, but the swarm has none")]
+    SwarmBestMissing {
+        /// The particle.
+        particle: usize,
+    },
+    /// A particle's best fitness above the swarm's.
+    #[error("particle {particle}'s best fitness {found} is above the swarm's best {swarm}")]
+    ParticleBeatsSwarm {
+        /// The particle.
+        particle: usize,
+        /// Its best fitness.
+        found: f64,
+        /// The swarm's.
+        swarm: f64,
+    },
+    /// A swarm fitness without a swarm best.
+    #[error("the swarm has no best, so its best_fitness must be 0, not {found}")]
+    SwarmFitnessWithoutBest {
+        /// The fitness found.
+        found: f64,
+    },
+}
+
+/// Checks that `values` is normalised: unit length within [`UNIT_TOLERANCE`], or zero.
+pub(crate) fn check_unit(name: &str, values: &[f64]) -> Result<(), StateError> {
+    let length = values.iter().map(|value| value * value).sum::<f64>().sqrt();
+    if length == 0.0 || (length - 1.0).abs() <= UNIT_TOLERANCE {
+        return Ok(());
+    }
+    Err(StateError::NotNormalised {
+        vector: name.to_string(),
+        length,
+    })
+}
+
 /// A uniform draw from [0, 1) with 53 random bits.
 pub fn unit_interval<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
@@ -249,6 +375,55 @@ impl ParticleSwarm {
     }
 }
 
+impl ParticleSwarm {
+    /// The swarm's own rules (see [`Method::check`]): velocities, stagnation, and the bests.
+    fn check(&self) -> Result<(), StateError> {
+        for (index, particle) in self.particles.iter().enumerate() {
+            if let Some(&value) = particle
+                .velocity
+                .iter()
+                .find(|value| value.abs() > PSO_MAX_VELOCITY)
+            {
+                return Err(StateError::Velocity {
+                    particle: index,
+                    value,
+                });
+            }
+            if particle.stagnant >= PSO_STAGNATION {
+                return Err(StateError::Stagnant {
+                    particle: index,
+                    found: particle.stagnant,
+                });
+            }
+            if particle.best_fitness < 0.0 {
+                return Err(StateError::NegativeFitness {
+                    what: format!("particle {index}'s best"),
+                    value: particle.best_fitness,
+                });
+            }
+            if particle.best.is_none() && (particle.best_fitness != 0.0 || particle.stagnant != 0) {
+                return Err(StateError::ResetParticle { particle: index });
+            }
+            if particle.best.is_some() && self.best.is_none() {
+                return Err(StateError::SwarmBestMissing { particle: index });
+            }
+            if particle.best_fitness > self.best_fitness {
+                return Err(StateError::ParticleBeatsSwarm {
+                    particle: index,
+                    found: particle.best_fitness,
+                    swarm: self.best_fitness,
+                });
+            }
+        }
+        if self.best.is_none() && self.best_fitness != 0.0 {
+            return Err(StateError::SwarmFitnessWithoutBest {
+                found: self.best_fitness,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The genetic algorithm's state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Genetic {
@@ -376,54 +551,107 @@ impl Method {
         }
     }
 
-    /// Checks that every vector of the state has `dimension` weights and that it holds
-    /// `population` candidates (a state read from a checkpoint file may not): the first
-    /// mismatch, named as in the file (e.g. `particle 2's velocity has 5 weights, expected 6`).
-    pub fn check_shape(&self, dimension: usize, population: usize) -> Result<(), String> {
-        let mut vectors: Vec<(String, &Vec<f64>)> = Vec::new();
-        let candidates = match self {
+    /// Checks a state read from a checkpoint file against what the methods' own updates
+    /// guarantee, so that a resumed run never continues from a state no run could reach:
+    /// it is `kind`'s state; it holds `population` candidates; every vector has `dimension`
+    /// weights; every candidate, and every position a particle or the swarm remembers, is
+    /// normalised ([`normalise`]: unit length within [`UNIT_TOLERANCE`], or the zero vector);
+    /// CEM's deviations are not negative; a particle's velocity stays within
+    /// ±[`PSO_MAX_VELOCITY`], its stagnation below [`PSO_STAGNATION`] (it restarts there), a
+    /// particle without a best has its reset fitness 0 and no stagnation, no particle's best
+    /// beats the swarm's, and the swarm has a best once any particle has one. Returns the
+    /// first inconsistency.
+    pub fn check(
+        &self,
+        kind: MethodKind,
+        dimension: usize,
+        population: usize,
+    ) -> Result<(), StateError> {
+        if self.kind() != kind {
+            return Err(StateError::Method {
+                found: self.kind(),
+                expected: kind,
+            });
+        }
+        let candidates = self.candidates().len();
+        if candidates != population {
+            return Err(StateError::Population {
+                found: candidates,
+                expected: population,
+            });
+        }
+        // Every vector, named as in the file, and whether it is a normalised position.
+        let mut vectors: Vec<(String, &Vec<f64>, bool)> = Vec::new();
+        match self {
             Method::Cem(state) => {
-                vectors.push(("the mean".into(), &state.mean));
-                vectors.push(("the std".into(), &state.std));
+                vectors.push(("the mean".into(), &state.mean, false));
+                vectors.push(("the std".into(), &state.std, false));
                 for (index, candidate) in state.population.iter().enumerate() {
-                    vectors.push((format!("candidate {index}"), candidate));
+                    vectors.push((format!("candidate {index}"), candidate, true));
                 }
-                state.population.len()
             }
             Method::Pso(state) => {
                 for (index, particle) in state.particles.iter().enumerate() {
-                    vectors.push((format!("particle {index}'s position"), &particle.position));
-                    vectors.push((format!("particle {index}'s velocity"), &particle.velocity));
+                    vectors.push((
+                        format!("particle {index}'s position"),
+                        &particle.position,
+                        true,
+                    ));
+                    vectors.push((
+                        format!("particle {index}'s velocity"),
+                        &particle.velocity,
+                        false,
+                    ));
                     if let Some(best) = &particle.best {
-                        vectors.push((format!("particle {index}'s best"), best));
+                        vectors.push((format!("particle {index}'s best"), best, true));
                     }
                 }
                 if let Some(best) = &state.best {
-                    vectors.push(("the swarm's best".into(), best));
+                    vectors.push(("the swarm's best".into(), best, true));
                 }
-                state.particles.len()
             }
             Method::Ga(state) => {
                 for (index, candidate) in state.population.iter().enumerate() {
-                    vectors.push((format!("candidate {index}"), candidate));
+                    vectors.push((format!("candidate {index}"), candidate, true));
                 }
-                state.population.len()
             }
-        };
-        if candidates != population {
-            return Err(format!(
-                "its state holds {candidates} candidates, expected {population} (--population)"
-            ));
         }
-        for (name, values) in vectors {
+        for (name, values, _) in &vectors {
             if values.len() != dimension {
-                return Err(format!(
-                    "{name} has {} weights, expected {dimension} (one per feature)",
-                    values.len()
-                ));
+                return Err(StateError::Length {
+                    vector: name.clone(),
+                    found: values.len(),
+                    expected: dimension,
+                });
             }
+        }
+        for (name, values, position) in &vectors {
+            if *position {
+                check_unit(name, values)?;
+            }
+        }
+        match self {
+            Method::Cem(state) => {
+                if let Some(index) = state.std.iter().position(|&std| std < 0.0) {
+                    return Err(StateError::NegativeStd {
+                        index,
+                        value: state.std[index],
+                    });
+                }
+            }
+            Method::Pso(state) => state.check()?,
+            Method::Ga(_) => {}
         }
         Ok(())
+    }
+
+    /// Which method this is the state of.
+    pub fn kind(&self) -> MethodKind {
+        match self {
+            Method::Cem(_) => MethodKind::Cem,
+            Method::Pso(_) => MethodKind::Pso,
+            Method::Ga(_) => MethodKind::Ga,
+        }
     }
 
     /// The candidates to evaluate next, each normalised.
@@ -458,48 +686,137 @@ mod tests {
     fn a_state_with_a_vector_of_the_wrong_length_is_named() {
         let start = |kind| Method::start(kind, 6, 5, &mut rng_for(7, SEED_INITIAL, 0));
         for kind in [MethodKind::Cem, MethodKind::Pso, MethodKind::Ga] {
-            assert_eq!(start(kind).check_shape(6, 5), Ok(()));
-            assert!(start(kind).check_shape(6, 4).is_err());
+            assert_eq!(start(kind).check(kind, 6, 5), Ok(()));
+            assert!(start(kind).check(kind, 6, 4).is_err());
         }
         let Method::Pso(mut swarm) = start(MethodKind::Pso) else {
             unreachable!()
         };
+        let check = |swarm: &ParticleSwarm| {
+            Method::Pso(swarm.clone())
+                .check(MethodKind::Pso, 6, 5)
+                .map_err(|error| error.to_string())
+        };
         swarm.particles[2].velocity.pop();
         assert_eq!(
-            Method::Pso(swarm.clone()).check_shape(6, 5),
+            check(&swarm),
             Err("particle 2's velocity has 5 weights, expected 6 (one per feature)".into())
         );
         swarm.particles[2].velocity.push(0.0);
         swarm.particles[0].best = Some(vec![0.0; 7]);
-        assert!(
-            Method::Pso(swarm.clone())
-                .check_shape(6, 5)
-                .unwrap_err()
-                .contains("particle 0's best")
-        );
+        assert!(check(&swarm).unwrap_err().contains("particle 0's best"));
         swarm.particles[0].best = None;
         swarm.best = Some(vec![0.0; 5]);
-        assert!(
-            Method::Pso(swarm)
-                .check_shape(6, 5)
-                .unwrap_err()
-                .contains("the swarm's best")
-        );
+        assert!(check(&swarm).unwrap_err().contains("the swarm's best"));
         let Method::Cem(mut cem) = start(MethodKind::Cem) else {
             unreachable!()
         };
         cem.std.push(1.0);
         assert_eq!(
-            Method::Cem(cem.clone()).check_shape(6, 5),
+            Method::Cem(cem.clone())
+                .check(MethodKind::Cem, 6, 5)
+                .map_err(|error| error.to_string()),
             Err("the std has 7 weights, expected 6 (one per feature)".into())
         );
         cem.std.pop();
         cem.mean.pop();
         assert!(
             Method::Cem(cem)
-                .check_shape(6, 5)
+                .check(MethodKind::Cem, 6, 5)
                 .unwrap_err()
+                .to_string()
                 .contains("the mean")
+        );
+    }
+
+    #[test]
+    fn a_state_no_update_can_reach_is_named() {
+        // A state after three updates is consistent; each edit below breaks one rule that
+        // every update keeps.
+        let advanced = |kind| {
+            let mut method = Method::start(kind, 4, 6, &mut rng_for(3, SEED_INITIAL, 0));
+            for iteration in 0..3 {
+                let fitness: Vec<f64> = (0..6).map(|i| f64::from(i % 4)).collect();
+                method.advance(&fitness, iteration, &mut rng_for(3, SEED_UPDATE, iteration));
+            }
+            method
+        };
+        let message = |method: Method| {
+            let kind = method.kind();
+            method.check(kind, 4, 6).unwrap_err().to_string()
+        };
+        for kind in [MethodKind::Cem, MethodKind::Pso, MethodKind::Ga] {
+            assert_eq!(advanced(kind).check(kind, 4, 6), Ok(()));
+        }
+        assert_eq!(
+            advanced(MethodKind::Ga)
+                .check(MethodKind::Cem, 4, 6)
+                .unwrap_err()
+                .to_string(),
+            "its state is ga's, but its settings say --method cem"
+        );
+        let Method::Ga(mut ga) = advanced(MethodKind::Ga) else {
+            unreachable!()
+        };
+        ga.population[3] = vec![3.0, 0.0, 0.0, 4.0];
+        assert_eq!(
+            message(Method::Ga(ga)),
+            "candidate 3 has length 5, but candidates are normalised to length 1"
+        );
+        let Method::Cem(mut cem) = advanced(MethodKind::Cem) else {
+            unreachable!()
+        };
+        cem.std[1] = -0.5;
+        assert_eq!(
+            message(Method::Cem(cem)),
+            "the std's weight 1 is -0.5, but a standard deviation is never negative"
+        );
+        let Method::Pso(swarm) = advanced(MethodKind::Pso) else {
+            unreachable!()
+        };
+        let edited = |edit: fn(&mut ParticleSwarm)| {
+            let mut swarm = swarm.clone();
+            edit(&mut swarm);
+            message(Method::Pso(swarm))
+        };
+        assert_eq!(
+            edited(|swarm| swarm.particles[1].velocity[0] = 1.5),
+            "particle 1's velocity has a component 1.5, beyond the clamp ±1"
+        );
+        assert_eq!(
+            edited(|swarm| swarm.particles[2].stagnant = PSO_STAGNATION),
+            "particle 2 is stagnant for 5 iterations, but a particle restarts after 5"
+        );
+        assert_eq!(
+            edited(|swarm| {
+                swarm.particles[0].best = None;
+                swarm.particles[0].best_fitness = 2.0;
+            }),
+            "particle 0 has no best, so its best_fitness and stagnant must be 0 (as a new or \
+             restarted particle's are)"
+        );
+        assert_eq!(
+            edited(|swarm| swarm.particles[4].best_fitness = 7.0),
+            "particle 4's best fitness 7 is above the swarm's best 3"
+        );
+        assert_eq!(
+            edited(|swarm| swarm.particles[4].best_fitness = -1.0),
+            "particle 4's best has fitness -1, but fitness is never negative"
+        );
+        assert_eq!(
+            edited(|swarm| swarm.best = None),
+            "particle 0 has a best, but the swarm has none"
+        );
+        assert_eq!(
+            edited(|swarm| {
+                swarm.best = None;
+                for particle in &mut swarm.particles {
+                    particle.best = None;
+                    particle.best_fitness = 0.0;
+                    particle.stagnant = 0;
+                }
+            }),
+            "the swarm has no best, so its best_fitness must be 0, not 3"
         );
     }
 

@@ -156,6 +156,160 @@ fn a_checkpoint_with_a_vector_of_the_wrong_length_is_named_not_a_panic() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
+/// One edit of a checkpoint (a whole saved checkpoint, as JSON) and the message it gives,
+/// worked out from the checkpoint's own numbers where it shows them.
+type CheckpointEdit = fn(&mut Value) -> String;
+
+#[test]
+fn a_checkpoint_no_run_reaches_is_refused_with_its_first_inconsistency() {
+    // Each edit breaks one rule that every checkpoint the tuner writes keeps; `--resume`
+    // used to continue from all of them.
+    let folder = scratch_folder("hardening", "inconsistent-checkpoint");
+    let out = folder.join("w.json");
+    let cases: [(&str, CheckpointEdit); 19] = [
+        // The issue's reproduction: iteration 20 in the first place of the history.
+        ("cem", |saved| {
+            saved["history"][0]["iteration"] = 20.into();
+            "its history's record 0 is of iteration 20, expected 0 (the history holds \
+             iterations 0, 1, 2, ... in order)"
+                .into()
+        }),
+        ("cem", |saved| {
+            saved["history"].as_array_mut().unwrap().swap(0, 1);
+            "its history's record 0 is of iteration 1, expected 0 (the history holds \
+             iterations 0, 1, 2, ... in order)"
+                .into()
+        }),
+        ("ga", |saved| {
+            let seed = saved["history"][1]["first_game_seed"].as_u64().unwrap();
+            saved["history"][1]["first_game_seed"] = (seed ^ 1).into();
+            format!(
+                "iteration 1's first_game_seed is {}, but the run's --seed gives {seed}",
+                seed ^ 1
+            )
+        }),
+        ("ga", |saved| {
+            saved["history"][1]["mean"] = (-0.5).into();
+            "iteration 1's mean fitness is -0.5, but fitness is never negative".into()
+        }),
+        ("cem", |saved| {
+            saved["best"] = Value::Null;
+            "it has no best candidate after 2 iterations (the first iteration sets one)".into()
+        }),
+        ("cem", |saved| {
+            saved["iterations_done"] = 0.into();
+            saved["history"] = Value::Array(Vec::new());
+            "it has a best candidate after 0 iterations (the first iteration sets one)".into()
+        }),
+        ("cem", |saved| {
+            let best = saved["best"]["fitness"].as_f64().unwrap();
+            saved["best"]["fitness"] = (best + 1.0).into();
+            format!(
+                "its best candidate's fitness is {}, but the best of its history is {best}",
+                best + 1.0
+            )
+        }),
+        ("cem", |saved| {
+            let iteration = saved["best"]["iteration"].as_u64().unwrap();
+            saved["best"]["iteration"] = (1 - iteration).into();
+            format!(
+                "its best candidate is from iteration {}, but its fitness was first reached \
+                 in iteration {iteration}",
+                1 - iteration
+            )
+        }),
+        ("ga", |saved| {
+            saved["best"]["weights"] = serde_json::json!([3.0, 4.0, 0.0, 0.0, 0.0, 0.0]);
+            "its best candidate has length 5, but candidates are normalised to length 1".into()
+        }),
+        ("cem", |saved| {
+            let population = saved["state"]["population"].clone();
+            saved["state"] = serde_json::json!({"method": "ga", "population": population});
+            "its state is ga's, but its settings say --method cem".into()
+        }),
+        ("cem", |saved| {
+            saved["state"]["std"][1] = (-0.5).into();
+            "the std's weight 1 is -0.5, but a standard deviation is never negative".into()
+        }),
+        ("cem", |saved| {
+            saved["state"]["population"][0] = serde_json::json!([0.0, 0.0, 3.0, 4.0, 0.0, 0.0]);
+            "candidate 0 has length 5, but candidates are normalised to length 1".into()
+        }),
+        ("pso", |saved| {
+            saved["state"]["particles"][1]["velocity"][0] = 1.5.into();
+            "particle 1's velocity has a component 1.5, beyond the clamp ±1".into()
+        }),
+        ("pso", |saved| {
+            saved["state"]["particles"][2]["stagnant"] = 5.into();
+            "particle 2 is stagnant for 5 iterations, but a particle restarts after 5".into()
+        }),
+        ("pso", |saved| {
+            saved["state"]["particles"][0]["best"] = Value::Null;
+            saved["state"]["particles"][0]["best_fitness"] = 0.5.into();
+            "particle 0 has no best, so its best_fitness and stagnant must be 0 (as a new or \
+             restarted particle's are)"
+                .into()
+        }),
+        ("pso", |saved| {
+            let swarm = saved["state"]["best_fitness"].as_f64().unwrap();
+            saved["state"]["particles"][3]["best_fitness"] = (swarm + 1.0).into();
+            format!(
+                "particle 3's best fitness {} is above the swarm's best {swarm}",
+                swarm + 1.0
+            )
+        }),
+        ("pso", |saved| {
+            saved["state"]["best"] = Value::Null;
+            "particle 0 has a best, but the swarm has none".into()
+        }),
+        ("pso", |saved| {
+            let swarm = saved["state"]["best_fitness"].as_f64().unwrap();
+            saved["state"]["best_fitness"] = (swarm + 1.0).into();
+            format!(
+                "the swarm's best (fitness {}) is not its best candidate (fitness {swarm}): the \
+                 swarm remembers the run's best candidate",
+                swarm + 1.0
+            )
+        }),
+        ("ga", |saved| {
+            saved["iterations_done"] = 0.into();
+            saved["history"] = Value::Array(Vec::new());
+            saved["best"] = Value::Null;
+            "iterations_done is 0, but its state is not the starting state of the run's --seed"
+                .into()
+        }),
+    ];
+    // One run of two iterations per method; every case edits a copy of its checkpoint.
+    let mut saved = std::collections::BTreeMap::new();
+    for method in ["cem", "pso", "ga"] {
+        let checkpoint = folder.join(format!("{method}.json"));
+        let mut args = tune_args(method, text(&checkpoint), text(&out));
+        args.extend(["--iterations", "2"]);
+        common::succeed("tune", &args);
+        let value: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap())
+            .expect("the checkpoint is JSON");
+        assert!(
+            value["history"][1]["best"].as_f64().unwrap() > 0.0,
+            "{method}: the run scores lines, so the edits below change real numbers"
+        );
+        saved.insert(method, value);
+    }
+    for (index, (method, edit)) in cases.into_iter().enumerate() {
+        let checkpoint = folder.join(format!("edited-{index}.json"));
+        let mut edited = saved[method].clone();
+        let expected = edit(&mut edited);
+        fs::write(&checkpoint, edited.to_string()).unwrap();
+        let mut args = tune_args(method, text(&checkpoint), text(&out));
+        args.extend(["--iterations", "3", "--resume"]);
+        assert_eq!(
+            fail("tune", &args),
+            format!("error: checkpoint {}: {expected}", checkpoint.display()),
+            "case {index} ({method})"
+        );
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
 #[test]
 fn the_checkpoint_and_the_weights_must_be_two_files() {
     let folder = scratch_folder("hardening", "same-file");

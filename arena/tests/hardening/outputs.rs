@@ -366,8 +366,9 @@ fn an_output_that_is_an_input_or_another_output_is_refused_and_the_input_kept() 
     assert_eq!(
         message,
         format!(
-            "error: --out {} holds the weights file {}, and the folder is replaced as a whole: \
-             give a folder that holds none of this command's other files",
+            "error: --out {} holds the weights file {}, and the folder is this command's own \
+             (replaced as a whole, or its files written and removed): give a folder that holds \
+             none of this command's other files",
             stats.display(),
             inner.display()
         )
