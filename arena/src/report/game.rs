@@ -7,7 +7,7 @@ use serde::Serialize;
 use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
-use crate::output::json_line;
+use crate::output::{MadeBy, json_line};
 use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
@@ -30,6 +30,7 @@ pub struct PlayJson {
     placements: Option<Vec<PlayedPlacement>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     estimate: Option<EstimateJson>,
+    made_by: MadeBy,
 }
 
 impl PlayJson {
@@ -63,6 +64,7 @@ impl PlayJson {
                     .collect()
             }),
             estimate: None,
+            made_by: MadeBy::current(),
         }
     }
 
@@ -92,6 +94,7 @@ pub struct ReplayJson<'a> {
     /// What was checked: `legality` (legal placements and paths giving the recorded result)
     /// or `decisions` (also: the strategy re-decided every placement and path).
     checked: &'static str,
+    made_by: MadeBy,
 }
 
 impl<'a> ReplayJson<'a> {
@@ -114,6 +117,7 @@ impl<'a> ReplayJson<'a> {
             verified: true,
             redecided,
             checked: if redecided { "decisions" } else { "legality" },
+            made_by: MadeBy::current(),
         }
     }
 

@@ -5,7 +5,8 @@
 //!
 //! The second round (issue 32) is in the submodules: [`outputs`] (outputs never replace
 //! anything but a regular file, nor an input of the same command) and [`messages`] (what is
-//! printed is safe to print, and the rough edges a new user hits). One test binary for all of
+//! printed is safe to print, and the rough edges a new user hits) and [`provenance`] (every
+//! JSON report, part file and page says what made it). One test binary for all of
 //! them: each binary links the whole arena, so fewer binaries build faster.
 //!
 //! Over 600 lines on purpose: one test per attack of the hardening issue, each short, all against
@@ -22,6 +23,7 @@ mod common;
 mod messages;
 #[cfg(unix)]
 mod outputs;
+mod provenance;
 
 use common::{fail, run, scratch_folder};
 
