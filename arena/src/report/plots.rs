@@ -305,6 +305,9 @@ pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ArenaError> {
             .label_style(axis_font())
             .axis_desc_style(axis_font())
             .disable_x_mesh()
+            // About one label per 5 pieces, at most 12: the labels are whole numbers of
+            // pieces (with no full clear the axis spans 5 pieces, one label).
+            .x_labels((bins * bin_width as usize / 5).clamp(1, 12))
             .x_label_formatter(&|pieces| format!("{pieces:.0}"))
             .x_desc("pieces since the previous full clear (or the game's start)")
             .y_desc("full clears")
@@ -779,6 +782,18 @@ mod tests {
         let svg = lines_per_game_chart(&["a".into()], games(&[(0, 3, false)])).unwrap();
         assert!(!svg.contains("Cut short"));
         assert!(texts_of(&svg).contains(&"a"));
+    }
+
+    #[test]
+    fn the_full_clear_axis_is_labelled_in_whole_pieces_even_without_a_clear() {
+        // Without a clear the axis spans -2.5..2.5 pieces: one label, 0, not -2, -1, -0, ….
+        let svg = full_clear_histogram(&[]).unwrap();
+        let labels: Vec<&str> = texts_of(&svg)
+            .into_iter()
+            .filter(|text| text.parse::<f64>().is_ok())
+            .collect();
+        assert!(labels.iter().all(|label| !label.starts_with('-')), "{labels:?}");
+        assert_eq!(labels.iter().filter(|label| **label == "0").count(), 2, "{labels:?}");
     }
 
     fn texts_of(svg: &str) -> Vec<&str> {
