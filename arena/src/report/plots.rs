@@ -792,8 +792,15 @@ mod tests {
             .into_iter()
             .filter(|text| text.parse::<f64>().is_ok())
             .collect();
-        assert!(labels.iter().all(|label| !label.starts_with('-')), "{labels:?}");
-        assert_eq!(labels.iter().filter(|label| **label == "0").count(), 2, "{labels:?}");
+        assert!(
+            labels.iter().all(|label| !label.starts_with('-')),
+            "{labels:?}"
+        );
+        assert_eq!(
+            labels.iter().filter(|label| **label == "0").count(),
+            2,
+            "{labels:?}"
+        );
     }
 
     fn texts_of(svg: &str) -> Vec<&str> {
