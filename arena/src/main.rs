@@ -1,5 +1,5 @@
-//! The `arena` binary: parses the command line, runs the job, and turns any error into one
-//! `error:` line on stderr with exit code 2.
+//! The `arena` binary: records its command line for the outputs' `made_by`, parses it, runs
+//! the job, and turns any error into one `error:` line on stderr with exit code 2.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,10 +8,13 @@ use clap::Parser;
 use clap::error::ErrorKind;
 use tetris_arena::ArenaError;
 use tetris_arena::cli::{Cli, run};
+use tetris_arena::output::MadeBy;
 use tetris_arena::report::output::print_to_stderr;
 use tetris_arena::request::ValueError;
 
 fn main() -> ExitCode {
+    // Every JSON report and page written from here on names this command line (`made_by`).
+    MadeBy::record_command_line(std::env::args_os());
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

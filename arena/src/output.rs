@@ -3,7 +3,8 @@
 //! whole, the one check of an output path made before any game is played, and standard output
 //! and standard error without panicking when the reader goes away or the disk is full. What
 //! an output may replace (only a regular file or folder) and which of a command's files it
-//! must differ from (compared by device and inode) are [`guard`]'s, re-exported here.
+//! must differ from (compared by device and inode) are [`guard`]'s, re-exported here. What
+//! made an output, the `made_by` record every JSON report and page carries, is [`made_by`]'s.
 //!
 //! The lowest layer, beside [`crate::format`]: no result type, so every layer may write.
 //!
@@ -32,11 +33,13 @@ use crate::error::ArenaError;
 use crate::format::printable;
 
 pub mod guard;
+pub mod made_by;
 mod json;
 
 use guard::is_symlink;
 pub use guard::{FileKind, OutputError, check_distinct, check_replaceable, same_file};
 pub use json::{json_line, pretty_json};
+pub use made_by::MadeBy;
 
 /// The formats of result files, chosen by the file name's extension (any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -106,6 +106,7 @@ fn play_json_is_complete_legal_and_deterministic() {
         "score",
         "game_over",
         "placements",
+        "made_by",
     ];
     expected.sort_unstable();
     assert_eq!(keys, expected);

@@ -16,6 +16,7 @@
 //! prints after `error: `.
 #![deny(missing_docs)]
 
+use pyo3::BoundObject;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -27,6 +28,32 @@ pub mod runs;
 pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
+
+/// One keyword argument of a call as its `made_by` command shows it: `name=` and Python's
+/// `repr` of the value.
+pub(crate) fn keyword<'py, T: IntoPyObject<'py>>(
+    py: Python<'py>,
+    name: &str,
+    value: T,
+) -> PyResult<String> {
+    let value = value.into_pyobject(py).map_err(Into::into)?;
+    Ok(format!("{name}={}", value.into_any().into_bound().repr()?))
+}
+
+/// The `made_by` command of a call of the package's function `function` (the Python
+/// wrapper's name, e.g. `tournament`) with its keyword arguments as [`keyword`] writes them:
+/// `tetris_arena.tournament(strategies=['bfs+elashi'], games=10, …)`. Every argument the
+/// wrapper passes is named, defaults included, so the call can be made again as it is.
+macro_rules! python_call {
+    ($py:expr, $function:literal, $($name:ident = $value:expr),* $(,)?) => {
+        format!(
+            "tetris_arena.{}({})",
+            $function,
+            [$($crate::keyword($py, stringify!($name), $value)?),*].join(", ")
+        )
+    };
+}
+pub(crate) use python_call;
 
 /// The native module, imported by `tetris_arena/__init__.py`.
 #[pymodule]

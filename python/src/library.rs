@@ -19,6 +19,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
 use tetris_arena::analysis::features::board_features;
+use tetris_arena::output::MadeBy;
 use tetris_arena::report::game::PlayJson;
 use tetris_arena::report::position::analysis_json;
 use tetris_arena::request::analyze::{AnalyzeRequest, FrameOptions};
@@ -36,7 +37,7 @@ use tetris_registry::{
     searchers,
 };
 
-use crate::value_error;
+use crate::{keyword, python_call, value_error};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -366,15 +367,31 @@ pub(crate) fn game_over_rule(text: Option<&str>) -> PyResult<Option<GameOverRule
 #[pyfunction]
 #[pyo3(signature = (strategy, board, pieces, all, game_over))]
 fn analyze_json(
+    py: Python<'_>,
     strategy: &str,
     board: PyReadonlyArray2<'_, u8>,
     pieces: &str,
     all: bool,
     game_over: Option<&str>,
 ) -> PyResult<String> {
+    let board = board_from_array(&board)?;
+    // The board as the call to `tetris_arena.board_from_text` that gives it back: the array
+    // itself has no one-line form.
+    let _made_by = MadeBy::scope(format!(
+        "tetris_arena.analyze({}, {}, {}, {}, {})",
+        keyword(py, "strategy", strategy)?,
+        keyword(py, "board", board.to_rows().join("\n") + "\n")?.replacen(
+            "board=",
+            "board=tetris_arena.board_from_text(",
+            1
+        ) + ")",
+        keyword(py, "pieces", pieces)?,
+        keyword(py, "all", all)?,
+        keyword(py, "game_over", game_over)?,
+    ));
     let analysis = AnalyzeRequest {
         strategy: strategy.to_string(),
-        board: board_from_array(&board)?,
+        board,
         board_name: "board".to_string(),
         pieces: values::pieces(pieces).map_err(value_error)?,
         all,
@@ -401,6 +418,17 @@ fn play_json(
     game_over: Option<&str>,
     placements: bool,
 ) -> PyResult<String> {
+    let _made_by = MadeBy::scope(python_call!(
+        py,
+        "play",
+        strategy = strategy,
+        seed = seed,
+        generator = generator,
+        max_pieces = max_pieces,
+        board_height = board_height,
+        game_over = game_over,
+        placements = placements,
+    ));
     let CheckedGame {
         mut strategy,
         settings,

@@ -1,12 +1,13 @@
 //! The runs of many games: tournaments, NES runs and statistics runs, each the arena
 //! library's request for its job, checked, played and delivered as the command does (without
 //! printing): a whole run's `out` file is written and its JSON report returned; a shard's part
-//! is written to `out` and returned.
+//! is written to `out` and returned. Each call names itself as what made them (`made_by`:
+//! `tetris_arena.tournament(…)` with every argument).
 
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use tetris_arena::output::{RunReport, json_line};
+use tetris_arena::output::{MadeBy, RunReport, json_line};
 use tetris_arena::report::nes::NesReport;
 use tetris_arena::report::parts::{Part, RunDelivery, nes_part, tournament_part};
 use tetris_arena::report::stats::write_stats_folder;
@@ -22,7 +23,7 @@ use tetris_arena::run::Progress;
 use tetris_arena::run::shard::Shard;
 
 use crate::library::{game_over_rule, piece_cap};
-use crate::value_error;
+use crate::{python_call, value_error};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -30,6 +31,11 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(nes_json, module)?)?;
     module.add_function(wrap_pyfunction!(stats_json, module)?)?;
     Ok(())
+}
+
+/// `out` as the Python wrapper passed it: text.
+fn out_text(out: &Option<PathBuf>) -> Option<String> {
+    out.as_ref().map(|path| path.to_string_lossy().into_owned())
 }
 
 /// The optional values of a parallel run: its threads, shard and output file.
@@ -89,6 +95,20 @@ fn tournament_json(
     shard: Option<&str>,
     out: Option<PathBuf>,
 ) -> PyResult<String> {
+    let _made_by = MadeBy::scope(python_call!(
+        py,
+        "tournament",
+        strategies = strategies.clone(),
+        games = games,
+        seed = seed,
+        generator = generator,
+        max_pieces = max_pieces,
+        board_height = board_height,
+        game_over = game_over,
+        jobs = jobs,
+        shard = shard,
+        out = out_text(&out),
+    ));
     let checked = TournamentRequest {
         strategies,
         games: GameCount::try_from(games).map_err(value_error)?,
@@ -134,6 +154,21 @@ fn nes_json(
     shard: Option<&str>,
     out: Option<PathBuf>,
 ) -> PyResult<String> {
+    let _made_by = MadeBy::scope(python_call!(
+        py,
+        "nes",
+        strategy = strategy,
+        games = games,
+        seed = seed,
+        start_level = start_level,
+        to_level = to_level,
+        tap_rate = tap_rate,
+        game_over = game_over,
+        inputs = inputs,
+        jobs = jobs,
+        shard = shard,
+        out = out_text(&out),
+    ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
         games: GameCount::try_from(games).map_err(value_error)?,
@@ -177,6 +212,21 @@ fn stats_json(
     shard: Option<&str>,
     out: Option<PathBuf>,
 ) -> PyResult<String> {
+    let _made_by = MadeBy::scope(python_call!(
+        py,
+        "stats",
+        strategy = strategy,
+        pieces = pieces,
+        seed = seed,
+        generator = generator,
+        board_height = board_height,
+        game_over = game_over,
+        row = row,
+        blocks = blocks,
+        jobs = jobs,
+        shard = shard,
+        out = out_text(&out),
+    ));
     let options = run_options(jobs, shard, out)?;
     let checked = StatsRequest {
         strategy: strategy.to_string(),

@@ -3,6 +3,8 @@ analyses, games and tournaments, and the same error messages."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -125,7 +127,9 @@ def test_analyze_is_the_clis():
             "analyze", strategy, "--board", str(path), "--pieces", pieces, "--json", *extra
         )
         board = ta.board_from_text(path.read_text())
-        assert ta.analyze(strategy, board, pieces, all="--all" in extra) == expected
+        got = ta.analyze(strategy, board, pieces, all="--all" in extra)
+        assert _without_made_by(got) == _without_made_by(expected)
+        assert got["made_by"]["command"].startswith("tetris_arena.analyze(")
 
 
 def test_play_is_the_clis():
@@ -144,13 +148,21 @@ def test_play_is_the_clis():
             max_pieces=int(args["--max-pieces"]) if "--max-pieces" in args else None,
             board_height=int(args.get("--board-height", 20)),
         )
-        assert got == expected
+        assert _without_made_by(got) == _without_made_by(expected)
     assert "placements" not in ta.play("bfs+elashi", max_pieces=5, placements=False)
 
 
+def _without_made_by(report):
+    """A report without what names the command or call that made it (its `made_by`, which
+    must be there)."""
+    assert "made_by" in report
+    return {key: value for key, value in report.items() if key != "made_by"}
+
+
 def _without_timing(report):
-    """A report without what depends on the machine (its `timing` object)."""
-    return {key: value for key, value in report.items() if key != "timing"}
+    """A report without what depends on the machine (its `timing` object) or on the command
+    that made it (`made_by`)."""
+    return {key: value for key, value in _without_made_by(report).items() if key != "timing"}
 
 
 def test_an_nes_run_is_the_clis():
@@ -159,7 +171,8 @@ def test_an_nes_run_is_the_clis():
     got = ta.nes("gamepad+nes-plateau", games=3, seed=2, start_level=27, to_level=29, jobs=1)
     assert len(got["games"]) == 3
     expected.pop("games", None)
-    assert {key: got[key] for key in expected if key != "timing"} == _without_timing(expected)
+    compared = {key: got[key] for key in expected if key not in ("timing", "made_by")}
+    assert compared == _without_timing(expected)
 
 
 def test_a_statistics_run_is_the_clis():
@@ -178,6 +191,55 @@ def test_a_tournament_is_the_clis():
     for key in ["settings", "games", "summary", "pairwise", "games_finished", "interrupted"]:
         assert got[key] == expected[key], key
     assert len(got["games"]) == 12
+
+
+def _made_by(command):
+    return {"program": "tetris-arena", "version": ta.__version__, "command": command}
+
+
+def test_every_report_names_the_call_that_made_it(tmp_path):
+    # Every argument by name, defaults included, with Python's repr of its value.
+    assert ta.play("column-drop+elashi", max_pieces=5, placements=False)["made_by"] == _made_by(
+        "tetris_arena.play(strategy='column-drop+elashi', seed=0, generator='uniform', "
+        "max_pieces=5, board_height=20, game_over=None, placements=False)"
+    )
+    out = tmp_path / "it's.json"
+    report = ta.tournament(
+        ["column-drop+elashi"], games=2, seed=1, board_height=6, max_pieces=20, out=out
+    )
+    called = (
+        "tetris_arena.tournament(strategies=['column-drop+elashi'], games=2, seed=1, "
+        "generator='uniform', max_pieces=20, board_height=6, game_over=None, jobs=None, "
+        f"shard=None, out={str(out)!r})"
+    )
+    assert report["made_by"] == _made_by(called)
+    assert json.loads(out.read_text())["made_by"] == _made_by(called)
+    part = ta.tournament(
+        ["column-drop+elashi"], games=2, seed=1, board_height=6, max_pieces=20, shard="0/2", out=out
+    )
+    assert part["made_by"]["command"] == called.replace("shard=None", "shard='0/2'")
+    nes = ta.nes("column-drop+nes-plateau", games=1, seed=1, to_level=20, jobs=1)
+    assert nes["made_by"] == _made_by(
+        "tetris_arena.nes(strategy='column-drop+nes-plateau', games=1, seed=1, start_level=19, "
+        "to_level=20, tap_rate=2, game_over=None, inputs='two-thumb', jobs=1, shard=None, out=None)"
+    )
+    stats = ta.stats("column-drop+elashi", pieces=40, seed=3, board_height=8)
+    assert stats["made_by"] == _made_by(
+        "tetris_arena.stats(strategy='column-drop+elashi', pieces=40, seed=3, generator='uniform', "
+        "board_height=8, game_over=None, row='pivot', blocks=None, jobs=None, shard=None, out=None)"
+    )
+    board = ta.board_from_text("..........\n" * 5 + "#########.\n")
+    analysis = ta.analyze("column-drop+elashi", board, "I")
+    command = analysis["made_by"]["command"]
+    assert command == (
+        "tetris_arena.analyze(strategy='column-drop+elashi', board=tetris_arena.board_from_text("
+        + repr(ta.board_to_text(board))
+        + "), pieces='I', all=False, game_over=None)"
+    )
+    # The call reads back: the board in it is the board analyzed.
+    assert eval(command, {"tetris_arena": ta})["best"] == analysis["best"]
+    # The package's version is the CLI's.
+    assert arena_json("list", "--json")["made_by"]["version"] == ta.__version__
 
 
 def test_bad_boards_and_pieces_raise_value_error():

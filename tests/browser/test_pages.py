@@ -229,11 +229,28 @@ def test_tournament(context, binary, folder):
     check("tournament: the pairwise matrix has a row per strategy", rows == len(strategies) + 1)
     coloured = page.page.locator("#pairwise td.win").count()
     check("tournament: depth 2's wins are coloured", coloured >= 1, str(coloured))
-    svgs = page.page.locator("figure svg").count()
+    figures = page.page.locator("figure svg")
+    svgs = figures.count()
     check(
-        "tournament: the lines chart and 3 plots per strategy are inline",
-        svgs == 1 + 3 * len(strategies),
+        "tournament: the lines chart and 4 plots per strategy are inline",
+        svgs == 1 + 4 * len(strategies),
         str(svgs),
+    )
+    # Every plot is drawn at 70% of its size or more: its 16 px axis text at 11 px or more.
+    scales = []
+    for index in range(svgs):
+        figure = figures.nth(index)
+        scales.append(figure.bounding_box()["width"] / float(figure.get_attribute("width")))
+    check(
+        "tournament: every plot's axis text is at least 11 px on the screen",
+        min(scales) * 16 >= 11,
+        f"smallest scale {min(scales):.2f}",
+    )
+    made_by = page.page.locator("footer .made-by").inner_text()
+    check(
+        "tournament: the foot of the page says what made it",
+        made_by.startswith("made by tetris-arena ") and ": arena tournament " in made_by,
+        made_by,
     )
     page.page.screenshot(path=str(folder / "tournament.png"), full_page=True)
     page.self_contained("tournament")

@@ -13,7 +13,7 @@ use crate::analysis::features::{FeatureList, board_features};
 use crate::error::ArenaError;
 use crate::input::read_board;
 use crate::report::features::write_feature_table;
-use crate::report::output::{pretty_json, print_output};
+use crate::report::output::{MadeBy, pretty_json, print_output};
 use crate::request::values::BoardHeight;
 
 /// Options of `arena features`.
@@ -23,7 +23,8 @@ The features are the evaluator's BOARD features of the board as given (full rows
 cleared first); the features that belong to a placement (rows_cleared, lock_height,
 landing_height, ...) are left out. Features are in the evaluator's order; each value is as
 the evaluator defines it (see evaluators.md). The text table adds each feature's weight and
-weight × value; the JSON form is {\"evaluator\": \"...\", \"features\": {\"name\": number, ...}}.")]
+weight × value; the JSON form is {\"evaluator\": \"...\", \"features\": {\"name\": number, ...},
+\"made_by\": {...}} (made_by: the program, its version and this command line).")]
 pub struct Args {
     /// Board file: one line per row, top row first, 10 characters each, '#' occupied and '.'
     /// empty (or a JSON array of such row strings). It must have exactly --board-height rows.
@@ -36,7 +37,8 @@ pub struct Args {
     /// Rows of the field (4 to 32); the board file must have exactly this many lines.
     #[arg(long, value_name = "H", default_value = "20")]
     pub board_height: BoardHeight,
-    /// Print `{"evaluator": "...", "features": {"name": number, ...}}` instead of a table.
+    /// Print `{"evaluator": "...", "features": {"name": number, ...}, "made_by": {...}}`
+    /// instead of a table.
     #[arg(long)]
     pub json: bool,
 }
@@ -46,6 +48,7 @@ pub struct Args {
 struct FeaturesOutput<'a> {
     evaluator: String,
     features: &'a FeatureList,
+    made_by: MadeBy,
 }
 
 /// Runs `arena features`.
@@ -58,6 +61,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         let output = FeaturesOutput {
             evaluator: spec.to_string(),
             features: &features,
+            made_by: MadeBy::current(),
         };
         return print_output(&pretty_json(&output));
     }

@@ -10,7 +10,7 @@ use tetris_registry::{
 };
 
 use crate::error::ArenaError;
-use crate::report::output::{pretty_json, print_output};
+use crate::report::output::{MadeBy, pretty_json, print_output};
 
 /// One evaluator in `arena list --json`.
 #[derive(Serialize)]
@@ -45,6 +45,7 @@ struct ListJson {
     searcher_details: Vec<SearcherJson>,
     strategy_options: Vec<NamedJson>,
     game_over_rules: Vec<NamedJson>,
+    made_by: MadeBy,
 }
 
 /// The strategy-name grammar, as listings show it.
@@ -92,6 +93,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                     description: rule.description(),
                 })
                 .collect(),
+            made_by: MadeBy::current(),
         };
         return print_output(&pretty_json(&list));
     }

@@ -13,7 +13,7 @@ use tetris_core::{GameOverRule, GeneratorKind};
 
 use crate::error::ArenaError;
 use crate::report::output::{
-    announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
+    MadeBy, announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
 };
 use crate::request::tune::{CheckedTune, TuneRequest};
 use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
@@ -164,8 +164,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             iterations_done: 0,
             best: None,
             history: Vec::new(),
+            made_by: None,
         },
     };
+    // The file is this command's from its next write on, a resumed one's too.
+    checkpoint.made_by = Some(MadeBy::current());
     let bar = ProgressBar::with_draw_target(Some(args.iterations), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} iterations, {msg}, elapsed {elapsed}")

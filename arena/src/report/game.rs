@@ -7,7 +7,7 @@ use serde::Serialize;
 use tetris_core::GameOverRule;
 use tetris_registry::Strategy;
 
-use crate::output::pretty_json;
+use crate::output::{MadeBy, pretty_json};
 use crate::report::stats::EstimateJson;
 use crate::sim::game::{GameResult, GameSettings};
 use crate::sim::placement::PlayedPlacement;
@@ -30,6 +30,7 @@ pub struct PlayJson {
     placements: Option<Vec<PlayedPlacement>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     estimate: Option<EstimateJson>,
+    made_by: MadeBy,
 }
 
 impl PlayJson {
@@ -63,6 +64,7 @@ impl PlayJson {
                     .collect()
             }),
             estimate: None,
+            made_by: MadeBy::current(),
         }
     }
 
@@ -97,6 +99,7 @@ pub struct ReplayJson<'a> {
     /// The header facts the game does not prove, one per field (empty: the game proves its
     /// whole header, strategy choice aside, which `checked` says).
     unproven: Vec<UnprovenJson>,
+    made_by: MadeBy,
 }
 
 /// One header fact a verified replay does not prove (`arena replay --json`'s `unproven`).
@@ -145,6 +148,7 @@ impl<'a> ReplayJson<'a> {
                     text: unproven.to_string(),
                 })
                 .collect(),
+            made_by: MadeBy::current(),
         }
     }
 

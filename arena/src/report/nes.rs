@@ -6,7 +6,7 @@ use tetris_core::{GameOverRule, InputModel};
 
 use crate::analysis::nes::{NesSummary, ScoreStatistics};
 use crate::format::{optional, thousands};
-use crate::output::{RunReport, csv_text};
+use crate::output::{MadeBy, RunReport, csv_text};
 use crate::run::Finished;
 use crate::sim::nes::{FRAMES_PER_SECOND, NesGameResult, NesRunSettings};
 
@@ -175,6 +175,7 @@ struct ReportJson {
     timing: TimingJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     games: Option<Vec<GameJson>>,
+    made_by: MadeBy,
 }
 
 impl<'a> NesReport<'a> {
@@ -288,6 +289,7 @@ impl RunReport for NesReport<'_> {
                     })
                     .collect()
             }),
+            made_by: MadeBy::current(),
         };
         crate::output::pretty_json(&report)
     }

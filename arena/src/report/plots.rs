@@ -9,14 +9,38 @@ use std::fmt::Display;
 use std::path::Path;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::analysis::pieces::{LogLinearFit, PieceStatistics, RowRule, WIDTH};
 use crate::error::ArenaError;
 use crate::output::write_atomically;
 use tetris_core::Piece;
 
-/// The size of every plot in pixels.
+/// The size of every plot in pixels (but the lines-per-game chart and the column histograms).
 const SIZE: (u32, u32) = (800, 600);
+
+/// The font size, in the SVG's pixels (its `font-size`), of every axis label, axis
+/// description and legend text. The HTML report shows a plot at no less than 70% of its size
+/// (two plots of 800 side by side at 560 pixels or wider, wide ones across the page), so the
+/// smallest axis text on the page is 11 px.
+pub const AXIS_FONT: f64 = 16.0;
+
+/// The font size of the plots' captions, in the SVG's pixels.
+const CAPTION_FONT: f64 = 18.0;
+
+/// plotters' SVG backend writes a font of size s as `font-size` s / 1.24: the sizes asked of it
+/// are the SVG's times this.
+const PLOTTERS_FONT_SCALE: f64 = 1.24;
+
+/// The style of axis text: [`AXIS_FONT`] SVG pixels, sans-serif.
+fn axis_font() -> TextStyle<'static> {
+    TextStyle::from(("sans-serif", AXIS_FONT * PLOTTERS_FONT_SCALE).into_font())
+}
+
+/// The style of captions: [`CAPTION_FONT`] SVG pixels, sans-serif.
+fn caption_font() -> TextStyle<'static> {
+    TextStyle::from(("sans-serif", CAPTION_FONT * PLOTTERS_FONT_SCALE).into_font())
+}
 
 /// The heat map's gamma: a cell is coloured by `(share / largest share)^0.25`, so rare cells
 /// high in the field still show (as the seed article's heat maps did).
@@ -62,28 +86,30 @@ pub fn row_share_chart(
         };
         let caption = match fit {
             Some(fit) => format!(
-                "Share of pieces by {row_name}: ratio {:.4}/row, R² {:.4}, expected {} pieces",
+                "Pieces by {row_name}: ratio {:.4}/row, R² {:.4}, expected {} pieces",
                 fit.ratio(),
                 fit.r_squared,
                 crate::format::significant(fit.expected_pieces())
             ),
-            None => format!("Share of pieces by {row_name} (no fit)"),
+            None => format!("Pieces by {row_name} (no fit)"),
         };
         let axis = match row_rule {
             RowRule::Pivot => "row of the lock state's pivot (0 = top)",
             RowRule::Top => "row of the piece's top cell (0 = top)",
         };
         let mut chart = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 18))
+            .caption(caption, caption_font())
             .margin(15)
-            .x_label_area_size(45)
+            .x_label_area_size(55)
             .y_label_area_size(80)
             .build_cartesian_2d(-0.5f64..height as f64 - 0.5, (low..high).log_scale())
             .map_err(|error| fail(&error))?;
         chart
             .configure_mesh()
+            .label_style(axis_font())
+            .axis_desc_style(axis_font())
             .disable_x_mesh()
-            .x_labels(height.min(32))
+            .x_labels(height.min(20))
             .x_label_formatter(&|row| format!("{row:.0}"))
             .y_label_formatter(&|share| format!("{share:.0e}"))
             .x_desc(axis)
@@ -123,6 +149,7 @@ pub fn row_share_chart(
         }
         chart
             .configure_series_labels()
+            .label_font(axis_font())
             .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
@@ -168,22 +195,24 @@ pub fn cell_heat_map(shares: &[[f64; 10]]) -> Result<String, ArenaError> {
         let root = root
             .titled(
                 &format!("Share of locked cells (colour = (share / max)^{HEAT_MAP_GAMMA})"),
-                ("sans-serif", 18),
+                caption_font(),
             )
             .map_err(|error| fail(&error))?;
         let (field_area, scale_area) = root.split_horizontally(560);
         let flip = |row: usize| (height - 1 - row) as f64;
         let mut field = ChartBuilder::on(&field_area)
             .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+            .x_label_area_size(55)
+            .y_label_area_size(60)
             .build_cartesian_2d(-0.5f64..9.5, -0.5f64..height as f64 - 0.5)
             .map_err(|error| fail(&error))?;
         field
             .configure_mesh()
+            .label_style(axis_font())
+            .axis_desc_style(axis_font())
             .disable_mesh()
             .x_labels(10)
-            .y_labels(height)
+            .y_labels(height.min(20))
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{:.0}", (height - 1) as f64 - y))
             .x_desc("column")
@@ -205,11 +234,13 @@ pub fn cell_heat_map(shares: &[[f64; 10]]) -> Result<String, ArenaError> {
             .margin(10)
             .margin_left(30)
             .x_label_area_size(40)
-            .y_label_area_size(80)
+            .y_label_area_size(100)
             .build_cartesian_2d(0f64..1.0, 0f64..1.0)
             .map_err(|error| fail(&error))?;
         scale
             .configure_mesh()
+            .label_style(axis_font())
+            .axis_desc_style(axis_font())
             .disable_mesh()
             .disable_x_axis()
             .y_labels(6)
@@ -263,15 +294,20 @@ pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ArenaError> {
         let half_step = 2.5;
         let right = (bins as u64 * bin_width) as f64 - half_step;
         let mut chart = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 18))
+            .caption(caption, caption_font())
             .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
+            .x_label_area_size(55)
+            .y_label_area_size(80)
             .build_cartesian_2d(-half_step..right, 0u64..tallest + tallest / 20 + 1)
             .map_err(|error| fail(&error))?;
         chart
             .configure_mesh()
+            .label_style(axis_font())
+            .axis_desc_style(axis_font())
             .disable_x_mesh()
+            // About one label per 5 pieces, at most 12: the labels are whole numbers of
+            // pieces (with no full clear the axis spans 5 pieces, one label).
+            .x_labels((bins * bin_width as usize / 5).clamp(1, 12))
             .x_label_formatter(&|pieces| format!("{pieces:.0}"))
             .x_desc("pieces since the previous full clear (or the game's start)")
             .y_desc("full clears")
@@ -302,57 +338,122 @@ pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ArenaError> {
 /// The most bins of the lines-per-game distribution.
 const MAX_LINE_BINS: u64 = 40;
 
-/// The distribution of lines per game of every strategy of a tournament, one line per
-/// strategy: the share of its games in each bin of lines (bins of equal width, a whole number
-/// of lines, at most 40 of them, shared by every strategy). `games` yields (strategy index
-/// into `names`, lines of one game).
+/// The size of the lines-per-game chart: the distribution of the games that ended, the panel
+/// of the games cut short beside it (when there are any), the legend below both.
+const LINES_PLOT_SIZE: (u32, u32) = (1000, 600);
+
+/// One game of a tournament as the lines-per-game chart takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLines {
+    /// The strategy's index into the chart's names.
+    pub strategy: usize,
+    /// Lines the game cleared.
+    pub lines: u64,
+    /// Whether the game was cut short (the piece cap, or a file sequence's end) rather than
+    /// ended by its game-over rule.
+    pub cut_short: bool,
+}
+
+/// The distribution of lines per game of every strategy of a tournament.
+///
+/// The games that ended by the game-over rule are binned (bins of equal width, a whole number
+/// of lines, at most 40 of them, shared by every strategy; the width and the vertical scale
+/// come from these games only), one step line per strategy: the share of ALL its games in
+/// each bin. The games cut short, which all sit at the cap and would dwarf the rest, are drawn
+/// apart: a panel on the right gives each strategy's share of games cut short (left out when
+/// no game was). The legend is below the plot areas, so it hides no line, and names each
+/// strategy with its count of games cut short.
 pub fn lines_per_game_chart(
     names: &[String],
-    games: impl Iterator<Item = (usize, u64)>,
+    games: impl Iterator<Item = GameLines>,
 ) -> Result<String, ArenaError> {
     let fail = |error: &dyn Display| drawing_error("lines-per-game chart", error);
-    let games: Vec<(usize, u64)> = games.collect();
-    let most_lines = games.iter().map(|&(_, lines)| lines).max().unwrap_or(0);
+    let games: Vec<GameLines> = games.collect();
+    let most_lines = games
+        .iter()
+        .filter(|game| !game.cut_short)
+        .map(|game| game.lines)
+        .max()
+        .unwrap_or(0);
     let bin_width = most_lines / MAX_LINE_BINS + 1;
     let bins = (most_lines / bin_width + 1) as usize;
     let mut counts = vec![vec![0u64; bins]; names.len()];
-    for &(strategy, lines) in &games {
-        counts[strategy][(lines / bin_width) as usize] += 1;
+    let mut totals = vec![0u64; names.len()];
+    let mut cut_short = vec![0u64; names.len()];
+    for game in &games {
+        totals[game.strategy] += 1;
+        if game.cut_short {
+            cut_short[game.strategy] += 1;
+        } else {
+            counts[game.strategy][(game.lines / bin_width) as usize] += 1;
+        }
     }
+    let share = |count: u64, total: u64| count as f64 / total.max(1) as f64;
     let shares: Vec<Vec<f64>> = counts
         .iter()
-        .map(|bins| {
-            let total = bins.iter().sum::<u64>().max(1) as f64;
-            bins.iter().map(|&count| count as f64 / total).collect()
-        })
+        .zip(&totals)
+        .map(|(bins, &total)| bins.iter().map(|&count| share(count, total)).collect())
         .collect();
     let tallest = shares.iter().flatten().copied().fold(0.0f64, f64::max);
+    let any_cut_short = cut_short.iter().any(|&count| count > 0);
+    let colour = |index: usize| STRATEGY_COLOURS[index % STRATEGY_COLOURS.len()];
+    let labels: Vec<String> = names
+        .iter()
+        .zip(cut_short.iter().zip(&totals))
+        .map(|(name, (&cut, &total))| match any_cut_short {
+            true => format!("{name} ({cut} of {total} cut short)"),
+            false => name.clone(),
+        })
+        .collect();
+    // Two legend columns unless a label would not fit in half the width.
+    let longest = labels.iter().map(|label| label.chars().count()).max();
+    let columns = if longest.unwrap_or(0) <= 48 { 2 } else { 1 };
+    let legend_rows = names.len().div_ceil(columns) as u32;
+    let legend_height = 20 + LEGEND_ROW * legend_rows;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let (width, height) = LINES_PLOT_SIZE;
+        let root =
+            SVGBackend::with_string(&mut svg, (width, height + legend_height)).into_drawing_area();
         root.fill(&WHITE).map_err(|error| fail(&error))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("Lines per game (bins of {bin_width} lines)"),
-                ("sans-serif", 18),
+        let (plot_area, legend_area) = root.split_vertically(height);
+        let (left, right) = if any_cut_short {
+            let (left, right) = plot_area.split_horizontally(width * 3 / 4);
+            (left, Some(right))
+        } else {
+            (plot_area, None)
+        };
+        let caption = if most_lines == 0 && tallest == 0.0 {
+            "Lines per game: no game ended by the game-over rule".to_string()
+        } else {
+            format!(
+                "Lines per game of the games that ended (bins of {bin_width} {})",
+                if bin_width == 1 { "line" } else { "lines" }
             )
+        };
+        let mut chart = ChartBuilder::on(&left)
+            .caption(caption, caption_font())
             .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
+            .x_label_area_size(55)
+            .y_label_area_size(80)
+            // One empty bin of room on the right, so the last bin's step is off the border.
             .build_cartesian_2d(
-                0f64..(bins as u64 * bin_width) as f64,
+                0f64..((bins as u64 + 1) * bin_width) as f64,
                 0f64..(tallest * 1.1).max(0.01),
             )
             .map_err(|error| fail(&error))?;
         chart
             .configure_mesh()
+            .label_style(axis_font())
+            .axis_desc_style(axis_font())
             .x_label_formatter(&|lines| format!("{lines:.0}"))
+            .y_label_formatter(&|share| format!("{:.0}%", 100.0 * share))
             .x_desc("lines cleared in the game")
             .y_desc("share of the strategy's games")
             .draw()
             .map_err(|error| fail(&error))?;
-        for (index, (name, shares)) in names.iter().zip(&shares).enumerate() {
-            let colour = Palette99::pick(index).to_rgba();
+        for (index, shares) in shares.iter().enumerate() {
+            let colour = colour(index);
             // A step line: each bin's share held flat across the bin.
             let steps = shares.iter().enumerate().flat_map(|(bin, &share)| {
                 let start = (bin as u64 * bin_width) as f64;
@@ -360,30 +461,88 @@ pub fn lines_per_game_chart(
             });
             chart
                 .draw_series(LineSeries::new(steps, colour.stroke_width(2)))
-                .map_err(|error| fail(&error))?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 15, y)], colour.stroke_width(2))
-                });
+                .map_err(|error| fail(&error))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|error| fail(&error))?;
+        if let Some(right) = right {
+            let strategies = names.len() as f64;
+            let mut panel = ChartBuilder::on(&right)
+                .caption("Cut short", caption_font())
+                .margin(15)
+                .margin_left(5)
+                .x_label_area_size(55)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0f64..strategies, 0f64..1.05)
+                .map_err(|error| fail(&error))?;
+            panel
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(0)
+                .y_labels(6)
+                .label_style(axis_font())
+                .axis_desc_style(axis_font())
+                .y_label_formatter(&|share| format!("{:.0}%", 100.0 * share))
+                .x_desc("share of games")
+                .draw()
+                .map_err(|error| fail(&error))?;
+            panel
+                .draw_series(cut_short.iter().zip(&totals).enumerate().map(
+                    |(index, (&cut, &total))| {
+                        let x = index as f64;
+                        Rectangle::new(
+                            [(x + 0.15, 0.0), (x + 0.85, share(cut, total))],
+                            colour(index).filled(),
+                        )
+                    },
+                ))
+                .map_err(|error| fail(&error))?;
+        }
+        let column_width = (width - 40) as i32 / columns as i32;
+        for (index, label) in labels.iter().enumerate() {
+            let x = 20 + column_width * (index % columns) as i32;
+            let y = 10 + (LEGEND_ROW * (index / columns) as u32) as i32 + LEGEND_ROW as i32 / 2;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(x, y), (x + 28, y)],
+                    colour(index).stroke_width(4),
+                ))
+                .map_err(|error| fail(&error))?;
+            legend_area
+                .draw(&Text::new(
+                    label.as_str(),
+                    (x + 38, y),
+                    axis_font().pos(Pos::new(HPos::Left, VPos::Center)),
+                ))
+                .map_err(|error| fail(&error))?;
+        }
         root.present().map_err(|error| fail(&error))?;
     }
     Ok(svg)
 }
+
+/// The strategies' colours in the lines-per-game chart (matplotlib's `tab10`: ten colours that
+/// stay apart and dark enough on white), repeated after the tenth.
+const STRATEGY_COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The height of one row of the lines-per-game chart's legend.
+const LEGEND_ROW: u32 = 28;
 
 /// Writes the plots of a tournament into `folder` (created if missing), atomically:
 /// `lines_per_game.svg` (see [`lines_per_game_chart`]).
 pub fn write_tournament_plots(
     folder: &Path,
     names: &[String],
-    games: impl Iterator<Item = (usize, u64)>,
+    games: impl Iterator<Item = GameLines>,
 ) -> Result<(), ArenaError> {
     std::fs::create_dir_all(folder)
         .map_err(|error| ArenaError::io(folder.display().to_string(), &error))?;
@@ -411,7 +570,7 @@ pub fn column_share_histograms(statistics: &PieceStatistics) -> Result<String, A
         let root = root
             .titled(
                 "Share of each piece type's pieces by the column of the lock state's pivot",
-                ("sans-serif", 20),
+                caption_font(),
             )
             .map_err(|error| fail(&error))?;
         let panels = root.split_evenly((2, 4));
@@ -422,17 +581,16 @@ pub fn column_share_histograms(statistics: &PieceStatistics) -> Result<String, A
         {
             let pieces: u64 = counts.iter().sum();
             let mut chart = ChartBuilder::on(panel)
-                .caption(
-                    format!("{} ({pieces} pieces)", piece.letter()),
-                    ("sans-serif", 16),
-                )
+                .caption(format!("{} ({pieces} pieces)", piece.letter()), axis_font())
                 .margin(8)
-                .x_label_area_size(35)
-                .y_label_area_size(50)
+                .x_label_area_size(50)
+                .y_label_area_size(60)
                 .build_cartesian_2d(-0.5f64..WIDTH as f64 - 0.5, 0f64..top)
                 .map_err(|error| fail(&error))?;
             chart
                 .configure_mesh()
+                .label_style(axis_font())
+                .axis_desc_style(axis_font())
                 .disable_x_mesh()
                 .x_labels(WIDTH)
                 .x_label_formatter(&|column| format!("{column:.0}"))
@@ -513,12 +671,139 @@ mod tests {
             cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
             full_clear_histogram(&[]).unwrap(),
             full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),
-            lines_per_game_chart(&["a".into(), "b".into()], [(0, 3), (1, 900)].into_iter())
-                .unwrap(),
+            lines_per_game_chart(
+                &["a".into(), "b".into()],
+                games(&[(0, 3, false), (1, 900, true)]),
+            )
+            .unwrap(),
             lines_per_game_chart(&["a".into()], std::iter::empty()).unwrap(),
+            lines_per_game_chart(&["a".into()], games(&[(0, 9, true)])).unwrap(),
         ] {
             assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
             assert!(svg.trim_end().ends_with("</svg>"));
         }
+    }
+
+    /// Games of the lines-per-game chart from (strategy, lines, cut short).
+    fn games(games: &[(usize, u64, bool)]) -> impl Iterator<Item = GameLines> + '_ {
+        games.iter().map(|&(strategy, lines, cut_short)| GameLines {
+            strategy,
+            lines,
+            cut_short,
+        })
+    }
+
+    /// Every `<text …>` element of `svg`: its attributes and its text.
+    fn texts(svg: &str) -> Vec<(&str, &str)> {
+        svg.split("<text ")
+            .skip(1)
+            .map(|element| {
+                let (attributes, rest) = element.split_once('>').unwrap();
+                (attributes, rest.split_once("</text>").unwrap().0.trim())
+            })
+            .collect()
+    }
+
+    /// The number in attribute `name="…"` of `attributes`.
+    fn attribute(attributes: &str, name: &str) -> f64 {
+        let start = attributes.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        let value = &attributes[start..];
+        value[..value.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn every_text_of_every_plot_is_at_least_the_axis_font_size() {
+        let mut statistics = PieceStatistics::new(8, RowRule::Pivot);
+        statistics.row_counts = vec![0, 0, 1, 2, 4, 8, 16, 32];
+        statistics.column_counts[0][3] = 5;
+        let fit = LogLinearFit {
+            slope: 0.3,
+            intercept: -2.0,
+            r_squared: 0.99,
+            rows: vec![2, 3, 4, 5],
+        };
+        for (plot, svg) in [
+            (
+                "row shares",
+                row_share_chart(&statistics.row_shares(), Some(&fit), RowRule::Top),
+            ),
+            ("heat map", cell_heat_map(&[[0.01; 10]; 20])),
+            ("full clears", full_clear_histogram(&[5, 10, 10, 40])),
+            ("columns", column_share_histograms(&statistics)),
+            (
+                "lines",
+                lines_per_game_chart(
+                    &["a".into(), "b".into()],
+                    games(&[(0, 3, false), (1, 9, false), (1, 500, true)]),
+                ),
+            ),
+        ] {
+            let svg = svg.unwrap();
+            let texts = texts(&svg);
+            // Axis labels (numbers) and descriptions, captions, legends: all of them.
+            assert!(texts.len() > 10, "{plot}: {} texts", texts.len());
+            for (attributes, text) in texts {
+                let size = attribute(attributes, "font-size");
+                assert!(size >= AXIS_FONT, "{plot}: {text:?} at {size}");
+            }
+        }
+        assert_eq!(AXIS_FONT, 16.0);
+    }
+
+    #[test]
+    fn the_lines_chart_bins_the_ended_games_and_draws_the_cut_short_apart_under_its_legend() {
+        // Two short games ended and ten reached a cap at 900 lines: the bins are of the short
+        // games (1 line wide up to 5, not 23 wide up to 900).
+        let mut played = vec![(0, 3, false), (0, 5, false)];
+        played.extend([(0, 900, true); 10]);
+        let svg = lines_per_game_chart(&["bfs+elashi".into()], games(&played)).unwrap();
+        let texts = texts(&svg);
+        let caption = texts
+            .iter()
+            .find(|(_, text)| text.starts_with("Lines per game"));
+        assert_eq!(
+            caption.unwrap().1,
+            "Lines per game of the games that ended (bins of 1 line)"
+        );
+        // The x axis ends one bin after the longest ended game: no label reaches 900.
+        let numbers: Vec<f64> = texts
+            .iter()
+            .filter_map(|(_, text)| text.parse().ok())
+            .collect();
+        assert!(numbers.iter().all(|&number| number <= 7.0), "{numbers:?}");
+        assert!(texts.iter().any(|(_, text)| *text == "Cut short"));
+        // The legend names the games cut short and sits below the plot areas (600 high).
+        let (attributes, _) = texts
+            .iter()
+            .find(|(_, text)| *text == "bfs+elashi (10 of 12 cut short)")
+            .unwrap();
+        assert!(attribute(attributes, "y") > 600.0, "{attributes}");
+        // Without games cut short there is no panel for them, and the legend is the names.
+        let svg = lines_per_game_chart(&["a".into()], games(&[(0, 3, false)])).unwrap();
+        assert!(!svg.contains("Cut short"));
+        assert!(texts_of(&svg).contains(&"a"));
+    }
+
+    #[test]
+    fn the_full_clear_axis_is_labelled_in_whole_pieces_even_without_a_clear() {
+        // Without a clear the axis spans -2.5..2.5 pieces: one label, 0, not -2, -1, -0, ….
+        let svg = full_clear_histogram(&[]).unwrap();
+        let labels: Vec<&str> = texts_of(&svg)
+            .into_iter()
+            .filter(|text| text.parse::<f64>().is_ok())
+            .collect();
+        assert!(
+            labels.iter().all(|label| !label.starts_with('-')),
+            "{labels:?}"
+        );
+        assert_eq!(
+            labels.iter().filter(|label| **label == "0").count(),
+            2,
+            "{labels:?}"
+        );
+    }
+
+    fn texts_of(svg: &str) -> Vec<&str> {
+        texts(svg).into_iter().map(|(_, text)| text).collect()
     }
 }

@@ -7,7 +7,7 @@ use tetris_registry::AnyEvaluator;
 use crate::analysis::features::FeatureList;
 use crate::analysis::position::{Analysis, PlacementAnalysis, rule_name};
 use crate::format::format_number;
-use crate::output::pretty_json;
+use crate::output::{MadeBy, pretty_json};
 use crate::report::features::write_feature_table;
 
 /// The JSON form of one placement (a struct, so the keys keep the contract's order).
@@ -62,6 +62,7 @@ struct AnalysisOutput<'a> {
     pieces: &'a [Piece],
     best: Option<PlacementOutput<'a>>,
     placements: Vec<PlacementOutput<'a>>,
+    made_by: MadeBy,
 }
 
 /// The analysis as indented JSON.
@@ -73,6 +74,7 @@ pub fn analysis_json(analysis: &Analysis) -> String {
         pieces: &analysis.pieces,
         best: analysis.best.as_ref().map(output),
         placements: analysis.placements.iter().map(output).collect(),
+        made_by: MadeBy::current(),
     })
 }
 

@@ -13,7 +13,9 @@ use crate::analysis::pieces::{
 use crate::analysis::stats::Summary;
 use crate::error::ArenaError;
 use crate::format::significant;
-use crate::output::{announce_written, pretty_json, print_output, write_atomically, write_folder};
+use crate::output::{
+    MadeBy, announce_written, pretty_json, print_output, write_atomically, write_folder,
+};
 use crate::report::plots::{STATISTICS_PLOT_FILES, write_statistics_plots};
 use crate::run::statistics::StatisticsSettings;
 use tetris_core::Piece;
@@ -98,6 +100,7 @@ struct StatsJson<'a> {
     fit_rows: Vec<usize>,
     fit: Option<FitJson>,
     full_clears: FullClearsJson,
+    made_by: MadeBy,
 }
 
 /// How a run of several blocks is played, as printed and stored with its results.
@@ -186,6 +189,7 @@ pub fn stats_json(
                 .map(|(pieces, count)| HistogramBarJson { pieces, count })
                 .collect(),
         },
+        made_by: MadeBy::current(),
     };
     pretty_json(&report)
 }

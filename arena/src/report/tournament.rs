@@ -13,7 +13,7 @@ use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
 use crate::error::ArenaError;
 use crate::format::{aligned, format_p_value, optional, significant};
-use crate::output::{RunReport, announce_written, csv_text, pretty_json, write_folder};
+use crate::output::{MadeBy, RunReport, announce_written, csv_text, pretty_json, write_folder};
 use crate::report::plots;
 use crate::report::stats::{ESTIMATE_RULE, EstimateJson};
 use crate::run::Finished;
@@ -200,6 +200,7 @@ struct ReportJson<'a> {
     summary: Vec<SummaryJson<'a>>,
     pairwise: Vec<PairJson<'a>>,
     timing: TimingJson<'a>,
+    made_by: MadeBy,
 }
 
 impl<'a> TournamentReport<'a> {
@@ -313,6 +314,19 @@ impl<'a> TournamentReport<'a> {
         )
     }
 
+    /// Every game as the lines-per-game chart takes it: a game stopped by the piece cap or by
+    /// its file sequence's end is cut short.
+    pub(crate) fn game_lines(&self) -> impl Iterator<Item = plots::GameLines> + '_ {
+        self.finished.results.iter().map(|row| plots::GameLines {
+            strategy: row.strategy,
+            lines: row.lines,
+            cut_short: matches!(
+                row.end,
+                crate::sim::game::GameEnd::PieceCap | crate::sim::game::GameEnd::SequenceEnded
+            ),
+        })
+    }
+
     /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
     /// of its canonical name other than letters, digits, `-` and `.` replaced by `_`), the
     /// `arena stats` plots of all its games, merged in game order (so the files do not depend
@@ -331,12 +345,7 @@ impl<'a> TournamentReport<'a> {
     /// [`TournamentReport::write_plots`] into the empty folder `folder`.
     fn write_plots_into(&self, folder: &Path) -> Result<(), ArenaError> {
         let settings = self.settings;
-        let games = self
-            .finished
-            .results
-            .iter()
-            .map(|row| (row.strategy, row.lines));
-        plots::write_tournament_plots(folder, &settings.names, games)?;
+        plots::write_tournament_plots(folder, &settings.names, self.game_lines())?;
         for (index, name) in settings.names.iter().enumerate() {
             let merged = self.merged_statistics(index);
             let strategy_folder = folder.join(strategy_folder_name(name));
@@ -595,6 +604,7 @@ impl RunReport for TournamentReport<'_> {
                     })
                     .collect(),
             },
+            made_by: MadeBy::current(),
         };
         pretty_json(&report)
     }

@@ -37,7 +37,7 @@ use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with
 
 use crate::error::ArenaError;
 use crate::format::indented_table;
-use crate::output::write_atomically;
+use crate::output::{MadeBy, write_atomically};
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};
@@ -206,6 +206,10 @@ pub struct Checkpoint {
     pub best: Option<BestCandidate>,
     /// Every finished iteration.
     pub history: Vec<IterationRecord>,
+    /// What wrote the file: the command of the run (or the resumed run) that wrote it last
+    /// (absent from checkpoints written before it was recorded; never compared on resume).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<MadeBy>,
 }
 
 /// The feature names of the evaluator called `name`, in weight order.

@@ -54,14 +54,51 @@ pub fn scratch_folder(command: &str, test: &str) -> PathBuf {
     folder
 }
 
-/// The JSON without its machine-dependent `timing` object (which must be there).
-pub fn without_timing(mut value: Value) -> Value {
+/// The JSON without what depends on the run rather than on its games: the machine-dependent
+/// `timing` object and the `made_by` object, which names the command (both must be there).
+pub fn without_timing(value: Value) -> Value {
+    let mut value = without_made_by(value);
     value
         .as_object_mut()
         .unwrap()
         .remove("timing")
         .expect("the timings are kept under `timing`");
     value
+}
+
+/// The JSON without its `made_by` object (which must be there): the command that made it,
+/// which differs between two commands that give the same results.
+pub fn without_made_by(mut value: Value) -> Value {
+    value
+        .as_object_mut()
+        .unwrap()
+        .remove("made_by")
+        .expect("every JSON report says what made it under `made_by`");
+    value
+}
+
+/// JSON text without its `made_by` objects (one per document; at least one must be there),
+/// every other byte kept: the key goes with the comma before it, so two reports of the same
+/// results made by different commands compare equal byte for byte.
+pub fn text_without_made_by(text: &str) -> String {
+    const KEY: &str = "\"made_by\":";
+    assert!(text.contains(KEY), "no made_by in {text}");
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(KEY) {
+        let before = rest[..at].trim_end();
+        kept.push_str(
+            before
+                .strip_suffix(',')
+                .expect("made_by follows another key"),
+        );
+        let value = &rest[at + KEY.len()..];
+        let mut values = serde_json::Deserializer::from_str(value).into_iter::<Value>();
+        values.next().expect("a value").expect("JSON");
+        rest = &value[values.byte_offset()..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 /// Runs `arena COMMAND ARGS…`, which must succeed; its stdout.

@@ -5,9 +5,10 @@
 //!
 //! The second round (issue 32) is in the submodules: [`outputs`] (outputs never replace
 //! anything but a regular file, nor an input of the same command) and [`messages`] (what is
-//! printed is safe to print, and the rough edges a new user hits), and [`formats`] (the
+//! printed is safe to print, and the rough edges a new user hits), [`formats`] (the
 //! numbers and outputs a new user sees: number formats, intervals, the JSON layout, the
-//! lines naming written files). One test binary for all of
+//! lines naming written files) and [`provenance`] (every JSON report, part file and page
+//! says what made it). One test binary for all of
 //! them: each binary links the whole arena, so fewer binaries build faster.
 //!
 //! Over 600 lines on purpose: one test per attack of the hardening issue, each short, all against
@@ -25,6 +26,7 @@ mod formats;
 mod messages;
 #[cfg(unix)]
 mod outputs;
+mod provenance;
 
 use common::{fail, run, scratch_folder};
 

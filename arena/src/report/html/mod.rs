@@ -12,8 +12,20 @@
 pub mod tournament;
 pub mod viewer;
 
+use crate::output::MadeBy;
+
 /// The style every page shares (panels, tables, colours).
 pub const PAGE_STYLE: &str = include_str!("page.css");
+
+/// Every page's last line: what made it ([`MadeBy::current`], e.g. `made by tetris-arena
+/// 0.1.0: arena tournament … --html report.html`) and that it is one self-contained file.
+pub fn footer() -> String {
+    format!(
+        "<footer><p class=\"made-by\">{}</p><p>One self-contained file, no network \
+         access.</p></footer>\n",
+        escape_html(&MadeBy::current().to_string())
+    )
+}
 
 /// Replaces each `{{name}}` of `template` by its value from `values`, in one pass over the
 /// template (so a value that itself contains `{{…}}` is left as it is). A placeholder with no
@@ -98,5 +110,18 @@ mod tests {
         assert_eq!(json, r#"["\u003c/script\u003e\u003c!--","a\u0026b"]"#);
         let back: Vec<String> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, ["</script><!--", "a&b"]);
+    }
+
+    #[test]
+    fn the_footer_says_what_made_the_page_escaped() {
+        let page = MadeBy::during("arena tournament 'a<b' --html x.html", footer);
+        assert!(
+            page.contains(&format!(
+                "<p class=\"made-by\">made by tetris-arena {}: arena tournament &#39;a&lt;b&#39; \
+                 --html x.html</p>",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "{page}"
+        );
     }
 }

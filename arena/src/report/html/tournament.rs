@@ -1,6 +1,11 @@
 //! The tournament report page (`arena tournament --html`): the settings, the summary table,
 //! the pairwise sign-test matrix as a coloured table, the lines-per-game chart and each
-//! strategy's plots (the SVGs of `--plots`, inline), in one self-contained file.
+//! strategy's plots (the four SVGs of `--plots`, inline), in one self-contained file, with
+//! what made it at its foot.
+//!
+//! The plots are shown large enough to read: two to a row on a wide screen, never narrower
+//! than 560 pixels (70% of their 800, so their 16-pixel axis text stays 11 pixels or more),
+//! the wide ones (lines per game, column histograms) across the page.
 //!
 //! The page has no script: its style is `page.css` and `tournament.css`. A matrix cell is
 //! green when the row strategy outlasted the column strategy on more sequences, red when on
@@ -138,14 +143,10 @@ impl TournamentReport<'_> {
         }
 
         body.push_str("<section><h2>Lines per game</h2>\n");
-        let games = self
-            .finished
-            .results
-            .iter()
-            .map(|row| (row.strategy, row.lines));
         body.push_str(&plot(
-            "Each strategy's distribution of lines per game",
-            &plots::lines_per_game_chart(names, games)?,
+            "Each strategy's distribution of lines per game; the games cut short by the piece \
+             cap (or a file sequence's end) apart, on the right",
+            &plots::lines_per_game_chart(names, self.game_lines())?,
             true,
         ));
         body.push_str("</section>\n");
@@ -178,6 +179,11 @@ impl TournamentReport<'_> {
                     &plots::full_clear_histogram(&statistics.full_clear_intervals)?,
                     false,
                 ));
+                body.push_str(&plot(
+                    "Share of each piece type's pieces by pivot column",
+                    &plots::column_share_histograms(&statistics)?,
+                    true,
+                ));
                 body.push_str("</div></section>\n");
             }
         }
@@ -189,9 +195,9 @@ impl TournamentReport<'_> {
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
              <meta name=\"generator\" content=\"tetris-arena\">\n<title>{}</title>\n\
              <style>\n{PAGE_STYLE}\n{TOURNAMENT_STYLE}\n</style>\n</head>\n<body>\n{body}\
-             <footer>Written by <code>arena tournament --html</code>: one self-contained \
-             file, no network access.</footer>\n</body>\n</html>\n",
-            escape_html(&title)
+             {}</body>\n</html>\n",
+            escape_html(&title),
+            super::footer()
         ))
     }
 

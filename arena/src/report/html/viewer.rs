@@ -274,6 +274,7 @@ impl ReplayViewer {
                 ("viewer_style", VIEWER_STYLE),
                 ("data", &script_json(&data)),
                 ("viewer_script", VIEWER_SCRIPT),
+                ("footer", &super::footer()),
             ],
         ))
     }

@@ -5,6 +5,7 @@
 //! {"format": "tetris-arena-part", "version": 1,
 //!  "shard": {"index": 1, "count": 3}, "games": [1, 4, 7],
 //!  "timing": {"jobs": 2, "wall_seconds": 1.5},
+//!  "made_by": {"program": "tetris-arena", "version": "0.1.0", "command": "arena tournament … --shard 1/3 --out p1.json"},
 //!  "command": "tournament" | "nes" | "stats",
 //!  "settings": {…every option that decides the games…},
 //!  "results": […one entry per game held (per game and strategy for a tournament)…]}
@@ -13,7 +14,9 @@
 //! For `stats`, `games` lists the blocks held (one: block K) and `results` their
 //! [`PieceStatistics`]. The results carry everything the unsharded report needs (a
 //! tournament's per-game piece statistics when it was run with `--plots`); the timings are
-//! kept but are the only thing a merge does not reproduce.
+//! kept but are the only thing a merge does not reproduce. `made_by` ([`MadeBy`]) records the
+//! shard's own command; parts written before it was recorded lack it, and the merge reads
+//! both (it compares settings, never how a part was made).
 //!
 //! What differs between the three kinds — the command, the settings and results stored, and
 //! how the merge checks and rebuilds them — is a [`ShardedRun`] ([`super::kinds`]); the file,
@@ -29,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
-use crate::output::{json_line, print_output, write_atomically, written_line};
+use crate::output::{MadeBy, json_line, print_output, write_atomically, written_line};
 use crate::run::Finished;
 use crate::run::shard::Shard;
 use crate::run::shard::kinds::{
@@ -143,6 +146,10 @@ pub struct Part {
     pub games: Vec<u64>,
     /// How long the shard took (timing only).
     pub timing: PartTiming,
+    /// What wrote the part: the shard's command (absent from parts written before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<MadeBy>,
     /// The command, its settings and its results.
     #[serde(flatten)]
     pub body: PartBody,
@@ -216,6 +223,7 @@ impl Part {
                 jobs,
                 wall_seconds: wall.as_secs_f64(),
             },
+            made_by: Some(MadeBy::current()),
             body: K::body(contents),
         }
     }
