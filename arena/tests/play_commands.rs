@@ -84,9 +84,10 @@ fn play_json_is_complete_legal_and_deterministic() {
     assert_eq!(first, succeed(&args), "two runs print the same bytes");
     let value = json(&first);
     // One member per line and one placement per line (docs/commands.md, "JSON output"): `{`,
-    // nine members, the placements' opening line, the placements, `]` and `}`.
+    // nine members, the placements' opening line, the placements, `]`, the `made_by` object
+    // (its opening line, three members, its `}`) and `}`.
     let placements = value["placements"].as_array().unwrap().len();
-    assert_eq!(first.lines().count(), 13 + placements);
+    assert_eq!(first.lines().count(), 18 + placements);
     // Exactly the contract's fields (docs/spec/arena.md, "Command-line contract") and the game-over
     // rule, which every result records (docs/spec/rules.md).
     let keys: Vec<&str> = value
