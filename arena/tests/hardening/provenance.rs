@@ -81,7 +81,8 @@ fn every_json_report_names_the_exact_command_and_the_version() {
                 text(&replay),
                 "--json",
             ],
-            None,
+            // The replay file records the command that played it.
+            Some(replay.clone()),
         ),
         (vec!["replay", text(&replay), "--json"], None),
         (tournament.to_vec(), Some(out.clone())),
@@ -140,7 +141,6 @@ fn every_json_report_names_the_exact_command_and_the_version() {
     ];
     for (args, file) in printed {
         let stdout = arena(&args);
-        // `play --json` prints one line, the others indented JSON.
         let report = parsed(&stdout);
         assert_eq!(report["made_by"], made_by(&args), "{args:?}");
         if let Some(file) = file {

@@ -20,7 +20,8 @@
 //!     {"piece":"S","x":4,"y":18,"rotation":0,"cleared":0,"path":"L D D D …"},
 //!     …
 //!   ],
-//!   "result": {"pieces":100,"lines":38,"score":4020,"game_over":false,"end":"piece_cap"}
+//!   "result": {"pieces":100,"lines":38,"score":4020,"game_over":false,"end":"piece_cap"},
+//!   "made_by": {"program":"tetris-arena","version":"0.1.0","command":"arena play …"}
 //! }
 //! ```
 //!
@@ -54,6 +55,9 @@
 //!   not checked.
 //! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
 //!   (`game_over`, `piece_cap` or `sequence_ended`).
+//! - `made_by` (optional) is what wrote the file ([`MadeBy`]: program, version, command). It
+//!   is shown, never checked: the game proves its rules and moves, not the command that asked
+//!   for them.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -62,6 +66,8 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, Piece};
 use tetris_registry::Strategy;
 use thiserror::Error as ThisError;
+
+use crate::output::MadeBy;
 
 use crate::error::ArenaError;
 use crate::sim::game::{GameEnd, GameResult, GameSettings};
@@ -111,6 +117,11 @@ pub struct Replay {
     pub placements: Vec<PlayedPlacement>,
     /// What the game produced.
     pub result: ReplayResult,
+    /// What wrote the file (program, version, command). Written by this arena since format
+    /// version 2 and never checked: it says how the game was asked for, which the game itself
+    /// cannot prove (an older replay, or one a tool rewrote, may leave it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<MadeBy>,
 }
 
 /// The rules of a recorded game that vary between games.
@@ -252,6 +263,7 @@ impl Replay {
                 game_over: result.game_over(),
                 end: result.end,
             },
+            made_by: Some(MadeBy::current()),
         })
     }
 
@@ -315,8 +327,11 @@ impl Replay {
             text.push_str("\n  ");
         }
         text.push_str("],\n");
-        let _ = writeln!(text, "  \"result\": {}", json(&self.result));
-        text.push_str("}\n");
+        let _ = write!(text, "  \"result\": {}", json(&self.result));
+        if let Some(made_by) = &self.made_by {
+            let _ = write!(text, ",\n  \"made_by\": {}", json(made_by));
+        }
+        text.push_str("\n}\n");
         text
     }
 }

@@ -51,6 +51,7 @@ fn hand_made_game() -> Replay {
             game_over: false,
             end: GameEnd::SequenceEnded,
         },
+        made_by: None,
     }
 }
 
