@@ -10,7 +10,7 @@
 
 use tetris_core::NesScore;
 
-use crate::analysis::pieces::{PieceStatistics, StatisticsContradiction};
+use crate::analysis::pieces::PieceStatistics;
 use crate::run::statistics::StatisticsSettings;
 use tetris_core::scoring::{LINE_CLEAR_POINTS, MAX_SCORE};
 
@@ -110,9 +110,6 @@ pub enum GameContradiction {
         /// Frames.
         frames: u64,
     },
-    /// A game's piece statistics that contradict themselves.
-    #[error(transparent)]
-    Statistics(#[from] StatisticsContradiction),
     /// A game's piece statistics that disagree with the game.
     #[error("its piece statistics count {counted} {what}, the game {game}")]
     StatisticsDisagree {
