@@ -138,7 +138,7 @@ pub struct Contents<K: ShardedRun> {
 }
 
 /// A shard's partial result (see the module documentation). It is read strictly: a key that
-/// no part holds, anywhere in the file, is refused ([`PartFile`]).
+/// no part holds, anywhere in the file, is refused (see `PartFile`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "PartFile")]
 pub struct Part {
