@@ -15,7 +15,7 @@ runs=${RUNS:-1000000}
 max_time=${MAX_TIME:-3600}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(board weights pieces replay checkpoint strategy)
+    targets=(board weights pieces replay checkpoint strategy part)
 fi
 mkdir -p logs
 for target in "${targets[@]}"; do

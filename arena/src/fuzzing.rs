@@ -15,8 +15,13 @@ use tetris_core::{Board, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec, evaluator_from_weights_json, evaluator_names};
 
 use crate::input::read_board;
+use crate::output::RunReport as _;
+use crate::report::nes::NesReport;
+use crate::report::stats::{stats_json, stats_text};
+use crate::report::tournament::TournamentReport;
 use crate::request::tune::TuneRequest;
 use crate::request::values;
+use crate::run::shard::{Merged, Part, check_part, merge_parts};
 use crate::sim::replay::Replay;
 use crate::tune::checkpoint::{
     Checkpoint, feature_names, finish_iteration, load_checkpoint, report,
@@ -26,13 +31,14 @@ use crate::tune::checkpoint::{
 pub type EntryPoint = fn(&[u8]);
 
 /// The fuzzed parsers, by the name of their fuzz target and corpus folder.
-pub const TARGETS: [(&str, EntryPoint); 6] = [
+pub const TARGETS: [(&str, EntryPoint); 7] = [
     ("board", board),
     ("weights", weights),
     ("pieces", pieces),
     ("replay", replay),
     ("checkpoint", checkpoint),
     ("strategy", strategy),
+    ("part", part),
 ];
 
 /// A scratch file holding one input, removed when dropped (a fuzzer writes a million, and
@@ -179,5 +185,42 @@ pub fn strategy(data: &[u8]) {
             "{name:?} prints as {canonical:?}"
         );
         let _ = Strategy::new(spec);
+    }
+}
+
+/// A part file of a sharded run, read as `arena merge` reads it, then checked alone as the
+/// merge checks each part (every check that needs no other part: the timing, the shard, the
+/// settings, the results against them); a part of the whole run (shard 0/1) is also merged,
+/// and the merged run's report made, as text and JSON (what `arena merge` prints), so that a
+/// part the checks let through cannot panic the report either.
+pub fn part(data: &[u8]) {
+    let scratch = ScratchFile::new("part", data);
+    let Ok(part) = Part::read(&scratch.0) else {
+        return;
+    };
+    let whole = part.shard.is_whole();
+    if check_part(&scratch.0, part.clone()).is_err() || !whole {
+        return;
+    }
+    match merge_parts(vec![(scratch.0.clone(), part)]) {
+        Ok(Merged::Tournament { settings, finished }) => {
+            let report = TournamentReport::new(&settings, finished);
+            let _ = (report.text(), report.json(true), report.csv());
+        }
+        Ok(Merged::Nes { settings, finished }) => {
+            let report = NesReport::new(&settings, &finished);
+            let _ = (report.text(), report.json(true), report.csv());
+        }
+        Ok(Merged::Stats {
+            strategy,
+            settings,
+            statistics,
+        }) => {
+            let _ = (
+                stats_text(&strategy, &settings, &statistics),
+                stats_json(&strategy, &settings, &statistics),
+            );
+        }
+        Err(_) => {}
     }
 }

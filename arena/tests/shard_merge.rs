@@ -464,3 +464,318 @@ fn sharded_runs_check_their_options_before_any_game() {
     assert!(stats(&["--blocks", "0"]).contains("--blocks"));
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// Writes `part` edited by `edit` to `name` in `folder`; its path.
+fn tampered(folder: &Path, part: &Value, name: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let mut part = part.clone();
+    edit(&mut part);
+    let path = path(folder, name);
+    fs::write(&path, part.to_string()).unwrap();
+    path
+}
+
+/// Every object in `value` (itself included), as the JSON pointer of each.
+fn object_pointers(value: &Value, at: String, pointers: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            pointers.push(at.clone());
+            for (key, inner) in map {
+                object_pointers(inner, format!("{at}/{key}"), pointers);
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                object_pointers(inner, format!("{at}/{index}"), pointers);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Real parts of the whole run (shard 0/1) of each command, edited so that they contradict
+/// their own settings or themselves: the merge refuses each with one line naming the part and
+/// what is wrong (it once merged them into a report of games that cannot have been played).
+#[test]
+fn merge_refuses_parts_that_contradict_their_own_settings() {
+    let folder = common::scratch_folder("merge", "contradictions");
+    let write = |command: &str, args: &[&str]| {
+        let part = path(&folder, &format!("{command}.json"));
+        ok(
+            command,
+            &[args, &["--shard", "0/1", "--out", &part]].concat(),
+        );
+        // The part as written merges.
+        merge(std::slice::from_ref(&part), &["--json"]);
+        let text = fs::read_to_string(&part).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    // Four games of 10 pieces (the cap), each with 2 singles (8 + 2 locks), 80 points from
+    // level 0 (2 × 40), no game over.
+    let tournament = write(
+        "tournament",
+        &[
+            "column-drop+dellacherie",
+            "column-drop+elashi",
+            "--games",
+            "2",
+            "--seed",
+            "7",
+            "--board-height",
+            "6",
+            "--max-pieces",
+            "10",
+            "--estimate",
+        ],
+    );
+    let game = &tournament["results"][0];
+    assert_eq!(
+        (
+            &game["pieces"],
+            &game["lines"],
+            &game["score"],
+            &game["end"]
+        ),
+        (&10.into(), &2.into(), &80.into(), &"piece_cap".into())
+    );
+    assert_eq!(game["clears"], serde_json::json!([8, 2, 0, 0, 0]));
+    let refused = |part: &Value, name: &str, edit: &dyn Fn(&mut Value), why: &str| {
+        let path = tampered(&folder, part, name, edit);
+        assert_eq!(
+            merge_error(&[&path]),
+            format!("error: merge: {path}: {why}"),
+            "{name}"
+        );
+    };
+    let first = "game 0 of strategy 0";
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(Edit, String)> = vec![
+        (
+            Box::new(|part| {
+                part["results"][0]["pieces"] = 11.into();
+                part["results"][0]["clears"][0] = 9.into();
+            }),
+            format!("{first}: 11 pieces, more than the settings' max_pieces 10"),
+        ),
+        (
+            Box::new(|part| {
+                part["results"][0]["pieces"] = 9.into();
+                part["results"][0]["clears"][0] = 7.into();
+            }),
+            format!(
+                "{first}: it ended by piece_cap after 9 pieces, not the settings' max_pieces 10"
+            ),
+        ),
+        (
+            Box::new(|part| part["results"][0]["score"] = 1_000_000_000.into()),
+            format!("{first}: a score of 1000000000, above the NES's 999,999"),
+        ),
+        (
+            Box::new(|part| part["results"][0]["score"] = 100.into()),
+            format!(
+                "{first}: a score of 100, which its clears cannot make (from 80 to 80 at its \
+                 levels, a multiple of 20)"
+            ),
+        ),
+        (
+            Box::new(|part| part["results"][0]["lines"] = 3.into()),
+            format!("{first}: its clears make 2 lines, not its 3"),
+        ),
+        (
+            // Two tetrises from 10 pieces: 80 cells cleared of 40 placed.
+            Box::new(|part| {
+                part["results"][0]["clears"] = serde_json::json!([8, 0, 0, 0, 2]);
+                part["results"][0]["lines"] = 8.into();
+            }),
+            format!("{first}: 8 lines from 10 pieces (a line takes 10 cells, a piece brings 4)"),
+        ),
+        (
+            Box::new(|part| part["results"][0]["end"] = "stopped".into()),
+            format!(
+                "{first}: it ended by stopped (interrupted), and a part holds finished games only"
+            ),
+        ),
+        (
+            Box::new(|part| part["results"][0]["end"] = "sequence_ended".into()),
+            format!("{first}: it ended by sequence_ended but its generator uniform never ends"),
+        ),
+        (
+            Box::new(|part| part["results"][0]["statistics"]["game_overs"] = 1.into()),
+            format!("{first}: its piece statistics count 1 game overs, the game 0"),
+        ),
+        (
+            Box::new(|part| part["timing"]["wall_seconds"] = (-1.5).into()),
+            "its timing says wall_seconds -1.5, not a duration in seconds".into(),
+        ),
+        (
+            Box::new(|part| part["timing"]["jobs"] = 0.into()),
+            "its timing says 0 jobs, a run has 1 to 256".into(),
+        ),
+    ];
+    for (index, (edit, why)) in cases.iter().enumerate() {
+        refused(&tournament, &format!("tournament-{index}.json"), edit, why);
+    }
+
+    // Game 0 reaches the stop level 20 at 140 lines (docs/spec/rules.md); game 1 tops out at
+    // 38 lines, on level 19, with 118,800 points.
+    let nes = write(
+        "nes",
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--start-level",
+            "19",
+            "--to-level",
+            "20",
+        ],
+    );
+    let games = &nes["results"];
+    assert_eq!(
+        (&games[0]["lines"], &games[0]["end"]),
+        (&140.into(), &"stop-level".into())
+    );
+    assert_eq!(
+        (
+            &games[1]["lines"],
+            &games[1]["level"],
+            &games[1]["score"],
+            &games[1]["end"]
+        ),
+        (&38.into(), &19.into(), &118_800.into(), &"top-out".into())
+    );
+    let cases: Vec<(Edit, String)> = vec![
+        (
+            Box::new(|part| part["results"][1]["end"] = "stop-level".into()),
+            "game 1: it ended by stop-level after 38 lines, but the stop level 20 is reached \
+             at 140"
+                .into(),
+        ),
+        (
+            Box::new(|part| part["results"][0]["end"] = "top-out".into()),
+            "game 0: it ended by top-out after 140 lines, when 140 lines reach the stop level \
+             20 and end the game"
+                .into(),
+        ),
+        (
+            Box::new(|part| part["results"][1]["level"] = 25.into()),
+            "game 1: level 25, but 38 lines from level 19 lead to level 19".into(),
+        ),
+        (
+            Box::new(|part| part["results"][1]["score"] = 1_000_000_000.into()),
+            "game 1: a score of 1000000000, above the NES's 999,999".into(),
+        ),
+        (
+            Box::new(|part| part["results"][1]["score"] = 118_780.into()),
+            "game 1: a score of 118780, not its 118800 line-clear points capped at 999,999".into(),
+        ),
+        (
+            Box::new(|part| part["settings"]["start_level"] = 29.into()),
+            "its settings say start level 29, above 28".into(),
+        ),
+    ];
+    for (index, (edit, why)) in cases.iter().enumerate() {
+        refused(&nes, &format!("nes-{index}.json"), edit, why);
+    }
+
+    // One block of 400 pieces on 10 × 6.
+    let stats = write(
+        "stats",
+        &[
+            "column-drop+dellacherie",
+            "--pieces",
+            "400",
+            "--seed",
+            "1",
+            "--board-height",
+            "6",
+        ],
+    );
+    let block = &stats["results"][0];
+    assert_eq!(block["pieces"], 400);
+    let lost = block["cells_above_top"].as_u64().unwrap();
+    let game_overs = block["game_overs"].as_u64().unwrap();
+    let cases: Vec<(Edit, String)> = vec![
+        (
+            Box::new(|part| {
+                let row = &mut part["results"][0]["row_counts"][5];
+                *row = (row.as_u64().unwrap() + 1).into();
+            }),
+            "block 0: piece statistics' row counts add up to 401, not its 400 pieces".into(),
+        ),
+        (
+            Box::new(move |part| part["results"][0]["cells_above_top"] = (lost + 1).into()),
+            format!(
+                "block 0: piece statistics count {} cells on the field and {} above it, not 4 \
+                 per piece (400 pieces)",
+                1600 - lost,
+                lost + 1
+            ),
+        ),
+        (
+            Box::new(|part| part["results"][0]["games"] = 0.into()),
+            format!(
+                "block 0: piece statistics count {game_overs} game overs in 0 games of 400 pieces"
+            ),
+        ),
+        (
+            Box::new(|part| {
+                part["results"][0]["full_clear_intervals"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(0.into());
+            }),
+            "block 0: piece statistics' full clears contradict its counts: an interval of 0 \
+             pieces"
+                .into(),
+        ),
+        (
+            Box::new(|part| part["results"][0]["row_rule"] = "top".into()),
+            "block 0: piece statistics counted by the top row, not the pivot row of its settings"
+                .into(),
+        ),
+    ];
+    for (index, (edit, why)) in cases.iter().enumerate() {
+        refused(&stats, &format!("stats-{index}.json"), edit, why);
+    }
+
+    // A key no part holds, in any object of any part (the top level, the shard, the timing,
+    // the settings, each result, a game's piece statistics and time).
+    for (command, part) in [
+        ("tournament", &tournament),
+        ("nes", &nes),
+        ("stats", &stats),
+    ] {
+        let mut pointers = Vec::new();
+        object_pointers(part, String::new(), &mut pointers);
+        for pointer in ["", "/shard", "/timing", "/settings", "/results/0"] {
+            assert!(
+                pointers.iter().any(|at| at == pointer),
+                "{command} {pointer}"
+            );
+        }
+        for (index, pointer) in pointers.iter().enumerate() {
+            let path = tampered(
+                &folder,
+                part,
+                &format!("{command}-key-{index}.json"),
+                |part| {
+                    part.pointer_mut(pointer)
+                        .unwrap()
+                        .as_object_mut()
+                        .unwrap()
+                        .insert("extra".into(), 0.into());
+                },
+            );
+            let error = merge_error(&[&path]);
+            assert!(
+                error.starts_with(&format!(
+                    "error: merge: {path}: bad part: unknown field `extra`"
+                )),
+                "{command} {pointer:?}: {error}"
+            );
+        }
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

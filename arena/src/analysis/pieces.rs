@@ -45,7 +45,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::Board;
+use tetris_core::{Board, Piece};
 
 use crate::sim::placement::PlayedPlacement;
 
@@ -138,6 +138,7 @@ impl std::str::FromStr for RowRule {
 /// What a run counted, piece by piece. It serializes (for the parts of a sharded run) without
 /// the counters of the game in progress, which [`PieceStatistics::merge`] does not use.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PieceStatistics {
     /// Board rows.
     pub board_height: usize,
@@ -326,6 +327,331 @@ impl PieceStatistics {
         let shares = self.row_shares();
         let fitted: Vec<f64> = rows.iter().map(|&row| shares[row]).collect();
         fit_log_linear(&rows, &fitted)
+    }
+}
+
+/// A way in which a [`PieceStatistics`] record contradicts itself: counts that no run of
+/// pieces can produce ([`PieceStatistics::check`], the merge's check of a part's statistics).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StatisticsContradiction {
+    /// The rows or the heat map are not of the record's board height.
+    #[error("piece statistics not of a {height}-row board")]
+    Height {
+        /// The board height expected.
+        height: usize,
+    },
+    /// The per-row counts do not add up to the pieces.
+    #[error("piece statistics' row counts add up to {sum}, not its {pieces} pieces")]
+    RowSum {
+        /// The rows' sum.
+        sum: u128,
+        /// The pieces.
+        pieces: u64,
+    },
+    /// The per-column counts (recorded) do not add up to the pieces.
+    #[error("piece statistics' column counts add up to {sum}, not its {pieces} pieces")]
+    ColumnSum {
+        /// The columns' sum.
+        sum: u128,
+        /// The pieces.
+        pieces: u64,
+    },
+    /// The cells counted on the field and above it are not four per piece.
+    #[error(
+        "piece statistics count {cells} cells on the field and {lost} above it, not 4 per \
+         piece ({pieces} pieces)"
+    )]
+    Cells {
+        /// Cells in the heat map.
+        cells: u128,
+        /// Cells above the field.
+        lost: u64,
+        /// The pieces.
+        pieces: u64,
+    },
+    /// Cells above the field that do not fit the pieces said to have them (1 to 4 each).
+    #[error(
+        "piece statistics count {cells} cells above the field for {pieces} pieces with a \
+         cell there (each has 1 to 4)"
+    )]
+    CellsAboveTop {
+        /// Cells above the field.
+        cells: u64,
+        /// Pieces with a cell above the field.
+        pieces: u64,
+    },
+    /// More pieces above the field than pieces counted in row 0 (where they count).
+    #[error(
+        "piece statistics count {above} pieces above the field but only {row_0} in row 0, \
+         where they count"
+    )]
+    AboveTopNotInRow0 {
+        /// Pieces with a cell above the field.
+        above: u64,
+        /// Pieces in row 0.
+        row_0: u64,
+    },
+    /// A row holds fewer cells than the pieces counted in it bring there.
+    #[error("piece statistics count {pieces} pieces in row {row} but only {cells} cells there")]
+    RowWithoutCells {
+        /// The row.
+        row: usize,
+        /// Pieces counted in it (those above the field left out for row 0).
+        pieces: u128,
+        /// Cells in the row.
+        cells: u128,
+    },
+    /// More lines than the cells on the field can fill (10 cells a line).
+    #[error("piece statistics count {lines} lines, more than {cells} cells on the field fill")]
+    Lines {
+        /// Lines.
+        lines: u64,
+        /// Cells on the field.
+        cells: u128,
+    },
+    /// Game counts that no block of games gives.
+    #[error("piece statistics count {game_overs} game overs in {games} games of {pieces} pieces")]
+    Games {
+        /// Games.
+        games: u64,
+        /// Game overs.
+        game_overs: u64,
+        /// Pieces.
+        pieces: u64,
+    },
+    /// Full clears that do not fit the pieces, lines or lost cells.
+    #[error("piece statistics' full clears contradict its counts: {0}")]
+    FullClears(&'static str),
+    /// A piece counted with its pivot in a column where no orientation of it fits.
+    #[error("piece statistics count a {piece} with its pivot in column {column}, where none fits")]
+    Column {
+        /// The piece's letter.
+        piece: char,
+        /// The column.
+        column: usize,
+    },
+    /// More pieces in the bottom rows than pieces of the types that fit there.
+    #[error(
+        "piece statistics count {pieces} pieces in rows {row} and below, but only {fitting} \
+         pieces of the types that fit there"
+    )]
+    RowsTooLow {
+        /// The highest of the rows.
+        row: usize,
+        /// Pieces counted in it and below.
+        pieces: u128,
+        /// Pieces of the types that can lock there.
+        fitting: u128,
+    },
+}
+
+/// Sums of counts, wide enough that no stored counts overflow them.
+fn total<'a>(counts: impl IntoIterator<Item = &'a u64>) -> u128 {
+    counts.into_iter().map(|&count| u128::from(count)).sum()
+}
+
+impl PieceStatistics {
+    /// Checks that the counts are ones that placing `pieces` pieces (in `games` games started
+    /// on empty boards, of which all but the last ended by a top-out) can give: every rule
+    /// below holds exactly for every record [`PieceStatistics::record`] builds, so a record
+    /// that breaks one was not written by a run (a tampered or damaged part).
+    ///
+    /// - rows and heat map of `board_height` rows; the rows' counts sum to the pieces, and so
+    ///   do the columns' when recorded (parts written before they were stored hold zeros);
+    /// - cells on the field plus cells above it are 4 per piece; each piece with a cell above
+    ///   the field has 1 to 4 there, and counts in row 0 (by the top rule; under both rules
+    ///   row 0 holds at least the cells of the pieces counted there that are on the field,
+    ///   as every row does: a piece's top cell and its pivot are cells);
+    /// - 10 × lines ≤ the cells on the field (a line is 10 of them; cells above the field
+    ///   are never stored);
+    /// - at least one game; all but the last a game over; every game but the last places a
+    ///   piece;
+    /// - full clears: each interval at least 1 piece, the intervals together at most the
+    ///   pieces, 10 × lines ≥ 4 × their sum − the cells lost above the field (the board is
+    ///   empty at each end), an interval that is not a multiple of 5 only after lost cells,
+    ///   and each full clear after lost cells has a piece above the field of its own;
+    /// - a piece's pivot column and row must be where some orientation of it fits on the
+    ///   10 × H field (checked when the columns are recorded).
+    pub fn check(&self) -> Result<(), StatisticsContradiction> {
+        use StatisticsContradiction as Contradiction;
+        let height = self.board_height;
+        if self.row_counts.len() != height || self.cell_counts.len() != height {
+            return Err(Contradiction::Height { height });
+        }
+        let pieces = u128::from(self.pieces);
+        let rows = total(&self.row_counts);
+        if rows != pieces {
+            return Err(Contradiction::RowSum {
+                sum: rows,
+                pieces: self.pieces,
+            });
+        }
+        let columns = total(self.column_counts.iter().flatten());
+        let columns_recorded = columns != 0 || pieces == 0;
+        if columns_recorded && columns != pieces {
+            return Err(Contradiction::ColumnSum {
+                sum: columns,
+                pieces: self.pieces,
+            });
+        }
+        let cells = total(self.cell_counts.iter().flatten());
+        if cells + u128::from(self.cells_above_top) != 4 * pieces {
+            return Err(Contradiction::Cells {
+                cells,
+                lost: self.cells_above_top,
+                pieces: self.pieces,
+            });
+        }
+        let (lost, above) = (
+            u128::from(self.cells_above_top),
+            u128::from(self.pieces_above_top),
+        );
+        if !(above..=4 * above).contains(&lost) {
+            return Err(Contradiction::CellsAboveTop {
+                cells: self.cells_above_top,
+                pieces: self.pieces_above_top,
+            });
+        }
+        let row_0 = self.row_counts.first().copied().unwrap_or(0);
+        if self.row_rule == RowRule::Top && self.pieces_above_top > row_0 {
+            return Err(Contradiction::AboveTopNotInRow0 {
+                above: self.pieces_above_top,
+                row_0,
+            });
+        }
+        for (row, (&counted, row_cells)) in
+            self.row_counts.iter().zip(&self.cell_counts).enumerate()
+        {
+            // A piece counted in row r ≥ 0 has a cell there (its top cell, or its pivot),
+            // unless it counts in row 0 from above the field.
+            let mut counted = u128::from(counted);
+            if row == 0 {
+                counted = counted.saturating_sub(above);
+            }
+            let row_cells = total(row_cells);
+            if counted > row_cells {
+                return Err(Contradiction::RowWithoutCells {
+                    row,
+                    pieces: counted,
+                    cells: row_cells,
+                });
+            }
+        }
+        if 10 * u128::from(self.lines) > cells {
+            return Err(Contradiction::Lines {
+                lines: self.lines,
+                cells,
+            });
+        }
+        let games_fit = self.games >= 1
+            && self.game_overs <= self.games
+            && self.game_overs >= self.games - 1
+            && u128::from(self.games - 1) <= pieces;
+        if !games_fit {
+            return Err(Contradiction::Games {
+                games: self.games,
+                game_overs: self.game_overs,
+                pieces: self.pieces,
+            });
+        }
+        self.check_full_clears()?;
+        if columns_recorded {
+            self.check_geometry()?;
+        }
+        Ok(())
+    }
+
+    /// The full-clear rules of [`PieceStatistics::check`].
+    fn check_full_clears(&self) -> Result<(), StatisticsContradiction> {
+        let fail = |why| Err(StatisticsContradiction::FullClears(why));
+        let intervals = &self.full_clear_intervals;
+        if intervals.contains(&0) {
+            return fail("an interval of 0 pieces");
+        }
+        let sum = total(intervals);
+        if sum > u128::from(self.pieces) {
+            return fail("the intervals hold more pieces than were placed");
+        }
+        if 4 * sum > 10 * u128::from(self.lines) + u128::from(self.cells_above_top) {
+            return fail("too few lines to empty the board so often");
+        }
+        let after_lost = u128::from(self.full_clears_after_lost_cells);
+        if after_lost > intervals.len() as u128 || after_lost > u128::from(self.pieces_above_top) {
+            return fail("more full clears after lost cells than full clears or lost pieces");
+        }
+        let not_whole_rows = intervals
+            .iter()
+            .filter(|&&interval| interval % 5 != 0)
+            .count() as u128;
+        if not_whole_rows > after_lost {
+            return fail("an interval that is not a multiple of 5 without a lost cell");
+        }
+        Ok(())
+    }
+
+    /// The geometry rules of [`PieceStatistics::check`]: pivot columns and rows where the
+    /// piece fits.
+    fn check_geometry(&self) -> Result<(), StatisticsContradiction> {
+        let height = self.board_height as i64;
+        // Per piece type and orientation: the cells' offsets from the pivot.
+        let offsets = |piece: Piece| {
+            (0..piece.orientation_count()).map(move |rotation| piece.cells(rotation))
+        };
+        for piece in Piece::ALL {
+            for (column, &count) in self.column_counts[piece.index()].iter().enumerate() {
+                let fits = offsets(piece).any(|cells| {
+                    cells.iter().all(|&(dx, _)| {
+                        (0..WIDTH as i64).contains(&(column as i64 + i64::from(dx)))
+                    })
+                });
+                if count > 0 && !fits {
+                    return Err(StatisticsContradiction::Column {
+                        piece: piece.letter(),
+                        column,
+                    });
+                }
+            }
+        }
+        // A piece counted in row r ≥ 1 has its pivot (or its top cell) in row r, so some
+        // orientation must reach no lower than the floor from there; the lower the row, the
+        // fewer types fit, so rows r and below hold at most the pieces of the types fitting
+        // in row r.
+        let fits_at = |piece: Piece, row: i64| {
+            offsets(piece).any(|cells| {
+                let low = cells
+                    .iter()
+                    .map(|&(_, dy)| i64::from(dy))
+                    .max()
+                    .unwrap_or(0);
+                let high = cells
+                    .iter()
+                    .map(|&(_, dy)| i64::from(dy))
+                    .min()
+                    .unwrap_or(0);
+                let reach = match self.row_rule {
+                    RowRule::Pivot => low,
+                    RowRule::Top => low - high,
+                };
+                row + reach < height
+            })
+        };
+        let mut below = 0u128;
+        for row in (1..self.row_counts.len()).rev() {
+            below += u128::from(self.row_counts[row]);
+            let fitting: u128 = Piece::ALL
+                .into_iter()
+                .filter(|&piece| fits_at(piece, row as i64))
+                .map(|piece| total(&self.column_counts[piece.index()]))
+                .sum();
+            if below > fitting {
+                return Err(StatisticsContradiction::RowsTooLow {
+                    row,
+                    pieces: below,
+                    fitting,
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -616,6 +942,93 @@ mod tests {
         merged.merge(&pivot);
         assert_eq!(merged.column_counts[Piece::I.index()][9], 2);
         assert_eq!(merged.row_counts[18], 6);
+    }
+
+    #[test]
+    fn recorded_statistics_pass_their_check_and_edited_ones_do_not() {
+        // The hand-worked game above (I, T, O, I on 10 × 20, nothing cleared), one game.
+        let mut board = Board::new(20).unwrap();
+        let mut statistics = [
+            PieceStatistics::new(20, RowRule::Pivot),
+            PieceStatistics::new(20, RowRule::Top),
+        ];
+        statistics.iter_mut().for_each(PieceStatistics::start_game);
+        for placement in [
+            (Piece::I, 0, 18, 1),
+            (Piece::T, 2, 19, 2),
+            (Piece::O, 5, 18, 0),
+            (Piece::I, 9, 18, 1),
+        ] {
+            lock_and_record(&mut board, &mut statistics, placement);
+        }
+        let [pivot, top] = statistics;
+        assert_eq!(pivot.check(), Ok(()));
+        assert_eq!(top.check(), Ok(()));
+        // An O's cells are its pivot column and the one left of it: never column 0.
+        let mut edited = pivot.clone();
+        edited.column_counts[Piece::O.index()][5] = 0;
+        edited.column_counts[Piece::O.index()][0] = 1;
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::Column {
+                piece: 'O',
+                column: 0
+            })
+        );
+        // With the pivot on the bottom row only T, J, L and I fit (each has an orientation with
+        // no cell below its pivot); this game has one T and two I, so four pieces there
+        // (the O moved down with the I) cannot be.
+        let mut edited = pivot.clone();
+        edited.row_counts[18] = 0;
+        edited.row_counts[19] = 4;
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::RowsTooLow {
+                row: 19,
+                pieces: 4,
+                fitting: 3
+            })
+        );
+        // Sixteen cells: 15 on the field and one more above it is 17.
+        let mut edited = top.clone();
+        edited.cells_above_top = 1;
+        edited.pieces_above_top = 1;
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::Cells {
+                cells: 16,
+                lost: 1,
+                pieces: 4
+            })
+        );
+        // One line takes 10 of the 16 cells; two take 20.
+        let mut edited = top.clone();
+        edited.lines = 2;
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::Lines {
+                lines: 2,
+                cells: 16
+            })
+        );
+        // A full clear after 4 pieces of 4 cells each, none lost: 16 cells are not whole rows.
+        let mut edited = top;
+        edited.lines = 1;
+        edited.full_clear_intervals = vec![4];
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::FullClears(
+                "too few lines to empty the board so often"
+            ))
+        );
+        // A full clear one piece after the last, one line since: 4 cells are no whole row.
+        edited.full_clear_intervals = vec![1];
+        assert_eq!(
+            edited.check(),
+            Err(StatisticsContradiction::FullClears(
+                "an interval that is not a multiple of 5 without a lost cell"
+            ))
+        );
     }
 
     #[test]

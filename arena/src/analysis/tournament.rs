@@ -15,6 +15,7 @@ use crate::sim::game::GameEnd;
 
 /// One finished game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRow {
     /// Index of the strategy, in command-line order.
     pub strategy: usize,

@@ -39,6 +39,7 @@ pub const MAX_BLOCKS: u64 = 1 << 32;
 /// It serializes as the `settings` of a shard's part file after the strategy's name
 /// (`crate::run::shard::StatsPartSettings`), whose field names and order it keeps.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StatisticsSettings {
     /// Pieces to place in all.
     pub pieces: u64,

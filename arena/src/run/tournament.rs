@@ -27,6 +27,7 @@ pub const TOURNAMENT_ROW_RULE: RowRule = RowRule::Top;
 /// It serializes as the `settings` of a shard's part file (`crate::run::shard`), whose field
 /// names and order it keeps: the strategies by name only (`strategies`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TournamentSettings {
     /// The strategies, in command-line order. Not serialized: read back from a part, it is
     /// empty until the merge parses the names (which makes a bad name the part's error).

@@ -140,6 +140,7 @@ pub fn stop_level_lines(start_level: u8, stop_level: u8) -> Option<u32> {
 
 /// The result of one frame-accurate NES game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NesGameResult {
     /// The game's seed.
     pub seed: u64,

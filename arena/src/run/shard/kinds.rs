@@ -10,18 +10,22 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, InputModel};
+use tetris_core::{Board, GameOverRule, InputModel, NesGameEnd};
 use tetris_registry::{RegistryError, StrategySpec};
 
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
+use crate::run::shard::checks::{BlockContradiction, GameContradiction, GameCounts};
 use crate::run::shard::merge::Merged;
 use crate::run::shard::part::{ShardedRun, part_body_variant};
 use crate::run::statistics::{StatisticsSettings, merge_blocks};
-use crate::run::tournament::TournamentSettings;
+use crate::run::tournament::{TOURNAMENT_ROW_RULE, TournamentSettings};
 use crate::run::{self, Finished};
-use crate::sim::nes::{NesGameResult, NesRunSettings};
+use crate::sim::game::GameEnd;
+use crate::sim::nes::{
+    MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesGameResult, NesRunSettings, stop_level_lines,
+};
 
 /// One line about the part `path`, for the merge.
 fn bad(path: &Path, message: String) -> ArenaError {
@@ -35,21 +39,135 @@ fn strategy_spec(path: &Path, name: &str) -> Result<StrategySpec, ArenaError> {
 }
 
 /// Checks that a statistics record is one of a `height`-row board (a tampered part must not
-/// panic the report).
+/// panic the report) and does not contradict itself ([`PieceStatistics::check`]); `what`
+/// names the game or block in the message.
 fn check_statistics(
     path: &Path,
+    what: &str,
     statistics: &PieceStatistics,
     height: u8,
 ) -> Result<(), ArenaError> {
     let height = usize::from(height);
-    if statistics.board_height != height
-        || statistics.row_counts.len() != height
-        || statistics.cell_counts.len() != height
-    {
+    if statistics.board_height != height {
         return Err(bad(
             path,
-            format!("piece statistics not of a {height}-row board"),
+            format!("{what}: piece statistics not of a {height}-row board"),
         ));
+    }
+    statistics
+        .check()
+        .map_err(|contradiction| bad(path, format!("{what}: {contradiction}")))
+}
+
+/// One game of a tournament: its counts and end against the settings, and its piece
+/// statistics (when kept, and checked alone) against the game.
+fn check_game_row(settings: &TournamentSettings, row: &GameRow) -> Result<(), GameContradiction> {
+    GameCounts {
+        pieces: row.pieces,
+        lines: row.lines,
+        clears: row.clears,
+        score: row.score,
+        start_level: 0,
+    }
+    .check(None)?;
+    if let Some(cap) = settings.max_pieces
+        && row.pieces > cap
+    {
+        return Err(GameContradiction::AboveCap {
+            pieces: row.pieces,
+            cap,
+        });
+    }
+    let end = |why: String| {
+        Err(GameContradiction::End {
+            end: row.end.name(),
+            why,
+        })
+    };
+    match row.end {
+        GameEnd::GameOver => {}
+        GameEnd::PieceCap => match settings.max_pieces {
+            None => return end("but its settings have no max_pieces".into()),
+            Some(cap) if row.pieces != cap => {
+                return end(format!(
+                    "after {} pieces, not the settings' max_pieces {cap}",
+                    row.pieces
+                ));
+            }
+            Some(_) => {}
+        },
+        GameEnd::SequenceEnded if settings.generator.is_seeded() => {
+            return end(format!(
+                "but its generator {} never ends",
+                settings.generator
+            ));
+        }
+        GameEnd::SequenceEnded => {}
+        GameEnd::Stopped => {
+            return end("(interrupted), and a part holds finished games only".into());
+        }
+    }
+    // The statistics themselves were checked before ([`check_statistics`]).
+    if let Some(statistics) = &row.statistics {
+        let game_over = u64::from(row.end == GameEnd::GameOver);
+        for (what, counted, game) in [
+            ("pieces", statistics.pieces, row.pieces),
+            ("lines", statistics.lines, row.lines),
+            ("games", statistics.games, 1),
+            ("game overs", statistics.game_overs, game_over),
+        ] {
+            if counted != game {
+                return Err(GameContradiction::StatisticsDisagree {
+                    what,
+                    counted,
+                    game,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One game of an `arena nes` run: its counts, level and end against the settings (checked:
+/// the stop level is reached at `stop_lines` lines).
+fn check_nes_game(
+    settings: &NesPartSettings,
+    stop_lines: u32,
+    game: &NesGameResult,
+) -> Result<(), GameContradiction> {
+    let counts = GameCounts {
+        pieces: game.pieces,
+        lines: u64::from(game.lines),
+        clears: game.clears,
+        score: game.score,
+        start_level: settings.start_level,
+    };
+    counts.check(Some(game.line_clear_points))?;
+    // The clear that reaches the stop level ends the game: it is the only clear that takes
+    // the lines to the stop level's count, and it clears at most 4 rows.
+    let reached = (stop_lines..=stop_lines + 3).contains(&game.lines);
+    let why = match game.end {
+        NesGameEnd::ToppedOut if game.lines >= stop_lines => Some(format!(
+            "after {} lines, when {stop_lines} lines reach the stop level {} and end the game",
+            game.lines, settings.stop_level
+        )),
+        NesGameEnd::ReachedStopLevel if !reached => Some(format!(
+            "after {} lines, but the stop level {} is reached at {stop_lines}",
+            game.lines, settings.stop_level
+        )),
+        _ => None,
+    };
+    if let Some(why) = why {
+        return Err(GameContradiction::End {
+            end: game.end.name(),
+            why,
+        });
+    }
+    counts.check_level(game.level)?;
+    if game.pieces == 0 && game.frames != 0 {
+        return Err(GameContradiction::FramesWithoutPieces {
+            frames: game.frames,
+        });
     }
     Ok(())
 }
@@ -71,6 +189,31 @@ impl ShardedRun for ShardedTournament {
     }
 
     part_body_variant!(Tournament);
+
+    fn check_settings(path: &Path, settings: &TournamentSettings) -> Result<(), ArenaError> {
+        if settings.names.is_empty() {
+            return Err(bad(path, "its settings name no strategy".into()));
+        }
+        for name in &settings.names {
+            strategy_spec(path, name)?;
+        }
+        run::check_games_and_seeds(settings.games, settings.seed)
+            .and_then(|()| Board::new(usize::from(settings.board_height)).map_err(Into::into))
+            .map_err(|error| bad(path, error.to_string()))?;
+        if settings.max_pieces == Some(0) {
+            return Err(bad(
+                path,
+                "its settings say max_pieces 0 (at least 1)".into(),
+            ));
+        }
+        if settings.estimate && !settings.piece_statistics {
+            return Err(bad(
+                path,
+                "its settings estimate without piece statistics, which the estimate needs".into(),
+            ));
+        }
+        Ok(())
+    }
 
     fn tasks(
         path: &Path,
@@ -107,9 +250,22 @@ impl ShardedRun for ShardedTournament {
                     ),
                 ));
             }
+            let what = format!("game {} of strategy {}", result.game, result.strategy);
             if let Some(statistics) = &result.statistics {
-                check_statistics(path, statistics, settings.board_height)?;
+                check_statistics(path, &what, statistics, settings.board_height)?;
+                if statistics.row_rule != TOURNAMENT_ROW_RULE {
+                    return Err(bad(
+                        path,
+                        format!(
+                            "{what}: piece statistics counted by the {} row, a tournament's \
+                             by the {} row",
+                            statistics.row_rule, TOURNAMENT_ROW_RULE
+                        ),
+                    ));
+                }
             }
+            check_game_row(settings, result)
+                .map_err(|contradiction| bad(path, format!("{what}: {contradiction}")))?;
             tasks.push((result.game, result.strategy as u64));
         }
         if let Some((game, strategy)) = expected.into_iter().next() {
@@ -126,16 +282,13 @@ impl ShardedRun for ShardedTournament {
         mut settings: TournamentSettings,
         finished: Finished<GameRow>,
     ) -> Result<Merged, ArenaError> {
-        // A part stores the names only (`specs` is not serialized): parsed back here, where a
-        // bad one is the part's error.
+        // A part stores the names only (`specs` is not serialized): parsed back here (each
+        // was checked to parse).
         settings.specs = settings
             .names
             .iter()
             .map(|name| strategy_spec(path, name))
             .collect::<Result<_, _>>()?;
-        run::check_games_and_seeds(settings.games, settings.seed)
-            .and_then(|()| Board::new(usize::from(settings.board_height)).map_err(Into::into))
-            .map_err(|error| bad(path, error.to_string()))?;
         Ok(Merged::Tournament { settings, finished })
     }
 }
@@ -146,6 +299,7 @@ impl ShardedRun for ShardedTournament {
 /// merge parses back, so that a bad name is the merge's one-line error about the part rather
 /// than a failure to read the file; hence this stored form, field for field the run's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NesPartSettings {
     /// The strategy's canonical name.
     pub strategy: String,
@@ -219,6 +373,35 @@ impl ShardedRun for ShardedNes {
 
     part_body_variant!(Nes);
 
+    fn check_settings(path: &Path, settings: &NesPartSettings) -> Result<(), ArenaError> {
+        strategy_spec(path, &settings.strategy)?;
+        run::check_games_and_seeds(settings.games, settings.seed)
+            .map_err(|error| bad(path, error.to_string()))?;
+        let (start, stop) = (settings.start_level, settings.stop_level);
+        let why = if start > MAX_START_LEVEL {
+            Some(format!("start level {start}, above {MAX_START_LEVEL}"))
+        } else if stop <= start {
+            Some(format!(
+                "stop level {stop}, not above the start level {start}"
+            ))
+        } else if !(MIN_TAP_RATE..=MAX_TAP_RATE).contains(&settings.tap_rate) {
+            Some(format!(
+                "tap rate {}, not {MIN_TAP_RATE} to {MAX_TAP_RATE}",
+                settings.tap_rate
+            ))
+        } else if settings.game_over_rule == GameOverRule::Literature {
+            Some("the literature's game-over rule, which NES runs do not play".into())
+        } else if settings.game_over_rule == GameOverRule::Console && settings.ignores_gravity {
+            Some("the console rule for a searcher that ignores gravity".into())
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(bad(path, format!("its settings say {why}"))),
+            None => Ok(()),
+        }
+    }
+
     fn tasks(
         path: &Path,
         settings: &NesPartSettings,
@@ -236,6 +419,12 @@ impl ShardedRun for ShardedNes {
                 "its results are not one per game it holds".into(),
             ));
         }
+        let stop_lines = stop_level_lines(settings.start_level, settings.stop_level)
+            .ok_or_else(|| bad(path, "its settings' stop level is never reached".into()))?;
+        for (game, result) in held.iter().zip(results) {
+            check_nes_game(settings, stop_lines, result)
+                .map_err(|contradiction| bad(path, format!("game {game}: {contradiction}")))?;
+        }
         Ok(held.into_iter().map(|game| (game, 0)).collect())
     }
 
@@ -245,8 +434,6 @@ impl ShardedRun for ShardedNes {
         finished: Finished<NesGameResult>,
     ) -> Result<Merged, ArenaError> {
         let strategy = strategy_spec(path, &settings.strategy)?;
-        run::check_games_and_seeds(settings.games, settings.seed)
-            .map_err(|error| bad(path, error.to_string()))?;
         Ok(Merged::Nes {
             settings: settings.into_run(strategy),
             finished,
@@ -255,14 +442,33 @@ impl ShardedRun for ShardedNes {
 }
 
 /// An `arena stats` run's settings in a part: the strategy's name, then the run's settings'
-/// fields.
+/// fields. It is read through a map ([`StatsPartSettings::try_from`]): serde refuses no
+/// unknown key beside a flattened field, and [`StatisticsSettings`] refuses every one.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(try_from = "serde_json::Map<String, serde_json::Value>")]
 pub struct StatsPartSettings {
     /// The strategy's canonical name.
     pub strategy: String,
     /// The run's settings.
     #[serde(flatten)]
     pub run: StatisticsSettings,
+}
+
+impl TryFrom<serde_json::Map<String, serde_json::Value>> for StatsPartSettings {
+    type Error = serde_json::Error;
+
+    /// The strategy's name, and every other key as [`StatisticsSettings`].
+    fn try_from(
+        mut map: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<StatsPartSettings, serde_json::Error> {
+        use serde::de::Error as _;
+        let strategy = match map.remove("strategy") {
+            Some(value) => serde_json::from_value(value)?,
+            None => return Err(serde_json::Error::missing_field("strategy")),
+        };
+        let run = serde_json::from_value(serde_json::Value::Object(map))?;
+        Ok(StatsPartSettings { strategy, run })
+    }
 }
 
 /// `arena stats`'s parts: [`StatsPartSettings`] and the [`PieceStatistics`] of each block
@@ -283,6 +489,15 @@ impl ShardedRun for ShardedStats {
 
     part_body_variant!(Stats);
 
+    fn check_settings(path: &Path, settings: &StatsPartSettings) -> Result<(), ArenaError> {
+        strategy_spec(path, &settings.strategy)?;
+        let run = &settings.run;
+        run.check()
+            .and_then(|()| Board::new(usize::from(run.board_height)).map_err(Into::into))
+            .map(drop)
+            .map_err(|error| bad(path, error.to_string()))
+    }
+
     fn tasks(
         path: &Path,
         settings: &StatsPartSettings,
@@ -296,30 +511,31 @@ impl ShardedRun for ShardedStats {
             ));
         }
         let settings = &settings.run;
-        for statistics in results {
-            check_statistics(path, statistics, settings.board_height)?;
+        for (&block, statistics) in blocks.iter().zip(results) {
+            let what = format!("block {block}");
             if statistics.row_rule != settings.row_rule {
                 return Err(bad(
                     path,
                     format!(
-                        "piece statistics counted by the {} row, not the {} row of its settings",
+                        "{what}: piece statistics counted by the {} row, not the {} row of its \
+                         settings",
                         statistics.row_rule, settings.row_rule
                     ),
                 ));
             }
+            check_statistics(path, &what, statistics, settings.board_height)?;
+            BlockContradiction::check(settings, block, statistics)
+                .map_err(|contradiction| bad(path, format!("{what}: {contradiction}")))?;
         }
         Ok(blocks.iter().map(|&block| (block, 0)).collect())
     }
 
     fn merged(
-        path: &Path,
+        _path: &Path,
         settings: StatsPartSettings,
         finished: Finished<PieceStatistics>,
     ) -> Result<Merged, ArenaError> {
         let StatsPartSettings { strategy, run } = settings;
-        run.check()
-            .and_then(|()| Board::new(usize::from(run.board_height)).map_err(Into::into))
-            .map_err(|error| bad(path, error.to_string()))?;
         Ok(Merged::Stats {
             strategy,
             statistics: Box::new(merge_blocks(

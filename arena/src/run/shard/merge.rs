@@ -3,22 +3,25 @@
 //! [`merge_parts`] checks that the parts are one run's — the same command, identical
 //! settings, the same N, every shard 0..N exactly once, each holding exactly its games and
 //! exactly one result per task of them — and puts the results back in the unsharded run's
-//! task order, for the unsharded run's report code. Every failure is one line. The checks and
-//! the order are written once, for every kind of run ([`ShardedRun`]).
+//! task order, for the unsharded run's report code. Each part is also checked alone
+//! ([`check_part`]): its timing, settings the command accepts, and results that contradict
+//! neither themselves nor the settings (the kinds' checks, [`ShardedRun::check_settings`] and
+//! [`ShardedRun::tasks`]). Every failure is one line. The checks and the order are written
+//! once, for every kind of run ([`ShardedRun`]).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::analysis::pieces::PieceStatistics;
 use crate::analysis::tournament::GameRow;
 use crate::error::ArenaError;
-use crate::run::Finished;
 use crate::run::shard::Shard;
 use crate::run::shard::kinds::{ShardedNes, ShardedStats, ShardedTournament};
-use crate::run::shard::part::{Part, PartBody, ShardedRun};
+use crate::run::shard::part::{Contents, Part, PartBody, PartTiming, ShardedRun};
 use crate::run::statistics::StatisticsSettings;
 use crate::run::tournament::TournamentSettings;
+use crate::run::{Finished, MAX_JOBS};
 use crate::sim::nes::{NesGameResult, NesRunSettings};
 
 /// What a merge gives back: the unsharded run's settings and results, ready for its report.
@@ -69,24 +72,119 @@ fn fail(message: String) -> ArenaError {
     ArenaError::Usage(format!("merge: {message}"))
 }
 
-/// A part checked to be of kind `K`, taken apart.
+/// A part of kind `K` checked alone ([`check_held`]), taken apart.
 struct Held<K: ShardedRun> {
     path: PathBuf,
     shard: Shard,
-    games: Vec<u64>,
     settings: K::Settings,
-    results: Vec<K::Result>,
+    /// Each result with its task (see [`ShardedRun::tasks`]).
+    results: Vec<((u64, u64), K::Result)>,
+    /// The shard's wall time.
+    wall: Duration,
+}
+
+/// Checks one part alone, as the merge checks each part it is given: its timing, that its
+/// shard exists and holds exactly its games, its settings, and its results against them
+/// (every check that needs no other part). Fuzzing calls it on arbitrary parts.
+pub fn check_part(path: &Path, part: Part) -> Result<(), ArenaError> {
+    let Part {
+        shard,
+        games,
+        timing,
+        body,
+        ..
+    } = part;
+    match body {
+        PartBody::Tournament(contents) => {
+            check_held::<ShardedTournament>(path, shard, games, &timing, contents).map(drop)
+        }
+        PartBody::Nes(contents) => {
+            check_held::<ShardedNes>(path, shard, games, &timing, contents).map(drop)
+        }
+        PartBody::Stats(contents) => {
+            check_held::<ShardedStats>(path, shard, games, &timing, contents).map(drop)
+        }
+    }
+}
+
+/// The checks of [`check_part`] for a part of kind `K`, in order: the timing, the shard, the
+/// games, the settings, the results.
+fn check_held<K: ShardedRun>(
+    path: &Path,
+    shard: Shard,
+    games_held: Vec<u64>,
+    timing: &PartTiming,
+    contents: Contents<K>,
+) -> Result<Held<K>, ArenaError> {
+    let shown = path.display();
+    // The timing is reported (the slowest shard's wall time, the jobs added): a time that is
+    // no duration, or a run on no thread or more than a run may use, is no shard's.
+    let wall = timing.wall_seconds;
+    let wall = Duration::try_from_secs_f64(wall).map_err(|_| {
+        fail(format!(
+            "{shown}: its timing says wall_seconds {wall}, not a duration in seconds"
+        ))
+    })?;
+    if !(1..=MAX_JOBS).contains(&timing.jobs) {
+        return Err(fail(format!(
+            "{shown}: its timing says {} jobs, a run has 1 to {MAX_JOBS}",
+            timing.jobs
+        )));
+    }
+    let Shard { index, count: n } = shard;
+    if n == 0 || index >= n {
+        return Err(fail(format!(
+            "{shown}: shard {index}/{n} does not exist (shards are 0/N to N-1/N)"
+        )));
+    }
+    // The count is checked before anything is sized by it or iterated up to it (a part
+    // saying `"games": 9223372036854775807` once made the merge allocate without bound).
+    let games = K::games(&contents.settings);
+    if !(1..=K::MAX_GAMES).contains(&games) {
+        return Err(fail(format!(
+            "{shown}: its settings say {games} {}, a run has 1 to {} {}",
+            K::UNIT,
+            K::MAX_GAMES,
+            K::UNIT
+        )));
+    }
+    if n > games {
+        return Err(fail(format!(
+            "{shown}: shard {index}/{n} of a run of {games} {}: a run has at most one shard \
+             per {}",
+            K::UNIT,
+            K::UNIT.trim_end_matches('s')
+        )));
+    }
+    // Compared lazily: the shard's games are never collected (a part holds what its file
+    // holds, within the file's size limit).
+    let holds_its_games = games_held.len() as u64 == shard.game_count(games)
+        && games_held.iter().copied().eq(shard.games(games));
+    if !holds_its_games {
+        return Err(fail(format!(
+            "{shown} (shard {shard}) {}",
+            games_difference(&games_held, shard, games)
+        )));
+    }
+    K::check_settings(path, &contents.settings)?;
+    let tasks = K::tasks(path, &contents.settings, &games_held, &contents.results)?;
+    Ok(Held {
+        path: path.to_path_buf(),
+        shard,
+        settings: contents.settings,
+        results: tasks.into_iter().zip(contents.results).collect(),
+        wall,
+    })
 }
 
 /// [`merge_parts`] for parts whose first is of kind `K`: every check, in the order of the
 /// parts given (so the first mistake found is the one told), then the results in task order.
 fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaError> {
-    let jobs = parts.iter().map(|(_, part)| part.timing.jobs).sum();
-    let wall = parts
-        .iter()
-        .map(|(_, part)| part.timing.wall_seconds)
-        .fold(0.0, f64::max);
-    let wall = Duration::try_from_secs_f64(wall).unwrap_or_default();
+    // Each part's jobs are checked to be at most MAX_JOBS, and each shard is given once: no
+    // sum of them overflows, but it saturates all the same.
+    let jobs = parts.iter().fold(0usize, |jobs, (_, part)| {
+        jobs.saturating_add(part.timing.jobs)
+    });
     let first_path = parts[0].0.clone();
     let first_shard = parts[0].1.shard;
     let count = first_shard.count;
@@ -123,12 +221,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaErro
                 first_shard.index
             )));
         }
-        if n == 0 || index >= n {
-            return Err(fail(format!(
-                "{}: shard {index}/{n} does not exist (shards are 0/N to N-1/N)",
-                path.display()
-            )));
-        }
+        let part = check_held::<K>(&path, part.shard, part.games, &part.timing, contents)?;
         if let Some(other) = by_index.insert(index, path.clone()) {
             return Err(fail(format!(
                 "shard {index}/{count} is given twice ({} and {})",
@@ -136,46 +229,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaErro
                 path.display()
             )));
         }
-        // The count is checked before anything is sized by it or iterated up to it (a part
-        // saying `"games": 9223372036854775807` once made the merge allocate without bound).
-        let games = K::games(&contents.settings);
-        if !(1..=K::MAX_GAMES).contains(&games) {
-            return Err(fail(format!(
-                "{}: its settings say {games} {}, a run has 1 to {} {}",
-                path.display(),
-                K::UNIT,
-                K::MAX_GAMES,
-                K::UNIT
-            )));
-        }
-        if n > games {
-            return Err(fail(format!(
-                "{}: shard {index}/{n} of a run of {games} {}: a run has at most one shard \
-                 per {}",
-                path.display(),
-                K::UNIT,
-                K::UNIT.trim_end_matches('s')
-            )));
-        }
-        // Compared lazily: the shard's games are never collected (a part holds what its file
-        // holds, within the file's size limit).
-        let holds_its_games = part.games.len() as u64 == part.shard.game_count(games)
-            && part.games.iter().copied().eq(part.shard.games(games));
-        if !holds_its_games {
-            return Err(fail(format!(
-                "{} (shard {}) {}",
-                path.display(),
-                part.shard,
-                games_difference(&part.games, part.shard, games)
-            )));
-        }
-        held.push(Held {
-            path,
-            shard: part.shard,
-            games: part.games,
-            settings: contents.settings,
-            results: contents.results,
-        });
+        held.push(part);
     }
     // At most the first few missing shards are named (N is at most the run's game count, and
     // the line stays one line).
@@ -199,13 +253,13 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, ArenaErro
             )));
         }
     }
-    // Each part's results are checked in shard order, then all of them go in task order.
+    // Every part's results, checked with it, go in task order.
     held.sort_by_key(|part| part.shard.index);
+    let wall = held.iter().map(|part| part.wall).max().unwrap_or_default();
     let mut results = Vec::new();
     let mut last = None;
     for part in held {
-        let tasks = K::tasks(&part.path, &part.settings, &part.games, &part.results)?;
-        results.extend(tasks.into_iter().zip(part.results));
+        results.extend(part.results);
         last = Some((part.path, part.settings));
     }
     let (path, settings) = last.expect("at least one part");

@@ -19,6 +19,7 @@
 //! shard writes ([`part`]); and the merge of the parts, which checks that they are one run's
 //! and puts the results back in the unsharded run's order ([`merge`]).
 
+pub mod checks;
 pub mod kinds;
 pub mod merge;
 pub mod part;
@@ -34,7 +35,7 @@ use crate::output::{ResultsDestination, check_output_file};
 use crate::run::{self, Finished, Progress, TaskOutcome};
 
 pub use kinds::{NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings};
-pub use merge::{Merged, merge_parts};
+pub use merge::{Merged, check_part, merge_parts};
 pub use part::{
     Contents, PART_FORMAT, PART_VERSION, Part, PartBody, PartTiming, ShardedRun, nes_part,
     stats_part, tournament_part, write_part,
@@ -44,6 +45,7 @@ pub use part::{
 /// a part file (`{"index": K, "count": N}`); a shard read from a file is not checked until
 /// the merge checks it ([`merge_parts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     /// K: which shard, from 0.
     pub index: u64,

@@ -82,9 +82,15 @@ pub trait ShardedRun: Sized {
     /// The contents of `body` when it is a part of this kind.
     fn contents(body: PartBody) -> Option<Contents<Self>>;
 
+    /// Checks that `settings`, those of the part `path`, are ones the command accepts (the
+    /// strategies' names, the counts, seeds and levels); a failure names `path`.
+    fn check_settings(path: &Path, settings: &Self::Settings) -> Result<(), ArenaError>;
+
     /// Checks that `results`, those of the part `path` that holds `games` (its shard's, in
-    /// order), are exactly one per task of those games and agree with `settings`; each
-    /// result's task, in the order given, as (game, the task's number within its game).
+    /// order), are exactly one per task of those games, agree with `settings` (checked
+    /// before) and contradict neither themselves nor them ([`super::checks`],
+    /// [`PieceStatistics::check`]); each result's task, in the order given, as (game, the
+    /// task's number within its game).
     fn tasks(
         path: &Path,
         settings: &Self::Settings,
@@ -92,8 +98,9 @@ pub trait ShardedRun: Sized {
         results: &[Self::Result],
     ) -> Result<Vec<(u64, u64)>, ArenaError>;
 
-    /// The unsharded run, from the settings (of the part `path`, which every part shares)
-    /// and every result in task order; a failure names `path`.
+    /// The unsharded run, from the settings (of the part `path`, which every part shares,
+    /// checked by [`ShardedRun::check_settings`]) and every result in task order; a failure
+    /// names `path`.
     fn merged(
         path: &Path,
         settings: Self::Settings,
@@ -125,7 +132,7 @@ pub(crate) use part_body_variant;
 
 /// The settings and results a part of kind `K` holds.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(bound = "")]
+#[serde(bound = "", deny_unknown_fields)]
 pub struct Contents<K: ShardedRun> {
     /// The run's settings.
     pub settings: K::Settings,
@@ -133,8 +140,10 @@ pub struct Contents<K: ShardedRun> {
     pub results: Vec<K::Result>,
 }
 
-/// A shard's partial result (see the module documentation).
+/// A shard's partial result (see the module documentation). It is read strictly: a key that
+/// no part holds, anywhere in the file, is refused (see `PartFile`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(try_from = "PartFile")]
 pub struct Part {
     /// Always [`PART_FORMAT`].
     pub format: String,
@@ -155,8 +164,77 @@ pub struct Part {
     pub body: PartBody,
 }
 
+/// A part file as read: [`Part`]'s keys, each once, and no other. The settings and results
+/// are read as the command says (into types that refuse unknown keys too); serde cannot
+/// refuse unknown keys beside a flattened field, which is how [`Part`] writes its command.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PartFile {
+    format: String,
+    version: u32,
+    shard: Shard,
+    games: Vec<u64>,
+    timing: PartTiming,
+    #[serde(default)]
+    made_by: Option<MadeBy>,
+    command: PartCommand,
+    settings: serde_json::Value,
+    results: serde_json::Value,
+}
+
+/// The `command` of a part file.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PartCommand {
+    Tournament,
+    Nes,
+    Stats,
+}
+
+impl TryFrom<PartFile> for Part {
+    type Error = serde_json::Error;
+
+    fn try_from(file: PartFile) -> Result<Part, serde_json::Error> {
+        fn contents<K: ShardedRun>(
+            settings: serde_json::Value,
+            results: serde_json::Value,
+        ) -> Result<PartBody, serde_json::Error> {
+            Ok(K::body(Contents {
+                settings: serde_json::from_value(settings)?,
+                results: serde_json::from_value(results)?,
+            }))
+        }
+        let PartFile {
+            format,
+            version,
+            shard,
+            games,
+            timing,
+            made_by,
+            command,
+            settings,
+            results,
+        } = file;
+        let body = match command {
+            PartCommand::Tournament => contents::<ShardedTournament>(settings, results)?,
+            PartCommand::Nes => contents::<ShardedNes>(settings, results)?,
+            PartCommand::Stats => contents::<ShardedStats>(settings, results)?,
+        };
+        Ok(Part {
+            format,
+            version,
+            shard,
+            games,
+            timing,
+            made_by,
+            body,
+        })
+    }
+}
+
 /// The `timing` object: the only part of a part that depends on the machine.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PartTiming {
     /// Worker threads.
     pub jobs: usize,
@@ -424,6 +502,71 @@ mod tests {
             reread(&old),
             STATS.replacen(r#""row_rule":"pivot""#, r#""row_rule":"top""#, 1)
         );
+    }
+
+    /// Every object in `value` (itself included), as the JSON pointer of each.
+    fn object_pointers(value: &serde_json::Value, at: String, pointers: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                pointers.push(at.clone());
+                for (key, inner) in map {
+                    object_pointers(inner, format!("{at}/{key}"), pointers);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (index, inner) in items.iter().enumerate() {
+                    object_pointers(inner, format!("{at}/{index}"), pointers);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn parts_written_so_far_pass_the_merges_checks() {
+        let old_tournament = TOURNAMENT
+            .replace(r#","game_over_rule":"simulation""#, "")
+            .replace(r#","estimate":false"#, "");
+        let old_nes = NES
+            .replace(r#","game_over_rule":"simulation""#, "")
+            .replace(r#","inputs":"two-thumb""#, "");
+        // (A stats part without the row rules counted by the top cell, which this one's
+        // pivot-row counts are not.)
+        for text in [TOURNAMENT, NES, STATS, &old_tournament, &old_nes] {
+            let part: Part = serde_json::from_str(text).unwrap();
+            let path = Path::new("part.json");
+            assert!(
+                crate::run::shard::check_part(path, part).is_ok(),
+                "{text}: {:?}",
+                crate::run::shard::check_part(path, serde_json::from_str(text).unwrap())
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_no_part_holds_is_refused_in_every_object() {
+        for text in [TOURNAMENT, NES, STATS] {
+            let part: serde_json::Value = serde_json::from_str(text).unwrap();
+            let mut pointers = Vec::new();
+            object_pointers(&part, String::new(), &mut pointers);
+            // The top level, the shard, the timing, the settings, each result (and a
+            // tournament game's time).
+            assert!(pointers.len() >= 5, "{pointers:?}");
+            for pointer in pointers {
+                let mut edited = part.clone();
+                edited
+                    .pointer_mut(&pointer)
+                    .unwrap()
+                    .as_object_mut()
+                    .unwrap()
+                    .insert("extra".into(), 0.into());
+                let error = serde_json::from_value::<Part>(edited).unwrap_err();
+                assert!(
+                    error.to_string().starts_with("unknown field `extra`"),
+                    "{pointer:?}: {error}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,5 @@
+//! Fuzzes the arena's part reader and the merge's checks: `tetris_arena::fuzzing::part`.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::part(data));
