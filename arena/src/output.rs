@@ -33,8 +33,8 @@ use crate::error::ArenaError;
 use crate::format::printable;
 
 pub mod guard;
-pub mod made_by;
 mod json;
+pub mod made_by;
 
 use guard::is_symlink;
 pub use guard::{FileKind, OutputError, check_distinct, check_replaceable, same_file};
