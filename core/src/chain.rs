@@ -206,11 +206,8 @@ impl ChainValue {
 /// Rank of a chain rule, lower is better.
 #[inline]
 fn rule_rank(rule: ChainRule) -> u8 {
-    match rule {
-        ChainRule::Prefer => 0,
-        ChainRule::Neutral => 1,
-        ChainRule::Reject => 2,
-    }
+    // The discriminants are the ranks (see `ChainRule`).
+    rule as u8
 }
 
 /// The chain's choice: the first placement of the best chain.
@@ -510,36 +507,41 @@ where
         let level = self.records.len();
         self.evaluator
             .last_link_values(board, self.records, here.as_slice(), self.link_values);
+        let value_of = |link: &LinkValue| ChainValue {
+            length: level + 1,
+            unknown_pieces_lost: 0,
+            rule: link.rule,
+            cost: link.cost,
+        };
+        let links = here.iter().zip(self.link_values.iter());
+        if level == 0 {
+            // One pass of exact size (a depth-1 chain's report is every leaf).
+            self.report
+                .extend(links.clone().map(|(&placement, link)| PlacementValue {
+                    placement,
+                    value: Some(value_of(link)),
+                }));
+            if let Some(last) = here.len().checked_sub(1) {
+                self.first_index = last;
+            }
+        }
         let mut best: Option<ChainValue> = None;
         let mut new_best = None;
-        for (index, (&placement, link)) in here.iter().zip(self.link_values.iter()).enumerate() {
-            if level == 0 {
-                self.first_index = index;
-            }
-            let value = ChainValue {
-                length: level + 1,
-                unknown_pieces_lost: 0,
-                rule: link.rule,
-                cost: link.cost,
-            };
+        for (index, (&placement, link)) in links.enumerate() {
+            let value = value_of(link);
             match self.best {
                 Some((overall, _)) if !value.is_better_than(&overall) => {
                     self.tied |= !overall.is_better_than(&value);
                 }
                 _ => {
-                    self.best = Some((value, self.first_index));
+                    let first_index = if level == 0 { index } else { self.first_index };
+                    self.best = Some((value, first_index));
                     self.tied = false;
                     new_best = Some(placement);
                 }
             }
             if best.is_none_or(|best| value.is_better_than(&best)) {
                 best = Some(value);
-            }
-            if level == 0 {
-                self.report.push(PlacementValue {
-                    placement,
-                    value: Some(value),
-                });
             }
         }
         if let Some(placement) = new_best {
@@ -842,6 +844,8 @@ mod tests {
         assert!(value(2, 0, Prefer, 100.0).is_better_than(&plain));
         assert!(!value(2, 0, Reject, -100.0).is_better_than(&plain));
         assert!(plain.is_better_than(&value(2, 0, Reject, -100.0)));
+        assert!(value(2, 0, Prefer, 100.0).is_better_than(&value(2, 0, Reject, -100.0)));
+        assert!(!value(2, 0, Reject, -100.0).is_better_than(&value(2, 0, Prefer, 100.0)));
         // Losing an unknown piece outweighs the rule, a shorter chain outweighs everything.
         assert!(!value(2, 1, Prefer, -100.0).is_better_than(&plain));
         assert!(!value(1, 0, Prefer, -100.0).is_better_than(&value(2, 7, Reject, 100.0)));

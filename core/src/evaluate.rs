@@ -120,15 +120,19 @@ impl Chain<'_> {
 
 /// What a chain-level rule says about a whole chain, beside its cost (the NES-plateau
 /// evaluator's greedy-Tetris, spawn-safety and split-field rules act this way).
+///
+/// The discriminants are the rules' ranks, best first, so that ranking a chain's rule (done
+/// several times per evaluated placement) is a cast rather than a `match`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum ChainRule {
     /// No opinion: the chain competes on cost.
     #[default]
-    Neutral,
+    Neutral = 1,
     /// Take this chain over every `Neutral` one; among preferred chains the cost decides.
-    Prefer,
+    Prefer = 0,
     /// Never take this chain.
-    Reject,
+    Reject = 2,
 }
 
 /// Turns a chain's outcome into a cost, lower is better, from named features and weights.

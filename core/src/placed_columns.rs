@@ -117,6 +117,15 @@ impl PieceColumns {
         &PIECE_COLUMNS[piece.index()]
     }
 
+    /// How many columns `placement` covers (what [`PieceColumns::placed`] gives as
+    /// [`PlacedColumns::width`]: one orientation's placements all have the same); `None` when
+    /// it is not a placement of this piece.
+    #[inline(always)]
+    pub fn width(&self, placement: &Placement) -> Option<usize> {
+        (placement.piece == self.piece)
+            .then(|| self.shapes[placement.rotation as usize & 3].width as usize)
+    }
+
     /// The cells of `placement` per column, on a board whose rows are `row_mask`; `None` when
     /// it is not a placement of this piece, or lies so far above the field (pivot row below
     /// −4) that the masks cannot hold it (callers take the whole-board way then).
@@ -201,6 +210,9 @@ mod tests {
                             continue;
                         }
                         let placed = columns.placed(&placement, u32::MAX >> 12).unwrap();
+                        assert_eq!(columns.width(&placement), Some(placed.width));
+                        let other = PieceColumns::of(Piece::ALL[(piece.index() + 1) % 7]);
+                        assert_eq!(other.width(&placement), None);
                         let mut expected = [0u32; BOARD_WIDTH];
                         for (x, y) in placement.cells {
                             if y >= 0 {

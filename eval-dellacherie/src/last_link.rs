@@ -25,11 +25,10 @@ use tetris_core::placed_columns::{
     FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, padded_columns,
 };
 use tetris_core::{
-    BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, landing_height,
-    link_value_by_locking,
+    BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, link_value_by_locking,
 };
 
-use crate::{Dellacherie, FEATURE_COUNT};
+use crate::Dellacherie;
 
 /// One board's per-column terms and their totals, in padded slots (walls: no terms).
 struct BoardTerms {
@@ -145,14 +144,12 @@ fn board_features_after<const WIDTH: usize>(
     if full != 0 {
         return None;
     }
-    // Well sums change in the piece's columns and one on each side (walls have none).
+    // Well sums change in the piece's columns and one on each side. A wall slot among them
+    // needs no test: a wall has no empty cell, so its `well_sums_of` is 0, as is its term.
     let mut well_sums = terms.well_sums_total;
     for k in 1..WIDTH + 3 {
-        let slot = x0 + k;
-        if (2..2 + BOARD_WIDTH).contains(&slot) {
-            well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
-                - terms.well_sums[slot];
-        }
+        well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
+            - terms.well_sums[x0 + k];
     }
     let mut row_transitions = terms.row_transitions_total;
     for k in 1..WIDTH + 2 {
@@ -164,9 +161,12 @@ fn board_features_after<const WIDTH: usize>(
 
 impl Dellacherie {
     /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
-    /// documentation).
-    /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
     /// documentation); inlined into a popcount-enabled caller.
+    ///
+    /// Placements come in runs of one orientation (a searcher's order usually groups them so;
+    /// any order works): what depends on the orientation alone (its width, which picks the
+    /// specialised column update, and its rows for the landing height) is looked up once per
+    /// run.
     #[inline(always)]
     pub(crate) fn last_link_values_by_columns(
         &self,
@@ -179,46 +179,97 @@ impl Dellacherie {
         let Some(first) = placements.first() else {
             return;
         };
-        let height = board.height();
+        out.reserve(placements.len());
         let rows = Rows {
             all: board.row_mask(),
             floor: board.floor_row_bit(),
         };
-        let terms = BoardTerms::new(board, rows);
-        let piece_columns = PieceColumns::of(first.piece);
+        let run = Run {
+            board,
+            terms: &BoardTerms::new(board, rows),
+            piece_columns: PieceColumns::of(first.piece),
+            rows,
+        };
+        let mut rest = placements;
+        while let Some(head) = rest.first() {
+            let length = rest
+                .iter()
+                .position(|p| p.piece != head.piece || p.rotation != head.rotation)
+                .unwrap_or(rest.len());
+            let (same, tail) = rest.split_at(length);
+            rest = tail;
+            match run.piece_columns.width(head) {
+                Some(1) => self.run_values::<1>(&run, records, same, out),
+                Some(2) => self.run_values::<2>(&run, records, same, out),
+                Some(3) => self.run_values::<3>(&run, records, same, out),
+                Some(4) => self.run_values::<4>(&run, records, same, out),
+                // Not this piece's placements: the whole-board way.
+                _ => out.extend(
+                    same.iter()
+                        .map(|&placement| link_value_by_locking(self, board, records, placement)),
+                ),
+            }
+        }
+    }
+
+    /// The values of `placements`, all of one piece and rotation covering `WIDTH` columns.
+    #[inline(always)]
+    fn run_values<const WIDTH: usize>(
+        &self,
+        run: &Run<'_>,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        let Some(first) = placements.first() else {
+            return;
+        };
+        // `landing_height` of each placement, in the same operations: the lowest cell's row
+        // from the floor, plus half the orientation's rows (the same for the whole run).
+        let (top, bottom) = first.piece.vertical_extent(first.rotation);
+        let half_rows = (bottom - top) as f64 / 2.0;
+        let floor_row = run.board.height() as i32 - 1;
         for &placement in placements {
-            let placed = piece_columns.placed(&placement, rows.all);
-            let features = match placed {
-                Some(placed) if placed.width == 1 => {
-                    board_features_after::<1>(&terms, &placed, rows)
-                }
-                Some(placed) if placed.width == 2 => {
-                    board_features_after::<2>(&terms, &placed, rows)
-                }
-                Some(placed) if placed.width == 3 => {
-                    board_features_after::<3>(&terms, &placed, rows)
-                }
-                Some(placed) => board_features_after::<4>(&terms, &placed, rows),
-                None => None,
-            };
+            let features = run
+                .piece_columns
+                .placed(&placement, run.rows.all)
+                .and_then(|placed| board_features_after::<WIDTH>(run.terms, &placed, run.rows));
             let Some([row_transitions, column_transitions, holes, well_sums]) = features else {
-                out.push(link_value_by_locking(self, board, records, placement));
+                out.push(link_value_by_locking(self, run.board, records, placement));
                 continue;
             };
-            let (top, bottom) = placement.piece.vertical_extent(placement.rotation);
-            let features: [f64; FEATURE_COUNT] = [
-                landing_height(height, placement.y + bottom, placement.y + top),
-                0.0,
-                0.0,
-                row_transitions as f64,
-                column_transitions as f64,
-                holes as f64,
-                well_sums as f64,
-            ];
+            let landing_height = (floor_row - (placement.y + bottom) as i32) as f64 + half_rows;
+            let score = self.score_without_clears(
+                landing_height,
+                [row_transitions, column_transitions, holes, well_sums],
+            );
             out.push(LinkValue {
                 rule: ChainRule::Neutral,
-                cost: -self.weighted_score(&features),
+                cost: -score,
             });
         }
     }
+
+    /// [`Dellacherie::weighted_score`] of a placement that clears no row (`rows_removed` and
+    /// `eroded_piece_cells` are 0), to the last bit: the same sum in the same order without
+    /// its two zero terms. Each of them is `weight × 0.0`, a zero (weights are finite), and
+    /// adding a zero leaves any sum but −0 unchanged; the sum there is `0.0 + w × landing
+    /// height`, and `0.0 + x` is never −0 (+0 + −0 rounds to +0).
+    #[inline(always)]
+    fn score_without_clears(&self, landing_height: f64, board: [u32; 4]) -> f64 {
+        let w = &self.values;
+        let mut sum = 0.0 + w[0] * landing_height;
+        for (weight, feature) in w[3..].iter().zip(board) {
+            sum += weight * feature as f64;
+        }
+        sum
+    }
+}
+
+/// What every run of one search shares.
+struct Run<'a> {
+    board: &'a Board,
+    terms: &'a BoardTerms,
+    piece_columns: &'static PieceColumns,
+    rows: Rows,
 }

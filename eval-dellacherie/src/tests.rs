@@ -1,6 +1,8 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord};
+use tetris_core::{
+    BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord, link_value_by_locking,
+};
 
 use super::*;
 
@@ -324,4 +326,89 @@ fn cost_is_the_negated_weighted_sum_of_the_features_bit_for_bit() {
             );
         }
     }
+}
+
+/// Every lock placement of `piece` on `board` (every rotation, column and row where it rests),
+/// in a seeded random order, so that one orientation's placements come in runs of any length.
+fn shuffled_lock_placements(board: &Board, piece: Piece, rng: &mut Pcg64Mcg) -> Vec<Placement> {
+    let mut placements = Vec::new();
+    for rotation in 0..piece.orientation_count() {
+        for x in -2..BOARD_WIDTH as i8 + 2 {
+            for y in -2..board.height() as i8 {
+                let placement = Placement::new(piece, PieceState { x, y, rotation });
+                if placement.is_lock_placement_on(board) {
+                    placements.push(placement);
+                }
+            }
+        }
+    }
+    for i in (1..placements.len()).rev() {
+        placements.swap(i, rng.next_u32() as usize % (i + 1));
+    }
+    placements
+}
+
+#[test]
+fn leaf_values_in_any_order_equal_locking_each_placement_bit_for_bit() {
+    // The column-by-column leaf values take each run of one orientation at once and leave the
+    // two zero placement terms out of the sum: any order of placements, other pieces'
+    // placements among them (the whole-board way), and weights of 0 (a landing height of 0
+    // times a negative weight is −0) must still give the bits of locking each placement.
+    let evaluators = [
+        Dellacherie::new(),
+        Dellacherie::from_preset("original").unwrap(),
+        Dellacherie::from_weights_json(GOOD_JSON).unwrap(),
+        Dellacherie::from_weights_json(
+            r#"{"evaluator": "dellacherie", "weights": {"landing_height": -1,
+            "rows_removed": 0, "eroded_piece_cells": -0.0, "row_transitions": 0,
+            "column_transitions": 0, "holes": 0, "well_sums": 0}}"#,
+        )
+        .unwrap(),
+    ];
+    let mut rng = Pcg64Mcg::seed_from_u64(0xDE11_0003);
+    let mut out = Vec::new();
+    let (mut checked, mut clearing, mut runs) = (0, 0, 0);
+    for round in 0..300 {
+        let board = if round == 0 {
+            Board::standard()
+        } else {
+            random_board(&mut rng)
+        };
+        let mut records = Vec::new();
+        for piece in Piece::ALL {
+            let mut placements = shuffled_lock_placements(&board, piece, &mut rng);
+            // A run of one orientation that is not at the start, and another piece's
+            // placement in the middle.
+            placements.sort_by_key(|p| p.rotation == 0);
+            let other = Piece::ALL[(piece.index() + 1) % 7];
+            if let Some(&foreign) = shuffled_lock_placements(&board, other, &mut rng).first() {
+                placements.insert(placements.len() / 2, foreign);
+            }
+            runs += placements
+                .windows(2)
+                .filter(|w| (w[0].piece, w[0].rotation) != (w[1].piece, w[1].rotation))
+                .count();
+            for evaluator in &evaluators {
+                evaluator.last_link_values(&board, &mut records, &placements, &mut out);
+                assert_eq!(out.len(), placements.len());
+                for (&placement, fast) in placements.iter().zip(&out) {
+                    let whole = link_value_by_locking(evaluator, &board, &mut records, placement);
+                    assert_eq!(whole.rule, fast.rule);
+                    assert_eq!(
+                        whole.cost.to_bits(),
+                        fast.cost.to_bits(),
+                        "{placement:?} on\n{board}"
+                    );
+                    let mut after = board;
+                    clearing += usize::from(
+                        after.lock(placement.piece, placement.state()).rows_cleared > 0,
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    assert!(clearing > 1_000, "{clearing}");
+    assert!(runs > 10_000, "{runs}");
 }

@@ -118,18 +118,28 @@ impl ColumnDrop {
 /// the first occupied row below the piece's lowest cell there (that cell is free; a column may
 /// well be occupied ABOVE it, at row 0 over a cell on row 1). The lowest cell lies on row −1,
 /// 0 or 1, so the search starts at row 0, 1 or 2: `obstacles[start][x]` is column x's first
-/// occupied row at or below row `start`, H (the floor) when there is none.
+/// occupied row at or below row `start`, H (the floor) when there is none. Each row of
+/// `obstacles` is padded past column 9 (with `i8::MAX`, which no drop reaches) so that
+/// [`Surface::drop_rows`] reads a fixed-width window from any pivot column.
 struct Surface {
     spawn_rows: [u32; 2],
-    obstacles: [[i8; 10]; 3],
+    obstacles: [[i8; OBSTACLE_ROW]; 3],
 }
+
+/// Pivot columns [`Surface::drop_rows`] computes at once: every pivot column of an orientation
+/// (at most 10) fits, and a fixed width lets the compiler work on all of them in a few vector
+/// instructions.
+const DROP_WINDOW: usize = 16;
+
+/// Length of a padded row of [`Surface::obstacles`]: a window starts at column 9 at most.
+const OBSTACLE_ROW: usize = 9 + DROP_WINDOW;
 
 impl Surface {
     fn new(board: &Board) -> Surface {
         // The floor as one more occupied row, in 64 bits so that H = 32 still fits.
         let floor = 1u64 << board.height();
         let mut spawn_rows = [0u32; 2];
-        let mut obstacles = [[0i8; 10]; 3];
+        let mut obstacles = [[i8::MAX; OBSTACLE_ROW]; 3];
         for x in 0..10 {
             let column = board.column(x);
             spawn_rows[0] |= (column & 1) << x;
@@ -172,21 +182,28 @@ impl Surface {
     }
 
     /// The pivot rows where the orientation with `footprint` stops when dropped straight down
-    /// from row `SPAWN_Y`, for the pivot columns `leftmost..leftmost + pivots.len()` (each
-    /// legal there), written to `pivots`. One pass per column of the piece over contiguous
-    /// columns keeps the loops short and branch-free (measured with callgrind: about a fifth
-    /// fewer instructions per search than a loop over the piece's columns per placement).
+    /// from row `SPAWN_Y`: entry k for the pivot column `leftmost + k`, meaningful where that
+    /// column is legal (entries past the last legal column are garbage). One pass per column
+    /// of the piece over a fixed window of pivot columns keeps the loops short, branch-free
+    /// and vectorised (measured with callgrind: a fifth fewer instructions per search than a
+    /// loop over the piece's columns per placement, and a quarter fewer again than a pass
+    /// over exactly the legal columns).
     #[inline]
-    fn drop_rows(&self, footprint: &Footprint, leftmost: i8, pivots: &mut [i8]) {
-        pivots.fill(i8::MAX);
+    fn drop_rows(&self, footprint: &Footprint, leftmost: i8) -> [i8; DROP_WINDOW] {
+        let mut pivots = [i8::MAX; DROP_WINDOW];
         for &(dx, lowest) in footprint.column_bottoms() {
             let start = (SPAWN_Y + lowest + 1).max(0) as usize;
             let first_column = (leftmost + dx) as usize;
-            let columns = &self.obstacles[start][first_column..first_column + pivots.len()];
+            let columns: &[i8; DROP_WINDOW] = self.obstacles[start]
+                [first_column..first_column + DROP_WINDOW]
+                .try_into()
+                .expect("a window inside the padded row");
             for (pivot, &obstacle) in pivots.iter_mut().zip(columns) {
+                // The padding (i8::MAX) minus 1 − lowest (lowest ≥ −1) does not overflow.
                 *pivot = (*pivot).min(obstacle - 1 - lowest);
             }
         }
+        pivots
     }
 }
 
@@ -237,7 +254,6 @@ impl Searcher for ColumnDrop {
         if legal[0] & spawn_bit == 0 {
             return; // The piece cannot spawn.
         }
-        let mut landing = [0i8; 10];
         for rotation in 0..orientations {
             // Rotation 2 is reached through rotation 1, which must be legal at the spawn pivot
             // too; rotations 1 and 3 take one press from the (legal) spawn orientation.
@@ -248,13 +264,9 @@ impl Searcher for ColumnDrop {
                 continue;
             };
             let footprint = &piece.footprint(rotation);
-            surface.drop_rows(
-                footprint,
-                leftmost,
-                &mut landing[leftmost as usize..=rightmost as usize],
-            );
+            let landing = surface.drop_rows(footprint, leftmost);
             for x in leftmost..=rightmost {
-                let y = landing[x as usize];
+                let y = landing[(x - leftmost) as usize];
                 let placement = Placement::new(piece, PieceState { x, y, rotation });
                 if options.with_paths {
                     let shift = if x < SPAWN_X {
