@@ -34,6 +34,11 @@ use crate::{ElAshi, FEATURE_COUNT};
 /// One board's per-column terms and their totals, in padded slots (walls: full columns with
 /// depth 0 and no terms).
 struct BoardTerms {
+    /// The board's columns at slots `2..12`, the inner walls (slots 1 and 12) occupied on
+    /// every row and the outer walls (slots 0 and 13) EMPTY: the terms are computed with full
+    /// walls, and then the only reader of an outer wall is the well update of the inner wall
+    /// beside it (`board_features_after`), which, with one side empty, counts 0 — the inner
+    /// wall's term, 0 — so that update needs no test for walls.
     columns: [u32; SLOTS],
     /// `depth(x)`.
     depths: [u32; SLOTS],
@@ -108,6 +113,10 @@ impl BoardTerms {
         let pairs = std::array::from_fn(|slot| {
             ((columns[slot] ^ columns[slot + 1]) & nonempty_rows).count_ones()
         });
+        // The outer walls empty from here on (see `BoardTerms::columns`).
+        let mut columns = columns;
+        columns[0] = 0;
+        columns[SLOTS - 1] = 0;
         BoardTerms {
             columns,
             depths,
@@ -157,13 +166,12 @@ fn board_features_after<const WIDTH: usize>(
     if full != 0 {
         return None;
     }
-    // Wells change in the piece's columns and one on each side (walls have none).
+    // Wells change in the piece's columns and one on each side. An inner wall among them
+    // needs no test: beside an empty outer wall its wells count 0, as does its term (see
+    // `BoardTerms::columns`).
     let mut wells = terms.wells_total;
     for k in 1..WIDTH + 3 {
-        let slot = x0 + k;
-        if (2..2 + BOARD_WIDTH).contains(&slot) {
-            wells = wells + wells_at(&columns, &depths, k) - terms.wells[slot];
-        }
+        wells = wells + wells_at(&columns, &depths, k) - terms.wells[x0 + k];
     }
     // Row transitions: the pairs touching the piece's columns on the new non-empty rows; the
     // other pairs gain one per new row where a wall meets an empty cell.
@@ -181,9 +189,13 @@ fn board_features_after<const WIDTH: usize>(
 
 impl ElAshi {
     /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
-    /// documentation).
-    /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
     /// documentation); inlined into a popcount-enabled caller.
+    ///
+    /// Placements come in runs of one orientation (the searchers' orders group them so; any
+    /// order works): what depends on the orientation alone (its width, which picks the
+    /// specialised column update, and its lowest pivot row for the lock height) is looked up
+    /// once per run, and what depends on the earlier links alone (their cleared rows' term of
+    /// the cost) once per call.
     #[inline(always)]
     pub(crate) fn last_link_values_by_columns(
         &self,
@@ -196,50 +208,104 @@ impl ElAshi {
         let Some(first) = placements.first() else {
             return;
         };
-        let height = board.height();
-        let row_mask = board.row_mask();
-        let floor_row = board.floor_row_bit();
-        let terms = BoardTerms::new(board);
-        let piece_columns = PieceColumns::of(first.piece);
+        out.reserve(placements.len());
         let mut earlier_rows_cleared = 0u32;
         let mut earlier_lock_height = 0u32;
         for record in records.iter() {
             earlier_rows_cleared += record.rows_cleared() as u32;
             earlier_lock_height += record.lock_height as u32;
         }
+        let run = Run {
+            board,
+            terms: &BoardTerms::new(board),
+            piece_columns: PieceColumns::of(first.piece),
+            row_mask: board.row_mask(),
+            floor_row: board.floor_row_bit(),
+            earlier_lock_height,
+            // The first step of `weighted_sum`, the same for every placement: the same
+            // operation on the same values, so the same bits.
+            cleared_term: 0.0 + self.values[0] * earlier_rows_cleared as f64,
+        };
+        let mut rest = placements;
+        while let Some(head) = rest.first() {
+            let length = rest
+                .iter()
+                .position(|p| p.piece != head.piece || p.rotation != head.rotation)
+                .unwrap_or(rest.len());
+            let (same, tail) = rest.split_at(length);
+            rest = tail;
+            match run.piece_columns.width(head) {
+                Some(1) => self.run_values::<1>(&run, records, same, out),
+                Some(2) => self.run_values::<2>(&run, records, same, out),
+                Some(3) => self.run_values::<3>(&run, records, same, out),
+                Some(4) => self.run_values::<4>(&run, records, same, out),
+                // Not this piece's placements: the whole-board way.
+                _ => out.extend(
+                    same.iter()
+                        .map(|&placement| link_value_by_locking(self, board, records, placement)),
+                ),
+            }
+        }
+    }
+
+    /// The values of `placements`, all of one piece and rotation covering `WIDTH` columns.
+    #[inline(always)]
+    fn run_values<const WIDTH: usize>(
+        &self,
+        run: &Run<'_>,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        let Some(first) = placements.first() else {
+            return;
+        };
+        // `Placement::lock_height` of each placement, in the same operations.
+        let lowest_pivot_row = first
+            .piece
+            .lowest_pivot_row(first.rotation, run.board.height());
         for &placement in placements {
-            let placed = piece_columns.placed(&placement, row_mask);
-            let features = match placed {
-                Some(placed) if placed.width == 1 => {
-                    board_features_after::<1>(&terms, &placed, row_mask, floor_row)
-                }
-                Some(placed) if placed.width == 2 => {
-                    board_features_after::<2>(&terms, &placed, row_mask, floor_row)
-                }
-                Some(placed) if placed.width == 3 => {
-                    board_features_after::<3>(&terms, &placed, row_mask, floor_row)
-                }
-                Some(placed) => board_features_after::<4>(&terms, &placed, row_mask, floor_row),
-                None => None,
-            };
+            let features = run
+                .piece_columns
+                .placed(&placement, run.row_mask)
+                .and_then(|placed| {
+                    board_features_after::<WIDTH>(run.terms, &placed, run.row_mask, run.floor_row)
+                });
             let Some([wells, holes, column_transitions, row_transitions]) = features else {
-                out.push(link_value_by_locking(self, board, records, placement));
+                out.push(link_value_by_locking(self, run.board, records, placement));
                 continue;
             };
-            let features: [f64; FEATURE_COUNT] = [
-                earlier_rows_cleared as f64,
-                (earlier_lock_height + placement.lock_height(height) as u32) as f64,
+            let lock_height = (lowest_pivot_row - placement.y) as u8;
+            let features: [f64; FEATURE_COUNT - 1] = [
+                (run.earlier_lock_height + lock_height as u32) as f64,
                 wells as f64,
                 holes as f64,
                 column_transitions as f64,
                 row_transitions as f64,
             ];
+            let mut cost = run.cleared_term;
+            for (weight, feature) in self.values[1..].iter().zip(features) {
+                cost += weight * feature;
+            }
             out.push(LinkValue {
                 rule: ChainRule::Neutral,
-                cost: self.weighted_sum(&features),
+                cost,
             });
         }
     }
+}
+
+/// What every run of one call shares.
+struct Run<'a> {
+    board: &'a Board,
+    terms: &'a BoardTerms,
+    piece_columns: &'static PieceColumns,
+    row_mask: u32,
+    floor_row: u32,
+    /// The lock heights of the earlier links, summed.
+    earlier_lock_height: u32,
+    /// `0.0 + weight × rows cleared by the earlier links`: the cost's first term.
+    cleared_term: f64,
 }
 
 #[cfg(test)]
@@ -269,5 +335,51 @@ mod tests {
         evaluator.last_link_values(&board, &mut records, &[placement], &mut fast);
         let slow = link_value_by_locking(&evaluator, &board, &mut records, placement);
         assert_eq!(fast, vec![slow]);
+    }
+
+    /// Pins the run-by-run path and the wall-free well update to the whole-board way:
+    /// vertical I pieces that fill column 0 or 9 up to the top row (where an inner wall's
+    /// wells would count 1 if the outer wall were occupied), runs of one orientation broken
+    /// up and repeated, and another piece's placement in the middle, on boards of 6 and 32 rows.
+    #[test]
+    fn wall_columns_filled_to_the_top_and_mixed_runs_give_the_whole_board_values() {
+        for height in [6usize, 32] {
+            let mut board = Board::new(height).unwrap();
+            let bottom = height - 1;
+            for y in 4..=bottom {
+                board.set(0, y);
+                board.set(9, y);
+            }
+            board.set(4, bottom);
+            let at = |piece, x, y, rotation| Placement::new(piece, PieceState { x, y, rotation });
+            let placements = [
+                // Vertical I pieces in column 0 and in column 9, rows 0..=3.
+                at(Piece::I, 0, 2, 1),
+                at(Piece::I, 9, 2, 1),
+                at(Piece::I, 3, height as i8 - 2, 0),
+                at(Piece::T, 5, height as i8 - 2, 0),
+                at(Piece::I, 0, 2, 1),
+                at(Piece::I, 6, height as i8 - 3, 0),
+                at(Piece::I, 9, 2, 1),
+            ];
+            let evaluator = ElAshi::new();
+            let mut records = Vec::new();
+            let mut fast = Vec::new();
+            evaluator.last_link_values(&board, &mut records, &placements, &mut fast);
+            let slow: Vec<_> = placements
+                .iter()
+                .map(|&p| link_value_by_locking(&evaluator, &board, &mut records, p))
+                .collect();
+            assert_eq!(fast.len(), slow.len());
+            for ((fast, slow), placement) in fast.iter().zip(&slow).zip(&placements) {
+                assert_eq!(fast.rule, slow.rule, "{placement:?}");
+                assert_eq!(fast.cost.to_bits(), slow.cost.to_bits(), "{placement:?}");
+            }
+            // The wall columns' new top cell is row 0 on both boards: the case the wells of an
+            // inner wall would see.
+            let mut locked = board;
+            locked.lock(Piece::I, placements[0].state());
+            assert!(locked.is_occupied(0, 0));
+        }
     }
 }
