@@ -8,11 +8,21 @@
 //! terms of the columns it touches (and, for terms that look at neighbours, one more on each
 //! side). This module gives the parts every such evaluator needs: the board's columns padded
 //! with walls ([`padded_columns`]), each placement's cells per column ([`PieceColumns`]), and
-//! whether a placement fills a row ([`FullRows`]), which sends it the whole-board way.
+//! whether a placement fills a row ([`FullRows`]), which sends it the whole-board way, and the
+//! runs of one orientation a search's placements come in ([`orientation_runs`]), so that what
+//! depends only on the orientation (its width, its rows) is looked up once per run.
 
 use crate::board::{BOARD_WIDTH, Board};
 use crate::piece::Piece;
 use crate::placement::Placement;
+
+/// `placements` split into its runs of consecutive placements of one piece and rotation, in
+/// order (a search yields its placements grouped so; any order is still split correctly, into
+/// more, shorter runs). Every placement of a run has the same width, cells relative to its
+/// pivot and rows, which an evaluator then takes once per run.
+pub fn orientation_runs(placements: &[Placement]) -> impl Iterator<Item = &[Placement]> {
+    placements.chunk_by(|one, next| one.piece == next.piece && one.rotation == next.rotation)
+}
 
 /// Slots of a column array padded with two walls on each side: slot `x + 2` is column x. Two
 /// walls per side, so that a placement's columns and two more on each side (what a term that

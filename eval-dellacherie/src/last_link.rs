@@ -22,7 +22,7 @@
 //! [`Evaluator::last_link_values`]: tetris_core::Evaluator::last_link_values
 
 use tetris_core::placed_columns::{
-    FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, padded_columns,
+    FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, orientation_runs, padded_columns,
 };
 use tetris_core::{
     BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, link_value_by_locking,
@@ -190,15 +190,8 @@ impl Dellacherie {
             piece_columns: PieceColumns::of(first.piece),
             rows,
         };
-        let mut rest = placements;
-        while let Some(head) = rest.first() {
-            let length = rest
-                .iter()
-                .position(|p| p.piece != head.piece || p.rotation != head.rotation)
-                .unwrap_or(rest.len());
-            let (same, tail) = rest.split_at(length);
-            rest = tail;
-            match run.piece_columns.width(head) {
+        for same in orientation_runs(placements) {
+            match run.piece_columns.width(&same[0]) {
                 Some(1) => self.run_values::<1>(&run, records, same, out),
                 Some(2) => self.run_values::<2>(&run, records, same, out),
                 Some(3) => self.run_values::<3>(&run, records, same, out),

@@ -23,7 +23,7 @@
 //! on random boards and placements.
 
 use tetris_core::placed_columns::{
-    FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, padded_columns,
+    FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, orientation_runs, padded_columns,
 };
 use tetris_core::{
     BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, link_value_by_locking,
@@ -226,15 +226,8 @@ impl ElAshi {
             // operation on the same values, so the same bits.
             cleared_term: 0.0 + self.values[0] * earlier_rows_cleared as f64,
         };
-        let mut rest = placements;
-        while let Some(head) = rest.first() {
-            let length = rest
-                .iter()
-                .position(|p| p.piece != head.piece || p.rotation != head.rotation)
-                .unwrap_or(rest.len());
-            let (same, tail) = rest.split_at(length);
-            rest = tail;
-            match run.piece_columns.width(head) {
+        for same in orientation_runs(placements) {
+            match run.piece_columns.width(&same[0]) {
                 Some(1) => self.run_values::<1>(&run, records, same, out),
                 Some(2) => self.run_values::<2>(&run, records, same, out),
                 Some(3) => self.run_values::<3>(&run, records, same, out),
