@@ -187,18 +187,9 @@ fn seeded_sequences_must_be_the_generators() {
     );
 }
 
-#[test]
-fn an_article_model_game_verifies_under_its_model_only() {
-    // A game whose searcher simulates the article's input model by default records that
-    // timing, and the strategy rebuilt from its name re-decides it under that timing.
-    let article = FrameTiming {
-        inputs: InputModel::Article,
-        ..FrameTiming::LEVEL_19_30_HZ
-    };
-    let name = "gamepad+nes-plateau";
-    let mut strategy = Strategy::from_name(name).unwrap();
-    *strategy.parts_mut().0 =
-        tetris_registry::AnySearcher::Gamepad(tetris_search_bfs::Gamepad::with_timing(article));
+/// The first 40 pieces of the NES generator's seed 5 on a 20-row board, played by `strategy`
+/// (a gamepad searcher) and recorded with their paths.
+fn recorded_nes_game(strategy: &mut Strategy) -> Replay {
     let settings = GameSettings {
         board_height: 20,
         generator: GeneratorKind::Nes,
@@ -211,11 +202,26 @@ fn an_article_model_game_verifies_under_its_model_only() {
         keep_paths: true,
         keep_evaluations: false,
     };
-    let result = play_game(&mut strategy, &settings, options, &mut |_| {
+    let result = play_game(strategy, &settings, options, &mut |_| {
         ControlFlow::Continue(())
     })
     .unwrap();
-    let replay = Replay::record(&strategy, &settings, &result).unwrap();
+    Replay::record(strategy, &settings, &result).unwrap()
+}
+
+#[test]
+fn an_article_model_game_verifies_under_its_model_only() {
+    // A game whose searcher simulates the article's input model by default records that
+    // timing, and the strategy rebuilt from its name re-decides it under that timing.
+    let article = FrameTiming {
+        inputs: InputModel::Article,
+        ..FrameTiming::LEVEL_19_30_HZ
+    };
+    let name = "gamepad+nes-plateau";
+    let mut strategy = Strategy::from_name(name).unwrap();
+    *strategy.parts_mut().0 =
+        tetris_registry::AnySearcher::Gamepad(tetris_search_bfs::Gamepad::with_timing(article));
+    let replay = recorded_nes_game(&mut strategy);
     assert_eq!(replay.rules.frame_timing, Some(article));
     let rebuilt = || Strategy::from_name(name).unwrap();
     let parsed = Replay::parse(&replay.to_json()).unwrap();
@@ -233,12 +239,7 @@ fn an_article_model_game_verifies_under_its_model_only() {
     assert!(message.starts_with("placement "), "{message}");
     // And the two-thumb game of the same seed, relabelled article, has a frame the
     // article's player never presses.
-    let mut two_thumb = rebuilt();
-    let result = play_game(&mut two_thumb, &settings, options, &mut |_| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    let mut relabelled = Replay::record(&two_thumb, &settings, &result).unwrap();
+    let mut relabelled = recorded_nes_game(&mut rebuilt());
     relabelled
         .verify(Some(&mut rebuilt()), &mut |_| {})
         .unwrap();
@@ -422,24 +423,7 @@ fn version_1_may_leave_out_the_rule_and_version_2_may_not() {
 
 #[test]
 fn a_two_thumb_game_relabelled_to_a_slower_tap_rate_breaks_a_tap() {
-    let mut strategy = Strategy::from_name("gamepad+nes-plateau").unwrap();
-    let settings = GameSettings {
-        board_height: 20,
-        generator: GeneratorKind::Nes,
-        seed: 5,
-        max_pieces: Some(40),
-        game_over_rule: GameOverRule::Simulation,
-    };
-    let options = PlayOptions {
-        keep_placements: true,
-        keep_paths: true,
-        keep_evaluations: false,
-    };
-    let result = play_game(&mut strategy, &settings, options, &mut |_| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    let replay = Replay::record(&strategy, &settings, &result).unwrap();
+    let replay = recorded_nes_game(&mut Strategy::from_name("gamepad+nes-plateau").unwrap());
     assert_eq!(replay.rules.frame_timing, Some(FrameTiming::LEVEL_19_30_HZ));
     replay.verify(None, &mut |_| {}).unwrap();
     let mut relabelled = replay.clone();
