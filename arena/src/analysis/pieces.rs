@@ -884,19 +884,11 @@ mod tests {
         // 4. a second vertical I with its pivot at (9, 18), rows 16–19 of column 9: pivot row
         //    18, top row 16.
         // No row is full, so nothing clears.
-        let mut board = Board::new(20).unwrap();
         let mut statistics = [
             PieceStatistics::new(20, RowRule::Pivot),
             PieceStatistics::new(20, RowRule::Top),
         ];
-        for placement in [
-            (Piece::I, 0, 18, 1),
-            (Piece::T, 2, 19, 2),
-            (Piece::O, 5, 18, 0),
-            (Piece::I, 9, 18, 1),
-        ] {
-            lock_and_record(&mut board, &mut statistics, placement);
-        }
+        lock_the_hand_worked_pieces(&mut statistics);
         let [pivot, top] = statistics;
         assert_eq!(pivot.lines, 0);
         let mut expected_pivot = vec![0u64; 20];
@@ -944,23 +936,29 @@ mod tests {
         assert_eq!(merged.row_counts[18], 6);
     }
 
-    #[test]
-    fn recorded_statistics_pass_their_check_and_edited_ones_do_not() {
-        // The hand-worked game above (I, T, O, I on 10 × 20, nothing cleared), one game.
+    /// Locks the hand-worked game's pieces (I, T, O, I on an empty 10 × 20 board, nothing
+    /// cleared) and records them in `statistics`.
+    fn lock_the_hand_worked_pieces(statistics: &mut [PieceStatistics; 2]) {
         let mut board = Board::new(20).unwrap();
-        let mut statistics = [
-            PieceStatistics::new(20, RowRule::Pivot),
-            PieceStatistics::new(20, RowRule::Top),
-        ];
-        statistics.iter_mut().for_each(PieceStatistics::start_game);
         for placement in [
             (Piece::I, 0, 18, 1),
             (Piece::T, 2, 19, 2),
             (Piece::O, 5, 18, 0),
             (Piece::I, 9, 18, 1),
         ] {
-            lock_and_record(&mut board, &mut statistics, placement);
+            lock_and_record(&mut board, statistics, placement);
         }
+    }
+
+    #[test]
+    fn recorded_statistics_pass_their_check_and_edited_ones_do_not() {
+        // The hand-worked game above (I, T, O, I on 10 × 20, nothing cleared), one game.
+        let mut statistics = [
+            PieceStatistics::new(20, RowRule::Pivot),
+            PieceStatistics::new(20, RowRule::Top),
+        ];
+        statistics.iter_mut().for_each(PieceStatistics::start_game);
+        lock_the_hand_worked_pieces(&mut statistics);
         let [pivot, top] = statistics;
         assert_eq!(pivot.check(), Ok(()));
         assert_eq!(top.check(), Ok(()));
