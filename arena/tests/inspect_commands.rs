@@ -178,7 +178,15 @@ fn list_prints_every_searcher_evaluator_preset_and_generator() {
     assert_eq!(evaluators[..3], ["elashi", "dellacherie", "nes-plateau"]);
     assert_eq!(
         json["generators"],
-        serde_json::json!(["uniform", "nes", "bag7", "sz", "java", "file:PATH"])
+        serde_json::json!([
+            "uniform",
+            "nes",
+            "bag7",
+            "sz",
+            "java",
+            "mdptetris",
+            "file:PATH"
+        ])
     );
 }
 

@@ -245,3 +245,87 @@ fn the_estimate_beside_the_measured_mean_is_the_stats_fit_of_the_same_pieces() {
     assert_eq!(stats["fit"]["expected_pieces"], estimate["expected_pieces"]);
     assert_eq!(stats["fit"]["r_squared"], estimate["r_squared"]);
 }
+
+#[test]
+fn mdptetris_games_deal_after_each_placement_replay_and_refuse_a_preview() {
+    // MDPTetris's seed 1 (docs/spec/mdptetris.md): the raw pieces begin O L Z I …, raw 36 is
+    // S. The game's creation throws raw 0 away, so piece 1 is L; L's 34 drops on the empty
+    // board all stay inside the field, so 34 trial draws are skipped and piece 2 is raw 36, S.
+    let played = json(&succeed(&[
+        "play",
+        "drop+dellacherie,no-suicide",
+        "--generator",
+        "mdptetris",
+        "--seed",
+        "1",
+        "--max-pieces",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(played["generator"], "mdptetris");
+    let pieces: Vec<&str> = played["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|placement| placement["piece"].as_str().unwrap())
+        .collect();
+    assert_eq!(pieces, ["L", "S"]);
+    // A whole game on a 10-row board records and re-decides: the replay re-deals the
+    // pieces placement by placement.
+    let folder = folder("mdptetris");
+    let path = folder.join("game.json");
+    let path = path.to_str().unwrap();
+    succeed(&[
+        "play",
+        "drop+dellacherie,no-suicide",
+        "--generator",
+        "mdptetris",
+        "--board-height",
+        "10",
+        "--seed",
+        "1",
+        "--record",
+        path,
+    ]);
+    let replay = json(&fs::read_to_string(path).unwrap());
+    assert_eq!(replay["generator"], "mdptetris");
+    assert_eq!(replay["result"]["end"], "game_over");
+    let verified = json(&succeed(&["replay", path, "--redecide", "--json"]));
+    assert_eq!(verified["verified"], true);
+    // The same pieces relabelled as another seed's are not that seed's game.
+    let text = fs::read_to_string(path).unwrap();
+    let reseeded = folder.join("reseeded.json");
+    fs::write(&reseeded, text.replace("\"seed\": 1,", "\"seed\": 2,")).unwrap();
+    assert!(
+        fs::read_to_string(&reseeded).unwrap() != text,
+        "the seed is relabelled"
+    );
+    let message = fail(&["replay", reseeded.to_str().unwrap()]);
+    assert!(message.contains("mdptetris"), "{message}");
+    // A preview is refused, with one message, by every command that plays.
+    let refused = "the mdptetris generator deals a piece only after the previous one is \
+                   placed (MDPTetris's search consumes draws), so it cannot show a preview: \
+                   use a one-piece strategy";
+    for command in [
+        &["play", "drop+dellacherie@2", "--generator", "mdptetris"][..],
+        &[
+            "tournament",
+            "drop+dellacherie",
+            "drop+dellacherie@2",
+            "--generator",
+            "mdptetris",
+            "--games",
+            "1",
+        ],
+        &[
+            "stats",
+            "drop+dellacherie@2",
+            "--generator",
+            "mdptetris",
+            "--pieces",
+            "100",
+        ],
+    ] {
+        assert_eq!(fail(command), format!("error: {refused}"), "{command:?}");
+    }
+}

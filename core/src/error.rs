@@ -48,6 +48,13 @@ pub enum Error {
         /// The valid names, space separated.
         valid: String,
     },
+    /// A preview (pieces seen before the current one is placed) asked of a generator that
+    /// deals each piece only after the previous one is placed (`mdptetris`).
+    #[error(
+        "the {0} generator deals a piece only after the previous one is placed (MDPTetris's \
+         search consumes draws), so it cannot show a preview: use a one-piece strategy"
+    )]
+    NoPreview(String),
     /// A game-over rule name that is not known.
     #[error("unknown game-over rule {0:?} (valid: simulation literature console)")]
     UnknownGameOverRule(String),

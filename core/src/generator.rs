@@ -1,7 +1,7 @@
 //! Piece generators (docs/spec/rules.md, "Piece generators"; docs/spec/arena.md, "Piece sequences").
 //!
 //! A [`GeneratorKind`] is a generator chosen by name (`uniform`, `nes`, `bag7`, `sz`, `java`,
-//! `file:PATH`); [`GeneratorKind::start`] turns it and a seed into a [`PieceGenerator`], an
+//! `mdptetris`, `file:PATH`); [`GeneratorKind::start`] turns it and a seed into a [`PieceGenerator`], an
 //! iterator of pieces. Every seeded generator is pinned: its random numbers come from
 //! `rand_pcg::Pcg64Mcg::seed_from_u64(seed)` (or, for `java`, from a bit-exact copy of
 //! `java.util.Random`) through hand-written draws ([`uniform_below`]), never through `rand`'s
@@ -19,6 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::board::Board;
 use crate::error::Error;
 use crate::piece::Piece;
 
@@ -309,7 +310,82 @@ impl JavaRandom {
     }
 }
 
-/// A generator chosen by name: `uniform`, `nes`, `bag7`, `sz`, `java` or `file:PATH`.
+/// GSL's `taus` generator (`gsl_rng_taus`): L'Ecuyer's maximally equidistributed combined
+/// Tausworthe generator, bit for bit, the random numbers of MDPTetris (docs/spec/mdptetris.md).
+///
+/// - **Output**: three 32-bit states, each stepped by
+///   `T(s, a, b, c, d) = ((s & c) << d) ^ (((s << a) ^ s) >> b)` (in 32 bits) with
+///   `s1 = T(s1, 13, 19, 0xFFFFFFFE, 12)`, `s2 = T(s2, 2, 25, 0xFFFFFFF8, 4)`,
+///   `s3 = T(s3, 3, 11, 0xFFFFFFF0, 17)`; the output is `s1 ^ s2 ^ s3`.
+/// - **Seeding** ([`Taus::new`]), as `gsl_rng_set`: a seed of 0 becomes 1; then
+///   `s1 = 69069 · seed`, `s2 = 69069 · s1`, `s3 = 69069 · s2`, each keeping the low 32 bits;
+///   then six outputs are drawn and thrown away (GSL's warm-up).
+/// - **Our seeds are `u64`**: GSL takes an `unsigned long`, 64 bits on Linux (where MDPTetris
+///   runs), so the whole `u64` is the seed: the zero test is on all 64 bits (2³² is not 0),
+///   and since only the low 32 bits of `69069 · seed` are kept, seeds equal modulo 2³² give
+///   the same generator (except 0, which is 1, and 2³², which is not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Taus {
+    s1: u32,
+    s2: u32,
+    s3: u32,
+}
+
+impl Taus {
+    /// The LCG multiplier of GSL's seeding.
+    const LCG: u64 = 69069;
+
+    /// `gsl_rng_set(taus, seed)`: the seeding of the type's documentation, warm-up included.
+    pub fn new(seed: u64) -> Taus {
+        let seed = if seed == 0 { 1 } else { seed };
+        let lcg = |value: u64| (Self::LCG.wrapping_mul(value) & 0xFFFF_FFFF) as u32;
+        let s1 = lcg(seed);
+        let s2 = lcg(u64::from(s1));
+        let s3 = lcg(u64::from(s2));
+        let mut taus = Taus { s1, s2, s3 };
+        for _ in 0..6 {
+            taus.next_u32();
+        }
+        taus
+    }
+
+    /// The next output (`gsl_rng_get`).
+    #[inline]
+    pub fn next_u32(&mut self) -> u32 {
+        #[inline]
+        fn step(s: u32, a: u32, b: u32, c: u32, d: u32) -> u32 {
+            ((s & c) << d) ^ (((s << a) ^ s) >> b)
+        }
+        self.s1 = step(self.s1, 13, 19, 0xFFFF_FFFE, 12);
+        self.s2 = step(self.s2, 2, 25, 0xFFFF_FFF8, 4);
+        self.s3 = step(self.s3, 3, 11, 0xFFFF_FFF0, 17);
+        self.s1 ^ self.s2 ^ self.s3
+    }
+
+    /// MDPTetris's piece of one output `x`: `⌊7 · x / 2³²⌋` (exact in 64-bit integers; MDPTetris
+    /// computes it as `gsl_ran_flat(r, 0, 7)` truncated, the same value), an index into
+    /// [`Taus::PIECE_ORDER`].
+    #[inline]
+    pub fn next_piece(&mut self) -> Piece {
+        let index = (7 * u64::from(self.next_u32())) >> 32;
+        Self::PIECE_ORDER[index as usize]
+    }
+
+    /// MDPTetris's piece numbering (its `pieces4.dat`): 0 = I, 1 = O, 2 = T, 3 = Z, 4 = S,
+    /// 5 = J, 6 = L.
+    pub const PIECE_ORDER: [Piece; 7] = [
+        Piece::I,
+        Piece::O,
+        Piece::T,
+        Piece::Z,
+        Piece::S,
+        Piece::J,
+        Piece::L,
+    ];
+}
+
+/// A generator chosen by name: `uniform`, `nes`, `bag7`, `sz`, `java`, `mdptetris` or
+/// `file:PATH`.
 ///
 /// Parsing (`"bag7".parse()`) gives [`Error::UnknownGenerator`] listing
 /// [`GeneratorKind::NAMES`] for anything else; `Display` gives the name back, so a kind
@@ -327,13 +403,29 @@ pub enum GeneratorKind {
     /// `java`: the pieces of `new java.util.Random(seed).nextInt(7)` in T J Z O S L I order,
     /// the seed taken as a Java `long`.
     Java,
+    /// `mdptetris`: MDPTetris's pieces, GSL's `taus` seeded with the game's seed ([`Taus`]),
+    /// one piece per output. Like MDPTetris, the generator draws one piece when the game is
+    /// created and throws it away, and after every placement it skips one draw for each of
+    /// the placed piece's straight drops that would not have ended the game (MDPTetris's
+    /// search draws a piece after each trial placement): the game driver reports each
+    /// placement with [`PieceGenerator::after_placement`]. So the pieces depend on the boards
+    /// (never on the strategy), and no piece can be dealt before the previous one is placed.
+    MdpTetris,
     /// `file:PATH`: the pieces listed in a file; the seed is ignored.
     File(String),
 }
 
 impl GeneratorKind {
     /// The valid generator names, as shown in error messages and `arena list`.
-    pub const NAMES: [&'static str; 6] = ["uniform", "nes", "bag7", "sz", "java", "file:PATH"];
+    pub const NAMES: [&'static str; 7] = [
+        "uniform",
+        "nes",
+        "bag7",
+        "sz",
+        "java",
+        "mdptetris",
+        "file:PATH",
+    ];
 
     /// The prefix of a file generator's name.
     pub const FILE_PREFIX: &'static str = "file:";
@@ -346,6 +438,25 @@ impl GeneratorKind {
     /// True for the generators whose pieces depend on the seed (all but `file:`).
     pub fn is_seeded(&self) -> bool {
         !matches!(self, GeneratorKind::File(_))
+    }
+
+    /// True for the generators whose next piece depends on the placements so far, so that
+    /// no piece can be dealt before the previous one is placed (`mdptetris`: see
+    /// [`PieceGenerator::after_placement`]). A game on such a generator shows no preview.
+    pub fn deals_after_placement(&self) -> bool {
+        matches!(self, GeneratorKind::MdpTetris)
+    }
+
+    /// Refuses ([`Error::NoPreview`]) a game that sees `depth` pieces per decision (the
+    /// current one included: a strategy's depth, an environment's preview + 1) when `depth`
+    /// is above 1 and the generator deals after each placement
+    /// ([`GeneratorKind::deals_after_placement`]): the pieces a preview would show are not
+    /// drawn yet.
+    pub fn check_preview(&self, depth: usize) -> Result<(), Error> {
+        if depth > 1 && self.deals_after_placement() {
+            return Err(Error::NoPreview(self.to_string()));
+        }
+        Ok(())
     }
 
     /// Starts a generator. Seeded generators never fail; `file:PATH` reads and checks the whole
@@ -362,6 +473,12 @@ impl GeneratorKind {
             },
             GeneratorKind::Sz => Source::Sz(Pcg64Mcg::seed_from_u64(seed)),
             GeneratorKind::Java => Source::Java(JavaRandom::new(seed as i64)),
+            GeneratorKind::MdpTetris => {
+                let mut taus = Taus::new(seed);
+                // MDPTetris's game creation draws a piece that the game loop never uses.
+                taus.next_piece();
+                Source::MdpTetris(taus)
+            }
             GeneratorKind::File(path) => return PieceGenerator::from_file(path),
         };
         Ok(PieceGenerator { source })
@@ -376,6 +493,7 @@ impl fmt::Display for GeneratorKind {
             GeneratorKind::Bag7 => f.write_str("bag7"),
             GeneratorKind::Sz => f.write_str("sz"),
             GeneratorKind::Java => f.write_str("java"),
+            GeneratorKind::MdpTetris => f.write_str("mdptetris"),
             GeneratorKind::File(path) => write!(f, "{}{path}", Self::FILE_PREFIX),
         }
     }
@@ -392,6 +510,7 @@ impl FromStr for GeneratorKind {
             "bag7" => Ok(GeneratorKind::Bag7),
             "sz" => Ok(GeneratorKind::Sz),
             "java" => Ok(GeneratorKind::Java),
+            "mdptetris" => Ok(GeneratorKind::MdpTetris),
             _ => match name.strip_prefix(Self::FILE_PREFIX) {
                 Some(path) if !path.is_empty() => Ok(GeneratorKind::File(path.to_string())),
                 _ => Err(Error::UnknownGenerator {
@@ -429,6 +548,7 @@ enum Source {
     },
     Sz(Pcg64Mcg),
     Java(JavaRandom),
+    MdpTetris(Taus),
     Sequence {
         pieces: Arc<[Piece]>,
         position: usize,
@@ -476,6 +596,26 @@ impl PieceGenerator {
         Ok(PieceGenerator::from_pieces(pieces))
     }
 
+    /// Tells the generator that `piece` was just placed on `board_before` (the board before
+    /// the placement). Every game driver calls it after each placement, before drawing the
+    /// next piece; only `mdptetris` listens, every other generator ignores it.
+    ///
+    /// `mdptetris` skips one draw for each straight drop of `piece` on `board_before` whose
+    /// cells all lie inside the field ([`crate::straight_drop::drops_inside_field`]): MDPTetris
+    /// evaluates a candidate by playing it and, unless it ends the game, drawing the next
+    /// piece, and undoing the trial does not undo the draw. So the next [`Iterator::next`]
+    /// deals what MDPTetris's own last draw deals. The candidates are every straight drop
+    /// whatever the strategy (MDPTetris evaluates them all), and whether one ends the game
+    /// depends only on where it lands, so the skip depends only on the board and the piece:
+    /// any searcher may play this generator.
+    pub fn after_placement(&mut self, board_before: &Board, piece: Piece) {
+        if let Source::MdpTetris(taus) = &mut self.source {
+            for _ in 0..crate::straight_drop::drops_inside_field(board_before, piece) {
+                taus.next_u32();
+            }
+        }
+    }
+
     /// The NES generator inside, for a game driver that counts frames (see
     /// [`NesGenerator::advance_frames`]); `None` for other generators.
     pub fn as_nes_mut(&mut self) -> Option<&mut NesGenerator> {
@@ -515,6 +655,7 @@ impl Iterator for PieceGenerator {
                 Piece::Z
             }),
             Source::Java(random) => Some(Piece::ALL[random.next_int(7) as usize]),
+            Source::MdpTetris(taus) => Some(taus.next_piece()),
             Source::Sequence { pieces, position } => {
                 let piece = pieces.get(*position).copied()?;
                 *position += 1;
@@ -734,6 +875,113 @@ mod tests {
     }
 
     #[test]
+    fn taus_matches_gsl_test_vectors() {
+        // The first 8 outputs of gsl_rng_taus after gsl_rng_set(seed), from GSL itself
+        // (docs/spec/mdptetris.md): seed 0 is seed 1.
+        let vectors: [(u64, [u32; 8]); 4] = [
+            (
+                1,
+                [
+                    802792108, 4084684829, 2342628799, 320516809, 984487517, 2246144618, 398433606,
+                    2198246467,
+                ],
+            ),
+            (
+                0,
+                [
+                    802792108, 4084684829, 2342628799, 320516809, 984487517, 2246144618, 398433606,
+                    2198246467,
+                ],
+            ),
+            (
+                12345,
+                [
+                    604716153, 3670082527, 2361899765, 2078690716, 1650372189, 2748434131,
+                    646518071, 3945595778,
+                ],
+            ),
+            (
+                4294967295,
+                [
+                    802833728, 3263768746, 2343084543, 1675992329, 455275603, 1109722451,
+                    2050753189, 2063242706,
+                ],
+            ),
+        ];
+        for (seed, expected) in vectors {
+            let mut taus = Taus::new(seed);
+            let outputs: Vec<u32> = (0..8).map(|_| taus.next_u32()).collect();
+            assert_eq!(outputs, expected, "seed {seed}");
+        }
+        // The seed is the whole u64: 2^32 is not 0 (GSL's unsigned long is 64 bits), and only
+        // the low 32 bits of 69069 · seed count, so 2^32 + 1 is seed 1.
+        assert_eq!(Taus::new((1 << 32) + 1), Taus::new(1));
+        assert_ne!(Taus::new(1 << 32), Taus::new(1));
+    }
+
+    /// MDPTetris's raw pieces of seed 1 (one per taus output, no game), from MDPTetris
+    /// (docs/spec/mdptetris.md).
+    const MDPTETRIS_SEED_1_RAW: &str = "OLZIOZIZTJITTLOIOSLZLSZZLOLSSJIOOZLTSOII";
+
+    #[test]
+    fn mdptetris_raw_pieces_of_seed_1() {
+        let mut taus = Taus::new(1);
+        let raw: String = (0..40).map(|_| taus.next_piece().letter()).collect();
+        assert_eq!(raw, MDPTETRIS_SEED_1_RAW);
+    }
+
+    #[test]
+    fn an_mdptetris_game_skips_the_creation_draw_and_every_trial() {
+        // Seed 1's raw pieces, indexed from 0: O L Z I O Z I Z T J I T T L O I O S L Z L S Z Z
+        // L O L S S J I O O Z L T S O I I. The game's creation draws raw 0 (O) and throws it
+        // away, so piece 1 is raw 1, L. Placed on the empty board, none of L's 34 drops ends
+        // the game: 34 trial draws (raw 2..=35), then piece 2 is raw 36, S.
+        let empty = Board::standard();
+        let mut game = GeneratorKind::MdpTetris.start(1).unwrap();
+        assert_eq!(game.next(), Some(Piece::L));
+        game.after_placement(&empty, Piece::L);
+        assert_eq!(game.next(), Some(Piece::S));
+        // Past the 40 pieces MDPTetris printed, the raw pieces come from a separate Python
+        // model of GSL's taus (it reproduces all the test vectors above): raw 54 S, 72 L,
+        // 107 J, 142 O, 152 L. S skips 17 (36 + 17 + 1 = 54), S 17 (72), L 34 (107),
+        // J 34 (142), O 9 (152).
+        let mut dealt = vec![Piece::S];
+        for _ in 0..5 {
+            game.after_placement(&empty, *dealt.last().unwrap());
+            dealt.push(game.next().unwrap());
+        }
+        assert_eq!(letters(dealt), "SSLJOL");
+    }
+
+    #[test]
+    fn an_mdptetris_skip_leaves_out_the_drops_that_end_the_game() {
+        // A 4-row board, column 0 full, column 9 holding rows 2 and 3: 5 of T's 34 drops end
+        // the game (hand-counted in straight_drop's tests), so T skips 29 draws, not 34.
+        let mut tall = Board::new(4).unwrap();
+        for y in 0..4 {
+            tall.set(0, y);
+        }
+        tall.set(9, 2);
+        tall.set(9, 3);
+        let mut taus = Taus::new(1);
+        let raw: Vec<Piece> = (0..40).map(|_| taus.next_piece()).collect();
+        let mut game = GeneratorKind::MdpTetris.start(1).unwrap();
+        assert_eq!(game.next(), Some(raw[1]));
+        game.after_placement(&tall, Piece::T);
+        // raw[1 + 29 + 1] = raw[31] = O (a T skip of 34 would give raw[36] = S).
+        assert_eq!(game.next(), Some(Piece::O));
+        assert_eq!(raw[31], Piece::O);
+        // Every other generator ignores placements.
+        let mut uniform = GeneratorKind::Uniform.start(1).unwrap();
+        let mut untouched = uniform.clone();
+        uniform.after_placement(&tall, Piece::T);
+        assert_eq!(
+            letters(uniform.take(5)),
+            letters(untouched.by_ref().take(5))
+        );
+    }
+
+    #[test]
     fn uniform_below_rejects_the_incomplete_block() {
         // A fake generator: with bound 3, 2^32 mod 3 = 1, so the value 0 is rejected and the
         // next one, 4, gives 4 mod 3 = 1.
@@ -840,6 +1088,7 @@ mod tests {
             GeneratorKind::Bag7,
             GeneratorKind::Sz,
             GeneratorKind::Java,
+            GeneratorKind::MdpTetris,
         ] {
             assert_eq!(
                 first_pieces(kind.clone(), 9, 50),
@@ -925,7 +1174,15 @@ mod tests {
 
     #[test]
     fn names_parse_and_display_back() {
-        for name in ["uniform", "nes", "bag7", "sz", "java", "file:a/b.txt"] {
+        for name in [
+            "uniform",
+            "nes",
+            "bag7",
+            "sz",
+            "java",
+            "mdptetris",
+            "file:a/b.txt",
+        ] {
             let kind: GeneratorKind = name.parse().unwrap();
             assert_eq!(kind.to_string(), name);
         }
@@ -940,7 +1197,7 @@ mod tests {
                 error,
                 Error::UnknownGenerator {
                     name: name.to_string(),
-                    valid: "uniform nes bag7 sz java file:PATH".to_string(),
+                    valid: "uniform nes bag7 sz java mdptetris file:PATH".to_string(),
                 }
             );
         }

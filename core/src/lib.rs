@@ -70,6 +70,7 @@ pub mod placement;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod straight_drop;
 
 pub use board::{
     BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,

@@ -212,6 +212,9 @@ impl Games {
         if preview > 6 {
             return Err(value_error(format!("preview {preview} is outside 0..=6")));
         }
+        // The preview is dealt ahead of the placement: a generator that deals only after it
+        // (`mdptetris`) is refused, with the request layer's message.
+        generator.check_preview(preview + 1).map_err(value_error)?;
         // Reads and checks a piece file now rather than at the first reset.
         let first = generator.start(0).map_err(value_error)?;
         let empty = Board::new(usize::from(height)).map_err(value_error)?;

@@ -66,6 +66,12 @@ def play_through_env(env: ta.TetrisEnv, strategy: str, seed: int):
             ["--board-height", "8"],
         ),
         (
+            "drop+dellacherie,no-suicide",
+            1,
+            {"board_height": 10, "searcher": "drop", "generator": "mdptetris", "preview": 0},
+            ["--board-height", "10", "--generator", "mdptetris"],
+        ),
+        (
             "gamepad+nes-plateau",
             5,
             {"board_height": 10, "searcher": "gamepad", "reward": "score"},
@@ -206,6 +212,19 @@ def test_bad_environment_arguments_raise_the_clis_messages(options, command):
     assert str(raised.value) == expected
     with pytest.raises(ValueError) as raised:
         ta.TetrisVectorEnv(2, **options)
+    assert str(raised.value) == expected
+
+
+def test_the_mdptetris_generator_refuses_a_preview_with_the_clis_message():
+    # It deals a piece only after the previous one is placed: no preview can be shown.
+    expected = arena_error("play", "drop+dellacherie@2", "--generator", "mdptetris")
+    assert "cannot show a preview" in expected
+    for preview in [1, 3]:
+        with pytest.raises(ValueError) as raised:
+            ta.TetrisEnv(generator="mdptetris", preview=preview)
+        assert str(raised.value) == expected
+    with pytest.raises(ValueError) as raised:
+        ta.TetrisVectorEnv(2, generator="mdptetris")
     assert str(raised.value) == expected
 
 

@@ -141,8 +141,8 @@ def piece_cells(piece: Piece, rotation: int = 0) -> List[Tuple[int, int]]:
 
 def sequence(count: int, generator: str = "uniform", seed: int = 0) -> str:
     """The first ``count`` pieces of a generator as letters: ``arena sequence --generator G
-    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, file:PATH). ``count`` is
-    at most 100,000,000 (``MAX_SEQUENCE_LETTERS``: the letters are one string)."""
+    --seed S --count N`` (generators: uniform, nes, bag7, sz, java, mdptetris, file:PATH).
+    ``count`` is at most 100,000,000 (``MAX_SEQUENCE_LETTERS``: the letters are one string)."""
     count = _integer(count, "count")
     if count > MAX_SEQUENCE_LETTERS:
         raise ValueError(

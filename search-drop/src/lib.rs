@@ -48,6 +48,18 @@
 //! different cells; no piece has two rotation indices with the same shape in the NES table).
 //! The order depends on the piece only, never on the board.
 //!
+//! ## It is also MDPTetris's order
+//!
+//! MDPTetris (Thiery & Scherrer's program, docs/spec/mdptetris.md) tries its candidates
+//! orientation outer, in its `pieces4.dat` numbering (each orientation the previous one turned
+//! counter-clockwise), and the bounding box's left edge ascending inner. Matched to the table
+//! above by cell shape, its orientations 0, 1, 2, 3 are exactly El-Tetris's order (I 1, 0;
+//! T 3, 2, 1, 0; O 0; J 2, 1, 0, 3; L 0, 3, 2, 1; S and Z 1, 0), and its column is the
+//! leftmost column: the two programs try the same drops in the same order (the test
+//! `mdptetris_orientations_are_el_tetris_s_order` derives MDPTetris's numbering from its
+//! cells). Its game over is the literature's rule, and it keeps the first of equal scores, as
+//! the chain does. So `drop` IS MDPTetris's search, and no second searcher is needed for it.
+//!
 //! # Landing, and why it is exact
 //!
 //! Let `top(c)` be column c's topmost occupied row, or H (the floor) when the column is empty:
@@ -104,7 +116,9 @@
 //! # Speed
 //!
 //! Nothing is tested cell by cell. Once per search the ten column tops are read with one
-//! `trailing_zeros` each; the per-orientation footprints (each column offset with its lowest
+//! `trailing_zeros` each (the column tops and landing rows are
+//! [`tetris_core::straight_drop`]'s, which the `mdptetris` generator's count of trial drops
+//! uses too); the per-orientation footprints (each column offset with its lowest
 //! dy, and the wall range) are `const` tables built at compile time from the orientation
 //! table. Each orientation's landing rows are then, per column of the piece, one pass of
 //! `min` over the contiguous pivot columns. Nothing is allocated once the output buffer has
@@ -113,8 +127,9 @@
 
 use std::iter;
 
+use tetris_core::straight_drop::{column_tops, landing_rows};
 use tetris_core::{
-    Board, Footprint, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
+    Board, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
     SearchOptions, Searcher,
 };
 
@@ -174,29 +189,6 @@ const _: () = {
         piece += 1;
     }
 };
-
-/// The landing pivot rows of the orientation with `footprint` for its pivot columns
-/// `first_x..=last_x`, written to `pivots` (one per column), from the column tops `tops`. One
-/// pass per column of the piece over contiguous columns keeps the loops short and branch-free.
-#[inline]
-fn landing_rows(footprint: &Footprint, tops: &[i8; 10], pivots: &mut [i8]) {
-    pivots.fill(i8::MAX);
-    for &(dx, lowest) in footprint.column_bottoms() {
-        let first_column = (footprint.first_x + dx) as usize;
-        let columns = &tops[first_column..first_column + pivots.len()];
-        for (pivot, &top) in pivots.iter_mut().zip(columns) {
-            *pivot = (*pivot).min(top - 1 - lowest);
-        }
-    }
-}
-
-/// Each column's topmost occupied row, H (the floor) for an empty column: the lowest set bit
-/// of the column bitboard with the floor added as bit H (64 bits, so H = 32 fits).
-#[inline]
-fn column_tops(board: &Board) -> [i8; 10] {
-    let floor = 1u64 << board.height();
-    std::array::from_fn(|x| (board.column(x) as u64 | floor).trailing_zeros() as i8)
-}
 
 /// The literature's one-piece searcher of docs/spec/search.md §2b (name `drop`): every orientation at
 /// every column, dropped from above the field, in El-Tetris's order. See the crate
@@ -368,6 +360,96 @@ mod tests {
             let mut expected = run(1, 0..=8, 18);
             expected.extend(run(0, 1..=8, 18));
             assert_eq!(states(&search(&empty, piece, false)), expected, "{piece}");
+        }
+    }
+
+    #[test]
+    fn mdptetris_orientations_are_el_tetris_s_order() {
+        // MDPTetris's orientations (data/pieces4.dat, docs/spec/mdptetris.md), cells as
+        // (dx, dy) from the bounding box's bottom-left, y UP, in its numbering 0, 1, 2, 3.
+        type Cells = [(i8, i8); 4];
+        let mdptetris: [(Piece, &[Cells]); 7] = [
+            (
+                Piece::I,
+                &[
+                    [(0, 0), (0, 1), (0, 2), (0, 3)],
+                    [(0, 0), (1, 0), (2, 0), (3, 0)],
+                ],
+            ),
+            (Piece::O, &[[(0, 0), (1, 0), (0, 1), (1, 1)]]),
+            (
+                Piece::T,
+                &[
+                    [(0, 0), (0, 1), (1, 1), (0, 2)],
+                    [(0, 0), (1, 0), (2, 0), (1, 1)],
+                    [(1, 0), (0, 1), (1, 1), (1, 2)],
+                    [(1, 0), (0, 1), (1, 1), (2, 1)],
+                ],
+            ),
+            (
+                Piece::Z,
+                &[
+                    [(0, 0), (0, 1), (1, 1), (1, 2)],
+                    [(1, 0), (2, 0), (0, 1), (1, 1)],
+                ],
+            ),
+            (
+                Piece::S,
+                &[
+                    [(1, 0), (0, 1), (1, 1), (0, 2)],
+                    [(0, 0), (1, 0), (1, 1), (2, 1)],
+                ],
+            ),
+            (
+                Piece::J,
+                &[
+                    [(0, 0), (1, 0), (2, 0), (0, 1)],
+                    [(0, 0), (1, 0), (1, 1), (1, 2)],
+                    [(2, 0), (0, 1), (1, 1), (2, 1)],
+                    [(0, 0), (0, 1), (0, 2), (1, 2)],
+                ],
+            ),
+            (
+                Piece::L,
+                &[
+                    [(0, 0), (0, 1), (1, 1), (2, 1)],
+                    [(0, 0), (1, 0), (0, 1), (0, 2)],
+                    [(0, 0), (1, 0), (2, 0), (2, 1)],
+                    [(1, 0), (1, 1), (1, 2), (0, 2)],
+                ],
+            ),
+        ];
+        // Our cells (pivot offsets, y DOWN) in the same frame: dx − smallest dx, largest dy − dy.
+        let normalized = |cells: &[(i8, i8)]| {
+            let dx_min = cells.iter().map(|c| c.0).min().unwrap();
+            let dy_max = cells.iter().map(|c| c.1).max().unwrap();
+            let mut out: Vec<(i8, i8)> = cells
+                .iter()
+                .map(|&(dx, dy)| (dx - dx_min, dy_max - dy))
+                .collect();
+            out.sort();
+            out
+        };
+        for (piece, orientations) in mdptetris {
+            let ours: Vec<u8> = orientations
+                .iter()
+                .map(|cells| {
+                    let mut wanted = cells.to_vec();
+                    wanted.sort();
+                    let matches: Vec<u8> = (0..piece.orientation_count())
+                        .filter(|&rotation| normalized(&piece.cells(rotation)) == wanted)
+                        .collect();
+                    assert_eq!(matches.len(), 1, "{piece}: one rotation per shape");
+                    matches[0]
+                })
+                .collect();
+            assert_eq!(ours, EL_TETRIS_ORDER[piece.index()], "{piece}");
+            // Each next MDPTetris orientation is the previous one turned counter-clockwise:
+            // our rotation index minus one (B), wrapping.
+            let count = piece.orientation_count();
+            for pair in ours.windows(2) {
+                assert_eq!(pair[1], (pair[0] + count - 1) % count, "{piece}");
+            }
         }
     }
 

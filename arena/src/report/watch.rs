@@ -72,6 +72,8 @@ impl GameView {
     /// Follows one placement of the game.
     fn advance(&mut self, step: &Step<'_>) -> LastPlacement {
         let placed = step.placement;
+        // The view's copy of the generator hears of the placement as the game's does.
+        self.sequence.after_placement(&self.board, placed.piece);
         let outcome = self.board.lock(placed.piece, placed.state());
         debug_assert_eq!(&self.board, step.board, "the view follows the game");
         self.board = *step.board;

@@ -40,11 +40,12 @@ pub struct CheckedGame {
 impl GameRequest {
     /// Checks the request and builds its strategy: the strategy name (and its presets,
     /// weights and pattern files), the pattern's height against the field's, the generator (a
-    /// piece file is read), and the game-over rule (a frame-less game plays `simulation` or
+    /// piece file is read; no preview on a generator that deals after each placement), and the game-over rule (a frame-less game plays `simulation` or
     /// `literature`).
     pub fn check(&self) -> Result<CheckedGame, ArenaError> {
         let strategy = Strategy::from_name(&self.strategy)?;
         strategy.check_board_height(self.board_height.get())?;
+        self.generator.check_preview(strategy.depth())?;
         // Reads and checks a piece file now, before anything is printed or played.
         self.generator.start(self.seed)?;
         let game_over_rule =

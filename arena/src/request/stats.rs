@@ -87,6 +87,7 @@ impl StatsRequest {
         };
         let strategy = Strategy::from_name(&self.strategy)?;
         strategy.check_board_height(self.board_height.get())?;
+        self.generator.check_preview(strategy.depth())?;
         let settings = StatisticsSettings {
             pieces: self.pieces.get(),
             seed: self.seed,

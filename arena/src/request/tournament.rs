@@ -76,6 +76,7 @@ impl TournamentRequest {
         } = distinct_strategies(&self.strategies)?;
         for strategy in &strategies {
             strategy.check_board_height(self.board_height.get())?;
+            self.generator.check_preview(strategy.depth())?;
         }
         let game_over_rule = frameless_game_over_rule(self.game_over, &specs)?;
         if let Some(path) = &self.html {

@@ -172,6 +172,7 @@ impl TuneRequest {
         if self.fitness == FitnessKind::PlateauScore && self.depth.get() > 2 {
             return Err(TuneRequestError::PlateauDepth.into());
         }
+        self.generator.check_preview(self.depth.get())?;
         for (name, value) in [("--games", self.games), ("--iterations", self.iterations)] {
             if value == 0 {
                 return Err(TuneRequestError::Zero(name).into());

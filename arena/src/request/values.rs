@@ -462,7 +462,7 @@ mod tests {
     fn names_name_the_option_and_list_the_valid_ones() {
         assert_eq!(
             generator("bag8").unwrap_err().to_string(),
-            "--generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java file:PATH)"
+            "--generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java mdptetris file:PATH)"
         );
         assert_eq!(
             game_over_rule("nes").unwrap_err().to_string(),

@@ -5,7 +5,10 @@
 //! - the board is 10 × `board_height`, empty at the start;
 //! - the strategy sees `depth` pieces per decision (current + `depth − 1` previews), taken
 //!   from the generator in order, so every strategy with the same generator and seed sees the
-//!   same pieces whatever its depth;
+//!   same pieces whatever its depth; after every placement the generator is told of it
+//!   ([`PieceGenerator::after_placement`]), which only `mdptetris` uses (it skips the draws
+//!   of MDPTetris's trial placements, so it deals a piece only after the previous one is
+//!   placed, and the request layer refuses it with a preview);
 //! - game over by the game's [`GameOverRule`] (docs/spec/rules.md): under the simulation rule the current
 //!   piece's spawn state is illegal (or it has no placement left), and the game ends before
 //!   placing it; under the literature rule the chosen placement lands with a cell above row 0
@@ -211,8 +214,12 @@ pub fn play_game(
         } else {
             None
         };
+        let before = *game.board();
         let placed = game.place(&placement)?;
         upcoming.pop_front();
+        // The generator hears of every placement before it deals again (`mdptetris` skips
+        // MDPTetris's trial draws; the others ignore it).
+        generator.after_placement(&before, placement.piece);
         let played = PlayedPlacement {
             evaluation,
             ..PlayedPlacement::new(&placement, placed.outcome.rows_cleared, path)
@@ -247,6 +254,37 @@ pub fn play_game(
         placements,
         elapsed: start.elapsed(),
     })
+}
+
+/// The first `wanted` pieces the generator of `settings` deals in a game whose placements were
+/// `placed`, in order, from an empty board: for most generators simply its first `wanted`
+/// pieces; for `mdptetris` the generator is told of each placement
+/// ([`PieceGenerator::after_placement`]) as [`play_game`] tells it, on the boards the
+/// placements give (each placement locked and its full rows cleared), so the pieces are the
+/// game's. The placements must be legal on those boards (the game's own, or checked).
+pub fn dealt_pieces(
+    settings: &GameSettings,
+    placed: &[PlayedPlacement],
+    wanted: usize,
+) -> Result<Vec<Piece>, ArenaError> {
+    let mut generator = settings.generator.start(settings.seed)?;
+    if !settings.generator.deals_after_placement() {
+        return Ok(generator.take(wanted).collect());
+    }
+    let mut board = Board::new(usize::from(settings.board_height))?;
+    let mut pieces = Vec::with_capacity(wanted);
+    for index in 0..wanted {
+        let Some(piece) = generator.next() else {
+            break;
+        };
+        pieces.push(piece);
+        if let Some(placement) = placed.get(index) {
+            let before = board;
+            board.lock(placement.piece, placement.state());
+            generator.after_placement(&before, placement.piece);
+        }
+    }
+    Ok(pieces)
 }
 
 #[cfg(test)]

@@ -111,8 +111,13 @@ impl Games {
         };
         let placement = game.placements.as_slice()[chosen];
         let before = game.state.score().score();
+        let board_before = *game.state.board();
         let placed = game.state.place(&placement).map_err(value_error)?;
         game.upcoming.pop_front();
+        // The generator hears of every placement before it deals again, as in `arena play`
+        // (`mdptetris` skips MDPTetris's trial draws; the others ignore it).
+        game.generator
+            .after_placement(&board_before, placement.piece);
         let reward = match self.reward {
             Reward::Lines => f64::from(placed.outcome.rows_cleared),
             Reward::Score => f64::from(game.state.score().score() - before),

@@ -70,7 +70,7 @@ use thiserror::Error as ThisError;
 use crate::output::MadeBy;
 
 use crate::error::ArenaError;
-use crate::sim::game::{GameEnd, GameResult, GameSettings};
+use crate::sim::game::{GameEnd, GameResult, GameSettings, dealt_pieces};
 use crate::sim::placement::{PlayedPlacement, piece_letters};
 
 /// The `format` value of every replay file.
@@ -199,19 +199,16 @@ pub enum ReplayFormatError {
 impl Replay {
     /// The replay of a game `strategy` played under `settings`; `result` must hold the
     /// placements with their paths (`PlayOptions { keep_paths: true, .. }`). The pieces are
-    /// drawn again from the generator. An error message if a path is missing.
+    /// drawn again from the generator ([`dealt_pieces`]: for `mdptetris`, told of each
+    /// placement). An error message if a path is missing.
     pub fn record(
         strategy: &Strategy,
         settings: &GameSettings,
         result: &GameResult,
     ) -> Result<Replay, String> {
         let wanted = result.pieces as usize + strategy.depth();
-        let pieces: Vec<Piece> = settings
-            .generator
-            .start(settings.seed)
-            .map_err(|error| error.to_string())?
-            .take(wanted)
-            .collect();
+        let pieces: Vec<Piece> = dealt_pieces(settings, &result.placements, wanted)
+            .map_err(|error| error.to_string())?;
         let placements = result
             .placements
             .iter()

@@ -85,8 +85,8 @@ use std::fmt;
 
 use tetris_core::scoring::{ONE_FRAME_LEVEL, frames_per_row};
 use tetris_core::{
-    Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceState,
-    Placement, PlacementGame, Searcher,
+    Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceGenerator,
+    PieceState, Placement, PlacementGame, Searcher,
 };
 use tetris_registry::{Strategy, TAP_RATES, check_frame_timing};
 
@@ -314,11 +314,24 @@ impl Replay {
         let mut game = PlacementGame::new(board, rule)
             .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
         let mut path_states = Vec::new();
+        // A generator that deals after each placement (`mdptetris`) is re-dealt here, told of
+        // each placement as the game told it; `check_pieces` re-derived every other one.
+        let mut dealer = match self.generator.deals_after_placement() {
+            true => Some(
+                self.generator
+                    .start(self.seed)
+                    .map_err(ReplayError::Generator)?,
+            ),
+            false => None,
+        };
         for (index, recorded) in self.placements.iter().enumerate() {
             let number = index + 1;
             let fail = |error: PlacementError| ReplayError::Placement { number, error };
             let state = recorded.state();
             let piece = recorded.piece;
+            if let Some(dealer) = &mut dealer {
+                self.check_dealt(dealer, index)?;
+            }
             match self.pieces.get(index) {
                 Some(&expected) if expected == piece => {}
                 Some(&expected) => {
@@ -373,11 +386,15 @@ impl Replay {
             if !placement.is_lock_placement_on(board) {
                 return Err(fail(PlacementError::NotALock { state, piece }));
             }
+            let before = *game.board();
             // The game is not over (checked above), so the placement is taken.
             let outcome = game
                 .place(&placement)
                 .map_err(|_| fail(PlacementError::AfterGameOver))?
                 .outcome;
+            if let Some(dealer) = &mut dealer {
+                dealer.after_placement(&before, piece);
+            }
             if outcome.rows_cleared != recorded.cleared {
                 return Err(fail(PlacementError::OtherClears {
                     cleared: outcome.rows_cleared,
@@ -400,6 +417,11 @@ impl Replay {
                 path: &path_states,
                 upcoming: &self.pieces[next..upcoming_end],
             });
+        }
+        if let Some(dealer) = &mut dealer {
+            for index in self.placements.len()..self.pieces.len() {
+                self.check_dealt(dealer, index)?;
+            }
         }
         // A landing above the field is the only way the game is over after the last placement.
         let ended_on_landing = game.is_over();
@@ -571,6 +593,9 @@ impl Replay {
         if rules.max_pieces == Some(0) {
             return Err(RulesError::ZeroCap);
         }
+        self.generator
+            .check_preview(strategy.depth())
+            .map_err(RulesError::Core)?;
         let searcher = &strategy.spec().searcher;
         match (rules.frame_timing, strategy.frame_timing()) {
             (Some(timing), Some(_)) => check_frame_timing(timing).map_err(RulesError::FrameTiming),
@@ -607,7 +632,8 @@ impl Replay {
 
     /// Every stored piece is part of the game: a seeded generator's pieces are re-derived
     /// from the seed and must be exactly the first `placements + depth` (`depth`: the
-    /// strategy's), as `arena play` stores them. A `file:` replay's stored pieces ARE its
+    /// strategy's), as `arena play` stores them (`mdptetris`'s, which depend on the boards,
+    /// are re-dealt by `play`). A `file:` replay's stored pieces ARE its
     /// sequence (the file is not read again), so there is nothing to re-derive; but such a
     /// game has no seed, so a seed other than 0 (what `arena play` records for it) marks a
     /// seeded game relabelled to escape this check. It holds at most `placements + depth`
@@ -640,6 +666,10 @@ impl Replay {
                 wanted,
             });
         }
+        if self.generator.deals_after_placement() {
+            // Its pieces depend on the boards: `play` deals them again placement by placement.
+            return Ok(());
+        }
         let generated = self
             .generator
             .start(self.seed)
@@ -654,6 +684,24 @@ impl Replay {
                     generated,
                 });
             }
+        }
+        Ok(())
+    }
+
+    /// Stored piece `index` (0-based) is the next piece `dealer` deals (a generator that deals
+    /// after each placement, told of every placement before `index`).
+    fn check_dealt(&self, dealer: &mut PieceGenerator, index: usize) -> Result<(), ReplayError> {
+        let (Some(&stored), Some(generated)) = (self.pieces.get(index), dealer.next()) else {
+            return Ok(());
+        };
+        if stored != generated {
+            return Err(ReplayError::NotTheGenerators {
+                number: index + 1,
+                stored,
+                generator: self.generator.clone(),
+                seed: self.seed,
+                generated,
+            });
         }
         Ok(())
     }
