@@ -10,8 +10,10 @@
 //! what a command accepts for it: a
 //! board height it can play on, a piece cap of at least 1, a `frame_timing` exactly when its
 //! searcher is gravity-aware, checked by the rule that checks `--tap-rate` and `--level`
-//! ([`tetris_registry::check_frame_timing`]). The stored pieces: for a seeded generator,
-//! exactly the first `placements + depth` pieces the seed gives; for `file:`, seed 0 (a
+//! ([`tetris_registry::check_frame_timing`]); a generator that deals after each placement
+//! (`mdptetris`) only with a one-piece strategy. The stored pieces: for a seeded generator,
+//! exactly the first `placements + depth` pieces the seed gives (for `mdptetris`, re-dealt
+//! during the replay and told of each placement, as the game did); for `file:`, seed 0 (a
 //! seeded game relabelled `file:` keeps its seed and is caught) and at most `placements +
 //! depth` pieces. Then, placement by placement,
 //! on a board that starts empty: the piece is the sequence's next piece and, under the
