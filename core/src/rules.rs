@@ -132,6 +132,15 @@ impl GameOverRule {
             },
         }
     }
+
+    /// Whether [`GameOverRule::blocks_next_piece`] can ever say yes: only under the simulation
+    /// rule. Under the others whether a placement ends the game is
+    /// [`GameOverRule::placement_ends_game`] alone, known without locking it (what lets the
+    /// lookahead chain value a no-suicide chain's last placements in one batch).
+    #[inline]
+    pub const fn checks_spawn(self) -> bool {
+        matches!(self, GameOverRule::Simulation)
+    }
 }
 
 impl fmt::Display for GameOverRule {
@@ -192,6 +201,27 @@ mod tests {
         assert!(GameOverRule::Literature.placement_ends_game(&high));
         assert!(!GameOverRule::Literature.placement_ends_game(&low));
         assert!(!GameOverRule::Simulation.placement_ends_game(&high));
+    }
+
+    #[test]
+    fn only_the_simulation_rule_checks_the_spawn() {
+        // A full board blocks every spawn: only a rule that checks the spawn says so.
+        let mut full = Board::standard();
+        for x in 0..10 {
+            for y in 0..20 {
+                full.set(x, y);
+            }
+        }
+        for rule in GameOverRule::ALL {
+            let blocks = rule.blocks_next_piece(&full, None)
+                || Piece::ALL
+                    .iter()
+                    .any(|&piece| rule.blocks_next_piece(&full, Some(piece)));
+            assert_eq!(rule.checks_spawn(), blocks, "{rule}");
+        }
+        assert!(GameOverRule::Simulation.checks_spawn());
+        assert!(!GameOverRule::Literature.checks_spawn());
+        assert!(!GameOverRule::Console.checks_spawn());
     }
 
     #[test]
