@@ -70,6 +70,7 @@
 //! simulation rule.
 //!
 //! [`GameOverRule`]: crate::rules::GameOverRule
+//! [`GameOverRule::checks_spawn`]: crate::rules::GameOverRule::checks_spawn
 //! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
 //! [`SearchOptions::entry_delay`]: crate::search::SearchOptions::entry_delay
 //!
@@ -96,6 +97,15 @@
 //! Searches inside the chain ask for no paths; ask the searcher again for the chosen
 //! placement's path, in the same context ([`DecisionContext::current_piece_options`]).
 //!
+//! The last known piece's placements, where nearly all of the work is, go to the evaluator in
+//! one call ([`Evaluator::last_link_values`], which may update the board's features column by
+//! column instead of locking each one) whenever whether a placement makes a chain is known
+//! from the placement alone: no filter, no expectimax, and no no-suicide rule under a game-over
+//! rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]: no-suicide under
+//! the literature rule skips the placements that land above row 0 and batches the others).
+//! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
+//! values, ties and report.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -116,8 +126,9 @@ pub struct ChainOptions {
     pub depth: usize,
     /// Average over the 7 possible unknown pieces after the last known one.
     pub expectimax: bool,
-    /// Skip placements after which the next piece (any of the 7 after the last known piece)
-    /// cannot spawn.
+    /// Skip placements that end the game under the decision's game-over rule (under the
+    /// simulation rule: after which the next piece, any of the 7 after the last known piece,
+    /// cannot spawn).
     pub no_suicide: bool,
     /// A filter asked about every placement at every depth.
     pub filter: Option<Arc<dyn PlacementFilter + Send + Sync>>,
