@@ -1371,12 +1371,12 @@ mod tests {
                 _ => rng.next_u32() as usize % 4,
             };
             for y in top..height {
-                if rng.next_u32() % 6 != 0 {
+                if !rng.next_u32().is_multiple_of(6) {
                     board.set(x, y);
                 }
             }
         }
-        if rng.next_u32() % 3 == 0 {
+        if rng.next_u32().is_multiple_of(3) {
             let y = height - 1 - rng.next_u32() as usize % height.min(3);
             for x in 0..10 {
                 board.set(x, y);
