@@ -99,10 +99,10 @@
 //!
 //! The last known piece's placements, where nearly all of the work is, go to the evaluator in
 //! one call ([`Evaluator::last_link_values`], which may update the board's features column by
-//! column instead of locking each one) whenever whether a placement makes a chain is known
-//! from the placement alone: no filter, no expectimax, and no no-suicide rule under a game-over
-//! rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]: no-suicide under
-//! the literature rule skips the placements that land above row 0 and batches the others).
+//! column instead of locking each one) when there is no filter and no expectimax. No-suicide
+//! first drops the placements that end the game: under the literature rule by their cells
+//! alone, under a rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]) by
+//! locking a copy of the board (far cheaper than evaluating it) and testing the 7 spawns.
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
 //! values, ties and report.
 //!
@@ -269,6 +269,8 @@ pub struct LookaheadChain {
     report: Vec<PlacementValue>,
     /// The evaluator's values of the chains ending at the last known piece's placements.
     link_values: Vec<LinkValue>,
+    /// Per placement of the last known piece, whether it ends the game (no-suicide only).
+    ends: Vec<bool>,
     /// The last known piece's placements that the no-suicide rule keeps, when it skips some.
     kept: Vec<Placement>,
 }
@@ -290,6 +292,7 @@ impl LookaheadChain {
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
             link_values: Vec::new(),
+            ends: Vec::new(),
             kept: Vec::new(),
             options,
         }
@@ -357,6 +360,7 @@ impl LookaheadChain {
             best_chain: &mut self.best_chain,
             report: &mut self.report,
             link_values: &mut self.link_values,
+            ends: &mut self.ends,
             kept: &mut self.kept,
             first_index: 0,
             context,
@@ -454,6 +458,8 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     report: &'w mut Vec<PlacementValue>,
     /// Scratch for [`Evaluator::last_link_values`].
     link_values: &'w mut Vec<LinkValue>,
+    /// Scratch for [`Walk::last_level`] under no-suicide: which placements end the game.
+    ends: &'w mut Vec<bool>,
     /// Scratch for the placements [`Walk::last_level`] values when no-suicide skips some.
     kept: &'w mut Vec<Placement>,
     /// Index of the current piece's placement being explored.
@@ -490,12 +496,9 @@ where
             let options = self.context.later_piece_options();
             self.searcher.search_unordered(board, piece, options, here);
         }
-        // No-suicide under a rule that checks the next piece's spawn needs each placement
-        // locked first; under the others the placement alone says whether it ends the game.
         if level + 1 == self.pieces.len()
             && !self.options.expectimax
             && self.options.filter.is_none()
-            && !(self.options.no_suicide && self.context.game_over_rule.checks_spawn())
         {
             return self.last_level(here, board);
         }
@@ -517,28 +520,28 @@ where
         best
     }
 
-    /// [`Walk::known_level`] for the last known piece when whether a placement makes a chain
-    /// depends on the placement alone (no filter, no expectimax, and no-suicide only under a
-    /// rule that checks no spawn): the evaluator values every placement the no-suicide rule
-    /// keeps in one call ([`Evaluator::last_link_values`]), and the best chain's record is
-    /// rebuilt only when one of them beats the best so far. The same values, best chain, ties
-    /// and report as [`Walk::follow`] offering each placement in turn (a skipped placement
-    /// gets no value, as there).
+    /// [`Walk::known_level`] for the last known piece without filter or expectimax: the
+    /// evaluator values every placement the no-suicide rule (if on) keeps in one call
+    /// ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only when
+    /// one of them beats the best so far. The same values, best chain, ties and report as
+    /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
+    /// as there).
     fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
         let level = self.records.len();
-        let rule = self.context.game_over_rule;
         let all = here.as_slice();
+        let skips = self.options.no_suicide && self.mark_game_enders(all, board);
+        let ends: &[bool] = self.ends;
         // A placement that ends the game is rare (the pile reaches the top): only then are
         // the kept ones copied out, and the slower loops below taken.
-        let skips = self.options.no_suicide
-            && all
-                .iter()
-                .any(|placement| rule.placement_ends_game(placement));
-        let skipped = move |placement: &Placement| skips && rule.placement_ends_game(placement);
+        let skipped = |index: usize| skips && ends[index];
         let valued: &[Placement] = if skips {
             self.kept.clear();
-            self.kept
-                .extend(all.iter().filter(|&placement| !skipped(placement)));
+            self.kept.extend(
+                all.iter()
+                    .zip(ends)
+                    .filter(|&(_, &ends)| !ends)
+                    .map(|(&placement, _)| placement),
+            );
             self.kept
         } else {
             all
@@ -556,13 +559,17 @@ where
             // One pass of exact size (a depth-1 chain's report is every leaf).
             if skips {
                 let mut links = self.link_values.iter();
-                self.report.extend(all.iter().map(|&placement| {
-                    PlacementValue {
-                        placement,
-                        value: (!skipped(&placement))
-                            .then(|| value_of(links.next().expect("a value per kept placement"))),
-                    }
-                }));
+                self.report
+                    .extend(
+                        all.iter()
+                            .enumerate()
+                            .map(|(index, &placement)| PlacementValue {
+                                placement,
+                                value: (!skipped(index)).then(|| {
+                                    value_of(links.next().expect("a value per kept placement"))
+                                }),
+                            }),
+                    );
             } else {
                 self.report
                     .extend(unskipped.clone().map(|(&placement, link)| PlacementValue {
@@ -599,7 +606,7 @@ where
         if skips {
             let mut links = self.link_values.iter();
             for (index, &placement) in all.iter().enumerate() {
-                if !skipped(&placement) {
+                if !skipped(index) {
                     let link = links.next().expect("a value per kept placement");
                     offer(index, placement, value_of(link));
                 }
@@ -616,6 +623,24 @@ where
             self.best_chain.push(placement);
         }
         best
+    }
+
+    /// Fills `ends` with whether each of `all`, the last known piece's placements on `board`,
+    /// ends the game under the decision's rule, as [`Walk::follow`] decides it for no-suicide
+    /// (under a rule that checks the spawn, by locking a copy of the board and testing the
+    /// 7 pieces' spawns); returns whether any does.
+    fn mark_game_enders(&mut self, all: &[Placement], board: &Board) -> bool {
+        let rule = self.context.game_over_rule;
+        self.ends.clear();
+        self.ends.extend(all.iter().map(|placement| {
+            rule.placement_ends_game(placement)
+                || (rule.checks_spawn() && {
+                    let mut next = *board;
+                    next.lock(placement.piece, placement.state());
+                    rule.blocks_next_piece(&next, None)
+                })
+        }));
+        self.ends.contains(&true)
     }
 
     /// The best chain through `placement` of the piece at level `records.len()`, placed on
@@ -1235,7 +1260,7 @@ mod tests {
     }
 
     #[test]
-    fn no_suicide_under_a_rule_without_spawn_test_values_the_last_piece_in_one_call() {
+    fn no_suicide_values_the_last_piece_in_one_call_without_the_game_ending_placements() {
         use crate::rules::GameOverRule;
         // Column 0 full to the top: of the O's 9 placements (x = 1..=9, columns x − 1 and x),
         // x = 1 lands above row 0 and ends the game under the literature rule; the other 8 go
@@ -1286,11 +1311,25 @@ mod tests {
             literature,
         );
         assert_eq!(evaluator.sizes.borrow().len(), 8);
-        // The simulation rule needs the next piece's spawn test after each lock: one by one.
+        // Under the simulation rule (the default context) the spawn test after each lock
+        // decides: columns 4 and 5 filled from row 2 down, an O over column 4 or 5 (x = 4, 5,
+        // 6) rests on rows 0 and 1, where the next O would spawn; the other 6 go in one call.
+        let mut towers = Board::standard();
+        for y in 2..20 {
+            towers.set(4, y);
+            towers.set(5, y);
+        }
         evaluator.sizes.borrow_mut().clear();
         let mut chain = LookaheadChain::new(options);
-        chain.best(&mut DropFromAbove, &evaluator, &board, &[Piece::O]);
-        assert!(evaluator.sizes.borrow().is_empty());
+        chain.best(&mut DropFromAbove, &evaluator, &towers, &[Piece::O]);
+        assert_eq!(evaluator.sizes.borrow().as_slice(), &[6]);
+        let skipped: Vec<i8> = chain
+            .first_placement_values()
+            .iter()
+            .filter(|entry| entry.value.is_none())
+            .map(|entry| entry.placement.x)
+            .collect();
+        assert_eq!(skipped, [4, 5, 6]);
     }
 
     /// [`DropFromAbove`] without its spawn test: it offers placements even when the piece
@@ -1398,6 +1437,7 @@ mod tests {
         };
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x29_C4A1_5EED);
         let (mut skipping, mut none, mut cut_short) = (0, 0, 0);
+        let mut skipping_by_spawn = 0;
         for round in 0..3000 {
             let board = high_board(&mut rng);
             let pieces: Vec<Piece> = (0..3)
@@ -1435,6 +1475,11 @@ mod tests {
                     reference.first_placement_values(),
                     "{what}"
                 );
+                let report = batched.first_placement_values();
+                if no_suicide && rule == GameOverRule::Simulation {
+                    skipping_by_spawn +=
+                        usize::from(report.iter().any(|entry| entry.value.is_none()));
+                }
                 if no_suicide && rule == GameOverRule::Literature {
                     let report = batched.first_placement_values();
                     skipping += usize::from(report.iter().any(|entry| entry.value.is_none()));
@@ -1446,8 +1491,8 @@ mod tests {
         // The game-ending placements, a piece with no placement left and chains cut short by
         // it all came up.
         assert!(
-            skipping > 100 && none > 10 && cut_short > 10,
-            "{skipping} {none} {cut_short}"
+            skipping > 100 && none > 10 && cut_short > 10 && skipping_by_spawn > 100,
+            "{skipping} {none} {cut_short} {skipping_by_spawn}"
         );
     }
 

@@ -163,13 +163,14 @@ fn near_the_top(rng: &mut Pcg64Mcg) -> Board {
 
 #[test]
 fn no_suicide_decides_alike_with_the_leaf_values_in_one_call_and_one_by_one() {
-    // Under the literature rule the chain hands the last piece's placements that stay in the
-    // field to `Evaluator::last_link_values` in one call; a filter that accepts everything
-    // sends each placement through the lock-and-evaluate path instead. Every registered
-    // evaluator (each preset), the drop searcher, depths 1 and 2: the same choice, best chain
-    // and per-placement report, costs to the bit.
+    // With no-suicide the chain hands the last piece's placements that do not end the game
+    // (under the literature rule: that stay in the field; under the simulation rule: after
+    // which every piece can spawn) to `Evaluator::last_link_values` in one call; a filter that
+    // accepts everything sends each placement through the lock-and-evaluate path instead.
+    // Every registered evaluator (each preset), the drop searcher, depths 1 and 2, both rules:
+    // the same choice, best chain and per-placement report, costs to the bit.
     let mut drop = tetris_registry::searcher_by_name("drop").unwrap();
-    let mut skipping = 0;
+    let mut skipping = [0; 2];
     for (index, entry) in evaluators().into_iter().enumerate() {
         let mut rng = Pcg64Mcg::seed_from_u64(0x29_5A1C + index as u64);
         for (round, preset) in (0..400).zip(entry.presets.iter().cycle()) {
@@ -189,10 +190,12 @@ fn no_suicide_decides_alike_with_the_leaf_values_in_one_call_and_one_by_one() {
             };
             let mut batched = LookaheadChain::new(options);
             let mut reference = LookaheadChain::new(one_by_one);
-            let choice = batched.best_in(&mut drop, &evaluator, &board, &pieces, literature());
-            let expected = reference.best_in(&mut drop, &evaluator, &board, &pieces, literature());
+            let rule = [GameOverRule::Literature, GameOverRule::Simulation][round / 2 % 2];
+            let context = DecisionContext::with_game_over_rule(rule);
+            let choice = batched.best_in(&mut drop, &evaluator, &board, &pieces, context);
+            let expected = reference.best_in(&mut drop, &evaluator, &board, &pieces, context);
             let what = format!(
-                "{} {}: {pieces:?}, round {round}\n{board}",
+                "{} {}: {pieces:?} {rule}, round {round}\n{board}",
                 entry.name, preset.name
             );
             assert_eq!(choice, expected, "{what}");
@@ -208,9 +211,11 @@ fn no_suicide_decides_alike_with_the_leaf_values_in_one_call_and_one_by_one() {
                 let bits = |value: Option<ChainValue>| value.map(|value| value.cost.to_bits());
                 assert_eq!(bits(entry.value), bits(expected.value), "{what}");
             }
-            skipping += usize::from(report.iter().any(|entry| entry.value.is_none()));
+            skipping[round / 2 % 2] +=
+                usize::from(report.iter().any(|entry| entry.value.is_none()));
         }
     }
-    // Boards where no-suicide skipped some of the current piece's placements came up often.
-    assert!(skipping > 200, "{skipping}");
+    // Boards where no-suicide skipped some of the current piece's placements came up often
+    // under both rules.
+    assert!(skipping.iter().all(|&count| count > 200), "{skipping:?}");
 }
