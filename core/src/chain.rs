@@ -628,9 +628,19 @@ where
     /// Fills `ends` with whether each of `all`, the last known piece's placements on `board`,
     /// ends the game under the decision's rule, as [`Walk::follow`] decides it for no-suicide
     /// (under a rule that checks the spawn, by locking a copy of the board and testing the
-    /// 7 pieces' spawns); returns whether any does.
+    /// 7 pieces' spawns); returns whether any does (when none does, `ends` may be left as it
+    /// was: nothing reads it then).
     fn mark_game_enders(&mut self, all: &[Placement], board: &Board) -> bool {
         let rule = self.context.game_over_rule;
+        // Without a spawn test, the common case (no placement reaches above the field) needs
+        // no marks at all.
+        if !rule.checks_spawn()
+            && !all
+                .iter()
+                .any(|placement| rule.placement_ends_game(placement))
+        {
+            return false;
+        }
         self.ends.clear();
         self.ends.extend(all.iter().map(|placement| {
             rule.placement_ends_game(placement)
