@@ -70,6 +70,7 @@
 //! simulation rule.
 //!
 //! [`GameOverRule`]: crate::rules::GameOverRule
+//! [`GameOverRule::checks_spawn`]: crate::rules::GameOverRule::checks_spawn
 //! [`SearchOptions::frame_timing`]: crate::search::SearchOptions::frame_timing
 //! [`SearchOptions::entry_delay`]: crate::search::SearchOptions::entry_delay
 //!
@@ -96,6 +97,15 @@
 //! Searches inside the chain ask for no paths; ask the searcher again for the chosen
 //! placement's path, in the same context ([`DecisionContext::current_piece_options`]).
 //!
+//! The last known piece's placements, where nearly all of the work is, go to the evaluator in
+//! one call ([`Evaluator::last_link_values`], which may update the board's features column by
+//! column instead of locking each one) when there is no filter and no expectimax. No-suicide
+//! first drops the placements that end the game: under the literature rule by their cells
+//! alone, under a rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]) by
+//! locking a copy of the board (far cheaper than evaluating it) and testing the 7 spawns.
+//! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
+//! values, ties and report.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -116,8 +126,9 @@ pub struct ChainOptions {
     pub depth: usize,
     /// Average over the 7 possible unknown pieces after the last known one.
     pub expectimax: bool,
-    /// Skip placements after which the next piece (any of the 7 after the last known piece)
-    /// cannot spawn.
+    /// Skip placements that end the game under the decision's game-over rule (under the
+    /// simulation rule: after which the next piece, any of the 7 after the last known piece,
+    /// cannot spawn).
     pub no_suicide: bool,
     /// A filter asked about every placement at every depth.
     pub filter: Option<Arc<dyn PlacementFilter + Send + Sync>>,
@@ -258,6 +269,10 @@ pub struct LookaheadChain {
     report: Vec<PlacementValue>,
     /// The evaluator's values of the chains ending at the last known piece's placements.
     link_values: Vec<LinkValue>,
+    /// Per placement of the last known piece, whether it ends the game (no-suicide only).
+    ends: Vec<bool>,
+    /// The last known piece's placements that the no-suicide rule keeps, when it skips some.
+    kept: Vec<Placement>,
 }
 
 impl LookaheadChain {
@@ -277,6 +292,8 @@ impl LookaheadChain {
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
             link_values: Vec::new(),
+            ends: Vec::new(),
+            kept: Vec::new(),
             options,
         }
     }
@@ -343,6 +360,8 @@ impl LookaheadChain {
             best_chain: &mut self.best_chain,
             report: &mut self.report,
             link_values: &mut self.link_values,
+            ends: &mut self.ends,
+            kept: &mut self.kept,
             first_index: 0,
             context,
             canonical: false,
@@ -439,6 +458,10 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     report: &'w mut Vec<PlacementValue>,
     /// Scratch for [`Evaluator::last_link_values`].
     link_values: &'w mut Vec<LinkValue>,
+    /// Scratch for [`Walk::last_level`] under no-suicide: which placements end the game.
+    ends: &'w mut Vec<bool>,
+    /// Scratch for the placements [`Walk::last_level`] values when no-suicide skips some.
+    kept: &'w mut Vec<Placement>,
     /// Index of the current piece's placement being explored.
     first_index: usize,
     /// The frame timing for every search, and the entry delay for the current piece's.
@@ -475,7 +498,6 @@ where
         }
         if level + 1 == self.pieces.len()
             && !self.options.expectimax
-            && !self.options.no_suicide
             && self.options.filter.is_none()
         {
             return self.last_level(here, board);
@@ -498,50 +520,100 @@ where
         best
     }
 
-    /// [`Walk::known_level`] for the last known piece when every placement makes a chain (no
-    /// filter, no no-suicide rule, no expectimax): the evaluator values all of them in one
-    /// call ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only
-    /// when one of them beats the best so far. The same values, best chain, ties and report
-    /// as [`Walk::follow`] offering each placement in turn.
+    /// [`Walk::known_level`] for the last known piece without filter or expectimax: the
+    /// evaluator values every placement the no-suicide rule (if on) keeps in one call
+    /// ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only when
+    /// one of them beats the best so far. The same values, best chain, ties and report as
+    /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
+    /// as there).
     fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
         let level = self.records.len();
+        let all = here.as_slice();
+        let skips = self.options.no_suicide && self.mark_game_enders(all, board);
+        let ends: &[bool] = self.ends;
+        // A placement that ends the game is rare (the pile reaches the top): only then are
+        // the kept ones copied out, and the slower loops below taken.
+        let skipped = |index: usize| skips && ends[index];
+        let valued: &[Placement] = if skips {
+            self.kept.clear();
+            self.kept.extend(
+                all.iter()
+                    .zip(ends)
+                    .filter(|&(_, &ends)| !ends)
+                    .map(|(&placement, _)| placement),
+            );
+            self.kept
+        } else {
+            all
+        };
         self.evaluator
-            .last_link_values(board, self.records, here.as_slice(), self.link_values);
+            .last_link_values(board, self.records, valued, self.link_values);
         let value_of = |link: &LinkValue| ChainValue {
             length: level + 1,
             unknown_pieces_lost: 0,
             rule: link.rule,
             cost: link.cost,
         };
-        let links = here.iter().zip(self.link_values.iter());
+        let unskipped = all.iter().zip(self.link_values.iter());
         if level == 0 {
             // One pass of exact size (a depth-1 chain's report is every leaf).
-            self.report
-                .extend(links.clone().map(|(&placement, link)| PlacementValue {
-                    placement,
-                    value: Some(value_of(link)),
-                }));
-            if let Some(last) = here.len().checked_sub(1) {
+            if skips {
+                let mut links = self.link_values.iter();
+                self.report
+                    .extend(
+                        all.iter()
+                            .enumerate()
+                            .map(|(index, &placement)| PlacementValue {
+                                placement,
+                                value: (!skipped(index)).then(|| {
+                                    value_of(links.next().expect("a value per kept placement"))
+                                }),
+                            }),
+                    );
+            } else {
+                self.report
+                    .extend(unskipped.clone().map(|(&placement, link)| PlacementValue {
+                        placement,
+                        value: Some(value_of(link)),
+                    }));
+            }
+            if let Some(last) = all.len().checked_sub(1) {
                 self.first_index = last;
             }
         }
+        let first_index = self.first_index;
+        let (overall, tied) = (&mut self.best, &mut self.tied);
         let mut best: Option<ChainValue> = None;
         let mut new_best = None;
-        for (index, (&placement, link)) in links.enumerate() {
-            let value = value_of(link);
-            match self.best {
+        // What `Walk::offer` does for the chain ending at placement `index`, whose record
+        // is only built below for the one chain that ends up best.
+        let mut offer = |index: usize, placement: Placement, value: ChainValue| {
+            match *overall {
                 Some((overall, _)) if !value.is_better_than(&overall) => {
-                    self.tied |= !overall.is_better_than(&value);
+                    *tied |= !overall.is_better_than(&value);
                 }
                 _ => {
-                    let first_index = if level == 0 { index } else { self.first_index };
-                    self.best = Some((value, first_index));
-                    self.tied = false;
+                    let first_index = if level == 0 { index } else { first_index };
+                    *overall = Some((value, first_index));
+                    *tied = false;
                     new_best = Some(placement);
                 }
             }
             if best.is_none_or(|best| value.is_better_than(&best)) {
                 best = Some(value);
+            }
+        };
+        if skips {
+            let mut links = self.link_values.iter();
+            for (index, &placement) in all.iter().enumerate() {
+                if !skipped(index) {
+                    let link = links.next().expect("a value per kept placement");
+                    offer(index, placement, value_of(link));
+                }
+            }
+        } else {
+            for (index, (&placement, link)) in unskipped.enumerate() {
+                offer(index, placement, value_of(link));
             }
         }
         if let Some(placement) = new_best {
@@ -551,6 +623,34 @@ where
             self.best_chain.push(placement);
         }
         best
+    }
+
+    /// Fills `ends` with whether each of `all`, the last known piece's placements on `board`,
+    /// ends the game under the decision's rule, as [`Walk::follow`] decides it for no-suicide
+    /// (under a rule that checks the spawn, by locking a copy of the board and testing the
+    /// 7 pieces' spawns); returns whether any does (when none does, `ends` may be left as it
+    /// was: nothing reads it then).
+    fn mark_game_enders(&mut self, all: &[Placement], board: &Board) -> bool {
+        let rule = self.context.game_over_rule;
+        // Without a spawn test, the common case (no placement reaches above the field) needs
+        // no marks at all.
+        if !rule.checks_spawn()
+            && !all
+                .iter()
+                .any(|placement| rule.placement_ends_game(placement))
+        {
+            return false;
+        }
+        self.ends.clear();
+        self.ends.extend(all.iter().map(|placement| {
+            rule.placement_ends_game(placement)
+                || (rule.checks_spawn() && {
+                    let mut next = *board;
+                    next.lock(placement.piece, placement.state());
+                    rule.blocks_next_piece(&next, None)
+                })
+        }));
+        self.ends.contains(&true)
     }
 
     /// The best chain through `placement` of the piece at level `records.len()`, placed on
@@ -742,17 +842,22 @@ mod tests {
             out: &mut Placements,
         ) {
             out.clear(options.with_paths);
-            if !board.can_spawn(piece) {
-                return;
+            if board.can_spawn(piece) {
+                drops(board, piece, out);
             }
-            for rotation in 0..piece.orientation_count() {
-                for x in 0..10 {
-                    // Every orientation lies within 2 rows above its pivot.
-                    let above = PieceState { x, y: -2, rotation };
-                    if board.fits(piece, above) {
-                        let y = board.drop_row(piece, above);
-                        out.push(Placement::new(piece, PieceState { y, ..above }));
-                    }
+        }
+    }
+
+    /// Every rotation at every column of `piece` dropped straight down from above the field,
+    /// rotation first, then x.
+    fn drops(board: &Board, piece: Piece, out: &mut Placements) {
+        for rotation in 0..piece.orientation_count() {
+            for x in 0..10 {
+                // Every orientation lies within 2 rows above its pivot.
+                let above = PieceState { x, y: -2, rotation };
+                if board.fits(piece, above) {
+                    let y = board.drop_row(piece, above);
+                    out.push(Placement::new(piece, PieceState { y, ..above }));
                 }
             }
         }
@@ -1120,6 +1225,284 @@ mod tests {
             searcher.searches[1..]
                 .iter()
                 .all(|&(_, options)| options == context.later_piece_options())
+        );
+    }
+
+    /// [`PileHeight`] (neutral) that notes how many placements each
+    /// [`Evaluator::last_link_values`] call is given.
+    struct Batches {
+        inner: PileHeight,
+        sizes: std::cell::RefCell<Vec<usize>>,
+    }
+
+    impl Evaluator for Batches {
+        fn name(&self) -> &str {
+            "batches"
+        }
+
+        fn feature_names(&self) -> &'static [&'static str] {
+            self.inner.feature_names()
+        }
+
+        fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+            self.inner.features(chain, out);
+        }
+
+        fn weights(&self) -> &Weights {
+            self.inner.weights()
+        }
+
+        fn last_link_values(
+            &self,
+            board: &Board,
+            records: &mut Vec<PlacementRecord>,
+            placements: &[Placement],
+            out: &mut Vec<LinkValue>,
+        ) {
+            self.sizes.borrow_mut().push(placements.len());
+            out.clear();
+            for &placement in placements {
+                out.push(crate::evaluate::link_value_by_locking(
+                    self, board, records, placement,
+                ));
+            }
+        }
+    }
+
+    #[test]
+    fn no_suicide_values_the_last_piece_in_one_call_without_the_game_ending_placements() {
+        use crate::rules::GameOverRule;
+        // Column 0 full to the top: of the O's 9 placements (x = 1..=9, columns x − 1 and x),
+        // x = 1 lands above row 0 and ends the game under the literature rule; the other 8 go
+        // to the evaluator in one call, and the skipped one has no value in the report.
+        let mut board = Board::standard();
+        for y in 0..20 {
+            board.set(0, y);
+        }
+        let options = ChainOptions {
+            no_suicide: true,
+            ..ChainOptions::default()
+        };
+        let evaluator = Batches {
+            inner: PileHeight::new(neutral),
+            sizes: Default::default(),
+        };
+        let literature = DecisionContext::with_game_over_rule(GameOverRule::Literature);
+        let mut chain = LookaheadChain::new(options.clone());
+        let choice = chain
+            .best_in(
+                &mut DropFromAbove,
+                &evaluator,
+                &board,
+                &[Piece::O],
+                literature,
+            )
+            .unwrap();
+        assert_eq!(evaluator.sizes.borrow().as_slice(), &[8]);
+        assert_eq!((choice.index, choice.placement.x), (1, 2));
+        // The pile is column 0's 20 rows whatever the O does.
+        assert_eq!(choice.value, value(1, 0, ChainRule::Neutral, 20.0));
+        let report = chain.first_placement_values();
+        assert_eq!(report.len(), 9);
+        assert_eq!(report[0].placement.x, 1);
+        assert_eq!(report[0].value, None);
+        assert!(report[1..].iter().all(|entry| entry.value.is_some()));
+        // At depth 2 the preview I's placements are batched the same way, per O placement.
+        evaluator.sizes.borrow_mut().clear();
+        let mut chain = LookaheadChain::new(ChainOptions {
+            depth: 2,
+            ..options.clone()
+        });
+        chain.best_in(
+            &mut DropFromAbove,
+            &evaluator,
+            &board,
+            &[Piece::O, Piece::I],
+            literature,
+        );
+        assert_eq!(evaluator.sizes.borrow().len(), 8);
+        // Under the simulation rule (the default context) the spawn test after each lock
+        // decides: columns 4 and 5 filled from row 2 down, an O over column 4 or 5 (x = 4, 5,
+        // 6) rests on rows 0 and 1, where the next O would spawn; the other 6 go in one call.
+        let mut towers = Board::standard();
+        for y in 2..20 {
+            towers.set(4, y);
+            towers.set(5, y);
+        }
+        evaluator.sizes.borrow_mut().clear();
+        let mut chain = LookaheadChain::new(options);
+        chain.best(&mut DropFromAbove, &evaluator, &towers, &[Piece::O]);
+        assert_eq!(evaluator.sizes.borrow().as_slice(), &[6]);
+        let skipped: Vec<i8> = chain
+            .first_placement_values()
+            .iter()
+            .filter(|entry| entry.value.is_none())
+            .map(|entry| entry.placement.x)
+            .collect();
+        assert_eq!(skipped, [4, 5, 6]);
+    }
+
+    /// [`DropFromAbove`] without its spawn test: it offers placements even when the piece
+    /// cannot spawn, so that every placement of a piece can end the game.
+    struct Anywhere;
+
+    impl Searcher for Anywhere {
+        fn name(&self) -> &str {
+            "anywhere"
+        }
+
+        fn search(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            out.clear(options.with_paths);
+            drops(board, piece, out);
+        }
+    }
+
+    const SHAPE_NAMES: &[&str] = &["pile_height", "cells", "lowest_rows", "cleared"];
+
+    /// Varied costs (with some exact ties) and all three rules, from the board and the
+    /// chain's records.
+    struct Shape {
+        weights: Weights,
+    }
+
+    impl Evaluator for Shape {
+        fn name(&self) -> &str {
+            "shape"
+        }
+
+        fn feature_names(&self) -> &'static [&'static str] {
+            SHAPE_NAMES
+        }
+
+        fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+            out[0] = chain.board.column_heights().into_iter().max().unwrap_or(0) as f64;
+            out[1] = chain.board.occupied_count() as f64;
+            out[2] = chain
+                .records
+                .iter()
+                .map(|record| record.lowest_cell_row as f64)
+                .sum();
+            out[3] = chain
+                .records
+                .iter()
+                .map(|record| record.lock.rows_cleared as f64)
+                .sum();
+        }
+
+        fn weights(&self) -> &Weights {
+            &self.weights
+        }
+
+        fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
+            match chain.records.last().map(|record| record.placement.x) {
+                Some(2) => ChainRule::Reject,
+                Some(7) => ChainRule::Prefer,
+                _ => ChainRule::Neutral,
+            }
+        }
+    }
+
+    /// A seeded board, 4 to 20 rows, most of its columns near or at the top, with holes and
+    /// now and then a full row.
+    fn high_board(rng: &mut rand_pcg::Pcg64Mcg) -> Board {
+        use rand::Rng;
+        let height = 4 + (rng.next_u32() % 17) as usize;
+        let mut board = Board::new(height).unwrap();
+        for x in 0..10 {
+            let top = match rng.next_u32() % 4 {
+                0 => rng.next_u32() as usize % (height + 1),
+                _ => rng.next_u32() as usize % 4,
+            };
+            for y in top..height {
+                if !rng.next_u32().is_multiple_of(6) {
+                    board.set(x, y);
+                }
+            }
+        }
+        if rng.next_u32().is_multiple_of(3) {
+            let y = height - 1 - rng.next_u32() as usize % height.min(3);
+            for x in 0..10 {
+                board.set(x, y);
+            }
+            board.clear_cell(rng.next_u32() as usize % 10, y);
+        }
+        board
+    }
+
+    #[test]
+    fn the_batched_last_piece_decides_exactly_as_placing_each_in_turn() {
+        use crate::rules::GameOverRule;
+        use rand::{Rng, SeedableRng};
+        // An always-true filter sends every placement through `Walk::follow` one by one: the
+        // batched last level must give the same choice, best chain and report to the bit,
+        // whatever the board, pieces, depth and rule.
+        let evaluator = Shape {
+            weights: Weights::from_values("shape", SHAPE_NAMES, &[1.0, 0.25, -0.5, -3.0]).unwrap(),
+        };
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x29_C4A1_5EED);
+        let (mut skipping, mut none, mut cut_short) = (0, 0, 0);
+        let mut skipping_by_spawn = 0;
+        for round in 0..3000 {
+            let board = high_board(&mut rng);
+            let pieces: Vec<Piece> = (0..3)
+                .map(|_| Piece::ALL[rng.next_u32() as usize % 7])
+                .collect();
+            let depth = 1 + round % 2;
+            let rule = GameOverRule::ALL[round / 2 % GameOverRule::ALL.len()];
+            let context = DecisionContext::with_game_over_rule(rule);
+            for no_suicide in [true, false] {
+                let options = ChainOptions {
+                    no_suicide,
+                    ..ChainOptions::with_depth(depth)
+                };
+                let one_by_one = ChainOptions {
+                    filter: Some(Arc::new(|_: &Board, _: &Placement| true)),
+                    ..options.clone()
+                };
+                let (mut batched, mut reference) = (
+                    LookaheadChain::new(options),
+                    LookaheadChain::new(one_by_one),
+                );
+                let choice = batched.best_in(&mut Anywhere, &evaluator, &board, &pieces, context);
+                let expected =
+                    reference.best_in(&mut Anywhere, &evaluator, &board, &pieces, context);
+                let what = format!("round {round}: {pieces:?} depth {depth} {rule} {no_suicide}");
+                assert_eq!(choice, expected, "{what}");
+                assert_eq!(
+                    choice.map(|choice| choice.value.cost.to_bits()),
+                    expected.map(|choice| choice.value.cost.to_bits()),
+                    "{what}"
+                );
+                assert_eq!(batched.best_chain(), reference.best_chain(), "{what}");
+                assert_eq!(
+                    batched.first_placement_values(),
+                    reference.first_placement_values(),
+                    "{what}"
+                );
+                let report = batched.first_placement_values();
+                if no_suicide && rule == GameOverRule::Simulation {
+                    skipping_by_spawn +=
+                        usize::from(report.iter().any(|entry| entry.value.is_none()));
+                }
+                if no_suicide && rule == GameOverRule::Literature {
+                    let report = batched.first_placement_values();
+                    skipping += usize::from(report.iter().any(|entry| entry.value.is_none()));
+                    none += usize::from(!report.is_empty() && choice.is_none());
+                    cut_short += usize::from(choice.is_some_and(|c| c.value.length < depth));
+                }
+            }
+        }
+        // The game-ending placements, a piece with no placement left and chains cut short by
+        // it all came up.
+        assert!(
+            skipping > 100 && none > 10 && cut_short > 10 && skipping_by_spawn > 100,
+            "{skipping} {none} {cut_short} {skipping_by_spawn}"
         );
     }
 

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
 use crate::piece::Piece;
-use crate::placement::Placement;
+use crate::placement::{PieceState, Placement};
 
 /// When a game without frames is over (see the module documentation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -128,10 +128,61 @@ impl GameOverRule {
             GameOverRule::Literature | GameOverRule::Console => false,
             GameOverRule::Simulation => match next {
                 Some(piece) => !board.can_spawn(piece),
-                None => Piece::ALL.iter().any(|&piece| !board.can_spawn(piece)),
+                // Some piece cannot spawn exactly when one of its spawn cells is blocked, so
+                // when one of all the spawn cells is: each tested once, not once per piece
+                // (the no-suicide chain asks this of every leaf).
+                None => SPAWN_CELLS
+                    .iter()
+                    .any(|&(x, y)| board.is_blocked(x as i32, y as i32)),
             },
         }
     }
+
+    /// Whether [`GameOverRule::blocks_next_piece`] can ever say yes: only under the simulation
+    /// rule. Under the others whether a placement ends the game is
+    /// [`GameOverRule::placement_ends_game`] alone, known without locking it (what lets the
+    /// lookahead chain value a no-suicide chain's last placements in one batch).
+    #[inline]
+    pub const fn checks_spawn(self) -> bool {
+        matches!(self, GameOverRule::Simulation)
+    }
+}
+
+/// The cells of the 7 pieces' spawn states ([`PieceState::SPAWN`]), each once, in piece
+/// order.
+const SPAWN_CELLS: &[(i8, i8)] = {
+    const ALL: ([(i8, i8); 28], usize) = spawn_cells();
+    ALL.0.split_at(ALL.1).0
+};
+
+/// [`SPAWN_CELLS`] in a 28-cell array (7 pieces × 4 cells), and how many of them are distinct.
+const fn spawn_cells() -> ([(i8, i8); 28], usize) {
+    let mut cells = [(0, 0); 28];
+    let mut count = 0;
+    let mut piece = 0;
+    while piece < Piece::ALL.len() {
+        let offsets = Piece::ALL[piece].cells(PieceState::SPAWN.rotation);
+        let mut cell = 0;
+        while cell < offsets.len() {
+            let at = (
+                PieceState::SPAWN.x + offsets[cell].0,
+                PieceState::SPAWN.y + offsets[cell].1,
+            );
+            let mut seen = false;
+            let mut earlier = 0;
+            while earlier < count {
+                seen |= cells[earlier].0 == at.0 && cells[earlier].1 == at.1;
+                earlier += 1;
+            }
+            if !seen {
+                cells[count] = at;
+                count += 1;
+            }
+            cell += 1;
+        }
+        piece += 1;
+    }
+    (cells, count)
 }
 
 impl fmt::Display for GameOverRule {
@@ -192,6 +243,70 @@ mod tests {
         assert!(GameOverRule::Literature.placement_ends_game(&high));
         assert!(!GameOverRule::Literature.placement_ends_game(&low));
         assert!(!GameOverRule::Simulation.placement_ends_game(&high));
+    }
+
+    #[test]
+    fn any_piece_is_blocked_exactly_when_one_of_the_spawn_cells_is() {
+        use rand::{Rng, SeedableRng};
+        // Plain and console boards of every height, their top rows (hidden rows included)
+        // filled at random: the shared spawn cells answer as the 7 spawn tests do.
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x5BA3);
+        let mut blocked = 0;
+        for round in 0..20_000 {
+            let height = 4 + round % 29;
+            let mut board = Board::new(height).unwrap();
+            if round % 2 == 1 {
+                board = board.with_hidden_rows();
+                for x in 0..10 {
+                    for y in [-2, -1] {
+                        if rng.next_u32().is_multiple_of(8) {
+                            board.set_hidden(x, y);
+                        }
+                    }
+                }
+            }
+            let density = 2 + rng.next_u32() % 40;
+            for x in 0..10 {
+                for y in 0..3.min(height) {
+                    if rng.next_u32().is_multiple_of(density) {
+                        board.set(x, y);
+                    }
+                }
+            }
+            let any_blocked = Piece::ALL.iter().any(|&piece| !board.can_spawn(piece));
+            let rule = GameOverRule::Simulation;
+            assert_eq!(rule.blocks_next_piece(&board, None), any_blocked, "{board}");
+            blocked += usize::from(any_blocked);
+        }
+        assert!((2_000..18_000).contains(&blocked), "{blocked}");
+        // Every piece's spawn cells are among them; the I's and the T's alone make 6.
+        assert!((6..=28).contains(&SPAWN_CELLS.len()));
+        for piece in Piece::ALL {
+            for (dx, dy) in piece.cells(0) {
+                assert!(SPAWN_CELLS.contains(&(5 + dx, dy)), "{piece:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_simulation_rule_checks_the_spawn() {
+        // A full board blocks every spawn: only a rule that checks the spawn says so.
+        let mut full = Board::standard();
+        for x in 0..10 {
+            for y in 0..20 {
+                full.set(x, y);
+            }
+        }
+        for rule in GameOverRule::ALL {
+            let blocks = rule.blocks_next_piece(&full, None)
+                || Piece::ALL
+                    .iter()
+                    .any(|&piece| rule.blocks_next_piece(&full, Some(piece)));
+            assert_eq!(rule.checks_spawn(), blocks, "{rule}");
+        }
+        assert!(GameOverRule::Simulation.checks_spawn());
+        assert!(!GameOverRule::Literature.checks_spawn());
+        assert!(!GameOverRule::Console.checks_spawn());
     }
 
     #[test]
