@@ -30,7 +30,7 @@ use tetris_core::{
     BOARD_WIDTH, Board, ChainRule, LinkValue, Placement, PlacementRecord, link_value_by_locking,
 };
 
-use crate::{Bcts, FEATURE_COUNT, index, write_heights};
+use crate::{Bcts, DU_FEATURE_COUNT, FEATURE_COUNT, index, write_heights};
 
 /// One board's per-column terms and their totals, in padded slots (walls: no terms).
 struct BoardTerms {
@@ -165,16 +165,40 @@ impl BoardTerms {
     }
 }
 
-/// The board features after `placed` (`WIDTH` columns wide) locks, in [`crate::FEATURE_NAMES`]
-/// slots (the placement features 0; the board-shape ones only when `shape`), or `None` when
-/// it fills a row.
+/// The board features of `board` from its per-column terms (the placement features 0): the
+/// values of [`crate::board_feature_values`], in one pass over the columns, compiled inside
+/// the caller's popcount-enabled function.
+#[inline(always)]
+pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
+    let rows = Rows {
+        all: board.row_mask(),
+        floor: board.floor_row_bit(),
+        height: board.height() as u32,
+    };
+    let terms = BoardTerms::new(board, rows);
+    let mut values = [0.0; FEATURE_COUNT];
+    values[index::ROW_TRANSITIONS] = terms.row_transitions_total as f64;
+    values[index::COLUMN_TRANSITIONS] = terms.column_transitions_total as f64;
+    values[index::HOLES] = terms.holes_total as f64;
+    values[index::WELL_SUMS] = terms.well_sums_total as f64;
+    values[index::HOLE_DEPTH] = terms.hole_depth_total as f64;
+    values[index::ROWS_WITH_HOLES] = terms.covered_left[SLOTS].count_ones() as f64;
+    let mut heights = [0u32; BOARD_WIDTH];
+    heights.copy_from_slice(&terms.heights[2..2 + BOARD_WIDTH]);
+    values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
+    write_heights(&heights, &mut values);
+    values
+}
+
+/// The eight DU features after `placed` (`WIDTH` columns wide) locks (the placement features
+/// 0), with the columns it leaves in slots `x0 .. x0 + WIDTH + 4`, or `None` when it fills a
+/// row.
 #[inline(always)]
 fn board_features_after<const WIDTH: usize>(
     terms: &BoardTerms,
     placed: &PlacedColumns,
     rows: Rows,
-    shape: bool,
-) -> Option<[f64; FEATURE_COUNT]> {
+) -> Option<([f64; DU_FEATURE_COUNT], [u32; 8])> {
     let x0 = placed.first_column;
     // Columns x0 − 2 ..= x0 + WIDTH + 1 (slots x0 ..= x0 + WIDTH + 3), the piece's at 2..
     let mut columns = [0u32; 8];
@@ -210,23 +234,36 @@ fn board_features_after<const WIDTH: usize>(
         row_transitions =
             row_transitions + (columns[k] ^ columns[k + 1]).count_ones() - terms.pairs[x0 + k];
     }
-    let mut values = [0.0; FEATURE_COUNT];
+    let mut values = [0.0; DU_FEATURE_COUNT];
     values[index::ROW_TRANSITIONS] = row_transitions as f64;
     values[index::COLUMN_TRANSITIONS] = column_transitions as f64;
     values[index::HOLES] = holes as f64;
     values[index::WELL_SUMS] = well_sums as f64;
     values[index::HOLE_DEPTH] = hole_depth as f64;
     values[index::ROWS_WITH_HOLES] = covered.count_ones() as f64;
-    if shape {
-        let mut heights = [0u32; BOARD_WIDTH];
-        heights.copy_from_slice(&terms.heights[2..2 + BOARD_WIDTH]);
-        for k in 0..WIDTH {
-            heights[x0 + k] = height_of(columns[k + 2], rows);
-        }
-        values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
-        write_heights(&heights, &mut values);
+    Some((values, columns))
+}
+
+/// All 28 features once the board-shape ones are added to `du` (the DU features of a
+/// placement whose columns `x0 ..` are `columns`, as [`board_features_after`] gives them).
+#[inline(always)]
+fn with_shape<const WIDTH: usize>(
+    terms: &BoardTerms,
+    x0: usize,
+    columns: &[u32; 8],
+    du: &[f64; DU_FEATURE_COUNT],
+    rows: Rows,
+) -> [f64; FEATURE_COUNT] {
+    let mut values = [0.0; FEATURE_COUNT];
+    values[..DU_FEATURE_COUNT].copy_from_slice(du);
+    let mut heights = [0u32; BOARD_WIDTH];
+    heights.copy_from_slice(&terms.heights[2..2 + BOARD_WIDTH]);
+    for k in 0..WIDTH {
+        heights[x0 + k] = height_of(columns[k + 2], rows);
     }
-    Some(values)
+    values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
+    write_heights(&heights, &mut values);
+    values
 }
 
 impl Bcts {
@@ -292,25 +329,31 @@ impl Bcts {
         let shape = self.uses_shape();
         for &placement in placements {
             // A cell above the field: MDPTetris's tall board, the whole-board way.
-            let features = if i32::from(placement.y) + i32::from(top) < 0 {
+            let placed = if i32::from(placement.y) + i32::from(top) < 0 {
                 None
             } else {
-                run.piece_columns
-                    .placed(&placement, run.rows.all)
-                    .and_then(|placed| {
-                        board_features_after::<WIDTH>(run.terms, &placed, run.rows, shape)
-                    })
+                run.piece_columns.placed(&placement, run.rows.all)
             };
-            let Some(mut values) = features else {
+            let features = placed.and_then(|placed| {
+                board_features_after::<WIDTH>(run.terms, &placed, run.rows)
+                    .map(|(du, columns)| (placed.first_column, du, columns))
+            });
+            let Some((x0, mut du, columns)) = features else {
                 out.push(link_value_by_locking(self, run.board, records, placement));
                 continue;
             };
-            values[index::LANDING_HEIGHT] =
+            du[index::LANDING_HEIGHT] =
                 (floor_row - (placement.y + bottom) as i32) as f64 + half_rows;
-            // `eroded_piece_cells` stays 0: the placement clears no row.
+            // `eroded_piece_cells` stays 0: the placement clears no row. The same sum as
+            // `weighted_cost` of all the features: the DU one reads only these eight.
+            let cost = if shape {
+                self.weighted_cost(&with_shape::<WIDTH>(run.terms, x0, &columns, &du, run.rows))
+            } else {
+                self.du_cost(&du)
+            };
             out.push(LinkValue {
                 rule: ChainRule::Neutral,
-                cost: self.weighted_cost(&values),
+                cost,
             });
         }
     }

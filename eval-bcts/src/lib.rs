@@ -231,7 +231,11 @@ pub fn feature_values(chain: Chain<'_>) -> [f64; FEATURE_COUNT] {
         Some(record) if record.lock.cells_above_top > 0 => {
             TallBoard::of_game_ending(chain.board, record).feature_values()
         }
-        _ => board_feature_values(chain.board),
+        // The primitives' values (`board_feature_values`) in one popcount-enabled pass.
+        _ => with_popcount(
+            #[inline(always)]
+            || last_link::whole_board_values(chain.board),
+        ),
     };
     if let Some(record) = last {
         values[index::LANDING_HEIGHT] = record.landing_height();
@@ -284,12 +288,32 @@ impl Bcts {
         Bcts::with_default_weights()
     }
 
-    /// Σ weight × feature in [`sum_order`], left to right from 0.0.
+    /// Σ weight × feature in [`sum_order`], left to right from 0.0. The two orders are
+    /// walked as the constant arrays they are, so the loop unrolls with no bounds checks.
     #[inline(always)]
     fn weighted_cost(&self, features: &[f64; FEATURE_COUNT]) -> f64 {
         let mut sum = 0.0;
-        for &k in self.order {
-            sum += self.values[k] * features[k];
+        if self.uses_shape() {
+            for k in BDU_SUM_ORDER {
+                sum += self.values[k] * features[k];
+            }
+            sum
+        } else {
+            self.du_cost(
+                features[..DU_FEATURE_COUNT]
+                    .try_into()
+                    .expect("eight features"),
+            )
+        }
+    }
+
+    /// [`Bcts::weighted_cost`] of weights that use no board-shape feature, from the eight DU
+    /// features alone: the same products in the same order.
+    #[inline(always)]
+    fn du_cost(&self, du: &[f64; DU_FEATURE_COUNT]) -> f64 {
+        let mut sum = 0.0;
+        for k in DU_SUM_ORDER {
+            sum += self.values[k] * du[k];
         }
         sum
     }

@@ -313,6 +313,19 @@ fn random_board(rng: &mut Pcg64Mcg) -> Board {
 }
 
 #[test]
+fn the_one_pass_board_features_are_the_primitives_values() {
+    let mut rng = Pcg64Mcg::seed_from_u64(0xBC75_0003);
+    for _ in 0..2_000 {
+        let board = random_board(&mut rng);
+        assert_eq!(
+            last_link::whole_board_values(&board),
+            board_feature_values(&board),
+            "{board:?}"
+        );
+    }
+}
+
+#[test]
 fn the_tall_board_gives_the_primitives_values_inside_the_field() {
     // The game-ending board's computation (its own bit code on a taller board) against the
     // shared primitives, on boards that stay inside the field.
