@@ -1,4 +1,4 @@
-//! Criterion benches of Bcts's evaluation on a mid-game board, with the two-record chain a
+//! Criterion benches of the BCTS evaluation (`du` weights) on a mid-game board, with the two-record chain a
 //! depth-2 search hands it (current piece, then the preview piece).
 
 use std::hint::black_box;
