@@ -11,7 +11,7 @@
 //!   union outside `a..=b` (prefix and suffix unions, computed once) joined with the new
 //!   columns' covered cells;
 //! - `well_sums` of column x: from columns x − 1, x and x + 1 (columns `a − 1..=b + 1`
-//!   change);
+//!   change; the two side columns only gain the well cells next to the piece's new cells);
 //! - `row_transitions`: one term per pair of neighbouring columns (walls included);
 //! - `wall_height` and the height differences: from the ten heights, only when the weights
 //!   use them (the `du` presets do not, and their cost does not sum those terms).
@@ -223,12 +223,23 @@ fn board_features_after<const WIDTH: usize>(
     if full != 0 {
         return None;
     }
-    // Well sums change in the piece's columns and one on each side; a wall slot's term is 0.
+    // Well sums change in the piece's columns and one on each side. The piece's columns are
+    // taken again whole. A side neighbour keeps its cells, so its old well cells keep their
+    // terms; it gains a well cell exactly where the piece put a cell next to an empty cell
+    // that already had an occupied cell on its other side, and adds that cell's term. (A wall
+    // has no empty cell, so it gains none.)
     let mut well_sums = terms.well_sums_total;
-    for k in 1..WIDTH + 3 {
+    for k in 2..WIDTH + 2 {
         well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
             - terms.well_sums[x0 + k];
     }
+    well_sums += well_sums_of(columns[0], columns[1], placed.cells[0], rows);
+    well_sums += well_sums_of(
+        placed.cells[WIDTH - 1],
+        columns[WIDTH + 2],
+        columns[WIDTH + 3],
+        rows,
+    );
     let mut row_transitions = terms.row_transitions_total;
     for k in 1..WIDTH + 2 {
         row_transitions =
@@ -349,7 +360,7 @@ impl Bcts {
             let cost = if shape {
                 self.weighted_cost(&with_shape::<WIDTH>(run.terms, x0, &columns, &du, run.rows))
             } else {
-                self.du_cost(&du)
+                self.du_cost_without_clears(&du)
             };
             out.push(LinkValue {
                 rule: ChainRule::Neutral,

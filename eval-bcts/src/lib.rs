@@ -318,6 +318,19 @@ impl Bcts {
         sum
     }
 
+    /// [`Bcts::du_cost`] of a placement that clears no row (`eroded_piece_cells` 0), to the
+    /// last bit: the same sum without its zero term. That term is `weight × 0.0`, a zero
+    /// (weights are finite), and adding a zero leaves any sum but −0 unchanged; the sum there
+    /// is `0.0 + w × landing height`, and `0.0 + x` is never −0 (+0 + −0 rounds to +0).
+    #[inline(always)]
+    fn du_cost_without_clears(&self, du: &[f64; DU_FEATURE_COUNT]) -> f64 {
+        let mut sum = 0.0 + self.values[0] * du[0];
+        for k in 2..DU_FEATURE_COUNT {
+            sum += self.values[k] * du[k];
+        }
+        sum
+    }
+
     /// Whether the weights use the board-shape features (wall height, column heights,
     /// differences), which the DU presets leave at zero.
     #[inline(always)]

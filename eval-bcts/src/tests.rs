@@ -362,10 +362,18 @@ fn shuffled_lock_placements(board: &Board, piece: Piece, rng: &mut Pcg64Mcg) -> 
 
 #[test]
 fn leaf_values_equal_locking_each_placement_bit_for_bit() {
-    let evaluators = PRESETS
+    // The presets, and weights where the sum's signs of zero matter: a landing height of 0
+    // times a negative weight is −0, and `eroded_piece_cells` has weight −0.
+    let mut signed_zeros = [0.0; FEATURE_COUNT];
+    signed_zeros[0] = -1.0;
+    signed_zeros[1] = -0.0;
+    let mut evaluators = PRESETS
         .iter()
         .map(|preset| Bcts::from_preset(preset.name).unwrap())
         .collect::<Vec<_>>();
+    evaluators.push(Bcts::from_checked_weights(
+        Weights::from_values(Bcts::NAME, FEATURE_NAMES, &signed_zeros).unwrap(),
+    ));
     let mut rng = Pcg64Mcg::seed_from_u64(0xBC75_0002);
     let mut out = Vec::new();
     let (mut checked, mut clearing, mut above) = (0, 0, 0);
