@@ -165,9 +165,9 @@ impl BoardTerms {
     }
 }
 
-/// The board features of `board` from its per-column terms (the placement features 0): the
-/// values of [`crate::board_feature_values`], in one pass over the columns, compiled inside
-/// the caller's popcount-enabled function.
+/// The board features of `board` (the placement features 0): the values of
+/// [`crate::board_feature_values`] in one pass over the columns with the same per-column
+/// terms as the leaves, compiled inside the caller's popcount-enabled function.
 #[inline(always)]
 pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
     let rows = Rows {
@@ -175,16 +175,33 @@ pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
         floor: board.floor_row_bit(),
         height: board.height() as u32,
     };
-    let terms = BoardTerms::new(board, rows);
-    let mut values = [0.0; FEATURE_COUNT];
-    values[index::ROW_TRANSITIONS] = terms.row_transitions_total as f64;
-    values[index::COLUMN_TRANSITIONS] = terms.column_transitions_total as f64;
-    values[index::HOLES] = terms.holes_total as f64;
-    values[index::WELL_SUMS] = terms.well_sums_total as f64;
-    values[index::HOLE_DEPTH] = terms.hole_depth_total as f64;
-    values[index::ROWS_WITH_HOLES] = terms.covered_left[SLOTS].count_ones() as f64;
+    let columns = padded_columns(board);
+    let (mut holes, mut column_transitions, mut well_sums, mut hole_depth) = (0, 0, 0, 0);
+    let mut covered = 0;
     let mut heights = [0u32; BOARD_WIDTH];
-    heights.copy_from_slice(&terms.heights[2..2 + BOARD_WIDTH]);
+    for x in 0..BOARD_WIDTH {
+        let slot = x + 2;
+        let column = columns[slot];
+        let column_covered = covered_of(column, rows);
+        covered |= column_covered;
+        holes += column_covered.count_ones();
+        column_transitions += column_transitions_of(column, rows);
+        well_sums += well_sums_of(columns[slot - 1], column, columns[slot + 1], rows);
+        hole_depth += hole_depth_of(column, rows);
+        heights[x] = height_of(column, rows);
+    }
+    // Every pair of neighbours from the left wall to the right wall (slots 1..=12).
+    let mut row_transitions = 0;
+    for slot in 1..=BOARD_WIDTH + 1 {
+        row_transitions += (columns[slot] ^ columns[slot + 1]).count_ones();
+    }
+    let mut values = [0.0; FEATURE_COUNT];
+    values[index::ROW_TRANSITIONS] = row_transitions as f64;
+    values[index::COLUMN_TRANSITIONS] = column_transitions as f64;
+    values[index::HOLES] = holes as f64;
+    values[index::WELL_SUMS] = well_sums as f64;
+    values[index::HOLE_DEPTH] = hole_depth as f64;
+    values[index::ROWS_WITH_HOLES] = covered.count_ones() as f64;
     values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
     write_heights(&heights, &mut values);
     values
