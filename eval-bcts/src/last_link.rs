@@ -179,7 +179,7 @@ pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
     let (mut holes, mut column_transitions, mut well_sums, mut hole_depth) = (0, 0, 0, 0);
     let mut covered = 0;
     let mut heights = [0u32; BOARD_WIDTH];
-    for x in 0..BOARD_WIDTH {
+    for (x, height) in heights.iter_mut().enumerate() {
         let slot = x + 2;
         let column = columns[slot];
         let column_covered = covered_of(column, rows);
@@ -188,7 +188,7 @@ pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
         column_transitions += column_transitions_of(column, rows);
         well_sums += well_sums_of(columns[slot - 1], column, columns[slot + 1], rows);
         hole_depth += hole_depth_of(column, rows);
-        heights[x] = height_of(column, rows);
+        *height = height_of(column, rows);
     }
     // Every pair of neighbours from the left wall to the right wall (slots 1..=12).
     let mut row_transitions = 0;

@@ -325,8 +325,8 @@ impl Bcts {
     #[inline(always)]
     fn du_cost_without_clears(&self, du: &[f64; DU_FEATURE_COUNT]) -> f64 {
         let mut sum = 0.0 + self.values[0] * du[0];
-        for k in 2..DU_FEATURE_COUNT {
-            sum += self.values[k] * du[k];
+        for (weight, feature) in self.values[2..DU_FEATURE_COUNT].iter().zip(&du[2..]) {
+            sum += weight * feature;
         }
         sum
     }
