@@ -208,6 +208,29 @@ pub fn column_transitions_from_floor(board: &Board) -> u32 {
     column_transitions_interior(board) + empty_bottom_cells
 }
 
+/// Column transitions from the floor to the sky (MDPTetris `column_transitions`): each column
+/// is walked from the floor (occupied) up through every row of the field and then ONE empty
+/// row above the field, counting every change between occupied and empty. An empty column
+/// counts 1, an empty board 10.
+///
+/// It equals [`column_transitions_from_floor`] plus the number of columns whose top row (row
+/// 0) is occupied: the two walks are the same up to row 0, and the one step further, into the
+/// empty row above, changes exactly when row 0 is occupied. So the two differ only when the
+/// stack touches the ceiling (El-Tetris counts no change above a column filled to row 0).
+/// MDPTetris walks only up to its wall height and then into an empty row; on any board where
+/// no empty row lies below an occupied one (every board a game reaches), the rows between the
+/// wall height and the ceiling are empty in every column and add no change, so the two walks
+/// agree.
+#[inline]
+pub fn column_transitions_floor_to_sky(board: &Board) -> u32 {
+    let top_row_cells = board
+        .columns()
+        .iter()
+        .filter(|&&column| column & 1 != 0)
+        .count() as u32;
+    column_transitions_from_floor(board) + top_row_cells
+}
+
 /// The covered empty cells of column `x` as a row mask (bit `y` set for cell `(x, y)`): empty
 /// cells with at least one occupied cell anywhere above them in the same column.
 #[inline]
@@ -223,6 +246,21 @@ pub fn covered_empty_cells(board: &Board) -> u32 {
     (0..BOARD_WIDTH)
         .map(|x| covered_empty_mask(board, x).count_ones())
         .sum()
+}
+
+/// The rows holding at least one covered empty cell (MDPTetris `rows_with_holes`), as a row
+/// mask: bit `y` set when some column has an empty cell on row `y` with an occupied cell
+/// anywhere above it. Two holes in one row count once.
+#[inline]
+pub fn rows_with_covered_empty_mask(board: &Board) -> u32 {
+    (0..BOARD_WIDTH).fold(0, |rows, x| rows | covered_empty_mask(board, x))
+}
+
+/// Rows with holes (MDPTetris `rows_with_holes`): how many rows hold at least one covered
+/// empty cell ([`rows_with_covered_empty_mask`]).
+#[inline]
+pub fn rows_with_covered_empty_cells(board: &Board) -> u32 {
+    rows_with_covered_empty_mask(board).count_ones()
 }
 
 /// The top cells of the hole runs of column `x` as a row mask (bit `y` set for cell
@@ -878,6 +916,31 @@ mod tests {
             sum
         }
 
+        /// MDPTetris: from the floor (occupied) up through the field, then one empty row.
+        pub fn column_transitions_floor_to_sky(board: &Board) -> u32 {
+            let mut sum = 0;
+            for x in 0..BOARD_WIDTH {
+                let mut previous = true;
+                for y in (0..height(board)).rev() {
+                    let cell = board.is_occupied(x, y);
+                    if cell != previous {
+                        sum += 1;
+                    }
+                    previous = cell;
+                }
+                if previous {
+                    sum += 1;
+                }
+            }
+            sum
+        }
+
+        pub fn rows_with_covered_empty_cells(board: &Board) -> u32 {
+            (0..height(board))
+                .filter(|&y| (0..BOARD_WIDTH).any(|x| is_covered_empty(board, x, y)))
+                .count() as u32
+        }
+
         pub fn is_covered_empty(board: &Board, x: usize, y: usize) -> bool {
             !board.is_occupied(x, y) && (0..y).any(|above| board.is_occupied(x, above))
         }
@@ -1070,6 +1133,53 @@ mod tests {
         }
         // The 800 boards cover the extreme heights (each height has probability 1/29 per board).
         assert!(heights_seen[4] && heights_seen[20] && heights_seen[32]);
+    }
+
+    #[test]
+    fn mdptetris_primitives_match_the_cell_by_cell_reference() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x5EED_FEA7_0003);
+        for _ in 0..800 {
+            let board = random_board(&mut rng);
+            assert_eq!(
+                column_transitions_floor_to_sky(&board),
+                reference::column_transitions_floor_to_sky(&board),
+                "{board:?}"
+            );
+            assert_eq!(
+                rows_with_covered_empty_cells(&board),
+                reference::rows_with_covered_empty_cells(&board),
+                "{board:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn floor_to_sky_column_transitions_count_a_column_filled_to_the_ceiling() {
+        // 4 rows; column 0 filled on all four rows, the rest empty. From the floor: column 0
+        // changes nowhere inside the field (0) and the nine empty columns once each (9): 9.
+        // To the sky: column 0 also changes into the empty row above the field: 10.
+        let mut board = Board::new(4).unwrap();
+        for y in 0..4 {
+            board.set(0, y);
+        }
+        assert_eq!(column_transitions_from_floor(&board), 9);
+        assert_eq!(column_transitions_floor_to_sky(&board), 10);
+        // Below the ceiling the two agree: one block on the floor row, 10 either way.
+        let low = with_bottom(&["#........."], 4);
+        assert_eq!(column_transitions_from_floor(&low), 10);
+        assert_eq!(column_transitions_floor_to_sky(&low), 10);
+    }
+
+    #[test]
+    fn two_holes_in_one_row_count_as_one_row_with_holes() {
+        // Row 2 (from the top, 4 rows): holes in columns 0 and 2 under the cells of row 1;
+        // row 3 is full. One row with holes, two covered empty cells.
+        let board = with_bottom(&["#.#.......", "..........", "##########"], 4);
+        // Rows top first: row 1 "#.#...", row 2 empty, row 3 full: the holes are (0, 2) and
+        // (2, 2), both on row 2.
+        assert_eq!(covered_empty_cells(&board), 2);
+        assert_eq!(rows_with_covered_empty_cells(&board), 1);
+        assert_eq!(rows_with_covered_empty_mask(&board), 1 << 2);
     }
 
     #[test]

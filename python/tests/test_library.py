@@ -18,7 +18,7 @@ SEARCHERS = [entry["name"] for entry in ta.searchers()]
 def test_the_registry_is_the_clis():
     assert ta.PIECES == "TJZOSLI"
     assert SEARCHERS == ["bfs", "column-drop", "gamepad", "drop"]
-    assert EVALUATORS == ["elashi", "dellacherie", "nes-plateau", "ga-agent"]
+    assert EVALUATORS == ["elashi", "dellacherie", "nes-plateau", "ga-agent", "bcts"]
     elashi = next(entry for entry in ta.evaluators() if entry["name"] == "elashi")
     assert elashi["feature_names"] == [
         "rows_cleared",

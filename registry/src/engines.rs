@@ -340,6 +340,7 @@ evaluators! {
     Dellacherie(tetris_eval_dellacherie::Dellacherie),
     NesPlateau(tetris_eval_nes_plateau::NesPlateau),
     GaAgent(tetris_eval_ga_agent::GaAgent),
+    Bcts(tetris_eval_bcts::Bcts),
 }
 
 #[cfg(test)]
