@@ -329,3 +329,54 @@ fn mdptetris_games_deal_after_each_placement_replay_and_refuse_a_preview() {
         assert_eq!(fail(command), format!("error: {refused}"), "{command:?}");
     }
 }
+
+#[test]
+fn a_tournament_on_mdptetris_pieces_says_its_sequences_part_near_the_top() {
+    // The mdptetris generator skips one draw per straight drop that stays inside the field,
+    // on each strategy's own board: two strategies share a game's seed, not its whole
+    // sequence, and the report must not claim identical sequences.
+    let args = [
+        "tournament",
+        "drop+dellacherie",
+        "drop+bcts",
+        "--generator",
+        "mdptetris",
+        "--board-height",
+        "6",
+        "--games",
+        "2",
+    ];
+    let text = succeed(&args);
+    assert!(
+        text.starts_with(
+            "Tournament: 2 strategies x 2 games on the same seeds, generator mdptetris"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("every strategy draws the same pieces"),
+        "{text}"
+    );
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let report = json(&succeed(&with_json));
+    let rule = report["settings"]["preview_rule"].as_str().unwrap();
+    assert!(
+        rule.contains("skips the draws of MDPTetris's search"),
+        "{rule}"
+    );
+    // Any other generator keeps the identical-sequence rule.
+    let uniform = succeed(&[
+        "tournament",
+        "drop+dellacherie",
+        "drop+bcts",
+        "--board-height",
+        "6",
+        "--games",
+        "2",
+    ]);
+    assert!(
+        uniform.contains("games on identical sequences"),
+        "{uniform}"
+    );
+}

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use serde::Serialize;
+use tetris_core::GeneratorKind;
 
 use crate::analysis::pieces::{LogLinearFit, PieceStatistics};
 use crate::analysis::tournament::{GameRow, TournamentAnalysis};
@@ -51,6 +52,24 @@ pub const SCORE_RULE: &str = "NES line-clear points from level 0 with NES level 
 /// The preview rule, as printed and stored with the results.
 pub const PREVIEW_RULE: &str = "a strategy of depth d sees the current piece and d - 1 preview \
     pieces; every strategy draws the same pieces in the same order";
+
+/// The preview rule of a generator that deals after each placement (`mdptetris`): its games
+/// share their seeds, but each skips the draws MDPTetris's search makes on its own boards, so
+/// the sequences are the same only while no straight drop would end the game.
+pub const DEALT_AFTER_PLACEMENT_RULE: &str = "every strategy sees the current piece only; game \
+    k of every strategy starts from the same seed, but the generator skips the draws of \
+    MDPTetris's search on that strategy's own boards (one per straight drop that stays inside \
+    the field), so the sequences are identical only until a board comes within 4 rows of the \
+    top";
+
+/// The preview rule printed and stored for a run on `generator`.
+pub fn preview_rule(generator: &GeneratorKind) -> &'static str {
+    if generator.deals_after_placement() {
+        DEALT_AFTER_PLACEMENT_RULE
+    } else {
+        PREVIEW_RULE
+    }
+}
 
 /// The comparison rule of the pairwise matrix, as printed and stored with the results.
 pub const OUTLAST_RULE: &str = "A outlasted B on a sequence when A cleared more lines, or as many \
@@ -369,16 +388,20 @@ impl<'a> TournamentReport<'a> {
             (
                 "Tournament",
                 format!(
-                    "{} strategies x {} games on identical sequences, generator {}, board 10 x \
-                     {}, {cap}",
+                    "{} strategies x {} games on {}, generator {}, board 10 x {}, {cap}",
                     rules.specs.len(),
                     rules.games,
+                    if rules.generator.deals_after_placement() {
+                        "the same seeds"
+                    } else {
+                        "identical sequences"
+                    },
                     rules.generator,
                     rules.board_height,
                 ),
             ),
             ("Seeds", rules.seed_rule()),
-            ("Preview", PREVIEW_RULE.to_string()),
+            ("Preview", preview_rule(&rules.generator).to_string()),
             ("Game over", game_over_rule_text(rules.game_over_rule)),
             ("Score", SCORE_RULE.to_string()),
         ];
@@ -531,7 +554,7 @@ impl RunReport for TournamentReport<'_> {
                 max_pieces: settings.max_pieces,
                 game_over: settings.game_over_rule,
                 game_over_rule: game_over_rule_text(settings.game_over_rule),
-                preview_rule: PREVIEW_RULE,
+                preview_rule: preview_rule(&settings.generator),
                 score_rule: SCORE_RULE,
                 outlast_rule: OUTLAST_RULE,
                 tetris_share_rule: TETRIS_SHARE_RULE,
