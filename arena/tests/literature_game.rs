@@ -5,6 +5,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use serde_json::Value;
+use tetris_core::{Board, Piece, PieceState};
 
 mod common;
 
@@ -378,5 +379,63 @@ fn a_tournament_on_mdptetris_pieces_says_its_sequences_part_near_the_top() {
     assert!(
         uniform.contains("games on identical sequences"),
         "{uniform}"
+    );
+}
+
+#[test]
+fn mdptetris_s_dellacherie_parts_from_the_original_only_when_a_column_reaches_the_ceiling() {
+    // MDPTetris's Dellacherie (`bcts:dellacherie`) counts a column transition at the top of a
+    // column filled to the ceiling, which `dellacherie:original` (El-Tetris's definitions)
+    // does not; with no-suicide nothing else differs (docs/spec/evaluators.md). So on the
+    // MDPTetris game the two play alike until a board has a cell on row 0: on 10 × 10 with
+    // seed 2 they part, and where they part one of the two choices fills a cell of row 0.
+    let placements = |strategy: &str| -> Vec<Value> {
+        let args = [
+            "play",
+            strategy,
+            "--generator",
+            "mdptetris",
+            "--board-height",
+            "10",
+            "--seed",
+            "2",
+            "--json",
+        ];
+        json(&succeed(&args))["placements"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let mdptetris = placements("drop+bcts:dellacherie,no-suicide");
+    let original = placements("drop+dellacherie:original,no-suicide");
+    let parted = mdptetris
+        .iter()
+        .zip(&original)
+        .position(|(a, b)| a != b)
+        .expect("the two part on 10 x 10, seed 2");
+    let mut board = Board::new(10).unwrap();
+    let state = |placement: &Value| {
+        let number = |key: &str| placement[key].as_i64().unwrap();
+        PieceState {
+            x: number("x") as i8,
+            y: number("y") as i8,
+            rotation: number("rotation") as u8,
+        }
+    };
+    let piece =
+        |placement: &Value| -> Piece { placement["piece"].as_str().unwrap().parse().unwrap() };
+    for placement in &mdptetris[..parted] {
+        board.lock(piece(placement), state(placement));
+    }
+    let fills_the_top_row = |placement: &Value| {
+        let mut after = board;
+        after.lock(piece(placement), state(placement));
+        (0..10).any(|x| after.is_occupied(x, 0)) || (0..10).any(|x| board.is_occupied(x, 0))
+    };
+    assert!(
+        fills_the_top_row(&mdptetris[parted]) || fills_the_top_row(&original[parted]),
+        "placement {parted}: {} vs {}",
+        mdptetris[parted],
+        original[parted]
     );
 }
