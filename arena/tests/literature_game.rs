@@ -272,27 +272,41 @@ fn mdptetris_games_deal_after_each_placement_replay_and_refuse_a_preview() {
         .collect();
     assert_eq!(pieces, ["L", "S"]);
     // A whole game on a 10-row board records and re-decides: the replay re-deals the
-    // pieces placement by placement.
+    // pieces placement by placement. So do MDPTetris's controllers, BCTS and its Dellacherie,
+    // under both of its rules for game-ending placements (never chosen, scored like others).
     let folder = folder("mdptetris");
+    for strategy in [
+        "drop+bcts,no-suicide",
+        "drop+bcts",
+        "drop+bcts:dellacherie,no-suicide",
+        "drop+bcts:dellacherie",
+        "drop+dellacherie,no-suicide",
+    ] {
+        let path = folder.join("game.json");
+        let path = path.to_str().unwrap();
+        let printed = succeed(&[
+            "play",
+            strategy,
+            "--generator",
+            "mdptetris",
+            "--board-height",
+            "10",
+            "--seed",
+            "1",
+            "--record",
+            path,
+        ]);
+        assert!(printed.contains("\nlines "), "{printed}");
+        let replay = json(&fs::read_to_string(path).unwrap());
+        assert_eq!(replay["generator"], "mdptetris", "{strategy}");
+        assert_eq!(replay["rules"]["game_over_rule"], "literature", "{strategy}");
+        assert_eq!(replay["strategy"], strategy);
+        assert_eq!(replay["result"]["end"], "game_over", "{strategy}");
+        let verified = json(&succeed(&["replay", path, "--redecide", "--json"]));
+        assert_eq!(verified["verified"], true, "{strategy}");
+    }
     let path = folder.join("game.json");
     let path = path.to_str().unwrap();
-    succeed(&[
-        "play",
-        "drop+dellacherie,no-suicide",
-        "--generator",
-        "mdptetris",
-        "--board-height",
-        "10",
-        "--seed",
-        "1",
-        "--record",
-        path,
-    ]);
-    let replay = json(&fs::read_to_string(path).unwrap());
-    assert_eq!(replay["generator"], "mdptetris");
-    assert_eq!(replay["result"]["end"], "game_over");
-    let verified = json(&succeed(&["replay", path, "--redecide", "--json"]));
-    assert_eq!(verified["verified"], true);
     // The same pieces relabelled as another seed's are not that seed's game.
     let text = fs::read_to_string(path).unwrap();
     let reseeded = folder.join("reseeded.json");
