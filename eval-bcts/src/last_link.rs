@@ -371,12 +371,32 @@ impl Bcts {
             piece_columns: PieceColumns::of(first.piece),
             rows,
         };
+        // The DU presets (no board-shape weight) get their own copy of the leaf loop, which
+        // neither computes the heights nor keeps the placement's columns for them.
+        if self.uses_shape() {
+            self.runs_values::<true>(&run, records, placements, out);
+        } else {
+            self.runs_values::<false>(&run, records, placements, out);
+        }
+    }
+
+    /// The values of `placements` (all of `run`'s piece, in runs of one orientation), with
+    /// the board-shape features when `SHAPE` ([`Bcts::uses_shape`]).
+    #[inline(always)]
+    fn runs_values<const SHAPE: bool>(
+        &self,
+        run: &Run<'_>,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        let board = run.board;
         for same in orientation_runs(placements) {
             match run.piece_columns.width(&same[0]) {
-                Some(1) => self.run_values::<1>(&run, records, same, out),
-                Some(2) => self.run_values::<2>(&run, records, same, out),
-                Some(3) => self.run_values::<3>(&run, records, same, out),
-                Some(4) => self.run_values::<4>(&run, records, same, out),
+                Some(1) => self.run_values::<1, SHAPE>(run, records, same, out),
+                Some(2) => self.run_values::<2, SHAPE>(run, records, same, out),
+                Some(3) => self.run_values::<3, SHAPE>(run, records, same, out),
+                Some(4) => self.run_values::<4, SHAPE>(run, records, same, out),
                 // Not this piece's placements: the whole-board way.
                 _ => out.extend(
                     same.iter()
@@ -388,7 +408,7 @@ impl Bcts {
 
     /// The values of `placements`, all of one piece and rotation covering `WIDTH` columns.
     #[inline(always)]
-    fn run_values<const WIDTH: usize>(
+    fn run_values<const WIDTH: usize, const SHAPE: bool>(
         &self,
         run: &Run<'_>,
         records: &mut Vec<PlacementRecord>,
@@ -404,7 +424,6 @@ impl Bcts {
         let (top, bottom) = first.piece.vertical_extent(first.rotation);
         let half_rows = (bottom - top) as f64 / 2.0;
         let floor_row = run.board.height() as i32 - 1;
-        let shape = self.uses_shape();
         // The orientation's cells per column as `PieceColumns::placed` gives them for pivot
         // row 4 on a board of every row (bit dy + 4 of column k), and its first column's
         // offset from the pivot column: taken once for the run, so that each placement costs
@@ -452,7 +471,7 @@ impl Bcts {
                     // `eroded_piece_cells` stays 0: the placement clears no row. The same sum
                     // as `weighted_cost` of all the features: the DU one reads only these
                     // eight.
-                    if shape {
+                    if SHAPE {
                         let x0 = placed.first_column;
                         let all = with_shape::<WIDTH>(run.terms, x0, &columns, &du, run.rows);
                         self.weighted_cost(&all)
