@@ -43,6 +43,7 @@ struct BoardTerms {
     column_transitions: [u32; SLOTS],
     well_sums: [u32; SLOTS],
     hole_depth: [u32; SLOTS],
+    /// The column heights, when built for weights that use them (0 otherwise).
     heights: [u32; SLOTS],
     /// `covered_left[s]`: the union of the covered cells of slots `0..s`.
     covered_left: [u32; SLOTS + 1],
@@ -132,8 +133,10 @@ impl BoardTerms {
     /// The terms of `board`. Built in place, field by field, with the totals summed on the
     /// way: the struct is about 600 bytes, and building its arrays as locals first cost a
     /// copy of all of them per search.
+    ///
+    /// The heights are computed only when `SHAPE` (weights that use them).
     #[inline(always)]
-    fn new(board: &Board, rows: Rows) -> BoardTerms {
+    fn new<const SHAPE: bool>(board: &Board, rows: Rows) -> BoardTerms {
         let mut terms = BoardTerms {
             columns: padded_columns(board),
             holes: [0; SLOTS],
@@ -165,7 +168,9 @@ impl BoardTerms {
             terms.column_transitions[slot] = column_transitions;
             terms.well_sums[slot] = well_sums;
             terms.hole_depth[slot] = hole_depth;
-            terms.heights[slot] = height_of(column, rows);
+            if SHAPE {
+                terms.heights[slot] = height_of(column, rows);
+            }
             terms.holes_total += holes;
             terms.column_transitions_total += column_transitions;
             terms.well_sums_total += well_sums;
@@ -195,14 +200,19 @@ pub(crate) fn whole_board_values(board: &Board) -> [f64; FEATURE_COUNT] {
         floor: board.floor_row_bit(),
         height: board.height() as u32,
     };
-    values_of_columns(&padded_columns(board), rows)
+    values_of_columns::<true>(&padded_columns(board), rows)
 }
 
 /// The board features (the placement features 0) of the board whose columns are `columns`
 /// (padded with walls, as [`padded_columns`] gives them): [`whole_board_values`] of a board
 /// that need not be built, such as the one a placement leaves once its full rows are gone.
+/// Without `SHAPE` the board-shape features (wall height, column heights, differences) are
+/// left 0, for weights that do not use them.
 #[inline(always)]
-fn values_of_columns(columns: &[u32; SLOTS], rows: Rows) -> [f64; FEATURE_COUNT] {
+fn values_of_columns<const SHAPE: bool>(
+    columns: &[u32; SLOTS],
+    rows: Rows,
+) -> [f64; FEATURE_COUNT] {
     let (mut holes, mut column_transitions, mut well_sums, mut hole_depth) = (0, 0, 0, 0);
     let mut covered = 0;
     let mut heights = [0u32; BOARD_WIDTH];
@@ -215,7 +225,9 @@ fn values_of_columns(columns: &[u32; SLOTS], rows: Rows) -> [f64; FEATURE_COUNT]
         column_transitions += column_transitions_of(column_covered);
         well_sums += well_sums_of(columns[slot - 1], column, columns[slot + 1], rows);
         hole_depth += hole_depth_of(column, column_covered);
-        *height = height_of(column, rows);
+        if SHAPE {
+            *height = height_of(column, rows);
+        }
     }
     // Every pair of neighbours from the left wall to the right wall (slots 1..=12).
     let mut row_transitions = 0;
@@ -229,8 +241,10 @@ fn values_of_columns(columns: &[u32; SLOTS], rows: Rows) -> [f64; FEATURE_COUNT]
     values[index::WELL_SUMS] = well_sums as f64;
     values[index::HOLE_DEPTH] = hole_depth as f64;
     values[index::ROWS_WITH_HOLES] = covered.count_ones() as f64;
-    values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
-    write_heights(&heights, &mut values);
+    if SHAPE {
+        values[index::WALL_HEIGHT] = heights.iter().copied().max().unwrap_or(0) as f64;
+        write_heights(&heights, &mut values);
+    }
     values
 }
 
@@ -365,17 +379,23 @@ impl Bcts {
             floor: board.floor_row_bit(),
             height: board.height() as u32,
         };
-        let run = Run {
-            board,
-            terms: &BoardTerms::new(board, rows),
-            piece_columns: PieceColumns::of(first.piece),
-            rows,
-        };
         // The DU presets (no board-shape weight) get their own copy of the leaf loop, which
         // neither computes the heights nor keeps the placement's columns for them.
         if self.uses_shape() {
+            let run = Run {
+                board,
+                terms: &BoardTerms::new::<true>(board, rows),
+                piece_columns: PieceColumns::of(first.piece),
+                rows,
+            };
             self.runs_values::<true>(&run, records, placements, out);
         } else {
+            let run = Run {
+                board,
+                terms: &BoardTerms::new::<false>(board, rows),
+                piece_columns: PieceColumns::of(first.piece),
+                rows,
+            };
             self.runs_values::<false>(&run, records, placements, out);
         }
     }
@@ -479,9 +499,13 @@ impl Bcts {
                         self.du_cost_without_clears(&du)
                     }
                 }
-                After::Clears(full) => {
-                    self.cost_after_clearing(run.terms, &placed, full, landing_height, run.rows)
-                }
+                After::Clears(full) => self.cost_after_clearing::<SHAPE>(
+                    run.terms,
+                    &placed,
+                    full,
+                    landing_height,
+                    run.rows,
+                ),
             };
             out.push(LinkValue {
                 rule: ChainRule::Neutral,
@@ -499,7 +523,7 @@ impl Bcts {
     /// search and the record: about half the work of [`link_value_by_locking`] on the 3 % of
     /// a game's leaves that clear rows.
     #[inline(always)]
-    fn cost_after_clearing(
+    fn cost_after_clearing<const SHAPE: bool>(
         &self,
         terms: &BoardTerms,
         placed: &PlacedColumns,
@@ -516,7 +540,7 @@ impl Bcts {
         for column in &mut columns[2..2 + BOARD_WIDTH] {
             *column = without_rows(*column, full);
         }
-        let mut values = values_of_columns(&columns, rows);
+        let mut values = values_of_columns::<SHAPE>(&columns, rows);
         values[index::LANDING_HEIGHT] = landing_height;
         values[index::ERODED_PIECE_CELLS] = (full.count_ones() * piece_cells_cleared) as f64;
         self.weighted_cost(&values)
