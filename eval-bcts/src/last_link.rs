@@ -51,6 +51,11 @@ struct BoardTerms {
     covered_right: [u32; SLOTS + 1],
     /// `pairs[s]`: the row transitions between slots `s` and `s + 1`.
     pairs: [u32; SLOTS - 1],
+    /// `left_walled[s]`: the empty cells of slot `s` whose left neighbour is occupied (0 for
+    /// the walls and the outer slots).
+    left_walled: [u32; SLOTS],
+    /// `right_walled[s]`: the empty cells of slot `s` whose right neighbour is occupied.
+    right_walled: [u32; SLOTS],
     full_rows: FullRows,
     holes_total: u32,
     column_transitions_total: u32,
@@ -96,7 +101,13 @@ fn column_transitions_of(covered: u32) -> u32 {
 #[inline(always)]
 fn well_sums_of(left: u32, column: u32, right: u32, rows: Rows) -> u32 {
     let empty = !column & rows.all;
-    let mut well_cells = empty & left & right;
+    well_depths(empty & left & right, empty)
+}
+
+/// The well sums of the well cells `well_cells` of a column whose empty cells are `empty`:
+/// for each, 1 + the empty cells directly below it.
+#[inline(always)]
+fn well_depths(mut well_cells: u32, empty: u32) -> u32 {
     let mut sum = 0;
     while well_cells != 0 {
         let row = well_cells.trailing_zeros();
@@ -147,6 +158,8 @@ impl BoardTerms {
             covered_left: [0; SLOTS + 1],
             covered_right: [0; SLOTS + 1],
             pairs: [0; SLOTS - 1],
+            left_walled: [0; SLOTS],
+            right_walled: [0; SLOTS],
             full_rows: FullRows::new(board),
             holes_total: 0,
             column_transitions_total: 0,
@@ -158,6 +171,9 @@ impl BoardTerms {
         let mut covered = [0; SLOTS];
         for slot in 2..2 + BOARD_WIDTH {
             let column = columns[slot];
+            let empty = !column & rows.all;
+            terms.left_walled[slot] = empty & columns[slot - 1];
+            terms.right_walled[slot] = empty & columns[slot + 1];
             let column_covered = covered_of(column, rows);
             covered[slot] = column_covered;
             let holes = column_covered.count_ones();
@@ -314,13 +330,12 @@ fn board_features_after<const WIDTH: usize>(
         well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
             - terms.well_sums[x0 + k];
     }
-    well_sums += well_sums_of(columns[0], columns[1], placed.cells[0], rows);
-    well_sums += well_sums_of(
-        placed.cells[WIDTH - 1],
-        columns[WIDTH + 2],
-        columns[WIDTH + 3],
-        rows,
-    );
+    // The side columns' new well cells: empty, walled on the far side already (the board's
+    // `left_walled` / `right_walled`, one load), and next to one of the piece's cells.
+    let gained_left = terms.left_walled[x0 + 1] & placed.cells[0];
+    well_sums += well_depths(gained_left, !columns[1] & rows.all);
+    let gained_right = terms.right_walled[x0 + WIDTH + 2] & placed.cells[WIDTH - 1];
+    well_sums += well_depths(gained_right, !columns[WIDTH + 2] & rows.all);
     let mut row_transitions = terms.row_transitions_total;
     for k in 1..WIDTH + 2 {
         row_transitions =
