@@ -379,7 +379,7 @@ impl Taus {
     /// ([`PieceGenerator::after_placement`]), one step of three components each, which made
     /// it a sizeable share of a fast game's time. A step is linear over GF(2) (shifts, masks
     /// and XORs), so `2^k` steps of a component are a fixed 32 × 32 bit matrix, applied here
-    /// as eight lookups of 4-bit pieces of the state in [`JUMP_TABLES`] (the images of those
+    /// as eight lookups of 4-bit pieces of the state in `JUMP_TABLES` (the images of those
     /// 4 bits, XORed): jumps of 32, 16, 8 and 4 steps, then single steps for the rest.
     #[inline]
     pub fn skip(&mut self, count: u32) {
