@@ -349,17 +349,55 @@ impl Taus {
         taus
     }
 
+    /// The three components' step constants `(a, b, c, d)` of
+    /// `T(s, a, b, c, d) = ((s & c) << d) ^ (((s << a) ^ s) >> b)`.
+    const STEPS: [(u32, u32, u32, u32); 3] = [
+        (13, 19, 0xFFFF_FFFE, 12),
+        (2, 25, 0xFFFF_FFF8, 4),
+        (3, 11, 0xFFFF_FFF0, 17),
+    ];
+
+    /// One step of one component: `T(s, a, b, c, d)`.
+    #[inline(always)]
+    const fn step(s: u32, (a, b, c, d): (u32, u32, u32, u32)) -> u32 {
+        ((s & c) << d) ^ (((s << a) ^ s) >> b)
+    }
+
     /// The next output (`gsl_rng_get`).
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        #[inline]
-        fn step(s: u32, a: u32, b: u32, c: u32, d: u32) -> u32 {
-            ((s & c) << d) ^ (((s << a) ^ s) >> b)
-        }
-        self.s1 = step(self.s1, 13, 19, 0xFFFF_FFFE, 12);
-        self.s2 = step(self.s2, 2, 25, 0xFFFF_FFF8, 4);
-        self.s3 = step(self.s3, 3, 11, 0xFFFF_FFF0, 17);
+        self.s1 = Self::step(self.s1, Self::STEPS[0]);
+        self.s2 = Self::step(self.s2, Self::STEPS[1]);
+        self.s3 = Self::step(self.s3, Self::STEPS[2]);
         self.s1 ^ self.s2 ^ self.s3
+    }
+
+    /// Draws `count` outputs and throws them away: the state [`Taus::next_u32`] called
+    /// `count` times leaves, bit for bit.
+    ///
+    /// The `mdptetris` generator skips 9 to 34 draws per piece
+    /// ([`PieceGenerator::after_placement`]), one step of three components each, which made
+    /// it a sizeable share of a fast game's time. A step is linear over GF(2) (shifts, masks
+    /// and XORs), so `2^k` steps of a component are a fixed 32 × 32 bit matrix, applied here
+    /// as eight lookups of 4-bit pieces of the state in `JUMP_TABLES` (the images of those
+    /// 4 bits, XORed): jumps of 32, 16, 8 and 4 steps, then single steps for the rest.
+    #[inline]
+    pub fn skip(&mut self, count: u32) {
+        let mut left = count;
+        while left >= 4 {
+            // The largest jump that fits: 4 << power steps.
+            let power = (u32::BITS - 1 - (left >> 2).leading_zeros()).min(JUMP_POWERS as u32 - 1);
+            let tables = &JUMP_TABLES[power as usize];
+            self.s1 = jump(self.s1, &tables[0]);
+            self.s2 = jump(self.s2, &tables[1]);
+            self.s3 = jump(self.s3, &tables[2]);
+            left -= 4 << power;
+        }
+        for _ in 0..left {
+            self.s1 = Self::step(self.s1, Self::STEPS[0]);
+            self.s2 = Self::step(self.s2, Self::STEPS[1]);
+            self.s3 = Self::step(self.s3, Self::STEPS[2]);
+        }
     }
 
     /// MDPTetris's piece of one output `x`: `⌊7 · x / 2³²⌋` (exact in 64-bit integers; MDPTetris
@@ -382,6 +420,69 @@ impl Taus {
         Piece::J,
         Piece::L,
     ];
+}
+
+/// How many jump sizes [`Taus::skip`] has tables for: 4, 8, 16 and 32 steps.
+const JUMP_POWERS: usize = 4;
+
+/// One component's jump of a fixed number of steps: `table[q][v]` is the state that jump
+/// makes of the state holding just the 4-bit value `v` at bits `4q..4q + 4`. The jump is
+/// linear, so the jump of any state is the XOR of its eight 4-bit pieces' images.
+type JumpTable = [[u32; 16]; 8];
+
+/// [`Taus::skip`]'s tables, built at compile time by stepping the basis states:
+/// `JUMP_TABLES[p][i]` jumps `4 << p` steps of component `i` (6 KiB in all).
+static JUMP_TABLES: [[JumpTable; 3]; JUMP_POWERS] = {
+    let mut tables = [[[[0u32; 16]; 8]; 3]; JUMP_POWERS];
+    let mut power = 0;
+    while power < JUMP_POWERS {
+        let mut component = 0;
+        while component < 3 {
+            // The image of each single bit after 4 << power steps.
+            let mut images = [0u32; 32];
+            let mut bit = 0;
+            while bit < 32 {
+                let mut state = 1u32 << bit;
+                let mut step = 0;
+                while step < 4 << power {
+                    state = Taus::step(state, Taus::STEPS[component]);
+                    step += 1;
+                }
+                images[bit] = state;
+                bit += 1;
+            }
+            let mut nibble = 0;
+            while nibble < 8 {
+                let mut value = 0;
+                while value < 16 {
+                    let mut image = 0;
+                    let mut k = 0;
+                    while k < 4 {
+                        if value >> k & 1 != 0 {
+                            image ^= images[4 * nibble + k];
+                        }
+                        k += 1;
+                    }
+                    tables[power][component][nibble][value] = image;
+                    value += 1;
+                }
+                nibble += 1;
+            }
+            component += 1;
+        }
+        power += 1;
+    }
+    tables
+};
+
+/// The jump of `table` applied to `state`: the XOR of the images of its eight 4-bit pieces.
+#[inline(always)]
+fn jump(state: u32, table: &JumpTable) -> u32 {
+    let mut image = 0;
+    for (nibble, images) in table.iter().enumerate() {
+        image ^= images[(state >> (4 * nibble) & 0xF) as usize];
+    }
+    image
 }
 
 /// A generator chosen by name: `uniform`, `nes`, `bag7`, `sz`, `java`, `mdptetris` or
@@ -610,9 +711,10 @@ impl PieceGenerator {
     /// any searcher may play this generator.
     pub fn after_placement(&mut self, board_before: &Board, piece: Piece) {
         if let Source::MdpTetris(taus) = &mut self.source {
-            for _ in 0..crate::straight_drop::drops_inside_field(board_before, piece) {
-                taus.next_u32();
-            }
+            taus.skip(crate::straight_drop::drops_inside_field(
+                board_before,
+                piece,
+            ));
         }
     }
 
@@ -917,6 +1019,31 @@ mod tests {
         // the low 32 bits of 69069 · seed count, so 2^32 + 1 is seed 1.
         assert_eq!(Taus::new((1 << 32) + 1), Taus::new(1));
         assert_ne!(Taus::new(1 << 32), Taus::new(1));
+    }
+
+    #[test]
+    fn skipping_draws_is_drawing_them() {
+        // GSL's vectors above, reached by skipping: seed 12345's 8th output after skipping 7,
+        // seed 4294967295's 6th after skipping 5.
+        let mut taus = Taus::new(12345);
+        taus.skip(7);
+        assert_eq!(taus.next_u32(), 3945595778);
+        let mut taus = Taus::new(4294967295);
+        taus.skip(5);
+        assert_eq!(taus.next_u32(), 1109722451);
+        // Every count a piece can skip (up to 34 drops) and beyond, from a few states: the
+        // jumps of 4, 8, 16 and 32 steps are the steps themselves.
+        for seed in [1, 7, 12345, u64::MAX] {
+            for count in 0..=200 {
+                let mut stepped = Taus::new(seed);
+                let mut skipped = stepped;
+                for _ in 0..count {
+                    stepped.next_u32();
+                }
+                skipped.skip(count);
+                assert_eq!(skipped, stepped, "seed {seed}, {count} draws");
+            }
+        }
     }
 
     /// MDPTetris's raw pieces of seed 1 (one per taus output, no game), from MDPTetris

@@ -18,7 +18,7 @@ use crate::{FEATURE_COUNT, index, write_heights};
 /// column walk's empty row above the wall.
 const ROWS_ABOVE: u32 = 5;
 
-/// A board with [`ROWS_ABOVE`] rows above its field of height H: bit `y + 5` of a column is
+/// A board with `ROWS_ABOVE` (5) rows above its field of height H: bit `y + 5` of a column is
 /// the cell on row `y` (row 0 the field's top row, so bits 0..5 are the rows −5..−1 above the
 /// field), H + 5 rows in all. The height of a cell is counted from the floor as on the field,
 /// so a cell above the field is higher than H.
