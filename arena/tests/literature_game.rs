@@ -299,7 +299,10 @@ fn mdptetris_games_deal_after_each_placement_replay_and_refuse_a_preview() {
         assert!(printed.contains("\nlines "), "{printed}");
         let replay = json(&fs::read_to_string(path).unwrap());
         assert_eq!(replay["generator"], "mdptetris", "{strategy}");
-        assert_eq!(replay["rules"]["game_over_rule"], "literature", "{strategy}");
+        assert_eq!(
+            replay["rules"]["game_over_rule"], "literature",
+            "{strategy}"
+        );
         assert_eq!(replay["strategy"], strategy);
         assert_eq!(replay["result"]["end"], "game_over", "{strategy}");
         let verified = json(&succeed(&["replay", path, "--redecide", "--json"]));
