@@ -230,25 +230,9 @@ fn reference_wells(board: &Board) -> u32 {
     sum
 }
 
-/// A seeded random board of height 4..=32: uniform, sparse, or stacked columns with gaps.
+/// A seeded random board (`tetris_fixtures::random_board`) from `rng`.
 fn random_board(rng: &mut Pcg64Mcg) -> Board {
-    let height = 4 + (rng.next_u32() % 29) as usize;
-    let mut board = Board::new(height).unwrap();
-    let pattern = rng.next_u32() % 3;
-    for x in 0..BOARD_WIDTH {
-        let column_height = rng.next_u32() as usize % (height + 1);
-        for y in 0..height {
-            let occupied = match pattern {
-                0 => rng.next_u32() % 2 == 0,
-                1 => rng.next_u32() % 8 == 0,
-                _ => y >= height - column_height && rng.next_u32() % 6 != 0,
-            };
-            if occupied {
-                board.set(x, y);
-            }
-        }
-    }
-    board
+    tetris_fixtures::random_board(&mut || rng.next_u32())
 }
 
 #[test]
