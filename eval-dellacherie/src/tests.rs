@@ -312,24 +312,10 @@ fn cost_is_the_negated_weighted_sum_of_the_features_bit_for_bit() {
     }
 }
 
-/// Every lock placement of `piece` on `board` (every rotation, column and row where it rests),
-/// in a seeded random order, so that one orientation's placements come in runs of any length.
+/// Every lock placement of `piece` on `board`, shuffled from `rng`
+/// (`tetris_fixtures::shuffled_lock_placements`).
 fn shuffled_lock_placements(board: &Board, piece: Piece, rng: &mut Pcg64Mcg) -> Vec<Placement> {
-    let mut placements = Vec::new();
-    for rotation in 0..piece.orientation_count() {
-        for x in -2..BOARD_WIDTH as i8 + 2 {
-            for y in -2..board.height() as i8 {
-                let placement = Placement::new(piece, PieceState { x, y, rotation });
-                if placement.is_lock_placement_on(board) {
-                    placements.push(placement);
-                }
-            }
-        }
-    }
-    for i in (1..placements.len()).rev() {
-        placements.swap(i, rng.next_u32() as usize % (i + 1));
-    }
-    placements
+    tetris_fixtures::shuffled_lock_placements(board, piece, &mut || rng.next_u32())
 }
 
 #[test]
