@@ -1,9 +1,6 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{
-    ChainOptions, LookaheadChain, Piece, PieceState, Placement, PlacementRecord,
-    link_value_by_locking,
-};
+use tetris_core::{ChainOptions, LookaheadChain, Piece, PieceState, Placement, PlacementRecord};
 use tetris_search_drop::DropFromAbove;
 
 use super::*;
@@ -357,18 +354,14 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
         for piece in Piece::ALL {
             let placements = shuffled_lock_placements(&board, piece, &mut rng);
             for evaluator in &evaluators {
-                evaluator.last_link_values(&board, &mut records, &placements, &mut out);
-                assert_eq!(out.len(), placements.len());
-                for (&placement, fast) in placements.iter().zip(&out) {
-                    let whole = link_value_by_locking(evaluator, &board, &mut records, placement);
-                    assert_eq!(whole.rule, fast.rule);
-                    assert_eq!(
-                        whole.cost.to_bits(),
-                        fast.cost.to_bits(),
-                        "{placement:?} on\n{board}"
-                    );
-                    let mut after = board;
-                    let lock = after.lock(placement.piece, placement.state());
+                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
+                    evaluator,
+                    &board,
+                    &mut records,
+                    &placements,
+                    &mut out,
+                );
+                for lock in outcomes {
                     clearing += usize::from(lock.rows_cleared > 0);
                     above += usize::from(lock.cells_above_top > 0);
                     checked += 1;

@@ -1,8 +1,6 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{
-    BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord, link_value_by_locking,
-};
+use tetris_core::{BOARD_WIDTH, Board, Error, Piece, PieceState, Placement, PlacementRecord};
 
 use super::*;
 
@@ -359,20 +357,15 @@ fn leaf_values_in_any_order_equal_locking_each_placement_bit_for_bit() {
                 .filter(|w| (w[0].piece, w[0].rotation) != (w[1].piece, w[1].rotation))
                 .count();
             for evaluator in &evaluators {
-                evaluator.last_link_values(&board, &mut records, &placements, &mut out);
-                assert_eq!(out.len(), placements.len());
-                for (&placement, fast) in placements.iter().zip(&out) {
-                    let whole = link_value_by_locking(evaluator, &board, &mut records, placement);
-                    assert_eq!(whole.rule, fast.rule);
-                    assert_eq!(
-                        whole.cost.to_bits(),
-                        fast.cost.to_bits(),
-                        "{placement:?} on\n{board}"
-                    );
-                    let mut after = board;
-                    clearing += usize::from(
-                        after.lock(placement.piece, placement.state()).rows_cleared > 0,
-                    );
+                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
+                    evaluator,
+                    &board,
+                    &mut records,
+                    &placements,
+                    &mut out,
+                );
+                for lock in outcomes {
+                    clearing += usize::from(lock.rows_cleared > 0);
                     checked += 1;
                 }
             }

@@ -8,8 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::{
-    BOARD_WIDTH, Board, Evaluator, LinkValue, Piece, PlacementRecord, Placements, SearchOptions,
-    Searcher, link_value_by_locking,
+    BOARD_WIDTH, Board, LinkValue, Piece, PlacementRecord, Placements, SearchOptions, Searcher,
 };
 use tetris_registry::{
     AnyEvaluator, WeightsChoice, evaluator_by_name, evaluator_from_weights_json, evaluators,
@@ -88,19 +87,15 @@ fn fast_leaf_values_equal_whole_board_values_for_every_evaluator() {
             let mut records = earlier_records(&mut rng, board.height() as usize);
             for piece in Piece::ALL {
                 bfs.search(&board, piece, SearchOptions::default(), &mut placements);
-                evaluator.last_link_values(&board, &mut records, placements.as_slice(), &mut fast);
-                assert_eq!(fast.len(), placements.len());
-                for (&placement, fast) in placements.iter().zip(&fast) {
-                    let whole = link_value_by_locking(&evaluator, &board, &mut records, placement);
-                    assert!(
-                        whole.rule == fast.rule && whole.cost.to_bits() == fast.cost.to_bits(),
-                        "{}: {placement:?} after {} earlier links on\n{board}\nfast {fast:?}, \
-                         whole board {whole:?}",
-                        entry.name,
-                        records.len()
-                    );
-                    let mut after = board;
-                    clearing += usize::from(after.lock(piece, placement.state()).rows_cleared > 0);
+                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
+                    &evaluator,
+                    &board,
+                    &mut records,
+                    placements.as_slice(),
+                    &mut fast,
+                );
+                for lock in outcomes {
+                    clearing += usize::from(lock.rows_cleared > 0);
                     with_earlier += usize::from(!records.is_empty());
                     pairs += 1;
                 }
