@@ -54,6 +54,9 @@ pub enum Command {
     /// Merge the parts of a sharded run (`tournament`, `nes` or `stats` with --shard K/N)
     /// into exactly the unsharded run's output.
     Merge(commands::merge::Args),
+    /// Serve the engines over HTTP: a move server with a JSON API and StackRabbit's endpoints.
+    #[cfg(feature = "serve")]
+    Serve(commands::serve::Args),
 }
 
 /// Runs a parsed command line.
@@ -71,5 +74,7 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Stats(args) => commands::stats::run(args),
         Command::Nes(args) => commands::nes::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => commands::serve::run(args),
     }
 }

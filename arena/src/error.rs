@@ -37,6 +37,9 @@ pub enum ArenaError {
     /// A merge's request that breaks one of its rules.
     #[error(transparent)]
     MergeRequest(#[from] crate::request::merge::MergeRequestError),
+    /// A served request that breaks a rule of the server.
+    #[error(transparent)]
+    ServeRequest(#[from] crate::request::serve::ServeRequestError),
     /// A piece file with fewer pieces than `arena sequence` asked for.
     #[error(transparent)]
     TooFewPieces(#[from] crate::request::sequence::TooFewPieces),

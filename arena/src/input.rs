@@ -56,6 +56,14 @@ pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
         }
         lines.into_iter().map(str::to_string).collect()
     };
+    board_from_rows(&rows, height, &format!("board file {shown}"))
+}
+
+/// The board of `rows` (top row first, 10 `#`/`.` characters each), which must be exactly
+/// `height` rows: a board file's, or a request's (`name` starts the messages: `board file
+/// PATH`, or `board`).
+pub fn board_from_rows(rows: &[String], height: u8, name: &str) -> Result<Board, ArenaError> {
+    let bad_board = |message: String| ArenaError::Usage(format!("{name}: {message}"));
     // The row count is checked against the height asked for before the rows are parsed, so
     // that a board of the wrong size is reported as such whatever its height.
     if rows.len() != height as usize {
@@ -64,7 +72,42 @@ pub fn read_board(path: &Path, height: u8) -> Result<Board, ArenaError> {
             row_count(rows.len())
         )));
     }
-    Board::from_rows(&rows).map_err(|error| bad_board(error.to_string()))
+    Board::from_rows(rows).map_err(|error| bad_board(error.to_string()))
+}
+
+/// The board of `cells`: `height` × 10 characters, `0` empty and `1` occupied, row by row from
+/// the top (StackRabbit's board form, which the move server also takes; `name` starts the
+/// messages).
+pub fn board_from_cells(cells: &str, height: u8, name: &str) -> Result<Board, ArenaError> {
+    let expected = usize::from(height) * tetris_core::BOARD_WIDTH;
+    let found = cells.chars().count();
+    if found != expected {
+        return Err(ArenaError::Usage(format!(
+            "{name}: {found} cells, expected {expected} (10 × {height}, top row first, 0 empty \
+             and 1 occupied)"
+        )));
+    }
+    if let Some((index, character)) = cells
+        .chars()
+        .enumerate()
+        .find(|(_, character)| !matches!(character, '0' | '1'))
+    {
+        return Err(ArenaError::Usage(format!(
+            "{name}: cell {} is {character:?}: cells are 0 (empty) or 1 (occupied)",
+            index + 1
+        )));
+    }
+    // Every character is 0 or 1 from here on, one byte each.
+    let rows: Vec<String> = cells
+        .as_bytes()
+        .chunks(tetris_core::BOARD_WIDTH)
+        .map(|row| {
+            row.iter()
+                .map(|&cell| if cell == b'1' { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    Board::from_rows(&rows).map_err(|error| ArenaError::Usage(format!("{name}: {error}")))
 }
 
 /// `1 row`, `N rows`.

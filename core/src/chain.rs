@@ -203,6 +203,19 @@ impl ChainValue {
         self.cost < other.cost
     }
 
+    /// The ranking of [`ChainValue::is_better_than`] as a total order, best first: `Less` when
+    /// this chain is better than `other`, `Greater` when it is worse, `Equal` when neither is.
+    /// Costs compare by [`f64::total_cmp`], so a sort by it never meets an inconsistent order
+    /// (a NaN cost, which no evaluator gives, would rank after every number).
+    pub fn ranking(&self, other: &ChainValue) -> std::cmp::Ordering {
+        other
+            .length
+            .cmp(&self.length)
+            .then(self.unknown_pieces_lost.cmp(&other.unknown_pieces_lost))
+            .then(rule_rank(self.rule).cmp(&rule_rank(other.rule)))
+            .then(self.cost.total_cmp(&other.cost))
+    }
+
     /// Whether the evaluator prefers this chain.
     pub fn is_preferred(&self) -> bool {
         self.rule == ChainRule::Prefer
@@ -1067,6 +1080,42 @@ mod tests {
                 .all(|entry| entry.value.is_none())
         );
         assert_eq!(chain.first_placement_values().len(), 17);
+    }
+
+    #[test]
+    fn ranking_orders_as_is_better_than() {
+        let value = |length, lost, rule, cost| ChainValue {
+            length,
+            unknown_pieces_lost: lost,
+            rule,
+            cost,
+        };
+        let values = [
+            value(2, 0, ChainRule::Neutral, 3.0),
+            value(1, 0, ChainRule::Prefer, -9.0),
+            value(2, 1, ChainRule::Prefer, 0.0),
+            value(2, 0, ChainRule::Prefer, 5.0),
+            value(2, 0, ChainRule::Reject, -1.0),
+            value(2, 0, ChainRule::Neutral, -0.5),
+            value(2, 0, ChainRule::Neutral, 3.0),
+        ];
+        for a in &values {
+            for b in &values {
+                let expected = if a.is_better_than(b) {
+                    std::cmp::Ordering::Less
+                } else if b.is_better_than(a) {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                };
+                assert_eq!(a.ranking(b), expected, "{a:?} vs {b:?}");
+            }
+        }
+        // Prefer beats Neutral, which beats Reject, whatever the costs; a longer chain first.
+        let mut sorted = values.to_vec();
+        sorted.sort_by(ChainValue::ranking);
+        let costs: Vec<f64> = sorted.iter().map(|value| value.cost).collect();
+        assert_eq!(costs, [5.0, -0.5, 3.0, 3.0, -1.0, 0.0, -9.0]);
     }
 
     #[test]

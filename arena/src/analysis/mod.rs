@@ -5,6 +5,7 @@ pub mod features;
 pub mod nes;
 pub mod pieces;
 pub mod position;
+pub mod ranking;
 pub mod stats;
 pub mod tournament;
 

@@ -161,7 +161,7 @@ pub fn analyze_in(
 /// in the full search. The filter recognises the current piece's level by its board: every
 /// later board differs from the original, since a placement stores 1 to 4 cells (its pivot
 /// cell is always on the field) and a clear removes a multiple of 10.
-fn best_chain_from(
+pub(crate) fn best_chain_from(
     searcher: &mut AnySearcher,
     evaluator: &AnyEvaluator,
     board: &Board,
@@ -183,7 +183,7 @@ fn best_chain_from(
 }
 
 /// All of the evaluator's features of the chain `placements` played from `board`.
-fn chain_features(
+pub(crate) fn chain_features(
     evaluator: &AnyEvaluator,
     board: &Board,
     placements: &[Placement],
@@ -192,7 +192,7 @@ fn chain_features(
 }
 
 /// The path the searcher recorded for `placement` in `paths`.
-fn path_of(paths: &Placements, placement: &Placement) -> Option<Vec<Input>> {
+pub(crate) fn path_of(paths: &Placements, placement: &Placement) -> Option<Vec<Input>> {
     let index = paths.iter().position(|candidate| candidate == placement)?;
     paths.path(index).map(<[Input]>::to_vec)
 }

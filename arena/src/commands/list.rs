@@ -3,50 +3,12 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
 use tetris_core::{GameOverRule, GeneratorKind};
-use tetris_registry::{
-    STRATEGY_OPTIONS, evaluator_names, evaluator_presets, evaluators, searcher_names, searchers,
-};
+use tetris_registry::{STRATEGY_OPTIONS, evaluator_names, evaluator_presets, searchers};
 
 use crate::error::ArenaError;
-use crate::report::output::{MadeBy, pretty_json, print_output};
-
-/// One evaluator in `arena list --json`.
-#[derive(Serialize)]
-struct EvaluatorJson {
-    name: &'static str,
-    presets: Vec<&'static str>,
-    default_preset: Option<&'static str>,
-}
-
-/// A name and what it means, in `arena list --json`.
-#[derive(Serialize)]
-struct NamedJson {
-    name: &'static str,
-    description: &'static str,
-}
-
-/// One searcher's defaults in `arena list --json`.
-#[derive(Serialize)]
-struct SearcherJson {
-    name: &'static str,
-    description: &'static str,
-    gravity_aware: bool,
-    game_over_rule: GameOverRule,
-}
-
-/// `arena list --json`.
-#[derive(Serialize)]
-struct ListJson {
-    searchers: Vec<&'static str>,
-    evaluators: Vec<EvaluatorJson>,
-    generators: &'static [&'static str],
-    searcher_details: Vec<SearcherJson>,
-    strategy_options: Vec<NamedJson>,
-    game_over_rules: Vec<NamedJson>,
-    made_by: MadeBy,
-}
+use crate::report::list::ListJson;
+use crate::report::output::{pretty_json, print_output};
 
 /// The strategy-name grammar, as listings show it.
 const GRAMMAR: &str = "SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]";
@@ -62,39 +24,7 @@ pub struct Args {
 /// Runs `arena list`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     if args.json {
-        let list = ListJson {
-            searchers: searcher_names(),
-            evaluators: evaluators()
-                .into_iter()
-                .map(|entry| EvaluatorJson {
-                    name: entry.name,
-                    presets: entry.presets.iter().map(|preset| preset.name).collect(),
-                    default_preset: entry.presets.first().map(|preset| preset.name),
-                })
-                .collect(),
-            generators: &GeneratorKind::NAMES,
-            searcher_details: searchers()
-                .into_iter()
-                .map(|entry| SearcherJson {
-                    name: entry.name,
-                    description: entry.description,
-                    gravity_aware: entry.gravity_aware,
-                    game_over_rule: entry.game_over_rule,
-                })
-                .collect(),
-            strategy_options: STRATEGY_OPTIONS
-                .iter()
-                .map(|&(name, description)| NamedJson { name, description })
-                .collect(),
-            game_over_rules: GameOverRule::ALL
-                .iter()
-                .map(|rule| NamedJson {
-                    name: rule.name(),
-                    description: rule.description(),
-                })
-                .collect(),
-            made_by: MadeBy::current(),
-        };
+        let list = ListJson::current();
         return print_output(&pretty_json(&list));
     }
     let mut text = String::from("searchers (default game-over rule):\n");

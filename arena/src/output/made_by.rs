@@ -47,6 +47,7 @@ pub const LIBRARY_COMMAND: &str = "(the tetris-arena library; no command recorde
 /// It is the one record of provenance: reports, part files, checkpoints and (later) replays
 /// all store this type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "serve", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MadeBy {
     /// The program: [`PROGRAM`].

@@ -16,11 +16,13 @@ use crate::sim::replay::{Replay, Verified};
 /// `arena play --json` (field order as in docs/spec/arena.md's contract). It holds nothing that depends
 /// on timing, so two runs print the same bytes.
 #[derive(Serialize)]
+#[cfg_attr(feature = "serve", derive(utoipa::ToSchema))]
 pub struct PlayJson {
     strategy: String,
     generator: String,
     seed: u64,
     board_height: u8,
+    #[cfg_attr(feature = "serve", schema(value_type = String))]
     game_over_rule: GameOverRule,
     pieces: u64,
     lines: u64,
@@ -29,6 +31,7 @@ pub struct PlayJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     placements: Option<Vec<PlayedPlacement>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serve", schema(value_type = Option<Object>))]
     estimate: Option<EstimateJson>,
     made_by: MadeBy,
 }

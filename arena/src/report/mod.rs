@@ -9,6 +9,7 @@
 pub mod features;
 pub mod game;
 pub mod html;
+pub mod list;
 pub mod nes;
 pub mod parts;
 pub mod plots;

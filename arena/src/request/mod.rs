@@ -25,6 +25,7 @@ pub mod game;
 pub mod merge;
 pub mod nes;
 pub mod sequence;
+pub mod serve;
 pub mod stats;
 pub mod tournament;
 pub mod tune;

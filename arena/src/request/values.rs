@@ -78,6 +78,26 @@ pub enum ValueError {
         /// What is wrong there.
         problem: String,
     },
+    /// An input-frame timeline that the gamepad search cannot follow.
+    #[error(
+        "timeline {text:?}: {problem} (a timeline is X, an input frame, and dots or dashes, \
+         frames without one, repeated: X. is 30 presses a second, X... 15; the gamepad search \
+         takes X. to X....... (tap rates 2 to 8))"
+    )]
+    Timeline {
+        /// The timeline as given.
+        text: String,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// A field that takes one piece letter and got something else.
+    #[error("{field} {text:?} is not a piece: one letter of T J Z O S L I, upper case")]
+    NotAPiece {
+        /// The field, e.g. `current`.
+        field: &'static str,
+        /// The text as given.
+        text: String,
+    },
     /// A `--row` rule name that names nothing.
     #[error("--row: unknown row rule {0:?}: use pivot or top")]
     UnknownRowRule(String),
@@ -283,6 +303,91 @@ impl TapRate {
     pub const PUBLISHED: TapRate = TapRate(2);
 }
 
+ranged_value! {
+    /// The move server's worker threads (`arena serve --workers`): the searches that run at
+    /// once.
+    Workers(usize), option "--workers", range 1, crate::run::MAX_JOBS,
+    note " (searches the server runs at once)"
+}
+
+ranged_value! {
+    /// Requests the move server lets wait for a worker (`arena serve --max-queue`); one more
+    /// is answered 503 at once.
+    QueueLength(usize), option "--max-queue", range 0, 100_000, note ""
+}
+
+ranged_value! {
+    /// The move server's time limit per request, in milliseconds (`arena serve --timeout-ms`):
+    /// 1 ms to 10 minutes.
+    TimeLimit(u64), option "--timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// The largest request body the move server reads, in bytes (`arena serve --max-body`):
+    /// 1 KiB to 16 MiB (a position is a few hundred bytes).
+    BodyLimit(usize), option "--max-body", range 1024, 16 << 20, note ""
+}
+
+ranged_value! {
+    /// How many ranked placements an analysis lists (the server's `top`): 1 to 200, more
+    /// than any piece has placements on a 10-wide field.
+    TopCount(usize), option "top", range 1, 200, note ""
+}
+
+/// One piece, by its letter (`T J Z O S L I`, upper case), for `field`.
+pub fn one_piece(field: &'static str, text: &str) -> Result<Piece, ValueError> {
+    let mut letters = text.chars();
+    match (letters.next().and_then(Piece::from_letter), letters.next()) {
+        (Some(piece), None) => Ok(piece),
+        _ => Err(ValueError::NotAPiece {
+            field,
+            text: text.to_string(),
+        }),
+    }
+}
+
+/// The tap rate of an input-frame timeline (StackRabbit's notation, which the move server
+/// takes): `X` marks a frame on which an input may start, `.` (or `-`) a frame without, and the
+/// pattern repeats. The gamepad search presses one thumb every T frames, so it follows exactly
+/// the timelines of one `X` then T − 1 dots, written once or repeated (`X.`, `X.X.` = 30 Hz; `X...`
+/// = 15 Hz), with T a [`TapRate`]. Mixed patterns (`X....X...X...`, 13.5 Hz) and a timeline
+/// that starts without an input frame are refused, never rounded.
+pub fn timeline(text: &str) -> Result<TapRate, ValueError> {
+    let refuse = |problem| {
+        Err(ValueError::Timeline {
+            text: text.to_string(),
+            problem,
+        })
+    };
+    if text.is_empty() {
+        return refuse("it is empty");
+    }
+    if !text.chars().all(|frame| matches!(frame, 'X' | '.' | '-')) {
+        return refuse("only X, . and - may appear");
+    }
+    let frames: Vec<bool> = text.chars().map(|frame| frame == 'X').collect();
+    let inputs = frames.iter().filter(|&&input| input).count();
+    if !frames[0] {
+        return refuse("it must start with X");
+    }
+    let period = frames.len() / inputs;
+    let regular = frames.len() % inputs == 0
+        && frames
+            .iter()
+            .enumerate()
+            .all(|(frame, &input)| input == (frame % period == 0));
+    if !regular {
+        return refuse("its inputs are not evenly spaced");
+    }
+    if period == 1 {
+        return refuse("an input on every frame is faster than the console reads a button");
+    }
+    match TapRate::try_from(period as u64) {
+        Ok(rate) => Ok(rate),
+        Err(_) => refuse("inputs further apart than every 8th frame"),
+    }
+}
+
 count_value! {
     /// The most pieces a game plays (`--max-pieces`): at least 1.
     MaxPieces, option "--max-pieces", minimum 1
@@ -395,6 +500,57 @@ impl FromStr for PieceList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_piece_is_one_upper_case_letter() {
+        assert_eq!(one_piece("current", "T"), Ok(Piece::T));
+        for bad in ["", "t", "TI", "X", "T "] {
+            assert_eq!(
+                one_piece("current", bad).unwrap_err().to_string(),
+                format!("current {bad:?} is not a piece: one letter of T J Z O S L I, upper case")
+            );
+        }
+    }
+
+    #[test]
+    fn timelines_of_one_input_every_t_frames_are_tap_rates() {
+        for (text, rate) in [
+            ("X.", 2),
+            ("X-", 2),
+            ("X.X.", 2),
+            ("X..", 3),
+            ("X...", 4),
+            ("X...X...", 4),
+            ("X.......", 8),
+        ] {
+            assert_eq!(timeline(text).map(TapRate::get), Ok(rate), "{text}");
+        }
+        for (text, problem) in [
+            ("", "it is empty"),
+            ("X.a", "only X, . and - may appear"),
+            (".X", "it must start with X"),
+            ("X....X...X...", "its inputs are not evenly spaced"),
+            ("X.X..", "its inputs are not evenly spaced"),
+            (
+                "X",
+                "an input on every frame is faster than the console reads a button",
+            ),
+            (
+                "XX",
+                "an input on every frame is faster than the console reads a button",
+            ),
+            ("X........", "inputs further apart than every 8th frame"),
+        ] {
+            assert_eq!(
+                timeline(text),
+                Err(ValueError::Timeline {
+                    text: text.to_string(),
+                    problem
+                }),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn ranges_are_inclusive_and_messages_name_the_option() {

@@ -9,9 +9,11 @@ use crate::sim::evaluation::Evaluation;
 /// One placement a strategy played: `{"piece","x","y","rotation","cleared"}` and, when
 /// recorded, `"path"` (see [`format_path`]) and `"evaluation"` (see [`Evaluation`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "serve", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PlayedPlacement {
     /// The piece.
+    #[cfg_attr(feature = "serve", schema(value_type = String))]
     pub piece: Piece,
     /// Pivot column.
     pub x: i8,
@@ -23,10 +25,12 @@ pub struct PlayedPlacement {
     pub cleared: u8,
     /// The input path from the spawn state to the lock state, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "path_text")]
+    #[cfg_attr(feature = "serve", schema(value_type = Option<String>))]
     pub path: Option<Vec<Input>>,
     /// The evaluator's cost and features of the chain behind the choice, when recorded
     /// (`arena play --features`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serve", schema(value_type = Option<Object>))]
     pub evaluation: Option<Evaluation>,
 }
 

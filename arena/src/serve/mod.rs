@@ -1,0 +1,312 @@
+//! `arena serve`: the engines as a move server over HTTP, for programs other than our own
+//! command line and Python package (NES analysis tools, trainers, stream overlays).
+//!
+//! - [`api`]: the native API under `/v1/` (JSON in, JSON out) and its OpenAPI document;
+//! - [`stackrabbit`]: StackRabbit's GET endpoints, so that tools written for that server work
+//!   unchanged when pointed at this one;
+//! - [`pool`]: the worker threads that run the searches.
+//!
+//! The server is a front end like the command line: every body or query becomes the command
+//! line's request, checked by the request layer, so a mistake gets the command line's message
+//! (in `{"error": "..."}` with status 400, or as plain text on StackRabbit's endpoints). What
+//! keeps it up whatever clients send: the body limit (413), the bounded queue (503 at once
+//! when full), the time limit per request (503 after it; the job is cancelled), bounded games
+//! ([`crate::request::serve`]), and searches on their own threads, never on the async ones.
+//! One log line per request goes to stderr; SIGINT or SIGTERM stops accepting, lets the
+//! requests in flight finish, and exits 0.
+
+pub mod api;
+pub mod pool;
+pub mod stackrabbit;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tower_http::cors::{Any, CorsLayer};
+use utoipa::OpenApi;
+
+use crate::error::ArenaError;
+use crate::request::serve::ServeSettings;
+use pool::{Busy, Cancel, JobOutcome, WorkerPool};
+
+/// What every handler shares: the settings and the worker pool.
+#[derive(Clone)]
+pub struct AppState {
+    /// The server's settings.
+    pub settings: ServeSettings,
+    pool: Arc<WorkerPool>,
+}
+
+/// How an error's body is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorForm {
+    /// `{"error": "..."}` (the native API).
+    Json,
+    /// The message as plain text (StackRabbit's endpoints).
+    Text,
+}
+
+/// An answer that is not a success: its status and one-line message.
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The message, one line.
+    pub message: String,
+    /// How the body is written.
+    pub form: ErrorForm,
+}
+
+impl ApiError {
+    /// A 400 with `message` (the request layer's, for a checked request).
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            // One line, whatever the source said.
+            message: message.into().replace(['\n', '\r'], " "),
+            form: ErrorForm::Json,
+        }
+    }
+
+    /// The same error as plain text.
+    pub fn text(self) -> ApiError {
+        ApiError {
+            form: ErrorForm::Text,
+            ..self
+        }
+    }
+
+    /// A body that could not be read: over the limit (413), or cut off (400).
+    pub fn body(rejection: BytesRejection, limit: usize) -> ApiError {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is larger than the server's limit of {limit} bytes (--max-body)"),
+            ),
+            _ => ApiError::bad_request(format!("the body could not be read: {rejection}")),
+        }
+    }
+}
+
+impl From<ArenaError> for ApiError {
+    fn from(error: ArenaError) -> ApiError {
+        ApiError::bad_request(error.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match self.form {
+            ErrorForm::Json => (
+                self.status,
+                axum::Json(api::ErrorAnswer {
+                    error: self.message,
+                }),
+            )
+                .into_response(),
+            ErrorForm::Text => (
+                self.status,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                self.message,
+            )
+                .into_response(),
+        }
+    }
+}
+
+/// Runs `job` on a worker and waits for it: 503 at once when the queue is full; a bad
+/// request's error as a 400. The request's time limit ([`limit_time`]) drops this future,
+/// which cancels the job ([`Cancel`]).
+pub async fn run_job<T, F>(state: &AppState, job: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Cancel) -> Result<T, ArenaError> + Send + 'static,
+{
+    let cancel = Cancel::new();
+    let _cancel_when_dropped = cancel.guard();
+    let outcome = state.pool.submit(cancel, job).map_err(|Busy| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server is busy: {} searches running and {} waiting (--workers, --max-queue); \
+                 try again",
+                state.settings.workers, state.settings.max_queue
+            ),
+        )
+    })?;
+    match outcome.await {
+        Ok(JobOutcome::Done(result)) => result.map_err(ApiError::from),
+        Ok(JobOutcome::Panicked) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error: the search panicked (a bug: please report the request)",
+        )),
+        Ok(JobOutcome::Skipped) | Err(_) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the request was cancelled",
+        )),
+    }
+}
+
+/// The OpenAPI document of the native API, generated from its types.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tetris Arena move server",
+        description = "The arena's strategies as a move advisor: rank a position's placements, rate a player's placement, play a game. Values are costs: lower is better. Errors are {\"error\": \"...\"} with the command line's message."
+    ),
+    paths(api::analyze, api::rate, api::play, api::strategies, api::health)
+)]
+pub struct ApiDoc;
+
+/// `GET /openapi.json`.
+async fn openapi() -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(ApiDoc::openapi())
+}
+
+/// The server's routes and layers.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/v1/analyze", post(api::analyze))
+        .route("/v1/rate", post(api::rate))
+        .route("/v1/play", post(api::play))
+        .route("/v1/strategies", get(api::strategies))
+        .route("/v1/health", get(api::health))
+        .route("/openapi.json", get(openapi))
+        .merge(stackrabbit::routes())
+        .fallback(no_such_endpoint)
+        .layer(DefaultBodyLimit::max(state.settings.max_body))
+        .layer(
+            CorsLayer::new()
+                .allow_origin(Any)
+                .allow_methods(Any)
+                .allow_headers(Any),
+        )
+        .layer(middleware::from_fn_with_state(state.clone(), limit_time))
+        .layer(middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+/// Any other path.
+async fn no_such_endpoint(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no endpoint {} {} (the native API is listed at /openapi.json)",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+/// Answers 503 when a request outlasts the time limit (reading its body included); the
+/// handler is dropped, which cancels its job.
+async fn limit_time(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.settings.timeout;
+    let text = request.uri().path().starts_with("/v1/") || request.uri().path() == "/openapi.json";
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            let error = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the request took longer than the server's time limit of {} ms (--timeout-ms)",
+                    limit.as_millis()
+                ),
+            );
+            match text {
+                true => error.into_response(),
+                false => error.text().into_response(),
+            }
+        }
+    }
+}
+
+/// One line per request on stderr: method, path, status, microseconds.
+async fn log_request(request: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    tracing::info!(
+        "{method} {path} {} {}us",
+        response.status().as_u16(),
+        start.elapsed().as_micros()
+    );
+    response
+}
+
+/// Runs the server until SIGINT or SIGTERM: binds `settings.bind`, calls `listening` with the
+/// address bound (port 0 picks a free one), answers requests, and on the signal lets the
+/// requests in flight finish.
+pub fn serve(
+    settings: ServeSettings,
+    listening: impl FnOnce(SocketAddr),
+) -> Result<(), ArenaError> {
+    let pool = WorkerPool::start(settings.workers, settings.max_queue)
+        .map_err(|error| ArenaError::Internal(format!("cannot start the workers: {error}")))?;
+    let state = AppState {
+        settings,
+        pool: Arc::new(pool),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("arena-serve-io")
+        .enable_all()
+        .build()
+        .map_err(|error| ArenaError::Internal(format!("cannot start the server: {error}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(settings.bind)
+            .await
+            .map_err(|error| ArenaError::Usage(format!("--bind {}: {error}", settings.bind)))?;
+        let address = listener
+            .local_addr()
+            .map_err(|error| ArenaError::Usage(format!("--bind {}: {error}", settings.bind)))?;
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_target(false)
+            .with_ansi(false)
+            .try_init();
+        listening(address);
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+            .map_err(|error| ArenaError::Internal(format!("the server stopped: {error}")))?;
+        tracing::info!("stopped: every request in flight was answered");
+        Ok(())
+    })
+}
+
+/// Resolves at SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: no new connections; answering the requests in flight");
+}
