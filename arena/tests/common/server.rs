@@ -1,0 +1,182 @@
+//! A running `arena serve` for the server's tests: the real binary on an ephemeral loopback
+//! port, and a small HTTP/1.1 client over a plain socket (one request per connection), so a
+//! test can also send what no well-behaved client would (a cut body, a huge one).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// `arena serve --bind 127.0.0.1:0 ARGS…`, stopped (SIGKILL) when dropped if still running.
+pub struct Server {
+    /// The process.
+    pub child: Child,
+    /// The address it listens on (from its first line on stdout).
+    pub address: SocketAddr,
+    /// The rest of its stdout.
+    pub stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    /// Starts the server with `args` and waits for its address.
+    pub fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("arena serve starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("the address line");
+        let address = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .parse()
+            .expect("an address");
+        Server {
+            child,
+            address,
+            stdout,
+        }
+    }
+
+    /// Sends `request` (the whole HTTP request as bytes) and reads the answer.
+    pub fn send_raw(&self, request: &[u8]) -> Answer {
+        let mut stream = self.connect();
+        stream.write_all(request).expect("the request is sent");
+        read_answer(&mut stream)
+    }
+
+    /// A connection to the server, with a read timeout of 60 s (a test fails rather than
+    /// hangs).
+    pub fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(self.address).expect("the server accepts");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a timeout");
+        stream
+    }
+
+    /// `GET path` (path with its query).
+    pub fn get(&self, path: &str) -> Answer {
+        self.send_raw(
+            format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+    }
+
+    /// `POST path` with a JSON body.
+    pub fn post(&self, path: &str, body: &str) -> Answer {
+        self.send_raw(&post_request(path, body))
+    }
+
+    /// `POST path` with `body` as JSON text.
+    pub fn post_json(&self, path: &str, body: &Value) -> Answer {
+        self.post(path, &body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The bytes of `POST path` with `body`.
+pub fn post_request(path: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \
+         {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// An HTTP answer.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The status code.
+    pub status: u16,
+    /// The headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: String,
+}
+
+impl Answer {
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.body))
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The `error` of a JSON error body.
+    pub fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error in {}", self.body))
+            .to_string()
+    }
+}
+
+/// Reads one answer (the server closes the connection after it: `Connection: close`).
+pub fn read_answer(stream: &mut TcpStream) -> Answer {
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).expect("the answer is read");
+    let text = String::from_utf8(bytes).expect("a UTF-8 answer");
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {text:?}"));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_lowercase(), value.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(name, value)| name == "transfer-encoding" && value.contains("chunked"));
+    let body = match chunked {
+        true => dechunk(body),
+        false => body.to_string(),
+    };
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// The body of a chunked answer.
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    loop {
+        let Some((size, after)) = rest.split_once("\r\n") else {
+            return body;
+        };
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        if size == 0 {
+            return body;
+        }
+        body.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+}
