@@ -2,7 +2,7 @@
 //! command line and Python package (NES analysis tools, trainers, stream overlays).
 //!
 //! - [`api`]: the native API under `/v1/` (JSON in, JSON out) and its OpenAPI document;
-//! - [`stackrabbit`]: StackRabbit's GET endpoints, so that tools written for that server work
+//! - [`compat`]: StackRabbit's GET endpoints, so that tools written for that server work
 //!   unchanged when pointed at this one;
 //! - [`pool`]: the worker threads that run the searches.
 //!
@@ -17,7 +17,7 @@
 
 pub mod api;
 pub mod pool;
-pub mod stackrabbit;
+pub mod compat;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -184,7 +184,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/strategies", get(api::strategies))
         .route("/v1/health", get(api::health))
         .route("/openapi.json", get(openapi))
-        .merge(stackrabbit::routes())
+        .merge(compat::routes())
         .fallback(no_such_endpoint)
         .layer(DefaultBodyLimit::max(state.settings.max_body))
         .layer(
