@@ -16,8 +16,8 @@
 //! requests in flight finish, and exits 0.
 
 pub mod api;
-pub mod pool;
 pub mod compat;
+pub mod pool;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
