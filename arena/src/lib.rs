@@ -37,6 +37,8 @@ pub mod output;
 pub mod report;
 pub mod request;
 pub mod run;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod sim;
 pub mod tune;
 
