@@ -5,7 +5,7 @@
 //! that contract as pure code, with no HTTP and no search in it, so the server's handler is
 //! three calls: [`RequestType::from_path`] and [`parse_query`] turn the request into a typed
 //! [`CompatQuery`] (or a [`CompatError`] whose text is the body to answer), our own analysis
-//! runs, and a formatter of [`format`] writes the body. docs/stackrabbit.md describes every
+//! runs, and a formatter of [`format`](mod@format) writes the body. docs/stackrabbit.md describes every
 //! parameter, field and convention, and what we answer differently.
 //!
 //! The parts:
@@ -14,7 +14,7 @@
 //!   board encodings, and the input frame timeline mapped to our tap rate;
 //! - [`orientation`]: our placements as StackRabbit's `[rotation, xOffset, yOffset]` triples
 //!   and back;
-//! - [`format`]: the answers (`get-move`'s line, `engine-movelist`'s JSON in both engines'
+//! - [`format`](mod@format): the answers (`get-move`'s line, `engine-movelist`'s JSON in both engines'
 //!   shapes, `rate-move`, `eval`, `version`), the per-frame input sequence notation, the level
 //!   after line clears, and the search for the player's placement in `rate-move`.
 //!
