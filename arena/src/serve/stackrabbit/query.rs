@@ -1032,5 +1032,19 @@ mod tests {
             let _ = with(&RequestType::GetMove, &[(name, &value)]);
             let _ = parse_board("board", &value);
         }
+
+        #[test]
+        fn arbitrary_lists_of_known_parameters_never_panic(
+            pairs in prop::collection::vec(
+                (prop::sample::select(PARAMETER_NAMES.to_vec()), "[-+0-9a-fA-FX.,%&=]{0,30}"),
+                0..10,
+            ),
+        ) {
+            let text: Vec<String> =
+                pairs.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            for kind in [RequestType::RateMove, RequestType::EngineMovelistCpp] {
+                let _ = parse_query(&kind, &text.join("&"));
+            }
+        }
     }
 }
