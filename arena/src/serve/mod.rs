@@ -3,7 +3,8 @@
 //!
 //! - [`api`]: the native API under `/v1/` (JSON in, JSON out) and its OpenAPI document;
 //! - [`compat`]: StackRabbit's GET endpoints, so that tools written for that server work
-//!   unchanged when pointed at this one;
+//!   unchanged when pointed at this one: the HTTP glue over [`stackrabbit`], its contract
+//!   (parsing, conventions, formats) as pure code;
 //! - [`pool`]: the worker threads that run the searches.
 //!
 //! The server is a front end like the command line: every body or query becomes the command
@@ -17,6 +18,7 @@
 
 pub mod api;
 pub mod compat;
+pub mod stackrabbit;
 pub mod pool;
 
 use std::net::SocketAddr;
