@@ -213,28 +213,10 @@ pub enum CompatError {
     /// StackRabbit's text for a timeline with a character other than `X`, `.` and `-`.
     #[error("Invalid input frame timeline: {0}")]
     InvalidTimeline(String),
-    /// An empty timeline (StackRabbit would never allow an input).
-    #[error(
-        "Input frame timeline is empty: give one X (a frame where an input may start) and dots, e.g. X. for 30 Hz"
-    )]
-    EmptyTimeline,
-    /// A timeline with no `X`.
-    #[error("Input frame timeline '{0}' has no X, so no frame allows an input")]
-    TimelineWithoutInput(String),
-    /// A timeline of `X` alone: an input on every frame.
-    #[error(
-        "Input frame timeline '{0}' (an input on every frame, 60 Hz) is not supported: the console \
-         needs a frame with the button released between two presses, so the fastest tapping is X. (30 Hz)"
-    )]
-    Timeline60Hz(String),
-    /// A timeline that is not one rate from the first frame, or slower than our slowest.
-    #[error(
-        "Input frame timeline '{0}' is not supported: this server's gamepad search takes one \
-         uniform tap rate from the first frame, X followed by 1 to 7 dots, repeated or not \
-         (X. = 30 Hz, 2 frames between presses; X.. = 20 Hz; X... = 15 Hz; up to X....... = \
-         7.5 Hz, 8 frames); mixed rates such as X....X...X... (13.5 Hz) are not"
-    )]
-    TimelineNotUniform(String),
+    /// A timeline our gamepad search cannot follow: the request layer's message
+    /// ([`crate::request::values::timeline`]), the one every front end gives.
+    #[error("{0}")]
+    Timeline(String),
     /// StackRabbit's text for `lookaheadDepth` on a C++ request.
     #[error(
         "Parameter 'lookaheadDepth' does not apply to C++ queries, please provide values for playoutCount and playoutLength instead."

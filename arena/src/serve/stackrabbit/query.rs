@@ -556,29 +556,13 @@ fn check_no_full_row(parameter: &'static str, board: &Board) -> Result<(), Compa
     }
 }
 
-/// The tap rate of a timeline (dashes already read as dots): one `X` and n dots, repeated any
-/// number of times, is a press allowed every n + 1 frames from the first, which is our tap rate
-/// n + 1 when our gamepad search has it (2 to 8).
+/// The tap rate of a timeline (dashes already read as dots), by the request layer's rule
+/// ([`crate::request::values::timeline`]): one `X` and n dots, repeated any number of times,
+/// is our tap rate n + 1 when our gamepad search has it (2 to 8); anything else is refused
+/// with that rule's message.
 pub fn tap_rate(timeline: &str) -> Result<TapRate, CompatError> {
-    if timeline.is_empty() {
-        return Err(CompatError::EmptyTimeline);
-    }
-    if !timeline.contains('X') {
-        return Err(CompatError::TimelineWithoutInput(timeline.into()));
-    }
-    let not_uniform = || CompatError::TimelineNotUniform(timeline.into());
-    let Some(after_first) = timeline.strip_prefix('X') else {
-        return Err(not_uniform());
-    };
-    let mut gaps = after_first.split('X').map(str::len);
-    let dots = gaps.next().unwrap_or(0);
-    if gaps.any(|gap| gap != dots) {
-        return Err(not_uniform());
-    }
-    if dots == 0 {
-        return Err(CompatError::Timeline60Hz(timeline.into()));
-    }
-    TapRate::try_from(dots as u64 + 1).map_err(|_| not_uniform())
+    crate::request::values::timeline(timeline)
+        .map_err(|error| CompatError::Timeline(error.to_string()))
 }
 
 #[cfg(test)]
@@ -987,31 +971,19 @@ mod tests {
         // Dashes are dots (StackRabbit replaces them while reading the parameter).
         let dashes = with(&RequestType::GetMove, &[("inputFrameTimeline", "X-")]);
         assert_eq!(dashes.unwrap().tap_rate.get(), 2);
-        assert_eq!(
-            tap_rate("X").unwrap_err(),
-            CompatError::Timeline60Hz("X".into())
-        );
-        assert_eq!(
-            tap_rate("XX").unwrap_err(),
-            CompatError::Timeline60Hz("XX".into())
-        );
-        for refused in ["X....X...X...", "X..X.", ".X", "X........", "X.X.."] {
+        // Refusals carry the request layer's message, the native API's for the same timeline.
+        for refused in ["X", "XX", "X....X...X...", "X..X.", ".X", "X........", "X.X..", "", "..."] {
             assert_eq!(
-                tap_rate(refused).unwrap_err(),
-                CompatError::TimelineNotUniform(refused.into()),
+                tap_rate(refused).unwrap_err().to_string(),
+                crate::request::values::timeline(refused).unwrap_err().to_string(),
                 "{refused}"
             );
         }
-        assert_eq!(tap_rate("").unwrap_err(), CompatError::EmptyTimeline);
-        assert_eq!(
-            tap_rate("...").unwrap_err(),
-            CompatError::TimelineWithoutInput("...".into())
-        );
         assert!(
             tap_rate("X....X...X...")
                 .unwrap_err()
                 .to_string()
-                .contains("uniform tap rate")
+                .contains("not evenly spaced")
         );
     }
 
