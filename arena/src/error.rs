@@ -40,6 +40,10 @@ pub enum ArenaError {
     /// A served request that breaks a rule of the server.
     #[error(transparent)]
     ServeRequest(#[from] crate::request::serve::ServeRequestError),
+    /// A StackRabbit-style request the server cannot answer (its text is the body).
+    #[cfg(feature = "serve")]
+    #[error(transparent)]
+    Compat(#[from] crate::serve::stackrabbit::CompatError),
     /// A piece file with fewer pieces than `arena sequence` asked for.
     #[error(transparent)]
     TooFewPieces(#[from] crate::request::sequence::TooFewPieces),

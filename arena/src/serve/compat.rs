@@ -1,10 +1,334 @@
-//! StackRabbit's endpoints (placeholder until the compatibility module lands).
+//! StackRabbit's endpoints over HTTP: the glue between a GET request and the contract of
+//! [`crate::serve::stackrabbit`] (parsing and formats, pure code) and our analysis.
+//!
+//! Every position is analysed by [`COMPAT_STRATEGY`], the NES bot, with the request's level
+//! and tap rate (from `inputFrameTimeline`) through the command line's analysis request, so its
+//! checks hold here too. Values are ours, turned so that higher is better (minus our cost), as
+//! StackRabbit's scores are. How each answer is built:
+//!
+//! - `get-move`: the best placement for the known pieces (current, and `nextPiece` when given)
+//!   with its frame-by-frame path;
+//! - `engine-movelist`: the best [`ENGINE_MOVELIST_LENGTH`] first placements; with `nextPiece`
+//!   each with the best preview placement after it (`totalValue` the two-piece chain's value,
+//!   `evalScore` the first placement's value alone);
+//! - `rate-move`: the placements of the current piece that leave `secondBoard` (the best of
+//!   them if several), valued with the current piece alone ("NoAdjustment") and, with
+//!   `nextPiece`, with the best preview placement after it ("AfterAdjustment"); `Unknown score`
+//!   when no placement reached at the request's speed leaves that board;
+//! - `eval`: the value of the best move, as `get-move` would play it.
+//!
+//! Errors answer 400 in plain text (StackRabbit sends 500; bad input is not a server error).
 
 use axum::Router;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 
-use crate::serve::AppState;
+use tetris_core::{Input, InputModel, Piece, Placement};
 
-/// StackRabbit's routes.
+use crate::analysis::ranking::{Ranking, rank_placements};
+use crate::error::ArenaError;
+use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use crate::serve::stackrabbit::{
+    self, AdjustedScores, CompatError, CompatMove, CompatQuery, ENGINE_MOVELIST_LENGTH, MoveValue,
+    NO_LEGAL_MOVES, NOT_SUPPORTED_TYPES, PONG, RateMoveScores, RequestType, board_after,
+    format_engine_movelist, format_engine_movelist_cpp, format_eval, format_get_move,
+    format_rate_move, format_version, is_special_move, parse_query, rate_move_player_placements,
+};
+use crate::serve::{ApiError, AppState, run_job};
+
+/// The strategy StackRabbit's endpoints answer with: the NES level-19 bot, two pieces deep.
+pub const COMPAT_STRATEGY: &str = "gamepad+nes-plateau@2";
+
+/// The request types answered, by path.
+const ANSWERED: [&str; 9] = [
+    "version",
+    "get-move",
+    "get-move-cpp",
+    "engine-movelist",
+    "engine-movelist-cpp",
+    "rate-move",
+    "rate-move-cpp",
+    "eval",
+    "ping",
+];
+
+/// StackRabbit's routes: the types answered, and StackRabbit's other types refused by name.
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/ping", axum::routing::get(|| async { "pong" }))
+    let mut router = Router::new();
+    for name in ANSWERED.iter().chain(NOT_SUPPORTED_TYPES.iter()) {
+        let kind = RequestType::from_name(name);
+        router = router.route(
+            &format!("/{name}"),
+            get(move |state: State<AppState>, query: RawQuery| answer(kind.clone(), state, query)),
+        );
+    }
+    router
+}
+
+/// Answers one StackRabbit request: plain text (JSON text for the JSON answers), errors as 400
+/// with the message as the body.
+async fn answer(
+    kind: RequestType,
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    if let Some(refusal) = kind.refusal() {
+        return ApiError::bad_request(refusal.to_string())
+            .text()
+            .into_response();
+    }
+    match kind {
+        RequestType::Ping => return text(PONG.to_string(), false),
+        RequestType::Version => return text(format_version(), true),
+        _ => {}
+    }
+    let raw = query.unwrap_or_default();
+    let json = matches!(
+        kind,
+        RequestType::EngineMovelist
+            | RequestType::EngineMovelistCpp
+            | RequestType::RateMove
+            | RequestType::RateMoveCpp
+    );
+    match run_job(&state, move |_| compute(&kind, &raw)).await {
+        // "No legal moves" is text, whatever the request type.
+        Ok(body) => {
+            let json = json && body != NO_LEGAL_MOVES;
+            text(body, json)
+        }
+        Err(error) => error.text().into_response(),
+    }
+}
+
+/// A 200 answer with `body`, JSON or plain text.
+fn text(body: String, json: bool) -> Response {
+    let content_type = match json {
+        true => "application/json",
+        false => "text/plain; charset=utf-8",
+    };
+    (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// The body of a request of `kind` with query `raw` (on a worker).
+fn compute(kind: &RequestType, raw: &str) -> Result<String, ArenaError> {
+    let query = parse_query(kind, raw)?;
+    let body = match kind {
+        RequestType::GetMove | RequestType::GetMoveCpp => {
+            let ranking = rank(&query, &known_pieces(&query), 1)?;
+            match ranking.placements.first() {
+                None => NO_LEGAL_MOVES.to_string(),
+                Some(best) => {
+                    let path = best.path.clone().unwrap_or_default();
+                    match format_get_move(&query, Some((&best.placement, &path))) {
+                        Err(CompatError::UnwritableFrame { .. }) => {
+                            let path = one_button_path(&query, &best.placement)?;
+                            format_get_move(&query, Some((&best.placement, &path)))?
+                        }
+                        answer => answer?,
+                    }
+                }
+            }
+        }
+        RequestType::EngineMovelist | RequestType::EngineMovelistCpp => {
+            let moves = movelist(&query)?;
+            if moves.is_empty() {
+                NO_LEGAL_MOVES.to_string()
+            } else if *kind == RequestType::EngineMovelistCpp {
+                format_engine_movelist_cpp(&query, &moves)
+            } else {
+                format_engine_movelist(&query, &moves)
+            }
+        }
+        RequestType::RateMove | RequestType::RateMoveCpp => match rate_move(&query)? {
+            None => NO_LEGAL_MOVES.to_string(),
+            Some(scores) => format_rate_move(&scores),
+        },
+        RequestType::Eval => {
+            let ranking = rank(&query, &known_pieces(&query), 1)?;
+            match ranking
+                .placements
+                .first()
+                .and_then(|best| score(best.value))
+            {
+                None => NO_LEGAL_MOVES.to_string(),
+                Some(value) => format_eval(value),
+            }
+        }
+        // Refused or answered before a worker was asked.
+        RequestType::Ping
+        | RequestType::Version
+        | RequestType::NotSupported(_)
+        | RequestType::Unknown(_) => {
+            return Err(ArenaError::Internal(format!(
+                "request type {} reached the analysis",
+                kind.name()
+            )));
+        }
+    };
+    Ok(body)
+}
+
+/// A path to `placement` that StackRabbit's notation can write, for a best move whose own
+/// path cannot be written: our two-thumb search's paths may hold Down with a turn or a shift in
+/// one frame, which has no letter. The same placement searched under the article's input model
+/// (one of Left, Right, A, B on every tap frame, no soft drop: always writable) gives a real
+/// path at the same speed when that model reaches it; when it does not, the request is refused
+/// with the unwritable frame's message.
+fn one_button_path(query: &CompatQuery, placement: &Placement) -> Result<Vec<Input>, ArenaError> {
+    let ranking = rank_with(query, &[query.current], 0, Some(InputModel::Article))?;
+    let path = ranking
+        .find(placement)
+        .and_then(|ranked| ranked.path.clone());
+    match path {
+        Some(path) => Ok(path),
+        None => Err(CompatError::NoWritablePath.into()),
+    }
+}
+
+/// The pieces StackRabbit's request makes known: the current piece, then `nextPiece`.
+fn known_pieces(query: &CompatQuery) -> Vec<Piece> {
+    std::iter::once(query.current).chain(query.next).collect()
+}
+
+/// Our ranking of the position for `pieces`, at the request's level and tap rate, through the
+/// command line's analysis request; the `top` best with their chains.
+fn rank(query: &CompatQuery, pieces: &[Piece], top: usize) -> Result<Ranking, ArenaError> {
+    rank_with(query, pieces, top, None)
+}
+
+/// [`rank`] under the input model `inputs` (`None`: the strategy's, two thumbs).
+fn rank_with(
+    query: &CompatQuery,
+    pieces: &[Piece],
+    top: usize,
+    inputs: Option<InputModel>,
+) -> Result<Ranking, ArenaError> {
+    let CheckedAnalysis {
+        mut strategy,
+        board,
+        pieces,
+        context,
+        ..
+    } = AnalyzeRequest {
+        strategy: COMPAT_STRATEGY.to_string(),
+        board: query.board,
+        board_name: "board".to_string(),
+        pieces: pieces.to_vec(),
+        all: false,
+        game_over: None,
+        frames: FrameOptions {
+            level: Some(query.level),
+            tap_rate: Some(query.tap_rate),
+            inputs,
+            entry_delay: false,
+        },
+    }
+    .check()?;
+    Ok(rank_placements(
+        &mut strategy,
+        &board,
+        &pieces,
+        context,
+        top,
+    ))
+}
+
+/// Our value of a chain, StackRabbit's way round: higher is better (minus the cost); `None`
+/// when no chain continues.
+fn score(value: Option<tetris_core::ChainValue>) -> Option<f64> {
+    value.map(|value| -value.cost)
+}
+
+/// `engine-movelist`'s moves, best first: the first placements that start a chain through every
+/// known piece.
+fn movelist(query: &CompatQuery) -> Result<Vec<CompatMove>, ArenaError> {
+    let alone = rank(query, &[query.current], 0)?;
+    let known = known_pieces(query);
+    let ranking = match query.next {
+        Some(_) => rank(query, &known, ENGINE_MOVELIST_LENGTH)?,
+        None => rank(query, &known, 0)?,
+    };
+    let explanation = format!("{}: minus its cost", ranking.strategy);
+    let mut moves = Vec::new();
+    for ranked in &ranking.placements {
+        if moves.len() == ENGINE_MOVELIST_LENGTH {
+            break;
+        }
+        let Some(total) = score(ranked.value).filter(|_| {
+            ranked
+                .value
+                .is_some_and(|value| value.length == known.len())
+        }) else {
+            continue;
+        };
+        let eval_score = alone
+            .find(&ranked.placement)
+            .and_then(|single| score(single.value))
+            .unwrap_or(total);
+        let first = MoveValue {
+            placement: ranked.placement,
+            total_value: total,
+            eval_score,
+            special: is_special_move(&query.board, &ranked.placement),
+            explanation: explanation.clone(),
+        };
+        let second = ranked.chain.get(1).map(|&second| {
+            let after = board_after(&query.board, &ranked.placement).0;
+            MoveValue {
+                placement: second,
+                total_value: total,
+                eval_score: total,
+                special: is_special_move(&after, &second),
+                explanation: explanation.clone(),
+            }
+        });
+        moves.push(CompatMove { first, second });
+    }
+    Ok(moves)
+}
+
+/// `rate-move`'s scores, or `None` when the current piece has no placement.
+fn rate_move(query: &CompatQuery) -> Result<Option<RateMoveScores>, ArenaError> {
+    let second_board = query
+        .second_board
+        .ok_or(stackrabbit::CompatError::MissingParameter("secondBoard"))?;
+    let alone = rank(query, &[query.current], 0)?;
+    let Some(best_alone) = alone.placements.first().and_then(|best| score(best.value)) else {
+        return Ok(None);
+    };
+    let candidates: Vec<_> = alone
+        .placements
+        .iter()
+        .map(|ranked| ranked.placement)
+        .collect();
+    let players = rate_move_player_placements(&query.board, &second_board, &candidates);
+    // Several placements can leave the same board: the player's move is the best of them.
+    let best_of_players = |ranking: &Ranking| {
+        players
+            .iter()
+            .filter_map(|placement| {
+                ranking
+                    .find(placement)
+                    .and_then(|ranked| score(ranked.value))
+            })
+            .reduce(f64::max)
+    };
+    let after_adjustment = match query.next {
+        None => None,
+        Some(_) => {
+            let both = rank(query, &known_pieces(query), 0)?;
+            let best = both.placements.first().and_then(|best| score(best.value));
+            best.map(|best| AdjustedScores {
+                player: best_of_players(&both),
+                best,
+            })
+        }
+    };
+    Ok(Some(RateMoveScores {
+        player_no_adjustment: best_of_players(&alone),
+        best_no_adjustment: best_alone,
+        after_adjustment,
+    }))
 }

@@ -18,8 +18,8 @@
 
 pub mod api;
 pub mod compat;
-pub mod stackrabbit;
 pub mod pool;
+pub mod stackrabbit;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

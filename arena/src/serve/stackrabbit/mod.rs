@@ -349,6 +349,14 @@ pub enum CompatError {
         "The move's path is not per-frame gamepad input, so it has no StackRabbit input sequence"
     )]
     NotAFramePath,
+    /// A best move whose path needs a frame StackRabbit's notation cannot write, and that no
+    /// one-button-per-tap path reaches.
+    #[error(
+        "The best move needs Down held with a turn or a shift in one frame, which StackRabbit's \
+         input sequence cannot write, and no path of one button per tap frame reaches it; \
+         POST /v1/analyze gives its frame-by-frame path"
+    )]
+    NoWritablePath,
 }
 
 #[cfg(test)]

@@ -972,10 +972,22 @@ mod tests {
         let dashes = with(&RequestType::GetMove, &[("inputFrameTimeline", "X-")]);
         assert_eq!(dashes.unwrap().tap_rate.get(), 2);
         // Refusals carry the request layer's message, the native API's for the same timeline.
-        for refused in ["X", "XX", "X....X...X...", "X..X.", ".X", "X........", "X.X..", "", "..."] {
+        for refused in [
+            "X",
+            "XX",
+            "X....X...X...",
+            "X..X.",
+            ".X",
+            "X........",
+            "X.X..",
+            "",
+            "...",
+        ] {
             assert_eq!(
                 tap_rate(refused).unwrap_err().to_string(),
-                crate::request::values::timeline(refused).unwrap_err().to_string(),
+                crate::request::values::timeline(refused)
+                    .unwrap_err()
+                    .to_string(),
                 "{refused}"
             );
         }
