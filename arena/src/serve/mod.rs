@@ -200,14 +200,22 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Any other path.
+/// Any other path: for a GET outside `/v1/`, StackRabbit's hint for an unknown request type
+/// (plain text, as a StackRabbit client reads it); otherwise `{"error"}` naming the endpoint.
+/// Both with status 404.
 async fn no_such_endpoint(request: Request) -> ApiError {
+    let path = request.uri().path();
+    if request.method() == axum::http::Method::GET && !path.starts_with("/v1/") {
+        if let Some(hint) = stackrabbit::RequestType::from_path(path).refusal() {
+            return ApiError::new(StatusCode::NOT_FOUND, hint.to_string()).text();
+        }
+    }
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
             "no endpoint {} {} (the native API is listed at /openapi.json)",
             request.method(),
-            request.uri().path()
+            path
         ),
     )
 }

@@ -1,0 +1,360 @@
+//! `arena serve`'s StackRabbit endpoints over real HTTP, with requests as StackRabbit's clients
+//! send them (tetrisfish's `engine-movelist` and `rate-move`, the FCEUX script's `get-move`),
+//! checked against the native API's answer for the same position and against StackRabbit's
+//! documented conventions (docs/stackrabbit.md): the placement triple `[rotation, x − 5, y]`,
+//! the board after the move, the per-frame letters, two-decimal scores of minus our cost.
+
+mod common;
+
+use common::server::Server;
+use serde_json::{Value, json};
+
+/// A mid-game board, top row first, as 20 rows of `#`/`.`.
+const ROWS: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "#.........",
+    "##...#....",
+    "###.##...#",
+    "####.##.##",
+    "#####.####",
+    "##.#######",
+    "#########.",
+];
+
+/// The board as StackRabbit's 200 characters of 0/1.
+fn cells(rows: &[&str]) -> String {
+    rows.iter()
+        .flat_map(|row| row.chars())
+        .map(|cell| if cell == '#' { '1' } else { '0' })
+        .collect()
+}
+
+/// StackRabbit's query for the position.
+fn query(board: &str, current: &str, next: Option<&str>, level: u8, timeline: &str) -> String {
+    let next = next.map_or(String::new(), |next| format!("&nextPiece={next}"));
+    format!(
+        "board={board}&currentPiece={current}{next}&level={level}&lines=0&inputFrameTimeline={timeline}"
+    )
+}
+
+/// The native API's ranking of the same position under the same strategy, level and tap rate.
+fn native(
+    server: &Server,
+    current: &str,
+    preview: &[&str],
+    level: u8,
+    tap_rate: u8,
+    top: u8,
+) -> Value {
+    let answer = server.post_json(
+        "/v1/analyze",
+        &json!({"strategy": "gamepad+nes-plateau@2", "board": ROWS, "current": current,
+                "preview": preview, "level": level, "tap_rate": tap_rate, "top": top}),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.json()
+}
+
+/// StackRabbit's triple of a native placement: `[rotation, x − 5, y]` (docs/stackrabbit.md).
+fn triple(placement: &Value) -> Value {
+    json!([
+        placement["rotation"],
+        placement["x"].as_i64().unwrap() - 5,
+        placement["y"]
+    ])
+}
+
+/// The board after locking a native placement's cells and clearing full rows, as 200 cells.
+fn board_after(rows: &[&str], placement: &Value) -> (String, usize) {
+    let mut grid: Vec<Vec<bool>> = rows
+        .iter()
+        .map(|row| row.chars().map(|cell| cell == '#').collect())
+        .collect();
+    for cell in placement["cells"].as_array().unwrap() {
+        let (x, y) = (cell[0].as_i64().unwrap(), cell[1].as_i64().unwrap());
+        if y >= 0 {
+            grid[y as usize][x as usize] = true;
+        }
+    }
+    let kept: Vec<Vec<bool>> = grid
+        .into_iter()
+        .filter(|row| !row.iter().all(|&c| c))
+        .collect();
+    let cleared = 20 - kept.len();
+    let mut text = "0".repeat(10 * cleared);
+    for row in kept {
+        text.extend(row.iter().map(|&full| if full { '1' } else { '0' }));
+    }
+    (text, cleared)
+}
+
+/// A native frame path in StackRabbit's letters (docs/stackrabbit.md), trailing empty frames
+/// left out; `None` when a frame has no letter.
+fn letters(path: &Value) -> Option<String> {
+    let mut text = String::new();
+    for frame in path.as_array().unwrap() {
+        let bits: u8 = frame
+            .as_str()
+            .unwrap()
+            .strip_prefix('F')
+            .unwrap()
+            .parse()
+            .unwrap();
+        text.push(match bits {
+            0 => '.',
+            1 => 'L',
+            2 => 'R',
+            4 => 'D',
+            8 => 'A',
+            16 => 'B',
+            9 => 'E',
+            17 => 'F',
+            10 => 'I',
+            18 => 'G',
+            _ => return None,
+        });
+    }
+    let text = text.trim_end_matches('.').to_string();
+    Some(if text.is_empty() { "none".into() } else { text })
+}
+
+/// JavaScript's toFixed(2) of minus a native cost (the costs here are far from ties).
+fn score(value: &Value) -> String {
+    format!("{:.2}", -value.as_f64().unwrap())
+}
+
+#[test]
+fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
+    let server = Server::start(&["--workers", "2"]);
+    let board = cells(&ROWS);
+    let mut written = 0;
+    for (current, next, level, timeline, tap_rate) in [
+        ("T", Some("I"), 19, "X.", 2),
+        ("L", Some("O"), 18, "X...", 4),
+        ("I", None, 29, "X..", 3),
+        ("S", Some("Z"), 19, "X.X.", 2),
+    ] {
+        let preview: Vec<&str> = next.into_iter().collect();
+        let best = native(&server, current, &preview, level, tap_rate, 1)["placements"][0].clone();
+        let answer = server.get(&format!(
+            "/get-move?{}",
+            query(&board, current, next, level, timeline)
+        ));
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.header("access-control-allow-origin"), Some("*"));
+        let parts: Vec<&str> = answer.body.split('|').collect();
+        assert_eq!(parts.len(), 5, "{}", answer.body);
+        let placement: Vec<i64> = parts[0].split(',').map(|n| n.parse().unwrap()).collect();
+        assert_eq!(json!(placement), triple(&best), "{current} {timeline}");
+        let (after, cleared) = board_after(&ROWS, &best);
+        assert_eq!(parts[2], after);
+        assert_eq!(parts[4], cleared.to_string());
+        // The level stays below StackRabbit's first transition (lines 0 + at most 4).
+        assert_eq!(parts[3], level.to_string());
+        // Where the native path can be written, it is the path sent.
+        if let Some(path) = letters(&best["path"]) {
+            assert_eq!(parts[1], path);
+            written += 1;
+        }
+    }
+    assert!(written >= 2, "most native paths here are writable");
+}
+
+#[test]
+fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
+    let server = Server::start(&["--workers", "2"]);
+    let board = cells(&ROWS);
+    // tetrisfish's request: engine-movelist with the preview piece, level 19, 30 Hz.
+    let answer = server.get(&format!(
+        "/engine-movelist?{}",
+        query(&board, "T", Some("I"), 19, "X.")
+    ));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.header("content-type"), Some("application/json"));
+    let pairs = answer.json();
+    let pairs = pairs.as_array().unwrap();
+    let ranked = native(&server, "T", &["I"], 19, 2, 8)["placements"].clone();
+    assert_eq!(pairs.len(), 8);
+    for (pair, ranked) in pairs.iter().zip(ranked.as_array().unwrap()) {
+        // What tetrisfish reads: pair[0]["placement"], float(pair[0]["totalValue"]),
+        // pair[1]["placement"], pair[1]["hypotheticalLines"].
+        assert_eq!(pair[0]["placement"], triple(ranked));
+        assert_eq!(pair[0]["totalValue"], score(&ranked["value"]));
+        assert!(
+            pair[0]["totalValue"]
+                .as_str()
+                .unwrap()
+                .parse::<f64>()
+                .is_ok()
+        );
+        assert_eq!(pair[1]["placement"], triple(&ranked["chain"][1]));
+        assert_eq!(pair[1]["hypotheticalLines"], json!([]));
+        for key in ["isSpecialMove", "evalExplanation", "evalScore"] {
+            assert!(!pair[0][key].is_null(), "{key}");
+        }
+    }
+    // Without the preview: single moves, valued with the current piece alone.
+    let singles = server
+        .get(&format!(
+            "/engine-movelist?{}",
+            query(&board, "T", None, 19, "X.")
+        ))
+        .json();
+    let alone = native(&server, "T", &[], 19, 2, 8)["placements"].clone();
+    for (single, ranked) in singles
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(alone.as_array().unwrap())
+    {
+        assert_eq!(single["placement"], triple(ranked));
+        assert_eq!(single["totalValue"], score(&ranked["value"]));
+        assert_eq!(single["evalScore"], single["totalValue"]);
+    }
+    // The C++ shape: the corner's absolute row (y − 1 for T) and numbers.
+    let cpp = server
+        .get(&format!(
+            "/engine-movelist-cpp?{}",
+            query(&board, "T", Some("I"), 19, "X.")
+        ))
+        .json();
+    let first = &cpp[0];
+    let best = &ranked[0];
+    assert_eq!(
+        first["firstPlacement"],
+        json!([
+            best["rotation"],
+            best["x"].as_i64().unwrap() - 5,
+            best["y"].as_i64().unwrap() - 1
+        ])
+    );
+    assert_eq!(
+        format!("{:.2}", first["playoutScore"].as_f64().unwrap()),
+        score(&best["value"])
+    );
+}
+
+#[test]
+fn rate_move_scores_the_move_that_leaves_the_second_board() {
+    let server = Server::start(&["--workers", "2"]);
+    let board = cells(&ROWS);
+    let ranked = native(&server, "T", &["I"], 19, 2, 2)["placements"].clone();
+    let alone = native(&server, "T", &[], 19, 2, 200)["placements"].clone();
+    let value_alone = |placement: &Value| {
+        alone
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|other| other["cells"] == placement["cells"])
+            .map(|other| score(&other["value"]))
+            .unwrap()
+    };
+    // The player plays the second-best two-piece move.
+    let played = &ranked[1];
+    let (second_board, _) = board_after(&ROWS, played);
+    let answer = server.get(&format!(
+        "/rate-move?{}&secondBoard={second_board}",
+        query(&board, "T", Some("I"), 19, "X.")
+    ));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let scores = answer.json();
+    assert_eq!(scores["playerMoveAfterAdjustment"], score(&played["value"]));
+    assert_eq!(
+        scores["bestMoveAfterAdjustment"],
+        score(&ranked[0]["value"])
+    );
+    assert_eq!(scores["playerMoveNoAdjustment"], value_alone(played));
+    assert_eq!(scores["bestMoveNoAdjustment"], score(&alone[0]["value"]));
+    // A second board no placement leaves: the player's score is unknown.
+    let unknown = server
+        .get(&format!(
+            "/rate-move?{}&secondBoard={board}",
+            query(&board, "T", None, 19, "X.")
+        ))
+        .json();
+    assert_eq!(
+        unknown,
+        json!({"playerMoveNoAdjustment": "Unknown score", "bestMoveNoAdjustment": score(&alone[0]["value"])})
+    );
+}
+
+#[test]
+fn the_compressed_board_and_the_small_requests_answer_as_stackrabbit_does() {
+    let server = Server::start(&["--workers", "1"]);
+    // StackRabbit's own example: 15 empty rows, 1110000000, 1111000000, three rows 1111111110.
+    let expanded = format!(
+        "{}{}{}{}",
+        "0".repeat(150),
+        "1110000000",
+        "1111000000",
+        "1111111110".repeat(3)
+    );
+    let compressed = server.get(&format!(
+        "/get-move?{}",
+        query("15,CaEa,3", "I", None, 18, "X.")
+    ));
+    let plain = server.get(&format!(
+        "/get-move?{}",
+        query(&expanded, "I", None, 18, "X.")
+    ));
+    assert_eq!(compressed.status, 200, "{}", compressed.body);
+    assert_eq!(compressed.body, plain.body);
+    assert_eq!(server.get("/ping").body, "pong");
+    assert_eq!(
+        server.get("/version").json(),
+        json!({"jsVersion": env!("CARGO_PKG_VERSION"), "cppVersion": env!("CARGO_PKG_VERSION")})
+    );
+    let eval = server.get(&format!("/eval?{}", query(&expanded, "I", None, 18, "X.")));
+    let best = server.post_json(
+        "/v1/analyze",
+        &json!({"strategy": "gamepad+nes-plateau@2", "board": expanded, "current": "I",
+                "level": 18, "tap_rate": 2, "top": 1}),
+    );
+    assert_eq!(eval.body, score(&best.json()["placements"][0]["value"]));
+}
+
+#[test]
+fn bad_stackrabbit_requests_answer_400_in_plain_text_with_stackrabbits_messages() {
+    let server = Server::start(&["--workers", "1"]);
+    let board = cells(&ROWS);
+    let base = query(&board, "T", None, 19, "X.");
+    for (request, status, message) in [
+        (format!("/get-move?{}", base.replace("currentPiece=T", "currentPiece=Q")), 400, "Unknown current piece:Q".to_string()),
+        (format!("/get-move?{}", base.replace("level=19", "level=17")), 400, "Currently only 18, 19, and 29 starts are supported by StackRabbit. Requested: 17".to_string()),
+        (format!("/get-move?{}&reactionTime=61", base), 400, "Reaction time exceeds the maximum possible of 60 frames. Did you accidentally send it in millseconds?".to_string()),
+        (format!("/get-move-cpp?{}&lookaheadDepth=0", base), 400, "Parameter 'lookaheadDepth' does not apply to C++ queries, please provide values for playoutCount and playoutLength instead.".to_string()),
+        (format!("/get-move?{}", base.replace("X.", "X*")), 400, "Invalid input frame timeline: X*".to_string()),
+        (
+            format!("/get-move?{}", base.replace("X.", "X....X...X...")),
+            400,
+            tetris_arena::request::values::timeline("X....X...X...").unwrap_err().to_string(),
+        ),
+        ("/get-movee?board=0".to_string(), 404, "Please specify the request type, e.g. 'get-move' or 'rate-move'. Received: get-movee".to_string()),
+    ] {
+        let answer = server.get(&request);
+        assert_eq!(answer.status, status, "{request}: {}", answer.body);
+        assert_eq!(answer.body, message, "{request}");
+        assert!(answer.header("content-type").unwrap().starts_with("text/plain"));
+    }
+    let refused = server.get(&format!("/get-move?{}&reactionTime=18", base));
+    assert_eq!(refused.status, 400);
+    assert!(
+        refused
+            .body
+            .starts_with("Parameter reactionTime=18 is not supported by this server"),
+        "{}",
+        refused.body
+    );
+}
