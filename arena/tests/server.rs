@@ -1,14 +1,331 @@
-//! `arena serve` over real HTTP: the binary on an ephemeral loopback port.
+//! `arena serve` over real HTTP: the binary on an ephemeral loopback port, one server per
+//! test (tests run in parallel threads). The answers are compared with the command line's for
+//! the same position or game (`arena analyze`, `arena play`, `arena list`), and the server's
+//! limits are driven to their ends: bad requests (400 with the command line's message), a
+//! body over the limit (413), a full queue and the time limit (503), clients that go away,
+//! SIGTERM during a request, and `arena serve`'s own option errors.
 
 mod common;
 
-use common::server::Server;
-use serde_json::json;
+use std::fs;
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::server::{Answer, Server, post_request, read_answer};
+use serde_json::{Value, json};
 
 /// The board of the README's examples: an empty 10 × 20 field but for a bottom row with a
 /// gap in the right column, as 200 cells.
 fn cells_with_bottom_gap() -> String {
     format!("{}{}", "0".repeat(190), "1111111110")
+}
+
+/// Three rows filled but for the right column (tests/boards/flat-three-rows-gap-right.txt):
+/// an I in the gap clears all three.
+const FLAT_GAP_RIGHT: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "#########.",
+    "#########.",
+    "#########.",
+];
+
+/// An uneven stack with a hole and a well: placements of every kind and distinct values.
+const BUMPY: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "#.........",
+    "##.....#..",
+    "##..#.##..",
+    "###.####.#",
+    "####.###.#",
+    "#.######.#",
+];
+
+/// A stack up to row 3 (one gap per row, on a diagonal, so no row is full): a piece that
+/// spawns in row 0 falls only two rows before it lands.
+const LOW_CEILING: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "###.######",
+    "####.#####",
+    "#####.####",
+    "######.###",
+    "#######.##",
+    "########.#",
+    "#########.",
+    ".#########",
+    "#.########",
+    "##.#######",
+    "###.######",
+    "####.#####",
+    "#####.####",
+    "######.###",
+    "#######.##",
+    "########.#",
+    "#########.",
+];
+
+/// The board as the 200 cells of a request (`1` occupied), top row first.
+fn cells(rows: &[&str]) -> String {
+    rows.iter()
+        .flat_map(|row| row.chars())
+        .map(|cell| if cell == '#' { '1' } else { '0' })
+        .collect()
+}
+
+/// A fresh folder for one test's files, under the build's target folder (removed by
+/// [`Scratch`]'s drop).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let folder = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("server-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&folder);
+        fs::create_dir_all(&folder).unwrap();
+        Scratch(folder)
+    }
+
+    /// Writes `rows` as the board file `name` (a line per row, as `arena analyze --board`
+    /// reads it).
+    fn board(&self, name: &str, rows: &[&str]) -> String {
+        let path = self.0.join(name);
+        fs::write(&path, format!("{}\n", rows.join("\n"))).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The fields of a placement the server and `arena analyze --json` both give.
+const PLACEMENT_FIELDS: [&str; 5] = ["piece", "x", "y", "rotation", "cells"];
+
+/// The fields of a valued placement the server and `arena analyze --json` both give.
+const VALUED_FIELDS: [&str; 9] = [
+    "piece",
+    "x",
+    "y",
+    "rotation",
+    "cells",
+    "value",
+    "chain_length",
+    "rule",
+    "features",
+];
+
+/// `fields` of `entry`, as an object.
+fn pick(entry: &Value, fields: &[&str]) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|&field| (field.to_string(), entry[field].clone()))
+            .collect(),
+    )
+}
+
+/// A placement's `(x, y, rotation)`.
+fn key(entry: &Value) -> (i64, i64, i64) {
+    (
+        entry["x"].as_i64().unwrap(),
+        entry["y"].as_i64().unwrap(),
+        entry["rotation"].as_i64().unwrap(),
+    )
+}
+
+/// The CLI's entry for the placement `(x, y, rotation)` in an `--all` listing.
+fn cli_entry(all: &Value, wanted: (i64, i64, i64)) -> &Value {
+    all["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| key(entry) == wanted)
+        .unwrap_or_else(|| panic!("the CLI lists no placement {wanted:?}"))
+}
+
+/// Whether chain `a` ranks strictly before chain `b` (the lookahead chain's order, as
+/// docs/commands.md states it: longer first, then the rule prefer < neutral < reject, then
+/// the lower cost), for two listed placements that both have a value.
+fn better(a: &Value, b: &Value) -> bool {
+    let rule = |entry: &Value| match entry["rule"].as_str().unwrap() {
+        "prefer" => 0,
+        "neutral" => 1,
+        "reject" => 2,
+        other => panic!("rule {other}"),
+    };
+    let length = |entry: &Value| entry["chain_length"].as_u64().unwrap();
+    if length(a) != length(b) {
+        return length(a) > length(b);
+    }
+    if rule(a) != rule(b) {
+        return rule(a) < rule(b);
+    }
+    a["value"].as_f64().unwrap() < b["value"].as_f64().unwrap()
+}
+
+/// The rank of `entry` among the CLI's `--all` placements: 1 + the strictly better ones.
+fn rank_among(all: &Value, entry: &Value) -> usize {
+    1 + all["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|other| better(other, entry))
+        .count()
+}
+
+/// One position, asked of the server and of `arena analyze`.
+struct Position<'a> {
+    strategy: &'a str,
+    rows: &'a [&'a str],
+    /// Current piece first.
+    pieces: &'a [&'a str],
+    /// Send the board as cells (else as rows).
+    as_cells: bool,
+    /// The CLI's options beside the strategy, board and pieces.
+    cli: &'a [&'a str],
+    /// The request's fields beside the strategy, board and pieces.
+    body: Value,
+}
+
+impl Position<'_> {
+    /// The request body (with `top` 200: every placement detailed).
+    fn request(&self) -> Value {
+        let mut body = json!({
+            "strategy": self.strategy,
+            "board": match self.as_cells {
+                true => json!(cells(self.rows)),
+                false => json!(self.rows),
+            },
+            "current": self.pieces[0],
+            "preview": &self.pieces[1..],
+            "top": 200,
+        });
+        for (field, value) in self.body.as_object().unwrap() {
+            body[field] = value.clone();
+        }
+        body
+    }
+
+    /// `arena analyze` on the same position: (`--all`, best chain).
+    fn cli(&self, scratch: &Scratch) -> (Value, Value) {
+        let board = scratch.board(&format!("{}.txt", self.strategy), self.rows);
+        let pieces = self.pieces.join(",");
+        let mut args = vec![self.strategy, "--board", &board, "--pieces", &pieces];
+        args.extend_from_slice(self.cli);
+        let best = common::run_json("analyze", &args);
+        args.push("--all");
+        (common::run_json("analyze", &args), best)
+    }
+}
+
+/// Asks `/v1/analyze` and `arena analyze` the same position and checks the server's ranking
+/// against the CLI: the same placements with the same value (bit for bit), chain length,
+/// rule, features and path; the ranks the values give; rank 1 is the CLI's best, and its
+/// chain is the CLI's best chain. Returns the server's answer.
+fn compare_analysis(server: &Server, scratch: &Scratch, position: &Position) -> Value {
+    let answer = server.post_json("/v1/analyze", &position.request());
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = answer.json();
+    let (all, best) = position.cli(scratch);
+    let name = position.strategy;
+    assert_eq!(answer["strategy"], all["strategy"], "{name}");
+    assert_eq!(answer["pieces"], all["pieces"], "{name}");
+    let listed = answer["placements"].as_array().unwrap();
+    let count = all["placements"].as_array().unwrap().len();
+    assert!(count > 1, "{name}: a position with a choice");
+    assert_eq!(answer["placement_count"], count, "{name}");
+    assert_eq!(listed.len(), count, "{name}: top 200 lists them all");
+    let mut seen: Vec<_> = listed.iter().map(key).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), count, "{name}: each placement once");
+    let mut previous_rank = 0;
+    for entry in listed {
+        let cli = cli_entry(&all, key(entry));
+        assert!(cli["value"].is_f64(), "{name}: every chain is whole here");
+        assert_eq!(
+            pick(entry, &VALUED_FIELDS),
+            pick(cli, &VALUED_FIELDS),
+            "{name}"
+        );
+        assert_eq!(entry["path"], cli["path"], "{name} {:?}", key(entry));
+        let rank = entry["rank"].as_u64().unwrap() as usize;
+        assert_eq!(rank, rank_among(&all, cli), "{name} {:?}", key(entry));
+        assert!(rank >= previous_rank, "{name}: best first");
+        previous_rank = rank;
+        assert_eq!(
+            pick(&entry["chain"][0], &PLACEMENT_FIELDS),
+            pick(entry, &PLACEMENT_FIELDS),
+            "{name}: a chain starts with its placement"
+        );
+        assert_eq!(
+            entry["chain"].as_array().unwrap().len(),
+            entry["chain_length"]
+        );
+    }
+    let first = &listed[0];
+    assert_eq!(first["rank"], 1, "{name}");
+    let cli_best = &best["best"];
+    assert_eq!(
+        pick(first, &VALUED_FIELDS),
+        pick(cli_best, &VALUED_FIELDS),
+        "{name}"
+    );
+    assert_eq!(first["path"], cli_best["path"], "{name}");
+    let chain: Vec<Value> = first["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|placement| pick(placement, &PLACEMENT_FIELDS))
+        .collect();
+    let cli_chain: Vec<Value> = best["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|placement| pick(placement, &PLACEMENT_FIELDS))
+        .collect();
+    assert_eq!(chain, cli_chain, "{name}: the best chain");
+    answer
+}
+
+/// The answer without what depends on the run (the time on the worker).
+fn without_microseconds(mut answer: Value) -> Value {
+    answer.as_object_mut().unwrap().remove("microseconds");
+    answer
 }
 
 #[test]
@@ -34,4 +351,842 @@ fn the_server_answers_health_and_its_openapi_document() {
         &json!({"strategy": "bfs+elashi@2", "board": cells_with_bottom_gap(), "current": "T", "preview": ["I"]}),
     );
     assert_eq!(analyzed.status, 200, "{}", analyzed.body);
+}
+
+#[test]
+fn analyze_ranks_the_placements_as_the_command_line_values_them() {
+    let server = Server::start(&["--workers", "2"]);
+    let scratch = Scratch::new("analyze");
+    compare_analysis(
+        &server,
+        &scratch,
+        &Position {
+            strategy: "bfs+elashi@2",
+            rows: &FLAT_GAP_RIGHT,
+            pieces: &["T", "I"],
+            as_cells: false,
+            cli: &[],
+            body: json!({}),
+        },
+    );
+    compare_analysis(
+        &server,
+        &scratch,
+        &Position {
+            strategy: "column-drop+dellacherie",
+            rows: &BUMPY,
+            pieces: &["L"],
+            as_cells: true,
+            cli: &[],
+            body: json!({}),
+        },
+    );
+    compare_analysis(
+        &server,
+        &scratch,
+        &Position {
+            strategy: "drop+bcts",
+            rows: &BUMPY,
+            pieces: &["S"],
+            as_cells: false,
+            cli: &[],
+            body: json!({}),
+        },
+    );
+    let gamepad = |body| Position {
+        strategy: "gamepad+nes-plateau@2",
+        rows: &BUMPY,
+        pieces: &["T", "I"],
+        as_cells: true,
+        cli: &["--level", "29", "--tap-rate", "4"],
+        body,
+    };
+    let by_rate = compare_analysis(
+        &server,
+        &scratch,
+        &gamepad(json!({"level": 29, "tap_rate": 4})),
+    );
+    // Gamepad paths are frames (`F<bits>`), checked against the CLI's above.
+    assert!(
+        by_rate["placements"][0]["path"][0]
+            .as_str()
+            .unwrap()
+            .starts_with('F')
+    );
+    // A timeline of one input every 4th frame is tap rate 4.
+    let by_timeline = server.post_json(
+        "/v1/analyze",
+        &gamepad(json!({"level": 29, "timeline": "X..."})).request(),
+    );
+    assert_eq!(by_timeline.status, 200, "{}", by_timeline.body);
+    assert_eq!(
+        without_microseconds(by_timeline.json()),
+        without_microseconds(by_rate)
+    );
+    // And the speed matters: at 30 presses a second (X.) the answer differs.
+    let faster = server.post_json(
+        "/v1/analyze",
+        &gamepad(json!({"level": 29, "timeline": "X."})).request(),
+    );
+    assert_ne!(
+        faster.json()["placement_count"],
+        by_timeline.json()["placement_count"]
+    );
+}
+
+#[test]
+fn rate_values_a_placement_as_the_command_line_lists_it() {
+    let server = Server::start(&["--workers", "2"]);
+    let scratch = Scratch::new("rate");
+    let board = scratch.board("flat.txt", &FLAT_GAP_RIGHT);
+    let all = common::run_json(
+        "analyze",
+        &[
+            "bfs+elashi@2",
+            "--board",
+            &board,
+            "--pieces",
+            "T,I",
+            "--all",
+        ],
+    );
+    let best = &common::run_json(
+        "analyze",
+        &["bfs+elashi@2", "--board", &board, "--pieces", "T,I"],
+    )["best"];
+    let rate = |entry: &Value| {
+        let answer = server.post_json(
+            "/v1/rate",
+            &json!({
+                "strategy": "bfs+elashi@2", "board": FLAT_GAP_RIGHT, "current": "T",
+                "preview": ["I"],
+                "placement": {"x": entry["x"], "y": entry["y"], "rotation": entry["rotation"]},
+            }),
+        );
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        answer.json()
+    };
+    // Every placement the CLI lists: its value, the loss against the best, its rank.
+    let best_value = best["value"].as_f64().unwrap();
+    let mut worst_loss = 0.0_f64;
+    for entry in all["placements"].as_array().unwrap() {
+        let rated = rate(entry);
+        let value = entry["value"].as_f64().unwrap();
+        assert_eq!(rated["reachable"], true);
+        assert_eq!(rated["value"], entry["value"]);
+        assert_eq!(rated["best_value"], best["value"]);
+        assert_eq!(rated["loss"].as_f64().unwrap(), value - best_value);
+        assert_eq!(rated["rank"], rank_among(&all, entry));
+        assert_eq!(
+            pick(&rated["placement"], &PLACEMENT_FIELDS),
+            pick(entry, &PLACEMENT_FIELDS)
+        );
+        assert_eq!(
+            pick(&rated["best"], &VALUED_FIELDS),
+            pick(best, &VALUED_FIELDS)
+        );
+        assert_eq!(
+            rated["placement_count"],
+            all["placements"].as_array().unwrap().len()
+        );
+        worst_loss = worst_loss.max(value - best_value);
+    }
+    assert!(worst_loss > 0.0, "some placement is worse than the best");
+    let rated_best = rate(best);
+    assert_eq!(rated_best["loss"], 0.0);
+    assert_eq!(rated_best["rank"], 1);
+
+    // Reachability at the player's speed. On LOW_CEILING a piece spawns in row 0 and lands on
+    // row 3's stack: at level 29 it falls a row every frame, so it is in the air for frames
+    // 0, 1 and 2 (the drop on frame 2 fails and locks it). A shift happens on a frame where
+    // Left or Right is newly pressed, before that frame's drop (docs/spec/rules.md). The
+    // horizontal I spawns with its pivot in column 5 (cells 3–6); x = 7 (cells 5–8, resting
+    // on row 3) is two shifts right. At 30 presses a second (tap rate 2) the thumb presses on
+    // frames 0 and 2: two shifts, reachable. At 15 a second (tap rate 4) only on frame 0: one
+    // shift, x = 6 at most; x = 7 is out of reach.
+    let low = scratch.board("low.txt", &LOW_CEILING);
+    let rate_i = |x: i64, tap_rate: u64| {
+        let answer = server.post_json(
+            "/v1/rate",
+            &json!({
+                "strategy": "gamepad+nes-plateau", "board": cells(&LOW_CEILING), "current": "I",
+                "level": 29, "tap_rate": tap_rate,
+                "placement": {"x": x, "y": 2, "rotation": 0},
+            }),
+        );
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        answer.json()
+    };
+    let slow = rate_i(7, 4);
+    assert_eq!(slow["reachable"], false);
+    for field in ["value", "loss", "rank"] {
+        assert!(slow[field].is_null(), "{field}: {slow}");
+    }
+    assert!(slow["best_value"].is_f64());
+    let cli_at = |tap_rate: &str| {
+        common::run_json(
+            "analyze",
+            &[
+                "gamepad+nes-plateau",
+                "--board",
+                &low,
+                "--pieces",
+                "I",
+                "--all",
+                "--level",
+                "29",
+                "--tap-rate",
+                tap_rate,
+            ],
+        )
+    };
+    let one_shift = rate_i(6, 4);
+    assert_eq!(one_shift["reachable"], true);
+    assert_eq!(
+        one_shift["value"],
+        cli_entry(&cli_at("4"), (6, 2, 0))["value"]
+    );
+    let fast = rate_i(7, 2);
+    assert_eq!(fast["reachable"], true);
+    let cli_fast = cli_at("2");
+    assert_eq!(fast["value"], cli_entry(&cli_fast, (7, 2, 0))["value"]);
+    assert_eq!(
+        fast["rank"],
+        rank_among(&cli_fast, cli_entry(&cli_fast, (7, 2, 0)))
+    );
+}
+
+#[test]
+fn play_and_strategies_answer_as_the_command_line() {
+    let server = Server::start(&["--workers", "1"]);
+    let games: [(&[&str], Value); 3] = [
+        (
+            &[
+                "bfs+elashi@2",
+                "--seed",
+                "7",
+                "--generator",
+                "nes",
+                "--max-pieces",
+                "300",
+            ],
+            json!({"strategy": "bfs+elashi@2", "seed": 7, "generator": "nes", "max_pieces": 300}),
+        ),
+        (
+            // A short field: the game ends before its cap.
+            &[
+                "column-drop+dellacherie",
+                "--board-height",
+                "6",
+                "--max-pieces",
+                "1000",
+                "--game-over",
+                "literature",
+            ],
+            json!({"strategy": "column-drop+dellacherie", "board_height": 6, "max_pieces": 1000,
+                   "game_over": "literature"}),
+        ),
+        (
+            &[
+                "drop+bcts",
+                "--seed",
+                "3",
+                "--max-pieces",
+                "50",
+                "--no-placements",
+            ],
+            json!({"strategy": "drop+bcts", "seed": 3, "max_pieces": 50, "no_placements": true}),
+        ),
+    ];
+    let mut ended = 0;
+    for (args, body) in games {
+        let mut cli_args = args.to_vec();
+        cli_args.push("--json");
+        let cli = common::succeed("play", &cli_args);
+        let answer = server.post_json("/v1/play", &body);
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        // Placements, lines, score, the end: byte for byte, but for who made it.
+        assert_eq!(
+            common::text_without_made_by(&answer.body),
+            common::text_without_made_by(&cli),
+            "{body}"
+        );
+        let made_by = answer.json()["made_by"]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            made_by.starts_with("arena serve: POST /v1/play "),
+            "{made_by}"
+        );
+        ended += usize::from(answer.json()["game_over"] == true);
+    }
+    assert_eq!(ended, 1, "the short field's game ends");
+
+    let strategies = server.get("/v1/strategies");
+    assert_eq!(strategies.status, 200);
+    assert_eq!(
+        common::without_made_by(strategies.json()),
+        common::without_made_by(common::run_json("list", &[]))
+    );
+}
+
+/// `arena COMMAND ARGS…`'s one-line error, without `error: `.
+fn cli_error(command: &str, args: &[&str]) -> String {
+    common::fail(command, args)
+        .strip_prefix("error: ")
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn bad_requests_answer_400_with_the_command_lines_message() {
+    let server = Server::start(&["--workers", "1"]);
+    let scratch = Scratch::new("bad");
+    let empty = "0".repeat(200);
+    let empty_file = scratch.board("empty.txt", &[".........."; 20]);
+    let mut full_rows = vec![".........."; 19];
+    full_rows.push("##########");
+    let full_file = scratch.board("full.txt", &full_rows);
+    let position = |fields: Value| {
+        let mut body = json!({"strategy": "bfs+elashi@2", "board": empty, "current": "T"});
+        for (field, value) in fields.as_object().unwrap() {
+            body[field] = value.clone();
+        }
+        body.to_string()
+    };
+    let gamepad = |fields: Value| {
+        let mut body = json!({"strategy": "gamepad+nes-plateau", "board": empty, "current": "T"});
+        for (field, value) in fields.as_object().unwrap() {
+            body[field] = value.clone();
+        }
+        body.to_string()
+    };
+    let timeline_help = "(a timeline is X, an input frame, and dots or dashes, frames without \
+                         one, repeated: X. is 30 presses a second, X... 15; the gamepad search \
+                         takes X. to X....... (tap rates 2 to 8))";
+    let analyze = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--board", &empty_file]);
+        cli_error("analyze", &all)
+    };
+    // (endpoint, body, the message): the CLI's own where it has the same mistake.
+    let cases: Vec<(&str, String, String)> = vec![
+        (
+            "/v1/analyze",
+            position(json!({"strategy": "nosuch+elashi"})),
+            analyze(&["nosuch+elashi", "--pieces", "T"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"strategy": "bfs+nosuch"})),
+            analyze(&["bfs+nosuch", "--pieces", "T"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"preview": ["I", "O"]})),
+            analyze(&["bfs+elashi@2", "--pieces", "T,I,O"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"level": 19})),
+            analyze(&["bfs+elashi@2", "--pieces", "T", "--level", "19"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"timeline": "X.."})),
+            analyze(&["bfs+elashi@2", "--pieces", "T", "--tap-rate", "3"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"entry_delay": true})),
+            analyze(&["bfs+elashi@2", "--pieces", "T", "--entry-delay"]),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"tap_rate": 9})),
+            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "9"]),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"tap_rate": 1})),
+            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "1"]),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"inputs": "one-thumb"})),
+            analyze(&[
+                "gamepad+nes-plateau",
+                "--pieces",
+                "T",
+                "--inputs",
+                "one-thumb",
+            ]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"game_over": "sometimes"})),
+            analyze(&["bfs+elashi", "--pieces", "T", "--game-over", "sometimes"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"board_height": 3})),
+            analyze(&["bfs+elashi", "--pieces", "T", "--board-height", "3"]),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"board": cells(&full_rows)})),
+            cli_error(
+                "analyze",
+                &["bfs+elashi", "--pieces", "T", "--board", &full_file],
+            )
+            .replace(&format!("board file {full_file}"), "board"),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"level": 300})),
+            "--level 300 is outside 0..=255".into(),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"tap_rate": 2, "timeline": "X."})),
+            "give tap_rate or timeline, not both".into(),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"timeline": "X.X.."})),
+            format!("timeline \"X.X..\": its inputs are not evenly spaced {timeline_help}"),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"timeline": "X........"})),
+            format!(
+                "timeline \"X........\": inputs further apart than every 8th frame \
+                 {timeline_help}"
+            ),
+        ),
+        (
+            "/v1/analyze",
+            gamepad(json!({"timeline": "X"})),
+            format!(
+                "timeline \"X\": an input on every frame is faster than the console reads a \
+                 button {timeline_help}"
+            ),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"board": ["..........", "##########"], "board_height": 4})),
+            "board: board has 2 rows, expected 4 (--board-height sets the field height)".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(
+                json!({"board": ["..........", "..........", "..........", "###x######"], "board_height": 4}),
+            ),
+            "board: board line 4, column 4: unexpected character 'x' (use '#' or '.')".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"board": "0101"})),
+            "board: 4 cells, expected 200 (10 × 20, top row first, 0 empty and 1 occupied)".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"board": format!("2{}", "0".repeat(199))})),
+            "board: cell 1 is '2': cells are 0 (empty) or 1 (occupied)".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"strategy": "bfs+elashi:/etc/passwd"})),
+            "strategy bfs+elashi:/etc/passwd: the server reads no files, and this strategy \
+             reads the weights file /etc/passwd (name a built-in preset; `arena list` shows \
+             them)"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"strategy": "bfs+elashi,pattern=p.txt"})),
+            "strategy bfs+elashi,pattern=p.txt: the server reads no files, and this strategy \
+             reads the pattern file p.txt (name a built-in preset; `arena list` shows them)"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"current": "Q"})),
+            "current \"Q\" is not a piece: one letter of T J Z O S L I, upper case".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"preview": ["x"]})),
+            "preview \"x\" is not a piece: one letter of T J Z O S L I, upper case".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"top": 0})),
+            "top 0 is outside 1..=200".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"top": 201})),
+            "top 201 is outside 1..=200".into(),
+        ),
+        (
+            "/v1/analyze",
+            position(json!({"placement": {"x": 5, "y": 18, "rotation": 0}})),
+            "placement is for /v1/rate: /v1/analyze ranks every placement".into(),
+        ),
+        (
+            "/v1/analyze",
+            r#"{"colour": "red"}"#.into(),
+            "the body is not the JSON expected: unknown field `colour`, expected one of \
+             `strategy`, `board`, `current`, `preview`, `board_height`, `game_over`, `level`, \
+             `tap_rate`, `timeline`, `inputs`, `entry_delay`, `top`, `placement` at line 1 \
+             column 9"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            r#"{"strategy": "bfs+elashi@2", "board": "0"}"#.into(),
+            "the body is not the JSON expected: missing field `current` at line 1 column 42".into(),
+        ),
+        (
+            "/v1/analyze",
+            r#"{"strategy": 2}"#.into(),
+            "the body is not the JSON expected: invalid type: integer `2`, expected a string at \
+             line 1 column 14"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            r#"{"top": -1}"#.into(),
+            "the body is not the JSON expected: invalid value: integer `-1`, expected u64 at \
+             line 1 column 10"
+                .into(),
+        ),
+        (
+            "/v1/rate",
+            r#"{"placement": {"x": 5, "y": 18}}"#.into(),
+            "the body is not the JSON expected: missing field `rotation` at line 1 column 31"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            "{".into(),
+            "the body is not the JSON expected: EOF while parsing an object at line 1 column 1"
+                .into(),
+        ),
+        (
+            "/v1/analyze",
+            String::new(),
+            "the body is not the JSON expected: EOF while parsing a value at line 1 column 0"
+                .into(),
+        ),
+        (
+            "/v1/rate",
+            position(json!({})),
+            "placement is missing: /v1/rate rates the player's placement {\"x\", \"y\", \
+             \"rotation\"}"
+                .into(),
+        ),
+        (
+            "/v1/rate",
+            position(json!({"placement": {"x": 5, "y": 19, "rotation": 0}})),
+            "placement: T at x=5 y=19 rotation=0 does not fit the board (a cell is outside the \
+             field or on an occupied cell)"
+                .into(),
+        ),
+        (
+            "/v1/rate",
+            position(json!({"placement": {"x": 5, "y": 18, "rotation": 4}})),
+            "placement: T has rotations 0 to 3, not 4".into(),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2"}).to_string(),
+            "max_pieces missing: a served game plays 1 to 100000 pieces (max_pieces is \
+             required)"
+                .into(),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2", "max_pieces": 0}).to_string(),
+            "max_pieces 0: a served game plays 1 to 100000 pieces (max_pieces is required)".into(),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2", "max_pieces": 100001}).to_string(),
+            "max_pieces 100001: a served game plays 1 to 100000 pieces (max_pieces is \
+             required)"
+                .into(),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2", "max_pieces": 5, "generator": "file:x"}).to_string(),
+            "generator file:x: the server reads no files (use a seeded generator)".into(),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2", "max_pieces": 5, "generator": "nosuch"}).to_string(),
+            cli_error(
+                "play",
+                &["bfs+elashi", "--max-pieces", "5", "--generator", "nosuch"],
+            ),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi@2", "max_pieces": 5, "board_height": 40}).to_string(),
+            cli_error(
+                "play",
+                &["bfs+elashi", "--max-pieces", "5", "--board-height", "40"],
+            ),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "nosuch+elashi", "max_pieces": 5}).to_string(),
+            cli_error("play", &["nosuch+elashi", "--max-pieces", "5"]),
+        ),
+        (
+            "/v1/play",
+            json!({"strategy": "bfs+elashi:w.json", "max_pieces": 5}).to_string(),
+            "strategy bfs+elashi:w.json: the server reads no files, and this strategy reads the \
+             weights file w.json (name a built-in preset; `arena list` shows them)"
+                .into(),
+        ),
+    ];
+    let mut distinct: Vec<&String> = cases.iter().map(|(_, body, _)| body).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 30 && distinct.len() == cases.len());
+    for (path, body, message) in &cases {
+        let answer = server.post(path, body);
+        assert_eq!(answer.status, 400, "{path} {body}: {}", answer.body);
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        assert!(!answer.body.contains('\n'), "one line: {}", answer.body);
+        assert_eq!(&answer.error(), message, "{path} {body}");
+    }
+    // The server still answers, and logged each request.
+    assert_eq!(server.get("/v1/health").status, 200);
+    let log = server.log();
+    assert!(log.contains("POST /v1/play 400"), "{log}");
+}
+
+#[test]
+fn a_body_over_the_limit_answers_413() {
+    let server = Server::start(&["--workers", "1", "--max-body", "1024"]);
+    // A position padded with spaces (still the same JSON) to exactly `size` bytes.
+    let padded = |size: usize| {
+        let body =
+            json!({"strategy": "drop+bcts", "board": "0".repeat(200), "current": "T"}).to_string();
+        format!("{body}{}", " ".repeat(size - body.len()))
+    };
+    let at_limit = server.post("/v1/analyze", &padded(1024));
+    assert_eq!(at_limit.status, 200, "{}", at_limit.body);
+    let message = "the body is larger than the server's limit of 1024 bytes (--max-body)";
+    let over = server.post("/v1/analyze", &padded(1025));
+    assert_eq!(over.status, 413);
+    assert_eq!(over.error(), message);
+    // Without a Content-Length (chunked), the limit holds while reading.
+    let body = padded(1500);
+    let (first, second) = body.split_at(700);
+    let chunked = format!(
+        "POST /v1/analyze HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{first}\r\n{:x}\r\n\
+         {second}\r\n0\r\n\r\n",
+        first.len(),
+        second.len()
+    );
+    let over = server.send_raw(chunked.as_bytes());
+    assert_eq!(over.status, 413);
+    assert_eq!(over.error(), message);
+    assert_eq!(server.post("/v1/analyze", &padded(600)).status, 200);
+}
+
+/// A long game: gamepad+nes-plateau@2 on a 32-row field, about a second of work.
+fn second_long_play() -> Vec<u8> {
+    post_request(
+        "/v1/play",
+        &json!({"strategy": "gamepad+nes-plateau@2", "board_height": 32, "seed": 1,
+                "max_pieces": 700, "no_placements": true})
+        .to_string(),
+    )
+}
+
+/// A game far longer than any test: 100,000 pieces of gamepad+nes-plateau@2.
+fn endless_play() -> Vec<u8> {
+    post_request(
+        "/v1/play",
+        &json!({"strategy": "gamepad+nes-plateau@2", "board_height": 32, "seed": 1,
+                "max_pieces": 100000, "no_placements": true})
+        .to_string(),
+    )
+}
+
+/// A quick search request.
+fn quick_search() -> Vec<u8> {
+    post_request(
+        "/v1/analyze",
+        &json!({"strategy": "drop+bcts", "board": "0".repeat(200), "current": "T", "top": 1})
+            .to_string(),
+    )
+}
+
+/// Sends `request` until it answers 200 (at most 60 s), for a server whose worker is being
+/// freed; the other answers must be 503 (busy, or over the time limit).
+fn until_answered(server: &Server, request: &[u8]) -> Answer {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let answer = server.send_raw(request);
+        if answer.status == 200 {
+            return answer;
+        }
+        assert_eq!(answer.status, 503, "{}", answer.body);
+        assert!(Instant::now() < deadline, "the worker was never freed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_full_queue_answers_503_at_once() {
+    // A time limit no machine reaches: the long game must be answered in full.
+    let server = Server::start(&[
+        "--workers",
+        "1",
+        "--max-queue",
+        "0",
+        "--timeout-ms",
+        "600000",
+    ]);
+    let (mut long, busy) = server.occupy_the_worker(&second_long_play(), &quick_search());
+    assert_eq!(busy.status, 503);
+    assert_eq!(
+        busy.error(),
+        "the server is busy: 1 searches running and 0 waiting (--workers, --max-queue); try \
+         again"
+    );
+    // The request that held the worker is answered in full.
+    let answer = read_answer(&mut long);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.json()["pieces"], 700);
+    // Afterwards the worker is free: a client that asks again as soon as it has its answer
+    // is never refused, not even the first time.
+    for _ in 0..50 {
+        let answer = server.send_raw(&quick_search());
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    assert_eq!(server.get("/v1/health").status, 200);
+}
+
+#[test]
+fn a_request_over_the_time_limit_answers_503_and_frees_its_worker() {
+    let server = Server::start(&["--workers", "1", "--timeout-ms", "300"]);
+    let answer = server.send_raw(&endless_play());
+    assert_eq!(answer.status, 503);
+    let message = "the request took longer than the server's time limit of 300 ms (--timeout-ms)";
+    assert_eq!(answer.error(), message);
+    // The game was cancelled: the only worker takes the next search (which would otherwise
+    // wait behind 100,000 pieces and time out in turn).
+    let next = until_answered(&server, &quick_search());
+    assert_eq!(next.json()["placement_count"], 34);
+    // A body that never comes in full counts against the limit too.
+    let mut slow = server.connect();
+    slow.write_all(
+        b"POST /v1/analyze HTTP/1.1\r\nHost: test\r\nContent-Length: 1000\r\n\r\n{\"strategy\"",
+    )
+    .unwrap();
+    let answer = read_answer(&mut slow);
+    assert_eq!(answer.status, 503);
+    assert_eq!(answer.error(), message);
+    assert_eq!(server.get("/v1/health").status, 200);
+}
+
+#[test]
+fn clients_that_go_away_free_their_worker() {
+    // No time limit to speak of: only the client's going away can free the worker.
+    let server = Server::start(&[
+        "--workers",
+        "1",
+        "--max-queue",
+        "0",
+        "--timeout-ms",
+        "600000",
+    ]);
+    // Half a body, then the connection closes.
+    let mut cut = server.connect();
+    cut.write_all(b"POST /v1/analyze HTTP/1.1\r\nHost: test\r\nContent-Length: 1000\r\n\r\n")
+        .unwrap();
+    cut.write_all(&[b' '; 500]).unwrap();
+    drop(cut);
+    assert_eq!(server.get("/v1/health").status, 200);
+    assert_eq!(server.send_raw(&quick_search()).status, 200);
+    // A client that goes away while its game runs: the game is cancelled.
+    let (long, busy) = server.occupy_the_worker(&endless_play(), &quick_search());
+    assert_eq!(busy.status, 503);
+    drop(long);
+    let next = until_answered(&server, &quick_search());
+    assert_eq!(next.json()["placement_count"], 34);
+    assert_eq!(server.get("/v1/health").status, 200);
+}
+
+#[test]
+fn sigterm_lets_the_request_in_flight_finish_and_exits_0() {
+    let mut server = Server::start(&[
+        "--workers",
+        "1",
+        "--max-queue",
+        "0",
+        "--timeout-ms",
+        "600000",
+    ]);
+    let (mut long, _) = server.occupy_the_worker(&second_long_play(), &quick_search());
+    server.terminate();
+    let answer = read_answer(&mut long);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.json()["pieces"], 700);
+    let status = server.wait_for_exit();
+    assert_eq!(status.code(), Some(0), "{}", server.log());
+    let refused = TcpStream::connect(server.address).unwrap_err();
+    assert_eq!(refused.kind(), std::io::ErrorKind::ConnectionRefused);
+    let log = server.log();
+    assert!(
+        log.contains("stopped: every request in flight was answered"),
+        "{log}"
+    );
+}
+
+#[test]
+fn serve_option_errors_are_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &["--workers", "0"][..],
+            "error: --workers 0 is outside 1..=256 (searches the server runs at once)",
+        ),
+        (
+            &["--timeout-ms", "0"],
+            "error: --timeout-ms 0 is outside 1..=600000",
+        ),
+        (
+            &["--max-body", "10"],
+            "error: --max-body 10 is outside 1024..=16777216",
+        ),
+        (
+            &["--max-queue", "100001"],
+            "error: --max-queue 100001 is outside 0..=100000",
+        ),
+        (
+            &["--bind", "999.1.1.1:1"],
+            "error: invalid value '999.1.1.1:1' for '--bind <ADDRESS>': invalid socket address \
+             syntax",
+        ),
+    ] {
+        assert_eq!(common::fail("serve", args), message, "{args:?}");
+    }
+    // A port in use: the bind fails after the options are checked.
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let message = common::fail("serve", &["--bind", &address]);
+    assert!(
+        message.starts_with(&format!("error: --bind {address}: ")),
+        "{message}"
+    );
 }

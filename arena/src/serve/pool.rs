@@ -2,12 +2,19 @@
 //! bounded queue, so that search work never runs on the async threads (which keep accepting
 //! and answering) and a burst beyond the queue is refused at once instead of piling up.
 //!
+//! The queue's bound is counted in places, not in channel slots: a job holds one of the
+//! `workers + queue` places from its admission until its outcome is sent (released just
+//! before), so a client that asks again as soon as it has its answer always finds its place
+//! free, even when the worker thread has not yet gone back to wait for the next job (a
+//! rendezvous channel alone refused such a request whenever no worker was blocked in `recv`
+//! at that instant, the first request after the start included).
+//!
 //! Each job carries a [`Cancel`] flag, set when its request gives up (the time limit passed,
 //! or the client went away): a job still queued is then skipped, and a long job (a game)
 //! stops after its current piece.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -19,6 +26,10 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 /// The pool's threads and its queue's sending end.
 pub struct WorkerPool {
     queue: SyncSender<Job>,
+    /// Jobs admitted and not yet answered (running or waiting), at most `places`.
+    admitted: Arc<AtomicUsize>,
+    /// `workers + queue`.
+    places: usize,
 }
 
 /// The queue is full: the request is answered 503 at once.
@@ -38,7 +49,10 @@ pub enum JobOutcome<T> {
 impl WorkerPool {
     /// Starts `workers` threads behind a queue where `queue` jobs may wait.
     pub fn start(workers: usize, queue: usize) -> std::io::Result<WorkerPool> {
-        let (sender, receiver) = sync_channel::<Job>(queue);
+        let places = workers + queue;
+        // Never full: a job is sent only after taking one of the `places`, and leaves the
+        // channel before it gives its place back.
+        let (sender, receiver) = sync_channel::<Job>(places);
         let receiver = Arc::new(Mutex::new(receiver));
         for index in 0..workers {
             let receiver = Arc::clone(&receiver);
@@ -46,7 +60,11 @@ impl WorkerPool {
                 .name(format!("arena-serve-worker-{index}"))
                 .spawn(move || work(&receiver))?;
         }
-        Ok(WorkerPool { queue: sender })
+        Ok(WorkerPool {
+            queue: sender,
+            admitted: Arc::new(AtomicUsize::new(0)),
+            places,
+        })
     }
 
     /// Queues `job`, which gets the request's cancel flag; its outcome arrives on the
@@ -60,6 +78,7 @@ impl WorkerPool {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> T + Send + 'static,
     {
+        let place = Place::take(&self.admitted, self.places).ok_or(Busy)?;
         let (sender, receiver) = oneshot::channel();
         let job: Job = Box::new(move || {
             let outcome = if cancel.is_set() {
@@ -70,6 +89,9 @@ impl WorkerPool {
                     Err(_) => JobOutcome::Panicked,
                 }
             };
+            // The place is free before the answer is: whoever reads the answer and asks
+            // again finds it.
+            drop(place);
             // The request may have given up: nobody to tell, and nothing to do.
             let _ = sender.send(outcome);
         });
@@ -77,6 +99,27 @@ impl WorkerPool {
             Ok(()) => Ok(receiver),
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
         }
+    }
+}
+
+/// One of the pool's places, held by a job from its admission to its answer.
+struct Place(Arc<AtomicUsize>);
+
+impl Place {
+    /// Takes a place if one of the `places` is free.
+    fn take(admitted: &Arc<AtomicUsize>, places: usize) -> Option<Place> {
+        admitted
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |taken| {
+                (taken < places).then_some(taken + 1)
+            })
+            .ok()
+            .map(|_| Place(Arc::clone(admitted)))
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -169,5 +212,25 @@ mod tests {
         runtime.block_on(async {
             assert!(matches!(after.await.unwrap(), JobOutcome::Done(4)));
         });
+    }
+
+    #[test]
+    fn a_job_submitted_after_the_last_answer_is_never_refused() {
+        // One worker and no queue: a client that waits for each answer before it asks again
+        // must never be told the server is busy, however soon it asks. The answer comes only
+        // once the job's place is free again, even if the worker thread has not yet gone back
+        // to wait for the next job.
+        let pool = WorkerPool::start(1, 0).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for round in 0..2000 {
+            let outcome = pool
+                .submit(Cancel::new(), move |_| round)
+                .unwrap_or_else(|Busy| panic!("round {round}: refused"));
+            runtime.block_on(async {
+                assert!(matches!(outcome.await.unwrap(), JobOutcome::Done(r) if r == round));
+            });
+        }
     }
 }

@@ -2,10 +2,11 @@
 //! port, and a small HTTP/1.1 client over a plain socket (one request per connection), so a
 //! test can also send what no well-behaved client would (a cut body, a huge one).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -17,6 +18,9 @@ pub struct Server {
     pub address: SocketAddr,
     /// The rest of its stdout.
     pub stdout: BufReader<ChildStdout>,
+    /// Its stderr (the log) so far: a thread keeps reading it, so that a server logging a
+    /// line per request never blocks on a full pipe.
+    log: Arc<Mutex<String>>,
 }
 
 impl Server {
@@ -30,6 +34,16 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .expect("arena serve starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+        let kept = Arc::clone(&log);
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while stderr.read_line(&mut line).is_ok_and(|read| read > 0) {
+                kept.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
         let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let mut line = String::new();
         stdout.read_line(&mut line).expect("the address line");
@@ -43,6 +57,62 @@ impl Server {
             child,
             address,
             stdout,
+            log,
+        }
+    }
+
+    /// What the server logged on stderr so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Sends SIGTERM (with `kill`: the tests do without a libc binding).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits for the process to exit (at most 60 s: a test fails rather than hangs).
+    pub fn wait_for_exit(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server's status") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends `request` (a long search) and returns its connection, still waiting for the
+    /// answer, once the server's only worker is surely running it. The server must run with
+    /// `--workers 1 --max-queue 0`: then a quick `probe` (a search request) answers 503 at
+    /// once exactly while the worker is busy. A probe that wins the worker before the long
+    /// request is answered 200; and if the long request was answered meanwhile (refused while
+    /// a probe ran, or done before a probe came), it is sent again. Returns the probe's 503
+    /// too.
+    pub fn occupy_the_worker(&self, request: &[u8], probe: &[u8]) -> (TcpStream, Answer) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        'send: loop {
+            let mut long = self.connect();
+            long.write_all(request).expect("the long request is sent");
+            loop {
+                assert!(Instant::now() < deadline, "the worker never got busy");
+                let answer = self.send_raw(probe);
+                match answer.status {
+                    503 => return (long, answer),
+                    200 if has_answered(&long) => {
+                        let early = read_answer(&mut long);
+                        assert!([200, 503].contains(&early.status), "{}", early.body);
+                        continue 'send;
+                    }
+                    200 => continue,
+                    _ => panic!("the probe answered {}: {}", answer.status, answer.body),
+                }
+            }
         }
     }
 
@@ -85,6 +155,18 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Whether an answer is waiting on `stream` (without blocking).
+pub fn has_answered(stream: &TcpStream) -> bool {
+    stream.set_nonblocking(true).expect("non-blocking");
+    let peeked = stream.peek(&mut [0u8; 1]);
+    stream.set_nonblocking(false).expect("blocking");
+    match peeked {
+        Ok(read) => read > 0,
+        Err(error) if error.kind() == ErrorKind::WouldBlock => false,
+        Err(error) => panic!("the connection failed: {error}"),
     }
 }
 
