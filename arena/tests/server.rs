@@ -746,7 +746,7 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         (
             "/v1/analyze",
             gamepad(json!({"level": 300})),
-            "--level 300 is outside 0..=255".into(),
+            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--level", "300"]),
         ),
         (
             "/v1/analyze",
@@ -1061,7 +1061,7 @@ fn a_full_queue_answers_503_at_once() {
     assert_eq!(busy.status, 503);
     assert_eq!(
         busy.error(),
-        "the server is busy: 1 searches running and 0 waiting (--workers, --max-queue); try \
+        "the server is busy: 1 search running and 0 waiting (--workers, --max-queue); try \
          again"
     );
     // The request that held the worker is answered in full.

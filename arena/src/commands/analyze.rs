@@ -33,7 +33,7 @@ use crate::input::read_board;
 use crate::report::output::print_output;
 use crate::report::position::{analysis_json, analysis_text};
 use crate::request::analyze::{AnalyzeRequest, FrameOptions};
-use crate::request::values::{self, BoardHeight, PieceList, TapRate};
+use crate::request::values::{self, BoardHeight, Level, PieceList, TapRate};
 
 /// What `arena analyze --help` says after the options: how to read its output.
 const READING_THE_OUTPUT: &str = "\
@@ -83,7 +83,7 @@ pub struct Args {
     /// (frames per row: 19–28 → 2, 29 and up → 1; docs/spec/rules.md). Default: the searcher's own,
     /// level 19.
     #[arg(long, value_name = "L")]
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// For a gravity-aware searcher: frames between two presses of one thumb, 2 (30 per
     /// second) to 8 (7.5 per second). Default: the searcher's own, 2.
     #[arg(long, value_name = "T")]

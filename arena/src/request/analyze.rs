@@ -7,7 +7,7 @@ use tetris_registry::Strategy;
 use crate::analysis::position::{Analysis, analyze_in, check_pieces_fit_depth};
 use crate::error::ArenaError;
 use crate::request::frameless_game_over_rule;
-use crate::request::values::TapRate;
+use crate::request::values::{Level, TapRate};
 
 /// A position to analyze.
 #[derive(Clone, Debug)]
@@ -33,7 +33,7 @@ pub struct AnalyzeRequest {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameOptions {
     /// The level whose gravity the search simulates.
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// Frames between two presses of one thumb.
     pub tap_rate: Option<TapRate>,
     /// The input model.
@@ -145,7 +145,7 @@ fn frame_context(
         ));
     };
     if let Some(level) = frames.level {
-        timing.frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
+        timing.frames_per_row = tetris_core::scoring::frames_per_row(level.get()) as u8;
     }
     if let Some(tap_rate) = frames.tap_rate {
         timing.tap_rate = tap_rate.get();

@@ -304,6 +304,13 @@ impl TapRate {
 }
 
 ranged_value! {
+    /// The level whose gravity a gravity-aware search simulates (`arena analyze --level`, the
+    /// server's `level`): any level the console's byte holds, 0 to 255 (frames per row by
+    /// docs/spec/rules.md).
+    Level(u8), option "--level", range 0, 255, note ""
+}
+
+ranged_value! {
     /// The move server's worker threads (`arena serve --workers`): the searches that run at
     /// once.
     Workers(usize), option "--workers", range 1, crate::run::MAX_JOBS,

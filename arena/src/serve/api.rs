@@ -30,13 +30,16 @@ use crate::request::serve::{
     BoardText, ServeRequestError, check_served_generator, check_served_strategy, player_placement,
     served_piece_cap,
 };
-use crate::request::values::{self, BoardHeight, MaxPieces, TapRate, TopCount};
+use crate::request::values::{self, BoardHeight, Level, MaxPieces, TapRate, TopCount};
 use crate::serve::{ApiError, AppState, run_job};
 use crate::sim::game::{GameEnd, PlayOptions, play_game};
 
 /// A position: the strategy, the board and the pieces, and how the decision is made.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with strategy, board and current (docs/server.md)"
+)]
 pub struct PositionBody {
     /// The strategy, as on the command line: `bfs+elashi@2`, `gamepad+nes-plateau@2`, …
     /// (built-in presets only: the server reads no files).
@@ -90,7 +93,10 @@ pub enum BoardBody {
 /// A placement as `arena analyze` prints it: pivot column `x`, pivot row `y` (0 at the top),
 /// rotation (0 = spawn).
 #[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with x, y and rotation"
+)]
 pub struct PlacementBody {
     /// Pivot column.
     pub x: i64,
@@ -102,7 +108,10 @@ pub struct PlacementBody {
 
 /// A game to play: as `arena play --json`, with a required piece cap.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with strategy and max_pieces (docs/server.md)"
+)]
 pub struct PlayBody {
     /// The strategy.
     #[schema(example = "column-drop+dellacherie")]
@@ -265,19 +274,7 @@ impl PositionBody {
             (None, Some(timeline)) => Some(values::timeline(timeline)?),
             (None, None) => None,
         };
-        let level = match self.level {
-            Some(level) => {
-                Some(
-                    u8::try_from(level).map_err(|_| values::ValueError::OutOfRange {
-                        option: "--level",
-                        value: level.to_string(),
-                        range: "0..=255".to_string(),
-                        note: "",
-                    })?,
-                )
-            }
-            None => None,
-        };
+        let level = self.level.map(Level::try_from).transpose()?;
         let top = match self.top {
             Some(top) => TopCount::try_from(top)?.get(),
             None => DEFAULT_TOP,

@@ -30,6 +30,7 @@ use tetris_core::{Input, InputModel, Piece, Placement};
 use crate::analysis::ranking::{Ranking, rank_placements};
 use crate::error::ArenaError;
 use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use crate::request::values::Level;
 use crate::serve::stackrabbit::{
     self, AdjustedScores, CompatError, CompatMove, CompatQuery, ENGINE_MOVELIST_LENGTH, MoveValue,
     NO_LEGAL_MOVES, NOT_SUPPORTED_TYPES, PONG, RateMoveScores, RequestType, board_after,
@@ -219,7 +220,7 @@ fn rank_with(
         all: false,
         game_over: None,
         frames: FrameOptions {
-            level: Some(query.level),
+            level: Some(Level::try_from(u64::from(query.level))?),
             tap_rate: Some(query.tap_rate),
             inputs,
             entry_delay: false,

@@ -139,12 +139,16 @@ where
     let cancel = Cancel::new();
     let _cancel_when_dropped = cancel.guard();
     let outcome = state.pool.submit(cancel, job).map_err(|Busy| {
+        let settings = &state.settings;
+        let running = match settings.workers {
+            1 => "1 search running".to_string(),
+            workers => format!("{workers} searches running"),
+        };
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the server is busy: {} searches running and {} waiting (--workers, --max-queue); \
-                 try again",
-                state.settings.workers, state.settings.max_queue
+                "the server is busy: {running} and {} waiting (--workers, --max-queue); try again",
+                settings.max_queue
             ),
         )
     })?;
