@@ -31,7 +31,7 @@ use crate::request::serve::{
     served_piece_cap,
 };
 use crate::request::values::{self, BoardHeight, Level, MaxPieces, TapRate, TopCount};
-use crate::serve::{ApiError, AppState, run_job};
+use crate::serve::{ApiError, AppState, run_job, schema};
 use crate::sim::game::{GameEnd, PlayOptions, play_game};
 
 /// A position: the strategy, the board and the pieces, and how the decision is made.
@@ -40,6 +40,7 @@ use crate::sim::game::{GameEnd, PlayOptions, play_game};
     deny_unknown_fields,
     expecting = "a JSON object with strategy, board and current (docs/server.md)"
 )]
+#[schema(example = analyze_example)]
 pub struct PositionBody {
     /// The strategy, as on the command line: `bfs+elashi@2`, `gamepad+nes-plateau@2`, …
     /// (built-in presets only: the server reads no files).
@@ -47,41 +48,45 @@ pub struct PositionBody {
     pub strategy: String,
     /// The board: `board_height` rows of 10 `#`/`.` characters, top row first, or one string of
     /// 10 × `board_height` `0`/`1` cells, top row first. No full row.
+    #[schema(schema_with = schema::board)]
     pub board: BoardBody,
     /// The current piece: one letter of T J Z O S L I.
-    #[schema(example = "T")]
+    #[schema(schema_with = schema::piece)]
     pub current: String,
     /// The preview pieces after it (at most the strategy's depth − 1).
     #[serde(default)]
+    #[schema(schema_with = schema::pieces)]
     pub preview: Vec<String>,
     /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 0)]
+    #[schema(minimum = 4, maximum = 32)]
     pub board_height: Option<u64>,
     /// `simulation` or `literature` (default: the searcher's).
+    #[schema(schema_with = schema::game_over)]
     pub game_over: Option<String>,
     /// Gravity-aware searchers (gamepad): the level whose gravity the search simulates.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 0, maximum = 255)]
     pub level: Option<u64>,
     /// Gravity-aware searchers: frames between two presses of one thumb, 2 to 8.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 2, maximum = 8)]
     pub tap_rate: Option<u64>,
     /// Gravity-aware searchers: the same as an input-frame timeline, `X.` (= tap rate 2) to
     /// `X.......` (= 8); not with `tap_rate`.
     pub timeline: Option<String>,
     /// Gravity-aware searchers: `two-thumb` or `article`.
+    #[schema(schema_with = schema::inputs)]
     pub inputs: Option<String>,
     /// Gravity-aware searchers: the current piece is a game's first (it floats 96 frames).
     #[serde(default)]
     pub entry_delay: bool,
     /// How many ranked placements to list, 1 to 200 (default 5).
-    #[schema(minimum = 0)]
+    #[schema(minimum = 1, maximum = 200)]
     pub top: Option<u64>,
     /// `/v1/rate` only: the player's placement.
     pub placement: Option<PlacementBody>,
 }
 
-/// A board in a request: rows, or cells.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+/// A board in a request: rows, or cells (its schema: [`schema::board`]).
+#[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub enum BoardBody {
     /// Rows of 10 `#`/`.` characters, top row first.
@@ -112,6 +117,7 @@ pub struct PlacementBody {
     deny_unknown_fields,
     expecting = "a JSON object with strategy and max_pieces (docs/server.md)"
 )]
+#[schema(example = play_example)]
 pub struct PlayBody {
     /// The strategy.
     #[schema(example = "column-drop+dellacherie")]
@@ -122,12 +128,16 @@ pub struct PlayBody {
     /// The generator (default `uniform`; `arena list` names them; not `file:`).
     pub generator: Option<String>,
     /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 0)]
+    #[schema(minimum = 4, maximum = 32)]
     pub board_height: Option<u64>,
     /// `simulation` or `literature` (default: the searcher's).
+    #[schema(schema_with = schema::frameless_game_over)]
     pub game_over: Option<String>,
-    /// The most pieces the game plays: required, 1 to 100,000.
-    #[schema(minimum = 0, example = 100)]
+    /// The most pieces the game plays: required, 1 to 100,000. (The schema says at most
+    /// 1,000, so that generated test games stay short; the server takes up to 100,000.)
+    // Required in the document: a body without it is refused (the field is an `Option` so that
+    // the refusal is the server's own message, not serde's).
+    #[schema(value_type = u64, required = true, minimum = 1, maximum = 1000, example = 100)]
     pub max_pieces: Option<u64>,
     /// Leave out the list of placements (default false).
     #[serde(default)]
@@ -310,6 +320,58 @@ impl PositionBody {
     }
 }
 
+/// A mid-game board (a stack 7 rows high, a well on the right, three holes): the documents'
+/// example position.
+pub const EXAMPLE_BOARD: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "....#.....",
+    "#..###....",
+    "##.####.#.",
+    "###.#####.",
+    "#####.###.",
+    "##.######.",
+    "#########.",
+];
+
+/// `/v1/analyze`'s example body.
+fn analyze_example() -> serde_json::Value {
+    serde_json::json!({
+        "strategy": "bfs+elashi@2",
+        "board": EXAMPLE_BOARD,
+        "current": "T",
+        "preview": ["L"],
+    })
+}
+
+/// `/v1/rate`'s example body: the example position and a placement of its T (the third
+/// best for `bfs+elashi@2`).
+fn rate_example() -> serde_json::Value {
+    let mut body = analyze_example();
+    body["placement"] = serde_json::json!({"x": 2, "y": 14, "rotation": 1});
+    body
+}
+
+/// `/v1/play`'s example body.
+fn play_example() -> serde_json::Value {
+    serde_json::json!({
+        "strategy": "column-drop+dellacherie",
+        "seed": 1,
+        "max_pieces": 100,
+    })
+}
+
 /// Placements listed when the request gives no `top`.
 pub const DEFAULT_TOP: usize = 5;
 
@@ -420,7 +482,9 @@ fn analyze_answer(ranking: &Ranking, start: Instant) -> AnalyzeAnswer {
 }
 
 /// Rates a player's placement against the strategy's best.
-#[utoipa::path(post, path = "/v1/rate", request_body = PositionBody, responses(
+#[utoipa::path(post, path = "/v1/rate",
+    request_body(content = PositionBody, example = rate_example),
+    responses(
     (status = 200, description = "The placement's value, the best value, the loss and its rank", body = RateAnswer),
     (status = 400, description = "A bad request: the command line's message", body = ErrorAnswer),
     (status = 413, description = "A body over the server's limit", body = ErrorAnswer),

@@ -20,6 +20,7 @@ pub mod api;
 pub mod compat;
 pub mod pool;
 pub mod stackrabbit;
+pub mod schema;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
