@@ -127,10 +127,9 @@ fn the_document_names_the_values_the_server_takes() {
     let pieces = json!(["T", "J", "Z", "O", "S", "L", "I"]);
     assert_eq!(position["current"]["enum"], pieces);
     assert_eq!(position["preview"]["items"]["enum"], pieces);
-    assert_eq!(
-        position["game_over"]["enum"],
-        json!(["simulation", "literature", "console", null])
-    );
+    // No request here has frames: the console rule is not offered (the server refuses it).
+    let frameless = json!(["simulation", "literature", null]);
+    assert_eq!(position["game_over"]["enum"], frameless);
     assert_eq!(
         position["inputs"]["enum"],
         json!(["two-thumb", "article", null])
@@ -148,12 +147,15 @@ fn the_document_names_the_values_the_server_takes() {
     assert_eq!(boards[0]["items"]["pattern"], "^[#.]{10}$");
     assert_eq!(boards[1]["pattern"], "^[01]{40,320}$");
 
-    // A played game has no frames: the console rule is not offered (the server refuses it).
     let play = component(&document, "PlayBody");
-    assert_eq!(
-        play["properties"]["game_over"]["enum"],
-        json!(["simulation", "literature", null])
-    );
+    assert_eq!(play["properties"]["game_over"]["enum"], frameless);
+    for strategy in ["bfs+elashi@2", "gamepad+nes-plateau@2"] {
+        let console = server.post_json(
+            "/v1/analyze",
+            &json!({"strategy": strategy, "board": "0".repeat(200), "current": "T", "game_over": "console"}),
+        );
+        assert_eq!(console.status, 400, "{}", console.body);
+    }
     let console = server.post_json(
         "/v1/play",
         &json!({"strategy": "column-drop+dellacherie", "max_pieces": 10, "game_over": "console"}),
@@ -253,5 +255,27 @@ fn the_documents_examples_are_answered() {
     let answer = answer.json();
     for key in ["pieces", "lines", "score", "placements"] {
         assert_eq!(answer[key], played[key], "{key}");
+    }
+}
+
+/// A board that is neither rows nor cells is refused with a message that says what a board
+/// is, not the name of the server's Rust type.
+#[test]
+fn a_board_of_neither_form_is_refused_with_what_a_board_is() {
+    let server = Server::start(&["--workers", "1"]);
+    for board in [json!(5), json!(null), json!(["..........", 3])] {
+        let answer = server.post_json(
+            "/v1/analyze",
+            &json!({"strategy": "bfs+elashi@2", "board": board, "current": "T"}),
+        );
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        let error = answer.error();
+        assert!(
+            error.starts_with(
+                "the body is not the JSON expected: board: a list of rows of 10 `#`/`.` \
+                 characters, or one string of `0`/`1` cells at line 1 column "
+            ),
+            "{error}"
+        );
     }
 }

@@ -61,7 +61,7 @@ pub struct PositionBody {
     #[schema(minimum = 4, maximum = 32)]
     pub board_height: Option<u64>,
     /// `simulation` or `literature` (default: the searcher's).
-    #[schema(schema_with = schema::game_over)]
+    #[schema(schema_with = schema::frameless_game_over)]
     pub game_over: Option<String>,
     /// Gravity-aware searchers (gamepad): the level whose gravity the search simulates.
     #[schema(minimum = 0, maximum = 255)]
@@ -87,7 +87,11 @@ pub struct PositionBody {
 
 /// A board in a request: rows, or cells (its schema: [`schema::board`]).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+// Without `expecting`, serde's message would name the Rust type (`untagged enum BoardBody`).
+#[serde(
+    untagged,
+    expecting = "board: a list of rows of 10 `#`/`.` characters, or one string of `0`/`1` cells"
+)]
 pub enum BoardBody {
     /// Rows of 10 `#`/`.` characters, top row first.
     Rows(Vec<String>),

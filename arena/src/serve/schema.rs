@@ -64,18 +64,8 @@ pub fn pieces() -> ArrayBuilder {
         ))
 }
 
-/// A game-over rule's name, or null (the searcher's default).
-pub fn game_over() -> Object {
-    one_of_strings(
-        GameOverRule::ALL
-            .into_iter()
-            .map(|rule| rule.name().to_string()),
-        true,
-        "The game-over rule (default: the searcher's).",
-    )
-}
-
-/// A game-over rule that a game without frames plays (not `console`), or null.
+/// A game-over rule that a decision or game without frames takes (not `console`, which only
+/// `arena nes` plays), or null.
 pub fn frameless_game_over() -> Object {
     one_of_strings(
         GameOverRule::ALL
@@ -83,8 +73,8 @@ pub fn frameless_game_over() -> Object {
             .filter(|rule| !rule.needs_frame_model())
             .map(|rule| rule.name().to_string()),
         true,
-        "The game-over rule (default: the searcher's); `console` needs the NES frame model, \
-         which a played game has not.",
+        "The game-over rule (default: the searcher's); not `console`, which needs the NES \
+         frame model of `arena nes`.",
     )
 }
 
