@@ -8,10 +8,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::thread;
 
 use common::server::Server;
 use serde_json::{Value, json};
@@ -71,15 +69,7 @@ fn schemathesis_finds_no_server_error_and_no_undocumented_answer() {
             return;
         }
     };
-    let mut server = Server::start(&["--workers", "2", "--timeout-ms", "60000"]);
-    // The server logs a line per request: read them (a full pipe would stall the server).
-    let stderr = server.child.stderr.take().expect("piped stderr");
-    let log = thread::spawn(move || {
-        BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-            .collect::<Vec<String>>()
-    });
+    let server = Server::start(&["--workers", "2", "--timeout-ms", "60000"]);
     let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("server-schema");
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).unwrap();
@@ -92,8 +82,9 @@ fn schemathesis_finds_no_server_error_and_no_undocumented_answer() {
         .args(["--generation-database", "none", "--no-color"])
         .output()
         .expect("schemathesis runs");
+    // The harness keeps the server's log (a line per request).
+    let log = server.log();
     drop(server);
-    let log = log.join().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     println!("{stdout}");
     assert!(
@@ -107,7 +98,7 @@ fn schemathesis_finds_no_server_error_and_no_undocumented_answer() {
         "POST /v1/play 200",
     ] {
         assert!(
-            log.iter().any(|line| line.contains(operation)),
+            log.lines().any(|line| line.contains(operation)),
             "no {operation} in the server's log"
         );
     }

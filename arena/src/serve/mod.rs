@@ -19,8 +19,8 @@
 pub mod api;
 pub mod compat;
 pub mod pool;
-pub mod stackrabbit;
 pub mod schema;
+pub mod stackrabbit;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
