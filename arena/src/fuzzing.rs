@@ -31,7 +31,7 @@ use crate::tune::checkpoint::{
 pub type EntryPoint = fn(&[u8]);
 
 /// The fuzzed parsers, by the name of their fuzz target and corpus folder.
-pub const TARGETS: [(&str, EntryPoint); 7] = [
+pub const TARGETS: &[(&str, EntryPoint)] = &[
     ("board", board),
     ("weights", weights),
     ("pieces", pieces),
@@ -39,6 +39,10 @@ pub const TARGETS: [(&str, EntryPoint); 7] = [
     ("checkpoint", checkpoint),
     ("strategy", strategy),
     ("part", part),
+    #[cfg(feature = "serve")]
+    ("serve_body", serve_body),
+    #[cfg(feature = "serve")]
+    ("stackrabbit_query", stackrabbit_query),
 ];
 
 /// A scratch file holding one input, removed when dropped (a fuzzer writes a million, and
@@ -222,5 +226,35 @@ pub fn part(data: &[u8]) {
             );
         }
         Err(_) => {}
+    }
+}
+
+/// The move server's JSON bodies, read and checked as `arena serve` does (nothing is searched
+/// or played): as a `/v1/analyze` or `/v1/rate` body, then as a `/v1/play` body.
+#[cfg(feature = "serve")]
+pub fn serve_body(data: &[u8]) {
+    use crate::serve::api::{PlayBody, PositionBody};
+    if let Ok(body) = serde_json::from_slice::<PositionBody>(data) {
+        let _ = body.check();
+    }
+    if let Ok(body) = serde_json::from_slice::<PlayBody>(data) {
+        if let Ok(request) = body.request() {
+            let _ = request.check();
+        }
+    }
+}
+
+/// StackRabbit's requests as `arena serve` reads them: the first line is the path (the request
+/// type), the rest the query string.
+#[cfg(feature = "serve")]
+pub fn stackrabbit_query(data: &[u8]) {
+    use crate::serve::stackrabbit::{RequestType, parse_query};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (path, query) = text.split_once('\n').unwrap_or((text, ""));
+    let kind = RequestType::from_path(path);
+    if kind.refusal().is_none() {
+        let _ = parse_query(&kind, query);
     }
 }

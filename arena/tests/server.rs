@@ -13,7 +13,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::server::{Answer, Server, post_request, read_answer};
+use common::server::{Answer, Server, cells, post_request, read_answer};
 use serde_json::{Value, json};
 
 /// The board of the README's examples: an empty 10 × 20 field but for a bottom row with a
@@ -95,14 +95,6 @@ const LOW_CEILING: [&str; 20] = [
     "########.#",
     "#########.",
 ];
-
-/// The board as the 200 cells of a request (`1` occupied), top row first.
-fn cells(rows: &[&str]) -> String {
-    rows.iter()
-        .flat_map(|row| row.chars())
-        .map(|cell| if cell == '#' { '1' } else { '0' })
-        .collect()
-}
 
 /// A fresh folder for one test's files, under the build's target folder (removed by
 /// [`Scratch`]'s drop).

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::server::Server;
+use common::server::{Server, cells};
 use serde_json::{Value, json};
 
 /// A mid-game board, top row first, as 20 rows of `#`/`.`.
@@ -32,14 +32,6 @@ const ROWS: [&str; 20] = [
     "##.#######",
     "#########.",
 ];
-
-/// The board as StackRabbit's 200 characters of 0/1.
-fn cells(rows: &[&str]) -> String {
-    rows.iter()
-        .flat_map(|row| row.chars())
-        .map(|cell| if cell == '#' { '1' } else { '0' })
-        .collect()
-}
 
 /// StackRabbit's query for the position.
 fn query(board: &str, current: &str, next: Option<&str>, level: u8, timeline: &str) -> String {

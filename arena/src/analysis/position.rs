@@ -197,6 +197,19 @@ pub(crate) fn path_of(paths: &Placements, placement: &Placement) -> Option<Vec<I
     paths.path(index).map(<[Input]>::to_vec)
 }
 
+/// A chain's value as the reports give it: its cost when the chain reaches every one of the
+/// `known` pieces; `None` when no chain continues, or when it was cut short.
+pub fn reported_cost(value: Option<ChainValue>, known: usize) -> Option<f64> {
+    value
+        .filter(|value| value.length >= known)
+        .map(|value| value.cost)
+}
+
+/// A path as the reports write it: each input's short name ([`Input::short_name`]).
+pub fn path_names(path: Option<&[Input]>) -> Option<Vec<String>> {
+    path.map(|path| path.iter().map(|input| input.short_name()).collect())
+}
+
 /// The rule's name in output.
 pub fn rule_name(rule: ChainRule) -> &'static str {
     match rule {

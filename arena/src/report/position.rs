@@ -5,7 +5,9 @@ use tetris_core::{ChainRule, ChainValue, Input, Piece, Placement};
 use tetris_registry::AnyEvaluator;
 
 use crate::analysis::features::FeatureList;
-use crate::analysis::position::{Analysis, PlacementAnalysis, rule_name};
+use crate::analysis::position::{
+    Analysis, PlacementAnalysis, path_names, reported_cost, rule_name,
+};
 use crate::format::format_number;
 use crate::output::{MadeBy, pretty_json};
 use crate::report::features::write_feature_table;
@@ -40,17 +42,11 @@ impl<'a> PlacementOutput<'a> {
             y: placement.y,
             rotation: placement.rotation,
             cells: placement.cells.map(|(x, y)| [x, y]),
-            value: analysis
-                .value
-                .filter(|value| value.length >= known)
-                .map(|value| value.cost),
+            value: reported_cost(analysis.value, known),
             chain_length: analysis.value.map(|value| value.length),
             rule: analysis.value.map(|value| rule_name(value.rule)),
             features: analysis.features.as_ref(),
-            path: analysis
-                .path
-                .as_ref()
-                .map(|path| path.iter().map(|input| input.short_name()).collect()),
+            path: path_names(analysis.path.as_deref()),
         }
     }
 }

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use tetris_core::{GeneratorKind, Piece, Placement};
 
 use crate::analysis::features::FeatureList;
-use crate::analysis::position::rule_name;
+use crate::analysis::position::{path_names, reported_cost, rule_name};
 use crate::analysis::ranking::{RankedPlacement, Ranking, rank_placements};
 use crate::error::ArenaError;
 use crate::output::MadeBy;
@@ -259,15 +259,45 @@ pub struct ErrorAnswer {
 }
 
 /// The position's analysis request, checked, and how many placements to detail.
-struct CheckedPosition {
+pub struct CheckedPosition {
     analysis: CheckedAnalysis,
     top: usize,
     placement: Option<PlacementBody>,
 }
 
+impl PlayBody {
+    /// The command line's game request for this body (the server's rules checked: no file
+    /// read, a bounded piece cap); its own check is the caller's.
+    pub fn request(self) -> Result<GameRequest, ArenaError> {
+        check_served_strategy(&self.strategy)?;
+        let generator: GeneratorKind = match self.generator.as_deref() {
+            Some(name) => values::generator(name)?,
+            None => GeneratorKind::Uniform,
+        };
+        check_served_generator(&generator)?;
+        let cap = served_piece_cap(self.max_pieces)?;
+        Ok(GameRequest {
+            strategy: self.strategy,
+            generator,
+            seed: self.seed.unwrap_or(0),
+            max_pieces: Some(MaxPieces::try_from(cap)?),
+            board_height: match self.board_height {
+                Some(rows) => BoardHeight::try_from(rows)?,
+                None => BoardHeight::default(),
+            },
+            game_over: self
+                .game_over
+                .as_deref()
+                .map(values::game_over_rule)
+                .transpose()?,
+        })
+    }
+}
+
 impl PositionBody {
-    /// The command line's analysis request for this body, checked.
-    fn check(self) -> Result<CheckedPosition, ArenaError> {
+    /// The command line's analysis request for this body, checked (with the server's rules:
+    /// no file read); `Ok` says nothing was searched yet.
+    pub fn check(self) -> Result<CheckedPosition, ArenaError> {
         check_served_strategy(&self.strategy)?;
         let height = match self.board_height {
             Some(rows) => BoardHeight::try_from(rows)?,
@@ -411,26 +441,14 @@ impl RankedAnswer {
         RankedAnswer {
             rank: ranked.rank,
             placement: PlacementAnswer::of(&ranked.placement),
-            value: known_value(ranked, known),
+            value: reported_cost(ranked.value, known),
             chain_length: ranked.value.map(|value| value.length),
             rule: ranked.value.map(|value| rule_name(value.rule)),
             features: ranked.features.clone(),
-            path: ranked
-                .path
-                .as_ref()
-                .map(|path| path.iter().map(|input| input.short_name()).collect()),
+            path: path_names(ranked.path.as_deref()),
             chain: ranked.chain.iter().map(PlacementAnswer::of).collect(),
         }
     }
-}
-
-/// A placement's value as `arena analyze` reports it: the cost, when the chain reaches every
-/// known piece.
-fn known_value(ranked: &RankedPlacement, known: usize) -> Option<f64> {
-    ranked
-        .value
-        .filter(|value| value.length >= known)
-        .map(|value| value.cost)
 }
 
 /// The body as JSON of type `T`, or the one-line error (an over-long body is 413).
@@ -517,8 +535,8 @@ pub async fn rate(
         let known = ranking.pieces.len();
         let best = ranking.placements.first();
         let rated = ranking.find(&player);
-        let value = rated.and_then(|ranked| known_value(ranked, known));
-        let best_value = best.and_then(|ranked| known_value(ranked, known));
+        let value = rated.and_then(|ranked| reported_cost(ranked.value, known));
+        let best_value = best.and_then(|ranked| reported_cost(ranked.value, known));
         Ok(RateAnswer {
             strategy: ranking.strategy.clone(),
             pieces: ranking.pieces.clone(),
@@ -555,31 +573,10 @@ pub async fn play(
         serde_json::to_string(&PlayBodyEcho(&body)).unwrap_or_default()
     );
     let json = run_job(&state, move |cancel| {
-        check_served_strategy(&body.strategy)?;
-        let generator: GeneratorKind = match body.generator.as_deref() {
-            Some(name) => values::generator(name)?,
-            None => GeneratorKind::Uniform,
-        };
-        check_served_generator(&generator)?;
-        let cap = served_piece_cap(body.max_pieces)?;
-        let request = GameRequest {
-            strategy: body.strategy,
-            generator,
-            seed: body.seed.unwrap_or(0),
-            max_pieces: Some(MaxPieces::try_from(cap)?),
-            board_height: match body.board_height {
-                Some(rows) => BoardHeight::try_from(rows)?,
-                None => BoardHeight::default(),
-            },
-            game_over: body
-                .game_over
-                .as_deref()
-                .map(values::game_over_rule)
-                .transpose()?,
-        };
-        let mut checked = request.check()?;
+        let no_placements = body.no_placements;
+        let mut checked = body.request()?.check()?;
         let options = PlayOptions {
-            keep_placements: !body.no_placements,
+            keep_placements: !no_placements,
             ..PlayOptions::default()
         };
         let mut stop_when_cancelled = |_: &crate::sim::game::Step<'_>| match cancel.is_set() {
@@ -601,7 +598,7 @@ pub async fn play(
                 &checked.strategy,
                 &checked.settings,
                 &result,
-                !body.no_placements,
+                !no_placements,
             )
             .to_json()
         }))

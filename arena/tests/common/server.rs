@@ -170,6 +170,15 @@ pub fn has_answered(stream: &TcpStream) -> bool {
     }
 }
 
+/// A board given as rows of `#`/`.` (top first) as the cells of a request: `1` occupied, `0`
+/// empty, row by row from the top (StackRabbit's form).
+pub fn cells(rows: &[&str]) -> String {
+    rows.iter()
+        .flat_map(|row| row.chars())
+        .map(|cell| if cell == '#' { '1' } else { '0' })
+        .collect()
+}
+
 /// The bytes of `POST path` with `body`.
 pub fn post_request(path: &str, body: &str) -> Vec<u8> {
     format!(
