@@ -15,7 +15,7 @@ runs=${RUNS:-1000000}
 max_time=${MAX_TIME:-3600}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(board weights pieces replay checkpoint strategy part)
+    targets=(board weights pieces replay checkpoint strategy part serve_body stackrabbit_query)
 fi
 mkdir -p logs
 for target in "${targets[@]}"; do
