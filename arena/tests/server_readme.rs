@@ -75,3 +75,82 @@ fn the_readme_python_client_prints_what_arena_analyze_says() {
     assert_eq!(printed, expected);
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+/// The README's curl lines: the first ```sh block after `## The move server` that calls curl.
+fn readme_curl_lines() -> String {
+    let readme = include_str!("../../README.md");
+    let section = &readme[readme.find("## The move server").unwrap()..];
+    let mut rest = section;
+    loop {
+        let start = rest.find("```sh\n").expect("a curl block") + "```sh\n".len();
+        let end = start + rest[start..].find("```").expect("the block ends");
+        if rest[start..end].contains("curl ") {
+            return rest[start..end].to_string();
+        }
+        rest = &rest[end + 3..];
+    }
+}
+
+#[test]
+fn every_readme_curl_line_is_answered_200() {
+    // curl is not among the project's requirements: without it this check has nothing to run.
+    if std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no curl on this machine");
+        return;
+    }
+    let server = Server::start(&["--workers", "1"]);
+    let lines = readme_curl_lines().replace("localhost:3000", &server.address.to_string());
+    let calls = lines.matches("curl ").count();
+    let output = Command::new("bash")
+        .args(["-e", "-c", &lines])
+        .output()
+        .expect("bash runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // One log line per request: every call of the block answered 200.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let answered = loop {
+        let log = server.log();
+        let answered: Vec<String> = log
+            .lines()
+            .filter(|line| line.contains(" GET /") || line.contains(" POST /"))
+            .map(str::to_string)
+            .collect();
+        if answered.len() >= calls || std::time::Instant::now() > deadline {
+            break answered;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(answered.len(), calls, "{answered:#?}");
+    for line in &answered {
+        assert!(line.contains(" 200 "), "{line}");
+    }
+    let endpoints: std::collections::BTreeSet<&str> = answered
+        .iter()
+        .filter_map(|line| line.split_whitespace().find(|word| word.starts_with('/')))
+        .collect();
+    for endpoint in [
+        "/v1/analyze",
+        "/v1/rate",
+        "/v1/play",
+        "/v1/strategies",
+        "/v1/health",
+        "/openapi.json",
+        "/get-move",
+        "/engine-movelist",
+        "/engine-movelist-cpp",
+        "/rate-move",
+        "/eval",
+        "/ping",
+        "/version",
+    ] {
+        assert!(endpoints.contains(endpoint), "the README calls {endpoint}");
+    }
+}
