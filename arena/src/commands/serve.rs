@@ -19,7 +19,7 @@ Endpoints (docs/server.md has every field):
   GET  /v1/strategies  the names `arena list` shows
   GET  /v1/health      up, version, workers
   GET  /openapi.json   the native API's OpenAPI 3 document
-  GET  /ping /version /get-move /engine-movelist /rate-move (and -cpp)  StackRabbit's API
+  GET  /ping /version /get-move /engine-movelist /rate-move /eval (and -cpp)  StackRabbit's API
 Example: curl -s localhost:3000/v1/analyze -d '{\"strategy\": \"bfs+elashi@2\", \"board\": \"0000...\", \"current\": \"T\", \"preview\": [\"I\"]}'
 Bad requests answer 400 with the command line's message; a full queue or the time limit, 503.
 SIGINT or SIGTERM: stop accepting, finish the requests in flight, exit 0.";
