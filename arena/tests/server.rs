@@ -994,22 +994,13 @@ fn a_body_over_the_limit_answers_413() {
     assert_eq!(server.post("/v1/analyze", &padded(600)).status, 200);
 }
 
-/// A long game: gamepad+nes-plateau@2 on a 32-row field, about a second of work.
-fn second_long_play() -> Vec<u8> {
+/// A game of `max_pieces` pieces of gamepad+nes-plateau@2 on a 32-row field: 700 are about a
+/// second of work, 100,000 far longer than any test.
+fn gamepad_play(max_pieces: u32) -> Vec<u8> {
     post_request(
         "/v1/play",
         &json!({"strategy": "gamepad+nes-plateau@2", "board_height": 32, "seed": 1,
-                "max_pieces": 700, "no_placements": true})
-        .to_string(),
-    )
-}
-
-/// A game far longer than any test: 100,000 pieces of gamepad+nes-plateau@2.
-fn endless_play() -> Vec<u8> {
-    post_request(
-        "/v1/play",
-        &json!({"strategy": "gamepad+nes-plateau@2", "board_height": 32, "seed": 1,
-                "max_pieces": 100000, "no_placements": true})
+                "max_pieces": max_pieces, "no_placements": true})
         .to_string(),
     )
 }
@@ -1049,7 +1040,7 @@ fn a_full_queue_answers_503_at_once() {
         "--timeout-ms",
         "600000",
     ]);
-    let (mut long, busy) = server.occupy_the_worker(&second_long_play(), &quick_search());
+    let (mut long, busy) = server.occupy_the_worker(&gamepad_play(700), &quick_search());
     assert_eq!(busy.status, 503);
     assert_eq!(
         busy.error(),
@@ -1072,7 +1063,7 @@ fn a_full_queue_answers_503_at_once() {
 #[test]
 fn a_request_over_the_time_limit_answers_503_and_frees_its_worker() {
     let server = Server::start(&["--workers", "1", "--timeout-ms", "300"]);
-    let answer = server.send_raw(&endless_play());
+    let answer = server.send_raw(&gamepad_play(100_000));
     assert_eq!(answer.status, 503);
     let message = "the request took longer than the server's time limit of 300 ms (--timeout-ms)";
     assert_eq!(answer.error(), message);
@@ -1112,7 +1103,7 @@ fn clients_that_go_away_free_their_worker() {
     assert_eq!(server.get("/v1/health").status, 200);
     assert_eq!(server.send_raw(&quick_search()).status, 200);
     // A client that goes away while its game runs: the game is cancelled.
-    let (long, busy) = server.occupy_the_worker(&endless_play(), &quick_search());
+    let (long, busy) = server.occupy_the_worker(&gamepad_play(100_000), &quick_search());
     assert_eq!(busy.status, 503);
     drop(long);
     let next = until_answered(&server, &quick_search());
@@ -1130,7 +1121,7 @@ fn sigterm_lets_the_request_in_flight_finish_and_exits_0() {
         "--timeout-ms",
         "600000",
     ]);
-    let (mut long, _) = server.occupy_the_worker(&second_long_play(), &quick_search());
+    let (mut long, _) = server.occupy_the_worker(&gamepad_play(700), &quick_search());
     server.terminate();
     let answer = read_answer(&mut long);
     assert_eq!(answer.status, 200, "{}", answer.body);
