@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 const CHECKS: &str = "not_a_server_error,response_schema_conformance,status_code_conformance,\
                       content_type_conformance";
 
-/// Generated cases per operation and phase (five operations: a few hundred cases in all).
+/// Generated cases per operation and phase (nine operations: a few hundred cases in all).
 const MAX_EXAMPLES: &str = "25";
 
 /// The schema test's own virtual environment, `target/server-venv`.
@@ -96,6 +96,10 @@ fn schemathesis_finds_no_server_error_and_no_undocumented_answer() {
         "POST /v1/analyze 200",
         "POST /v1/rate 200",
         "POST /v1/play 200",
+        "GET /get-move 200",
+        "GET /engine-movelist 200",
+        "GET /rate-move 200",
+        "GET /eval 200",
     ] {
         assert!(
             log.lines().any(|line| line.contains(operation)),

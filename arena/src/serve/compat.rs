@@ -39,6 +39,148 @@ use crate::serve::stackrabbit::{
 };
 use crate::serve::{ApiError, AppState, run_job};
 
+/// StackRabbit's parameters as the OpenAPI document describes them (the parser is
+/// [`crate::serve::stackrabbit::query`], which also takes the compressed board, `-` for `.`,
+/// lower-case pieces and the optional parameters it refuses unless at their defaults:
+/// docs/stackrabbit.md). Only the common values are named here, so that a generator of
+/// requests (schemathesis) sends mostly positions the server analyses.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case, dead_code)]
+pub struct PositionQuery {
+    /// The board: 200 characters of 0/1, top row first (or StackRabbit's compressed form).
+    #[param(pattern = "^[01]{200}$")]
+    board: String,
+    /// The piece to place: one of I O L J T S Z.
+    #[param(pattern = "^[IOLJTSZ]$")]
+    currentPiece: String,
+    /// The preview piece, optional.
+    #[param(pattern = "^[IOLJTSZ]$")]
+    nextPiece: Option<String>,
+    /// The level: 18 to 255.
+    #[param(minimum = 18, maximum = 255)]
+    level: u32,
+    /// Lines cleared so far.
+    #[param(minimum = 0, maximum = 4294967295_u64)]
+    lines: u64,
+    /// When an input may start: `X.` (30 Hz) to `X.......` (7.5 Hz).
+    #[param(pattern = "^X\\.{1,7}$")]
+    inputFrameTimeline: String,
+}
+
+/// [`PositionQuery`] and the board after the player's move, for `rate-move`.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case, dead_code)]
+pub struct RateMoveQuery {
+    /// The board: 200 characters of 0/1, top row first.
+    #[param(pattern = "^[01]{200}$")]
+    board: String,
+    /// The board after the player's move and its line clears.
+    #[param(pattern = "^[01]{200}$")]
+    secondBoard: String,
+    /// The piece to place: one of I O L J T S Z.
+    #[param(pattern = "^[IOLJTSZ]$")]
+    currentPiece: String,
+    /// The preview piece, optional.
+    #[param(pattern = "^[IOLJTSZ]$")]
+    nextPiece: Option<String>,
+    /// The level: 18 to 255.
+    #[param(minimum = 18, maximum = 255)]
+    level: u32,
+    /// Lines cleared so far.
+    #[param(minimum = 0, maximum = 4294967295_u64)]
+    lines: u64,
+    /// When an input may start: `X.` (30 Hz) to `X.......` (7.5 Hz).
+    #[param(pattern = "^X\\.{1,7}$")]
+    inputFrameTimeline: String,
+}
+
+/// One move of `engine-movelist`'s answer, for the document (the formatter is
+/// [`crate::serve::stackrabbit::format`]).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct MovelistMove {
+    /// `[rotation, xOffset, yOffset]`.
+    placement: [i8; 3],
+    /// A tuck or a spin.
+    is_special_move: bool,
+    /// The move's value, two decimals.
+    total_value: String,
+    /// Always empty.
+    hypothetical_lines: Vec<serde_json::Value>,
+    /// A short text.
+    eval_explanation: String,
+    /// The placement's own value, two decimals.
+    eval_score: String,
+}
+
+/// One element of `engine-movelist`'s answer: a move, or with `nextPiece` the pair `[current,
+/// next]` (`next` null when the preview piece has no placement).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum MovelistEntry {
+    /// Without `nextPiece`.
+    Single(MovelistMove),
+    /// With `nextPiece`.
+    Pair(Vec<Option<MovelistMove>>),
+}
+
+/// `rate-move`'s answer, for the document.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct RateMoveScoresDocument {
+    /// The player's move with the current piece alone, or `Unknown score`.
+    player_move_no_adjustment: String,
+    /// The best move with the current piece alone.
+    best_move_no_adjustment: String,
+    /// With `nextPiece`: the player's move through the preview piece.
+    player_move_after_adjustment: Option<String>,
+    /// With `nextPiece`: the best two-piece move.
+    best_move_after_adjustment: Option<String>,
+}
+
+/// StackRabbit's `get-move`: `rotation,x,y|inputs|board after|level|lines`.
+#[utoipa::path(get, path = "/get-move", tag = "StackRabbit", params(PositionQuery), responses(
+    (status = 200, description = "The best move, or `No legal moves`", content_type = "text/plain", body = String),
+    (status = 400, description = "A refused request: the message", content_type = "text/plain", body = String),
+    (status = 503, description = "The queue is full, or the time limit passed", content_type = "text/plain", body = String),
+))]
+pub async fn get_move_document() {}
+
+/// StackRabbit's `engine-movelist`: the best moves as JSON.
+#[utoipa::path(get, path = "/engine-movelist", tag = "StackRabbit", params(PositionQuery), responses(
+    (status = 200, description = "The best moves (pairs with nextPiece), or `No legal moves`", content(
+        (Vec<MovelistEntry> = "application/json"),
+        (String = "text/plain"),
+    )),
+    (status = 400, description = "A refused request: the message", content_type = "text/plain", body = String),
+    (status = 503, description = "The queue is full, or the time limit passed", content_type = "text/plain", body = String),
+))]
+pub async fn engine_movelist_document() {}
+
+/// StackRabbit's `rate-move`: the player's move's score and the best.
+#[utoipa::path(get, path = "/rate-move", tag = "StackRabbit", params(RateMoveQuery), responses(
+    (status = 200, description = "The scores, or `No legal moves`", content(
+        (RateMoveScoresDocument = "application/json"),
+        (String = "text/plain"),
+    )),
+    (status = 400, description = "A refused request: the message", content_type = "text/plain", body = String),
+    (status = 503, description = "The queue is full, or the time limit passed", content_type = "text/plain", body = String),
+))]
+pub async fn rate_move_document() {}
+
+/// StackRabbit's `eval`: the position's value.
+#[utoipa::path(get, path = "/eval", tag = "StackRabbit", params(PositionQuery), responses(
+    (status = 200, description = "The value, two decimals, or `No legal moves`", content_type = "text/plain", body = String),
+    (status = 400, description = "A refused request: the message", content_type = "text/plain", body = String),
+    (status = 503, description = "The queue is full, or the time limit passed", content_type = "text/plain", body = String),
+))]
+pub async fn eval_document() {}
+
 /// The strategy StackRabbit's endpoints answer with: the NES level-19 bot, two pieces deep.
 pub const COMPAT_STRATEGY: &str = "gamepad+nes-plateau@2";
 

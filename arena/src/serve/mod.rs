@@ -173,7 +173,17 @@ where
         title = "Tetris Arena move server",
         description = "The arena's strategies as a move advisor: rank a position's placements, rate a player's placement, play a game. Values are costs: lower is better. Errors are {\"error\": \"...\"} with the command line's message."
     ),
-    paths(api::analyze, api::rate, api::play, api::strategies, api::health)
+    paths(
+        api::analyze,
+        api::rate,
+        api::play,
+        api::strategies,
+        api::health,
+        compat::get_move_document,
+        compat::engine_movelist_document,
+        compat::rate_move_document,
+        compat::eval_document
+    )
 )]
 pub struct ApiDoc;
 
