@@ -965,7 +965,14 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
 
 #[test]
 fn a_body_over_the_limit_answers_413() {
-    let server = Server::start(&["--workers", "1", "--max-body", "1024"]);
+    let server = Server::start(&[
+        "--workers",
+        "1",
+        "--max-body",
+        "1024",
+        "--timeout-ms",
+        "600000",
+    ]);
     // A position padded with spaces (still the same JSON) to exactly `size` bytes.
     let padded = |size: usize| {
         let body =
@@ -991,6 +998,20 @@ fn a_body_over_the_limit_answers_413() {
     let over = server.send_raw(chunked.as_bytes());
     assert_eq!(over.status, 413);
     assert_eq!(over.error(), message);
+    // A declared length over the limit is refused at once, before the body: here the body
+    // never comes, and the answer is 413, not the time limit's 503.
+    let declared = server.send_raw(
+        b"POST /v1/analyze HTTP/1.1\r\nHost: test\r\nContent-Length: 99999999999\r\n\
+          Connection: close\r\n\r\n{",
+    );
+    assert_eq!(declared.status, 413);
+    assert_eq!(declared.error(), message);
+    let stackrabbit = server.send_raw(
+        b"GET /get-move HTTP/1.1\r\nHost: test\r\nContent-Length: 5000\r\n\
+          Connection: close\r\n\r\n",
+    );
+    assert_eq!(stackrabbit.status, 413);
+    assert_eq!(stackrabbit.body, message);
     assert_eq!(server.post("/v1/analyze", &padded(600)).status, 200);
 }
 

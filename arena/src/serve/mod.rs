@@ -94,12 +94,17 @@ impl ApiError {
     /// A body that could not be read: over the limit (413), or cut off (400).
     pub fn body(rejection: BytesRejection, limit: usize) -> ApiError {
         match rejection.status() {
-            StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the body is larger than the server's limit of {limit} bytes (--max-body)"),
-            ),
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(limit),
             _ => ApiError::bad_request(format!("the body could not be read: {rejection}")),
         }
+    }
+
+    /// A body over the limit of `limit` bytes: 413.
+    fn too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than the server's limit of {limit} bytes (--max-body)"),
+        )
     }
 }
 
@@ -210,6 +215,10 @@ pub fn router(state: AppState) -> Router {
                 .allow_methods(Any)
                 .allow_headers(Any),
         )
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            refuse_declared_large_bodies,
+        ))
         .layer(middleware::from_fn_with_state(state.clone(), limit_time))
         .layer(middleware::from_fn(log_request))
         .with_state(state)
@@ -233,6 +242,29 @@ async fn no_such_endpoint(request: Request) -> ApiError {
             path
         ),
     )
+}
+
+/// Answers 413 at once when a request declares a body over the limit (`Content-Length`), before
+/// any of it is read; bodies without a length (chunked) are cut by the limit as they are read.
+async fn refuse_declared_large_bodies(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limit = state.settings.max_body;
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|length| length.to_str().ok())
+        .and_then(|length| length.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        let error = ApiError::too_large(limit);
+        return match request.uri().path().starts_with("/v1/") {
+            true => error.into_response(),
+            false => error.text().into_response(),
+        };
+    }
+    next.run(request).await
 }
 
 /// Answers 503 when a request outlasts the time limit (reading its body included); the
