@@ -394,8 +394,14 @@ fn movelist(query: &CompatQuery) -> Result<Vec<CompatMove>, ArenaError> {
         None => rank(query, &known, 0)?,
     };
     let explanation = format!("{}: minus its cost", ranking.strategy);
+    // With the preview, only the detailed placements carry their chain (the preview piece's
+    // placement); chains cut short rank after every full one, so these are the best.
+    let candidates = match query.next {
+        Some(_) => &ranking.placements[..ranking.detailed],
+        None => &ranking.placements[..],
+    };
     let mut moves = Vec::new();
-    for ranked in &ranking.placements {
+    for ranked in candidates {
         if moves.len() == ENGINE_MOVELIST_LENGTH {
             break;
         }
