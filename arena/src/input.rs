@@ -75,39 +75,52 @@ pub fn board_from_rows(rows: &[String], height: u8, name: &str) -> Result<Board,
     Board::from_rows(rows).map_err(|error| bad_board(error.to_string()))
 }
 
+/// Why text is not the cells of a board ([`board_cells`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadCells {
+    /// Not `height` × 10 characters: how many there are.
+    Length(usize),
+    /// A character other than `0` and `1`: its 1-based position and itself.
+    Character(usize, char),
+}
+
 /// The board of `cells`: `height` × 10 characters, `0` empty and `1` occupied, row by row from
-/// the top (StackRabbit's board form, which the move server also takes; `name` starts the
-/// messages).
-pub fn board_from_cells(cells: &str, height: u8, name: &str) -> Result<Board, ArenaError> {
-    let expected = usize::from(height) * tetris_core::BOARD_WIDTH;
+/// the top (StackRabbit's board form, which the move server also takes). The one reader of
+/// this form: the native API words its errors with [`board_from_cells`], StackRabbit's
+/// endpoints with StackRabbit's texts.
+pub fn board_cells(cells: &str, height: u8) -> Result<Board, BadCells> {
     let found = cells.chars().count();
-    if found != expected {
-        return Err(ArenaError::Usage(format!(
-            "{name}: {found} cells, expected {expected} (10 × {height}, top row first, 0 empty \
-             and 1 occupied)"
-        )));
+    if found != usize::from(height) * tetris_core::BOARD_WIDTH {
+        return Err(BadCells::Length(found));
     }
-    if let Some((index, character)) = cells
-        .chars()
-        .enumerate()
-        .find(|(_, character)| !matches!(character, '0' | '1'))
-    {
-        return Err(ArenaError::Usage(format!(
-            "{name}: cell {} is {character:?}: cells are 0 (empty) or 1 (occupied)",
-            index + 1
-        )));
+    let mut board = Board::new(usize::from(height)).map_err(|_| BadCells::Length(found))?;
+    for (index, character) in cells.chars().enumerate() {
+        match character {
+            '0' => {}
+            '1' => board.set(
+                index % tetris_core::BOARD_WIDTH,
+                index / tetris_core::BOARD_WIDTH,
+            ),
+            other => return Err(BadCells::Character(index + 1, other)),
+        }
     }
-    // Every character is 0 or 1 from here on, one byte each.
-    let rows: Vec<String> = cells
-        .as_bytes()
-        .chunks(tetris_core::BOARD_WIDTH)
-        .map(|row| {
-            row.iter()
-                .map(|&cell| if cell == b'1' { '#' } else { '.' })
-                .collect()
+    Ok(board)
+}
+
+/// [`board_cells`] with the messages of a request's `name` field.
+pub fn board_from_cells(cells: &str, height: u8, name: &str) -> Result<Board, ArenaError> {
+    board_cells(cells, height).map_err(|bad| {
+        ArenaError::Usage(match bad {
+            BadCells::Length(found) => format!(
+                "{name}: {found} cells, expected {} (10 × {height}, top row first, 0 empty and \
+                 1 occupied)",
+                usize::from(height) * tetris_core::BOARD_WIDTH
+            ),
+            BadCells::Character(position, character) => format!(
+                "{name}: cell {position} is {character:?}: cells are 0 (empty) or 1 (occupied)"
+            ),
         })
-        .collect();
-    Board::from_rows(&rows).map_err(|error| ArenaError::Usage(format!("{name}: {error}")))
+    })
 }
 
 /// `1 row`, `N rows`.

@@ -14,6 +14,7 @@
 use tetris_core::{BOARD_WIDTH, Board, Piece};
 
 use super::{CompatError, RequestType};
+use crate::input::{BadCells, board_cells};
 use crate::request::values::TapRate;
 
 /// Rows of every StackRabbit board.
@@ -459,24 +460,14 @@ pub fn parse_board(parameter: &'static str, text: &str) -> Result<Board, CompatE
     if text.contains(',') {
         return parse_compressed_board(parameter, text);
     }
-    if text.chars().count() != BOARD_CHARACTERS {
-        return Err(CompatError::BoardLength);
-    }
-    let mut board = Board::standard();
-    for (index, character) in text.chars().enumerate() {
-        match character {
-            '0' => {}
-            '1' => board.set(index % BOARD_WIDTH, index / BOARD_WIDTH),
-            _ => {
-                return Err(CompatError::BoardCharacter {
-                    parameter,
-                    position: index + 1,
-                    character,
-                });
-            }
-        }
-    }
-    Ok(board)
+    board_cells(text, ROWS as u8).map_err(|bad| match bad {
+        BadCells::Length(_) => CompatError::BoardLength,
+        BadCells::Character(position, character) => CompatError::BoardCharacter {
+            parameter,
+            position,
+            character,
+        },
+    })
 }
 
 /// The 32 letters of the compressed form, each five cells (its `BOARD_COMPRESSION_SCHEME`:
