@@ -68,34 +68,6 @@ pub struct PositionQuery {
     inputFrameTimeline: String,
 }
 
-/// [`PositionQuery`] and the board after the player's move, for `rate-move`.
-#[derive(utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(non_snake_case, dead_code)]
-pub struct RateMoveQuery {
-    /// The board: 200 characters of 0/1, top row first.
-    #[param(pattern = "^[01]{200}$")]
-    board: String,
-    /// The board after the player's move and its line clears.
-    #[param(pattern = "^[01]{200}$")]
-    secondBoard: String,
-    /// The piece to place: one of I O L J T S Z.
-    #[param(pattern = "^[IOLJTSZ]$")]
-    currentPiece: String,
-    /// The preview piece, optional.
-    #[param(pattern = "^[IOLJTSZ]$")]
-    nextPiece: Option<String>,
-    /// The level: 18 to 255.
-    #[param(minimum = 18, maximum = 255)]
-    level: u32,
-    /// Lines cleared so far.
-    #[param(minimum = 0, maximum = 4294967295_u64)]
-    lines: u64,
-    /// When an input may start: `X.` (30 Hz) to `X.......` (7.5 Hz).
-    #[param(pattern = "^X\\.{1,7}$")]
-    inputFrameTimeline: String,
-}
-
 /// One move of `engine-movelist`'s answer, for the document (the formatter is
 /// [`crate::serve::stackrabbit::format`]).
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -163,7 +135,10 @@ pub async fn get_move_document() {}
 pub async fn engine_movelist_document() {}
 
 /// StackRabbit's `rate-move`: the player's move's score and the best.
-#[utoipa::path(get, path = "/rate-move", tag = "StackRabbit", params(RateMoveQuery), responses(
+#[utoipa::path(get, path = "/rate-move", tag = "StackRabbit", params(
+    PositionQuery,
+    ("secondBoard" = String, Query, description = "The board after the player's move and its line clears.", pattern = "^[01]{200}$"),
+), responses(
     (status = 200, description = "The scores, or `No legal moves`", content(
         (RateMoveScoresDocument = "application/json"),
         (String = "text/plain"),
