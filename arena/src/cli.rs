@@ -57,6 +57,9 @@ pub enum Command {
     /// Serve the engines over HTTP: a move server with a JSON API and StackRabbit's endpoints.
     #[cfg(feature = "serve")]
     Serve(commands::serve::Args),
+    /// Write the live arena page: the engines in the browser (watch, duel, analyse), one
+    /// self-contained HTML file.
+    Web(commands::web::Args),
 }
 
 /// Runs a parsed command line.
@@ -76,5 +79,6 @@ pub fn run(cli: Cli) -> Result<(), ArenaError> {
         Command::Merge(args) => commands::merge::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => commands::serve::run(args),
+        Command::Web(args) => commands::web::run(args),
     }
 }

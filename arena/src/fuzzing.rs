@@ -233,7 +233,7 @@ pub fn part(data: &[u8]) {
 /// or played): as a `/v1/analyze` or `/v1/rate` body, then as a `/v1/play` body.
 #[cfg(feature = "serve")]
 pub fn serve_body(data: &[u8]) {
-    use crate::serve::api::{PlayBody, PositionBody};
+    use crate::api::{PlayBody, PositionBody};
     if let Ok(body) = serde_json::from_slice::<PositionBody>(data) {
         let _ = body.check();
     }

@@ -27,6 +27,8 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+#[cfg(feature = "api")]
+pub mod api;
 pub mod cli;
 pub mod commands;
 pub mod error;

@@ -33,8 +33,8 @@ use std::sync::Arc;
 
 use tetris_core::{
     BOARD_WIDTH, Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, GameOverRule,
-    Input, LookaheadChain, PatternFilter, Piece, Placement, PlacementFilter, Placements, Searcher,
-    WellFilter,
+    Input, LookaheadChain, PatternFilter, Piece, PieceState, Placement, PlacementFilter,
+    Placements, Searcher, WellFilter,
 };
 
 use crate::engines::{
@@ -528,6 +528,12 @@ impl Strategy {
     /// ignores gravity.
     pub fn frame_timing(&self) -> Option<FrameTiming> {
         self.searcher.frame_timing()
+    }
+
+    /// The state every input path of the searcher starts from (the spawn state, or above the
+    /// field for `drop`): where a path is followed from to replay or animate it.
+    pub fn path_start(&self) -> PieceState {
+        self.searcher.path_start()
     }
 
     /// The context of the last decision ([`Strategy::choose_in`]): what a game told it.

@@ -18,3 +18,4 @@ pub mod stats;
 pub mod tournament;
 pub mod tune;
 pub mod tune_task;
+pub mod web;

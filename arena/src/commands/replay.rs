@@ -4,7 +4,7 @@
 //! that does not verify gets an error and no page.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 use tetris_core::Board;
 use tetris_registry::{Strategy, StrategySpec};

@@ -10,7 +10,7 @@
 //! printed depends only on the options, never on timing, so runs are repeatable.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::analysis::pieces::RowRule;
 use crate::commands::options::{GameRules, Parallel};

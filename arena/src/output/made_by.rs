@@ -187,6 +187,8 @@ fn shell_word(argument: &std::ffi::OsStr) -> String {
 /// A part of an argument: UTF-8 text, or a byte that is no UTF-8.
 enum TextPiece {
     Text(String),
+    // Only Unix arguments can hold bytes that are no UTF-8.
+    #[cfg_attr(not(unix), allow(dead_code))]
     Byte(u8),
 }
 

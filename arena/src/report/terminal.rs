@@ -9,7 +9,9 @@
 //! `.` for empty ones, and no escape codes, so a watched game can be piped to a file or a pager.
 
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use tetris_core::{BOARD_WIDTH, Board, Piece};
 

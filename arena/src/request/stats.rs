@@ -2,7 +2,7 @@
 //! game, and the arena counts where they lock.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;

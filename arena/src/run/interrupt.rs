@@ -11,7 +11,6 @@ use std::path::Path;
 use std::sync::{Mutex, Once};
 
 use crate::error::ArenaError;
-use crate::output::print_to_stderr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Ctrl-C presses since [`install`] was last called.
@@ -39,12 +38,18 @@ pub fn install_with_note(note: &'static str) {
     // Cleared before the handler is installed: a press right after would be lost otherwise.
     INTERRUPTS.store(0, Ordering::SeqCst);
     INSTALLED.call_once(|| {
-        // Without a handler (e.g. no signal support), Ctrl-C simply ends the process.
+        // Without a handler (e.g. no signal support), Ctrl-C simply ends the process. The
+        // browser build has no signals: nothing to install there.
+        #[cfg(not(target_arch = "wasm32"))]
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTS.fetch_add(1, Ordering::SeqCst) == 0 {
-                print_to_stderr(*NOTE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+                crate::output::print_to_stderr(
+                    *NOTE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+                );
             } else {
-                print_to_stderr("error: interrupted twice: quitting without writing results");
+                crate::output::print_to_stderr(
+                    "error: interrupted twice: quitting without writing results",
+                );
                 std::process::exit(2);
             }
         });

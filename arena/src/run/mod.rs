@@ -26,7 +26,9 @@ pub mod statistics;
 pub mod tournament;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 pub use progress::Progress;
 

@@ -1,244 +1,20 @@
-//! The native API, versioned under `/v1/`: JSON in, JSON out. Each body is turned into the
-//! command line's request ([`crate::request::analyze::AnalyzeRequest`],
-//! [`crate::request::game::GameRequest`]) with the request layer's value parsers, checked
-//! there (plus the server's own rules, [`crate::request::serve`]), and run on a worker; the
-//! answer is built from the analysis or the game. The structs below are the API's schema: the
-//! OpenAPI document is generated from them.
-
-use std::ops::ControlFlow;
-use std::time::Instant;
+//! The native API's HTTP side, versioned under `/v1/`: each handler reads its JSON body, runs
+//! the job of [`crate::api`] (where the bodies, answers and checks live, shared with the
+//! browser build) on a worker, and answers. The `utoipa::path` attributes describe the
+//! routes for the OpenAPI document.
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
-use tetris_core::{GeneratorKind, Piece, Placement};
-
-use crate::analysis::features::FeatureList;
-use crate::analysis::position::{path_names, reported_cost, rule_name};
-use crate::analysis::ranking::{RankedPlacement, Ranking, rank_placements};
-use crate::error::ArenaError;
+use crate::api::{self, AnalyzeAnswer, ErrorAnswer, PlayBody, PositionBody, RateAnswer};
 use crate::output::MadeBy;
 use crate::report::game::PlayJson;
 use crate::report::list::ListJson;
-use crate::request::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
-use crate::request::game::GameRequest;
-use crate::request::serve::{
-    BoardText, ServeRequestError, check_served_generator, check_served_strategy, player_placement,
-    served_piece_cap,
-};
-use crate::request::values::{self, BoardHeight, Level, MaxPieces, TapRate, TopCount};
-use crate::serve::{ApiError, AppState, run_job, schema};
-use crate::sim::game::{GameEnd, PlayOptions, play_game};
-
-/// A position: the strategy, the board and the pieces, and how the decision is made.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a JSON object with strategy, board and current (docs/server.md)"
-)]
-#[schema(example = analyze_example)]
-pub struct PositionBody {
-    /// The strategy, as on the command line: `bfs+elashi@2`, `gamepad+nes-plateau@2`, …
-    /// (built-in presets only: the server reads no files).
-    #[schema(example = "bfs+elashi@2")]
-    pub strategy: String,
-    /// The board: `board_height` rows of 10 `#`/`.` characters, top row first, or one string of
-    /// 10 × `board_height` `0`/`1` cells, top row first. No full row.
-    #[schema(schema_with = schema::board)]
-    pub board: BoardBody,
-    /// The current piece: one letter of T J Z O S L I.
-    #[schema(schema_with = schema::piece)]
-    pub current: String,
-    /// The preview pieces after it (at most the strategy's depth − 1).
-    #[serde(default)]
-    #[schema(schema_with = schema::pieces)]
-    pub preview: Vec<String>,
-    /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 4, maximum = 32)]
-    pub board_height: Option<u64>,
-    /// `simulation` or `literature` (default: the searcher's).
-    #[schema(schema_with = schema::frameless_game_over)]
-    pub game_over: Option<String>,
-    /// Gravity-aware searchers (gamepad): the level whose gravity the search simulates.
-    #[schema(minimum = 0, maximum = 255)]
-    pub level: Option<u64>,
-    /// Gravity-aware searchers: frames between two presses of one thumb, 2 to 8.
-    #[schema(minimum = 2, maximum = 8)]
-    pub tap_rate: Option<u64>,
-    /// Gravity-aware searchers: the same as an input-frame timeline, `X.` (= tap rate 2) to
-    /// `X.......` (= 8); not with `tap_rate`.
-    pub timeline: Option<String>,
-    /// Gravity-aware searchers: `two-thumb` or `article`.
-    #[schema(schema_with = schema::inputs)]
-    pub inputs: Option<String>,
-    /// Gravity-aware searchers: the current piece is a game's first (it floats 96 frames).
-    #[serde(default)]
-    pub entry_delay: bool,
-    /// How many ranked placements to list, 1 to 200 (default 5).
-    #[schema(minimum = 1, maximum = 200)]
-    pub top: Option<u64>,
-    /// `/v1/rate` only: the player's placement.
-    pub placement: Option<PlacementBody>,
-}
-
-/// A board in a request: rows, or cells (its schema: [`schema::board`]).
-#[derive(Clone, Debug, Deserialize)]
-// Without `expecting`, serde's message would name the Rust type (`untagged enum BoardBody`).
-#[serde(
-    untagged,
-    expecting = "board: a list of rows of 10 `#`/`.` characters, or one string of `0`/`1` cells"
-)]
-pub enum BoardBody {
-    /// Rows of 10 `#`/`.` characters, top row first.
-    Rows(Vec<String>),
-    /// 10 × height `0`/`1` characters, top row first.
-    Cells(String),
-}
-
-/// A placement as `arena analyze` prints it: pivot column `x`, pivot row `y` (0 at the top),
-/// rotation (0 = spawn).
-#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a JSON object with x, y and rotation"
-)]
-pub struct PlacementBody {
-    /// Pivot column.
-    pub x: i64,
-    /// Pivot row, 0 at the top.
-    pub y: i64,
-    /// Rotation index, 0 = spawn.
-    pub rotation: i64,
-}
-
-/// A game to play: as `arena play --json`, with a required piece cap.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a JSON object with strategy and max_pieces (docs/server.md)"
-)]
-#[schema(example = play_example)]
-pub struct PlayBody {
-    /// The strategy.
-    #[schema(example = "column-drop+dellacherie")]
-    pub strategy: String,
-    /// The generator's seed (default 0).
-    #[schema(minimum = 0)]
-    pub seed: Option<u64>,
-    /// The generator (default `uniform`; `arena list` names them; not `file:`).
-    pub generator: Option<String>,
-    /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 4, maximum = 32)]
-    pub board_height: Option<u64>,
-    /// `simulation` or `literature` (default: the searcher's).
-    #[schema(schema_with = schema::frameless_game_over)]
-    pub game_over: Option<String>,
-    /// The most pieces the game plays: required, 1 to 100,000. (The schema says at most
-    /// 1,000, so that generated test games stay short; the server takes up to 100,000.)
-    // Required in the document: a body without it is refused (the field is an `Option` so that
-    // the refusal is the server's own message, not serde's).
-    #[schema(value_type = u64, required = true, minimum = 1, maximum = 1000, example = 100)]
-    pub max_pieces: Option<u64>,
-    /// Leave out the list of placements (default false).
-    #[serde(default)]
-    pub no_placements: bool,
-}
-
-/// One placement in an answer.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct PlacementAnswer {
-    /// The piece's letter.
-    #[schema(value_type = String)]
-    pub piece: Piece,
-    /// Pivot column.
-    pub x: i8,
-    /// Pivot row, 0 at the top.
-    pub y: i8,
-    /// Rotation index, 0 = spawn.
-    pub rotation: u8,
-    /// The four cells `[x, y]`.
-    pub cells: [[i8; 2]; 4],
-}
-
-/// One ranked placement of the current piece.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct RankedAnswer {
-    /// 1 + the placements with a strictly better chain (ties share a rank); null when no
-    /// chain starts here.
-    pub rank: Option<usize>,
-    /// The placement.
-    #[serde(flatten)]
-    pub placement: PlacementAnswer,
-    /// The cost of the best chain starting here (lower is better), as `arena analyze`'s
-    /// `value`: null when no chain continues through every known piece.
-    pub value: Option<f64>,
-    /// Known placements in that chain.
-    pub chain_length: Option<usize>,
-    /// The evaluator's rule for that chain: `prefer`, `neutral` or `reject`.
-    pub rule: Option<&'static str>,
-    /// All of the evaluator's features of that chain, by name.
-    #[schema(value_type = Option<Object>)]
-    pub features: Option<FeatureList>,
-    /// The input path from the spawn (`L R D CW CCW`, or `F<bits>` per gamepad frame: 1 left,
-    /// 2 right, 4 down, 8 A, 16 B); null if the searcher gives none.
-    pub path: Option<Vec<String>>,
-    /// The best chain starting here, this placement first.
-    pub chain: Vec<PlacementAnswer>,
-}
-
-/// `/v1/analyze`'s answer.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct AnalyzeAnswer {
-    /// The strategy's canonical name.
-    pub strategy: String,
-    /// The known pieces used, current first.
-    #[schema(value_type = Vec<String>)]
-    pub pieces: Vec<Piece>,
-    /// How many placements the current piece has.
-    pub placement_count: usize,
-    /// The `top` best placements, best first (empty: no placement, the game is over).
-    pub placements: Vec<RankedAnswer>,
-    /// Placements the searcher found over every search of the answer.
-    pub nodes: u64,
-    /// Time on the worker, in microseconds.
-    pub microseconds: u64,
-}
-
-/// `/v1/rate`'s answer.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct RateAnswer {
-    /// The strategy's canonical name.
-    pub strategy: String,
-    /// The known pieces used, current first.
-    #[schema(value_type = Vec<String>)]
-    pub pieces: Vec<Piece>,
-    /// The player's placement.
-    pub placement: PlacementAnswer,
-    /// Whether the searcher reaches it (for gravity-aware searchers: at the given speed and
-    /// level).
-    pub reachable: bool,
-    /// Its value (cost of the best chain starting there); null when unreachable or when no
-    /// chain continues.
-    pub value: Option<f64>,
-    /// The best placement's value.
-    pub best_value: Option<f64>,
-    /// `value − best_value` (≥ 0).
-    pub loss: Option<f64>,
-    /// Its rank among all placements (1 = as good as the best).
-    pub rank: Option<usize>,
-    /// How many placements the current piece has.
-    pub placement_count: usize,
-    /// The best placement.
-    pub best: Option<RankedAnswer>,
-    /// Placements the searcher found over every search of the answer.
-    pub nodes: u64,
-    /// Time on the worker, in microseconds.
-    pub microseconds: u64,
-}
+use crate::serve::{ApiError, AppState, run_job};
 
 /// `/v1/health`'s answer.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -251,215 +27,13 @@ pub struct HealthAnswer {
     pub workers: usize,
 }
 
-/// An error: one line, the command line's message for the same mistake.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct ErrorAnswer {
-    /// The message.
-    pub error: String,
-}
-
-/// The position's analysis request, checked, and how many placements to detail.
-pub struct CheckedPosition {
-    analysis: CheckedAnalysis,
-    top: usize,
-    placement: Option<PlacementBody>,
-}
-
-impl PlayBody {
-    /// The command line's game request for this body (the server's rules checked: no file
-    /// read, a bounded piece cap); its own check is the caller's.
-    pub fn request(self) -> Result<GameRequest, ArenaError> {
-        check_served_strategy(&self.strategy)?;
-        let generator: GeneratorKind = match self.generator.as_deref() {
-            Some(name) => values::generator(name)?,
-            None => GeneratorKind::Uniform,
-        };
-        check_served_generator(&generator)?;
-        let cap = served_piece_cap(self.max_pieces)?;
-        Ok(GameRequest {
-            strategy: self.strategy,
-            generator,
-            seed: self.seed.unwrap_or(0),
-            max_pieces: Some(MaxPieces::try_from(cap)?),
-            board_height: match self.board_height {
-                Some(rows) => BoardHeight::try_from(rows)?,
-                None => BoardHeight::default(),
-            },
-            game_over: self
-                .game_over
-                .as_deref()
-                .map(values::game_over_rule)
-                .transpose()?,
-        })
-    }
-}
-
-impl PositionBody {
-    /// The command line's analysis request for this body, checked (with the server's rules:
-    /// no file read); `Ok` says nothing was searched yet.
-    pub fn check(self) -> Result<CheckedPosition, ArenaError> {
-        check_served_strategy(&self.strategy)?;
-        let height = match self.board_height {
-            Some(rows) => BoardHeight::try_from(rows)?,
-            None => BoardHeight::default(),
-        };
-        let board = match self.board {
-            BoardBody::Rows(rows) => BoardText::Rows(rows),
-            BoardBody::Cells(cells) => BoardText::Cells(cells),
-        }
-        .board(height)?;
-        let mut pieces = vec![values::one_piece("current", &self.current)?];
-        for piece in &self.preview {
-            pieces.push(values::one_piece("preview", piece)?);
-        }
-        let tap_rate = match (self.tap_rate, self.timeline.as_deref()) {
-            (Some(_), Some(_)) => return Err(ServeRequestError::TapRateAndTimeline.into()),
-            (Some(rate), None) => Some(TapRate::try_from(rate)?),
-            (None, Some(timeline)) => Some(values::timeline(timeline)?),
-            (None, None) => None,
-        };
-        let level = self.level.map(Level::try_from).transpose()?;
-        let top = match self.top {
-            Some(top) => TopCount::try_from(top)?.get(),
-            None => DEFAULT_TOP,
-        };
-        let analysis = AnalyzeRequest {
-            strategy: self.strategy,
-            board,
-            board_name: "board".to_string(),
-            pieces,
-            all: false,
-            game_over: self
-                .game_over
-                .as_deref()
-                .map(values::game_over_rule)
-                .transpose()?,
-            frames: FrameOptions {
-                level,
-                tap_rate,
-                inputs: self
-                    .inputs
-                    .as_deref()
-                    .map(values::input_model)
-                    .transpose()?,
-                entry_delay: self.entry_delay,
-            },
-        }
-        .check()?;
-        Ok(CheckedPosition {
-            analysis,
-            top,
-            placement: self.placement,
-        })
-    }
-}
-
-/// A mid-game board (a stack 7 rows high, a well on the right, three holes): the documents'
-/// example position.
-pub const EXAMPLE_BOARD: [&str; 20] = [
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "....#.....",
-    "#..###....",
-    "##.####.#.",
-    "###.#####.",
-    "#####.###.",
-    "##.######.",
-    "#########.",
-];
-
-/// `/v1/analyze`'s example body.
-fn analyze_example() -> serde_json::Value {
-    serde_json::json!({
-        "strategy": "bfs+elashi@2",
-        "board": EXAMPLE_BOARD,
-        "current": "T",
-        "preview": ["L"],
-    })
-}
-
-/// `/v1/rate`'s example body: the example position and a placement of its T (the third
-/// best for `bfs+elashi@2`).
-fn rate_example() -> serde_json::Value {
-    let mut body = analyze_example();
-    body["placement"] = serde_json::json!({"x": 2, "y": 14, "rotation": 1});
-    body
-}
-
-/// `/v1/play`'s example body.
-fn play_example() -> serde_json::Value {
-    serde_json::json!({
-        "strategy": "column-drop+dellacherie",
-        "seed": 1,
-        "max_pieces": 100,
-    })
-}
-
-/// Placements listed when the request gives no `top`.
-pub const DEFAULT_TOP: usize = 5;
-
-impl CheckedPosition {
-    /// The ranking of the position's placements.
-    fn rank(self) -> Ranking {
-        let CheckedAnalysis {
-            mut strategy,
-            board,
-            pieces,
-            context,
-            ..
-        } = self.analysis;
-        rank_placements(&mut strategy, &board, &pieces, context, self.top)
-    }
-}
-
-impl PlacementAnswer {
-    fn of(placement: &Placement) -> PlacementAnswer {
-        PlacementAnswer {
-            piece: placement.piece,
-            x: placement.x,
-            y: placement.y,
-            rotation: placement.rotation,
-            cells: placement.cells.map(|(x, y)| [x, y]),
-        }
-    }
-}
-
-impl RankedAnswer {
-    /// The answer for `ranked`, a placement of a decision over `known` pieces.
-    fn of(ranked: &RankedPlacement, known: usize) -> RankedAnswer {
-        RankedAnswer {
-            rank: ranked.rank,
-            placement: PlacementAnswer::of(&ranked.placement),
-            value: reported_cost(ranked.value, known),
-            chain_length: ranked.value.map(|value| value.length),
-            rule: ranked.value.map(|value| rule_name(value.rule)),
-            features: ranked.features.clone(),
-            path: path_names(ranked.path.as_deref()),
-            chain: ranked.chain.iter().map(PlacementAnswer::of).collect(),
-        }
-    }
-}
-
 /// The body as JSON of type `T`, or the one-line error (an over-long body is 413).
 fn parse_body<T: serde::de::DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
     state: &AppState,
 ) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| ApiError::body(rejection, state.settings.max_body))?;
-    serde_json::from_slice(&bytes).map_err(|error| {
-        ApiError::bad_request(format!("the body is not the JSON expected: {error}"))
-    })
+    api::read_body(&bytes).map_err(|error| ApiError::bad_request(error.to_string()))
 }
 
 /// Ranks a position's placements: the top ones with their chain, features and path.
@@ -474,38 +48,13 @@ pub async fn analyze(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<AnalyzeAnswer>, ApiError> {
     let body: PositionBody = parse_body(body, &state)?;
-    let answer = run_job(&state, move |_| {
-        let start = Instant::now();
-        let position = body.check()?;
-        if position.placement.is_some() {
-            return Err(ServeRequestError::PlacementNotForAnalyze.into());
-        }
-        let ranking = position.rank();
-        Ok(analyze_answer(&ranking, start))
-    })
-    .await?;
+    let answer = run_job(&state, move |_| api::analyze(body)).await?;
     Ok(Json(answer))
-}
-
-/// The answer of a ranking made since `start`.
-fn analyze_answer(ranking: &Ranking, start: Instant) -> AnalyzeAnswer {
-    let known = ranking.pieces.len();
-    AnalyzeAnswer {
-        strategy: ranking.strategy.clone(),
-        pieces: ranking.pieces.clone(),
-        placement_count: ranking.placements.len(),
-        placements: ranking.placements[..ranking.detailed]
-            .iter()
-            .map(|ranked| RankedAnswer::of(ranked, known))
-            .collect(),
-        nodes: ranking.nodes,
-        microseconds: start.elapsed().as_micros() as u64,
-    }
 }
 
 /// Rates a player's placement against the strategy's best.
 #[utoipa::path(post, path = "/v1/rate",
-    request_body(content = PositionBody, example = rate_example),
+    request_body(content = PositionBody, example = api::rate_example),
     responses(
     (status = 200, description = "The placement's value, the best value, the loss and its rank", body = RateAnswer),
     (status = 400, description = "A bad request: the command line's message", body = ErrorAnswer),
@@ -517,42 +66,7 @@ pub async fn rate(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<RateAnswer>, ApiError> {
     let body: PositionBody = parse_body(body, &state)?;
-    let answer = run_job(&state, move |_| {
-        let start = Instant::now();
-        let position = body.check()?;
-        let Some(asked) = position.placement else {
-            return Err(ServeRequestError::PlacementMissing.into());
-        };
-        let analysis = &position.analysis;
-        let player = player_placement(
-            &analysis.board,
-            analysis.pieces[0],
-            asked.x,
-            asked.y,
-            asked.rotation,
-        )?;
-        let ranking = CheckedPosition { top: 1, ..position }.rank();
-        let known = ranking.pieces.len();
-        let best = ranking.placements.first();
-        let rated = ranking.find(&player);
-        let value = rated.and_then(|ranked| reported_cost(ranked.value, known));
-        let best_value = best.and_then(|ranked| reported_cost(ranked.value, known));
-        Ok(RateAnswer {
-            strategy: ranking.strategy.clone(),
-            pieces: ranking.pieces.clone(),
-            placement: PlacementAnswer::of(&player),
-            reachable: rated.is_some(),
-            value,
-            best_value,
-            loss: value.zip(best_value).map(|(value, best)| value - best),
-            rank: rated.and_then(|ranked| ranked.rank),
-            placement_count: ranking.placements.len(),
-            best: best.map(|ranked| RankedAnswer::of(ranked, known)),
-            nodes: ranking.nodes,
-            microseconds: start.elapsed().as_micros() as u64,
-        })
-    })
-    .await?;
+    let answer = run_job(&state, move |_| api::rate(body)).await?;
     Ok(Json(answer))
 }
 
@@ -568,63 +82,14 @@ pub async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<axum::response::Response, ApiError> {
     let body: PlayBody = parse_body(body, &state)?;
-    let command = format!(
-        "arena serve: POST /v1/play {}",
-        serde_json::to_string(&PlayBodyEcho(&body)).unwrap_or_default()
-    );
     let json = run_job(&state, move |cancel| {
-        let no_placements = body.no_placements;
-        let mut checked = body.request()?.check()?;
-        let options = PlayOptions {
-            keep_placements: !no_placements,
-            ..PlayOptions::default()
-        };
-        let mut stop_when_cancelled = |_: &crate::sim::game::Step<'_>| match cancel.is_set() {
-            true => ControlFlow::Break(()),
-            false => ControlFlow::Continue(()),
-        };
-        let result = play_game(
-            &mut checked.strategy,
-            &checked.settings,
-            options,
-            &mut stop_when_cancelled,
-        )?;
-        if result.end == GameEnd::Stopped {
-            // The request gave up; nobody reads this.
-            return Err(ArenaError::Interrupted(String::new()));
-        }
-        Ok(MadeBy::during(command, || {
-            PlayJson::new(
-                &checked.strategy,
-                &checked.settings,
-                &result,
-                !no_placements,
-            )
-            .to_json()
-        }))
+        api::play(body, "arena serve: POST /v1/play", &mut || !cancel.is_set())
     })
     .await?;
     Ok(axum::response::Response::builder()
         .header(axum::http::header::CONTENT_TYPE, "application/json")
         .body(axum::body::Body::from(json))
         .expect("a static header"))
-}
-
-/// The play body as the game's `made_by` records it.
-#[derive(Serialize)]
-struct PlayBodyEcho<'a>(#[serde(with = "PlayBodyFields")] &'a PlayBody);
-
-/// [`PlayBody`]'s fields, serialized.
-#[derive(Serialize)]
-#[serde(remote = "PlayBody")]
-struct PlayBodyFields {
-    strategy: String,
-    seed: Option<u64>,
-    generator: Option<String>,
-    board_height: Option<u64>,
-    game_over: Option<String>,
-    max_pieces: Option<u64>,
-    no_placements: bool,
 }
 
 /// The strategies: every searcher, evaluator (with presets), generator, option and rule.

@@ -19,12 +19,11 @@
 pub mod api;
 pub mod compat;
 pub mod pool;
-pub mod schema;
 pub mod stackrabbit;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use axum::Router;
 use axum::extract::rejection::BytesRejection;
@@ -119,7 +118,7 @@ impl IntoResponse for ApiError {
         match self.form {
             ErrorForm::Json => (
                 self.status,
-                axum::Json(api::ErrorAnswer {
+                axum::Json(crate::api::ErrorAnswer {
                     error: self.message,
                 }),
             )

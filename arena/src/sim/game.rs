@@ -23,7 +23,9 @@
 
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{
@@ -172,88 +174,195 @@ pub fn play_game(
     observer: &mut dyn FnMut(&Step<'_>) -> ControlFlow<()>,
 ) -> Result<GameResult, ArenaError> {
     let start = Instant::now();
-    let board = Board::new(settings.board_height as usize)?;
-    let rule = settings.game_over_rule;
-    let mut game = PlacementGame::new(board, rule)?;
-    let mut generator: PieceGenerator = settings.generator.start(settings.seed)?;
-    let depth = strategy.depth();
-    // The strategy sees `depth` pieces per decision, drawn in order from the generator (see
-    // the module documentation); the game itself holds no sequence.
-    let mut upcoming: VecDeque<Piece> = VecDeque::with_capacity(depth);
-    let mut window: Vec<Piece> = Vec::with_capacity(depth);
-    let mut placements = Vec::new();
-    let keep_placements = options.keep_placements || options.keep_paths || options.keep_evaluations;
-    let context = DecisionContext::with_game_over_rule(rule);
-    let end = loop {
-        if settings.max_pieces.is_some_and(|cap| game.pieces() >= cap) {
-            break GameEnd::PieceCap;
+    let mut game = LiveGame::new(strategy, settings, options)?;
+    while game.end().is_none() {
+        game.step(strategy, observer)?;
+    }
+    Ok(GameResult {
+        elapsed: start.elapsed(),
+        ..game.finish()
+    })
+}
+
+/// A game played one placement at a time, for a front end that shows it as it goes (the
+/// browser page steps its games a few placements per frame). [`play_game`] is this game
+/// stepped to its end: the same pieces, decisions and result.
+pub struct LiveGame {
+    game: PlacementGame,
+    generator: PieceGenerator,
+    max_pieces: Option<u64>,
+    options: PlayOptions,
+    context: DecisionContext,
+    /// The pieces drawn and not yet placed, current first (as many as the strategy sees).
+    upcoming: VecDeque<Piece>,
+    /// The pieces the strategy sees for its next decision (a buffer reused every step).
+    window: Vec<Piece>,
+    placements: Vec<PlayedPlacement>,
+    end: Option<GameEnd>,
+}
+
+impl LiveGame {
+    /// A game of `strategy` under `settings` before its first piece (the settings' board
+    /// height and generator are checked here).
+    pub fn new(
+        strategy: &Strategy,
+        settings: &GameSettings,
+        options: PlayOptions,
+    ) -> Result<LiveGame, ArenaError> {
+        let board = Board::new(settings.board_height as usize)?;
+        let rule = settings.game_over_rule;
+        let depth = strategy.depth();
+        Ok(LiveGame {
+            game: PlacementGame::new(board, rule)?,
+            generator: settings.generator.start(settings.seed)?,
+            max_pieces: settings.max_pieces,
+            options,
+            context: DecisionContext::with_game_over_rule(rule),
+            // The strategy sees `depth` pieces per decision, drawn in order from the
+            // generator (see the module documentation); the game itself holds no sequence.
+            upcoming: VecDeque::with_capacity(depth),
+            window: Vec::with_capacity(depth),
+            placements: Vec::new(),
+            end: None,
+        })
+    }
+
+    /// Why the game ended, or `None` while it goes on.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    /// The board now.
+    pub fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    /// Pieces placed so far.
+    pub fn pieces(&self) -> u64 {
+        self.game.pieces()
+    }
+
+    /// Rows cleared so far.
+    pub fn lines(&self) -> u64 {
+        self.game.lines()
+    }
+
+    /// The NES score so far (displayed, capped at 999,999).
+    pub fn score(&self) -> u32 {
+        self.game.score().score()
+    }
+
+    /// The level now: the NES level of the game's score, from level 0 (docs/spec/rules.md).
+    pub fn level(&self) -> u8 {
+        self.game.score().level()
+    }
+
+    /// The pieces the strategy will see for its next decision, current first (empty before
+    /// the first step, which draws them).
+    pub fn upcoming(&self) -> &[Piece] {
+        &self.window
+    }
+
+    /// Plays the next placement of `strategy` (which must be the strategy the game was made
+    /// for) and shows it to `observer`, or ends the game: at the piece cap, when the sequence
+    /// ends, on a game over, or when the observer breaks. Does nothing once the game has
+    /// ended; the end, if this step ended it.
+    pub fn step(
+        &mut self,
+        strategy: &mut Strategy,
+        observer: &mut dyn FnMut(&Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Option<GameEnd>, ArenaError> {
+        if self.end.is_some() {
+            return Ok(None);
         }
-        while upcoming.len() < depth {
-            match generator.next() {
-                Some(piece) => upcoming.push_back(piece),
+        self.end = self.play_one(strategy, observer)?;
+        Ok(self.end)
+    }
+
+    /// One placement; the end of the game if it ended.
+    fn play_one(
+        &mut self,
+        strategy: &mut Strategy,
+        observer: &mut dyn FnMut(&Step<'_>) -> ControlFlow<()>,
+    ) -> Result<Option<GameEnd>, ArenaError> {
+        let game = &mut self.game;
+        if self.max_pieces.is_some_and(|cap| game.pieces() >= cap) {
+            return Ok(Some(GameEnd::PieceCap));
+        }
+        while self.upcoming.len() < strategy.depth() {
+            match self.generator.next() {
+                Some(piece) => self.upcoming.push_back(piece),
                 None => break,
             }
         }
-        let Some(&current) = upcoming.front() else {
-            break GameEnd::SequenceEnded;
+        let Some(&current) = self.upcoming.front() else {
+            return Ok(Some(GameEnd::SequenceEnded));
         };
         if !game.spawn(current) {
-            break GameEnd::GameOver;
+            return Ok(Some(GameEnd::GameOver));
         }
-        window.clear();
-        window.extend(upcoming.iter().copied());
-        let Some(choice) = strategy.choose_in(game.board(), &window, context) else {
-            break GameEnd::GameOver;
+        self.window.clear();
+        self.window.extend(self.upcoming.iter().copied());
+        let Some(choice) = strategy.choose_in(game.board(), &self.window, self.context) else {
+            return Ok(Some(GameEnd::GameOver));
         };
         let placement = choice.placement;
-        let evaluation = options
+        let evaluation = self
+            .options
             .keep_evaluations
             .then(|| Evaluation::of_choice(strategy, game.board(), &choice));
-        let path = if options.keep_paths {
-            strategy.path_to(game.board(), &placement, context)
+        let path = if self.options.keep_paths {
+            strategy.path_to(game.board(), &placement, self.context)
         } else {
             None
         };
         let before = *game.board();
         let placed = game.place(&placement)?;
-        upcoming.pop_front();
+        self.upcoming.pop_front();
         // The generator hears of every placement before it deals again (`mdptetris` skips
         // MDPTetris's trial draws; the others ignore it).
-        generator.after_placement(&before, placement.piece);
+        self.generator.after_placement(&before, placement.piece);
         let played = PlayedPlacement {
             evaluation,
             ..PlayedPlacement::new(&placement, placed.outcome.rows_cleared, path)
         };
-        window.clear();
-        window.extend(upcoming.iter().copied());
+        self.window.clear();
+        self.window.extend(self.upcoming.iter().copied());
         let flow = observer(&Step {
             board: game.board(),
             placement: &played,
             pieces: game.pieces(),
             lines: game.lines(),
-            upcoming: &window,
+            upcoming: &self.window,
         });
-        if keep_placements {
-            placements.push(played);
+        let options = self.options;
+        if options.keep_placements || options.keep_paths || options.keep_evaluations {
+            self.placements.push(played);
         }
         // A placement that ends the game (the literature's landing above the field) is still
         // listed and shown above.
         if placed.game_over {
-            break GameEnd::GameOver;
+            return Ok(Some(GameEnd::GameOver));
         }
         if flow.is_break() {
-            break GameEnd::Stopped;
+            return Ok(Some(GameEnd::Stopped));
         }
-    };
-    Ok(GameResult {
-        pieces: game.pieces(),
-        lines: game.lines(),
-        score: game.score().score(),
-        clears: game.clears(),
-        end,
-        placements,
-        elapsed: start.elapsed(),
-    })
+        Ok(None)
+    }
+
+    /// The game's result: a game that has not ended counts as [`GameEnd::Stopped`]. Its
+    /// `elapsed` is zero: a stepped game's time is its front end's to measure.
+    pub fn finish(self) -> GameResult {
+        GameResult {
+            pieces: self.game.pieces(),
+            lines: self.game.lines(),
+            score: self.game.score().score(),
+            clears: self.game.clears(),
+            end: self.end.unwrap_or(GameEnd::Stopped),
+            placements: self.placements,
+            elapsed: Duration::ZERO,
+        }
+    }
 }
 
 /// The first `wanted` pieces the generator of `settings` deals in a game whose placements were

@@ -24,7 +24,9 @@
 //!   directly ([`NesGame::place_directly`]), as if gravity alone had brought the piece there.
 //!   Many of its placements cannot be reached at 2 frames per row, so its results overrate it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{

@@ -1,5 +1,5 @@
-//! Self-contained HTML pages: the replay viewer (`arena replay --html`, `arena play --html`)
-//! and the tournament report (`arena tournament --html`).
+//! Self-contained HTML pages: the replay viewer (`arena replay --html`, `arena play --html`),
+//! the tournament report (`arena tournament --html`) and the live arena page (`arena web`).
 //!
 //! Each page is ONE file that works from `file://` with no network access: its data, script
 //! and style are inline, and a Content-Security-Policy forbids loading anything else. The
@@ -11,6 +11,7 @@
 
 pub mod tournament;
 pub mod viewer;
+pub mod web;
 
 use crate::output::MadeBy;
 

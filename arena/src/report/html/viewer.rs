@@ -27,6 +27,7 @@ use super::{PAGE_STYLE, escape_html, fill_template, script_json};
 use crate::report::tournament::{SCORE_RULE, game_over_rule_text};
 use crate::sim::evaluation::Evaluation;
 use crate::sim::placement::format_path;
+use crate::sim::replay::frames::flat_states;
 use crate::sim::replay::{Replay, ReplayStep};
 use tetris_registry::StrategySpec;
 
@@ -162,11 +163,7 @@ impl ReplayViewer {
     /// Keeps what the page needs of one verified placement.
     pub fn observe(&mut self, step: &ReplayStep<'_>) {
         self.checked.push(CheckedPlacement {
-            states: step
-                .path
-                .iter()
-                .flat_map(|state| [state.x, state.y, state.rotation as i8])
-                .collect(),
+            states: flat_states(step.path),
             lines: step.lines,
             score: step.score,
         });

@@ -187,6 +187,29 @@ pub fn follow_path(
     Ok(state)
 }
 
+/// The states a piece passes through on `path` from `start` ([`follow_path`]: the start, then
+/// the state after each input or frame), flattened as x, y, rotation: the animation frames of
+/// the replay viewer and the browser page. `None` when the path does not replay from there.
+pub fn path_states(
+    board: &Board,
+    piece: Piece,
+    path: &[Input],
+    start: PieceState,
+    timing: Option<FrameTiming>,
+) -> Option<Vec<i8>> {
+    let mut states = Vec::with_capacity(path.len() + 1);
+    follow_path(board, piece, path, start, timing, &mut states).ok()?;
+    Some(flat_states(&states))
+}
+
+/// `states` flattened as x, y, rotation.
+pub fn flat_states(states: &[PieceState]) -> Vec<i8> {
+    states
+        .iter()
+        .flat_map(|state| [state.x, state.y, state.rotation as i8])
+        .collect()
+}
+
 /// Plays a path of gamepad frames through [`FallingPiece`] (spawned without the entry delay,
 /// with the delayed-auto-shift counter at 0); the lock state, or where the path goes wrong.
 /// `states` is filled with the spawn state and the state after each frame.

@@ -1,0 +1,1 @@
+// The live page's script (helper fills).

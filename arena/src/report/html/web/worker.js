@@ -1,0 +1,1 @@
+// The worker's script (helper fills).

@@ -1,0 +1,191 @@
+//! The page's jobs, JSON in and JSON out, in plain Rust (so `cargo test` runs them natively):
+//! the strategies, a position's analysis and rating (the move server's bodies and answers,
+//! [`tetris_arena::api`]), a whole game, and a game stepped a few placements at a time for the
+//! live views.
+
+use serde::Serialize;
+use thiserror::Error as ThisError;
+
+use tetris_arena::api::{self, BodyError, PlayBody, PositionBody};
+use tetris_arena::error::ArenaError;
+use tetris_arena::output::MadeBy;
+use tetris_arena::report::list::ListJson;
+use tetris_arena::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
+use tetris_arena::sim::placement::PlayedPlacement;
+use tetris_arena::sim::replay::frames::path_states;
+use tetris_core::{FrameTiming, Piece};
+use tetris_registry::Strategy;
+
+/// What the page's results say made them: the front end, then the job's body.
+pub const FRONT_END: &str = "arena web page:";
+
+/// Why a job failed: its one-line message is the command line's for the same mistake.
+#[derive(Debug, ThisError)]
+pub enum JobError {
+    /// The body is not the job's JSON.
+    #[error(transparent)]
+    Body(#[from] BodyError),
+    /// The request layer refused the request, or the game failed.
+    #[error(transparent)]
+    Arena(#[from] ArenaError),
+}
+
+/// Every searcher, evaluator (with presets), generator, option and rule, as `arena list
+/// --json`.
+pub fn strategies() -> String {
+    MadeBy::during(format!("{FRONT_END} strategies"), || {
+        serde_json::to_string(&ListJson::current()).expect("the list serializes")
+    })
+}
+
+/// The orientation table the page draws pieces with: `[piece][rotation][cell] = [dx, dy]`,
+/// pieces in the order T J Z O S L I.
+pub fn shapes() -> String {
+    let shapes: Vec<Vec<[[i8; 2]; 4]>> = Piece::ALL
+        .iter()
+        .map(|piece| {
+            (0..4)
+                .map(|rotation| piece.cells(rotation).map(|(dx, dy)| [dx, dy]))
+                .collect()
+        })
+        .collect();
+    serde_json::to_string(&shapes).expect("numbers serialize")
+}
+
+/// A position's ranked placements: the body and answer of the server's `/v1/analyze`.
+pub fn analyze(body: &str) -> Result<String, JobError> {
+    let body: PositionBody = api::read_body(body.as_bytes())?;
+    let answer = api::analyze(body)?;
+    Ok(serde_json::to_string(&answer).expect("answers serialize"))
+}
+
+/// A player's placement rated against the best: the body and answer of `/v1/rate`.
+pub fn rate(body: &str) -> Result<String, JobError> {
+    let body: PositionBody = api::read_body(body.as_bytes())?;
+    let answer = api::rate(body)?;
+    Ok(serde_json::to_string(&answer).expect("answers serialize"))
+}
+
+/// A whole game: the body of `/v1/play`, answered as `arena play --json`.
+pub fn play(body: &str) -> Result<String, JobError> {
+    let body: PlayBody = api::read_body(body.as_bytes())?;
+    Ok(api::play(body, FRONT_END, &mut || true)?)
+}
+
+/// A game the page plays a few placements at a time (Watch and Duel): made from the body of
+/// `/v1/play`, checked by the same request layer, and the same game as `arena play` plays.
+pub struct SteppedGame {
+    strategy: Strategy,
+    settings: GameSettings,
+    game: LiveGame,
+    /// The timing its gamepad paths are followed at (`None`: paths of moves).
+    timing: Option<FrameTiming>,
+}
+
+/// The game's facts, given once when it is made.
+#[derive(Serialize)]
+struct GameFacts<'a> {
+    strategy: String,
+    depth: usize,
+    settings: &'a GameSettings,
+}
+
+/// One placement of a step: as `arena play --json` lists it, with what the page shows.
+#[derive(Serialize)]
+struct StepPlacement {
+    #[serde(flatten)]
+    placement: PlayedPlacement,
+    /// The states along its path, flattened as x, y, rotation; null without a path.
+    states: Option<Vec<i8>>,
+    /// Pieces, lines, score and level after it.
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    level: u8,
+}
+
+/// What a step answers.
+#[derive(Serialize)]
+struct StepAnswer {
+    placements: Vec<StepPlacement>,
+    /// The pieces the strategy sees next (the preview).
+    next: Vec<Piece>,
+    /// Why the game ended (`game_over`, `piece_cap`, `sequence_ended`), or null.
+    end: Option<&'static str>,
+    /// The end in words.
+    end_text: Option<String>,
+}
+
+impl SteppedGame {
+    /// The game of `body` (the `/v1/play` body), before its first piece; `paths`: find
+    /// each placement's input path, to animate it (the game is the same without).
+    pub fn new(body: &str, paths: bool) -> Result<SteppedGame, JobError> {
+        let body: PlayBody = api::read_body(body.as_bytes())?;
+        let checked = body.request()?.check()?;
+        let options = PlayOptions {
+            keep_placements: false,
+            keep_paths: paths,
+            keep_evaluations: false,
+        };
+        let game = LiveGame::new(&checked.strategy, &checked.settings, options)?;
+        let timing = checked.strategy.frame_timing();
+        Ok(SteppedGame {
+            strategy: checked.strategy,
+            settings: checked.settings,
+            game,
+            timing,
+        })
+    }
+
+    /// The strategy's canonical name, its depth and the game's settings, as JSON.
+    pub fn facts(&self) -> String {
+        serde_json::to_string(&GameFacts {
+            strategy: self.strategy.name(),
+            depth: self.strategy.depth(),
+            settings: &self.settings,
+        })
+        .expect("settings serialize")
+    }
+
+    /// Plays up to `count` placements (fewer if the game ends), as JSON: each placement
+    /// with its path's states and the counts after it, the preview, and the end if any.
+    pub fn step(&mut self, count: u32) -> Result<String, JobError> {
+        let start = self.strategy.path_start();
+        let timing = self.timing;
+        let mut placements = Vec::new();
+        for _ in 0..count {
+            if self.game.end().is_some() {
+                break;
+            }
+            let mut shown = None;
+            let before = *self.game.board();
+            self.game.step(&mut self.strategy, &mut |step| {
+                shown = Some((step.placement.clone(), step.pieces, step.lines));
+                std::ops::ControlFlow::Continue(())
+            })?;
+            if let Some((placement, pieces, lines)) = shown {
+                let states = placement
+                    .path
+                    .as_deref()
+                    .and_then(|path| path_states(&before, placement.piece, path, start, timing));
+                placements.push(StepPlacement {
+                    placement,
+                    states,
+                    pieces,
+                    lines,
+                    score: self.game.score(),
+                    level: self.game.level(),
+                });
+            }
+        }
+        let end = self.game.end();
+        let answer = StepAnswer {
+            placements,
+            next: self.game.upcoming().to_vec(),
+            end: end.map(GameEnd::name),
+            end_text: end
+                .map(|end| end.describe(self.settings.max_pieces, self.settings.game_over_rule)),
+        };
+        Ok(serde_json::to_string(&answer).expect("steps serialize"))
+    }
+}
