@@ -833,8 +833,8 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
             r#"{"colour": "red"}"#.into(),
             "the body is not the JSON expected: unknown field `colour`, expected one of \
              `strategy`, `board`, `current`, `preview`, `board_height`, `game_over`, `level`, \
-             `tap_rate`, `timeline`, `inputs`, `entry_delay`, `top`, `placement` at line 1 \
-             column 9"
+             `tap_rate`, `timeline`, `inputs`, `entry_delay`, `top`, `placement`, `states` at \
+             line 1 column 9"
                 .into(),
         ),
         (
@@ -959,7 +959,7 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
     }
     // The server still answers, and logged each request.
     assert_eq!(server.get("/v1/health").status, 200);
-    let log = server.log();
+    let log = server.log_with("POST /v1/play 400");
     assert!(log.contains("POST /v1/play 400"), "{log}");
 }
 
@@ -1193,4 +1193,106 @@ fn serve_option_errors_are_one_line_and_exit_2() {
         message.starts_with(&format!("error: --bind {address}: ")),
         "{message}"
     );
+}
+
+/// The live page at `/` is `arena web`'s page (but for its footer, which names the command
+/// that made it); an arena built without the page answers 404 with `arena web`'s message.
+#[test]
+fn the_root_serves_the_live_page_that_arena_web_writes() {
+    let scratch = Scratch::new("web-page");
+    let file = scratch.0.join("page.html");
+    let written = common::run("web", &[file.to_str().unwrap()]);
+    let server = Server::start(&["--workers", "1"]);
+    let answer = server.get("/");
+    if written.status.success() {
+        assert_eq!(answer.status, 200);
+        assert_eq!(
+            answer.header("content-type"),
+            Some("text/html; charset=utf-8")
+        );
+        let without_footer = |page: &str| {
+            let start = page.find("<p class=\"made-by\">").expect("a footer");
+            let end = start + page[start..].find("</p>").unwrap();
+            format!("{}{}", &page[..start], &page[end..])
+        };
+        let page = fs::read_to_string(&file).unwrap();
+        assert_eq!(without_footer(&answer.body), without_footer(&page));
+    } else {
+        assert_eq!(answer.status, 404);
+        let message = String::from_utf8_lossy(&written.stderr);
+        assert_eq!(
+            format!("error: {}\n", answer.error()),
+            message,
+            "the same reason"
+        );
+    }
+}
+
+/// With `states: true`, each placement comes with the states its piece passes through on its
+/// path: the spawn state, one more per input, and the placement itself last; each input moves
+/// the piece by one column (L, R), one row (D) or one rotation (CW, CCW).
+#[test]
+fn analyze_gives_the_states_along_each_path_when_asked() {
+    let server = Server::start(&["--workers", "1"]);
+    let body = json!({"strategy": "bfs+elashi@2", "board": cells_with_bottom_gap(),
+        "current": "L", "preview": ["I"], "top": 6, "states": true});
+    let answer = server.post_json("/v1/analyze", &body).json();
+    let placements = answer["placements"].as_array().unwrap();
+    assert_eq!(placements.len(), 6);
+    for placement in placements {
+        let path: Vec<&str> = placement["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|input| input.as_str().unwrap())
+            .collect();
+        let flat: Vec<i64> = placement["states"]
+            .as_array()
+            .expect("states asked for")
+            .iter()
+            .map(|value| value.as_i64().unwrap())
+            .collect();
+        let states: Vec<&[i64]> = flat.chunks(3).collect();
+        assert_eq!(states.len(), path.len() + 1, "{placement}");
+        assert_eq!(
+            states[0],
+            [5, 0, 0],
+            "the spawn state: pivot (5, 0), rotation 0"
+        );
+        let last = states[states.len() - 1];
+        assert_eq!(
+            last,
+            [
+                placement["x"].as_i64().unwrap(),
+                placement["y"].as_i64().unwrap(),
+                placement["rotation"].as_i64().unwrap()
+            ]
+        );
+        for (input, pair) in path.iter().zip(states.windows(2)) {
+            let (from, to) = (pair[0], pair[1]);
+            let moved = [
+                to[0] - from[0],
+                to[1] - from[1],
+                (to[2] - from[2]).rem_euclid(4),
+            ];
+            let expected = match *input {
+                "L" => [-1, 0, 0],
+                "R" => [1, 0, 0],
+                "D" => [0, 1, 0],
+                "CW" => [0, 0, 1],
+                "CCW" => [0, 0, 3],
+                other => panic!("a move, not {other}"),
+            };
+            assert_eq!(moved, expected, "{input} from {from:?}");
+        }
+    }
+    // Without the option, no states (the answer is as before).
+    let plain = server
+        .post_json(
+            "/v1/analyze",
+            &json!({"strategy": "bfs+elashi@2",
+        "board": cells_with_bottom_gap(), "current": "L"}),
+        )
+        .json();
+    assert!(plain["placements"][0].get("states").is_none());
 }

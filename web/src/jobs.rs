@@ -189,3 +189,126 @@ impl SteppedGame {
         Ok(serde_json::to_string(&answer).expect("steps serialize"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    /// Steps `game` `chunk` placements at a time to its end; every placement stepped.
+    fn step_to_end(game: &mut SteppedGame, chunk: u32) -> (Vec<Value>, Value) {
+        let mut placements = Vec::new();
+        loop {
+            let step = parse(&game.step(chunk).unwrap());
+            placements.extend(step["placements"].as_array().unwrap().iter().cloned());
+            if !step["end"].is_null() {
+                return (placements, step);
+            }
+        }
+    }
+
+    #[test]
+    fn a_stepped_game_is_the_whole_games_placements_in_any_chunks() {
+        let body = json!({"strategy": "bfs+elashi@2", "generator": "java", "seed": 1,
+            "max_pieces": 60})
+        .to_string();
+        let whole = parse(&play(&body).unwrap());
+        for chunk in [1, 7, 60, 1000] {
+            let mut game = SteppedGame::new(&body, chunk % 2 == 1).unwrap();
+            let (placements, last) = step_to_end(&mut game, chunk);
+            assert_eq!(placements.len(), 60);
+            for (stepped, played) in placements
+                .iter()
+                .zip(whole["placements"].as_array().unwrap())
+            {
+                for field in ["piece", "x", "y", "rotation", "cleared"] {
+                    assert_eq!(stepped[field], played[field], "chunk {chunk}");
+                }
+            }
+            assert_eq!(last["end"], "piece_cap");
+            assert_eq!(last["end_text"], "piece cap reached (60)");
+            assert_eq!(placements[59]["lines"], whole["lines"]);
+            assert_eq!(placements[59]["score"], whole["score"]);
+        }
+        // The first pieces of java seed 1 (the core's JVM-checked vector).
+        let letters: String = whole["placements"].as_array().unwrap()[..10]
+            .iter()
+            .map(|placement| placement["piece"].as_str().unwrap())
+            .collect();
+        assert_eq!(letters, "SSJTIITJOI");
+        assert!(
+            whole["made_by"]["command"]
+                .as_str()
+                .unwrap()
+                .starts_with(FRONT_END)
+        );
+    }
+
+    #[test]
+    fn stepped_placements_carry_the_states_of_their_path() {
+        for strategy in ["bfs+elashi@2", "gamepad+nes-plateau@2"] {
+            let body = json!({"strategy": strategy, "seed": 3, "max_pieces": 12}).to_string();
+            let mut game = SteppedGame::new(&body, true).unwrap();
+            let (placements, _) = step_to_end(&mut game, 5);
+            for placement in &placements {
+                let states: Vec<i64> = placement["states"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{strategy}: {placement}"))
+                    .iter()
+                    .map(|value| value.as_i64().unwrap())
+                    .collect();
+                // The spawn state first (pivot (5, 0), rotation 0), the placement last.
+                assert_eq!(states[..3], [5, 0, 0]);
+                let end = [&placement["x"], &placement["y"], &placement["rotation"]]
+                    .map(|value| value.as_i64().unwrap());
+                assert_eq!(states[states.len() - 3..], end, "{strategy}");
+            }
+        }
+        let body = json!({"strategy": "bfs+elashi", "max_pieces": 3}).to_string();
+        let mut game = SteppedGame::new(&body, false).unwrap();
+        let step = parse(&game.step(3).unwrap());
+        assert!(step["placements"][0]["states"].is_null());
+    }
+
+    #[test]
+    fn bad_bodies_get_the_request_layers_messages() {
+        let error = |result: Result<SteppedGame, JobError>| match result {
+            Err(error) => error.to_string(),
+            Ok(_) => panic!("refused"),
+        };
+        assert!(
+            error(SteppedGame::new(
+                r#"{"strategy": "nope+elashi", "max_pieces": 5}"#,
+                false
+            ))
+            .contains("unknown searcher")
+        );
+        assert!(
+            error(SteppedGame::new("[1]", false)).starts_with("the body is not the JSON expected")
+        );
+        let unbounded = json!({"strategy": "bfs+elashi"}).to_string();
+        assert!(error(SteppedGame::new(&unbounded, false)).contains("max_pieces"));
+        let analysis = analyze(r#"{"strategy": "bfs+elashi", "board": [], "current": "T"}"#);
+        assert!(analysis.is_err());
+    }
+
+    #[test]
+    fn the_shapes_are_the_cores_orientation_table() {
+        let shapes = parse(&shapes());
+        // The O piece's cells are the same in every rotation; the I's spawn row is flat.
+        let o = &shapes[3];
+        assert!((1..4).all(|rotation| o[rotation] == o[0]));
+        let i_spawn = shapes[6][0].as_array().unwrap();
+        assert!(i_spawn.iter().all(|cell| cell[1] == i_spawn[0][1]));
+        assert_eq!(
+            parse(&strategies())["searchers"]
+                .as_array()
+                .map(Vec::is_empty),
+            Some(false)
+        );
+    }
+}

@@ -196,6 +196,26 @@ async fn openapi() -> axum::Json<utoipa::openapi::OpenApi> {
     axum::Json(ApiDoc::openapi())
 }
 
+/// `GET /`: the live arena page (`arena web`'s), made once; 404 with the reason when this
+/// arena was built without it.
+async fn web_page() -> Result<Response, ApiError> {
+    static PAGE: std::sync::OnceLock<Result<axum::body::Bytes, String>> =
+        std::sync::OnceLock::new();
+    let page = PAGE.get_or_init(|| {
+        crate::report::html::web::page()
+            .map(axum::body::Bytes::from)
+            .map_err(|error| error.to_string())
+    });
+    match page {
+        Ok(page) => Ok((
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            page.clone(),
+        )
+            .into_response()),
+        Err(message) => Err(ApiError::new(StatusCode::NOT_FOUND, message.clone())),
+    }
+}
+
 /// The server's routes and layers.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -205,6 +225,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/strategies", get(api::strategies))
         .route("/v1/health", get(api::health))
         .route("/openapi.json", get(openapi))
+        .route("/", get(web_page))
         .merge(compat::routes())
         .fallback(no_such_endpoint)
         .layer(DefaultBodyLimit::max(state.settings.max_body))

@@ -66,6 +66,19 @@ impl Server {
         self.log.lock().unwrap().clone()
     }
 
+    /// The log once it holds `line` (a request's line is written after its answer is sent,
+    /// so a client can read the answer first): waits at most 10 s, then gives the log as it is.
+    pub fn log_with(&self, line: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let log = self.log();
+            if log.contains(line) || Instant::now() > deadline {
+                return log;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends SIGTERM (with `kill`: the tests do without a libc binding).
     pub fn terminate(&self) {
         let status = Command::new("kill")
