@@ -373,7 +373,7 @@
       $(`${this.name}-score`).dataset.value = String(last ? last.score : 0);
       $(`${this.name}-level`).textContent = last ? String(last.level) : "–";
       if (this.end !== null && this.shown === this.placements.length) {
-        $(`${this.name}-end`).textContent = `Game over: ${this.endText}.`;
+        $(`${this.name}-end`).textContent = `End: ${this.endText}.`;
       }
       // The pieces to come: the one to place now first, then the preview.
       if (shapes && this.facts && this.drawnNext !== `${this.shown}/${this.placements.length}`) {
@@ -548,11 +548,13 @@
     const sign = Math.sign(a.lines - b.lines) || Math.sign(a.score - b.score);
     const side = (s) => `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}` +
       ` after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
+    const plural = (count, word) => `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
     let lead = "level";
-    if (sign > 0) lead = `A leads by ${formatCount(a.lines - b.lines)} lines`;
-    if (sign < 0) lead = `B leads by ${formatCount(b.lines - a.lines)} lines`;
-    if (sign !== 0 && a.lines === b.lines) {
-      lead = `${sign > 0 ? "A" : "B"} leads by ${formatCount(Math.abs(a.score - b.score))} points`;
+    if (sign !== 0) {
+      const by = a.lines !== b.lines
+        ? plural(Math.abs(a.lines - b.lines), "line")
+        : plural(Math.abs(a.score - b.score), "point");
+      lead = `${sign > 0 ? "A" : "B"} leads by ${by}`;
     }
     const element = $("duel-score");
     element.textContent = `A ${side(a)} — B ${side(b)} — ${lead}.`;
@@ -640,7 +642,9 @@
   $("analyse-board").addEventListener("click", (event) => {
     const cell = event.target.closest("button.cell");
     if (!cell) return;
+    analyse.cells[analyse.focus].tabIndex = -1;
     analyse.focus = Number(cell.dataset.index);
+    cell.tabIndex = 0;
     toggleCell(analyse.focus);
   });
   $("analyse-board").addEventListener("keydown", (event) => {
@@ -893,8 +897,9 @@
     }
     saveState();
   });
-  for (const id of ["seed", "generator", "max-pieces", "speed", "animate", "watch-strategy",
-    "duel-a-strategy", "duel-b-strategy"]) {
+  for (const id of ["seed", "generator", "height", "max-pieces", "speed", "animate",
+    "watch-strategy", "duel-a-strategy", "duel-b-strategy"]) {
+    $(id).addEventListener("input", saveState);
     $(id).addEventListener("change", saveState);
   }
   // The speed of a game playing changes at once.
