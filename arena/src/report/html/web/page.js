@@ -26,7 +26,8 @@
  *   lanes[name]           name: "watch", "duel-a", "duel-b"; each {strategy, facts, placements
  *                         (as the engine gave them: piece, x, y, rotation, cleared, path,
  *                         pieces, lines, score, level; states dropped once shown), shown, end,
- *                         endText, error, computed, computeMs, piecesPerSecond}
+ *                         endText, error, computed, computeMs, piecesPerSecond, wallMs (from
+ *                         the start to the last placement drawn)}
  *   analysis              {body, answer} or {body, error}: the last analysis asked for
  *   state()               the state the fragment holds, as an object
  * and data attributes: each lane's element has data-state (idle, starting, playing, paused,
@@ -221,6 +222,7 @@
       this.full = [];
       this.falling = null;
       this.pending = false;
+      this.eager = false;
       this.batch = 1;
       this.computed = 0;
       this.computeMs = 0;
@@ -238,6 +240,7 @@
         computed: 0,
         computeMs: 0,
         piecesPerSecond: null,
+        wallMs: null,
       };
       hook.lanes[this.name] = this.hook;
       showError($(`${this.name}-error`), "");
@@ -255,6 +258,7 @@
     /** Starts the game of `body` (a /v1/play body); `paths`: with each piece's path. */
     async begin(body, paths) {
       const generation = this.generation;
+      this.startedAt = performance.now();
       this.hook.strategy = body.strategy;
       $(`${this.name}-title`).textContent = body.strategy;
       this.setState("starting");
@@ -325,6 +329,9 @@
             this.hook.end = answer.end;
             this.hook.endText = answer.end_text;
           }
+          // At the highest speed the engine is kept busy: the next request goes at once,
+          // not at the next drawing.
+          if (this.eager) this.ask(this.batch);
         },
         (error) => {
           if (generation !== this.generation) return;
@@ -446,6 +453,7 @@
       this.running = false;
       clearTimeout(this.timer);
       for (const lane of this.lanes) {
+        lane.eager = false;
         lane.generation += 1; // answers still coming are dropped
         if (!lane.done) lane.setState("stopped");
       }
@@ -456,6 +464,7 @@
       if (!this.running) return;
       this.paused = !this.paused;
       for (const lane of this.lanes) {
+        if (this.paused) lane.eager = false;
         if (!lane.done && lane.error === null) lane.setState(this.paused ? "paused" : "playing");
       }
       this.last = performance.now();
@@ -498,6 +507,7 @@
       }
       this.last = now;
       for (const lane of lanes) {
+        lane.eager = this.running && !this.paused && !Number.isFinite(this.speed);
         const whole = Math.floor(this.position);
         let falling = null;
         if (this.animate && Number.isFinite(whole) && whole < lane.placements.length) {
@@ -512,7 +522,10 @@
           }
         }
         lane.show(whole, falling);
-        if (lane.done && lane.state !== "error") lane.setState("ended");
+        if (lane.done && lane.state !== "error" && lane.state !== "ended") {
+          lane.setState("ended");
+          lane.hook.wallMs = performance.now() - lane.startedAt;
+        }
       }
       this.onDraw();
       if (lanes.every((lane) => lane.done)) {
