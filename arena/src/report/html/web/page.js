@@ -158,7 +158,8 @@
     }
   }
 
-  /** The next pieces from `first` on: `letters`, the ones beyond `seen` dimmed. */
+  /** The pieces to come, `letters` (the one to place now first); from the `seen`-th on, the
+   * ones the strategy does not see yet, dimmed. */
   function drawNext(element, letters, seen) {
     element.textContent = "";
     letters.forEach((letter, i) => {
@@ -556,11 +557,14 @@
         lines: last ? last.lines : 0,
         score: last ? last.score : 0,
         over: lane.end === "game_over" && lane.done,
+        refused: lane.error !== null,
       };
     });
     const sign = Math.sign(a.lines - b.lines) || Math.sign(a.score - b.score);
-    const side = (s) => `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}` +
-      ` after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
+    const side = (s) => s.refused
+      ? `${s.name}: refused (see below)`
+      : `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}` +
+        ` after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
     const plural = (count, word) => `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
     let lead = "level";
     if (sign !== 0) {
@@ -569,9 +573,10 @@
         : plural(Math.abs(a.score - b.score), "point");
       lead = `${sign > 0 ? "A" : "B"} leads by ${by}`;
     }
+    if (a.refused || b.refused) lead = "no duel";
     const element = $("duel-score");
     element.textContent = `A ${side(a)} — B ${side(b)} — ${lead}.`;
-    element.dataset.leader = sign > 0 ? "a" : sign < 0 ? "b" : "tie";
+    element.dataset.leader = a.refused || b.refused ? "none" : sign > 0 ? "a" : sign < 0 ? "b" : "tie";
   };
 
   $("watch-form").addEventListener("submit", (event) => {
