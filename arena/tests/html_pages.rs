@@ -7,7 +7,6 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{fail, scratch_folder, succeed};
 use serde_json::Value;
@@ -403,63 +402,16 @@ fn the_tournament_page_holds_its_tables_and_every_plot_inline() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
-/// What the browser test cannot do without, and why: skipped with a message, or failed
-/// under `CI=true`.
-fn browser_unavailable(reason: &str) {
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI=true, but the browser test cannot run: {reason}"
-    );
-    eprintln!("SKIPPED the_pages_work_in_headless_chromium: {reason}");
-}
-
-/// The Python of the browser test's own virtual environment, `target/browser-venv`, with the
-/// pinned Playwright driver of `tests/browser/requirements.txt` ([`common::venv::test_venv`]):
-/// the test never installs anything outside `target/`. `None` (and the reason said) when
-/// Python 3 with venv and pip or the package index cannot be had.
-fn browser_python(workspace: &Path) -> Option<PathBuf> {
-    common::venv::test_venv(
-        "browser-venv",
-        &workspace.join("tests/browser/requirements.txt"),
-    )
-    .map_err(|reason| browser_unavailable(&reason))
-    .ok()
-}
-
 /// The end-to-end test in a real browser: `tests/browser/test_pages.py` (see its
 /// documentation) opens the viewer of a BFS and of a gamepad replay and a tournament report
 /// in headless Chromium and compares what they show with the arena's own boards and results.
 ///
-/// Debian's Chromium (`/usr/bin/chromium`) is the project's install step,
-/// `scripts/install-browser-test-deps.sh` (apt-get, as root; `.ci/run` runs it); the test
-/// never installs it. The Playwright driver goes into the test's own virtual environment under
-/// `target/` ([`browser_python`]). Without either the test is skipped with a message, except
-/// under `CI=true`, where it fails.
+/// Debian's Chromium and the Playwright driver are set up as [`common::browser`] says: without
+/// either the test is skipped with a message, except under `CI=true`, where it fails.
 #[test]
 fn the_pages_work_in_headless_chromium() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    if !Path::new("/usr/bin/chromium").exists() {
-        browser_unavailable(
-            "/usr/bin/chromium is missing (scripts/install-browser-test-deps.sh installs it)",
-        );
-        return;
-    }
-    let Some(python) = browser_python(workspace) else {
+    let Some(python) = common::browser::python("the_pages_work_in_headless_chromium") else {
         return;
     };
-    let screenshots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-test");
-    let output = Command::new(&python)
-        .arg(workspace.join("tests/browser/test_pages.py"))
-        .args(["--arena", env!("CARGO_BIN_EXE_arena"), "--out"])
-        .arg(&screenshots)
-        .output()
-        .expect("the environment's python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("{stdout}");
-    assert!(
-        output.status.success(),
-        "the browser test failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    common::browser::run_script(&python, "test_pages.py", "browser-test", &[]);
 }

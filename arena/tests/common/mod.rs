@@ -10,6 +10,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+pub mod browser;
 pub mod server;
 pub mod venv;
 

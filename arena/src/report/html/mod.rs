@@ -18,6 +18,13 @@ use crate::output::MadeBy;
 /// The style every page shares (panels, tables, colours).
 pub const PAGE_STYLE: &str = include_str!("page.css");
 
+/// The style of the boards [`BOARD_SCRIPT`] draws.
+pub const BOARD_STYLE: &str = include_str!("board.css");
+
+/// The script the replay viewer and the live page share to draw boards (`ArenaBoard`: cells,
+/// locking, the falling piece, the next pieces), included before each page's own script.
+pub const BOARD_SCRIPT: &str = include_str!("board.js");
+
 /// Every page's last line: what made it ([`MadeBy::current`], e.g. `made by tetris-arena
 /// 0.1.0: arena tournament … --html report.html`) and that it is one self-contained file.
 pub fn footer() -> String {

@@ -13,12 +13,14 @@
  * Test hooks: #board has data-board (the settled board, rows top first, '#' filled and '.'
  * empty, joined by '/'), data-position (placements done) and data-input (the path state shown,
  * -1 when settled); body gets data-ready="yes" once the first frame is drawn.
+ *
+ * The board itself (cells, locking, drawing) is board.js's `ArenaBoard`, shared with the live
+ * page; it is included before this script.
  */
 "use strict";
 (() => {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const LETTERS = "TJZOSLI";
-  const WIDTH = 10;
+  const { WIDTH } = ArenaBoard;
   const HEIGHT = data.rules.board_height;
   const placements = data.placements;
   const count = placements.length;
@@ -29,45 +31,12 @@
 
   // ---- The game: boards rebuilt from the placements ----
 
-  const pieceIndex = (letter) => LETTERS.indexOf(letter);
-  const cellsOf = (letter, x, y, rotation) =>
-    data.shapes[pieceIndex(letter)][rotation].map(([dx, dy]) => [x + dx, y + dy]);
-  const stateCount = (index) => placements[index].states.length / 3;
-  const stateOf = (index, step) => {
-    const s = placements[index].states;
-    return [s[3 * step], s[3 * step + 1], s[3 * step + 2]];
-  };
+  const cellsOf = (letter, x, y, rotation) => ArenaBoard.cellsOf(data.shapes, letter, x, y, rotation);
+  const stateCount = (index) => ArenaBoard.stateCount(placements[index].states);
+  const stateOf = (index, step) => ArenaBoard.stateOf(placements[index].states, step);
 
-  /** Locks placement `p` on `board` (cells: 0 empty, piece index + 1 filled); the full rows it
-   * clears (their indices before the clear). Cells above row 0 are lost; under the literature
-   * rule a piece that lands above the field ends the game and clears nothing. */
-  function lock(board, p) {
-    const colour = pieceIndex(p.piece) + 1;
-    let above = false;
-    for (const [x, y] of cellsOf(p.piece, p.x, p.y, p.rotation)) {
-      if (y < 0) {
-        above = true;
-      } else if (y < HEIGHT && x >= 0 && x < WIDTH) {
-        board[y * WIDTH + x] = colour;
-      }
-    }
-    if (above && literature) return [];
-    const full = [];
-    for (let y = 0; y < HEIGHT; y++) {
-      let filled = 0;
-      for (let x = 0; x < WIDTH; x++) if (board[y * WIDTH + x]) filled++;
-      if (filled === WIDTH) full.push(y);
-    }
-    if (full.length > 0) {
-      const kept = [];
-      for (let y = 0; y < HEIGHT; y++) {
-        if (!full.includes(y)) kept.push(board.slice(y * WIDTH, (y + 1) * WIDTH));
-      }
-      board.fill(0);
-      kept.forEach((row, i) => board.set(row, (HEIGHT - kept.length + i) * WIDTH));
-    }
-    return full;
-  }
+  /** Locks placement `p` on `board`; the full rows it clears (board.js). */
+  const lock = (board, p) => ArenaBoard.lock(data.shapes, board, HEIGHT, p, literature);
 
   // One board every SNAPSHOT_EVERY placements, so any placement is at most that many locks
   // away; the recorded clears are checked on the way.
@@ -101,46 +70,19 @@
   let speedIndex = SPEEDS.indexOf(5);
 
   const boardElement = $("board");
-  if (HEIGHT > 22) boardElement.classList.add("tall");
-  const cells = [];
-  for (let i = 0; i < WIDTH * HEIGHT; i++) {
-    const cell = document.createElement("div");
-    cell.className = "cell";
-    boardElement.appendChild(cell);
-    cells.push(cell);
-  }
+  const cells = ArenaBoard.create(boardElement, HEIGHT);
 
   function render() {
     const { board, full } = boardAfter(position);
-    const classes = Array.from(board, (c) => (c ? `cell filled p${c - 1}` : "cell"));
     const shownIndex = input >= 0 ? position : position - 1; // the placement described
+    let falling = null;
     if (input >= 0) {
-      const p = placements[position];
       const [x, y, rotation] = stateOf(position, input);
-      for (const [cx, cy] of cellsOf(p.piece, x, y, rotation)) {
-        if (cy >= 0 && cy < HEIGHT && cx >= 0 && cx < WIDTH) {
-          classes[cy * WIDTH + cx] = `cell falling p${pieceIndex(p.piece)}`;
-        }
-      }
-    } else if (position > 0) {
-      // The last placement's cells where they are after its clears.
-      const p = placements[position - 1];
-      for (const [cx, cy] of cellsOf(p.piece, p.x, p.y, p.rotation)) {
-        if (cy < 0 || full.includes(cy)) continue;
-        const y = cy + full.filter((row) => row > cy).length;
-        classes[y * WIDTH + cx] += " placed";
-      }
+      falling = { piece: placements[position].piece, x, y, rotation };
     }
-    classes.forEach((name, i) => {
-      if (cells[i].className !== name) cells[i].className = name;
-    });
-    const rows = [];
-    for (let y = 0; y < HEIGHT; y++) {
-      let row = "";
-      for (let x = 0; x < WIDTH; x++) row += board[y * WIDTH + x] ? "#" : ".";
-      rows.push(row);
-    }
-    boardElement.dataset.board = rows.join("/");
+    const placed = input < 0 && position > 0 ? placements[position - 1] : null;
+    ArenaBoard.paint(cells, ArenaBoard.classes(data.shapes, board, HEIGHT, falling, placed, full));
+    boardElement.dataset.board = ArenaBoard.rowsText(board, HEIGHT);
     boardElement.dataset.position = String(position);
     boardElement.dataset.input = String(input);
 
@@ -171,18 +113,7 @@
       const letter = data.pieces[i];
       const box = document.createElement("div");
       box.className = "next-piece" + (i >= position + seen ? " unseen" : "");
-      const grid = document.createElement("div");
-      grid.className = "mini";
-      const shape = data.shapes[pieceIndex(letter)][0];
-      const filled = new Set(shape.map(([dx, dy]) => `${dx + 2},${dy}`));
-      for (let y = 0; y < 2; y++) {
-        for (let x = 0; x < 4; x++) {
-          const cell = document.createElement("div");
-          cell.className = filled.has(`${x},${y}`) ? `cell p${pieceIndex(letter)}` : "cell";
-          grid.appendChild(cell);
-        }
-      }
-      box.appendChild(grid);
+      box.appendChild(ArenaBoard.mini(data.shapes, letter));
       const label = i === position ? (input >= 0 ? "falling" : "now") : i >= position + seen ? "not seen" : "";
       box.appendChild(document.createTextNode(label ? `${letter} (${label})` : letter));
       box.title = i >= position + seen ? "not yet seen by the strategy" : "seen by the strategy";

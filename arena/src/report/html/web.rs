@@ -5,11 +5,12 @@
 //! worker plays, analyses and rates while the page draws. docs/web.md says what runs where.
 //!
 //! The page's own files sit beside this module (`web/page.html`, `web/page.js`,
-//! `web/worker.js`, `web/web.css`), embedded with `include_str!` like the replay viewer's.
+//! `web/worker.js`, `web/web.css`), embedded with `include_str!` like the replay viewer's,
+//! whose board drawing (`board.js`, `board.css`) it shares.
 
 use base64::Engine;
 
-use super::{PAGE_STYLE, escape_html, fill_template, footer};
+use super::{BOARD_SCRIPT, BOARD_STYLE, PAGE_STYLE, escape_html, fill_template, footer};
 use crate::error::ArenaError;
 
 /// The page template.
@@ -69,12 +70,14 @@ pub fn page() -> Result<String, ArenaError> {
             ("title", &escape_html(title)),
             ("version", crate::output::made_by::VERSION),
             ("page_style", PAGE_STYLE),
+            ("board_style", BOARD_STYLE),
             ("web_style", WEB_STYLE),
             ("footer", &footer()),
             ("module", &encoded),
             // Inside <script> elements: neither text can hold "</script" (checked by a test).
             ("glue", module::GLUE),
             ("worker_script", WORKER_SCRIPT),
+            ("board_script", BOARD_SCRIPT),
             ("page_script", PAGE_SCRIPT),
         ],
     ))
@@ -86,7 +89,7 @@ mod tests {
 
     #[test]
     fn no_inlined_script_can_close_its_element() {
-        for script in [module::GLUE, WORKER_SCRIPT, PAGE_SCRIPT] {
+        for script in [module::GLUE, WORKER_SCRIPT, BOARD_SCRIPT, PAGE_SCRIPT] {
             assert!(!script.to_ascii_lowercase().contains("</script"));
         }
     }
