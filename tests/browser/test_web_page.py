@@ -312,6 +312,11 @@ def test_watch(live, binary, folder):
     check("watch: a refused strategy shows the command line's message",
           code != 0 and lane["error"] == message and shown == message,
           f"page {shown!r}, arena {message!r}")
+    # The largest seed: 64 bits, more than a JavaScript number holds exactly.
+    big = 18446744073709551615
+    lane = live.watch("column-drop+dellacherie", big, 50)
+    check_game(f"watch column-drop+dellacherie seed {big}", lane,
+               cli_game(binary, "column-drop+dellacherie", big, 50))
 
 
 def test_duel(live, binary, folder):

@@ -9,6 +9,7 @@ use thiserror::Error as ThisError;
 use tetris_arena::api::{self, BodyError, PlayBody, PositionBody};
 use tetris_arena::error::ArenaError;
 use tetris_arena::output::MadeBy;
+use tetris_arena::report::html::viewer::ShownLevels;
 use tetris_arena::report::list::ListJson;
 use tetris_arena::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
 use tetris_arena::sim::placement::PlayedPlacement;
@@ -80,6 +81,8 @@ pub struct SteppedGame {
     game: LiveGame,
     /// The timing its gamepad paths are followed at (`None`: paths of moves).
     timing: Option<FrameTiming>,
+    /// The level shown, as the replay viewer shows it: a gamepad game at its gravity's level.
+    levels: ShownLevels,
 }
 
 /// The game's facts, given once when it is made.
@@ -88,6 +91,8 @@ struct GameFacts<'a> {
     strategy: String,
     depth: usize,
     settings: &'a GameSettings,
+    /// The level shown before the first clear.
+    start_level: u8,
 }
 
 /// One placement of a step: as `arena play --json` lists it, with what the page shows.
@@ -97,7 +102,8 @@ struct StepPlacement {
     placement: PlayedPlacement,
     /// The states along its path, flattened as x, y, rotation; null without a path.
     states: Option<Vec<i8>>,
-    /// Pieces, lines, score and level after it.
+    /// Pieces, lines, score and level after it (the level of the game's gravity, as the replay
+    /// viewer shows it: [`ShownLevels`]).
     pieces: u64,
     lines: u64,
     score: u32,
@@ -134,6 +140,7 @@ impl SteppedGame {
             settings: checked.settings,
             game,
             timing,
+            levels: ShownLevels::new(timing),
         })
     }
 
@@ -143,6 +150,7 @@ impl SteppedGame {
             strategy: self.strategy.name(),
             depth: self.strategy.depth(),
             settings: &self.settings,
+            start_level: self.levels.start,
         })
         .expect("settings serialize")
     }
@@ -168,13 +176,14 @@ impl SteppedGame {
                     .path
                     .as_deref()
                     .and_then(|path| path_states(&before, placement.piece, path, start, timing));
+                self.levels.add_cleared_rows(placement.cleared);
                 placements.push(StepPlacement {
                     placement,
                     states,
                     pieces,
                     lines,
                     score: self.game.score(),
-                    level: self.game.level(),
+                    level: self.levels.level(),
                 });
             }
         }
@@ -272,6 +281,27 @@ mod tests {
         let mut game = SteppedGame::new(&body, false).unwrap();
         let step = parse(&game.step(3).unwrap());
         assert!(step["placements"][0]["states"].is_null());
+    }
+
+    #[test]
+    fn the_level_shown_is_the_games_gravity_level_as_in_the_replay_viewer() {
+        // Without gravity, level 0 and one more every 10 lines (NES from level 0).
+        let body = json!({"strategy": "bfs+elashi", "seed": 1, "max_pieces": 120}).to_string();
+        let mut game = SteppedGame::new(&body, false).unwrap();
+        assert_eq!(parse(&game.facts())["start_level"], 0);
+        let (placements, _) = step_to_end(&mut game, 50);
+        assert!(placements.last().unwrap()["lines"].as_u64().unwrap() >= 10);
+        for placement in &placements {
+            let lines = placement["lines"].as_u64().unwrap();
+            assert_eq!(placement["level"].as_u64().unwrap(), lines / 10);
+        }
+        // The gamepad falls at level 19's gravity (2 frames per row): level 19 until the NES
+        // rule's first level-up from 19, at 140 lines.
+        let body = json!({"strategy": "gamepad+nes-plateau@2", "max_pieces": 20}).to_string();
+        let mut game = SteppedGame::new(&body, false).unwrap();
+        assert_eq!(parse(&game.facts())["start_level"], 19);
+        let (placements, _) = step_to_end(&mut game, 20);
+        assert!(placements.iter().all(|placement| placement["level"] == 19));
     }
 
     #[test]

@@ -252,11 +252,6 @@ impl LiveGame {
         self.game.score().score()
     }
 
-    /// The level now: the NES level of the game's score, from level 0 (docs/spec/rules.md).
-    pub fn level(&self) -> u8 {
-        self.game.score().level()
-    }
-
     /// The pieces the strategy will see for its next decision, current first (empty before
     /// the first step, which draws them).
     pub fn upcoming(&self) -> &[Piece] {

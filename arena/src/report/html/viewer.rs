@@ -121,23 +121,9 @@ struct PlacementData<'a> {
 }
 
 /// The levels of a game whose gravity is `timing`'s: the start level, the last level shown,
-/// and the level after each placement, given the lines after each. Without a timing the
-/// game has no gravity and starts at level 0, the level its score is counted from, rising
-/// every 10 lines. With one, it starts at the lowest level whose gravity is the timing's
-/// frames per row (every timing a replay holds is some level's, `check_frame_timing`) and
-/// rises by the NES rule from that start ([`NesScore`]), but not past the last level of that
-/// gravity: a game without frames keeps its timing to the end.
+/// and the level after each placement, given the lines after each ([`ShownLevels`]).
 fn shown_levels(timing: Option<FrameTiming>, lines: &[u64]) -> (u8, u8, Vec<u8>) {
-    let (start, last) = match timing {
-        None => (0, u8::MAX),
-        Some(timing) => {
-            let same = |level: &u8| frames_per_row(*level) == u32::from(timing.frames_per_row);
-            let start = (0..=u8::MAX).find(same).unwrap_or(0);
-            let last = (start..=u8::MAX).take_while(same).last().unwrap_or(start);
-            (start, last)
-        }
-    };
-    let mut score = NesScore::new(start);
+    let mut shown = ShownLevels::new(timing);
     let mut counted = 0;
     let levels = lines
         .iter()
@@ -145,13 +131,58 @@ fn shown_levels(timing: Option<FrameTiming>, lines: &[u64]) -> (u8, u8, Vec<u8>)
             // At most 4 rows per placement: the lines after each are the verifier's counts.
             while counted < lines {
                 let rows = (lines - counted).min(4);
-                score.add_cleared_rows(rows as u8);
+                shown.add_cleared_rows(rows as u8);
                 counted += rows;
             }
-            score.level().min(last)
+            shown.level()
         })
         .collect();
-    (start, last, levels)
+    (shown.start, shown.last, levels)
+}
+
+/// The level a page shows during a game whose gravity is `timing`'s (the replay viewer and the
+/// live page). Without a timing the game has no gravity and starts at level 0, the level its
+/// score is counted from, rising every 10 lines. With one, it starts at the lowest level whose
+/// gravity is the timing's frames per row (every timing a replay holds is some level's,
+/// `check_frame_timing`) and rises by the NES rule from that start ([`NesScore`]), but not past
+/// the last level of that gravity: a game without frames keeps its timing to the end.
+#[derive(Clone, Debug)]
+pub struct ShownLevels {
+    score: NesScore,
+    /// The level the game starts at.
+    pub start: u8,
+    /// The last level shown.
+    pub last: u8,
+}
+
+impl ShownLevels {
+    /// The levels of a game at `timing` (`None`: no gravity), before its first clear.
+    pub fn new(timing: Option<FrameTiming>) -> ShownLevels {
+        let (start, last) = match timing {
+            None => (0, u8::MAX),
+            Some(timing) => {
+                let same = |level: &u8| frames_per_row(*level) == u32::from(timing.frames_per_row);
+                let start = (0..=u8::MAX).find(same).unwrap_or(0);
+                let last = (start..=u8::MAX).take_while(same).last().unwrap_or(start);
+                (start, last)
+            }
+        };
+        ShownLevels {
+            score: NesScore::new(start),
+            start,
+            last,
+        }
+    }
+
+    /// Counts a placement's cleared rows (0 to 4).
+    pub fn add_cleared_rows(&mut self, rows: u8) {
+        self.score.add_cleared_rows(rows);
+    }
+
+    /// The level shown now.
+    pub fn level(&self) -> u8 {
+        self.score.level().min(self.last)
+    }
 }
 
 impl ReplayViewer {

@@ -267,7 +267,7 @@
       try {
         facts = await job(this.name, "new-game", {
           game: this.name,
-          body: JSON.stringify(body),
+          body: playBodyText(body),
           paths,
         });
       } catch (error) {
@@ -379,7 +379,8 @@
       $(`${this.name}-lines`).textContent = formatCount(last ? last.lines : 0);
       $(`${this.name}-score`).textContent = formatCount(last ? last.score : 0);
       $(`${this.name}-score`).dataset.value = String(last ? last.score : 0);
-      $(`${this.name}-level`).textContent = last ? String(last.level) : "–";
+      const startLevel = this.facts ? String(this.facts.start_level) : "–";
+      $(`${this.name}-level`).textContent = last ? String(last.level) : startLevel;
       if (this.end !== null && this.shown === this.placements.length) {
         $(`${this.name}-end`).textContent = `End: ${this.endText}.`;
       }
@@ -404,13 +405,24 @@
   /** The game settings bar's values. */
   function gameSettings() {
     return {
-      seed: integerField("seed", 0, Number.MAX_SAFE_INTEGER, 0),
+      // As typed: a seed is any 64-bit number, more than a JavaScript number holds exactly
+      // (playBodyText writes it into the body as it is; the engine checks it).
+      seed: $("seed").value.trim() || "0",
       generator: $("generator").value || "uniform",
       board_height: integerField("height", 4, 32, 20),
       max_pieces: integerField("max-pieces", 1, 100000, 500),
       speed: $("speed").value,
       animate: $("animate").checked,
     };
+  }
+
+  /**
+   * A /v1/play body as JSON text, its seed written as the digits typed (so every 64-bit seed
+   * is exact); a seed that is no whole number stays a string, which the engine refuses with
+   * its message. (A quote inside a JSON string is escaped, so only the key matches.)
+   */
+  function playBodyText(body) {
+    return JSON.stringify(body).replace(/"seed":"(\d+)"/, '"seed":$1');
   }
 
   class Match {

@@ -10,7 +10,7 @@
  *   init {module}            the WebAssembly module's bytes; ok: {strategies, shapes} (parsed)
  *   analyze {body}           a /v1/analyze body; ok: the answer, parsed
  *   new-game {game, body, paths}  a /v1/play body; ok: the game's facts (strategy, depth,
- *                            settings); `game` is the page's name for it
+ *                            settings, start_level); `game` is the page's name for it
  *   step {game, count}       up to `count` more placements; ok: the step's answer, parsed, plus
  *                            `ms`, the time the engine took for them
  *   drop {game}              forgets the game
