@@ -111,6 +111,8 @@
 //! and the band cache are one search whose invariants (see the note) span them all; the rest is its
 //! unit tests.
 
+mod flood;
+
 use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;
 use tetris_core::{
@@ -325,6 +327,8 @@ pub struct Gamepad {
     plain_only: bool,
     /// States the last search queued (for tests).
     last_visits: usize,
+    /// The unordered search's buffers (module `flood`).
+    flood: flood::Flood,
 }
 
 /// The empty board's search for one piece, layer by layer (see the design note).
@@ -384,6 +388,7 @@ impl Gamepad {
             generic_steps: false,
             plain_only: false,
             last_visits: 0,
+            flood: flood::Flood::default(),
         }
     }
 
@@ -1050,6 +1055,24 @@ impl Searcher for Gamepad {
         self.clear_search();
     }
 
+    /// Without paths and the entry delay, the row-by-row flood of the `flood` module (the
+    /// same placements, in row, rotation, column order); otherwise [`Gamepad::search`]'s
+    /// ordered search.
+    fn search_unordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    ) {
+        self.search_reachable(board, piece, options, out);
+    }
+
+    /// The unordered search gives row, rotation, column order, not the frame order.
+    fn unordered_search_keeps_order(&self) -> bool {
+        false
+    }
+
     /// The default timing ([`Gamepad::timing`]).
     fn frame_timing(&self) -> Option<FrameTiming> {
         Some(self.default_timing)
@@ -1059,6 +1082,7 @@ impl Searcher for Gamepad {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetris_core::GameOverRule;
 
     /// Boards with random stacks from a fixed xorshift seed, and the empty board.
     fn boards() -> Vec<Board> {
@@ -1115,6 +1139,75 @@ mod tests {
                         assert_eq!(banded_out.as_slice(), plain_out.as_slice());
                         for index in 0..banded_out.len() {
                             assert_eq!(banded_out.path(index), plain_out.path(index));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `boards()` and console boards near the top: the spawn overlapping a full column (so
+    /// that the piece may move out under the console rule), hidden cells above the field,
+    /// and stacks two or three rows from the top (an open band of 0 or 1 rows).
+    fn boards_with_console_ones() -> Vec<Board> {
+        let mut boards = boards();
+        let mut column_6 = Board::standard().with_hidden_rows();
+        for y in 0..20 {
+            column_6.set(6, y);
+        }
+        boards.push(column_6);
+        let mut hidden = Board::standard().with_hidden_rows();
+        hidden.set_hidden(3, -1);
+        hidden.set_hidden(7, -2);
+        hidden.set(0, 19);
+        boards.push(hidden);
+        for top in [1, 2, 3] {
+            let mut high = Board::standard();
+            for y in top..20 {
+                for x in 0..10 {
+                    if (x * 7 + y * 3) % 5 < 2 {
+                        high.set(x, y);
+                    }
+                }
+            }
+            boards.push(high);
+        }
+        boards
+    }
+
+    #[test]
+    fn the_unordered_flood_finds_exactly_the_ordered_searchs_placements() {
+        let timings = [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4), (48, 2)];
+        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
+            .into_iter()
+            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
+        {
+            let timing = FrameTiming {
+                frames_per_row,
+                tap_rate,
+                inputs,
+            };
+            // One searcher that floods with the band entries, one without, one ordered.
+            let mut banded = Gamepad::with_timing(timing);
+            let mut plain = Gamepad::with_timing(timing);
+            plain.plain_only = true;
+            let mut ordered = Gamepad::with_timing(timing);
+            let mut out = Placements::new();
+            for board in boards_with_console_ones() {
+                for piece in Piece::ALL {
+                    for game_over_rule in [GameOverRule::Simulation, GameOverRule::Console] {
+                        let options = SearchOptions {
+                            game_over_rule,
+                            ..SearchOptions::default()
+                        };
+                        ordered.search(&board, piece, options, &mut out);
+                        let mut expected = out.as_slice().to_vec();
+                        expected.sort_by_key(|placement| placement.state());
+                        for flood in [&mut banded, &mut plain] {
+                            flood.search_unordered(&board, piece, options, &mut out);
+                            let mut found = out.as_slice().to_vec();
+                            found.sort_by_key(|placement| placement.state());
+                            assert_eq!(found, expected, "{piece} at {timing:?}\n{board}");
                         }
                     }
                 }
