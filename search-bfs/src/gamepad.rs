@@ -98,6 +98,21 @@
 //! its timing once (at the transition to level 29), and between changes a search allocates
 //! nothing.
 //!
+//! **The last search is kept.** A game driver asks for the chosen placement's path right
+//! after the decision searched the same piece on the same board in the same context (without
+//! paths). An ordered search's states and locks are a function of the board, the piece, the
+//! timing (input model included), the entry delay and whether the spawn may overlap (the
+//! game-over rule), nothing else; so they are kept, with that key, until the next ordered
+//! search, and a search with the same key only reads them again (for the placements, and the
+//! paths if asked). The visited bits are cleared when the next search with another key
+//! starts. The unordered flood (below) leaves them alone.
+//!
+//! **Later pieces: the unordered flood.** The lookahead chain searches the preview piece once
+//! per placement of the current one, and needs only the set of its placements
+//! ([`Searcher::search_unordered`]). The submodule `flood` computes that set a whole row of
+//! (column, rotation) states at a time, in one pass from the top row down, with the same
+//! moves; its design note says why the set is exactly this search's.
+//!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
 //!
@@ -329,6 +344,21 @@ pub struct Gamepad {
     last_visits: usize,
     /// The unordered search's buffers (module `flood`).
     flood: flood::Flood,
+    /// What the states in `queue` and `locks` are the search of, until the next ordered
+    /// search (see "The last search is kept" in the design note).
+    kept: Option<SearchKey>,
+}
+
+/// Everything an ordered search's states and locks depend on: the board, the piece, the
+/// timing (input model included), the entry delay and whether the spawn may overlap (the
+/// game-over rule). Whether paths are wanted changes only what is read from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SearchKey {
+    board: Board,
+    piece: Piece,
+    timing: FrameTiming,
+    entry_delay: bool,
+    spawn_may_overlap: bool,
 }
 
 /// The empty board's search for one piece, layer by layer (see the design note).
@@ -389,6 +419,7 @@ impl Gamepad {
             plain_only: false,
             last_visits: 0,
             flood: flood::Flood::default(),
+            kept: None,
         }
     }
 
@@ -731,9 +762,35 @@ impl Gamepad {
         cache
     }
 
+    /// The ordered search's flood of `board` for `piece` at `timing` (see the design note),
+    /// leaving its states in `queue` and its locks in `locks` (kept until the next search).
+    fn flood_ordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        timing: FrameTiming,
+    ) {
+        self.number_states(board.height(), timing);
+        self.compute_legal(board, piece);
+        // Under the console rule a spawn that overlaps may still move out: the search starts
+        // there anyway, every move tests only its target (as the game does), and a lock is
+        // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
+        // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
+        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
+            let band_rows = open_band_rows(board);
+            let banded = !self.plain_only
+                && band_rows >= 2
+                && self.flood_banded(board, piece, options.entry_delay, band_rows);
+            if !banded {
+                self.flood_plain(piece, options.entry_delay, None);
+            }
+        }
+        self.last_visits = self.queue.len();
+    }
+
     /// Clears the visited bits, the queue and the locks for the next search.
     fn clear_search(&mut self) {
-        self.last_visits = self.queue.len();
         for node in &self.queue {
             self.visited[node.word as usize] = 0;
         }
@@ -1027,20 +1084,18 @@ impl Searcher for Gamepad {
     ) {
         out.clear(options.with_paths);
         let timing = options.frame_timing.unwrap_or(self.default_timing);
-        self.number_states(board.height(), timing);
-        self.compute_legal(board, piece);
-        // Under the console rule a spawn that overlaps may still move out: the search starts
-        // there anyway, every move tests only its target (as the game does), and a lock is
-        // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
-        // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
-        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
-            let band_rows = open_band_rows(board);
-            let banded = !self.plain_only
-                && band_rows >= 2
-                && self.flood_banded(board, piece, options.entry_delay, band_rows);
-            if !banded {
-                self.flood_plain(piece, options.entry_delay, None);
-            }
+        let key = SearchKey {
+            board: *board,
+            piece,
+            timing,
+            entry_delay: options.entry_delay,
+            spawn_may_overlap: options.game_over_rule.spawn_may_overlap(),
+        };
+        if self.kept != Some(key) {
+            self.kept = None;
+            self.clear_search();
+            self.flood_ordered(board, piece, options, timing);
+            self.kept = Some(key);
         }
         for index in 0..self.locks.len() {
             let lock = self.locks[index];
@@ -1052,7 +1107,6 @@ impl Searcher for Gamepad {
                 out.push(placement);
             }
         }
-        self.clear_search();
     }
 
     /// Without paths and the entry delay, the row-by-row flood of the `flood` module (the
@@ -1209,6 +1263,59 @@ mod tests {
                             found.sort_by_key(|placement| placement.state());
                             assert_eq!(found, expected, "{piece} at {timing:?}\n{board}");
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_repeated_or_interleaved_finds_what_a_fresh_searcher_finds() {
+        // The kept search is read again only under the same key: every search of a sequence
+        // that repeats some (with and without paths) and interleaves others (another board,
+        // piece, timing, entry delay, rule, and unordered floods) gives a fresh searcher's
+        // placements and paths.
+        let boards = boards_with_console_ones();
+        let article = FrameTiming {
+            inputs: InputModel::Article,
+            ..FrameTiming::LEVEL_19_30_HZ
+        };
+        let mut reused = Gamepad::new();
+        let (mut reused_out, mut fresh_out) = (Placements::new(), Placements::new());
+        let mut step = 0usize;
+        for board in &boards {
+            for piece in Piece::ALL {
+                for (with_paths, entry_delay, timing, game_over_rule, unordered) in [
+                    (false, false, None, GameOverRule::Simulation, false),
+                    (true, false, None, GameOverRule::Simulation, false),
+                    (false, false, None, GameOverRule::Simulation, true),
+                    (true, false, None, GameOverRule::Simulation, false),
+                    (true, true, None, GameOverRule::Simulation, false),
+                    (true, false, Some(article), GameOverRule::Simulation, false),
+                    (true, false, None, GameOverRule::Console, false),
+                    (true, false, None, GameOverRule::Simulation, false),
+                ] {
+                    step += 1;
+                    // Every other step searches another board in between.
+                    if step % 2 == 0 {
+                        let other = &boards[step % boards.len()];
+                        reused.search(other, Piece::J, SearchOptions::default(), &mut reused_out);
+                    }
+                    let options = SearchOptions {
+                        with_paths,
+                        entry_delay,
+                        frame_timing: timing,
+                        game_over_rule,
+                    };
+                    if unordered {
+                        reused.search_unordered(board, piece, options, &mut reused_out);
+                        continue;
+                    }
+                    reused.search(board, piece, options, &mut reused_out);
+                    Gamepad::new().search(board, piece, options, &mut fresh_out);
+                    assert_eq!(reused_out.as_slice(), fresh_out.as_slice());
+                    for index in 0..fresh_out.len() {
+                        assert_eq!(reused_out.path(index), fresh_out.path(index));
                     }
                 }
             }
