@@ -178,9 +178,10 @@ const fn counterclockwise(word: u64) -> u64 {
 struct Targets<'a> {
     row: &'a mut [u64],
     below: &'a mut [u64],
-    locks: u64,
-    /// Legal lanes of this row and of the row below.
-    legal: u64,
+    /// Every state of this row whose frame tried a drop (the locks are those of them whose
+    /// row below is not legal, taken once per row).
+    dropping: u64,
+    /// Legal lanes of the row below.
     legal_below: u64,
     tap: usize,
     combinations: usize,
@@ -189,14 +190,16 @@ struct Targets<'a> {
 impl Targets<'_> {
     /// Adds `word`'s states after a frame that ended with Down phase `down` and cooldowns
     /// (`shift_wait`, `rotate_wait`), at timer `timer` when the piece did not drop, else
-    /// one row lower at timer 0 where that is legal and as locks where it is not.
+    /// one row lower at timer 0 where that is legal (and to `dropping`, for the locks). Words
+    /// with the same target may be put together: a word is a set of states, and every step
+    /// here is the same for each of its bits.
     #[inline(always)]
     fn put(&mut self, word: u64, drops: bool, timer: usize, down: usize, waits: (u8, u8)) {
         let combination =
             (down * self.tap + usize::from(waits.0)) * self.tap + usize::from(waits.1);
         if drops {
             self.below[combination] |= word & self.legal_below;
-            self.locks |= word & !self.legal_below & self.legal;
+            self.dropping |= word;
         } else {
             self.row[timer * self.combinations + combination] |= word;
         }
@@ -334,11 +337,11 @@ impl Gamepad {
             flood.row.fill(0);
             flood.row[..combinations].copy_from_slice(&flood.below);
             flood.below.fill(0);
+            let legal = flood.legal_rows[y];
             let mut targets = Targets {
                 row: &mut flood.row,
                 below: &mut flood.below,
-                locks: 0,
-                legal: flood.legal_rows[y],
+                dropping: 0,
                 legal_below: flood.legal_rows[y + 1],
                 tap,
                 combinations,
@@ -360,7 +363,7 @@ impl Gamepad {
                     if article {
                         expand_article(
                             &mut targets,
-                            word,
+                            (word, legal),
                             (next_timer, gravity),
                             shift_wait,
                             turns,
@@ -368,7 +371,7 @@ impl Gamepad {
                     } else {
                         expand_two_thumb(
                             &mut targets,
-                            word,
+                            (word, legal),
                             (next_timer, gravity),
                             (down, shift_wait, rotate_wait),
                             turns,
@@ -376,7 +379,9 @@ impl Gamepad {
                     }
                 }
             }
-            flood.locks[y] = targets.locks;
+            // A drop that is not legal locks, where the piece is legal (under the console rule
+            // the spawn may overlap, and pressing nothing keeps it there).
+            flood.locks[y] = targets.dropping & !targets.legal_below & legal;
         }
         height
     }
@@ -405,89 +410,102 @@ fn drop_dominated(row: &mut [u64], tap: usize) {
     }
 }
 
-/// The two-thumb frame from every state of `word` (Down phase, cooldowns in `at`), with the
-/// inputs of `Gamepad::expand`: Down released with nothing, a turn, a shift or both; Down held
-/// with nothing or a turn (never a shift). `timer` is (the timer after the frame, whether
-/// gravity drops on it).
+/// The turned states of `word`: every state turned once either way where that is legal
+/// (`None` of them when the piece cannot turn). Both turns end in the same cooldowns, so their
+/// states go into one word.
+#[inline(always)]
+fn turned(word: u64, legal: u64, turns: u8) -> u64 {
+    match turns {
+        4 => (counterclockwise(word) | clockwise(word)) & legal,
+        // Over two orientations with their copies both turns are the same rotation.
+        2 => counterclockwise(word) & legal,
+        _ => 0,
+    }
+}
+
+/// The two-thumb frame from every state of `word` (legal lanes of its row beside it; Down
+/// phase and cooldowns in `at`), with the inputs of `Gamepad::expand`: Down released with
+/// nothing, a turn, a shift or both; Down held with nothing or a turn (never a shift).
+/// `timer` is (the timer after the frame, whether gravity drops on it). The inputs that end
+/// in the same cooldowns and Down phase are put as one word: Left and Right, A and B.
 #[inline(always)]
 fn expand_two_thumb(
     targets: &mut Targets<'_>,
-    word: u64,
-    timer: (usize, bool),
-    at: (usize, u8, u8),
+    (word, legal): (u64, u64),
+    (next_timer, gravity): (usize, bool),
+    (down, shift_wait, rotate_wait): (usize, u8, u8),
     turns: u8,
 ) {
-    let (next_timer, gravity) = timer;
-    let (down, shift_wait, rotate_wait) = at;
     let tap = targets.tap as u8;
-    let held = match down {
+    let (held_down, held_drops) = match down {
         0 => (1, gravity),
         1 => (2, gravity),
         _ => (1, true),
     };
+    let shift_rest = shift_wait.saturating_sub(1);
     let rotate_rest = rotate_wait.saturating_sub(1);
-    let legal = targets.legal;
-    let can_turn = rotate_wait == 0 && turns >= 2;
-    // Every turn (or none) of `shifted`, after a frame that leaves the shift thumb waiting
-    // `shift_after`; with `and_down`, also with Down held (only without a shift).
-    let mut turned = |shifted: u64, shift_after: u8, and_down: bool| {
-        let mut put = |word: u64, rotate_after: u8| {
-            if word != 0 {
-                let waits = (shift_after, rotate_after);
-                targets.put(word, gravity, next_timer, 0, waits);
-                if and_down {
-                    targets.put(word, held.1, next_timer, held.0, waits);
-                }
-            }
-        };
-        put(shifted, rotate_rest);
-        if can_turn {
-            put(counterclockwise(shifted) & legal, tap - 1);
-            if turns == 4 {
-                put(clockwise(shifted) & legal, tap - 1);
-            }
-        }
+    let can_turn = rotate_wait == 0;
+    // Without a shift: Down released, then held.
+    let stay = word;
+    let stay_turned = if can_turn {
+        turned(stay, legal, turns)
+    } else {
+        0
     };
-    turned(word, shift_wait.saturating_sub(1), true);
+    targets.put(stay, gravity, next_timer, 0, (shift_rest, rotate_rest));
+    targets.put(
+        stay,
+        held_drops,
+        next_timer,
+        held_down,
+        (shift_rest, rotate_rest),
+    );
+    if stay_turned != 0 {
+        targets.put(stay_turned, gravity, next_timer, 0, (shift_rest, tap - 1));
+        targets.put(
+            stay_turned,
+            held_drops,
+            next_timer,
+            held_down,
+            (shift_rest, tap - 1),
+        );
+    }
+    // Left or Right (Down released), with or without a turn.
     if shift_wait == 0 {
-        let left = word >> 1 & legal;
-        if left != 0 {
-            turned(left, tap - 1, false);
-        }
-        let right = word << 1 & legal;
-        if right != 0 {
-            turned(right, tap - 1, false);
+        let shifted = (word >> 1 | word << 1) & legal;
+        if shifted != 0 {
+            targets.put(shifted, gravity, next_timer, 0, (tap - 1, rotate_rest));
+            let shifted_turned = if can_turn {
+                turned(shifted, legal, turns)
+            } else {
+                0
+            };
+            if shifted_turned != 0 {
+                targets.put(shifted_turned, gravity, next_timer, 0, (tap - 1, tap - 1));
+            }
         }
     }
 }
 
-/// The article's frame from every state of `word` (wait `wait` for the next press frame),
-/// with the inputs of `Gamepad::expand_article`: on a press frame nothing, B, A, Left or
-/// Right, else nothing; Down never held, so only gravity drops.
+/// The article's frame from every state of `word` (legal lanes of its row beside it; wait
+/// `wait` for the next press frame), with the inputs of `Gamepad::expand_article`: on a press
+/// frame nothing, B, A, Left or Right, else nothing; Down never held, so only gravity drops.
+/// Every input ends in the same wait, so all go into one word.
 #[inline(always)]
-fn expand_article(targets: &mut Targets<'_>, word: u64, timer: (usize, bool), wait: u8, turns: u8) {
-    let (next_timer, gravity) = timer;
-    let tap = targets.tap as u8;
-    let after = next_press_wait(wait, tap);
-    let waits = (after, after);
-    targets.put(word, gravity, next_timer, 0, waits);
-    if wait != 0 {
-        return;
-    }
-    let legal = targets.legal;
-    let mut put = |pressed: u64| {
-        if pressed != 0 {
-            targets.put(pressed, gravity, next_timer, 0, waits);
-        }
+fn expand_article(
+    targets: &mut Targets<'_>,
+    (word, legal): (u64, u64),
+    (next_timer, gravity): (usize, bool),
+    wait: u8,
+    turns: u8,
+) {
+    let after = next_press_wait(wait, targets.tap as u8);
+    let pressed = if wait == 0 {
+        turned(word, legal, turns) | (word >> 1 | word << 1) & legal
+    } else {
+        0
     };
-    if turns >= 2 {
-        put(counterclockwise(word) & legal);
-        if turns == 4 {
-            put(clockwise(word) & legal);
-        }
-    }
-    put(word >> 1 & legal);
-    put(word << 1 & legal);
+    targets.put(word | pressed, gravity, next_timer, 0, (after, after));
 }
 
 #[cfg(test)]
