@@ -63,19 +63,23 @@
 //! legal). Nothing is kept for boards with B = 0; they start from the spawn.
 //!
 //! **Cost.** One row expands at most `frames per row × 3 × T²` words (T the tap rate), 24 at
-//! level 19 and 30 Hz, each with at most the ordered search's 12 inputs; the flood ends as
-//! soon as a row passes nothing down. Buffers are sized once per board height and timing
-//! (the band entries of all 7 pieces at once), so a search allocates nothing after that. The
-//! first piece's entry delay (only ever the current piece's, which takes the ordered search)
-//! is not modelled here: such a search, and one asked for paths, goes to the ordered search.
+//! level 19 and 30 Hz, and the flood ends as soon as a row passes nothing down. Each word's
+//! frame puts at most 6 words, not the ordered search's 12 inputs: the inputs that end in the
+//! same Down phase and cooldowns (Left and Right; A and B; every press of the article's model)
+//! go into one word, since a word is a set and every step is the same for each of its bits.
+//! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
+//! once), so a search allocates nothing after that. The first piece's entry delay (only ever
+//! the current piece's, which takes the ordered search) is not modelled here: such a search,
+//! and one asked for paths, goes to the ordered search.
 //!
-//! The crate's tests compare the flood's set with the ordered search's on random boards for
-//! both input models, several timings and both game-over rules.
+//! The crate's tests compare the flood's set with the ordered search's on random and console
+//! boards for both input models, several timings and both game-over rules, and a lookahead
+//! chain over the flood with one over the ordered search only (`tests/gamepad_chain.rs`).
 
 use super::{Gamepad, next_press_wait, slot};
 use tetris_core::{
     BOARD_WIDTH, Board, FrameTiming, InputModel, MAX_BOARD_HEIGHT, Piece, PieceState, Placement,
-    Placements, SPAWN_X, SPAWN_Y, SearchOptions,
+    Placements, SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
 };
 
 /// Bits per rotation lane of a word.
@@ -92,7 +96,8 @@ pub(super) struct Flood {
     sized_for: Option<(u8, FrameTiming)>,
     /// Words of one (d, s, r) combination: `DOWN_PHASES × T²`.
     combinations: usize,
-    /// The row being expanded: a word per (t, d, s, r), index `t × combinations + (d × T + s) × T + r`.
+    /// The row being expanded: a word per (t, d, s, r), at index
+    /// `t × combinations + (d × T + s) × T + r`.
     row: Vec<u64>,
     /// The words entering the next row (timer 0), per (d, s, r).
     below: Vec<u64>,
@@ -216,7 +221,6 @@ impl Gamepad {
         options: SearchOptions,
         out: &mut Placements,
     ) {
-        use tetris_core::Searcher;
         if options.with_paths || options.entry_delay {
             self.search(board, piece, options, out);
             return;
