@@ -593,8 +593,10 @@ impl Gamepad {
     /// the same frames, by pressing nothing while this one waits; so skipping this one loses
     /// no placement and no shortest path). Branch-free: the node is always written after the
     /// list's last one and counted only when new.
+    /// `DROPPED` says which list (a constant at every hot call site, so the choice costs
+    /// nothing there).
     #[inline]
-    fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons, dropped: bool) {
+    fn visit<const DROPPED: bool>(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
         let group_start = self.group_index(&state) * self.group_bits;
         let pair = usize::from(state.shift_cooldown) * usize::from(self.search_timing.tap_rate)
             + usize::from(state.rotate_cooldown);
@@ -608,7 +610,7 @@ impl Gamepad {
             parent,
             buttons,
         };
-        let (list, length) = if dropped {
+        let (list, length) = if DROPPED {
             (&mut self.dropped, &mut self.dropped_length)
         } else {
             (&mut self.stay, &mut self.stay_length)
@@ -680,12 +682,7 @@ impl Gamepad {
         entry_delay: bool,
         mut layer_starts: Option<&mut Vec<u32>>,
     ) {
-        self.visit(
-            Self::spawn_state(entry_delay),
-            NO_PARENT,
-            Buttons::NONE,
-            false,
-        );
+        self.visit::<false>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
         self.append_next_layer();
         let mut layer = 0..self.queue.len();
         while !layer.is_empty() {
@@ -836,7 +833,11 @@ impl Gamepad {
                 Some(Step::Falling(next)) => {
                     let dropped = next.y > state.y;
                     if dropped || !drops_only {
-                        self.visit(next, parent, input.buttons(), dropped);
+                        if dropped {
+                            self.visit::<true>(next, parent, input.buttons());
+                        } else {
+                            self.visit::<false>(next, parent, input.buttons());
+                        }
                     }
                 }
                 Some(Step::Locked(lock)) => self.record_lock(lock, parent, input.buttons()),
@@ -888,10 +889,10 @@ impl Gamepad {
                 delay_left: 0,
             };
             if !drops {
-                self.visit(next, parent, buttons, false);
+                self.visit::<false>(next, parent, buttons);
             } else if self.fits(x, y + 1, rotation) {
                 next.y += 1;
-                self.visit(next, parent, buttons, true);
+                self.visit::<true>(next, parent, buttons);
             } else {
                 self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
@@ -964,10 +965,10 @@ impl Gamepad {
                     // NES game (callgrind), the bounds checks of the legal-word lookup no
                     // longer folded into the shift's.
                     if !drops {
-                        self.visit(next, parent, buttons, false);
+                        self.visit::<false>(next, parent, buttons);
                     } else if self.fits(x, y + 1, rotation) {
                         next.y += 1;
-                        self.visit(next, parent, buttons, true);
+                        self.visit::<true>(next, parent, buttons);
                     } else {
                         self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                     }
