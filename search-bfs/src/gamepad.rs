@@ -595,7 +595,7 @@ impl Gamepad {
     /// list's last one and counted only when new.
     /// `DROPPED` says which list (a constant at every hot call site, so the choice costs
     /// nothing there).
-    #[inline]
+    #[inline(always)]
     fn visit<const DROPPED: bool>(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
         let group_start = self.group_index(&state) * self.group_bits;
         let pair = usize::from(state.shift_cooldown) * usize::from(self.search_timing.tap_rate)
