@@ -917,35 +917,48 @@ impl Gamepad {
         };
         let shift_rest = state.shift_cooldown.saturating_sub(1);
         let rotate_rest = state.rotate_cooldown.saturating_sub(1);
-        let turns = piece.orientation_count();
-        let can_turn = state.rotate_cooldown == 0;
-        let counterclockwise = piece.counterclockwise(state.rotation);
-        let clockwise = piece.clockwise(state.rotation);
+        // The turns in input order (none, B, A), each as (rotation after, button, rotation
+        // cooldown after); the first `turn_count` may be pressed (two orientations: B only;
+        // the O and a rotation thumb still waiting: none).
+        let turn_options = [
+            (state.rotation, Buttons::NONE, rotate_rest),
+            (piece.counterclockwise(state.rotation), Buttons::B, tap - 1),
+            (piece.clockwise(state.rotation), Buttons::A, tap - 1),
+        ];
+        let turn_count = match piece.orientation_count() {
+            _ if state.rotate_cooldown != 0 => 1,
+            4 => 3,
+            2 => 2,
+            _ => 1,
+        };
+        // The shifts in input order (none, Left, Right) as (column step, button).
+        const SHIFTS: [(i8, Buttons); 3] =
+            [(0, Buttons::NONE), (-1, Buttons::LEFT), (1, Buttons::RIGHT)];
         let y = state.y;
         for (down, (down_phase, drops)) in [(false, released), (true, held)] {
             if drops_only && !drops {
                 continue;
             }
-            for shift in [0i8, -1, 1] {
-                if shift != 0 && (down || state.shift_cooldown != 0) {
-                    continue;
-                }
+            let down_button = if down { Buttons::DOWN } else { Buttons::NONE };
+            // Never a shift with Down held, nor while the shift thumb waits.
+            let shift_count = if down || state.shift_cooldown != 0 {
+                1
+            } else {
+                3
+            };
+            for &(shift, shift_button) in &SHIFTS[..shift_count] {
                 let x = state.x + shift;
                 if shift != 0 && !self.fits(x, y, state.rotation) {
                     continue;
                 }
                 let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
-                for turn in [Turn::None, Turn::Counterclockwise, Turn::Clockwise] {
-                    let rotation = match turn {
-                        Turn::None => state.rotation,
-                        Turn::Counterclockwise if can_turn && turns >= 2 => counterclockwise,
-                        Turn::Clockwise if can_turn && turns >= 4 => clockwise,
-                        _ => continue,
-                    };
-                    if turn != Turn::None && !self.fits(x, y, rotation) {
+                for (turn, &(rotation, turn_button, rotate_cooldown)) in
+                    turn_options[..turn_count].iter().enumerate()
+                {
+                    if turn != 0 && !self.fits(x, y, rotation) {
                         continue;
                     }
-                    let buttons = FrameInput { shift, turn, down }.buttons();
+                    let buttons = shift_button.with(turn_button).with(down_button);
                     let mut next = FrameState {
                         x,
                         y,
@@ -953,11 +966,7 @@ impl Gamepad {
                         fall_timer: if drops { 0 } else { timer },
                         down: down_phase,
                         shift_cooldown,
-                        rotate_cooldown: if turn == Turn::None {
-                            rotate_rest
-                        } else {
-                            tap - 1
-                        },
+                        rotate_cooldown,
                         delay_left: 0,
                     };
                     // The same ending as `expand_article`'s, written out in both: as a shared
