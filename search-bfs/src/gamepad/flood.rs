@@ -33,25 +33,21 @@
 //! expanded, and expanding each word once, with the same moves as `Gamepad::expand` (or
 //! `Gamepad::expand_article`) applied to all of its bits at once, gives exactly the set of
 //! states reachable from the spawn, and the locks found from them. The ordered search skips
-//! dominated states (below); a skipped state's every continuation is also one of its
-//! dominator's, so the ordered search's lock set is the set of locks reachable from ALL
-//! reachable states, which is what the flood computes, with or without skipping. A
-//! press that would be blocked is left out as it is there (it would only lengthen a cooldown,
-//! a dominated state). Locks are recorded only where the piece is legal, as in
+//! dominated states (same position, timer and Down phase, cooldowns no shorter than a state
+//! already visited): a skipped state's every continuation is also one of its dominator's (the
+//! dominator presses the same buttons on the same frames, nothing while the other waits), so
+//! the ordered search's lock set is the set of locks reachable from ALL reachable states,
+//! which is what the flood computes. A press that would be blocked is left out as it is there
+//! (it would only lengthen a cooldown: a dominated state). Locks are recorded only where the piece is legal, as in
 //! `Gamepad::record_lock` (under the console rule the spawn may overlap; the words built from
 //! it by pressing nothing keep that overlapping bit, every move tests its target, and the
 //! lock test drops it).
 //!
-//! **Dominated states.** Under the two-thumb model, before a timer's words are expanded, a
-//! state is cleared from its word when a state with the same position, timer and Down phase
-//! and both cooldowns no longer is in another word of that timer (`drop_dominated`). Exact for
-//! the set: the dominator can make every press the cleared state can, on the same frames
-//! (pressing nothing while the other waits), so it reaches the same positions with cooldowns
-//! still no longer, frame after frame, and every lock the cleared state reaches; and it is
-//! kept (the waits (0, 0) are never cleared, and a cleared state's dominator is either kept
-//! or cleared in favour of one with still shorter waits, which is kept in the end). It only
-//! saves work: fewer bits, and words that become empty are not expanded. Under the article's
-//! model there is no such dominance (see `gamepad`'s design note), and nothing is cleared.
+//! **No dominance here.** The ordered search skips a state when one at the same position,
+//! timer and Down phase with no longer cooldowns was visited; the flood keeps both. Clearing
+//! them here too (a prefix OR over each timer's T × T cooldown words) was exact but cost more
+//! than the expansions it saved once inputs with the same cooldowns shared a word: 18.6 M more
+//! instructions in a NES game (callgrind).
 //!
 //! **The open band.** As in the ordered search, with B the open band's rows (`open_band_rows`:
 //! pivot rows `0..B` fit every orientation in every column), the words of rows `0..B` depend
@@ -353,9 +349,6 @@ impl Gamepad {
             for timer in 0..frames_per_row {
                 let next_timer = timer + 1;
                 let gravity = next_timer >= frames_per_row;
-                if !article {
-                    drop_dominated(&mut targets.row[timer * combinations..], tap);
-                }
                 for combination in 0..combinations {
                     let word = targets.row[timer * combinations + combination];
                     if word == 0 {
@@ -388,29 +381,6 @@ impl Gamepad {
             flood.locks[y] = targets.dropping & !targets.legal_below & legal;
         }
         height
-    }
-}
-
-/// Clears, in the words of one timer (`row` from that timer's first word on), every state
-/// that a state with the same position, timer and Down phase and cooldowns no longer than its
-/// own has (see "Dominated states" in the module documentation): for each Down phase, in
-/// order of the shift wait and then the rotation wait, a word loses what the words of shorter
-/// or equal waits hold (a prefix OR over the T × T waits).
-#[inline(always)]
-fn drop_dominated(row: &mut [u64], tap: usize) {
-    let mut covered = [0u64; 64];
-    for down in 0..DOWN_PHASES {
-        let words = &mut row[down * tap * tap..(down + 1) * tap * tap];
-        for shift_wait in 0..tap {
-            for rotate_wait in 0..tap {
-                let at = shift_wait * tap + rotate_wait;
-                let shorter_shift = if shift_wait > 0 { covered[at - tap] } else { 0 };
-                let shorter_turn = if rotate_wait > 0 { covered[at - 1] } else { 0 };
-                let dominators = shorter_shift | shorter_turn;
-                words[at] &= !dominators;
-                covered[at] = words[at] | dominators;
-            }
-        }
     }
 }
 
