@@ -909,7 +909,7 @@ impl Gamepad {
         let timer = state.fall_timer + 1;
         let gravity = timer >= self.search_timing.frames_per_row;
         // (Down phase after the frame, whether the frame drops) with Down released, then held.
-        let released = (0, gravity);
+        let released = (0u8, gravity);
         let held = match state.down {
             0 => (1, gravity),
             1 => (2, gravity),
@@ -931,56 +931,74 @@ impl Gamepad {
             2 => 2,
             _ => 1,
         };
+        let (phase, turns) = ((timer, shift_rest), &turn_options[..turn_count]);
+        if !drops_only || gravity {
+            self.expand_phase::<false>(parent, &state, released, phase, turns);
+        }
+        if !drops_only || held.1 {
+            self.expand_phase::<true>(parent, &state, held, phase, turns);
+        }
+    }
+
+    /// [`Gamepad::expand`]'s frames with Down released (`DOWN` false: nothing, a turn, a
+    /// shift or both) or held (true: nothing or a turn), in input order: `after` is (the Down
+    /// phase after the frame, whether it drops), `phase` (the fall timer after a frame that
+    /// does not drop, the shift cooldown after a frame without a shift), `turns` the turns
+    /// that may be pressed as (rotation, button, rotation cooldown after). A const parameter
+    /// so that each of the two copies knows its buttons and whether it may shift.
+    #[inline(always)]
+    fn expand_phase<const DOWN: bool>(
+        &mut self,
+        parent: u32,
+        state: &FrameState,
+        (down_phase, drops): (u8, bool),
+        (timer, shift_rest): (u8, u8),
+        turns: &[(u8, Buttons, u8)],
+    ) {
         // The shifts in input order (none, Left, Right) as (column step, button).
         const SHIFTS: [(i8, Buttons); 3] =
             [(0, Buttons::NONE), (-1, Buttons::LEFT), (1, Buttons::RIGHT)];
+        let tap = self.search_timing.tap_rate;
         let y = state.y;
-        for (down, (down_phase, drops)) in [(false, released), (true, held)] {
-            if drops_only && !drops {
+        let down_button = if DOWN { Buttons::DOWN } else { Buttons::NONE };
+        // Never a shift with Down held, nor while the shift thumb waits.
+        let shift_count = if DOWN || state.shift_cooldown != 0 {
+            1
+        } else {
+            3
+        };
+        for &(shift, shift_button) in &SHIFTS[..shift_count] {
+            let x = state.x + shift;
+            if shift != 0 && !self.fits(x, y, state.rotation) {
                 continue;
             }
-            let down_button = if down { Buttons::DOWN } else { Buttons::NONE };
-            // Never a shift with Down held, nor while the shift thumb waits.
-            let shift_count = if down || state.shift_cooldown != 0 {
-                1
-            } else {
-                3
-            };
-            for &(shift, shift_button) in &SHIFTS[..shift_count] {
-                let x = state.x + shift;
-                if shift != 0 && !self.fits(x, y, state.rotation) {
+            let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
+            for (turn, &(rotation, turn_button, rotate_cooldown)) in turns.iter().enumerate() {
+                if turn != 0 && !self.fits(x, y, rotation) {
                     continue;
                 }
-                let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
-                for (turn, &(rotation, turn_button, rotate_cooldown)) in
-                    turn_options[..turn_count].iter().enumerate()
-                {
-                    if turn != 0 && !self.fits(x, y, rotation) {
-                        continue;
-                    }
-                    let buttons = shift_button.with(turn_button).with(down_button);
-                    let mut next = FrameState {
-                        x,
-                        y,
-                        rotation,
-                        fall_timer: if drops { 0 } else { timer },
-                        down: down_phase,
-                        shift_cooldown,
-                        rotate_cooldown,
-                        delay_left: 0,
-                    };
-                    // The same ending as `expand_article`'s, written out in both: as a shared
-                    // `#[inline(always)]` method it cost 4.6 % more instructions in a whole
-                    // NES game (callgrind), the bounds checks of the legal-word lookup no
-                    // longer folded into the shift's.
-                    if !drops {
-                        self.visit::<false>(next, parent, buttons);
-                    } else if self.fits(x, y + 1, rotation) {
-                        next.y += 1;
-                        self.visit::<true>(next, parent, buttons);
-                    } else {
-                        self.record_lock(PieceState { x, y, rotation }, parent, buttons);
-                    }
+                let buttons = shift_button.with(turn_button).with(down_button);
+                let mut next = FrameState {
+                    x,
+                    y,
+                    rotation,
+                    fall_timer: if drops { 0 } else { timer },
+                    down: down_phase,
+                    shift_cooldown,
+                    rotate_cooldown,
+                    delay_left: 0,
+                };
+                // The same ending as `expand_article`'s, written out in both: as a shared
+                // `#[inline(always)]` method it cost 4.6 % more instructions in a whole
+                // NES game (callgrind), the bounds checks of the legal-word lookup no
+                // longer folded into the shift's.
+                if !drops {
+                    self.visit::<false>(next, parent, buttons);
+                } else if self.fits(x, y + 1, rotation) {
+                    next.y += 1;
+                    self.visit::<true>(next, parent, buttons);
+                } else {
+                    self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                 }
             }
         }
