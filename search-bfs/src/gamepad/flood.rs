@@ -310,7 +310,8 @@ impl Gamepad {
 
     /// The flood itself, from row `start` (whose entering words are in `below`) down; keeps
     /// each row's locks in `locks` and, with `record`, each row's entering words as `piece`'s
-    /// band entries. Returns the row after the last one that had any state.
+    /// band entries. Returns the row after the last one that had any state. The plateau's
+    /// timing (2 frames per row, tap rate 2) has its own copy, with both as constants.
     fn flood_rows(
         &mut self,
         piece: Piece,
@@ -319,12 +320,37 @@ impl Gamepad {
         height: u8,
         record: bool,
     ) -> usize {
-        let tap = usize::from(timing.tap_rate);
-        let frames_per_row = usize::from(timing.frames_per_row);
+        match (timing.tap_rate, timing.frames_per_row) {
+            (2, 2) => self.flood_rows_at::<2, 2>(piece, timing, start, height, record),
+            _ => self.flood_rows_at::<0, 0>(piece, timing, start, height, record),
+        }
+    }
+
+    /// [`Gamepad::flood_rows`] with the tap rate `TAP` and the frames per row `ROW_FRAMES` as
+    /// constants (0: read from `timing`).
+    #[inline(always)]
+    fn flood_rows_at<const TAP: usize, const ROW_FRAMES: usize>(
+        &mut self,
+        piece: Piece,
+        timing: FrameTiming,
+        start: usize,
+        height: u8,
+        record: bool,
+    ) -> usize {
+        let tap = if TAP == 0 {
+            usize::from(timing.tap_rate)
+        } else {
+            TAP
+        };
+        let frames_per_row = if ROW_FRAMES == 0 {
+            usize::from(timing.frames_per_row)
+        } else {
+            ROW_FRAMES
+        };
         let article = timing.inputs == InputModel::Article;
         let turns = piece.orientation_count();
         let flood = &mut self.flood;
-        let combinations = flood.combinations;
+        let combinations = DOWN_PHASES * tap * tap;
         let height = usize::from(height);
         for y in start..height {
             if flood.below.iter().all(|&word| word == 0) {
