@@ -63,6 +63,8 @@
 //! frame puts at most 6 words, not the ordered search's 12 inputs: the inputs that end in the
 //! same Down phase and cooldowns (Left and Right; A and B; every press of the article's model)
 //! go into one word, since a word is a set and every step is the same for each of its bits.
+//! The plateau's timing (tap rate 2, 2 frames per row) has its own copy of the flood with both
+//! as constants, so that every word index is one (3.8 % fewer instructions in a NES game).
 //! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
 //! once), so a search allocates nothing after that. The first piece's entry delay (only ever
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
