@@ -412,9 +412,9 @@ impl Gamepad {
     }
 }
 
-/// The turned states of `word`: every state turned once either way where that is legal
-/// (`None` of them when the piece cannot turn). Both turns end in the same cooldowns, so their
-/// states go into one word.
+/// The turned states of `word`: every state turned once either way where that is legal (none
+/// for the O, which has one orientation). Both turns end in the same cooldowns, so their states
+/// go into one word.
 #[inline(always)]
 fn turned(word: u64, legal: u64, turns: u8) -> u64 {
     match turns {
@@ -425,11 +425,11 @@ fn turned(word: u64, legal: u64, turns: u8) -> u64 {
     }
 }
 
-/// The two-thumb frame from every state of `word` (legal lanes of its row beside it; Down
-/// phase and cooldowns in `at`), with the inputs of `Gamepad::expand`: Down released with
-/// nothing, a turn, a shift or both; Down held with nothing or a turn (never a shift).
-/// `timer` is (the timer after the frame, whether gravity drops on it). The inputs that end
-/// in the same cooldowns and Down phase are put as one word: Left and Right, A and B.
+/// The two-thumb frame from every state of `word` (given with the legal lanes of its row, and
+/// its Down phase and cooldowns), with the inputs of `Gamepad::expand`: Down released with
+/// nothing, a turn, a shift or both; Down held with nothing or a turn (never a shift). The
+/// timer pair is (the timer after the frame, whether gravity drops on it). The inputs that
+/// end in the same cooldowns and Down phase are put as one word: Left and Right, A and B.
 #[inline(always)]
 fn expand_two_thumb(
     targets: &mut Targets<'_>,
