@@ -941,11 +941,12 @@ impl Gamepad {
     }
 
     /// [`Gamepad::expand`]'s frames with Down released (`DOWN` false: nothing, a turn, a
-    /// shift or both) or held (true: nothing or a turn), in input order: `after` is (the Down
-    /// phase after the frame, whether it drops), `phase` (the fall timer after a frame that
-    /// does not drop, the shift cooldown after a frame without a shift), `turns` the turns
-    /// that may be pressed as (rotation, button, rotation cooldown after). A const parameter
-    /// so that each of the two copies knows its buttons and whether it may shift.
+    /// shift or both) or held (true: nothing or a turn), in input order. The first pair is (the
+    /// Down phase after the frame, whether it drops), the second (the fall timer after a frame
+    /// that does not drop, the shift cooldown after a frame without a shift); `turns` are the
+    /// turns that may be pressed as (rotation, button, rotation cooldown after). `DOWN` is a
+    /// const parameter so that each of the two copies knows its buttons and whether it may
+    /// shift.
     #[inline(always)]
     fn expand_phase<const DOWN: bool>(
         &mut self,
