@@ -3,6 +3,11 @@
 //! so the time per search is the reported time divided by 7; `gamepad_level_19_per_piece`
 //! times single searches per board and piece. `gamepad_level_19_article_7_pieces` is the first
 //! group under the article's input model (one button on every other frame, no soft drop).
+//! `gamepad_level_19_preview` times the search the lookahead chain makes for the preview
+//! piece (once per placement of the current piece: nearly all of a NES game's work): the
+//! unordered flood (`search_unordered`, what the chain calls since issue 31) beside the
+//! ordered search it replaced there (`search`, the same placements in frame order), on the
+//! mid-game board, all 7 pieces per iteration.
 
 use std::hint::black_box;
 
@@ -59,6 +64,24 @@ fn benches(criterion: &mut Criterion) {
             })
         });
     }
+    group.finish();
+    let mut group = criterion.benchmark_group("gamepad_level_19_preview");
+    let mid_game = &boards[1].1;
+    let preview = SearchOptions {
+        frame_timing: Some(FrameTiming::LEVEL_19_30_HZ),
+        ..SearchOptions::default()
+    };
+    group.bench_function("mid-game ordered (before)", |bencher| {
+        bencher.iter(|| search_all_pieces(&mut gamepad, mid_game, preview, &mut out))
+    });
+    group.bench_function("mid-game unordered", |bencher| {
+        bencher.iter(|| {
+            for piece in Piece::ALL {
+                gamepad.search_unordered(black_box(mid_game), piece, preview, &mut out);
+                black_box(out.len());
+            }
+        })
+    });
     group.finish();
     let mut group = criterion.benchmark_group("gamepad_level_19_per_piece");
     for (name, board) in &boards {

@@ -98,6 +98,21 @@
 //! its timing once (at the transition to level 29), and between changes a search allocates
 //! nothing.
 //!
+//! **The last search is kept.** A game driver asks for the chosen placement's path right
+//! after the decision searched the same piece on the same board in the same context (without
+//! paths). An ordered search's states and locks are a function of the board, the piece, the
+//! timing (input model included), the entry delay and whether the spawn may overlap (the
+//! game-over rule), nothing else; so they are kept, with that key, until the next ordered
+//! search, and a search with the same key only reads them again (for the placements, and the
+//! paths if asked). The visited bits are cleared when the next search with another key
+//! starts. The unordered flood (below) leaves them alone.
+//!
+//! **Later pieces: the unordered flood.** The lookahead chain searches the preview piece once
+//! per placement of the current one, and needs only the set of its placements
+//! ([`Searcher::search_unordered`]). The submodule `flood` computes that set a whole row of
+//! (column, rotation) states at a time, in one pass from the top row down, with the same
+//! moves; its design note says why the set is exactly this search's.
+//!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
 //!
@@ -110,6 +125,8 @@
 //! Over 600 lines on purpose: the design note, the per-frame expansion in its three timing models
 //! and the band cache are one search whose invariants (see the note) span them all; the rest is its
 //! unit tests.
+
+mod flood;
 
 use crate::{BlockedColumns, legal_pivot_rows};
 use tetris_core::NamedSearcher;
@@ -325,6 +342,23 @@ pub struct Gamepad {
     plain_only: bool,
     /// States the last search queued (for tests).
     last_visits: usize,
+    /// The unordered search's buffers (module `flood`).
+    flood: flood::Flood,
+    /// What the states in `queue` and `locks` are the search of, until the next ordered
+    /// search (see "The last search is kept" in the design note).
+    kept: Option<SearchKey>,
+}
+
+/// Everything an ordered search's states and locks depend on: the board, the piece, the
+/// timing (input model included), the entry delay and whether the spawn may overlap (the
+/// game-over rule). Whether paths are wanted changes only what is read from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SearchKey {
+    board: Board,
+    piece: Piece,
+    timing: FrameTiming,
+    entry_delay: bool,
+    spawn_may_overlap: bool,
 }
 
 /// The empty board's search for one piece, layer by layer (see the design note).
@@ -384,6 +418,8 @@ impl Gamepad {
             generic_steps: false,
             plain_only: false,
             last_visits: 0,
+            flood: flood::Flood::default(),
+            kept: None,
         }
     }
 
@@ -557,8 +593,10 @@ impl Gamepad {
     /// the same frames, by pressing nothing while this one waits; so skipping this one loses
     /// no placement and no shortest path). Branch-free: the node is always written after the
     /// list's last one and counted only when new.
-    #[inline]
-    fn visit(&mut self, state: FrameState, parent: u32, buttons: Buttons, dropped: bool) {
+    /// `DROPPED` says which list (a constant at every hot call site, so the choice costs
+    /// nothing there).
+    #[inline(always)]
+    fn visit<const DROPPED: bool>(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
         let group_start = self.group_index(&state) * self.group_bits;
         let pair = usize::from(state.shift_cooldown) * usize::from(self.search_timing.tap_rate)
             + usize::from(state.rotate_cooldown);
@@ -572,7 +610,7 @@ impl Gamepad {
             parent,
             buttons,
         };
-        let (list, length) = if dropped {
+        let (list, length) = if DROPPED {
             (&mut self.dropped, &mut self.dropped_length)
         } else {
             (&mut self.stay, &mut self.stay_length)
@@ -644,12 +682,7 @@ impl Gamepad {
         entry_delay: bool,
         mut layer_starts: Option<&mut Vec<u32>>,
     ) {
-        self.visit(
-            Self::spawn_state(entry_delay),
-            NO_PARENT,
-            Buttons::NONE,
-            false,
-        );
+        self.visit::<false>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
         self.append_next_layer();
         let mut layer = 0..self.queue.len();
         while !layer.is_empty() {
@@ -726,9 +759,35 @@ impl Gamepad {
         cache
     }
 
+    /// The ordered search's flood of `board` for `piece` at `timing` (see the design note),
+    /// leaving its states in `queue` and its locks in `locks` (kept until the next search).
+    fn flood_ordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        timing: FrameTiming,
+    ) {
+        self.number_states(board.height(), timing);
+        self.compute_legal(board, piece);
+        // Under the console rule a spawn that overlaps may still move out: the search starts
+        // there anyway, every move tests only its target (as the game does), and a lock is
+        // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
+        // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
+        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
+            let band_rows = open_band_rows(board);
+            let banded = !self.plain_only
+                && band_rows >= 2
+                && self.flood_banded(board, piece, options.entry_delay, band_rows);
+            if !banded {
+                self.flood_plain(piece, options.entry_delay, None);
+            }
+        }
+        self.last_visits = self.queue.len();
+    }
+
     /// Clears the visited bits, the queue and the locks for the next search.
     fn clear_search(&mut self) {
-        self.last_visits = self.queue.len();
         for node in &self.queue {
             self.visited[node.word as usize] = 0;
         }
@@ -774,7 +833,11 @@ impl Gamepad {
                 Some(Step::Falling(next)) => {
                     let dropped = next.y > state.y;
                     if dropped || !drops_only {
-                        self.visit(next, parent, input.buttons(), dropped);
+                        if dropped {
+                            self.visit::<true>(next, parent, input.buttons());
+                        } else {
+                            self.visit::<false>(next, parent, input.buttons());
+                        }
                     }
                 }
                 Some(Step::Locked(lock)) => self.record_lock(lock, parent, input.buttons()),
@@ -826,10 +889,10 @@ impl Gamepad {
                 delay_left: 0,
             };
             if !drops {
-                self.visit(next, parent, buttons, false);
+                self.visit::<false>(next, parent, buttons);
             } else if self.fits(x, y + 1, rotation) {
                 next.y += 1;
-                self.visit(next, parent, buttons, true);
+                self.visit::<true>(next, parent, buttons);
             } else {
                 self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
@@ -846,7 +909,7 @@ impl Gamepad {
         let timer = state.fall_timer + 1;
         let gravity = timer >= self.search_timing.frames_per_row;
         // (Down phase after the frame, whether the frame drops) with Down released, then held.
-        let released = (0, gravity);
+        let released = (0u8, gravity);
         let held = match state.down {
             0 => (1, gravity),
             1 => (2, gravity),
@@ -854,61 +917,89 @@ impl Gamepad {
         };
         let shift_rest = state.shift_cooldown.saturating_sub(1);
         let rotate_rest = state.rotate_cooldown.saturating_sub(1);
-        let turns = piece.orientation_count();
-        let can_turn = state.rotate_cooldown == 0;
-        let counterclockwise = piece.counterclockwise(state.rotation);
-        let clockwise = piece.clockwise(state.rotation);
+        // The turns in input order (none, B, A), each as (rotation after, button, rotation
+        // cooldown after); the first `turn_count` may be pressed (two orientations: B only;
+        // the O and a rotation thumb still waiting: none).
+        let turn_options = [
+            (state.rotation, Buttons::NONE, rotate_rest),
+            (piece.counterclockwise(state.rotation), Buttons::B, tap - 1),
+            (piece.clockwise(state.rotation), Buttons::A, tap - 1),
+        ];
+        let turn_count = match piece.orientation_count() {
+            _ if state.rotate_cooldown != 0 => 1,
+            4 => 3,
+            2 => 2,
+            _ => 1,
+        };
+        let (phase, turns) = ((timer, shift_rest), &turn_options[..turn_count]);
+        if !drops_only || gravity {
+            self.expand_phase::<false>(parent, &state, released, phase, turns);
+        }
+        if !drops_only || held.1 {
+            self.expand_phase::<true>(parent, &state, held, phase, turns);
+        }
+    }
+
+    /// [`Gamepad::expand`]'s frames with Down released (`DOWN` false: nothing, a turn, a
+    /// shift or both) or held (true: nothing or a turn), in input order. The first pair is (the
+    /// Down phase after the frame, whether it drops), the second (the fall timer after a frame
+    /// that does not drop, the shift cooldown after a frame without a shift); `turns` are the
+    /// turns that may be pressed as (rotation, button, rotation cooldown after). `DOWN` is a
+    /// const parameter so that each of the two copies knows its buttons and whether it may
+    /// shift.
+    #[inline(always)]
+    fn expand_phase<const DOWN: bool>(
+        &mut self,
+        parent: u32,
+        state: &FrameState,
+        (down_phase, drops): (u8, bool),
+        (timer, shift_rest): (u8, u8),
+        turns: &[(u8, Buttons, u8)],
+    ) {
+        // The shifts in input order (none, Left, Right) as (column step, button).
+        const SHIFTS: [(i8, Buttons); 3] =
+            [(0, Buttons::NONE), (-1, Buttons::LEFT), (1, Buttons::RIGHT)];
+        let tap = self.search_timing.tap_rate;
         let y = state.y;
-        for (down, (down_phase, drops)) in [(false, released), (true, held)] {
-            if drops_only && !drops {
+        let down_button = if DOWN { Buttons::DOWN } else { Buttons::NONE };
+        // Never a shift with Down held, nor while the shift thumb waits.
+        let shift_count = if DOWN || state.shift_cooldown != 0 {
+            1
+        } else {
+            3
+        };
+        for &(shift, shift_button) in &SHIFTS[..shift_count] {
+            let x = state.x + shift;
+            if shift != 0 && !self.fits(x, y, state.rotation) {
                 continue;
             }
-            for shift in [0i8, -1, 1] {
-                if shift != 0 && (down || state.shift_cooldown != 0) {
+            let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
+            for (turn, &(rotation, turn_button, rotate_cooldown)) in turns.iter().enumerate() {
+                if turn != 0 && !self.fits(x, y, rotation) {
                     continue;
                 }
-                let x = state.x + shift;
-                if shift != 0 && !self.fits(x, y, state.rotation) {
-                    continue;
-                }
-                let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
-                for turn in [Turn::None, Turn::Counterclockwise, Turn::Clockwise] {
-                    let rotation = match turn {
-                        Turn::None => state.rotation,
-                        Turn::Counterclockwise if can_turn && turns >= 2 => counterclockwise,
-                        Turn::Clockwise if can_turn && turns >= 4 => clockwise,
-                        _ => continue,
-                    };
-                    if turn != Turn::None && !self.fits(x, y, rotation) {
-                        continue;
-                    }
-                    let buttons = FrameInput { shift, turn, down }.buttons();
-                    let mut next = FrameState {
-                        x,
-                        y,
-                        rotation,
-                        fall_timer: if drops { 0 } else { timer },
-                        down: down_phase,
-                        shift_cooldown,
-                        rotate_cooldown: if turn == Turn::None {
-                            rotate_rest
-                        } else {
-                            tap - 1
-                        },
-                        delay_left: 0,
-                    };
-                    // The same ending as `expand_article`'s, written out in both: as a shared
-                    // `#[inline(always)]` method it cost 4.6 % more instructions in a whole
-                    // NES game (callgrind), the bounds checks of the legal-word lookup no
-                    // longer folded into the shift's.
-                    if !drops {
-                        self.visit(next, parent, buttons, false);
-                    } else if self.fits(x, y + 1, rotation) {
-                        next.y += 1;
-                        self.visit(next, parent, buttons, true);
-                    } else {
-                        self.record_lock(PieceState { x, y, rotation }, parent, buttons);
-                    }
+                let buttons = shift_button.with(turn_button).with(down_button);
+                let mut next = FrameState {
+                    x,
+                    y,
+                    rotation,
+                    fall_timer: if drops { 0 } else { timer },
+                    down: down_phase,
+                    shift_cooldown,
+                    rotate_cooldown,
+                    delay_left: 0,
+                };
+                // The same ending as `expand_article`'s, written out in both: as a shared
+                // `#[inline(always)]` method it cost 4.6 % more instructions in a whole
+                // NES game (callgrind), the bounds checks of the legal-word lookup no
+                // longer folded into the shift's.
+                if !drops {
+                    self.visit::<false>(next, parent, buttons);
+                } else if self.fits(x, y + 1, rotation) {
+                    next.y += 1;
+                    self.visit::<true>(next, parent, buttons);
+                } else {
+                    self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                 }
             }
         }
@@ -1022,20 +1113,18 @@ impl Searcher for Gamepad {
     ) {
         out.clear(options.with_paths);
         let timing = options.frame_timing.unwrap_or(self.default_timing);
-        self.number_states(board.height(), timing);
-        self.compute_legal(board, piece);
-        // Under the console rule a spawn that overlaps may still move out: the search starts
-        // there anyway, every move tests only its target (as the game does), and a lock is
-        // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
-        // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
-        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
-            let band_rows = open_band_rows(board);
-            let banded = !self.plain_only
-                && band_rows >= 2
-                && self.flood_banded(board, piece, options.entry_delay, band_rows);
-            if !banded {
-                self.flood_plain(piece, options.entry_delay, None);
-            }
+        let key = SearchKey {
+            board: *board,
+            piece,
+            timing,
+            entry_delay: options.entry_delay,
+            spawn_may_overlap: options.game_over_rule.spawn_may_overlap(),
+        };
+        if self.kept != Some(key) {
+            self.kept = None;
+            self.clear_search();
+            self.flood_ordered(board, piece, options, timing);
+            self.kept = Some(key);
         }
         for index in 0..self.locks.len() {
             let lock = self.locks[index];
@@ -1047,7 +1136,24 @@ impl Searcher for Gamepad {
                 out.push(placement);
             }
         }
-        self.clear_search();
+    }
+
+    /// Without paths and the entry delay, the row-by-row flood of the `flood` module (the
+    /// same placements, in row, rotation, column order); otherwise [`Gamepad::search`]'s
+    /// ordered search.
+    fn search_unordered(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        options: SearchOptions,
+        out: &mut Placements,
+    ) {
+        self.search_reachable(board, piece, options, out);
+    }
+
+    /// The unordered search gives row, rotation, column order, not the frame order.
+    fn unordered_search_keeps_order(&self) -> bool {
+        false
     }
 
     /// The default timing ([`Gamepad::timing`]).
@@ -1059,6 +1165,7 @@ impl Searcher for Gamepad {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetris_core::GameOverRule;
 
     /// Boards with random stacks from a fixed xorshift seed, and the empty board.
     fn boards() -> Vec<Board> {
@@ -1116,6 +1223,128 @@ mod tests {
                         for index in 0..banded_out.len() {
                             assert_eq!(banded_out.path(index), plain_out.path(index));
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `boards()` and console boards near the top: the spawn overlapping a full column (so
+    /// that the piece may move out under the console rule), hidden cells above the field,
+    /// and stacks two or three rows from the top (an open band of 0 or 1 rows).
+    fn boards_with_console_ones() -> Vec<Board> {
+        let mut boards = boards();
+        let mut column_6 = Board::standard().with_hidden_rows();
+        for y in 0..20 {
+            column_6.set(6, y);
+        }
+        boards.push(column_6);
+        let mut hidden = Board::standard().with_hidden_rows();
+        hidden.set_hidden(3, -1);
+        hidden.set_hidden(7, -2);
+        hidden.set(0, 19);
+        boards.push(hidden);
+        for top in [1, 2, 3] {
+            let mut high = Board::standard();
+            for y in top..20 {
+                for x in 0..10 {
+                    if (x * 7 + y * 3) % 5 < 2 {
+                        high.set(x, y);
+                    }
+                }
+            }
+            boards.push(high);
+        }
+        boards
+    }
+
+    #[test]
+    fn the_unordered_flood_finds_exactly_the_ordered_searchs_placements() {
+        let timings = [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4), (48, 2)];
+        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
+            .into_iter()
+            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
+        {
+            let timing = FrameTiming {
+                frames_per_row,
+                tap_rate,
+                inputs,
+            };
+            // One searcher that floods with the band entries, one without, one ordered.
+            let mut banded = Gamepad::with_timing(timing);
+            let mut plain = Gamepad::with_timing(timing);
+            plain.plain_only = true;
+            let mut ordered = Gamepad::with_timing(timing);
+            let mut out = Placements::new();
+            for board in boards_with_console_ones() {
+                for piece in Piece::ALL {
+                    for game_over_rule in [GameOverRule::Simulation, GameOverRule::Console] {
+                        let options = SearchOptions {
+                            game_over_rule,
+                            ..SearchOptions::default()
+                        };
+                        ordered.search(&board, piece, options, &mut out);
+                        let mut expected = out.as_slice().to_vec();
+                        expected.sort_by_key(|placement| placement.state());
+                        for flood in [&mut banded, &mut plain] {
+                            flood.search_unordered(&board, piece, options, &mut out);
+                            let mut found = out.as_slice().to_vec();
+                            found.sort_by_key(|placement| placement.state());
+                            assert_eq!(found, expected, "{piece} at {timing:?}\n{board}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_repeated_or_interleaved_finds_what_a_fresh_searcher_finds() {
+        // The kept search is read again only under the same key: every search of a sequence
+        // that repeats some (with and without paths) and interleaves others (another board,
+        // piece, timing, entry delay, rule, and unordered floods) gives a fresh searcher's
+        // placements and paths.
+        let boards = boards_with_console_ones();
+        let article = FrameTiming {
+            inputs: InputModel::Article,
+            ..FrameTiming::LEVEL_19_30_HZ
+        };
+        let mut reused = Gamepad::new();
+        let (mut reused_out, mut fresh_out) = (Placements::new(), Placements::new());
+        let mut step = 0usize;
+        for board in &boards {
+            for piece in Piece::ALL {
+                for (with_paths, entry_delay, timing, game_over_rule, unordered) in [
+                    (false, false, None, GameOverRule::Simulation, false),
+                    (true, false, None, GameOverRule::Simulation, false),
+                    (false, false, None, GameOverRule::Simulation, true),
+                    (true, false, None, GameOverRule::Simulation, false),
+                    (true, true, None, GameOverRule::Simulation, false),
+                    (true, false, Some(article), GameOverRule::Simulation, false),
+                    (true, false, None, GameOverRule::Console, false),
+                    (true, false, None, GameOverRule::Simulation, false),
+                ] {
+                    step += 1;
+                    // Every other step searches another board in between.
+                    if step % 2 == 0 {
+                        let other = &boards[step % boards.len()];
+                        reused.search(other, Piece::J, SearchOptions::default(), &mut reused_out);
+                    }
+                    let options = SearchOptions {
+                        with_paths,
+                        entry_delay,
+                        frame_timing: timing,
+                        game_over_rule,
+                    };
+                    if unordered {
+                        reused.search_unordered(board, piece, options, &mut reused_out);
+                        continue;
+                    }
+                    reused.search(board, piece, options, &mut reused_out);
+                    Gamepad::new().search(board, piece, options, &mut fresh_out);
+                    assert_eq!(reused_out.as_slice(), fresh_out.as_slice());
+                    for index in 0..fresh_out.len() {
+                        assert_eq!(reused_out.path(index), fresh_out.path(index));
                     }
                 }
             }
