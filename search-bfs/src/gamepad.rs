@@ -1192,18 +1192,25 @@ mod tests {
         boards
     }
 
+    /// Each `(frames per row, tap rate)` of `timings` under every input model.
+    fn every_input_model(timings: &[(u8, u8)]) -> Vec<FrameTiming> {
+        InputModel::ALL
+            .into_iter()
+            .flat_map(|inputs| {
+                timings
+                    .iter()
+                    .map(move |&(frames_per_row, tap_rate)| FrameTiming {
+                        frames_per_row,
+                        tap_rate,
+                        inputs,
+                    })
+            })
+            .collect()
+    }
+
     #[test]
     fn the_band_cache_changes_nothing_but_the_time() {
-        let timings = [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)];
-        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
-            .into_iter()
-            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
-        {
-            let timing = FrameTiming {
-                frames_per_row,
-                tap_rate,
-                inputs,
-            };
+        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)]) {
             let mut banded = Gamepad::with_timing(timing);
             let mut plain = Gamepad::with_timing(timing);
             plain.plain_only = true;
@@ -1260,16 +1267,7 @@ mod tests {
 
     #[test]
     fn the_unordered_flood_finds_exactly_the_ordered_searchs_placements() {
-        let timings = [(2, 2), (1, 2), (3, 3), (2, 8), (6, 4), (48, 2)];
-        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
-            .into_iter()
-            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
-        {
-            let timing = FrameTiming {
-                frames_per_row,
-                tap_rate,
-                inputs,
-            };
+        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (2, 8), (6, 4), (48, 2)]) {
             // One searcher that floods with the band entries, one without, one ordered.
             let mut banded = Gamepad::with_timing(timing);
             let mut plain = Gamepad::with_timing(timing);
@@ -1445,16 +1443,7 @@ mod tests {
 
     #[test]
     fn the_fast_expansion_matches_the_one_input_step_exactly() {
-        let timings = [(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)];
-        for (inputs, (frames_per_row, tap_rate)) in InputModel::ALL
-            .into_iter()
-            .flat_map(|inputs| timings.map(|timing| (inputs, timing)))
-        {
-            let timing = FrameTiming {
-                frames_per_row,
-                tap_rate,
-                inputs,
-            };
+        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)]) {
             let mut fast = Gamepad::with_timing(timing);
             let mut generic = Gamepad::with_timing(timing);
             generic.generic_steps = true;
