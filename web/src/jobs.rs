@@ -12,7 +12,6 @@ use tetris_arena::output::MadeBy;
 use tetris_arena::report::html::viewer::ShownLevels;
 use tetris_arena::report::list::ListJson;
 use tetris_arena::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
-use tetris_arena::sim::placement::PlayedPlacement;
 use tetris_arena::sim::replay::frames::path_states;
 use tetris_core::{FrameTiming, Piece};
 use tetris_registry::Strategy;
@@ -83,6 +82,8 @@ pub struct SteppedGame {
     timing: Option<FrameTiming>,
     /// The level shown, as the replay viewer shows it: a gamepad game at its gravity's level.
     levels: ShownLevels,
+    /// The last step's placements, packed ([`PACKED_FIELDS`]).
+    packed: Vec<i32>,
 }
 
 /// The game's facts, given once when it is made.
@@ -95,25 +96,22 @@ struct GameFacts<'a> {
     start_level: u8,
 }
 
-/// One placement of a step: as `arena play --json` lists it, with what the page shows.
-#[derive(Serialize)]
-struct StepPlacement {
-    #[serde(flatten)]
-    placement: PlayedPlacement,
-    /// The states along its path, flattened as x, y, rotation; null without a path.
-    states: Option<Vec<i8>>,
-    /// Pieces, lines, score and level after it (the level of the game's gravity, as the replay
-    /// viewer shows it: [`ShownLevels`]).
-    pieces: u64,
-    lines: u64,
-    score: u32,
-    level: u8,
-}
+/// The numbers of one placement in a step's packed placements ([`SteppedGame::placements`]),
+/// in this order: the piece (its index, T J Z O S L I = 0 … 6), pivot x, pivot y, rotation, the
+/// rows it cleared, then the game's lines, score and level after it (the level of the game's
+/// gravity, as the replay viewer shows it: [`ShownLevels`]), and how many numbers of its path's
+/// states follow (x, y, rotation of the path's start and after each input; 0 without a path).
+/// Numbers, not JSON: at full speed, writing and reading a step's JSON took a third of the
+/// page's time for the fastest strategies.
+pub const PACKED_FIELDS: [&str; 9] = [
+    "piece", "x", "y", "rotation", "cleared", "lines", "score", "level", "states",
+];
 
-/// What a step answers.
+/// What a step answers besides its placements.
 #[derive(Serialize)]
 struct StepAnswer {
-    placements: Vec<StepPlacement>,
+    /// How many placements it played.
+    count: usize,
     /// The pieces the strategy sees next (the preview).
     next: Vec<Piece>,
     /// Why the game ended (`game_over`, `piece_cap`, `sequence_ended`), or null.
@@ -141,6 +139,7 @@ impl SteppedGame {
             game,
             timing,
             levels: ShownLevels::new(timing),
+            packed: Vec::new(),
         })
     }
 
@@ -155,12 +154,14 @@ impl SteppedGame {
         .expect("settings serialize")
     }
 
-    /// Plays up to `count` placements (fewer if the game ends), as JSON: each placement
-    /// with its path's states and the counts after it, the preview, and the end if any.
+    /// Plays up to `count` placements (fewer if the game ends); as JSON, how many, the
+    /// preview and the end if any. The placements themselves, with their path's states and
+    /// the counts after each, are [`SteppedGame::placements`].
     pub fn step(&mut self, count: u32) -> Result<String, JobError> {
         let start = self.strategy.path_start();
         let timing = self.timing;
-        let mut placements = Vec::new();
+        self.packed.clear();
+        let mut played = 0;
         for _ in 0..count {
             if self.game.end().is_some() {
                 break;
@@ -168,34 +169,47 @@ impl SteppedGame {
             let mut shown = None;
             let before = *self.game.board();
             self.game.step(&mut self.strategy, &mut |step| {
-                shown = Some((step.placement.clone(), step.pieces, step.lines));
+                shown = Some((step.placement.clone(), step.lines));
                 std::ops::ControlFlow::Continue(())
             })?;
-            if let Some((placement, pieces, lines)) = shown {
+            if let Some((placement, lines)) = shown {
                 let states = placement
                     .path
                     .as_deref()
                     .and_then(|path| path_states(&before, placement.piece, path, start, timing));
                 self.levels.add_cleared_rows(placement.cleared);
-                placements.push(StepPlacement {
-                    placement,
-                    states,
-                    pieces,
-                    lines,
-                    score: self.game.score(),
-                    level: self.levels.level(),
-                });
+                let states = states.unwrap_or_default();
+                self.packed.extend([
+                    placement.piece.index() as i32,
+                    i32::from(placement.x),
+                    i32::from(placement.y),
+                    i32::from(placement.rotation),
+                    i32::from(placement.cleared),
+                    // At most 4 rows a piece: a game's lines fit an i32 (at most 100,000 pieces).
+                    lines as i32,
+                    self.game.score() as i32,
+                    i32::from(self.levels.level()),
+                    states.len() as i32,
+                ]);
+                self.packed
+                    .extend(states.iter().map(|&number| i32::from(number)));
+                played += 1;
             }
         }
         let end = self.game.end();
         let answer = StepAnswer {
-            placements,
+            count: played,
             next: self.game.upcoming().to_vec(),
             end: end.map(GameEnd::name),
             end_text: end
                 .map(|end| end.describe(self.settings.max_pieces, self.settings.game_over_rule)),
         };
         Ok(serde_json::to_string(&answer).expect("steps serialize"))
+    }
+
+    /// The last step's placements, packed ([`PACKED_FIELDS`] for each, then its states).
+    pub fn placements(&self) -> &[i32] {
+        &self.packed
     }
 }
 
@@ -208,12 +222,37 @@ mod tests {
         serde_json::from_str(text).unwrap()
     }
 
-    /// Steps `game` `chunk` placements at a time to its end; every placement stepped.
+    /// A step's packed placements as JSON objects, as the page's worker unpacks them.
+    fn unpack(packed: &[i32]) -> Vec<Value> {
+        let mut placements = Vec::new();
+        let mut rest = packed;
+        while !rest.is_empty() {
+            let (numbers, after) = rest.split_at(PACKED_FIELDS.len());
+            let mut placement = serde_json::Map::new();
+            for (name, &number) in PACKED_FIELDS.iter().zip(numbers) {
+                placement.insert(name.to_string(), json!(number));
+            }
+            placement["piece"] = json!(Piece::ALL[numbers[0] as usize]);
+            let (states, after) = after.split_at(numbers[8] as usize);
+            placement["states"] = match states.is_empty() {
+                true => Value::Null,
+                false => json!(states),
+            };
+            placements.push(Value::Object(placement));
+            rest = after;
+        }
+        placements
+    }
+
+    /// Steps `game` `chunk` placements at a time to its end; every placement stepped, and the
+    /// last step's answer.
     fn step_to_end(game: &mut SteppedGame, chunk: u32) -> (Vec<Value>, Value) {
         let mut placements = Vec::new();
         loop {
             let step = parse(&game.step(chunk).unwrap());
-            placements.extend(step["placements"].as_array().unwrap().iter().cloned());
+            let unpacked = unpack(game.placements());
+            assert_eq!(unpacked.len() as u64, step["count"].as_u64().unwrap());
+            placements.extend(unpacked);
             if !step["end"].is_null() {
                 return (placements, step);
             }
@@ -279,8 +318,8 @@ mod tests {
         }
         let body = json!({"strategy": "bfs+elashi", "max_pieces": 3}).to_string();
         let mut game = SteppedGame::new(&body, false).unwrap();
-        let step = parse(&game.step(3).unwrap());
-        assert!(step["placements"][0]["states"].is_null());
+        game.step(3).unwrap();
+        assert!(unpack(game.placements())[0]["states"].is_null());
     }
 
     #[test]

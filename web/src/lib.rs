@@ -66,8 +66,16 @@ impl Game {
         self.0.facts()
     }
 
-    /// Up to `count` more placements, the preview and the end if the game ended.
+    /// Plays up to `count` more placements: how many, the preview and the end if the game
+    /// ended, as JSON; the placements are [`Game::placements`].
     pub fn step(&mut self, count: u32) -> Result<String, JsError> {
         self.0.step(count).map_err(thrown)
+    }
+
+    /// The last step's placements, packed: [`jobs::PACKED_FIELDS`] for each (piece index,
+    /// x, y, rotation, cleared, lines, score, level, the count of state numbers), then its
+    /// path's states.
+    pub fn placements(&self) -> Vec<i32> {
+        self.0.placements().to_vec()
     }
 }

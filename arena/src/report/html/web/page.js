@@ -24,8 +24,9 @@
  * Test hook, `window.arenaPage`:
  *   ready                 true once the engine answered and the fragment was applied
  *   lanes[name]           name: "watch", "duel-a", "duel-b"; each {strategy, facts, placements
- *                         (as the engine gave them: piece, x, y, rotation, cleared, path,
- *                         pieces, lines, score, level; states dropped once shown), shown, end,
+ *                         (as the engine gave them: piece, x, y, rotation, cleared, lines,
+ *                         score, level; with paths, inputs and states, the states dropped
+ *                         once shown), shown, end,
  *                         endText, error, computed, computeMs, piecesPerSecond, wallMs (from
  *                         the start to the last placement drawn)}
  *   analysis              {body, answer} or {body, error}: the last analysis asked for

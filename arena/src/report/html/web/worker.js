@@ -11,8 +11,11 @@
  *   analyze {body}           a /v1/analyze body; ok: the answer, parsed
  *   new-game {game, body, paths}  a /v1/play body; ok: the game's facts (strategy, depth,
  *                            settings, start_level); `game` is the page's name for it
- *   step {game, count}       up to `count` more placements; ok: the step's answer, parsed, plus
- *                            `ms`, the time the engine took for them
+ *   step {game, count}       up to `count` more placements; ok: the step's answer, parsed
+ *                            (count, next, end, end_text), its `placements` unpacked
+ *                            ({piece, x, y, rotation, cleared, lines, score, level, and
+ *                            states and inputs when the game has paths}), and `ms`, the
+ *                            time the engine took for them
  *   drop {game}              forgets the game
  * Times are measured here, around the engine's call only, so the page can show the engine's own
  * speed (pieces per second of compute), apart from drawing and messaging.
@@ -23,6 +26,33 @@
 
   /** The `Error` the glue throws carries the command line's one-line message. */
   const message = (error) => (error && error.message ? error.message : String(error));
+
+  /** The letters of the piece indices (T J Z O S L I = 0 … 6). */
+  const LETTERS = "TJZOSLI";
+
+  /**
+   * A step's placements from the engine's packed numbers (web/src/jobs.rs, PACKED_FIELDS): for
+   * each, piece index, x, y, rotation, cleared, lines, score, level, and how many numbers of its
+   * path's states follow (x, y, rotation each; none without a path).
+   */
+  function unpack(packed) {
+    const placements = [];
+    let at = 0;
+    while (at < packed.length) {
+      const [piece, x, y, rotation, cleared, lines, score, level, count] =
+        packed.subarray(at, at + 9);
+      const placement = { piece: LETTERS[piece], x, y, rotation, cleared, lines, score, level };
+      at += 9;
+      if (count > 0) {
+        placement.states = Array.from(packed.subarray(at, at + count));
+        // The path's inputs (or frames): one state for its start, one after each.
+        placement.inputs = count / 3 - 1;
+      }
+      at += count;
+      placements.push(placement);
+    }
+    return placements;
+  }
 
   const jobs = {
     init(request) {
@@ -51,8 +81,10 @@
       if (!game) throw new Error(`no game ${request.game}`);
       const start = performance.now();
       const text = game.step(request.count);
+      const packed = game.placements();
       const ms = performance.now() - start;
       const answer = JSON.parse(text);
+      answer.placements = unpack(packed);
       answer.ms = ms;
       return answer;
     },
