@@ -82,19 +82,22 @@ def has_tuck_path(path):
     return "D" in inputs and any(i in ("L", "R") for i in inputs[inputs.index("D") :])
 
 
+def recorded(page):
+    """The lists that `page`'s requests (their URLs) and errors (uncaught exceptions and console
+    errors) are appended to as they happen."""
+    requests, errors = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    return requests, errors
+
+
 class Page:
     """One page open in the browser, with its requests and errors recorded."""
 
     def __init__(self, context, path):
         self.page = context.new_page()
-        self.requests = []
-        self.errors = []
-        self.page.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on(
-            "console",
-            lambda message: message.type == "error" and self.errors.append(message.text),
-        )
+        self.requests, self.errors = recorded(self.page)
         self.url = path.resolve().as_uri()
         self.page.goto(self.url)
 

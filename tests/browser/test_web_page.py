@@ -45,7 +45,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from test_pages import CHROMIUM, CHROMIUM_FLAGS, RESULTS, arena, check
+from test_pages import CHROMIUM, CHROMIUM_FLAGS, RESULTS, arena, check, recorded
 
 PLACEMENT_FIELDS = ("piece", "x", "y", "rotation", "cleared")
 # The fields of one placement in `arena analyze --json --all`, which the page's analysis
@@ -94,14 +94,7 @@ class LivePage:
 
     def __init__(self, context, url):
         self.page = context.new_page()
-        self.requests = []
-        self.errors = []
-        self.page.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on(
-            "console",
-            lambda message: message.type == "error" and self.errors.append(message.text),
-        )
+        self.requests, self.errors = recorded(self.page)
         self.file_url = url.split("#")[0]
         self.page.goto(url)
         wait_until(lambda: self.page.get_attribute("body", "data-ready") == "yes", "the engine")
