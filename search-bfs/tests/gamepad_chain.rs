@@ -7,10 +7,10 @@
 //! entry delay, at depths 2 and 3.
 
 use tetris_core::{
-    Board, Chain, ChainOptions, ChainRule, DecisionContext, Evaluator, FrameTiming, GameOverRule,
-    InputModel, LookaheadChain, Piece, Placements, SearchOptions, Searcher, Weights,
+    Board, ChainOptions, DecisionContext, FrameTiming, GameOverRule, InputModel, LookaheadChain,
+    Piece, Placements, SearchOptions, Searcher,
 };
-use tetris_fixtures::{XorShift, random_stack};
+use tetris_fixtures::{TestEvaluator, XorShift, random_stack};
 use tetris_search_bfs::Gamepad;
 
 /// The gamepad search with only its ordered search: the chain as it was before issue 31.
@@ -29,53 +29,6 @@ impl Searcher for OrderedOnly {
         out: &mut Placements,
     ) {
         self.0.search(board, piece, options, out)
-    }
-}
-
-const NAMES: &[&str] = &["holes", "pile height", "rows cleared"];
-
-/// A small evaluator: holes, pile height and rows cleared. With the holes' weight 0 it ties
-/// often (many chains share a pile height), so tied best chains are walked again.
-struct TestEvaluator {
-    weights: Weights,
-}
-
-impl TestEvaluator {
-    fn with_weights(values: &[f64]) -> TestEvaluator {
-        TestEvaluator {
-            weights: Weights::from_values("test", NAMES, values).unwrap(),
-        }
-    }
-}
-
-impl Evaluator for TestEvaluator {
-    fn name(&self) -> &str {
-        "test"
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        NAMES
-    }
-
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        let board = chain.board;
-        let mut holes = 0;
-        for &column in board.columns() {
-            // The rows below the column's top cell that are empty.
-            let below_top = !(column ^ column.wrapping_sub(1)) & board.row_mask();
-            holes += (below_top & !column).count_ones();
-        }
-        out[0] = f64::from(holes);
-        out[1] = f64::from(board.column_heights().into_iter().max().unwrap_or(0));
-        out[2] = chain.rows_cleared() as f64;
-    }
-
-    fn weights(&self) -> &Weights {
-        &self.weights
-    }
-
-    fn chain_rule(&self, _chain: Chain<'_>) -> ChainRule {
-        ChainRule::Neutral
     }
 }
 

@@ -19,8 +19,9 @@ use tetris_core::chain::{ChainOptions, ChainValue, LookaheadChain};
 use tetris_core::filter::{PatternFilter, WellFilter};
 use tetris_core::{
     Board, Chain, ChainRule, DecisionContext, Evaluator, FrameTiming, InputModel, Piece,
-    Placements, SearchOptions, Searcher, Weights,
+    Placements, SearchOptions, Searcher,
 };
+use tetris_fixtures::TestEvaluator;
 use tetris_search_bfs::Gamepad;
 use tetris_search_column_drop::ColumnDrop;
 
@@ -57,73 +58,6 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn allocations() -> usize {
     ALLOCATIONS.with(Cell::get)
-}
-
-const NAMES: &[&str] = &["holes", "pile_height", "rows_cleared"];
-
-/// The test evaluator: cost = 10 × holes + pile height − 100 × rows cleared by the chain
-/// (with `without_holes`, holes weigh 0), where holes = empty cells with an occupied cell
-/// anywhere above them in their column (a covered gap of n cells counts n) and pile height =
-/// the largest column height on the final board. Its chain rule is a plain function.
-struct TestEvaluator {
-    weights: Weights,
-    rule: fn(Chain<'_>) -> ChainRule,
-}
-
-impl TestEvaluator {
-    fn new() -> TestEvaluator {
-        TestEvaluator::with_weights(&[10.0, 1.0, -100.0])
-    }
-
-    fn without_holes() -> TestEvaluator {
-        TestEvaluator::with_weights(&[0.0, 1.0, -100.0])
-    }
-
-    fn with_weights(values: &[f64]) -> TestEvaluator {
-        TestEvaluator {
-            weights: Weights::from_values("test", NAMES, values).unwrap(),
-            rule: |_| ChainRule::Neutral,
-        }
-    }
-
-    fn with_rule(rule: fn(Chain<'_>) -> ChainRule) -> TestEvaluator {
-        TestEvaluator {
-            rule,
-            ..TestEvaluator::new()
-        }
-    }
-}
-
-impl Evaluator for TestEvaluator {
-    fn name(&self) -> &str {
-        "test"
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        NAMES
-    }
-
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        let board = chain.board;
-        let mut holes = 0;
-        for &column in board.columns() {
-            // column ^ (column − 1) is the top cell and every row above it (all rows when the
-            // column is empty), so its complement is the rows below the top.
-            let below_top = !(column ^ column.wrapping_sub(1)) & board.row_mask();
-            holes += (below_top & !column).count_ones();
-        }
-        out[0] = holes as f64;
-        out[1] = board.column_heights().into_iter().max().unwrap_or(0) as f64;
-        out[2] = chain.rows_cleared() as f64;
-    }
-
-    fn weights(&self) -> &Weights {
-        &self.weights
-    }
-
-    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-        (self.rule)(chain)
-    }
 }
 
 /// A 20-row board (or `height` rows) whose bottom rows are `bottom`, top first.
