@@ -106,6 +106,17 @@
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
 //! values, ties and report.
 //!
+//! # Deciding ([`LookaheadChain::decide_in`])
+//!
+//! A player needs the choice, not every first placement's best chain. Then the last known
+//! piece's values go through [`Evaluator::last_link_values_to_beat`] with the best chain's
+//! cost so far (when that chain is complete and not rejected): the evaluator may give a chain
+//! that certainly costs more, and whose rule is `Neutral`, a cheaper lower bound above that
+//! cost instead of its exact value. Such a chain is worse than the best either way and ties
+//! with nothing, so the choice, its value, the best chain and the tie walk are the same as
+//! [`LookaheadChain::best_in`]'s; only the per-first-placement report, which would need the
+//! exact values, is not kept.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -356,7 +367,57 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
+        self.search(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            context,
+            Purpose::Analyse,
+        )
+    }
+
+    /// [`LookaheadChain::best_in`] for a player that only needs the choice: the same choice,
+    /// value and best chain, but [`LookaheadChain::first_placement_values`] is left empty,
+    /// which lets the evaluator skip the exact value of a last-piece chain that cannot beat
+    /// the best so far ([`Evaluator::last_link_values_to_beat`]; see "Deciding" in the module
+    /// documentation).
+    pub fn decide_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.search(searcher, evaluator, board, pieces, context, Purpose::Decide)
+    }
+
+    /// [`LookaheadChain::best_in`] or [`LookaheadChain::decide_in`], by `purpose`.
+    fn search<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+        purpose: Purpose,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
         self.records.clear();
+        // The last search's best chain went on to this piece: when deciding, its placement
+        // gives an early cost to beat (see `Walk::find_cost_to_beat`).
+        let hint = match (purpose, self.best_chain.get(1)) {
+            (Purpose::Decide, Some(&next)) if pieces.first() == Some(&next.piece) => Some(next),
+            _ => None,
+        };
         self.best_chain.clear();
         self.report.clear();
         let known = pieces.len().min(self.options.depth);
@@ -379,6 +440,9 @@ impl LookaheadChain {
             context,
             canonical: false,
             tied: false,
+            purpose,
+            hint,
+            seed: f64::INFINITY,
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
@@ -386,7 +450,7 @@ impl LookaheadChain {
         if walk.tied && known >= 2 && !walk.searcher.unordered_search_keeps_order() {
             // Another chain ties with the best: which of them is the first depends on the
             // later pieces' order, so walk the best first placement's chains again in it.
-            let placement = walk.report[index].placement;
+            let placement = self.levels[0].as_slice()[index];
             walk.best = None;
             walk.canonical = true;
             walk.first_index = index;
@@ -451,7 +515,8 @@ impl LookaheadChain {
     }
 
     /// For every placement of the current piece in the last search, in the searcher's order,
-    /// the best chain starting with it (see [`LookaheadChain::analyze_all`]).
+    /// the best chain starting with it (see [`LookaheadChain::analyze_all`]); empty after
+    /// [`LookaheadChain::decide_in`].
     pub fn first_placement_values(&self) -> &[PlacementValue] {
         &self.report
     }
@@ -484,6 +549,23 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     canonical: bool,
     /// Whether a chain offered since the best was last replaced ties with it.
     tied: bool,
+    /// Whether the report is kept, or only the choice is needed.
+    purpose: Purpose,
+    /// When deciding: a placement of the current piece likely to be good (the last search's
+    /// best chain's second placement), whose best chain is found first for its cost.
+    hint: Option<Placement>,
+    /// When deciding: the value of a chain the walk will offer, so that its cost bounds the
+    /// best one's from the start (+∞ when none).
+    seed: f64,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The choice and every first placement's best chain ([`LookaheadChain::best_in`]).
+    Analyse,
+    /// The choice only ([`LookaheadChain::decide_in`]).
+    Decide,
 }
 
 impl<S, E> Walk<'_, S, E>
@@ -515,6 +597,9 @@ where
         {
             return self.last_level(here, board);
         }
+        if level == 0 {
+            self.find_cost_to_beat(here, deeper, board);
+        }
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
             if level == 0 {
@@ -526,7 +611,7 @@ where
                     best = Some(value);
                 }
             }
-            if level == 0 {
+            if level == 0 && self.purpose == Purpose::Analyse {
                 self.report.push(PlacementValue { placement, value });
             }
         }
@@ -559,8 +644,19 @@ where
         } else {
             all
         };
-        self.evaluator
-            .last_link_values(board, self.records, valued, self.link_values);
+        match self.purpose {
+            Purpose::Analyse => {
+                self.evaluator
+                    .last_link_values(board, self.records, valued, self.link_values)
+            }
+            Purpose::Decide => self.evaluator.last_link_values_to_beat(
+                board,
+                self.records,
+                valued,
+                self.cost_to_beat(),
+                self.link_values,
+            ),
+        }
         let value_of = |link: &LinkValue| ChainValue {
             length: level + 1,
             unknown_pieces_lost: 0,
@@ -568,7 +664,7 @@ where
             cost: link.cost,
         };
         let unskipped = all.iter().zip(self.link_values.iter());
-        if level == 0 {
+        if level == 0 && self.purpose == Purpose::Analyse {
             // One pass of exact size (a depth-1 chain's report is every leaf).
             if skips {
                 let mut links = self.link_values.iter();
@@ -590,6 +686,8 @@ where
                         value: Some(value_of(link)),
                     }));
             }
+        }
+        if level == 0 {
             if let Some(last) = all.len().checked_sub(1) {
                 self.first_index = last;
             }
@@ -636,6 +734,57 @@ where
             self.best_chain.push(placement);
         }
         best
+    }
+
+    /// The cost a last-piece chain must stay at or below to matter when deciding: the best
+    /// chain's so far, or the seed's when lower (see [`Walk::find_cost_to_beat`]). Only a
+    /// complete chain that is not rejected counts: a chain whose rule is `Neutral` and cost
+    /// is above its cost is then worse than it, and ties with nothing.
+    #[inline]
+    fn cost_to_beat(&self) -> f64 {
+        match self.best {
+            Some((best, _)) if self.counts_as_cost_to_beat(&best) => best.cost.min(self.seed),
+            _ => self.seed,
+        }
+    }
+
+    /// Whether a chain of `value` bounds the best chain's cost (see [`Walk::cost_to_beat`]).
+    #[inline]
+    fn counts_as_cost_to_beat(&self, value: &ChainValue) -> bool {
+        value.length == self.pieces.len()
+            && value.unknown_pieces_lost == 0
+            && value.rule != ChainRule::Reject
+    }
+
+    /// When deciding with an evaluator that gives stand-ins: walks the chains through the
+    /// hinted placement of the current piece, if it is among `here`, before the others, and
+    /// keeps their best cost as the seed of [`Walk::cost_to_beat`]; then forgets that walk.
+    /// The walk in order offers those chains again, so the seed is the cost of a chain it
+    /// offers and the best chain costs at most that: from the first placement on, chains
+    /// that cost more can be given stand-ins. What the walk in order decides is unchanged.
+    /// The hint is usually the best or nearly (the last decision saw the same board with
+    /// this piece as its preview), so this costs one placement's chains and saves most
+    /// exact values of the others.
+    fn find_cost_to_beat(&mut self, here: &Placements, deeper: &mut [Placements], board: &Board) {
+        if self.purpose != Purpose::Decide || !self.evaluator.gives_stand_ins() {
+            return;
+        }
+        let Some(hint) = self.hint else {
+            return;
+        };
+        let Some(index) = here.iter().position(|&placement| placement == hint) else {
+            return;
+        };
+        self.first_index = index;
+        self.follow(deeper, board, hint);
+        if let Some((best, _)) = self.best {
+            if self.counts_as_cost_to_beat(&best) {
+                self.seed = best.cost;
+            }
+        }
+        self.best = None;
+        self.tied = false;
+        self.best_chain.clear();
     }
 
     /// Fills `ends` with whether each of `all`, the last known piece's placements on `board`,

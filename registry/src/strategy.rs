@@ -575,7 +575,7 @@ impl Strategy {
     ) -> Option<ChainChoice> {
         self.last_context = context;
         self.chain
-            .best_in(&mut self.searcher, &self.evaluator, board, pieces, context)
+            .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)
     }
 
     /// The searcher's input path from the spawn to `placement` (which must be one of its
