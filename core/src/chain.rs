@@ -115,7 +115,10 @@
 //! cost instead of its exact value. Such a chain is worse than the best either way and ties
 //! with nothing, so the choice, its value, the best chain and the tie walk are the same as
 //! [`LookaheadChain::best_in`]'s; only the per-first-placement report, which would need the
-//! exact values, is not kept.
+//! exact values, is not kept. The lower the cost to beat, the more stand-ins: so the chains
+//! through the last decision's second placement (which went on to this piece) are walked
+//! first, once, for their best cost, and the walk in order starts with that cost to beat (it
+//! offers those chains again, so the best chain costs at most that).
 //!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
@@ -591,10 +594,7 @@ where
             let options = self.context.later_piece_options();
             self.searcher.search_unordered(board, piece, options, here);
         }
-        if level + 1 == self.pieces.len()
-            && !self.options.expectimax
-            && self.options.filter.is_none()
-        {
+        if level + 1 == self.pieces.len() && self.batches_last_level() {
             return self.last_level(here, board);
         }
         if level == 0 {
@@ -620,8 +620,10 @@ where
 
     /// [`Walk::known_level`] for the last known piece without filter or expectimax: the
     /// evaluator values every placement the no-suicide rule (if on) keeps in one call
-    /// ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only when
-    /// one of them beats the best so far. The same values, best chain, ties and report as
+    /// ([`Evaluator::last_link_values`]; when deciding, [`Evaluator::last_link_values_to_beat`],
+    /// see "Deciding" in the module documentation), and the best chain's record is rebuilt
+    /// only when one of them beats the best so far. The same values, best chain, ties and
+    /// report as
     /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
     /// as there).
     fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
@@ -736,6 +738,13 @@ where
         best
     }
 
+    /// Whether the last known piece's values come from one call of the evaluator
+    /// ([`Walk::last_level`]): without filter and expectimax.
+    #[inline]
+    fn batches_last_level(&self) -> bool {
+        !self.options.expectimax && self.options.filter.is_none()
+    }
+
     /// The cost a last-piece chain must stay at or below to matter when deciding: the best
     /// chain's so far, or the seed's when lower (see [`Walk::find_cost_to_beat`]). Only a
     /// complete chain that is not rejected counts: a chain whose rule is `Neutral` and cost
@@ -756,7 +765,8 @@ where
             && value.rule != ChainRule::Reject
     }
 
-    /// When deciding with an evaluator that gives stand-ins: walks the chains through the
+    /// When deciding with an evaluator that gives stand-ins (`hint` is only set then) and
+    /// the last level is batched (where the stand-ins come from): walks the chains through the
     /// hinted placement of the current piece, if it is among `here`, before the others, and
     /// keeps their best cost as the seed of [`Walk::cost_to_beat`]; then forgets that walk.
     /// The walk in order offers those chains again, so the seed is the cost of a chain it
@@ -766,12 +776,12 @@ where
     /// this piece as its preview), so this costs one placement's chains and saves most
     /// exact values of the others.
     fn find_cost_to_beat(&mut self, here: &Placements, deeper: &mut [Placements], board: &Board) {
-        if self.purpose != Purpose::Decide || !self.evaluator.gives_stand_ins() {
-            return;
-        }
         let Some(hint) = self.hint else {
             return;
         };
+        if !self.batches_last_level() || !self.evaluator.gives_stand_ins() {
+            return;
+        }
         let Some(index) = here.iter().position(|&placement| placement == hint) else {
             return;
         };

@@ -92,6 +92,19 @@ struct BoardTerms {
     short_run_rows: u32,
 }
 
+impl BoardTerms {
+    /// A lower bound of `row_transitions` after a placement whose cells are in the rows
+    /// `piece_rows`, whether or not it fills rows (module documentation, "Deciding"): 2 fewer
+    /// per row among them with a short empty run. Needs the short runs (`BoardTerms::new`
+    /// with `bounds`).
+    #[inline(always)]
+    fn row_transitions_at_least(&self, piece_rows: u32) -> u32 {
+        let short_run_rows = (piece_rows & self.short_run_rows).count_ones();
+        self.row_transitions_total
+            .saturating_sub(2 * short_run_rows)
+    }
+}
+
 /// Hole runs of a column: empty cells whose cell above is occupied (never the top row).
 #[inline(always)]
 fn hole_runs(column: u32, row_mask: u32) -> u32 {
@@ -244,23 +257,15 @@ impl<const WIDTH: usize> ColumnsAfter<WIDTH> {
         2 * self.holes - self.open_bottoms
     }
 
-    /// Lower bounds of `wells` and `row_transitions` after the placement `placed` (module
-    /// documentation, "Deciding"): `wells` falls only in the piece's columns, by at most
-    /// their wells; `row_transitions` falls by at most 2 in a row whose empty run the piece
-    /// fills whole, and such a row has an empty run of at most 4 cells.
+    /// A lower bound of `wells` after the placement `placed` (module documentation,
+    /// "Deciding"): wells fall only in the piece's columns, by at most their wells.
     #[inline(always)]
-    fn lower_bounds(&self, terms: &BoardTerms, placed: &PlacedColumns) -> [u32; 2] {
+    fn wells_at_least(&self, terms: &BoardTerms, placed: &PlacedColumns) -> u32 {
         let mut wells_in_columns = 0;
         for k in 0..WIDTH {
             wells_in_columns += terms.wells[placed.first_column + k + 2];
         }
-        let short_run_rows = (self.piece_rows & terms.short_run_rows).count_ones();
-        [
-            terms.wells_total - wells_in_columns,
-            terms
-                .row_transitions_total
-                .saturating_sub(2 * short_run_rows),
-        ]
+        terms.wells_total - wells_in_columns
     }
 
     /// The four board features (`wells`, `holes`, `column_transitions`, `row_transitions`)
@@ -388,12 +393,16 @@ impl ElAshi {
                 continue;
             };
             let lock_height = (run.earlier_lock_height + own_lock_height) as f64;
+            // A lower bound of `row_transitions` after the placement, with or without line
+            // clears (only the bounds read it).
+            let mut row_transitions_at_least = 0;
             if BOUNDS {
                 let mut piece_rows = 0;
                 for cells in &placed.cells[..WIDTH] {
                     piece_rows |= cells;
                 }
-                let quick = self.quick_bound(run, lock_height, piece_rows);
+                row_transitions_at_least = run.terms.row_transitions_at_least(piece_rows);
+                let quick = self.quick_bound(run, lock_height, row_transitions_at_least);
                 if quick > run.to_beat {
                     out.push(LinkValue {
                         rule: ChainRule::Neutral,
@@ -409,15 +418,14 @@ impl ElAshi {
                 continue;
             };
             if BOUNDS {
-                let [wells, row_transitions] = after.lower_bounds(run.terms, &placed);
                 let bound = self.cost_of(
                     run,
                     [
                         lock_height,
-                        wells as f64,
+                        after.wells_at_least(run.terms, &placed) as f64,
                         after.holes as f64,
                         after.column_transitions() as f64,
-                        row_transitions as f64,
+                        row_transitions_at_least as f64,
                     ],
                 );
                 if bound > run.to_beat {
@@ -447,18 +455,12 @@ impl ElAshi {
         }
     }
 
-    /// A lower bound of the cost of a chain of this call whose last placement covers the rows
-    /// `piece_rows`, with `lock_height` summed over the chain, that holds whether or not the
-    /// placement fills rows (module documentation, "Deciding"): the cost's sum without the
-    /// `wells`, `holes` and `column_transitions` terms, and with `row_transitions` lowered by 2
-    /// per row with a short empty run among the piece's.
+    /// A lower bound of the cost of a chain of this call, with `lock_height` summed over the
+    /// chain and `row_transitions` a lower bound after its last placement, that holds
+    /// whether or not that placement fills rows (module documentation, "Deciding"): the
+    /// cost's sum without the `wells`, `holes` and `column_transitions` terms.
     #[inline(always)]
-    fn quick_bound(&self, run: &Run<'_>, lock_height: f64, piece_rows: u32) -> f64 {
-        let terms = run.terms;
-        let short_run_rows = (piece_rows & terms.short_run_rows).count_ones();
-        let row_transitions = terms
-            .row_transitions_total
-            .saturating_sub(2 * short_run_rows);
+    fn quick_bound(&self, run: &Run<'_>, lock_height: f64, row_transitions: u32) -> f64 {
         run.cleared_term + self.values[1] * lock_height + self.values[5] * row_transitions as f64
     }
 
