@@ -120,6 +120,16 @@
 //! first, once, for their best cost, and the walk in order starts with that cost to beat (it
 //! offers those chains again, so the best chain costs at most that).
 //!
+//! # Finalists ([`ChainOptions::expectimax_finalists`])
+//!
+//! Averaging over the unknown piece multiplies the work by 7 searches and their placements
+//! for every chain. With finalists, the chain first ranks the first placements as without
+//! expectimax (their best chains' values: the report), then walks only the `K` best of them
+//! again (the earlier first among equals, walked in their order) with every chain averaged
+//! over the unknown piece, and plays the best of those. `K` at least the number of first
+//! placements gives the plain expectimax choice. The report is the first round's (values
+//! without the unknown piece); the choice's value is the averaged one.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -140,6 +150,10 @@ pub struct ChainOptions {
     pub depth: usize,
     /// Average over the 7 possible unknown pieces after the last known one.
     pub expectimax: bool,
+    /// With `expectimax`: average only for this many first placements, those whose best
+    /// chains are best without the unknown piece (see "Finalists" in the module
+    /// documentation); `None`: for every first placement. At least 1.
+    pub expectimax_finalists: Option<usize>,
     /// Skip placements that end the game under the decision's game-over rule (under the
     /// simulation rule: after which the next piece, any of the 7 after the last known piece,
     /// cannot spawn).
@@ -164,6 +178,7 @@ impl Default for ChainOptions {
         ChainOptions {
             depth: 1,
             expectimax: false,
+            expectimax_finalists: None,
             no_suicide: false,
             filter: None,
         }
@@ -175,6 +190,7 @@ impl fmt::Debug for ChainOptions {
         f.debug_struct("ChainOptions")
             .field("depth", &self.depth)
             .field("expectimax", &self.expectimax)
+            .field("expectimax_finalists", &self.expectimax_finalists)
             .field("no_suicide", &self.no_suicide)
             .field("filter", &self.filter.as_ref().map(|_| "…"))
             .finish()
@@ -300,6 +316,8 @@ pub struct LookaheadChain {
     ends: Vec<bool>,
     /// The last known piece's placements that the no-suicide rule keeps, when it skips some.
     kept: Vec<Placement>,
+    /// The finalists' indices (see [`ChainOptions::expectimax_finalists`]).
+    finalists: Vec<usize>,
 }
 
 impl LookaheadChain {
@@ -312,6 +330,10 @@ impl LookaheadChain {
             options.depth >= 1,
             "a lookahead chain needs depth 1 or more"
         );
+        assert!(
+            options.expectimax_finalists != Some(0),
+            "expectimax needs 1 finalist or more"
+        );
         let levels = options.depth + usize::from(options.expectimax);
         LookaheadChain {
             levels: (0..levels).map(|_| Placements::new()).collect(),
@@ -321,6 +343,7 @@ impl LookaheadChain {
             link_values: Vec::new(),
             ends: Vec::new(),
             kept: Vec::new(),
+            finalists: Vec::new(),
             options,
         }
     }
@@ -427,6 +450,12 @@ impl LookaheadChain {
         if known == 0 {
             return None;
         }
+        // With finalists, a first round without the unknown piece ranks the first placements
+        // (it needs their exact values: the report), then the finalists are averaged.
+        let finalists = self
+            .options
+            .expectimax_finalists
+            .filter(|_| self.options.expectimax);
         let mut walk = Walk {
             searcher,
             evaluator,
@@ -443,12 +472,28 @@ impl LookaheadChain {
             context,
             canonical: false,
             tied: false,
-            purpose,
-            hint,
+            purpose: if finalists.is_some() {
+                Purpose::Analyse
+            } else {
+                purpose
+            },
+            hint: hint.filter(|_| finalists.is_none()),
             seed: f64::INFINITY,
+            expectimax: self.options.expectimax && finalists.is_none(),
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
+        if let Some(count) = finalists {
+            walk.final_round(
+                &mut self.levels[..levels],
+                board,
+                count,
+                &mut self.finalists,
+            );
+            if purpose == Purpose::Decide {
+                walk.report.clear();
+            }
+        }
         let (value, index) = walk.best?;
         if walk.tied && known >= 2 && !walk.searcher.unordered_search_keeps_order() {
             // Another chain ties with the best: which of them is the first depends on the
@@ -560,6 +605,9 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     /// When deciding: the value of a chain the walk will offer, so that its cost bounds the
     /// best one's from the start (+∞ when none).
     seed: f64,
+    /// Whether chains are averaged over the unknown piece now (with finalists, not in the
+    /// first round).
+    expectimax: bool,
 }
 
 /// What a search is for.
@@ -738,11 +786,46 @@ where
         best
     }
 
+    /// The second round with finalists (see "Finalists" in the module documentation): the
+    /// `count` first placements whose best chains the first round (`report`) ranks first,
+    /// the earlier first among equals, are walked again in their order with the chains
+    /// averaged over the unknown piece, and the best of those becomes the best chain.
+    fn final_round(
+        &mut self,
+        levels: &mut [Placements],
+        board: &Board,
+        count: usize,
+        finalists: &mut Vec<usize>,
+    ) {
+        let report: &[PlacementValue] = self.report;
+        finalists.clear();
+        finalists.extend((0..report.len()).filter(|&index| report[index].value.is_some()));
+        // Equal chains in the order of their first placements (an unstable sort with the
+        // index as the last key: no buffer to allocate).
+        finalists.sort_unstable_by(|&one, &other| {
+            let value = |index: usize| report[index].value.expect("kept: it has a value");
+            value(one).ranking(&value(other)).then(one.cmp(&other))
+        });
+        finalists.truncate(count);
+        finalists.sort_unstable();
+        self.expectimax = true;
+        self.best = None;
+        self.tied = false;
+        self.best_chain.clear();
+        let (here, deeper) = levels
+            .split_first_mut()
+            .expect("one placement buffer per level");
+        for &index in finalists.iter() {
+            self.first_index = index;
+            self.follow(deeper, board, here.as_slice()[index]);
+        }
+    }
+
     /// Whether the last known piece's values come from one call of the evaluator
     /// ([`Walk::last_level`]): without filter and expectimax.
     #[inline]
     fn batches_last_level(&self) -> bool {
-        !self.options.expectimax && self.options.filter.is_none()
+        !self.expectimax && self.options.filter.is_none()
     }
 
     /// The cost a last-piece chain must stay at or below to matter when deciding: the best
@@ -860,7 +943,7 @@ where
         }
         self.records.push(record);
         let value = if last_known {
-            let value = if self.options.expectimax {
+            let value = if self.expectimax {
                 self.unknown_level(&mut deeper[0], &next)
             } else {
                 self.evaluate(&next)
