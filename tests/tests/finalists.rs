@@ -20,10 +20,10 @@ use tetris_tests::grow_board;
 fn best_of(report: &[PlacementValue], indices: &[usize]) -> Option<usize> {
     let mut best: Option<(usize, ChainValue)> = None;
     for &index in indices {
-        if let Some(value) = report[index].value {
-            if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
-                best = Some((index, value));
-            }
+        if let Some(value) = report[index].value
+            && best.is_none_or(|(_, best)| value.is_better_than(&best))
+        {
+            best = Some((index, value));
         }
     }
     best.map(|(index, _)| index)
