@@ -175,10 +175,13 @@ fn nes_json(
         seed,
         start_level: StartLevel::try_from(start_level).map_err(value_error)?,
         to_level,
+        // The line cap and the HTML page are the CLI's for now.
+        max_lines: None,
         tap_rate: TapRate::try_from(tap_rate).map_err(value_error)?,
         game_over: game_over_rule(game_over)?,
         inputs: values::input_model(inputs).map_err(value_error)?,
         run: run_options(jobs, shard, out)?,
+        html: None,
     }
     .check()
     .map_err(value_error)?;
