@@ -558,11 +558,13 @@ fn help_explains_every_option() {
         "--seed",
         "--start-level",
         "--to-level",
+        "--max-lines",
         "--tap-rate",
         "--inputs",
         "--jobs",
         "--out",
         "--json",
+        "--html",
     ] {
         assert!(help.contains(option), "--help lacks {option}");
     }
