@@ -96,6 +96,8 @@ BAD = [
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, start_level=30), nes("--start-level", "30"), "--start-level 30 is outside 0..=29"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, start_level=29), nes("--start-level", "29"), "--to-level 29 must be above --start-level 29"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=19), nes("--to-level", "19"), "--to-level 19 must be above --start-level 19"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, max_lines=0), nes("--max-lines", "0"), "--max-lines must be at least 1"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, max_lines=230), nes("--max-lines", "230"), "the games already end at the transition to level 29 after 230 lines"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=300), nes("--to-level", "300"), "at most 255"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, game_over="literature"), nes("--game-over", "literature"), "the literature rule is the one-piece game's"),
     Bad(lambda: ta.nes("column-drop+nes-plateau", games=2, seed=1, game_over="console"), ["nes", "column-drop+nes-plateau", "--games", "2", "--seed", "1", "--game-over", "console"], "ignores gravity and cannot play the console rule"),
