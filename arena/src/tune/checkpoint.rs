@@ -677,6 +677,7 @@ fn play_candidate(
         let result = play_nes_game(
             &mut strategy,
             plateau,
+            None,
             2,
             tetris_core::InputModel::TwoThumb,
             &interrupt::interrupted,
