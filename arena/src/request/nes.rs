@@ -249,6 +249,8 @@ impl CheckedNes {
                 Ok(match played {
                     Some(result) => {
                         progress.add_score(result.score);
+                        // The `progress:` lines count pieces too (they said 0 before).
+                        progress.add_pieces(result.pieces);
                         TaskOutcome::Done(result)
                     }
                     None => TaskOutcome::Stopped,
