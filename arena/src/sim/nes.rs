@@ -293,8 +293,9 @@ pub fn play_nes_game(
         }
         let board = *game.board();
         let pieces = [game.current(), game.next()];
-        // The level may change within a game (not from 19 to 28, but from other levels), so
-        // the timing is the current level's, decision by decision.
+        // The gravity may change within a game (from 18 at level 19, at 29, and from low
+        // levels often; not between 19 and 28), so the timing is the current level's,
+        // decision by decision.
         let context = if gravity_aware {
             DecisionContext {
                 frame_timing: Some(game.frame_timing(tap_rate, inputs)),
