@@ -384,8 +384,6 @@ impl ElAshi {
         let lowest_pivot_row = first
             .piece
             .lowest_pivot_row(first.rotation, run.board.height());
-        // With bounds: the lock heights from which the run's bound alone is above `to_beat`,
-        // and the bound at the lowest of them, which stands in for all of them.
         for &placement in placements {
             let own_lock_height = u32::from((lowest_pivot_row - placement.y) as u8);
             let Some(placed) = run.piece_columns.placed(&placement, run.row_mask) else {
@@ -461,6 +459,7 @@ impl ElAshi {
     /// cost's sum without the `wells`, `holes` and `column_transitions` terms.
     #[inline(always)]
     fn quick_bound(&self, run: &Run<'_>, lock_height: f64, row_transitions: u32) -> f64 {
+        // `values[1]` weighs `lock_height`, `values[5]` `row_transitions` (FEATURE_NAMES).
         run.cleared_term + self.values[1] * lock_height + self.values[5] * row_transitions as f64
     }
 
