@@ -1,6 +1,7 @@
 //! What results mean: summaries and tests over games, per-piece statistics, and how a strategy
 //! judges a position.
 
+pub mod decision_time;
 pub mod features;
 pub mod nes;
 pub mod pieces;
