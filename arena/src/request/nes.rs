@@ -1,11 +1,11 @@
 //! The request for an NES plateau run (`arena nes`): one strategy plays N frame-accurate NES
 //! games.
 
-use tetris_core::{GameOverRule, InputModel, PieceState, Searcher};
+use tetris_core::{GameOverRule, InputModel, PieceState, Searcher, Timeline};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
-use crate::request::values::{GameCount, StartLevel, TapRate};
+use crate::request::values::{GameCount, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Finished, Progress, TaskOutcome};
@@ -26,8 +26,8 @@ pub struct NesRequest {
     pub start_level: StartLevel,
     /// A game stops when a line clear takes the level here (above the start, at most 255).
     pub to_level: u64,
-    /// Frames between two presses of one thumb.
-    pub tap_rate: TapRate,
+    /// The player's input-frame timeline (`--tap-rate T` is `X` and T − 1 dots).
+    pub timeline: Timeline,
     /// The game-over rule (`None`: console for a gravity-aware searcher, else simulation).
     pub game_over: Option<GameOverRule>,
     /// The player's input model.
@@ -149,7 +149,7 @@ impl NesRequest {
             seed: self.seed,
             start_level: start.get(),
             stop_level: self.to_level as u8,
-            tap_rate: self.tap_rate.get(),
+            timeline: self.timeline,
             game_over_rule,
             inputs: self.inputs,
         };
@@ -184,7 +184,7 @@ impl CheckedNes {
                 let played = play_nes_game(
                     strategy,
                     settings.game_settings(game),
-                    settings.tap_rate,
+                    settings.timeline,
                     settings.inputs,
                     stop,
                 )?;

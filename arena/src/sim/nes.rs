@@ -31,7 +31,7 @@ use web_time::Instant;
 use serde::{Deserialize, Serialize};
 use tetris_core::{
     Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
-    NesGameSettings, NesLock, NesScore,
+    NesGameSettings, NesLock, NesScore, Timeline,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -68,8 +68,8 @@ pub struct NesRunSettings {
     pub start_level: u8,
     /// The level whose reaching ends a game.
     pub stop_level: u8,
-    /// The player's tap rate (frames between presses of one thumb).
-    pub tap_rate: u8,
+    /// The player's input-frame timeline (a tap rate T is `X` and T − 1 dots).
+    pub timeline: Timeline,
     /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
     /// (`crate::request::nes::nes_game_over_rule`).
     pub game_over_rule: GameOverRule,
@@ -168,7 +168,7 @@ pub struct NesGameResult {
 }
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
-/// documentation for the rules). `tap_rate` and `inputs` are told to gravity-aware searchers.
+/// documentation for the rules). `timeline` and `inputs` are told to gravity-aware searchers.
 /// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
 /// returned.
 ///
@@ -178,7 +178,7 @@ pub struct NesGameResult {
 pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
-    tap_rate: u8,
+    timeline: Timeline,
     inputs: InputModel,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
@@ -203,7 +203,7 @@ pub fn play_nes_game(
         // the timing is the current level's, decision by decision.
         let context = if gravity_aware {
             DecisionContext {
-                frame_timing: Some(game.frame_timing(tap_rate, inputs)),
+                frame_timing: Some(game.frame_timing(timeline, inputs)),
                 entry_delay: game.is_first_piece(),
                 game_over_rule: settings.game_over_rule,
             }
@@ -301,17 +301,24 @@ mod tests {
             seed: 1,
             game_over_rule: GameOverRule::Console,
         };
-        play_nes_game(&mut strategy, settings, 8, InputModel::Article, &|| false)
-            .unwrap()
-            .unwrap();
+        let timeline: Timeline = "X.......X.X...".parse().unwrap();
+        play_nes_game(
+            &mut strategy,
+            settings,
+            timeline,
+            InputModel::Article,
+            &|| false,
+        )
+        .unwrap()
+        .unwrap();
         // Level 19 (2 frames per row, docs/spec/rules.md) for every decision, since the game stops as
-        // soon as the level turns 20; the tap rate and input model as given. (The decision's
+        // soon as the level turns 20; the timeline and input model as given. (The decision's
         // context is what the searcher is told, call by call.)
         assert_eq!(
             strategy.last_context().frame_timing,
             Some(FrameTiming {
                 frames_per_row: 2,
-                tap_rate: 8,
+                timeline,
                 inputs: InputModel::Article,
             })
         );
@@ -326,9 +333,15 @@ mod tests {
             seed: 3,
             game_over_rule: GameOverRule::Simulation,
         };
-        let played = play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| false)
-            .unwrap()
-            .unwrap();
+        let played = play_nes_game(
+            &mut strategy,
+            settings,
+            Timeline::THIRTY_HZ,
+            InputModel::TwoThumb,
+            &|| false,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(played.pieces, played.clears.iter().sum::<u64>());
         let rows: u64 = (1..5).map(|rows| rows as u64 * played.clears[rows]).sum();
         assert_eq!(rows, u64::from(played.lines));
@@ -347,7 +360,14 @@ mod tests {
         }
         // Stopping before the first piece abandons the game.
         assert_eq!(
-            play_nes_game(&mut strategy, settings, 2, InputModel::TwoThumb, &|| true).unwrap(),
+            play_nes_game(
+                &mut strategy,
+                settings,
+                Timeline::THIRTY_HZ,
+                InputModel::TwoThumb,
+                &|| true
+            )
+            .unwrap(),
             None
         );
     }

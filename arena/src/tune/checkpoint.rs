@@ -677,7 +677,7 @@ fn play_candidate(
         let result = play_nes_game(
             &mut strategy,
             plateau,
-            2,
+            tetris_core::Timeline::THIRTY_HZ,
             tetris_core::InputModel::TwoThumb,
             &interrupt::interrupted,
         )?;
