@@ -52,13 +52,18 @@
 //! its next press starts (0 at the spawn); a press sets its cooldown to g_p − 1 and its phase
 //! to p + 1 (mod n). The article's model: the wait counts down to press frame number p (the
 //! timeline's `X` number p), and a press frame starts the wait g_p − 1 for the next one. So a
-//! state also holds the two phases (`shift_phase`, `rotate_phase`; equal under the article's
-//! model), cooldowns run over `0..S` with S the longest gap, and the phases are part of a
-//! state's group (states compared by dominance have the same phases: a state with a shorter
+//! state also holds the two phases (each in the high bits of its thumb's byte,
+//! `shift_thumb` and `rotate_thumb`, whose low bits are the cooldown; equal under the
+//! article's model), cooldowns run over `0..S` with S the longest gap, and the phases are part
+//! of a state's group (states compared by dominance have the same phases: a state with a shorter
 //! cooldown and the same phase can do whatever the other can, as before; across phases that
 //! is not so). A uniform timeline has n = 1 and every phase 0, so its states, their numbering,
 //! the order they are visited in and so every placement and path are those of the tap rate
-//! before timelines existed. The table of gaps is `Gaps`. A press counts only when it moves or
+//! before timelines existed; the hot steps (`Gamepad::expand`, `Gamepad::expand_article`,
+//! `Gamepad::visit`) have a `MIXED` const parameter whose false copy, used for a uniform
+//! timeline, leaves the phases out of its arithmetic, so that the tap rate's search costs
+//! what it did (a first version that always kept them cost 4.3 % more instructions in a whole
+//! NES game, callgrind). The table of gaps is `Gaps`. A press counts only when it moves or
 //! turns the piece (a blocked press is not tried, as above): under a mixed timeline a press
 //! against the wall would advance the thumb's phase, which a player could use to reach a
 //! short gap sooner; the search models a player who presses only to move the piece
@@ -198,18 +203,40 @@ struct FrameState {
     fall_timer: u8,
     /// 0 with Down released, else the game's soft-drop counter (1 or 2).
     down: u8,
-    /// Frames the Left/Right thumb must still wait before its next press.
-    shift_cooldown: u8,
-    /// Frames the A/B thumb must still wait before its next press.
-    rotate_cooldown: u8,
+    /// The Left/Right thumb: the frames it must still wait before its next press (its
+    /// cooldown, the low 4 bits) and its phase in the timeline's gaps (the high 4 bits: its
+    /// next press starts gap number phase; always 0 for a uniform timeline, so that the byte
+    /// is the cooldown alone, as before timelines existed). Under the article's model, the
+    /// wait for the next press frame and the number of that press frame's `X`.
+    shift_thumb: u8,
+    /// The A/B thumb, as `shift_thumb` (the same byte under the article's model).
+    rotate_thumb: u8,
     /// Frames of the first piece's entry delay still to come (0 outside it).
     delay_left: u8,
-    /// The Left/Right thumb's place in the timeline's gaps: its next press starts gap number
-    /// `shift_phase` (always 0 for a uniform timeline). Under the article's model, the index
-    /// of the `X` the wait counts down to (and `rotate_phase` the same).
-    shift_phase: u8,
-    /// The A/B thumb's place in the timeline's gaps, as `shift_phase`.
-    rotate_phase: u8,
+}
+
+/// The cooldown bits of a thumb's byte (`FrameState::shift_thumb`); the phase is above them.
+const WAIT_BITS: u8 = 0x0F;
+
+/// Whether a thumb must still wait. With `MIXED` false (a uniform timeline, phase 0) the byte
+/// is the cooldown.
+#[inline(always)]
+const fn waiting<const MIXED: bool>(thumb: u8) -> bool {
+    if MIXED {
+        thumb & WAIT_BITS != 0
+    } else {
+        thumb != 0
+    }
+}
+
+/// A thumb after a frame without its press: one frame less to wait, the phase kept.
+#[inline(always)]
+const fn rest<const MIXED: bool>(thumb: u8) -> u8 {
+    if waiting::<MIXED>(thumb) {
+        thumb - 1
+    } else {
+        thumb
+    }
 }
 
 /// One visited state in breadth-first order.
@@ -308,14 +335,13 @@ const ARTICLE_INPUTS: [FrameInput; 5] = [
 const MAX_GAPS: usize = tetris_core::Timeline::MAX_FRAMES / 2;
 
 /// A timeline's gaps as the search steps through them (see "Input timelines" in the design
-/// note): a thumb in phase p that presses waits `cooldown_after[p]` more frames and goes on to
-/// phase `next[p]`. A uniform timeline of tap rate T has one phase, with cooldown T − 1.
+/// note): a thumb in phase p that presses waits gap p − 1 more frames and goes on to phase
+/// p + 1 (wrapping). A uniform timeline of tap rate T has one phase, with cooldown T − 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Gaps {
-    /// Per phase, its gap less one: the cooldown after a press in that phase.
-    cooldown_after: [u8; MAX_GAPS],
-    /// Per phase, the next one (p + 1, wrapping to 0).
-    next: [u8; MAX_GAPS],
+    /// Per phase, the thumb's byte after a press in it: the gap less one (the cooldown) in
+    /// the low bits, the next phase in the high bits ([`WAIT_BITS`]).
+    after_press: [u8; MAX_GAPS],
     /// The number of phases (the timeline's gaps).
     count: u8,
     /// Cooldown values run over `0..slots`: the longest gap.
@@ -325,11 +351,10 @@ struct Gaps {
 impl Gaps {
     /// The one gap of tap rate `tap_rate`.
     const fn uniform(tap_rate: u8) -> Gaps {
-        let mut cooldown_after = [0; MAX_GAPS];
-        cooldown_after[0] = tap_rate - 1;
+        let mut after_press = [0; MAX_GAPS];
+        after_press[0] = tap_rate - 1;
         Gaps {
-            cooldown_after,
-            next: [0; MAX_GAPS],
+            after_press,
             count: 1,
             slots: tap_rate,
         }
@@ -338,28 +363,45 @@ impl Gaps {
     /// The gaps of `timeline`.
     fn new(timeline: tetris_core::Timeline) -> Gaps {
         let mut gaps = Gaps {
-            cooldown_after: [0; MAX_GAPS],
-            next: [0; MAX_GAPS],
+            after_press: [0; MAX_GAPS],
             count: timeline.gap_count(),
             slots: timeline.longest_gap(),
         };
         for (phase, gap) in timeline.gaps().enumerate() {
-            gaps.cooldown_after[phase] = gap - 1;
-            gaps.next[phase] = ((phase + 1) % usize::from(gaps.count)) as u8;
+            let next = ((phase + 1) % usize::from(gaps.count)) as u8;
+            gaps.after_press[phase] = (gap - 1) | next << 4;
         }
         gaps
     }
 
-    /// The (cooldown, phase) of a thumb after it presses in `phase`.
+    /// A thumb's byte after it presses (`MIXED` false: phase 0, the only one).
+    #[inline(always)]
+    fn press_thumb<const MIXED: bool>(&self, thumb: u8) -> u8 {
+        self.after_press[if MIXED { usize::from(thumb >> 4) } else { 0 }]
+    }
+
+    /// Under the article's input model, the thumbs' byte after a frame from `thumb`: a press
+    /// frame (wait 0) starts the wait for the next one whether or not anything is pressed on
+    /// it, any other frame counts the wait down.
+    #[inline(always)]
+    fn article_wait<const MIXED: bool>(&self, thumb: u8) -> u8 {
+        if waiting::<MIXED>(thumb) {
+            thumb - 1
+        } else {
+            self.press_thumb::<MIXED>(thumb)
+        }
+    }
+
+    /// The (cooldown, phase) of a thumb after it presses in `phase` (the flood's words keep
+    /// them apart).
     #[inline(always)]
     fn after_press(&self, phase: u8) -> (u8, u8) {
-        let phase = usize::from(phase) % MAX_GAPS;
-        (self.cooldown_after[phase], self.next[phase])
+        let thumb = self.after_press[usize::from(phase) % MAX_GAPS];
+        (thumb & WAIT_BITS, thumb >> 4)
     }
 
     /// Under the article's input model, the (wait, phase) after a frame that started `wait`
-    /// frames before press frame number `phase` (wait 0: the frame was that press frame):
-    /// press frames come at the timeline's `X` whether or not anything is pressed on them.
+    /// frames before press frame number `phase` (wait 0: the frame was that press frame).
     #[inline(always)]
     fn next_press_wait(&self, wait: u8, phase: u8) -> (u8, u8) {
         if wait == 0 {
@@ -565,10 +607,14 @@ impl Gamepad {
     /// entry-delay groups come after all the others. The thumbs' phases are the most
     /// significant part after the entry delay (all 0 for a uniform timeline, which numbers its
     /// states as before timelines existed).
-    #[inline]
-    fn group_index(&self, state: &FrameState) -> usize {
-        let phases = usize::from(state.shift_phase) * usize::from(self.gaps.count)
-            + usize::from(state.rotate_phase);
+    #[inline(always)]
+    fn group_index<const MIXED: bool>(&self, state: &FrameState) -> usize {
+        let phases = if MIXED {
+            usize::from(state.shift_thumb >> 4) * usize::from(self.gaps.count)
+                + usize::from(state.rotate_thumb >> 4)
+        } else {
+            0
+        };
         if state.delay_left > 0 {
             let position = ((phases * usize::from(ENTRY_DELAY_FRAMES)
                 + usize::from(state.delay_left - 1))
@@ -618,9 +664,9 @@ impl Gamepad {
                 return None;
             }
             next.x += input.shift;
-            (next.shift_cooldown, next.shift_phase) = self.gaps.after_press(state.shift_phase);
+            next.shift_thumb = self.gaps.press_thumb::<true>(state.shift_thumb);
         } else {
-            next.shift_cooldown = state.shift_cooldown.saturating_sub(1);
+            next.shift_thumb = rest::<true>(state.shift_thumb);
         }
         if input.turn != Turn::None {
             let turned = if input.turn == Turn::Clockwise {
@@ -632,18 +678,15 @@ impl Gamepad {
                 return None;
             }
             next.rotation = turned;
-            (next.rotate_cooldown, next.rotate_phase) = self.gaps.after_press(state.rotate_phase);
+            next.rotate_thumb = self.gaps.press_thumb::<true>(state.rotate_thumb);
         } else {
-            next.rotate_cooldown = state.rotate_cooldown.saturating_sub(1);
+            next.rotate_thumb = rest::<true>(state.rotate_thumb);
         }
         if article {
             // The fixed schedule: both counts are the frames to the next press frame, and a
             // press frame starts a new wait whether or not it pressed anything.
-            let (wait, phase) = self
-                .gaps
-                .next_press_wait(state.shift_cooldown, state.shift_phase);
-            (next.shift_cooldown, next.rotate_cooldown) = (wait, wait);
-            (next.shift_phase, next.rotate_phase) = (phase, phase);
+            let wait = self.gaps.article_wait::<true>(state.shift_thumb);
+            (next.shift_thumb, next.rotate_thumb) = (wait, wait);
         }
         let mut fall_timer = if state.delay_left > 0 {
             // The game's fall timer counts every frame since the spawn.
@@ -697,12 +740,26 @@ impl Gamepad {
     /// no placement and no shortest path). Branch-free: the node is always written after the
     /// list's last one and counted only when new.
     /// `DROPPED` says which list (a constant at every hot call site, so the choice costs
-    /// nothing there).
+    /// nothing there); `MIXED` false says the timeline is uniform (every phase 0), which saves
+    /// the phases' arithmetic on the hot path (true is right for every timeline).
     #[inline(always)]
-    fn visit<const DROPPED: bool>(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
-        let group_start = self.group_index(&state) * self.group_bits;
-        let pair = usize::from(state.shift_cooldown) * usize::from(self.gaps.slots)
-            + usize::from(state.rotate_cooldown);
+    fn visit<const DROPPED: bool, const MIXED: bool>(
+        &mut self,
+        state: FrameState,
+        parent: u32,
+        buttons: Buttons,
+    ) {
+        let group_start = self.group_index::<MIXED>(&state) * self.group_bits;
+        let (shift_wait, rotate_wait) = if MIXED {
+            (
+                state.shift_thumb & WAIT_BITS,
+                state.rotate_thumb & WAIT_BITS,
+            )
+        } else {
+            (state.shift_thumb, state.rotate_thumb)
+        };
+        let pair =
+            usize::from(shift_wait) * usize::from(self.gaps.slots) + usize::from(rotate_wait);
         let (word, offset) = (group_start / 64, group_start % 64);
         let group = self.visited[word] >> offset;
         let new = group & self.dominating[pair] == 0;
@@ -770,11 +827,9 @@ impl Gamepad {
             rotation: 0,
             fall_timer: 0,
             down: 0,
-            shift_cooldown: 0,
-            rotate_cooldown: 0,
+            shift_thumb: 0,
+            rotate_thumb: 0,
             delay_left: if entry_delay { ENTRY_DELAY_FRAMES } else { 0 },
-            shift_phase: 0,
-            rotate_phase: 0,
         }
     }
 
@@ -787,7 +842,7 @@ impl Gamepad {
         entry_delay: bool,
         mut layer_starts: Option<&mut Vec<u32>>,
     ) {
-        self.visit::<false>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
+        self.visit::<false, true>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
         self.append_next_layer();
         let mut layer = 0..self.queue.len();
         while !layer.is_empty() {
@@ -908,9 +963,19 @@ impl Gamepad {
     #[inline]
     fn expand_any(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         if state.delay_left == 0 && !self.generic_steps {
-            match self.search_timing.inputs {
-                InputModel::TwoThumb => self.expand(piece, parent, state, drops_only),
-                InputModel::Article => self.expand_article(piece, parent, state, drops_only),
+            match (self.search_timing.inputs, self.gaps.count > 1) {
+                (InputModel::TwoThumb, false) => {
+                    self.expand::<false>(piece, parent, state, drops_only)
+                }
+                (InputModel::TwoThumb, true) => {
+                    self.expand::<true>(piece, parent, state, drops_only)
+                }
+                (InputModel::Article, false) => {
+                    self.expand_article::<false>(piece, parent, state, drops_only)
+                }
+                (InputModel::Article, true) => {
+                    self.expand_article::<true>(piece, parent, state, drops_only)
+                }
             }
         } else {
             self.expand_generic(piece, parent, state, drops_only);
@@ -926,8 +991,8 @@ impl Gamepad {
             InputModel::Article => &ARTICLE_INPUTS,
         };
         for &input in inputs {
-            if (input.shift != 0 && state.shift_cooldown != 0)
-                || (input.turn != Turn::None && state.rotate_cooldown != 0)
+            if (input.shift != 0 && waiting::<true>(state.shift_thumb))
+                || (input.turn != Turn::None && waiting::<true>(state.rotate_thumb))
                 || (input.turn == Turn::Clockwise && turns < 4)
                 || (input.turn == Turn::Counterclockwise && turns < 2)
             {
@@ -939,9 +1004,9 @@ impl Gamepad {
                     let dropped = next.y > state.y;
                     if dropped || !drops_only {
                         if dropped {
-                            self.visit::<true>(next, parent, input.buttons());
+                            self.visit::<true, true>(next, parent, input.buttons());
                         } else {
-                            self.visit::<false>(next, parent, input.buttons());
+                            self.visit::<false, true>(next, parent, input.buttons());
                         }
                     }
                 }
@@ -955,16 +1020,20 @@ impl Gamepad {
     /// [`Gamepad::expand_generic`]: on a press frame nothing, B, A, Left or Right (each only
     /// when legal), on the frames between nothing; Down released, so only gravity drops.
     #[inline]
-    fn expand_article(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
+    fn expand_article<const MIXED: bool>(
+        &mut self,
+        piece: Piece,
+        parent: u32,
+        state: FrameState,
+        drops_only: bool,
+    ) {
         let timer = state.fall_timer + 1;
         let drops = timer >= self.search_timing.frames_per_row;
         if drops_only && !drops {
             return;
         }
-        let (wait, phase) = self
-            .gaps
-            .next_press_wait(state.shift_cooldown, state.shift_phase);
-        let presses: &[FrameInput] = if state.shift_cooldown == 0 {
+        let wait = self.gaps.article_wait::<MIXED>(state.shift_thumb);
+        let presses: &[FrameInput] = if !waiting::<MIXED>(state.shift_thumb) {
             &ARTICLE_INPUTS
         } else {
             &ARTICLE_INPUTS[..1]
@@ -990,17 +1059,15 @@ impl Gamepad {
                 rotation,
                 fall_timer: if drops { 0 } else { timer },
                 down: 0,
-                shift_cooldown: wait,
-                rotate_cooldown: wait,
+                shift_thumb: wait,
+                rotate_thumb: wait,
                 delay_left: 0,
-                shift_phase: phase,
-                rotate_phase: phase,
             };
             if !drops {
-                self.visit::<false>(next, parent, buttons);
+                self.visit::<false, MIXED>(next, parent, buttons);
             } else if self.fits(x, y + 1, rotation) {
                 next.y += 1;
-                self.visit::<true>(next, parent, buttons);
+                self.visit::<true, MIXED>(next, parent, buttons);
             } else {
                 self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
@@ -1012,7 +1079,13 @@ impl Gamepad {
     /// the inputs share (the drop rule, the legality of each shift and turn) done once: this
     /// loop is the search's hot path.
     #[inline]
-    fn expand(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
+    fn expand<const MIXED: bool>(
+        &mut self,
+        piece: Piece,
+        parent: u32,
+        state: FrameState,
+        drops_only: bool,
+    ) {
         let timer = state.fall_timer + 1;
         let gravity = timer >= self.search_timing.frames_per_row;
         // (Down phase after the frame, whether the frame drops) with Down released, then held.
@@ -1022,12 +1095,12 @@ impl Gamepad {
             1 => (2, gravity),
             _ => (1, true),
         };
-        let shift_rest = state.shift_cooldown.saturating_sub(1);
-        let rotate_rest = (state.rotate_cooldown.saturating_sub(1), state.rotate_phase);
-        let rotate_pressed = self.gaps.after_press(state.rotate_phase);
+        let shift_rest = rest::<MIXED>(state.shift_thumb);
+        let rotate_rest = rest::<MIXED>(state.rotate_thumb);
+        let rotate_pressed = self.gaps.press_thumb::<MIXED>(state.rotate_thumb);
         // The turns in input order (none, B, A), each as (rotation after, button, rotation
-        // cooldown and phase after); the first `turn_count` may be pressed (two orientations:
-        // B only; the O and a rotation thumb still waiting: none).
+        // thumb after); the first `turn_count` may be pressed (two orientations: B only; the O
+        // and a rotation thumb still waiting: none).
         let turn_options = [
             (state.rotation, Buttons::NONE, rotate_rest),
             (
@@ -1038,17 +1111,17 @@ impl Gamepad {
             (piece.clockwise(state.rotation), Buttons::A, rotate_pressed),
         ];
         let turn_count = match piece.orientation_count() {
-            _ if state.rotate_cooldown != 0 => 1,
+            _ if waiting::<MIXED>(state.rotate_thumb) => 1,
             4 => 3,
             2 => 2,
             _ => 1,
         };
         let (phase, turns) = ((timer, shift_rest), &turn_options[..turn_count]);
         if !drops_only || gravity {
-            self.expand_phase::<false>(parent, &state, released, phase, turns);
+            self.expand_phase::<false, MIXED>(parent, &state, released, phase, turns);
         }
         if !drops_only || held.1 {
-            self.expand_phase::<true>(parent, &state, held, phase, turns);
+            self.expand_phase::<true, MIXED>(parent, &state, held, phase, turns);
         }
     }
 
@@ -1056,26 +1129,26 @@ impl Gamepad {
     /// shift or both) or held (true: nothing or a turn), in input order. The first pair is (the
     /// Down phase after the frame, whether it drops), the second (the fall timer after a frame
     /// that does not drop, the shift cooldown after a frame without a shift); `turns` are the
-    /// turns that may be pressed as (rotation, button, rotation cooldown after). `DOWN` is a
+    /// turns that may be pressed as (rotation, button, rotation thumb after). `DOWN` is a
     /// const parameter so that each of the two copies knows its buttons and whether it may
-    /// shift.
+    /// shift; `MIXED` as in [`Gamepad::visit`].
     #[inline(always)]
-    fn expand_phase<const DOWN: bool>(
+    fn expand_phase<const DOWN: bool, const MIXED: bool>(
         &mut self,
         parent: u32,
         state: &FrameState,
         (down_phase, drops): (u8, bool),
         (timer, shift_rest): (u8, u8),
-        turns: &[(u8, Buttons, (u8, u8))],
+        turns: &[(u8, Buttons, u8)],
     ) {
         // The shifts in input order (none, Left, Right) as (column step, button).
         const SHIFTS: [(i8, Buttons); 3] =
             [(0, Buttons::NONE), (-1, Buttons::LEFT), (1, Buttons::RIGHT)];
-        let shift_pressed = self.gaps.after_press(state.shift_phase);
+        let shift_pressed = self.gaps.press_thumb::<MIXED>(state.shift_thumb);
         let y = state.y;
         let down_button = if DOWN { Buttons::DOWN } else { Buttons::NONE };
         // Never a shift with Down held, nor while the shift thumb waits.
-        let shift_count = if DOWN || state.shift_cooldown != 0 {
+        let shift_count = if DOWN || waiting::<MIXED>(state.shift_thumb) {
             1
         } else {
             3
@@ -1085,14 +1158,12 @@ impl Gamepad {
             if shift != 0 && !self.fits(x, y, state.rotation) {
                 continue;
             }
-            let (shift_cooldown, shift_phase) = if shift != 0 {
+            let shift_thumb = if shift != 0 {
                 shift_pressed
             } else {
-                (shift_rest, state.shift_phase)
+                shift_rest
             };
-            for (turn, &(rotation, turn_button, (rotate_cooldown, rotate_phase))) in
-                turns.iter().enumerate()
-            {
+            for (turn, &(rotation, turn_button, rotate_thumb)) in turns.iter().enumerate() {
                 if turn != 0 && !self.fits(x, y, rotation) {
                     continue;
                 }
@@ -1103,21 +1174,19 @@ impl Gamepad {
                     rotation,
                     fall_timer: if drops { 0 } else { timer },
                     down: down_phase,
-                    shift_cooldown,
-                    rotate_cooldown,
+                    shift_thumb,
+                    rotate_thumb,
                     delay_left: 0,
-                    shift_phase,
-                    rotate_phase,
                 };
                 // The same ending as `expand_article`'s, written out in both: as a shared
                 // `#[inline(always)]` method it cost 4.6 % more instructions in a whole
                 // NES game (callgrind), the bounds checks of the legal-word lookup no
                 // longer folded into the shift's.
                 if !drops {
-                    self.visit::<false>(next, parent, buttons);
+                    self.visit::<false, MIXED>(next, parent, buttons);
                 } else if self.fits(x, y + 1, rotation) {
                     next.y += 1;
-                    self.visit::<true>(next, parent, buttons);
+                    self.visit::<true, MIXED>(next, parent, buttons);
                 } else {
                     self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                 }
