@@ -1,5 +1,5 @@
-//! The HTML pages: `arena replay --html`, `arena play --html [--features]` and `arena
-//! tournament --html` write one self-contained file each; a broken or tampered replay gets an
+//! The HTML pages: `arena replay --html`, `arena play --html [--features]`, `arena
+//! tournament --html` and `arena nes --html` write one self-contained file each; a broken or tampered replay gets an
 //! `error:` line and no page; and the pages work in headless Chromium
 //! (`the_pages_work_in_headless_chromium` runs `tests/browser/test_pages.py`).
 
@@ -399,6 +399,56 @@ fn the_tournament_page_holds_its_tables_and_every_plot_inline() {
         let losses: u64 = rest[..rest.find('"').unwrap()].parse().unwrap();
         assert!(wins + losses <= 6);
     }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_nes_page_holds_the_text_reports_figures() {
+    let folder = scratch_folder("html", "nes");
+    let page_file = folder.join("nes.html");
+    let args = [
+        "column-drop+nes-plateau@2",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--start-level",
+        "18",
+        "--to-level",
+        "20",
+    ];
+    let plain = succeed("nes", &args);
+    let mut with_page = args.to_vec();
+    with_page.extend(["--html", text(&page_file)]);
+    let printed = succeed("nes", &with_page);
+    // The same report but for the wall time.
+    let without_wall = |text: &str| text[..text.find("Wall time").unwrap()].to_string();
+    assert_eq!(without_wall(&printed), without_wall(&plain));
+    let page = fs::read_to_string(&page_file).unwrap();
+    assert_self_contained(&page);
+    assert!(!page.contains("<script"), "the report needs no script");
+    // Every figure of the text's two tables is a row of the page's.
+    let figures = &plain[plain.find("\n\n").unwrap()..plain.find("Wall time").unwrap()];
+    for line in figures.lines().filter(|line| line.contains("  ")) {
+        let mut cells = line
+            .split("  ")
+            .map(str::trim)
+            .filter(|cell| !cell.is_empty());
+        let name = cells.next().unwrap();
+        if name == "score (capped)" {
+            continue;
+        }
+        for value in cells {
+            assert!(
+                page.contains(&format!(">{value}</td>")),
+                "the page lacks {name}: {value}"
+            );
+        }
+    }
+    assert!(page.contains("<th>Seeds</th><td>game k (0-based) uses seed 1 + k"));
+    // One row per game in the games table, which follows the figures.
+    let games = &page[page.find("<h2>Games</h2>").unwrap()..];
+    assert_eq!(games.matches("<tr>").count(), 1 + 3);
     fs::remove_dir_all(&folder).unwrap();
 }
 

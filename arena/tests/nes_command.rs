@@ -357,12 +357,12 @@ fn the_csv_file_has_one_row_per_game() {
     assert_eq!(
         lines[0],
         "game,seed,score,line_clear_points,lines,level,pieces,frames,no_clears,singles,\
-         doubles,triples,tetrises,end,seconds"
+         doubles,triples,tetrises,end,points_before_level_29,seconds"
     );
     assert_eq!(lines.len(), 1 + 8);
     for (line, game) in lines[1..].iter().zip(json["games"].as_array().unwrap()) {
         let fields: Vec<&str> = line.split(',').collect();
-        assert_eq!(fields.len(), 15);
+        assert_eq!(fields.len(), 16);
         for (column, key) in [
             (0, "game"),
             (1, "seed"),
@@ -382,7 +382,13 @@ fn the_csv_file_has_one_row_per_game() {
             );
         }
         assert_eq!(fields[13], game["end"].as_str().unwrap());
-        assert!(fields[14].parse::<f64>().unwrap() >= 0.0);
+        // Games that stop at level 20 never reach 29: all their points are before it.
+        assert_eq!(
+            fields[14].parse::<u64>().unwrap(),
+            game["points_before_level_29"]
+        );
+        assert_eq!(game["points_before_level_29"], game["line_clear_points"]);
+        assert!(fields[15].parse::<f64>().unwrap() >= 0.0);
     }
     // Only the two results: no temporary file left beside them.
     assert_eq!(fs::read_dir(&folder).unwrap().count(), 2);
@@ -447,6 +453,9 @@ fn bad_inputs_exit_2_with_one_error_line() {
     let folder = scratch_folder("bad");
     let bad_extension = folder.join("games.txt");
     let missing_folder = folder.join("missing/games.json");
+    let html_in_folder = folder.join("games.html");
+    let json_in_folder = folder.join("games.json");
+    let missing_folder_html = folder.join("missing/games.html");
     let base = ["--games", "1", "--seed", "1", "--to-level", "20"];
     let cases: Vec<Vec<&str>> = vec![
         vec!["nope+nes-plateau"],
@@ -458,6 +467,32 @@ fn bad_inputs_exit_2_with_one_error_line() {
         vec!["column-drop+nes-plateau", "--tap-rate", "9"],
         vec!["column-drop+nes-plateau", "--start-level", "20"],
         vec!["column-drop+nes-plateau", "--start-level", "29"],
+        vec!["column-drop+nes-plateau", "--start-level", "30"],
+        // A cap of no lines; a cap at or past the stop level's 140 lines from 19.
+        vec!["column-drop+nes-plateau", "--max-lines", "0"],
+        vec!["column-drop+nes-plateau", "--max-lines", "140"],
+        vec!["column-drop+nes-plateau", "--max-lines", "-3"],
+        vec!["column-drop+nes-plateau", "--max-lines", "ten"],
+        // The page of a shard, a page in a missing folder, a page over the results file.
+        vec![
+            "column-drop+nes-plateau",
+            "--shard",
+            "0/2",
+            "--html",
+            html_in_folder.to_str().unwrap(),
+        ],
+        vec![
+            "column-drop+nes-plateau",
+            "--html",
+            missing_folder_html.to_str().unwrap(),
+        ],
+        vec![
+            "column-drop+nes-plateau",
+            "--out",
+            json_in_folder.to_str().unwrap(),
+            "--html",
+            json_in_folder.to_str().unwrap(),
+        ],
         vec!["column-drop+nes-plateau", "--start-level", "-1"],
         vec!["column-drop+nes-plateau", "--jobs", "0"],
         vec![
@@ -507,7 +542,8 @@ fn bad_inputs_exit_2_with_one_error_line() {
     ] {
         assert_one_error_line(args);
     }
-    assert!(!bad_extension.exists() && !missing_folder.exists());
+    assert!(!bad_extension.exists() && !missing_folder.exists() && !html_in_folder.exists());
+    assert!(!json_in_folder.exists());
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -522,12 +558,14 @@ fn help_explains_every_option() {
         "--seed",
         "--start-level",
         "--to-level",
+        "--max-lines",
         "--tap-rate",
         "--timeline",
         "--inputs",
         "--jobs",
         "--out",
         "--json",
+        "--html",
     ] {
         assert!(help.contains(option), "--help lacks {option}");
     }
@@ -693,6 +731,303 @@ fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
     let merged = common::run_json("merge", &[part_0, part_1]);
     assert_eq!(merged["settings"]["inputs"], "article");
     assert_eq!(merged["summary"], article["summary"]);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// The `p`th percentile of `values` by linear interpolation between the closest ranks
+/// (docs/nes-benchmark.md: h = (N − 1) p / 100 on the values sorted ascending).
+fn percentile(values: &[u64], p: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    let h = (sorted.len() - 1) as f64 * p / 100.0;
+    let (low, high) = (h.floor() as usize, h.ceil() as usize);
+    sorted[low] as f64 + (h - h.floor()) * (sorted[high] as f64 - sorted[low] as f64)
+}
+
+#[test]
+fn start_18_runs_report_betatetris_figures_in_json_csv_and_html() {
+    // Four depth-2 column-drop games from level 18 to the transition to 31 (250 lines),
+    // capped at 235 lines: level 19 comes at 130 lines and 29 at 230 (docs/spec/nes-facts.md §4).
+    let folder = scratch_folder("betatetris");
+    let (json_path, csv_path, html_path) = (
+        folder.join("games.json"),
+        folder.join("games.csv"),
+        folder.join("games.html"),
+    );
+    let args = [
+        "column-drop+nes-plateau@2",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--start-level",
+        "18",
+        "--to-level",
+        "31",
+        "--max-lines",
+        "235",
+    ];
+    fn with<'a>(args: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [args, extra].concat()
+    }
+    let json = nes_json(&with(&args, &["--out", json_path.to_str().unwrap()]));
+    let csv_output = nes(&with(
+        &args,
+        &[
+            "--out",
+            csv_path.to_str().unwrap(),
+            "--html",
+            html_path.to_str().unwrap(),
+        ],
+    ));
+    assert!(csv_output.status.success());
+    let file: Value = serde_json::from_str(&fs::read_to_string(&json_path).unwrap()).unwrap();
+    let games = file["games"].as_array().unwrap();
+    let settings = &json["settings"];
+    assert_eq!(settings["start_level"], 18);
+    assert_eq!(settings["max_lines"], 235);
+    assert_eq!(settings["stop_level_lines"], 250);
+    assert!(
+        settings["end_rule"]
+            .as_str()
+            .unwrap()
+            .contains("235 to 238 lines")
+    );
+
+    // Each game against the same seed stopped at the transition to 29: a game that got there
+    // has, before 29, exactly that game's points; every game ends by a top-out, the cap
+    // (235 to 238 lines) or never the stop level (250 lines are past the cap).
+    let to_29 = nes_json(&[
+        "column-drop+nes-plateau@2",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--start-level",
+        "18",
+        "--out",
+        folder.join("to-29.json").to_str().unwrap(),
+    ]);
+    assert_eq!(to_29["settings"]["stop_level_lines"], 230);
+    let to_29: Value =
+        serde_json::from_str(&fs::read_to_string(folder.join("to-29.json")).unwrap()).unwrap();
+    for (game, short) in games.iter().zip(to_29["games"].as_array().unwrap()) {
+        let lines = game["lines"].as_u64().unwrap();
+        let level = game["level"].as_u64().unwrap();
+        // The console's levels from 18: 18 below 130 lines, then one more every 10.
+        let expected_level = if lines < 130 {
+            18
+        } else {
+            19 + (lines - 130) / 10
+        };
+        assert_eq!(level, expected_level, "{game}");
+        match game["end"].as_str().unwrap() {
+            "line-cap" => assert!((235..=238).contains(&lines), "{game}"),
+            "top-out" => assert!(lines < 235, "{game}"),
+            end => panic!("end {end}: {game}"),
+        }
+        if level >= 29 {
+            assert_eq!(short["end"], "stop-level");
+            assert_eq!(game["points_before_level_29"], short["line_clear_points"]);
+            assert!(game["line_clear_points"].as_u64() >= short["line_clear_points"].as_u64());
+        } else {
+            assert_eq!(game["points_before_level_29"], game["line_clear_points"]);
+        }
+    }
+
+    // The summary's new figures, recomputed from the games listed.
+    let summary = &json["summary"];
+    let count = games.len() as f64;
+    let share = |level: u64| {
+        games
+            .iter()
+            .filter(|game| game["level"].as_u64().unwrap() >= level)
+            .count() as f64
+            / count
+    };
+    assert_eq!(summary["share_reaching_level_19"], share(19));
+    assert_eq!(summary["share_reaching_level_29"], share(29));
+    // Level 39 is past the stop level: not measured.
+    assert_eq!(summary["share_reaching_level_39"], Value::Null);
+    let column = |key: &str| -> Vec<u64> {
+        games
+            .iter()
+            .map(|game| game[key].as_u64().unwrap())
+            .collect()
+    };
+    let before_29 = column("points_before_level_29");
+    let mean = before_29.iter().sum::<u64>() as f64 / count;
+    assert!((summary["mean_points_before_level_29"].as_f64().unwrap() - mean).abs() < 1e-6);
+    for (key, values) in [
+        ("points_before_level_29_percentiles", &before_29),
+        (
+            "line_clear_points_percentiles",
+            &column("line_clear_points"),
+        ),
+        ("score_percentiles", &column("score")),
+    ] {
+        for p in [1, 5, 25, 50] {
+            let value = summary[key][format!("p{p}")].as_f64().unwrap();
+            let expected = percentile(values, f64::from(p));
+            assert!(
+                (value - expected).abs() < 1e-6,
+                "{key} p{p}: {value} != {expected}"
+            );
+        }
+    }
+    let capped = games
+        .iter()
+        .filter(|game| game["end"] == "line-cap")
+        .count();
+    assert_eq!(summary["reached_line_cap"], capped);
+    let lines = column("lines").iter().sum::<u64>() as f64 / count;
+    assert!((summary["mean_lines"].as_f64().unwrap() - lines).abs() < 1e-9);
+
+    // The CSV's points before 29 are the JSON's.
+    let csv = fs::read_to_string(&csv_path).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|line| line.split(',').collect()).collect();
+    assert_eq!(rows[0][14], "points_before_level_29");
+    for (row, game) in rows[1..].iter().zip(games) {
+        assert_eq!(
+            row[14].parse::<u64>().unwrap(),
+            game["points_before_level_29"]
+        );
+        assert_eq!(row[13], game["end"].as_str().unwrap());
+    }
+
+    // The text and the page show the same figures.
+    let text = String::from_utf8(nes(&args).stdout).unwrap();
+    let reached_29 = format!(
+        "{:.1}% ({} of 4)",
+        100.0 * share(29),
+        (share(29) * 4.0).round()
+    );
+    assert!(text.contains("reached level 29"), "{text}");
+    assert!(text.contains(&reached_29), "{text}");
+    assert!(text.contains("or at 235 lines (line cap)"), "{text}");
+    let page = fs::read_to_string(&html_path).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("default-src 'none'"));
+    assert!(page.contains(&reached_29), "{page}");
+    assert!(page.contains("points before level 29"));
+    // Every game is a row of the page's games table: game, seed, score, line-clear points
+    // and points before 29 (with thousands separators), lines, level.
+    for game in games {
+        let grouped = |key: &str| {
+            let digits = game[key].as_u64().unwrap().to_string();
+            let mut grouped = String::new();
+            for (index, digit) in digits.chars().enumerate() {
+                if index > 0 && (digits.len() - index) % 3 == 0 {
+                    grouped.push(',');
+                }
+                grouped.push(digit);
+            }
+            grouped
+        };
+        let row = format!(
+            "<tr><td class=\"number\">{}</td><td class=\"number\">{}</td><td \
+             class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td><td \
+             class=\"number\">{}</td><td class=\"number\">{}</td>",
+            game["game"],
+            game["seed"],
+            grouped("score"),
+            grouped("line_clear_points"),
+            grouped("points_before_level_29"),
+            game["lines"],
+            game["level"]
+        );
+        assert!(page.contains(&row), "{row} not in {page}");
+    }
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn shards_merge_the_new_figures_and_refuse_different_end_rules() {
+    let folder = scratch_folder("merge-ends");
+    let path = |name: &str| folder.join(name).to_str().unwrap().to_string();
+    let base = [
+        "column-drop+nes-plateau",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--start-level",
+        "18",
+        "--to-level",
+        "20",
+    ];
+    let shard = |number: &str, out: &str, cap: Option<&str>| {
+        let mut args = base.to_vec();
+        args.extend(["--shard", number, "--out", out]);
+        if let Some(cap) = cap {
+            args.extend(["--max-lines", cap]);
+        }
+        let output = nes(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let (part_0, part_1) = (path("part-0.json"), path("part-1.json"));
+    shard("0/2", &part_0, Some("100"));
+    shard("1/2", &part_1, None);
+    assert_eq!(
+        common::fail("merge", &[&part_0, &part_1]),
+        format!(
+            "error: merge: {part_1} has different settings from {part_0}: max_lines null vs \
+             100"
+        )
+    );
+    shard("1/2", &part_1, Some("100"));
+    let merged = common::run_json("merge", &[&part_0, &part_1]);
+    let mut whole_args = base.to_vec();
+    whole_args.extend(["--max-lines", "100"]);
+    let whole = nes_json(&whole_args);
+    assert_eq!(merged["summary"], whole["summary"]);
+    assert_eq!(merged["settings"]["max_lines"], 100);
+    assert!(merged["summary"]["points_before_level_29_percentiles"]["p50"].is_number());
+
+    // Parts written before the points before level 29 were recorded: a run that stops by
+    // level 29 merges (all its points are before 29), one past 29 is refused.
+    let forget_points_before_29 = |part: &str| {
+        let mut value: Value = serde_json::from_str(&fs::read_to_string(part).unwrap()).unwrap();
+        for result in value["results"].as_array_mut().unwrap() {
+            result
+                .as_object_mut()
+                .unwrap()
+                .remove("points_before_level_29");
+        }
+        fs::write(part, value.to_string()).unwrap();
+    };
+    forget_points_before_29(&part_0);
+    forget_points_before_29(&part_1);
+    let older = common::run_json("merge", &[&part_0, &part_1]);
+    assert_eq!(older["summary"], whole["summary"]);
+    let past_29 = path("past-29.json");
+    let output = nes(&[
+        "column-drop+nes-plateau",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--to-level",
+        "30",
+        "--shard",
+        "0/1",
+        "--out",
+        &past_29,
+    ]);
+    assert!(output.status.success());
+    forget_points_before_29(&past_29);
+    assert_eq!(
+        common::fail("merge", &[&past_29]),
+        format!(
+            "error: merge: {past_29}: its games do not record their points before level 29, \
+             which a run past level 29 needs: play it again"
+        )
+    );
     fs::remove_dir_all(&folder).unwrap();
 }
 

@@ -671,8 +671,22 @@ fn merge_refuses_parts_that_contradict_their_own_settings() {
             "game 1: a score of 118780, not its 118800 line-clear points capped at 999,999".into(),
         ),
         (
-            Box::new(|part| part["settings"]["start_level"] = 29.into()),
-            "its settings say start level 29, above 28".into(),
+            Box::new(|part| part["settings"]["start_level"] = 30.into()),
+            "its settings say start level 30, above 29".into(),
+        ),
+        (
+            Box::new(|part| part["settings"]["max_lines"] = 140.into()),
+            "its settings say line cap 140, not from 1 to below the stop level's lines".into(),
+        ),
+        (
+            Box::new(|part| part["results"][1]["end"] = "line-cap".into()),
+            "game 1: it ended by line-cap but its settings have no line cap".into(),
+        ),
+        (
+            Box::new(|part| part["results"][1]["points_before_level_29"] = 20.into()),
+            "game 1: 20 points before level 29, which its level 19 and its 118800 line-clear \
+             points contradict"
+                .into(),
         ),
     ];
     for (index, (edit, why)) in cases.iter().enumerate() {

@@ -106,6 +106,30 @@
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
 //! values, ties and report.
 //!
+//! # Deciding ([`LookaheadChain::decide_in`])
+//!
+//! A player needs the choice, not every first placement's best chain. Then the last known
+//! piece's values go through [`Evaluator::last_link_values_to_beat`] with the best chain's
+//! cost so far (when that chain is complete and not rejected): the evaluator may give a chain
+//! that certainly costs more, and whose rule is `Neutral`, a cheaper lower bound above that
+//! cost instead of its exact value. Such a chain is worse than the best either way and ties
+//! with nothing, so the choice, its value, the best chain and the tie walk are the same as
+//! [`LookaheadChain::best_in`]'s; only the per-first-placement report, which would need the
+//! exact values, is not kept. The lower the cost to beat, the more stand-ins: so the chains
+//! through the last decision's second placement (which went on to this piece) are walked
+//! first, once, for their best cost, and the walk in order starts with that cost to beat (it
+//! offers those chains again, so the best chain costs at most that).
+//!
+//! # Finalists ([`ChainOptions::expectimax_finalists`])
+//!
+//! Averaging over the unknown piece multiplies the work by 7 searches and their placements
+//! for every chain. With finalists, the chain first ranks the first placements as without
+//! expectimax (their best chains' values: the report), then walks only the `K` best of them
+//! again (the earlier first among equals, walked in their order) with every chain averaged
+//! over the unknown piece, and plays the best of those. `K` at least the number of first
+//! placements gives the plain expectimax choice. The report is the first round's (values
+//! without the unknown piece); the choice's value is the averaged one.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -126,6 +150,10 @@ pub struct ChainOptions {
     pub depth: usize,
     /// Average over the 7 possible unknown pieces after the last known one.
     pub expectimax: bool,
+    /// With `expectimax`: average only for this many first placements, those whose best
+    /// chains are best without the unknown piece (see "Finalists" in the module
+    /// documentation); `None`: for every first placement. At least 1.
+    pub expectimax_finalists: Option<usize>,
     /// Skip placements that end the game under the decision's game-over rule (under the
     /// simulation rule: after which the next piece, any of the 7 after the last known piece,
     /// cannot spawn).
@@ -150,6 +178,7 @@ impl Default for ChainOptions {
         ChainOptions {
             depth: 1,
             expectimax: false,
+            expectimax_finalists: None,
             no_suicide: false,
             filter: None,
         }
@@ -161,6 +190,7 @@ impl fmt::Debug for ChainOptions {
         f.debug_struct("ChainOptions")
             .field("depth", &self.depth)
             .field("expectimax", &self.expectimax)
+            .field("expectimax_finalists", &self.expectimax_finalists)
             .field("no_suicide", &self.no_suicide)
             .field("filter", &self.filter.as_ref().map(|_| "…"))
             .finish()
@@ -286,6 +316,8 @@ pub struct LookaheadChain {
     ends: Vec<bool>,
     /// The last known piece's placements that the no-suicide rule keeps, when it skips some.
     kept: Vec<Placement>,
+    /// The finalists' indices (see [`ChainOptions::expectimax_finalists`]).
+    finalists: Vec<usize>,
 }
 
 impl LookaheadChain {
@@ -298,6 +330,10 @@ impl LookaheadChain {
             options.depth >= 1,
             "a lookahead chain needs depth 1 or more"
         );
+        assert!(
+            options.expectimax_finalists != Some(0),
+            "expectimax needs 1 finalist or more"
+        );
         let levels = options.depth + usize::from(options.expectimax);
         LookaheadChain {
             levels: (0..levels).map(|_| Placements::new()).collect(),
@@ -307,6 +343,7 @@ impl LookaheadChain {
             link_values: Vec::new(),
             ends: Vec::new(),
             kept: Vec::new(),
+            finalists: Vec::new(),
             options,
         }
     }
@@ -356,13 +393,69 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
+        self.search(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            context,
+            Purpose::Analyse,
+        )
+    }
+
+    /// [`LookaheadChain::best_in`] for a player that only needs the choice: the same choice,
+    /// value and best chain, but [`LookaheadChain::first_placement_values`] is left empty,
+    /// which lets the evaluator skip the exact value of a last-piece chain that cannot beat
+    /// the best so far ([`Evaluator::last_link_values_to_beat`]; see "Deciding" in the module
+    /// documentation).
+    pub fn decide_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.search(searcher, evaluator, board, pieces, context, Purpose::Decide)
+    }
+
+    /// [`LookaheadChain::best_in`] or [`LookaheadChain::decide_in`], by `purpose`.
+    fn search<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+        purpose: Purpose,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
         self.records.clear();
+        // The last search's best chain went on to this piece: when deciding, its placement
+        // gives an early cost to beat (see `Walk::find_cost_to_beat`).
+        let hint = match (purpose, self.best_chain.get(1)) {
+            (Purpose::Decide, Some(&next)) if pieces.first() == Some(&next.piece) => Some(next),
+            _ => None,
+        };
         self.best_chain.clear();
         self.report.clear();
         let known = pieces.len().min(self.options.depth);
         if known == 0 {
             return None;
         }
+        // With finalists, a first round without the unknown piece ranks the first placements
+        // (it needs their exact values: the report), then the finalists are averaged.
+        let finalists = self
+            .options
+            .expectimax_finalists
+            .filter(|_| self.options.expectimax);
         let mut walk = Walk {
             searcher,
             evaluator,
@@ -379,14 +472,33 @@ impl LookaheadChain {
             context,
             canonical: false,
             tied: false,
+            purpose: if finalists.is_some() {
+                Purpose::Analyse
+            } else {
+                purpose
+            },
+            hint: hint.filter(|_| finalists.is_none()),
+            seed: f64::INFINITY,
+            expectimax: self.options.expectimax && finalists.is_none(),
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
+        if let Some(count) = finalists {
+            walk.final_round(
+                &mut self.levels[..levels],
+                board,
+                count,
+                &mut self.finalists,
+            );
+            if purpose == Purpose::Decide {
+                walk.report.clear();
+            }
+        }
         let (value, index) = walk.best?;
         if walk.tied && known >= 2 && !walk.searcher.unordered_search_keeps_order() {
             // Another chain ties with the best: which of them is the first depends on the
             // later pieces' order, so walk the best first placement's chains again in it.
-            let placement = walk.report[index].placement;
+            let placement = self.levels[0].as_slice()[index];
             walk.best = None;
             walk.canonical = true;
             walk.first_index = index;
@@ -451,7 +563,8 @@ impl LookaheadChain {
     }
 
     /// For every placement of the current piece in the last search, in the searcher's order,
-    /// the best chain starting with it (see [`LookaheadChain::analyze_all`]).
+    /// the best chain starting with it (see [`LookaheadChain::analyze_all`]); empty after
+    /// [`LookaheadChain::decide_in`].
     pub fn first_placement_values(&self) -> &[PlacementValue] {
         &self.report
     }
@@ -484,6 +597,26 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     canonical: bool,
     /// Whether a chain offered since the best was last replaced ties with it.
     tied: bool,
+    /// Whether the report is kept, or only the choice is needed.
+    purpose: Purpose,
+    /// When deciding: a placement of the current piece likely to be good (the last search's
+    /// best chain's second placement), whose best chain is found first for its cost.
+    hint: Option<Placement>,
+    /// When deciding: the value of a chain the walk will offer, so that its cost bounds the
+    /// best one's from the start (+∞ when none).
+    seed: f64,
+    /// Whether chains are averaged over the unknown piece now (with finalists, not in the
+    /// first round).
+    expectimax: bool,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The choice and every first placement's best chain ([`LookaheadChain::best_in`]).
+    Analyse,
+    /// The choice only ([`LookaheadChain::decide_in`]).
+    Decide,
 }
 
 impl<S, E> Walk<'_, S, E>
@@ -509,11 +642,11 @@ where
             let options = self.context.later_piece_options();
             self.searcher.search_unordered(board, piece, options, here);
         }
-        if level + 1 == self.pieces.len()
-            && !self.options.expectimax
-            && self.options.filter.is_none()
-        {
+        if level + 1 == self.pieces.len() && self.batches_last_level() {
             return self.last_level(here, board);
+        }
+        if level == 0 {
+            self.find_cost_to_beat(here, deeper, board);
         }
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
@@ -526,7 +659,7 @@ where
                     best = Some(value);
                 }
             }
-            if level == 0 {
+            if level == 0 && self.purpose == Purpose::Analyse {
                 self.report.push(PlacementValue { placement, value });
             }
         }
@@ -535,8 +668,10 @@ where
 
     /// [`Walk::known_level`] for the last known piece without filter or expectimax: the
     /// evaluator values every placement the no-suicide rule (if on) keeps in one call
-    /// ([`Evaluator::last_link_values`]), and the best chain's record is rebuilt only when
-    /// one of them beats the best so far. The same values, best chain, ties and report as
+    /// ([`Evaluator::last_link_values`]; when deciding, [`Evaluator::last_link_values_to_beat`],
+    /// see "Deciding" in the module documentation), and the best chain's record is rebuilt
+    /// only when one of them beats the best so far. The same values, best chain, ties and
+    /// report as
     /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
     /// as there).
     fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
@@ -559,8 +694,19 @@ where
         } else {
             all
         };
-        self.evaluator
-            .last_link_values(board, self.records, valued, self.link_values);
+        match self.purpose {
+            Purpose::Analyse => {
+                self.evaluator
+                    .last_link_values(board, self.records, valued, self.link_values)
+            }
+            Purpose::Decide => self.evaluator.last_link_values_to_beat(
+                board,
+                self.records,
+                valued,
+                self.cost_to_beat(),
+                self.link_values,
+            ),
+        }
         let value_of = |link: &LinkValue| ChainValue {
             length: level + 1,
             unknown_pieces_lost: 0,
@@ -568,7 +714,7 @@ where
             cost: link.cost,
         };
         let unskipped = all.iter().zip(self.link_values.iter());
-        if level == 0 {
+        if level == 0 && self.purpose == Purpose::Analyse {
             // One pass of exact size (a depth-1 chain's report is every leaf).
             if skips {
                 let mut links = self.link_values.iter();
@@ -590,6 +736,8 @@ where
                         value: Some(value_of(link)),
                     }));
             }
+        }
+        if level == 0 {
             if let Some(last) = all.len().checked_sub(1) {
                 self.first_index = last;
             }
@@ -636,6 +784,100 @@ where
             self.best_chain.push(placement);
         }
         best
+    }
+
+    /// The second round with finalists (see "Finalists" in the module documentation): the
+    /// `count` first placements whose best chains the first round (`report`) ranks first,
+    /// the earlier first among equals, are walked again in their order with the chains
+    /// averaged over the unknown piece, and the best of those becomes the best chain.
+    fn final_round(
+        &mut self,
+        levels: &mut [Placements],
+        board: &Board,
+        count: usize,
+        finalists: &mut Vec<usize>,
+    ) {
+        let report: &[PlacementValue] = self.report;
+        finalists.clear();
+        finalists.extend((0..report.len()).filter(|&index| report[index].value.is_some()));
+        // Equal chains in the order of their first placements (an unstable sort with the
+        // index as the last key: no buffer to allocate).
+        finalists.sort_unstable_by(|&one, &other| {
+            let value = |index: usize| report[index].value.expect("kept: it has a value");
+            value(one).ranking(&value(other)).then(one.cmp(&other))
+        });
+        finalists.truncate(count);
+        finalists.sort_unstable();
+        self.expectimax = true;
+        self.best = None;
+        self.tied = false;
+        self.best_chain.clear();
+        let (here, deeper) = levels
+            .split_first_mut()
+            .expect("one placement buffer per level");
+        for &index in finalists.iter() {
+            self.first_index = index;
+            self.follow(deeper, board, here.as_slice()[index]);
+        }
+    }
+
+    /// Whether the last known piece's values come from one call of the evaluator
+    /// ([`Walk::last_level`]): without filter and expectimax.
+    #[inline]
+    fn batches_last_level(&self) -> bool {
+        !self.expectimax && self.options.filter.is_none()
+    }
+
+    /// The cost a last-piece chain must stay at or below to matter when deciding: the best
+    /// chain's so far, or the seed's when lower (see [`Walk::find_cost_to_beat`]). Only a
+    /// complete chain that is not rejected counts: a chain whose rule is `Neutral` and cost
+    /// is above its cost is then worse than it, and ties with nothing.
+    #[inline]
+    fn cost_to_beat(&self) -> f64 {
+        match self.best {
+            Some((best, _)) if self.counts_as_cost_to_beat(&best) => best.cost.min(self.seed),
+            _ => self.seed,
+        }
+    }
+
+    /// Whether a chain of `value` bounds the best chain's cost (see [`Walk::cost_to_beat`]).
+    #[inline]
+    fn counts_as_cost_to_beat(&self, value: &ChainValue) -> bool {
+        value.length == self.pieces.len()
+            && value.unknown_pieces_lost == 0
+            && value.rule != ChainRule::Reject
+    }
+
+    /// When deciding with an evaluator that gives stand-ins (`hint` is only set then) and
+    /// the last level is batched (where the stand-ins come from): walks the chains through the
+    /// hinted placement of the current piece, if it is among `here`, before the others, and
+    /// keeps their best cost as the seed of [`Walk::cost_to_beat`]; then forgets that walk.
+    /// The walk in order offers those chains again, so the seed is the cost of a chain it
+    /// offers and the best chain costs at most that: from the first placement on, chains
+    /// that cost more can be given stand-ins. What the walk in order decides is unchanged.
+    /// The hint is usually the best or nearly (the last decision saw the same board with
+    /// this piece as its preview), so this costs one placement's chains and saves most
+    /// exact values of the others.
+    fn find_cost_to_beat(&mut self, here: &Placements, deeper: &mut [Placements], board: &Board) {
+        let Some(hint) = self.hint else {
+            return;
+        };
+        if !self.batches_last_level() || !self.evaluator.gives_stand_ins() {
+            return;
+        }
+        let Some(index) = here.iter().position(|&placement| placement == hint) else {
+            return;
+        };
+        self.first_index = index;
+        self.follow(deeper, board, hint);
+        if let Some((best, _)) = self.best {
+            if self.counts_as_cost_to_beat(&best) {
+                self.seed = best.cost;
+            }
+        }
+        self.best = None;
+        self.tied = false;
+        self.best_chain.clear();
     }
 
     /// Fills `ends` with whether each of `all`, the last known piece's placements on `board`,
@@ -701,7 +943,7 @@ where
         }
         self.records.push(record);
         let value = if last_known {
-            let value = if self.options.expectimax {
+            let value = if self.expectimax {
                 self.unknown_level(&mut deeper[0], &next)
             } else {
                 self.evaluate(&next)

@@ -195,6 +195,31 @@ pub trait Evaluator {
             out.push(link_value_by_locking(self, board, records, placement));
         }
     }
+
+    /// Whether [`Evaluator::last_link_values_to_beat`] may give stand-ins (default: no). A
+    /// deciding chain then spends one placement's chains on finding a low cost to beat early.
+    fn gives_stand_ins(&self) -> bool {
+        false
+    }
+
+    /// [`Evaluator::last_link_values`] for a caller that only needs the chains that can beat
+    /// a best chain of `to_beat` cost (a lookahead chain that decides and keeps no report).
+    /// For each placement, in order, `out` gets either its exact value or, when the chain's
+    /// rule is `Neutral` and its cost is certainly above `to_beat`, a stand-in
+    /// `LinkValue { rule: Neutral, cost }` with `to_beat < cost ≤` the exact cost: a lower
+    /// bound the evaluator found cheaper than the value. A stand-in ranks below the best
+    /// chain exactly as the exact value would, so no decision changes. The default gives
+    /// every exact value.
+    fn last_link_values_to_beat(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        _to_beat: f64,
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.last_link_values(board, records, placements, out);
+    }
 }
 
 /// What an evaluator says of one chain: its rule and its cost (see

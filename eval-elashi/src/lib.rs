@@ -379,7 +379,28 @@ impl Evaluator for ElAshi {
     ) {
         with_popcount(
             #[inline(always)]
-            || self.last_link_values_by_columns(board, records, placements, out),
+            || self.last_link_values_by_columns(board, records, placements, f64::INFINITY, out),
+        )
+    }
+
+    /// Yes when no weight is negative (the bounds need it).
+    fn gives_stand_ins(&self) -> bool {
+        self.values.iter().all(|&weight| weight >= 0.0)
+    }
+
+    /// [`Evaluator::last_link_values`] where a placement whose cost bound is above `to_beat`
+    /// gets the bound (module `last_link`, "Deciding").
+    fn last_link_values_to_beat(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        to_beat: f64,
+        out: &mut Vec<LinkValue>,
+    ) {
+        with_popcount(
+            #[inline(always)]
+            || self.last_link_values_by_columns(board, records, placements, to_beat, out),
         )
     }
 }

@@ -135,10 +135,10 @@ fn tournament_json(
     )
 }
 
-/// `arena nes STRATEGY --json` with these options: the CLI's report with every game; with
-/// `shard` (and `out`) the shard's part, written.
+/// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`): the CLI's
+/// report with every game; with `shard` (and `out`) the shard's part, written.
 #[pyfunction]
-#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None))]
+#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None))]
 #[allow(clippy::too_many_arguments)]
 fn nes_json(
     py: Python<'_>,
@@ -153,6 +153,7 @@ fn nes_json(
     jobs: Option<u64>,
     shard: Option<&str>,
     out: Option<PathBuf>,
+    max_lines: Option<u64>,
 ) -> PyResult<String> {
     let _made_by = MadeBy::scope(python_call!(
         py,
@@ -168,6 +169,7 @@ fn nes_json(
         jobs = jobs,
         shard = shard,
         out = out_text(&out),
+        max_lines = max_lines,
     ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
@@ -175,10 +177,13 @@ fn nes_json(
         seed,
         start_level: StartLevel::try_from(start_level).map_err(value_error)?,
         to_level,
+        max_lines,
         timeline: TapRate::try_from(tap_rate).map_err(value_error)?.timeline(),
         game_over: game_over_rule(game_over)?,
         inputs: values::input_model(inputs).map_err(value_error)?,
         run: run_options(jobs, shard, out)?,
+        // The page is the CLI's: a Python caller has the report itself.
+        html: None,
     }
     .check()
     .map_err(value_error)?;

@@ -175,6 +175,22 @@ def test_an_nes_run_is_the_clis():
     assert compared == _without_timing(expected)
 
 
+def test_a_capped_nes_run_from_18_is_the_clis():
+    options = ["--games", "3", "--seed", "1", "--start-level", "18", "--to-level", "31"]
+    options += ["--max-lines", "235"]
+    expected = arena_json("nes", "column-drop+nes-plateau@2", *options, "--json", "--jobs", "1")
+    got = ta.nes(
+        "column-drop+nes-plateau@2", games=3, seed=1, start_level=18, to_level=31, jobs=1, max_lines=235
+    )
+    expected.pop("games", None)
+    compared = {key: got[key] for key in expected if key not in ("timing", "made_by")}
+    assert compared == _without_timing(expected)
+    assert got["settings"]["max_lines"] == 235
+    for game in got["games"]:
+        assert game["end"] in ("top-out", "line-cap")
+        assert game["lines"] < 235 or game["end"] == "line-cap"
+
+
 def test_a_statistics_run_is_the_clis():
     options = ["--pieces", "3000", "--seed", "4", "--board-height", "10", "--row", "top"]
     expected = arena_json("stats", "column-drop+dellacherie", *options, "--json")
@@ -221,7 +237,8 @@ def test_every_report_names_the_call_that_made_it(tmp_path):
     nes = ta.nes("column-drop+nes-plateau", games=1, seed=1, to_level=20, jobs=1)
     assert nes["made_by"] == _made_by(
         "tetris_arena.nes(strategy='column-drop+nes-plateau', games=1, seed=1, start_level=19, "
-        "to_level=20, tap_rate=2, game_over=None, inputs='two-thumb', jobs=1, shard=None, out=None)"
+        "to_level=20, tap_rate=2, game_over=None, inputs='two-thumb', jobs=1, shard=None, out=None, "
+        "max_lines=None)"
     )
     stats = ta.stats("column-drop+elashi", pieces=40, seed=3, board_height=8)
     assert stats["made_by"] == _made_by(

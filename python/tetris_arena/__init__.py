@@ -269,9 +269,11 @@ def nes(
     jobs: Optional[int] = None,
     shard: Optional[str] = None,
     out: Optional[str] = None,
+    max_lines: Optional[int] = None,
 ) -> Dict[str, Any]:
     """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
-    (the report with every game). ``out`` and ``shard`` as for ``tournament``."""
+    (the report with every game). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
+    is ``--max-lines`` (a game also ends when a line clear takes its lines to it)."""
     return json.loads(
         _native.nes_json(
             strategy,
@@ -285,6 +287,7 @@ def nes(
             jobs,
             shard,
             _path(out),
+            max_lines,
         )
     )
 

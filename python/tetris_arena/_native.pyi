@@ -66,6 +66,7 @@ def nes_json(
     jobs: Optional[int],
     shard: Optional[str] = None,
     out: Optional[str] = None,
+    max_lines: Optional[int] = None,
 ) -> str: ...
 def stats_json(
     strategy: str,

@@ -226,6 +226,28 @@ macro_rules! evaluators {
                     })+
                 }
             }
+
+            fn gives_stand_ins(&self) -> bool {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::gives_stand_ins(engine),)+
+                }
+            }
+
+            #[inline]
+            fn last_link_values_to_beat(
+                &self,
+                board: &Board,
+                records: &mut Vec<PlacementRecord>,
+                placements: &[Placement],
+                to_beat: f64,
+                out: &mut Vec<LinkValue>,
+            ) {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::last_link_values_to_beat(
+                        engine, board, records, placements, to_beat, out,
+                    ),)+
+                }
+            }
         }
 
         /// Every registered evaluator, in registration order.

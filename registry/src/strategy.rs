@@ -15,6 +15,7 @@
 //! |---|---|
 //! | `no-suicide` | never play a placement that ends the game under the game's rule while another exists |
 //! | `expectimax` | after the known pieces, average over the 7 possible unknown pieces |
+//! | `expectimax=K` | the same for the K first placements (1..=255) whose chains are best without it (the "finalists"), the others dropped |
 //! | `well` or `well=C` | keep column C (0..9; `well` = 9) open: a placement may put cells there only in rows it completes |
 //! | `pattern=FILE` | only placements whose cells all lie on `#` cells of a board file (text form) of the game's height |
 //!
@@ -100,6 +101,9 @@ pub struct StrategyOptions {
     pub no_suicide: bool,
     /// `expectimax`: average over the 7 unknown pieces after the known ones.
     pub expectimax: bool,
+    /// `expectimax=K`: average only for the K first placements best without it (with
+    /// `expectimax` set; `None`: for all).
+    pub expectimax_finalists: Option<u8>,
     /// `well=C`: the column kept open (0..9).
     pub well_column: Option<u8>,
     /// `pattern=FILE`: the board file whose occupied cells every placement must lie on.
@@ -107,7 +111,7 @@ pub struct StrategyOptions {
 }
 
 /// Every option a strategy name accepts, as `arena list` and `--help` show them.
-pub const STRATEGY_OPTIONS: [(&str, &str); 4] = [
+pub const STRATEGY_OPTIONS: [(&str, &str); 5] = [
     (
         "no-suicide",
         "never play a placement that ends the game (under the game's rule) while another exists",
@@ -115,6 +119,10 @@ pub const STRATEGY_OPTIONS: [(&str, &str); 4] = [
     (
         "expectimax",
         "after the known pieces, average the best value over the 7 possible unknown pieces",
+    ),
+    (
+        "expectimax=K",
+        "the same, for only the K first placements (1..=255) whose chains are best without it",
     ),
     (
         "well=C",
@@ -146,9 +154,18 @@ impl StrategyOptions {
                 }
             }
             "expectimax" => {
-                no_value(name)?;
                 if std::mem::replace(&mut self.expectimax, true) {
                     return Err(repeated());
+                }
+                if let Some(value) = value {
+                    let finalists = value
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&finalists| finalists >= 1)
+                        .ok_or_else(|| {
+                            format!("expectimax finalists {value:?} is not a count from 1 to 255")
+                        })?;
+                    self.expectimax_finalists = Some(finalists);
                 }
             }
             "well" => {
@@ -177,7 +194,8 @@ impl StrategyOptions {
             "" => return Err("an empty option (two commas, or a comma at the end)".into()),
             _ => {
                 return Err(format!(
-                    "unknown option {name:?} (valid: no-suicide expectimax well=C pattern=FILE)"
+                    "unknown option {name:?} (valid: no-suicide expectimax expectimax=K well=C \
+                     pattern=FILE)"
                 ));
             }
         }
@@ -193,6 +211,9 @@ impl fmt::Display for StrategyOptions {
         }
         if self.expectimax {
             f.write_str(",expectimax")?;
+            if let Some(finalists) = self.expectimax_finalists {
+                write!(f, "={finalists}")?;
+            }
         }
         if let Some(column) = self.well_column {
             write!(f, ",well={column}")?;
@@ -364,6 +385,7 @@ fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), S
     let options = ChainOptions {
         depth: spec.depth,
         expectimax: spec.options.expectimax,
+        expectimax_finalists: spec.options.expectimax_finalists.map(usize::from),
         no_suicide: spec.options.no_suicide,
         filter,
     };
@@ -575,7 +597,7 @@ impl Strategy {
     ) -> Option<ChainChoice> {
         self.last_context = context;
         self.chain
-            .best_in(&mut self.searcher, &self.evaluator, board, pieces, context)
+            .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)
     }
 
     /// The searcher's input path from the spawn to `placement` (which must be one of its
@@ -677,6 +699,17 @@ mod tests {
                 .filter
                 .is_some()
         );
+        // `expectimax=K` keeps its count, after the other options.
+        let spec: StrategySpec = "gamepad+nes-plateau,expectimax=3,no-suicide@2"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.options.expectimax_finalists, Some(3));
+        assert_eq!(
+            spec.to_string(),
+            "gamepad+nes-plateau,no-suicide,expectimax=3@2"
+        );
+        let options = Strategy::new(spec).unwrap().chain().options().clone();
+        assert!(options.expectimax && options.expectimax_finalists == Some(3));
         // Names without options are unchanged.
         let plain: StrategySpec = "bfs+elashi@2".parse().unwrap();
         assert_eq!(plain.options, StrategyOptions::default());
@@ -719,7 +752,13 @@ mod tests {
             ("bfs+elashi,well=-1", "is not a column"),
             ("bfs+elashi,no-suicide,no-suicide", "given twice"),
             ("bfs+elashi,well=1,well=2", "given twice"),
-            ("bfs+elashi,expectimax=1", "takes no value"),
+            ("bfs+elashi,no-suicide=1", "takes no value"),
+            (
+                "bfs+elashi,expectimax=0",
+                "expectimax finalists \"0\" is not a count from 1 to 255",
+            ),
+            ("bfs+elashi,expectimax=256", "is not a count from 1 to 255"),
+            ("bfs+elashi,expectimax,expectimax=3", "given twice"),
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
             ("bfs+elashi@2,no-suicide", "options go before the depth"),

@@ -21,8 +21,9 @@ use tetris_core::{
     Board, Chain, ChainRule, DecisionContext, Evaluator, FrameTiming, InputModel, Piece,
     Placements, SearchOptions, Searcher,
 };
+use tetris_eval_elashi::ElAshi;
 use tetris_fixtures::TestEvaluator;
-use tetris_search_bfs::Gamepad;
+use tetris_search_bfs::{Bfs, Gamepad};
 use tetris_search_column_drop::ColumnDrop;
 
 /// Counts this thread's allocations, so a test can check that a warmed-up search allocates
@@ -605,6 +606,37 @@ fn warmed_up_searches_allocate_nothing() {
         searcher.search(&board, piece, SearchOptions::default(), &mut out);
         let choice = chain.best(&mut searcher, &evaluator, &board, &[piece, Piece::L]);
         assert!(choice.is_some());
+    }
+    assert_eq!(allocations() - before, 0);
+}
+
+#[test]
+fn a_warmed_up_deciding_chain_with_stand_ins_allocates_nothing() {
+    // What every player calls: `decide_in`, with El-Ashi's stand-ins and the first walk through
+    // the last decision's chain (each decision's preview is the next one's current piece).
+    let board = mid_game();
+    let evaluator = ElAshi::new();
+    let mut bfs = Bfs::new();
+    let mut chain = LookaheadChain::new(ChainOptions::with_depth(2));
+    let context = DecisionContext::default();
+    for current in Piece::ALL {
+        for preview in Piece::ALL {
+            chain.decide_in(
+                &mut bfs,
+                &evaluator,
+                &Board::standard(),
+                &[current, preview],
+                context,
+            );
+            chain.decide_in(&mut bfs, &evaluator, &board, &[current, preview], context);
+        }
+    }
+    let before = allocations();
+    let mut current = Piece::T;
+    for preview in Piece::ALL.into_iter().chain(Piece::ALL) {
+        let choice = chain.decide_in(&mut bfs, &evaluator, &board, &[current, preview], context);
+        assert!(choice.is_some());
+        current = preview;
     }
     assert_eq!(allocations() - before, 0);
 }

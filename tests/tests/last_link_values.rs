@@ -3,12 +3,15 @@
 //! bit, what locking each placement on a copy of the board and evaluating the whole board
 //! gives ([`link_value_by_locking`]): on at least 100,000 (board, placement) pairs per
 //! evaluator, line clears and earlier chain links included, with its presets and with random
-//! weights (so that no feature hides behind a zero weight).
+//! weights (so that no feature hides behind a zero weight). And the stand-ins an evaluator
+//! may give a deciding chain instead ([`Evaluator::last_link_values_to_beat`]) are lower
+//! bounds of those values, above the cost to beat.
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::{
-    BOARD_WIDTH, Board, LinkValue, Piece, PlacementRecord, Placements, SearchOptions, Searcher,
+    BOARD_WIDTH, Board, ChainRule, Evaluator, LinkValue, Piece, PlacementRecord, Placements,
+    SearchOptions, Searcher,
 };
 use tetris_registry::{
     AnyEvaluator, WeightsChoice, evaluator_by_name, evaluator_from_weights_json, evaluators,
@@ -104,5 +107,99 @@ fn fast_leaf_values_equal_whole_board_values_for_every_evaluator() {
         // The property covered what it claims: line clears and earlier links, many times.
         assert!(clearing >= 5_000, "{}: {clearing} line clears", entry.name);
         assert!(with_earlier >= 30_000, "{}: {with_earlier}", entry.name);
+    }
+}
+
+/// What [`Evaluator::last_link_values_to_beat`] promises, for every registered evaluator on
+/// the same kind of boards: each value is the exact one, or — only where the exact chain is
+/// `Neutral` and costs more than `to_beat` — a `Neutral` stand-in whose cost lies in
+/// (`to_beat`, exact cost]. `to_beat` is drawn among the exact costs of the same call (the
+/// cheapest, as a deciding chain's best usually is, or any; and just beside them, and +∞),
+/// so that it falls where stand-ins are possible; +∞
+/// gives every exact value, and so does an evaluator that says it gives no stand-ins.
+#[test]
+fn stand_ins_are_lower_bounds_above_the_cost_to_beat_for_every_evaluator() {
+    let mut bfs = Bfs::new();
+    let mut placements = Placements::new();
+    let (mut exact, mut bounded) = (Vec::<LinkValue>::new(), Vec::<LinkValue>::new());
+    for (index, entry) in evaluators().into_iter().enumerate() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x5A1D + index as u64);
+        let (mut checked, mut stand_ins, mut clearing_stand_ins) = (0usize, 0usize, 0usize);
+        for round in 0..40_000 {
+            let evaluator = if round % 4 != 3 {
+                let preset = entry.presets[round % entry.presets.len()].name;
+                evaluator_by_name(entry.name, &WeightsChoice::Preset(preset.to_string()))
+                    .expect("a registered evaluator")
+                    .expect("a shipped preset")
+            } else {
+                with_random_weights(entry.name, entry.feature_names, &mut rng)
+            };
+            let board = test_board(&mut rng);
+            let mut records = earlier_records(&mut rng, board.height() as usize);
+            let piece = Piece::ALL[rng.next_u32() as usize % 7];
+            bfs.search(&board, piece, SearchOptions::default(), &mut placements);
+            let placements = placements.as_slice();
+            if placements.is_empty() {
+                continue;
+            }
+            evaluator.last_link_values(&board, &mut records, placements, &mut exact);
+            let pick = exact[rng.next_u32() as usize % exact.len()].cost;
+            let cheapest = exact
+                .iter()
+                .map(|value| value.cost)
+                .fold(f64::INFINITY, f64::min);
+            let to_beat = match rng.next_u32() % 5 {
+                0 => cheapest,
+                1 => cheapest.next_down(),
+                2 => pick,
+                3 => pick.next_up(),
+                _ => f64::INFINITY,
+            };
+            evaluator.last_link_values_to_beat(
+                &board,
+                &mut records,
+                placements,
+                to_beat,
+                &mut bounded,
+            );
+            assert_eq!(bounded.len(), placements.len(), "{}", entry.name);
+            for ((value, whole), placement) in bounded.iter().zip(&exact).zip(placements) {
+                checked += 1;
+                if value.rule == whole.rule && value.cost.to_bits() == whole.cost.to_bits() {
+                    continue;
+                }
+                assert!(
+                    evaluator.gives_stand_ins()
+                        && to_beat < f64::INFINITY
+                        && whole.rule == ChainRule::Neutral
+                        && value.rule == ChainRule::Neutral
+                        && to_beat < value.cost
+                        && value.cost <= whole.cost,
+                    "{}: {placement:?} after {} earlier links on\n{board}\nto beat {to_beat}, \
+                     given {value:?}, exact {whole:?}",
+                    entry.name,
+                    records.len()
+                );
+                stand_ins += 1;
+                let mut after = board;
+                clearing_stand_ins +=
+                    usize::from(after.lock(piece, placement.state()).rows_cleared > 0);
+            }
+        }
+        assert!(checked >= 300_000, "{}: {checked} values", entry.name);
+        // The evaluators that give stand-ins gave many, line clears among them (the bound
+        // that holds with clears).
+        if evaluator_by_name(entry.name, &WeightsChoice::Default)
+            .expect("a registered evaluator")
+            .expect("default weights")
+            .gives_stand_ins()
+        {
+            assert!(stand_ins >= 50_000, "{}: {stand_ins} stand-ins", entry.name);
+            assert!(
+                clearing_stand_ins >= 100,
+                "{}: {clearing_stand_ins}",
+                entry.name
+            );
+        }
     }
 }

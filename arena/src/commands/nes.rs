@@ -1,7 +1,9 @@
 //! `arena nes`: the NES plateau benchmark (docs/spec/rules.md, "The NES plateau benchmark"). One strategy
-//! plays N frame-accurate NES games ([`crate::sim::nes`]) from level 19 until it tops out or a
-//! line clear reaches level 29, and the score distribution is reported
-//! ([`crate::analysis::nes`], [`crate::report::nes`]).
+//! plays N frame-accurate NES games ([`crate::sim::nes`]) from level 19 (or 18, 29, …) until
+//! it tops out, a line clear reaches the stop level (29 by default), or the lines reach the
+//! line cap (`--max-lines`), and the score distribution is reported with the figures
+//! BetaTetris publishes ([`crate::analysis::nes`], [`crate::report::nes`]): in text, JSON,
+//! CSV and, with `--html`, one self-contained page.
 //!
 //! The game-over rule is the console rule for a gravity-aware searcher and the simulation
 //! rule for one that ignores gravity, unless `--game-over` names one
@@ -21,6 +23,7 @@ use tetris_core::{GameOverRule, InputModel, PLATEAU_STOP_LEVEL, Timeline};
 
 use crate::commands::options::Parallel;
 use crate::error::ArenaError;
+use crate::output::write_output;
 use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::request::RunOptions;
@@ -44,7 +47,9 @@ pub struct Args {
     /// start state.
     #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
-    /// The level each game starts at, 0 to 28 (below --to-level).
+    /// The level each game starts at, 0 to 29 (below --to-level), with the console's level
+    /// rules: from 18 the first level-up comes at 130 lines, from 19 at 140, from 29 at 200,
+    /// then one every 10 lines.
     #[arg(long, value_name = "L", default_value_t = StartLevel::PLATEAU)]
     pub start_level: StartLevel,
     /// A game stops when a line clear takes the level to K (the clear is scored); 29 is the
@@ -52,6 +57,11 @@ pub struct Args {
     /// --start-level.
     #[arg(long, value_name = "K", default_value_t = u64::from(PLATEAU_STOP_LEVEL))]
     pub to_level: u64,
+    /// A game also stops when a line clear takes its lines to N or more (the line cap): that
+    /// clear is scored in full, all its rows and points, so a capped game has N to N + 3
+    /// lines. At least 1, below the lines at which --to-level is reached.
+    #[arg(long, value_name = "N")]
+    pub max_lines: Option<u64>,
     /// Frames from one press of a button to the next press of the same thumb (Left/Right
     /// share one, A/B the other), for gravity-aware searchers: 2 = 30 presses per second (the
     /// published bot), 3 = 20, 4 = 15, 5 = 12, 8 = 7.5. At least 2, since a button must be
@@ -94,6 +104,12 @@ pub struct Args {
     /// Print the report as one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write the report to OUT.html as one self-contained page (no network access needed):
+    /// the settings, the score distribution, the figures BetaTetris publishes and a table of
+    /// the games. Written atomically; never one of the strategy's input files. Not with
+    /// --shard: a shard is no report.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
 }
 
 impl Args {
@@ -105,6 +121,7 @@ impl Args {
             seed: self.seed,
             start_level: self.start_level,
             to_level: self.to_level,
+            max_lines: self.max_lines,
             timeline: self.timeline.unwrap_or(self.tap_rate.timeline()),
             game_over: self.game_over,
             inputs: self.inputs,
@@ -114,6 +131,7 @@ impl Args {
                 out: self.out.clone(),
                 json: self.json,
             },
+            html: self.html.clone(),
         }
     }
 }
@@ -133,7 +151,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         }
         RunDelivery::Report(destination) => destination,
     };
-    destination.deliver(&NesReport::new(&settings, &finished))?;
+    let report = NesReport::new(&settings, &finished);
+    if let Some(path) = &args.html {
+        write_output("NES report page", path, report.html().as_bytes())?;
+    }
+    destination.deliver(&report)?;
     interrupt::finished_or_error(
         finished.interrupted,
         finished.results.len(),

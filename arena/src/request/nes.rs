@@ -1,16 +1,20 @@
 //! The request for an NES plateau run (`arena nes`): one strategy plays N frame-accurate NES
 //! games.
 
+use std::path::PathBuf;
+
 use tetris_core::{GameOverRule, InputModel, PieceState, Searcher, Timeline};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
+use crate::output::check_output_file;
 use crate::request::values::{GameCount, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Finished, Progress, TaskOutcome};
 use crate::sim::nes::{
     MAX_NES_DEPTH, NesGameResult, NesRunSettings, default_nes_game_over_rule, play_nes_game,
+    stop_level_lines,
 };
 
 /// An NES run: the strategy, the games' rules and the player's limits.
@@ -26,6 +30,9 @@ pub struct NesRequest {
     pub start_level: StartLevel,
     /// A game stops when a line clear takes the level here (above the start, at most 255).
     pub to_level: u64,
+    /// A game stops when a line clear takes its lines to this many (at least 1, below the
+    /// stop level's lines); `None`: no cap.
+    pub max_lines: Option<u64>,
     /// The player's input-frame timeline (`--tap-rate T` is `X` and T − 1 dots).
     pub timeline: Timeline,
     /// The game-over rule (`None`: console for a gravity-aware searcher, else simulation).
@@ -34,6 +41,8 @@ pub struct NesRequest {
     pub inputs: InputModel,
     /// Threads, shard and results file.
     pub run: RunOptions,
+    /// The HTML report's file (`--html`), if any.
+    pub html: Option<PathBuf>,
 }
 
 /// An NES request, checked: the run's settings, its strategy (built once; the workers clone
@@ -58,6 +67,25 @@ pub enum NesRequestError {
         /// The start level.
         start: StartLevel,
     },
+    /// A line cap of no lines.
+    #[error("--max-lines must be at least 1")]
+    NoLines,
+    /// A line cap the games never reach, since the stop level ends them first.
+    #[error(
+        "--max-lines {cap}: the games already end at the transition to level {stop} after \
+         {lines} lines (--to-level): give a cap below {lines}, or a higher --to-level"
+    )]
+    CapAfterStop {
+        /// The cap given.
+        cap: u64,
+        /// The stop level.
+        stop: u64,
+        /// The lines at which the stop level is reached.
+        lines: u32,
+    },
+    /// An HTML report asked of one shard.
+    #[error("--html needs the whole run: a shard writes a partial result, not a report")]
+    HtmlOfShard,
     /// The console rule for a searcher that ignores gravity.
     #[error(
         "--game-over: searcher {0} ignores gravity and cannot play the console rule (a piece \
@@ -95,9 +123,10 @@ pub fn nes_game_over_rule(
 
 impl NesRequest {
     /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
-    /// strategy (depth at most the NES's preview, a searcher whose pieces start at the
-    /// spawn), the game-over rule its searcher can play, and the outputs (none a file the
-    /// strategy reads).
+    /// line cap (below the stop level's lines), the strategy (depth at most the NES's
+    /// preview, a searcher whose pieces start at the spawn), the game-over rule its searcher
+    /// can play, and the outputs (none a file the strategy reads; the HTML report not of a
+    /// shard).
     pub fn check(&self) -> Result<CheckedNes, ArenaError> {
         let games = self.games.get();
         run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
@@ -108,6 +137,32 @@ impl NesRequest {
                 start,
             }
             .into());
+        }
+        let stop = self.to_level as u8;
+        let max_lines = match self.max_lines {
+            None => None,
+            Some(0) => return Err(NesRequestError::NoLines.into()),
+            Some(cap) => {
+                // The stop level's lines: within a million for every level the checks
+                // above accept.
+                let lines = stop_level_lines(start.get(), stop).unwrap_or(u32::MAX);
+                if cap >= u64::from(lines) {
+                    return Err(NesRequestError::CapAfterStop {
+                        cap,
+                        stop: self.to_level,
+                        lines,
+                    }
+                    .into());
+                }
+                Some(cap as u32)
+            }
+        };
+        if let Some(path) = &self.html {
+            if self.run.shard.is_some() {
+                return Err(NesRequestError::HtmlOfShard.into());
+            }
+            // Fail now rather than after the games.
+            check_output_file("--html", path)?;
         }
         let spec: StrategySpec = self.strategy.parse()?;
         if spec.depth > MAX_NES_DEPTH {
@@ -140,6 +195,7 @@ impl NesRequest {
         let run = self.run.check(games)?;
         JobFiles::default()
             .output("--out", self.run.out.as_deref())
+            .output("--html", self.html.as_deref())
             .strategy(&spec)
             .check()?;
         let settings = NesRunSettings {
@@ -148,7 +204,8 @@ impl NesRequest {
             games,
             seed: self.seed,
             start_level: start.get(),
-            stop_level: self.to_level as u8,
+            stop_level: stop,
+            max_lines,
             timeline: self.timeline,
             game_over_rule,
             inputs: self.inputs,
@@ -184,6 +241,7 @@ impl CheckedNes {
                 let played = play_nes_game(
                     strategy,
                     settings.game_settings(game),
+                    settings.max_lines,
                     settings.timeline,
                     settings.inputs,
                     stop,
@@ -191,6 +249,8 @@ impl CheckedNes {
                 Ok(match played {
                     Some(result) => {
                         progress.add_score(result.score);
+                        // The `progress:` lines count pieces too (they said 0 before).
+                        progress.add_pieces(result.pieces);
                         TaskOutcome::Done(result)
                     }
                     None => TaskOutcome::Stopped,

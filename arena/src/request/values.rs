@@ -275,8 +275,8 @@ impl Jobs {
 }
 
 ranged_value! {
-    /// The level an NES game starts at (`--start-level`): 0 to 28, the levels whose first
-    /// level-up the console computes from the start level (arena's NES run).
+    /// The level an NES game starts at (`--start-level`): 0 to 29 (arena's NES run; 18, 19
+    /// and 29 are the field's starts), each with the console's first level-up.
     StartLevel(u8), option "--start-level", range 0, crate::sim::nes::MAX_START_LEVEL, note ""
 }
 

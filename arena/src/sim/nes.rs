@@ -7,8 +7,13 @@
 //!   the pieces depend on how many frames the strategy's moves took.
 //! - Each game is a [`NesGame`]: an empty 10 × 20 field, the start level, one preview piece,
 //!   NES gravity, delays and level progression, line-clear points only (no soft-drop points),
-//!   the displayed score capped at 999,999. It ends at a top-out or when a line clear takes the
-//!   level to the stop level (the clear that does it is scored).
+//!   the displayed score capped at 999,999. It ends at a top-out, when a line clear takes the
+//!   level to the stop level, or when a line clear takes the lines to the run's line cap
+//!   (`--max-lines`; the clear that does either is scored in full, all its rows and points,
+//!   so a capped game has N to N + 3 lines). When one clear does both, the end is the stop
+//!   level's.
+//! - Each game records its line-clear points before level 29 ([`NesGameResult::points_before_level_29`]),
+//!   the figure BetaTetris reports.
 //! - The game-over rule ([`NesRunSettings::game_over_rule`]) is the console rule by default
 //!   for a gravity-aware searcher (docs/spec/rules.md: two hidden rows keep what locks above the field, a
 //!   spawn is not checked, a top-out is a lock that overlaps, which for a strategy means the
@@ -29,6 +34,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use serde::{Deserialize, Serialize};
+use tetris_core::scoring::ONE_FRAME_LEVEL;
 use tetris_core::{
     Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
     NesGameSettings, NesLock, NesScore, Timeline,
@@ -37,8 +43,17 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::ArenaError;
 
-/// The highest start level accepted: 28 is the last level with 2 frames per row.
-pub const MAX_START_LEVEL: u8 = 28;
+/// The highest start level accepted: 29, the first level at 1 frame per row. The field's
+/// starts are 18, 19 and 29; the unmodified game offers only 0–19 (nes-facts.md §4), and its
+/// level rules hold for 29 as well (first level-up at 200 lines).
+pub const MAX_START_LEVEL: u8 = ONE_FRAME_LEVEL;
+/// The level before whose transition a game's points are counted for BetaTetris's "points
+/// before level 29" ([`NesGameResult::points_before_level_29`]): the first level at 1 frame
+/// per row.
+pub const POINTS_BEFORE_LEVEL: u8 = ONE_FRAME_LEVEL;
+/// The levels whose reaching the report counts, as BetaTetris publishes it: 19 (for games
+/// started at 18), 29 (one frame per row) and 39 (the tournaments' super kill screen).
+pub const REPORTED_LEVELS: [u8; 3] = [19, 29, 39];
 /// The fastest tapping: a button must be released for a frame before it counts as pressed
 /// again, so one press every 2 frames (30 per second).
 pub const MIN_TAP_RATE: u8 = 2;
@@ -68,6 +83,9 @@ pub struct NesRunSettings {
     pub start_level: u8,
     /// The level whose reaching ends a game.
     pub stop_level: u8,
+    /// The line cap: a game ends when a line clear takes its lines to this many or more
+    /// (`None`: no cap).
+    pub max_lines: Option<u32>,
     /// The player's input-frame timeline (a tap rate T is `X` and T − 1 dots).
     pub timeline: Timeline,
     /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
@@ -101,6 +119,17 @@ impl NesRunSettings {
     /// The line count at which the stop level is reached, one line at a time.
     pub fn stop_lines(&self) -> Option<u32> {
         stop_level_lines(self.start_level, self.stop_level)
+    }
+
+    /// Whether the run measures the share of games reaching `level`: a level above the start
+    /// and at most the stop level, and reached before the line cap if there is one.
+    pub fn measures_level(&self, level: u8) -> bool {
+        let before_the_cap = match (self.max_lines, stop_level_lines(self.start_level, level)) {
+            (Some(cap), Some(lines)) => lines <= cap + 3,
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        self.start_level < level && level <= self.stop_level && before_the_cap
     }
 
     /// The warning printed and stored for a searcher that ignores gravity.
@@ -140,6 +169,41 @@ pub fn stop_level_lines(start_level: u8, stop_level: u8) -> Option<u32> {
     Some(score.lines())
 }
 
+/// How a game of an `arena nes` run ended: the frame model's two ends ([`NesGameEnd`]) and
+/// the run's line cap, which the console does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NesEnd {
+    /// A top-out ([`NesGameEnd::ToppedOut`]).
+    #[serde(rename = "top-out")]
+    ToppedOut,
+    /// A line clear reached the stop level ([`NesGameEnd::ReachedStopLevel`]).
+    #[serde(rename = "stop-level")]
+    ReachedStopLevel,
+    /// A line clear took the lines to the line cap (`--max-lines`) or past it.
+    #[serde(rename = "line-cap")]
+    ReachedLineCap,
+}
+
+impl NesEnd {
+    /// The name used in JSON and CSV output: `top-out`, `stop-level` or `line-cap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NesEnd::ToppedOut => "top-out",
+            NesEnd::ReachedStopLevel => "stop-level",
+            NesEnd::ReachedLineCap => "line-cap",
+        }
+    }
+}
+
+impl From<NesGameEnd> for NesEnd {
+    fn from(end: NesGameEnd) -> NesEnd {
+        match end {
+            NesGameEnd::ToppedOut => NesEnd::ToppedOut,
+            NesGameEnd::ReachedStopLevel => NesEnd::ReachedStopLevel,
+        }
+    }
+}
+
 /// The result of one frame-accurate NES game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,13 +226,32 @@ pub struct NesGameResult {
     /// `clears[n]`: locks that cleared n rows.
     pub clears: [u64; 5],
     /// Why the game ended.
-    pub end: NesGameEnd,
+    pub end: NesEnd,
     /// Wall-clock time of the game (timing only).
     pub elapsed: Duration,
+    /// The uncapped line-clear points when the level became [`POINTS_BEFORE_LEVEL`] (29):
+    /// after the clear that took it there, that clear included (it scores at level 29, as
+    /// the console does); the final points of a game that never reached 29; 0 for a game
+    /// started at 29 or above. `None` only in part files written before it was recorded, all
+    /// of games that stopped at level 29 or below, whose points before 29 are all their points
+    /// ([`NesGameResult::points_before_29`]; the merge refuses older parts of runs past 29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points_before_level_29: Option<u64>,
+}
+
+impl NesGameResult {
+    /// The points before level 29 ([`NesGameResult::points_before_level_29`]), or, for a result
+    /// that does not record them (older parts of runs that stopped at 29 or below), all its
+    /// line-clear points.
+    pub fn points_before_29(&self) -> u64 {
+        self.points_before_level_29
+            .unwrap_or(self.line_clear_points)
+    }
 }
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
-/// documentation for the rules). `timeline` and `inputs` are told to gravity-aware searchers.
+/// documentation for the rules), ending it at the line cap `max_lines` if there is one.
+/// `timeline` and `inputs` are told to gravity-aware searchers.
 /// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
 /// returned.
 ///
@@ -178,6 +261,7 @@ pub struct NesGameResult {
 pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
+    max_lines: Option<u32>,
     timeline: Timeline,
     inputs: InputModel,
     stop: &dyn Fn() -> bool,
@@ -188,10 +272,20 @@ pub fn play_nes_game(
     // One button set per frame; grown once to the longest path of the game.
     let mut frames: Vec<Buttons> = Vec::new();
     let mut last_lock_frame = 0u64;
-    let mut end = NesGameEnd::ToppedOut;
+    let mut end = NesEnd::ToppedOut;
+    // The points when the level became 29 (at the start for a game started there).
+    let mut points_before_29 = (settings.start_level >= POINTS_BEFORE_LEVEL).then_some(0);
     loop {
+        let score = game.score();
+        if points_before_29.is_none() && score.level() >= POINTS_BEFORE_LEVEL {
+            points_before_29 = Some(score.line_clear_points());
+        }
         if let Some(game_end) = game.end() {
-            end = game_end;
+            end = game_end.into();
+            break;
+        }
+        if max_lines.is_some_and(|cap| score.lines() >= cap) {
+            end = NesEnd::ReachedLineCap;
             break;
         }
         if stop() {
@@ -199,8 +293,9 @@ pub fn play_nes_game(
         }
         let board = *game.board();
         let pieces = [game.current(), game.next()];
-        // The level may change within a game (not from 19 to 28, but from other levels), so
-        // the timing is the current level's, decision by decision.
+        // The gravity may change within a game (from 18 at level 19, at 29, and from low
+        // levels often; not between 19 and 28), so the timing is the current level's,
+        // decision by decision.
         let context = if gravity_aware {
             DecisionContext {
                 frame_timing: Some(game.frame_timing(timeline, inputs)),
@@ -274,6 +369,7 @@ pub fn play_nes_game(
         clears: game.clears(),
         end,
         elapsed: start.elapsed(),
+        points_before_level_29: Some(points_before_29.unwrap_or(score.line_clear_points())),
     }))
 }
 
@@ -305,6 +401,7 @@ mod tests {
         play_nes_game(
             &mut strategy,
             settings,
+            None,
             timeline,
             InputModel::Article,
             &|| false,
@@ -336,6 +433,7 @@ mod tests {
         let played = play_nes_game(
             &mut strategy,
             settings,
+            None,
             Timeline::THIRTY_HZ,
             InputModel::TwoThumb,
             &|| false,
@@ -353,9 +451,9 @@ mod tests {
                 .map(|(base, count)| base * 20 * count)
                 .sum();
             assert_eq!(played.line_clear_points, expected);
-            assert_eq!(played.end, NesGameEnd::ToppedOut);
+            assert_eq!(played.end, NesEnd::ToppedOut);
         } else {
-            assert_eq!(played.end, NesGameEnd::ReachedStopLevel);
+            assert_eq!(played.end, NesEnd::ReachedStopLevel);
             assert_eq!(played.level, 20);
         }
         // Stopping before the first piece abandons the game.
@@ -363,6 +461,7 @@ mod tests {
             play_nes_game(
                 &mut strategy,
                 settings,
+                None,
                 Timeline::THIRTY_HZ,
                 InputModel::TwoThumb,
                 &|| true
@@ -370,5 +469,224 @@ mod tests {
             .unwrap(),
             None
         );
+    }
+
+    /// The level a game started at 18 has after `lines` lines, by docs/spec/nes-facts.md §4:
+    /// the first level-up at 130 lines (10 × 18 − 50), then one every 10 lines.
+    fn level_from_18(lines: u32) -> u8 {
+        if lines < 130 {
+            18
+        } else {
+            19 + ((lines - 130) / 10) as u8
+        }
+    }
+
+    #[test]
+    fn a_start_18_game_levels_up_at_the_consoles_line_counts_and_gravity_follows() {
+        // A start-18 game locked by the frame model, piece by piece, to level 21 (150 lines):
+        // after every lock the level is nes-facts.md §4's for its lines, and the next piece
+        // falls at that level's frames per row (§3.1: 3 at 18, 2 at 19 to 28), which the frame
+        // model shows as the frames a piece takes to fall: (row + 1) × frames per row.
+        let mut strategy = Strategy::from_name("column-drop+nes-plateau@2").unwrap();
+        let mut levels_seen = Vec::new();
+        for seed in 1.. {
+            let mut game = NesGame::new(NesGameSettings {
+                start_level: 18,
+                stop_level: 21,
+                seed,
+                game_over_rule: GameOverRule::Simulation,
+            });
+            while game.end().is_none() {
+                let pieces = [game.current(), game.next()];
+                let context = DecisionContext::with_game_over_rule(GameOverRule::Simulation);
+                let Some(choice) = strategy.choose_in(game.board(), &pieces, context) else {
+                    break;
+                };
+                let level = level_from_18(game.score().lines());
+                let frames_per_row = if level == 18 { 3 } else { 2 };
+                assert_eq!(u32::from(game.frames_per_row()), frames_per_row);
+                let first = game.is_first_piece();
+                let state = choice.placement.state();
+                let lock = game.place_directly(state).unwrap();
+                if !first {
+                    assert_eq!(lock.active_frames, (state.y as u32 + 1) * frames_per_row);
+                }
+                let lines = game.score().lines();
+                assert_eq!(game.score().level(), level_from_18(lines), "{lines} lines");
+                levels_seen.push((lines, game.score().level()));
+            }
+            if game.end() == Some(NesGameEnd::ReachedStopLevel) {
+                break;
+            }
+            levels_seen.clear();
+        }
+        // The game passed each level-up line: 129 lines or fewer at 18, then 19 from 130.
+        let level_at = |lines: u32| {
+            levels_seen
+                .iter()
+                .rev()
+                .find(|(after, _)| *after <= lines)
+                .map(|&(_, level)| level)
+        };
+        assert_eq!(level_at(129), Some(18));
+        assert_eq!(level_at(139).map(|level| level >= 19), Some(true));
+        assert_eq!(levels_seen.last().unwrap().1, 21);
+    }
+
+    #[test]
+    fn the_gamepad_search_is_told_level_18s_gravity_then_level_19s() {
+        // Start 18 to the transition to 19: every decision at level 18, 3 frames per row
+        // (nes-facts.md §3.1); to 20, the last decisions at level 19, 2 frames per row.
+        for (stop_level, frames_per_row) in [(19, 3), (20, 2)] {
+            let mut strategy = Strategy::from_name("gamepad+nes-plateau@2").unwrap();
+            let settings = NesGameSettings {
+                start_level: 18,
+                stop_level,
+                seed: 1,
+                game_over_rule: GameOverRule::Console,
+            };
+            let played = play_nes_game(
+                &mut strategy,
+                settings,
+                None,
+                Timeline::THIRTY_HZ,
+                InputModel::TwoThumb,
+                &|| false,
+            )
+            .unwrap()
+            .unwrap();
+            assert_eq!(played.end, NesEnd::ReachedStopLevel, "{played:?}");
+            assert_eq!(
+                strategy.last_context().frame_timing.unwrap().frames_per_row,
+                frames_per_row
+            );
+        }
+        // A game started at 29 falls one row per frame from its first piece.
+        let mut strategy = Strategy::from_name("gamepad+nes-plateau@2").unwrap();
+        let settings = NesGameSettings {
+            start_level: 29,
+            stop_level: 30,
+            seed: 1,
+            game_over_rule: GameOverRule::Console,
+        };
+        let played = play_nes_game(
+            &mut strategy,
+            settings,
+            Some(4),
+            Timeline::THIRTY_HZ,
+            InputModel::TwoThumb,
+            &|| false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            strategy.last_context().frame_timing.unwrap().frames_per_row,
+            1
+        );
+        // Started at 29: no points before level 29.
+        assert_eq!(played.points_before_level_29, Some(0));
+    }
+
+    #[test]
+    fn the_line_cap_ends_a_game_and_the_last_clear_counts_in_full() {
+        let mut strategy = Strategy::from_name("column-drop+nes-plateau@2").unwrap();
+        let settings = NesGameSettings {
+            start_level: 19,
+            stop_level: 29,
+            seed: 1,
+            game_over_rule: GameOverRule::Simulation,
+        };
+        let capped = play_nes_game(
+            &mut strategy,
+            settings,
+            Some(25),
+            Timeline::THIRTY_HZ,
+            InputModel::TwoThumb,
+            &|| false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(capped.end, NesEnd::ReachedLineCap);
+        assert!((25..=28).contains(&capped.lines), "{capped:?}");
+        // Below 140 lines every clear scores at level 19 (× 20), the last one too.
+        let at_19: u64 = [40, 100, 300, 1200]
+            .iter()
+            .zip(&capped.clears[1..])
+            .map(|(base, count)| 20 * base * count)
+            .sum();
+        assert_eq!(capped.line_clear_points, at_19);
+        assert_eq!(capped.points_before_level_29, Some(at_19));
+        // The same seed uncapped plays the same game past 25 lines: its first pieces' clears
+        // are the capped game's.
+        let uncapped = play_nes_game(
+            &mut strategy,
+            settings,
+            None,
+            Timeline::THIRTY_HZ,
+            InputModel::TwoThumb,
+            &|| false,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(uncapped.lines > capped.lines && uncapped.pieces > capped.pieces);
+    }
+
+    #[test]
+    fn points_before_level_29_are_the_points_of_the_same_game_stopped_at_29() {
+        // The game to level 31 is the game to level 29 until the clear that reaches 29 (the
+        // randomizer follows the frames, which are the same), so its points before level 29
+        // are all the points of the game stopped there.
+        let mut strategy = Strategy::from_name("column-drop+nes-plateau@2").unwrap();
+        let settings = |stop_level| NesGameSettings {
+            start_level: 19,
+            stop_level,
+            seed: 1,
+            game_over_rule: GameOverRule::Simulation,
+        };
+        let play = |strategy: &mut Strategy, stop_level| {
+            play_nes_game(
+                strategy,
+                settings(stop_level),
+                None,
+                Timeline::THIRTY_HZ,
+                InputModel::TwoThumb,
+                &|| false,
+            )
+            .unwrap()
+            .unwrap()
+        };
+        let to_29 = play(&mut strategy, 29);
+        let to_31 = play(&mut strategy, 31);
+        assert_eq!(to_29.end, NesEnd::ReachedStopLevel, "{to_29:?}");
+        assert_eq!(to_29.points_before_level_29, Some(to_29.line_clear_points));
+        assert_eq!(to_31.points_before_level_29, Some(to_29.line_clear_points));
+        assert!(to_31.line_clear_points > to_29.line_clear_points);
+    }
+
+    #[test]
+    fn a_run_measures_the_levels_between_its_start_and_its_end() {
+        let run = |start_level, stop_level, max_lines| NesRunSettings {
+            strategy: "column-drop+nes-plateau".parse().unwrap(),
+            ignores_gravity: true,
+            games: 1,
+            seed: 0,
+            start_level,
+            stop_level,
+            max_lines,
+            timeline: Timeline::THIRTY_HZ,
+            game_over_rule: GameOverRule::Simulation,
+            inputs: InputModel::TwoThumb,
+        };
+        let measured =
+            |settings: NesRunSettings| REPORTED_LEVELS.map(|level| settings.measures_level(level));
+        assert_eq!(measured(run(18, 29, None)), [true, true, false]);
+        assert_eq!(measured(run(19, 29, None)), [false, true, false]);
+        assert_eq!(measured(run(18, 39, None)), [true, true, true]);
+        // From 18, level 39 comes at 330 lines: a cap of 327 can still reach it (the last
+        // clear takes 327 to at most 330), one of 326 cannot.
+        assert_eq!(stop_level_lines(18, 39), Some(330));
+        assert_eq!(measured(run(18, 39, Some(327))), [true, true, true]);
+        assert_eq!(measured(run(18, 39, Some(326))), [true, true, false]);
+        assert_eq!(measured(run(29, 39, None)), [false, false, true]);
     }
 }

@@ -677,6 +677,7 @@ fn play_candidate(
         let result = play_nes_game(
             &mut strategy,
             plateau,
+            None,
             tetris_core::Timeline::THIRTY_HZ,
             tetris_core::InputModel::TwoThumb,
             &interrupt::interrupted,

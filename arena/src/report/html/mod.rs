@@ -1,5 +1,6 @@
 //! Self-contained HTML pages: the replay viewer (`arena replay --html`, `arena play --html`),
-//! the tournament report (`arena tournament --html`) and the live arena page (`arena web`).
+//! the tournament report (`arena tournament --html`), the NES benchmark's report (`arena nes
+//! --html`) and the live arena page (`arena web`).
 //!
 //! Each page is ONE file that works from `file://` with no network access: its data, script
 //! and style are inline, and a Content-Security-Policy forbids loading anything else. The
@@ -9,9 +10,12 @@
 //! `<script type="application/json">` element, escaped so that no string in it can end that
 //! element.
 
+pub mod nes;
 pub mod tournament;
 pub mod viewer;
 pub mod web;
+
+use std::fmt::Write as _;
 
 use crate::output::MadeBy;
 
@@ -33,6 +37,27 @@ pub fn footer() -> String {
          access.</p></footer>\n",
         escape_html(&MadeBy::current().to_string())
     )
+}
+
+/// A table of text cells (header row first) as HTML; cells that read as numbers are aligned
+/// right.
+pub fn data_table(rows: &[Vec<String>]) -> String {
+    let mut html = String::from("<div class=\"scroll\"><table class=\"data\">\n");
+    for (index, row) in rows.iter().enumerate() {
+        html.push_str("<tr>");
+        for cell in row {
+            let tag = if index == 0 { "th" } else { "td" };
+            let numeric = index > 0
+                && cell
+                    .trim_start_matches(['-', '['])
+                    .starts_with(|c: char| c.is_ascii_digit());
+            let class = if numeric { " class=\"number\"" } else { "" };
+            let _ = write!(html, "<{tag}{class}>{}</{tag}>", escape_html(cell));
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</table></div>\n");
+    html
 }
 
 /// Replaces each `{{name}}` of `template` by its value from `values`, in one pass over the
@@ -99,6 +124,16 @@ pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_escape_their_cells() {
+        let table = data_table(&[
+            vec!["strategy".into(), "mean".into()],
+            vec!["a<b".into(), "12.5".into()],
+        ]);
+        assert!(table.contains("<td>a&lt;b</td><td class=\"number\">12.5</td>"));
+        assert!(table.contains("<th>strategy</th><th>mean</th>"));
+    }
 
     #[test]
     fn templates_fill_in_one_pass() {

@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use super::{PAGE_STYLE, escape_html};
+use super::{PAGE_STYLE, data_table, escape_html};
 use crate::error::ArenaError;
 use crate::format::format_p_value;
 use crate::report::plots;
@@ -54,27 +54,6 @@ fn cell_colour(win: bool, strength: f64) -> String {
         mix(full.1, pale.1),
         mix(full.2, pale.2)
     )
-}
-
-/// A table of text cells (header row first) as HTML; cells that read as numbers are aligned
-/// right.
-fn data_table(rows: &[Vec<String>]) -> String {
-    let mut html = String::from("<div class=\"scroll\"><table class=\"data\">\n");
-    for (index, row) in rows.iter().enumerate() {
-        html.push_str("<tr>");
-        for cell in row {
-            let tag = if index == 0 { "th" } else { "td" };
-            let numeric = index > 0
-                && cell
-                    .trim_start_matches(['-', '['])
-                    .starts_with(|c: char| c.is_ascii_digit());
-            let class = if numeric { " class=\"number\"" } else { "" };
-            let _ = write!(html, "<{tag}{class}>{}</{tag}>", escape_html(cell));
-        }
-        html.push_str("</tr>\n");
-    }
-    html.push_str("</table></div>\n");
-    html
 }
 
 /// One inline plot with its caption.
@@ -273,15 +252,5 @@ mod tests {
         assert!((colour_strength(10f64.powf(-5.650_514_997_831_99)) - 0.6).abs() < 1e-9);
         assert_eq!(cell_colour(true, 1.0), "rgb(46, 160, 67)");
         assert_eq!(cell_colour(false, 0.2), "rgb(250, 221, 223)");
-    }
-
-    #[test]
-    fn tables_escape_their_cells() {
-        let table = data_table(&[
-            vec!["strategy".into(), "mean".into()],
-            vec!["a<b".into(), "12.5".into()],
-        ]);
-        assert!(table.contains("<td>a&lt;b</td><td class=\"number\">12.5</td>"));
-        assert!(table.contains("<th>strategy</th><th>mean</th>"));
     }
 }

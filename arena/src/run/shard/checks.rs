@@ -92,6 +92,19 @@ pub enum GameContradiction {
         /// Why that cannot be.
         why: String,
     },
+    /// An NES game's points before level 29 that its level and points contradict.
+    #[error(
+        "{points} points before level 29, which its level {level} and its {all} line-clear \
+         points contradict"
+    )]
+    PointsBefore29 {
+        /// The points before level 29 stored.
+        points: u64,
+        /// The level at the end.
+        level: u8,
+        /// All its line-clear points.
+        all: u64,
+    },
     /// An NES game's level that is not the level its lines lead to.
     #[error("level {level}, but {lines} lines from level {start} lead to level {expected}")]
     Level {

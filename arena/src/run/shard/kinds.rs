@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, InputModel, NesGameEnd, Timeline};
+use tetris_core::{Board, GameOverRule, InputModel, Timeline};
 use tetris_registry::{RegistryError, StrategySpec};
 
 use crate::analysis::pieces::PieceStatistics;
@@ -24,7 +24,8 @@ use crate::run::tournament::{TOURNAMENT_ROW_RULE, TournamentSettings};
 use crate::run::{self, Finished};
 use crate::sim::game::GameEnd;
 use crate::sim::nes::{
-    MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesGameResult, NesRunSettings, stop_level_lines,
+    MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesEnd, NesGameResult, NesRunSettings,
+    POINTS_BEFORE_LEVEL, stop_level_lines,
 };
 
 /// One line about the part `path`, for the merge.
@@ -144,16 +145,30 @@ fn check_nes_game(
     };
     counts.check(Some(game.line_clear_points))?;
     // The clear that reaches the stop level ends the game: it is the only clear that takes
-    // the lines to the stop level's count, and it clears at most 4 rows.
-    let reached = (stop_lines..=stop_lines + 3).contains(&game.lines);
+    // the lines to the stop level's count, and it clears at most 4 rows. The same for the
+    // line cap, which is below the stop level's count.
+    let cap = settings.max_lines.unwrap_or(u32::MAX);
+    let reached = |at: u32| (at..=at.saturating_add(3)).contains(&game.lines);
     let why = match game.end {
-        NesGameEnd::ToppedOut if game.lines >= stop_lines => Some(format!(
+        NesEnd::ToppedOut if game.lines >= cap => Some(format!(
+            "after {} lines, when the line cap of {cap} ends the game",
+            game.lines
+        )),
+        NesEnd::ToppedOut if game.lines >= stop_lines => Some(format!(
             "after {} lines, when {stop_lines} lines reach the stop level {} and end the game",
             game.lines, settings.stop_level
         )),
-        NesGameEnd::ReachedStopLevel if !reached => Some(format!(
+        NesEnd::ReachedStopLevel if !reached(stop_lines) => Some(format!(
             "after {} lines, but the stop level {} is reached at {stop_lines}",
             game.lines, settings.stop_level
+        )),
+        NesEnd::ReachedLineCap if settings.max_lines.is_none() => {
+            Some("but its settings have no line cap".to_string())
+        }
+        NesEnd::ReachedLineCap if !reached(cap) || game.lines >= stop_lines => Some(format!(
+            "after {} lines, but the line cap is {cap} and the stop level is reached at \
+             {stop_lines}",
+            game.lines
         )),
         _ => None,
     };
@@ -161,6 +176,24 @@ fn check_nes_game(
         return Err(GameContradiction::End {
             end: game.end.name(),
             why,
+        });
+    }
+    // The points before level 29: all the points while the level stays below 29, none from
+    // a start at 29 or above, and never more than all.
+    let before_29 = game.points_before_29();
+    let expected = if settings.start_level >= POINTS_BEFORE_LEVEL {
+        Some(0)
+    } else if game.level < POINTS_BEFORE_LEVEL {
+        Some(game.line_clear_points)
+    } else {
+        None
+    };
+    if expected.is_some_and(|expected| expected != before_29) || before_29 > game.line_clear_points
+    {
+        return Err(GameContradiction::PointsBefore29 {
+            points: before_29,
+            level: game.level,
+            all: game.line_clear_points,
         });
     }
     counts.check_level(game.level)?;
@@ -313,6 +346,9 @@ pub struct NesPartSettings {
     pub start_level: u8,
     /// Stop level.
     pub stop_level: u8,
+    /// The line cap (absent in parts written before it existed: none).
+    #[serde(default)]
+    pub max_lines: Option<u32>,
     /// Tap rate, for a uniform timeline (as every part before timelines wrote it) …
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tap_rate: Option<u8>,
@@ -338,6 +374,7 @@ impl NesPartSettings {
             seed: settings.seed,
             start_level: settings.start_level,
             stop_level: settings.stop_level,
+            max_lines: settings.max_lines,
             tap_rate: settings.timeline.tap_rate(),
             timeline: settings
                 .timeline
@@ -369,6 +406,7 @@ impl NesPartSettings {
             seed: self.seed,
             start_level: self.start_level,
             stop_level: self.stop_level,
+            max_lines: self.max_lines,
             timeline: self
                 .timeline()
                 .expect("a part's timeline is checked when it is read"),
@@ -405,6 +443,13 @@ impl ShardedRun for ShardedNes {
         } else if stop <= start {
             Some(format!(
                 "stop level {stop}, not above the start level {start}"
+            ))
+        } else if let Some(cap) = settings
+            .max_lines
+            .filter(|&cap| cap == 0 || stop_level_lines(start, stop).is_none_or(|at| cap >= at))
+        {
+            Some(format!(
+                "line cap {cap}, not from 1 to below the stop level's lines"
             ))
         } else if settings.timeline().is_none() {
             Some(match (settings.tap_rate, &settings.timeline) {
@@ -446,6 +491,19 @@ impl ShardedRun for ShardedNes {
         }
         let stop_lines = stop_level_lines(settings.start_level, settings.stop_level)
             .ok_or_else(|| bad(path, "its settings' stop level is never reached".into()))?;
+        let recorded_before_29 = results
+            .iter()
+            .all(|result| result.points_before_level_29.is_some());
+        if !recorded_before_29 && settings.stop_level > POINTS_BEFORE_LEVEL {
+            // Its games' points before level 29 are unknown (older parts recorded them only
+            // implicitly, as all the points of games that stop at 29 or below).
+            return Err(bad(
+                path,
+                "its games do not record their points before level 29, which a run past \
+                 level 29 needs: play it again"
+                    .into(),
+            ));
+        }
         for (game, result) in held.iter().zip(results) {
             check_nes_game(settings, stop_lines, result)
                 .map_err(|contradiction| bad(path, format!("game {game}: {contradiction}")))?;

@@ -447,10 +447,10 @@ mod tests {
         r#"{"format":"tetris-arena-part","version":1,"shard":{"index":1,"count":2},"games":[1],"t"#,
         r#"iming":{"jobs":1,"wall_seconds":0.001030673},"command":"nes","settings":{"strategy":"c"#,
         r#"olumn-drop+nes-plateau","ignores_gravity":true,"games":2,"seed":1,"start_level":28,"st"#,
-        r#"op_level":29,"tap_rate":2,"game_over_rule":"simulation","inputs":"two-thumb"},"results"#,
-        r#"":[{"seed":2,"score":172260,"line_clear_points":172260,"lines":38,"level":28,"pieces":"#,
-        r#"134,"frames":5283,"clears":[114,11,4,1,4],"end":"top-out","elapsed":{"secs":0,"nanos":"#,
-        r#"879841}}]}"#,
+        r#"op_level":29,"max_lines":null,"tap_rate":2,"game_over_rule":"simulation","inputs":"two"#,
+        r#"-thumb"},"results":[{"seed":2,"score":172260,"line_clear_points":172260,"lines":38,"lev"#,
+        r#"el":28,"pieces":134,"frames":5283,"clears":[114,11,4,1,4],"end":"top-out","elapsed":{"#,
+        r#""secs":0,"nanos":879841},"points_before_level_29":172260}]}"#,
     );
     const STATS: &str = concat!(
         r#"{"format":"tetris-arena-part","version":1,"shard":{"index":1,"count":2},"games":[1],"t"#,
@@ -483,16 +483,20 @@ mod tests {
 
     #[test]
     fn settings_recorded_later_read_as_what_older_parts_played() {
-        // Written before the game-over rule, `--estimate`, the input model and the row rule
-        // were recorded: the simulation rule, no estimate, two thumbs, the top row.
+        // Written before the game-over rule, `--estimate`, the input model, the line cap, the
+        // points before level 29 and the row rule were recorded: the simulation rule, no
+        // estimate, two thumbs, no cap, no points before 29 (the merge takes all the points
+        // of a run that stops by 29), the top row.
         let old = TOURNAMENT
             .replace(r#","game_over_rule":"simulation""#, "")
             .replace(r#","estimate":false"#, "");
         assert_eq!(reread(&old), TOURNAMENT);
-        let old = NES
+        let without_points = NES.replace(r#","points_before_level_29":172260"#, "");
+        let old = without_points
             .replace(r#","game_over_rule":"simulation""#, "")
-            .replace(r#","inputs":"two-thumb""#, "");
-        assert_eq!(reread(&old), NES);
+            .replace(r#","inputs":"two-thumb""#, "")
+            .replace(r#","max_lines":null"#, "");
+        assert_eq!(reread(&old), without_points);
         let old = STATS.replacen(
             r#","game_over_rule":"simulation","row_rule":"pivot""#,
             "",

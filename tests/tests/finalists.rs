@@ -1,0 +1,127 @@
+//! Expectimax with finalists ([`ChainOptions::expectimax_finalists`]) against two oracles
+//! that know nothing of finalists: a chain without expectimax ranks the first placements
+//! (its report), and a chain with plain expectimax gives every first placement's averaged
+//! value (its report). With K finalists the choice must be the first placement, among the K
+//! best of the first ranking (the earlier first among equals), whose averaged value is best
+//! (the earlier first among equals), with that value; with K at least the number of first
+//! placements, plain expectimax's choice. On random boards, for deciding and analysing
+//! chains, over column-drop and BFS.
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use tetris_core::chain::{ChainOptions, ChainValue, LookaheadChain, PlacementValue};
+use tetris_core::{Board, DecisionContext, Evaluator, Piece, Searcher};
+use tetris_fixtures::TestEvaluator;
+use tetris_search_bfs::Bfs;
+use tetris_search_column_drop::ColumnDrop;
+use tetris_tests::grow_board;
+
+/// The index of the best value among `indices` of `report`, the earlier first among equals.
+fn best_of(report: &[PlacementValue], indices: &[usize]) -> Option<usize> {
+    let mut best: Option<(usize, ChainValue)> = None;
+    for &index in indices {
+        if let Some(value) = report[index].value
+            && best.is_none_or(|(_, best)| value.is_better_than(&best))
+        {
+            best = Some((index, value));
+        }
+    }
+    best.map(|(index, _)| index)
+}
+
+/// Checks one position for finalist counts 1, 2, 3, 5 and 255.
+fn check<S: Searcher, E: Evaluator>(
+    searcher: &mut S,
+    evaluator: &E,
+    board: &Board,
+    pieces: &[Piece],
+    depth: usize,
+) -> usize {
+    let context = DecisionContext::default();
+    let plain = ChainOptions::with_depth(depth);
+    let mut without = LookaheadChain::new(plain.clone());
+    without.best_in(searcher, evaluator, board, pieces, context);
+    let ranking = without.first_placement_values().to_vec();
+    let mut averaged = LookaheadChain::new(ChainOptions {
+        expectimax: true,
+        ..plain.clone()
+    });
+    let plain_choice = averaged.best_in(searcher, evaluator, board, pieces, context);
+    let averages = averaged.first_placement_values().to_vec();
+    let mut ranked: Vec<usize> = (0..ranking.len())
+        .filter(|&index| ranking[index].value.is_some())
+        .collect();
+    ranked.sort_by(|&one, &other| {
+        ranking[one]
+            .value
+            .unwrap()
+            .ranking(&ranking[other].value.unwrap())
+    });
+    for count in [1usize, 2, 3, 5, 255] {
+        let mut finalists: Vec<usize> = ranked.iter().copied().take(count).collect();
+        finalists.sort_unstable();
+        let expected = best_of(&averages, &finalists);
+        let options = ChainOptions {
+            expectimax: true,
+            expectimax_finalists: Some(count),
+            ..plain.clone()
+        };
+        for decide in [false, true] {
+            let mut chain = LookaheadChain::new(options.clone());
+            let choice = if decide {
+                chain.decide_in(searcher, evaluator, board, pieces, context)
+            } else {
+                chain.best_in(searcher, evaluator, board, pieces, context)
+            };
+            assert_eq!(
+                choice.map(|choice| choice.index),
+                expected,
+                "{count} finalists on\n{board}"
+            );
+            if let (Some(choice), Some(index)) = (choice, expected) {
+                assert_eq!(Some(choice.value), averages[index].value);
+            }
+            if count >= ranking.len() {
+                assert_eq!(choice, plain_choice, "every first placement a finalist");
+                assert_eq!(chain.best_chain(), averaged.best_chain());
+            }
+            if !decide {
+                // The report is the first round's: the values without the unknown piece.
+                assert_eq!(chain.first_placement_values(), ranking.as_slice());
+            }
+        }
+    }
+    ranking.len()
+}
+
+#[test]
+fn finalists_choose_the_best_averaged_among_the_best_without_the_unknown_piece() {
+    let mut rng = Pcg64Mcg::seed_from_u64(0xF1A1);
+    // Pile height alone, or rows cleared alone, tie often, also among averaged values: the
+    // finalists' walk order (their first placements' order, not their rank) then decides.
+    let evaluators = [
+        TestEvaluator::new(),
+        TestEvaluator::without_holes(),
+        TestEvaluator::with_weights(&[0.0, 1.0, 0.0]),
+        TestEvaluator::with_weights(&[0.0, 0.0, -100.0]),
+    ];
+    let mut positions = 0;
+    for round in 0..48 {
+        let evaluator = &evaluators[round % 4];
+        let board = grow_board(rng.next_u64(), 6 + round, 12);
+        let pieces: Vec<Piece> = (0..2)
+            .map(|_| Piece::ALL[rng.next_u32() as usize % 7])
+            .collect();
+        let depth = 1 + round / 4 % 2;
+        let first_placements = if round % 3 == 0 {
+            check(&mut Bfs::new(), evaluator, &board, &pieces, depth)
+        } else {
+            check(&mut ColumnDrop::new(), evaluator, &board, &pieces, depth)
+        };
+        positions += usize::from(first_placements > 5);
+    }
+    assert!(
+        positions >= 30,
+        "{positions} positions with more than 5 first placements"
+    );
+}
