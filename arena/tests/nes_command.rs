@@ -560,6 +560,7 @@ fn help_explains_every_option() {
         "--to-level",
         "--max-lines",
         "--tap-rate",
+        "--timeline",
         "--inputs",
         "--jobs",
         "--out",
@@ -1026,6 +1027,85 @@ fn shards_merge_the_new_figures_and_refuse_different_end_rules() {
             "error: merge: {past_29}: its games do not record their points before level 29, \
              which a run past level 29 needs: play it again"
         )
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
+    let folder = scratch_folder("timeline");
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let base = [
+            "gamepad+nes-plateau",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--to-level",
+            "20",
+        ];
+        [&base[..], extra].concat()
+    }
+    // A uniform timeline is its tap rate: the same report as --tap-rate, which it records
+    // as the tap rate (as every result before timelines did).
+    for (timeline, tap_rate) in [("X.", "2"), ("X...X...", "4")] {
+        let by_timeline = nes_json(&with(&["--timeline", timeline]));
+        let by_rate = nes_json(&with(&["--tap-rate", tap_rate]));
+        assert_eq!(by_timeline["settings"], by_rate["settings"], "{timeline}");
+        assert_eq!(by_timeline["summary"], by_rate["summary"], "{timeline}");
+        assert_eq!(
+            by_timeline["settings"]["tap_rate"],
+            tap_rate.parse::<u64>().unwrap()
+        );
+        assert_eq!(by_timeline["settings"].get("timeline"), None);
+    }
+    // A mixed one plays (the command fails if a path does not replay through the frame model)
+    // and is recorded as its pattern, in place of the tap rate, in the text, the JSON and
+    // the part files.
+    let mixed = nes_json(&with(&["--timeline", "X----X---X---"]));
+    assert_eq!(mixed["settings"]["timeline"], "X....X...X...");
+    assert_eq!(mixed["settings"].get("tap_rate"), None);
+    let output = nes(&with(&["--timeline", "X....X...X..."]));
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(
+            "Tapping: timeline X....X...X... (3 inputs every 13 frames, 13.9 per second)"
+        ),
+        "{text}"
+    );
+    let part_0 = folder.join("part-0.json");
+    let part_1 = folder.join("part-1.json");
+    let (part_0, part_1) = (part_0.to_str().unwrap(), part_1.to_str().unwrap());
+    let shard = |number: &str, out: &str, timeline: &str| {
+        let mut args = with(&["--timeline", timeline, "--shard", number]);
+        args.extend(["--out", out]);
+        let output = nes(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    shard("0/2", part_0, "X....X...X...");
+    shard("1/2", part_1, "X...");
+    let written: Value = serde_json::from_str(&fs::read_to_string(part_0).unwrap()).unwrap();
+    assert_eq!(
+        written["settings"]["timeline"], "X....X...X...",
+        "{written}"
+    );
+    assert!(common::fail("merge", &[part_0, part_1]).contains("has different settings"));
+    shard("1/2", part_1, "X....X...X...");
+    let merged = common::run_json("merge", &[part_0, part_1]);
+    assert_eq!(merged["settings"]["timeline"], "X....X...X...");
+    assert_eq!(merged["summary"], mixed["summary"]);
+    // Refused: a timeline beside a tap rate, and a timeline the search cannot follow, with the
+    // parse's one message.
+    common::fail("nes", &with(&["--tap-rate", "3", "--timeline", "X.."]));
+    let line = common::fail("nes", &with(&["--timeline", "X.X"]));
+    assert!(
+        line.starts_with("error: timeline \"X.X\": two X are adjacent"),
+        "{line}"
     );
     fs::remove_dir_all(&folder).unwrap();
 }

@@ -232,18 +232,19 @@ fn a_file_game_records_seed_0_and_verifies_on_its_own_pieces() {
 #[test]
 fn a_frame_timing_the_command_line_rejects_is_rejected() {
     let replay = record("frame-timing", "gamepad+nes-plateau");
-    // `arena nes --tap-rate` and `arena analyze --tap-rate` reject 0 and 9 (2..=8), and no
-    // level has 0 or 7 frames per row.
+    // `arena nes --tap-rate` and `arena analyze --tap-rate` reject 0 and 9 (2..=8) (a frame
+    // timing holds only timelines the search follows, so the replay's reader refuses them),
+    // and no level has 0 or 7 frames per row.
     for (field, value, expected) in [
         (
             "tap_rate",
             0,
-            "rules: frame_timing: tap rate 0 is outside 2..=8",
+            "malformed replay: frame timing: tap rate 0 is outside 2..=8",
         ),
         (
             "tap_rate",
             9,
-            "rules: frame_timing: tap rate 9 is outside 2..=8",
+            "malformed replay: frame timing: tap rate 9 is outside 2..=8",
         ),
         (
             "frames_per_row",
@@ -264,6 +265,19 @@ fn a_frame_timing_the_command_line_rejects_is_rejected() {
         assert_rejected(&replay, &["--redecide"], &[expected]);
         fs::write(&replay, original).unwrap();
     }
+    // A timeline that `--timeline` refuses, in place of the tap rate, with its message.
+    let original = fs::read_to_string(&replay).unwrap();
+    tamper(&replay, |json| {
+        let timing = json["rules"]["frame_timing"].as_object_mut().unwrap();
+        timing.remove("tap_rate");
+        timing.insert("timeline".into(), "X.X".into());
+    });
+    assert_rejected(
+        &replay,
+        &[],
+        &["malformed replay: timeline \"X.X\": two X are adjacent"],
+    );
+    fs::write(&replay, original).unwrap();
     let line = fail(
         "nes",
         &[

@@ -424,6 +424,15 @@ fn analyze_ranks_the_placements_as_the_command_line_values_them() {
         faster.json()["placement_count"],
         by_timeline.json()["placement_count"]
     );
+    // A mixed timeline answers as `arena analyze --timeline` does.
+    compare_analysis(
+        &server,
+        &scratch,
+        &Position {
+            cli: &["--level", "29", "--timeline", "X....X...X..."],
+            ..gamepad(json!({"level": 29, "timeline": "X....X...X..."}))
+        },
+    );
 }
 
 #[test]
@@ -655,9 +664,13 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         }
         body.to_string()
     };
-    let timeline_help = "(a timeline is X, an input frame, and dots or dashes, frames without \
-                         one, repeated: X. is 30 presses a second, X... 15; the gamepad search \
-                         takes X. to X....... (tap rates 2 to 8))";
+    let timeline_help = "(a timeline is X, a frame on which an input may start, and dots or \
+                         dashes, frames without one, repeated from a piece's first input frame: \
+                         X. is 30 presses a second, X... 15, X....X...X... 3 every 13 frames; at \
+                         most 32 frames, starting with X, with 2 to 8 frames from each X to the \
+                         next, read cyclically)";
+    let adjacent = "two X are adjacent (read cyclically, as the pattern repeats): a button must \
+                    be released for a frame before it counts as pressed again";
     let analyze = |args: &[&str]| {
         let mut all = args.to_vec();
         all.extend(["--board", &empty_file]);
@@ -747,24 +760,21 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         ),
         (
             "/v1/analyze",
-            gamepad(json!({"timeline": "X.X.."})),
-            format!("timeline \"X.X..\": its inputs are not evenly spaced {timeline_help}"),
+            gamepad(json!({"timeline": "X..X"})),
+            format!("timeline \"X..X\": {adjacent} {timeline_help}"),
         ),
         (
             "/v1/analyze",
             gamepad(json!({"timeline": "X........"})),
             format!(
-                "timeline \"X........\": inputs further apart than every 8th frame \
+                "timeline \"X........\": two X are more than 8 frames apart (read cyclically) \
                  {timeline_help}"
             ),
         ),
         (
             "/v1/analyze",
             gamepad(json!({"timeline": "X"})),
-            format!(
-                "timeline \"X\": an input on every frame is faster than the console reads a \
-                 button {timeline_help}"
-            ),
+            format!("timeline \"X\": {adjacent} {timeline_help}"),
         ),
         (
             "/v1/analyze",

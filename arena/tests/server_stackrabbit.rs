@@ -47,13 +47,13 @@ fn native(
     current: &str,
     preview: &[&str],
     level: u8,
-    tap_rate: u8,
+    timeline: &str,
     top: u8,
 ) -> Value {
     let answer = server.post_json(
         "/v1/analyze",
         &json!({"strategy": "gamepad+nes-plateau@2", "board": ROWS, "current": current,
-                "preview": preview, "level": level, "tap_rate": tap_rate, "top": top}),
+                "preview": preview, "level": level, "timeline": timeline, "top": top}),
     );
     assert_eq!(answer.status, 200, "{}", answer.body);
     answer.json()
@@ -132,14 +132,18 @@ fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
     let server = Server::start(&["--workers", "2"]);
     let board = cells(&ROWS);
     let mut written = 0;
-    for (current, next, level, timeline, tap_rate) in [
-        ("T", Some("I"), 19, "X.", 2),
-        ("L", Some("O"), 18, "X...", 4),
-        ("I", None, 29, "X..", 3),
-        ("S", Some("Z"), 19, "X.X.", 2),
+    // The native request names the same timeline in its shortest spelling (the tap rate's
+    // `X` and dots), or the mixed one as it is.
+    for (current, next, level, timeline, native_timeline) in [
+        ("T", Some("I"), 19, "X.", "X."),
+        ("L", Some("O"), 18, "X...", "X..."),
+        ("I", None, 29, "X..", "X.."),
+        ("S", Some("Z"), 19, "X.X.", "X."),
+        ("J", Some("T"), 19, "X....X...X...", "X....X...X..."),
     ] {
         let preview: Vec<&str> = next.into_iter().collect();
-        let best = native(&server, current, &preview, level, tap_rate, 1)["placements"][0].clone();
+        let best =
+            native(&server, current, &preview, level, native_timeline, 1)["placements"][0].clone();
         let answer = server.get(&format!(
             "/get-move?{}",
             query(&board, current, next, level, timeline)
@@ -177,7 +181,7 @@ fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
     assert_eq!(answer.header("content-type"), Some("application/json"));
     let pairs = answer.json();
     let pairs = pairs.as_array().unwrap();
-    let ranked = native(&server, "T", &["I"], 19, 2, 8)["placements"].clone();
+    let ranked = native(&server, "T", &["I"], 19, "X.", 8)["placements"].clone();
     assert_eq!(pairs.len(), 8);
     for (pair, ranked) in pairs.iter().zip(ranked.as_array().unwrap()) {
         // What tetrisfish reads: pair[0]["placement"], float(pair[0]["totalValue"]),
@@ -204,7 +208,7 @@ fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
             query(&board, "T", None, 19, "X.")
         ))
         .json();
-    let alone = native(&server, "T", &[], 19, 2, 8)["placements"].clone();
+    let alone = native(&server, "T", &[], 19, "X.", 8)["placements"].clone();
     for (single, ranked) in singles
         .as_array()
         .unwrap()
@@ -242,8 +246,8 @@ fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
 fn rate_move_scores_the_move_that_leaves_the_second_board() {
     let server = Server::start(&["--workers", "2"]);
     let board = cells(&ROWS);
-    let ranked = native(&server, "T", &["I"], 19, 2, 2)["placements"].clone();
-    let alone = native(&server, "T", &[], 19, 2, 200)["placements"].clone();
+    let ranked = native(&server, "T", &["I"], 19, "X.", 2)["placements"].clone();
+    let alone = native(&server, "T", &[], 19, "X.", 200)["placements"].clone();
     let value_alone = |placement: &Value| {
         alone
             .as_array()
@@ -329,9 +333,9 @@ fn bad_stackrabbit_requests_answer_400_in_plain_text_with_stackrabbits_messages(
         (format!("/get-move-cpp?{}&lookaheadDepth=0", base), 400, "Parameter 'lookaheadDepth' does not apply to C++ queries, please provide values for playoutCount and playoutLength instead.".to_string()),
         (format!("/get-move?{}", base.replace("X.", "X*")), 400, "Invalid input frame timeline: X*".to_string()),
         (
-            format!("/get-move?{}", base.replace("X.", "X....X...X...")),
+            format!("/get-move?{}", base.replace("X.", "X..X")),
             400,
-            tetris_arena::request::values::timeline("X....X...X...").unwrap_err().to_string(),
+            tetris_arena::request::values::timeline("X..X").unwrap_err().to_string(),
         ),
         ("/get-movee?board=0".to_string(), 404, "Please specify the request type, e.g. 'get-move' or 'rate-move'. Received: get-movee".to_string()),
     ] {

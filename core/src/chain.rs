@@ -61,7 +61,7 @@
 //!
 //! [`LookaheadChain::best_in`] takes what the decision depends on besides the board and the
 //! pieces: the game-over rule (above); the frame timing (the level's frames per row and the
-//! player's tap rate), which every search of the chain gets ([`SearchOptions::frame_timing`]:
+//! player's input timeline), which every search of the chain gets ([`SearchOptions::frame_timing`]:
 //! the current piece, the later known pieces and the unknown ones, all falling at the same
 //! level); and whether the current piece is the game's first, which only the current piece's
 //! search gets ([`SearchOptions::entry_delay`]: the preview piece and any later one never have
@@ -1447,7 +1447,7 @@ mod tests {
         let mut chain = LookaheadChain::new(options);
         let timing = FrameTiming {
             frames_per_row: 1,
-            tap_rate: 3,
+            timeline: crate::Timeline::uniform(3),
             inputs: crate::InputModel::TwoThumb,
         };
         let context = DecisionContext {

@@ -47,6 +47,7 @@ use crate::placement::{Buttons, PieceState, Placement};
 use crate::rules::GameOverRule;
 use crate::scoring::{NesScore, ONE_FRAME_LEVEL, frames_per_row};
 use crate::search::{FrameTiming, InputModel};
+use crate::timeline::Timeline;
 
 /// Frames without gravity at the start of a game's first piece (the game starts its soft-drop
 /// counter at −96).
@@ -417,11 +418,11 @@ impl NesGame {
     }
 
     /// The timing a gravity-aware searcher must simulate for the current piece, with the
-    /// player's `tap_rate` and input model.
-    pub fn frame_timing(&self, tap_rate: u8, inputs: InputModel) -> FrameTiming {
+    /// player's input `timeline` and input model.
+    pub fn frame_timing(&self, timeline: Timeline, inputs: InputModel) -> FrameTiming {
         FrameTiming {
             frames_per_row: self.frames_per_row(),
-            tap_rate,
+            timeline,
             inputs,
         }
     }

@@ -71,6 +71,7 @@ pub mod rules;
 pub mod scoring;
 pub mod search;
 pub mod straight_drop;
+pub mod timeline;
 
 pub use board::{
     BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,
@@ -94,3 +95,4 @@ pub use rules::GameOverRule;
 pub use scoring::NesScore;
 pub use search::NamedSearcher;
 pub use search::{DecisionContext, FrameTiming, InputModel, Placements, SearchOptions, Searcher};
+pub use timeline::{Timeline, TimelineError};

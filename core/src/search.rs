@@ -10,6 +10,7 @@ use crate::board::Board;
 use crate::piece::Piece;
 use crate::placement::{Input, PieceState, Placement};
 use crate::rules::GameOverRule;
+use crate::timeline::Timeline;
 
 /// What a search should produce besides the placements, and what it should assume about the
 /// piece and the game's speed.
@@ -20,7 +21,7 @@ pub struct SearchOptions {
     /// The piece is a game's first, which has the long entry delay: no gravity for its first
     /// 96 frames (docs/spec/rules.md, "Timing"). Only searchers that model frames read it.
     pub entry_delay: bool,
-    /// The game's speed (frames per row at the current level) and the player's tap rate, for
+    /// The game's speed (frames per row at the current level) and the player's input timeline, for
     /// gravity-aware searchers; `None` means the searcher's own default timing
     /// ([`Searcher::frame_timing`]). Searchers that ignore gravity ignore it.
     pub frame_timing: Option<FrameTiming>,
@@ -44,7 +45,7 @@ impl SearchOptions {
 
 /// What a decision depends on besides the board and the pieces: the game's game-over rule
 /// (which placements end the game, for the chain's cut-short and no-suicide rules), and, for
-/// gravity-aware searchers, the level's frames per row and the player's tap rate and whether
+/// gravity-aware searchers, the level's frames per row and the player's input timeline and whether
 /// the current piece is the game's first, with its long entry delay.
 ///
 /// A game driver builds one per decision and hands it to the chain
@@ -100,20 +101,23 @@ impl DecisionContext {
 }
 
 /// The frame timing a gravity-aware searcher simulates (docs/spec/search.md §3).
+///
+/// In results and replays it is written as `{"frames_per_row", "tap_rate", "inputs"}` when its
+/// timeline is uniform (as every file was before timelines existed, so old files read the
+/// same and new ones at a tap rate are written the same), and with `"timeline"` (the pattern's
+/// text) in place of `"tap_rate"` when it is mixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "FrameTimingRecord", into = "FrameTimingRecord")]
 pub struct FrameTiming {
     /// Frames per row of gravity, from the level ([`crate::scoring::frames_per_row`]): 2 at
     /// levels 19–28, 1 from level 29. At least 1.
     pub frames_per_row: u8,
-    /// The fewest frames from one press of a button to the next press of the same thumb
-    /// (Left/Right share one, A/B the other): 2 = 30 presses per second (the published bot),
-    /// 3 = 20, 4 = 15, 5 = 12. At least 2, since a button must be released for a frame before
-    /// it counts as pressed again. Under [`InputModel::Article`] it is the spacing of the fixed
-    /// press frames instead (every `tap_rate`-th input frame).
-    pub tap_rate: u8,
+    /// The player's input-frame timeline ([`Timeline`]; `X.` = 30 Hz, the published bot's):
+    /// under [`InputModel::TwoThumb`] its gaps are each thumb's fewest frames from one press
+    /// to the next, under [`InputModel::Article`] its `X` frames are the fixed press frames.
+    pub timeline: Timeline,
     /// Which buttons the player may press on which frames (docs/spec/search.md §3, "Input models").
     /// Absent in results recorded before the models existed, which were all two-thumb.
-    #[serde(default)]
     pub inputs: InputModel,
 }
 
@@ -121,29 +125,91 @@ impl FrameTiming {
     /// The NES plateau's timing: level 19 (2 frames per row) with 30 Hz two-thumb tapping.
     pub const LEVEL_19_30_HZ: FrameTiming = FrameTiming {
         frames_per_row: 2,
-        tap_rate: 2,
+        timeline: Timeline::THIRTY_HZ,
         inputs: InputModel::TwoThumb,
     };
+
+    /// The tap rate T of a uniform timeline (one input frame every T frames), `None` for a
+    /// mixed one.
+    pub const fn tap_rate(self) -> Option<u8> {
+        self.timeline.tap_rate()
+    }
+}
+
+/// [`FrameTiming`] as results and replays write it: `tap_rate` for a uniform timeline,
+/// `timeline` for a mixed one (exactly one of the two).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct FrameTimingRecord {
+    frames_per_row: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tap_rate: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    timeline: Option<Timeline>,
+    #[serde(default)]
+    inputs: InputModel,
+}
+
+impl From<FrameTiming> for FrameTimingRecord {
+    fn from(timing: FrameTiming) -> FrameTimingRecord {
+        let tap_rate = timing.tap_rate();
+        FrameTimingRecord {
+            frames_per_row: timing.frames_per_row,
+            tap_rate,
+            timeline: tap_rate.is_none().then_some(timing.timeline),
+            inputs: timing.inputs,
+        }
+    }
+}
+
+impl TryFrom<FrameTimingRecord> for FrameTiming {
+    type Error = String;
+
+    /// Refuses a record with both a tap rate and a timeline, or neither, or a tap rate out of
+    /// range (a uniform timeline written as a timeline reads as its tap rate).
+    fn try_from(record: FrameTimingRecord) -> Result<FrameTiming, String> {
+        let timeline = match (record.tap_rate, record.timeline) {
+            (Some(rate), None) if Timeline::GAPS.contains(&rate) => Timeline::uniform(rate),
+            (Some(rate), None) => {
+                return Err(format!("frame timing: tap rate {rate} is outside 2..=8"));
+            }
+            (None, Some(timeline)) => timeline,
+            _ => {
+                return Err(
+                    "frame timing: give exactly one of tap_rate (uniform) and timeline (mixed)"
+                        .to_string(),
+                );
+            }
+        };
+        Ok(FrameTiming {
+            frames_per_row: record.frames_per_row,
+            timeline,
+            inputs: record.inputs,
+        })
+    }
 }
 
 /// The player's input model: which buttons may be pressed on which frames of a falling piece
-/// (docs/spec/search.md §3, "Input models"). With T the tap rate ([`FrameTiming::tap_rate`]) and the
-/// piece's input frames counted from 1 (its first frame with input, the frame after the spawn):
+/// (docs/spec/search.md §3, "Input models" and "Input timelines"). With the timeline
+/// ([`FrameTiming::timeline`]) and the piece's input frames counted from 1 (its first frame
+/// with input, the frame after the spawn); for a uniform timeline of tap rate T:
 ///
 /// - [`InputModel::TwoThumb`]: Left/Right on one thumb and A/B on the other. Each thumb
 ///   presses at most once every T frames (a press is held for its frame only), so one frame
 ///   can carry a shift AND a rotation; Down may be held for soft drop (never together with a
-///   shift, which the game would ignore).
+///   shift, which the game would ignore). Under a mixed timeline with gaps g₁, g₂, …, gₙ
+///   (frames from each `X` to the next) a thumb's second press comes at least g₁ frames after
+///   its first, its third at least g₂ after its second, and so on round the gaps.
 /// - [`InputModel::Article`]: the seed article's published level-19 bot. The press frames are
-///   input frames 1, 1 + T, 1 + 2T, …; on a press frame exactly one of Left, Right, A, B or
-///   nothing is pressed, on every other frame nothing, and Down never (the bot pressed Down
-///   only at the very end, for push-down points, which changes no placement). At T = 2 that
-///   is "every other frame", the published bot. The schedule is fixed by the count of frames
-///   since the piece's first input frame, not by the last press: a press frame on which
-///   nothing is pressed does not move the next press frame earlier (the literal reading of
-///   docs/spec/search.md). A first piece's entry-delay frames are input frames like any other and
-///   follow the same schedule. Its placements are a subset of the two-thumb model's at the
-///   same timing.
+///   input frames 1, 1 + T, 1 + 2T, … (in general: input frame 1 + i for every `X` at
+///   position i of the repeating timeline); on a press frame exactly one of Left, Right, A, B
+///   or nothing is pressed, on every other frame nothing, and Down never (the bot pressed
+///   Down only at the very end, for push-down points, which changes no placement). At T = 2
+///   that is "every other frame", the published bot. The schedule is fixed by the count of
+///   frames since the piece's first input frame, not by the last press: a press frame on
+///   which nothing is pressed does not move the next press frame earlier (the literal reading
+///   of docs/spec/search.md). A first piece's entry-delay frames are input frames like any other
+///   and follow the same schedule. Its placements are a subset of the two-thumb model's at
+///   the same timing.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -419,6 +485,34 @@ mod tests {
             serde_json::from_str::<FrameTiming>(r#"{"frames_per_row":2,"tap_rate":2}"#).unwrap(),
             FrameTiming::LEVEL_19_30_HZ
         );
+        // A mixed timeline is written as its text in place of the tap rate; a uniform one
+        // written as a timeline reads as its tap rate; both, neither or a bad one are refused.
+        let mixed = FrameTiming {
+            timeline: "X....X...X...".parse().unwrap(),
+            ..FrameTiming::LEVEL_19_30_HZ
+        };
+        let json = serde_json::to_string(&mixed).unwrap();
+        assert_eq!(
+            json,
+            r#"{"frames_per_row":2,"timeline":"X....X...X...","inputs":"two-thumb"}"#
+        );
+        assert_eq!(serde_json::from_str::<FrameTiming>(&json).unwrap(), mixed);
+        assert_eq!(
+            serde_json::from_str::<FrameTiming>(r#"{"frames_per_row":2,"timeline":"X.X."}"#)
+                .unwrap(),
+            FrameTiming::LEVEL_19_30_HZ
+        );
+        for refused in [
+            r#"{"frames_per_row":2,"tap_rate":2,"timeline":"X."}"#,
+            r#"{"frames_per_row":2}"#,
+            r#"{"frames_per_row":2,"tap_rate":9}"#,
+            r#"{"frames_per_row":2,"timeline":"XX"}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<FrameTiming>(refused).is_err(),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn nes_json(
         start_level: StartLevel::try_from(start_level).map_err(value_error)?,
         to_level,
         max_lines,
-        tap_rate: TapRate::try_from(tap_rate).map_err(value_error)?,
+        timeline: TapRate::try_from(tap_rate).map_err(value_error)?.timeline(),
         game_over: game_over_rule(game_over)?,
         inputs: values::input_model(inputs).map_err(value_error)?,
         run: run_options(jobs, shard, out)?,

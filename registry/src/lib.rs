@@ -169,13 +169,13 @@ pub fn check_tap_rate(tap_rate: u64) -> Result<u8, String> {
         })
 }
 
-/// Checks a whole frame timing: its tap rate ([`check_tap_rate`]) and its frames per row,
-/// which must be the gravity of some level (`--level` sets them from a level, so no other
-/// value can be asked for: 48 at level 0 down to 1 from level 29). Its input model
-/// (`--inputs`) needs no check: both models are defined at every such tap rate and gravity,
-/// and a name that is no model is rejected when it is parsed.
+/// Checks a whole frame timing: its frames per row, which must be the gravity of some level
+/// (`--level` sets them from a level, so no other value can be asked for: 48 at level 0 down
+/// to 1 from level 29). Its timeline needs no check ([`tetris_core::Timeline`] holds only
+/// timelines the search models: every gap in [`TAP_RATES`]), nor its input model (both models
+/// are defined at every such timeline and gravity, and a name that is no model is rejected
+/// when it is parsed).
 pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String> {
-    check_tap_rate(u64::from(timing.tap_rate)).map_err(|message| format!("tap rate {message}"))?;
     let is_a_levels = (0..=u8::MAX).any(|level| {
         tetris_core::scoring::frames_per_row(level) == u32::from(timing.frames_per_row)
     });

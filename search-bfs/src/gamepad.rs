@@ -6,9 +6,9 @@
 //! rotation), the fall timer, the soft-drop counter and which presses the thumbs may make
 //! next. Presses here are one-frame taps: Left or Right is held for exactly the frame it is
 //! pressed on (so the delayed auto shift never fires: every shift is a new press), and so are A
-//! and B. After a press a thumb must wait until `tap_rate` frames have passed since it (Left
-//! and Right share one thumb, A and B the other), which is also what "released for at least a
-//! frame" needs at the fastest rate, 2. So a state is (x, y, rotation, fall timer, Down phase,
+//! and B. After a press a thumb must wait until T frames (the tap rate, a uniform timeline's
+//! gap) have passed since it (Left and Right share one thumb, A and B the other), which is
+//! also what "released for at least a frame" needs at the fastest rate, 2. So a state is (x, y, rotation, fall timer, Down phase,
 //! shift cooldown, rotation cooldown), where the Down phase is 0 (released) or the game's
 //! soft-drop counter 1 or 2 while Down is held, and a cooldown counts the frames a thumb must
 //! still wait. docs/spec/search.md's (Left, Right, A, B) released/pressed bits are the cooldowns at tap
@@ -46,6 +46,29 @@
 //! two-thumb list's one-button frames without Down: nothing, B, A, Left, Right (the same
 //! blocked-press and orientation rules). `Gamepad::expand_article` is its fast step.
 //!
+//! **Input timelines** (`FrameTiming::timeline`, docs/spec/search.md §3 "Input timelines"). A
+//! timeline's gaps g₀, g₁, …, gₙ₋₁ (frames from each `X` to the next, cyclically) generalise
+//! the tap rate, which is the one-gap timeline. Two thumbs: each thumb has a phase p, the gap
+//! its next press starts (0 at the spawn); a press sets its cooldown to g_p − 1 and its phase
+//! to p + 1 (mod n). The article's model: the wait counts down to press frame number p (the
+//! timeline's `X` number p), and a press frame starts the wait g_p − 1 for the next one. So a
+//! state also holds the two phases (each in the high bits of its thumb's byte,
+//! `shift_thumb` and `rotate_thumb`, whose low bits are the cooldown; equal under the
+//! article's model), cooldowns run over `0..S` with S the longest gap, and the phases are part
+//! of a state's group (states compared by dominance have the same phases: a state with a shorter
+//! cooldown and the same phase can do whatever the other can, as before; across phases that
+//! is not so). A uniform timeline has n = 1 and every phase 0, so its states, their numbering,
+//! the order they are visited in and so every placement and path are those of the tap rate
+//! before timelines existed; the hot steps (`Gamepad::expand`, `Gamepad::expand_article`,
+//! `Gamepad::visit`) have a `MIXED` const parameter whose false copy, used for a uniform
+//! timeline, leaves the phases out of its arithmetic, so that the tap rate's search costs
+//! what it did (a first version that always kept them cost 4.3 % more instructions in a whole
+//! NES game, callgrind). The table of gaps is `Gaps`. A press counts only when it moves or
+//! turns the piece (a blocked press is not tried, as above): under a mixed timeline a press
+//! against the wall would advance the thumb's phase, which a player could use to reach a
+//! short gap sooner; the search models a player who presses only to move the piece
+//! (docs/spec/search.md says so).
+//!
 //! **Visited once, in frame layers.** States are numbered densely and a bitset marks the
 //! visited ones. The search runs one frame layer at a time (layer t: the states first reached
 //! after t frames), and each layer is kept in row order (top rows first; within a row, in the
@@ -76,8 +99,9 @@
 //! already visited at the same position, timer and Down phase is skipped: the earlier state
 //! can mimic it (press nothing while the later one waits) and reach the same states on the
 //! same frames, so no placement and no shortest path is lost. The bits of one state's
-//! cooldown pairs are one group of a power-of-two width (tap rate² rounded up, at most 64 for
-//! the slowest tap rate, 8), so the check is one masked word test and the push is branch-free.
+//! cooldown pairs are one group of a power-of-two width (S² rounded up, S the longest gap, the
+//! tap rate of a uniform timeline: at most 64 for the slowest, 8), so the check is one masked
+//! word test and the push is branch-free.
 //! It skips 15 % of the states at level 19 (T on the empty board: 8,916 → 7,601).
 //!
 //! Under the article's model this dominance is not valid and is switched off (each cooldown
@@ -90,7 +114,7 @@
 //! dominance check would never fire; switching it off keeps the search right without relying
 //! on that (a test compares the placements with a brute force over the literal frame model).
 //!
-//! **Timing per search.** The frames per row and the tap rate come with each search
+//! **Timing per search.** The frames per row and the timeline come with each search
 //! (`SearchOptions::frame_timing`, or the searcher's default timing when it is `None`), not from
 //! state set on the searcher beforehand. The state numbering, the dominance masks and the band
 //! caches depend on the timing (its input model included) and the board height, so they are
@@ -114,7 +138,9 @@
 //! moves; its design note says why the set is exactly this search's.
 //!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
-//! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800.
+//! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800. A mixed timeline with n
+//! gaps, the longest S, has n² × S² cooldown and phase combinations in place of T²: 225 for
+//! `X....X...X...` (n = 3, S = 5) against 4 at 30 Hz, most of them never reached.
 //!
 //! **Speed.** `Gamepad::expand` does the work the 12 inputs share once per state, which is
 //! faster than stepping input by input (`Gamepad::expand_generic`, kept for the entry delay
@@ -177,12 +203,40 @@ struct FrameState {
     fall_timer: u8,
     /// 0 with Down released, else the game's soft-drop counter (1 or 2).
     down: u8,
-    /// Frames the Left/Right thumb must still wait before its next press.
-    shift_cooldown: u8,
-    /// Frames the A/B thumb must still wait before its next press.
-    rotate_cooldown: u8,
+    /// The Left/Right thumb: the frames it must still wait before its next press (its
+    /// cooldown, the low 4 bits) and its phase in the timeline's gaps (the high 4 bits: its
+    /// next press starts gap number phase; always 0 for a uniform timeline, so that the byte
+    /// is the cooldown alone, as before timelines existed). Under the article's model, the
+    /// wait for the next press frame and the number of that press frame's `X`.
+    shift_thumb: u8,
+    /// The A/B thumb, as `shift_thumb` (the same byte under the article's model).
+    rotate_thumb: u8,
     /// Frames of the first piece's entry delay still to come (0 outside it).
     delay_left: u8,
+}
+
+/// The cooldown bits of a thumb's byte (`FrameState::shift_thumb`); the phase is above them.
+const WAIT_BITS: u8 = 0x0F;
+
+/// Whether a thumb must still wait. With `MIXED` false (a uniform timeline, phase 0) the byte
+/// is the cooldown.
+#[inline(always)]
+const fn waiting<const MIXED: bool>(thumb: u8) -> bool {
+    if MIXED {
+        thumb & WAIT_BITS != 0
+    } else {
+        thumb != 0
+    }
+}
+
+/// A thumb after a frame without its press: one frame less to wait, the phase kept.
+#[inline(always)]
+const fn rest<const MIXED: bool>(thumb: u8) -> u8 {
+    if waiting::<MIXED>(thumb) {
+        thumb - 1
+    } else {
+        thumb
+    }
 }
 
 /// One visited state in breadth-first order.
@@ -277,12 +331,85 @@ const ARTICLE_INPUTS: [FrameInput; 5] = [
     FRAME_INPUTS[6],
 ];
 
-/// Under the article's input model, the frames to wait for the next press frame after a frame
-/// that started `wait` frames before one (0: the frame was a press frame): press frames come
-/// every `tap_rate` frames whether or not anything is pressed on them.
-#[inline]
-const fn next_press_wait(wait: u8, tap_rate: u8) -> u8 {
-    if wait == 0 { tap_rate - 1 } else { wait - 1 }
+/// The most gaps a timeline has: one per `X`, at most one `X` every 2 of its 32 frames.
+const MAX_GAPS: usize = tetris_core::Timeline::MAX_FRAMES / 2;
+
+/// A timeline's gaps as the search steps through them (see "Input timelines" in the design
+/// note): a thumb in phase p that presses waits gap p − 1 more frames and goes on to phase
+/// p + 1 (wrapping). A uniform timeline of tap rate T has one phase, with cooldown T − 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Gaps {
+    /// Per phase, the thumb's byte after a press in it: the gap less one (the cooldown) in
+    /// the low bits, the next phase in the high bits ([`WAIT_BITS`]).
+    after_press: [u8; MAX_GAPS],
+    /// The number of phases (the timeline's gaps).
+    count: u8,
+    /// Cooldown values run over `0..slots`: the longest gap.
+    slots: u8,
+}
+
+impl Gaps {
+    /// The one gap of tap rate `tap_rate`.
+    const fn uniform(tap_rate: u8) -> Gaps {
+        let mut after_press = [0; MAX_GAPS];
+        after_press[0] = tap_rate - 1;
+        Gaps {
+            after_press,
+            count: 1,
+            slots: tap_rate,
+        }
+    }
+
+    /// The gaps of `timeline`.
+    fn new(timeline: tetris_core::Timeline) -> Gaps {
+        let mut gaps = Gaps {
+            after_press: [0; MAX_GAPS],
+            count: timeline.gap_count(),
+            slots: timeline.longest_gap(),
+        };
+        for (phase, gap) in timeline.gaps().enumerate() {
+            let next = ((phase + 1) % usize::from(gaps.count)) as u8;
+            gaps.after_press[phase] = (gap - 1) | next << 4;
+        }
+        gaps
+    }
+
+    /// A thumb's byte after it presses (`MIXED` false: phase 0, the only one).
+    #[inline(always)]
+    fn press_thumb<const MIXED: bool>(&self, thumb: u8) -> u8 {
+        self.after_press[if MIXED { usize::from(thumb >> 4) } else { 0 }]
+    }
+
+    /// Under the article's input model, the thumbs' byte after a frame from `thumb`: a press
+    /// frame (wait 0) starts the wait for the next one whether or not anything is pressed on
+    /// it, any other frame counts the wait down.
+    #[inline(always)]
+    fn article_wait<const MIXED: bool>(&self, thumb: u8) -> u8 {
+        if waiting::<MIXED>(thumb) {
+            thumb - 1
+        } else {
+            self.press_thumb::<MIXED>(thumb)
+        }
+    }
+
+    /// The (cooldown, phase) of a thumb after it presses in `phase` (the flood's words keep
+    /// them apart).
+    #[inline(always)]
+    fn after_press(&self, phase: u8) -> (u8, u8) {
+        let thumb = self.after_press[usize::from(phase) % MAX_GAPS];
+        (thumb & WAIT_BITS, thumb >> 4)
+    }
+
+    /// Under the article's input model, the (wait, phase) after a frame that started `wait`
+    /// frames before press frame number `phase` (wait 0: the frame was that press frame).
+    #[inline(always)]
+    fn next_press_wait(&self, wait: u8, phase: u8) -> (u8, u8) {
+        if wait == 0 {
+            self.after_press(phase)
+        } else {
+            (wait - 1, phase)
+        }
+    }
 }
 
 /// What one frame did to a state.
@@ -303,6 +430,8 @@ pub struct Gamepad {
     /// The timing of the current search (from its options, or the default); the numbering
     /// and the band caches are made for it ([`Gamepad::number_states`]).
     search_timing: FrameTiming,
+    /// Its timeline's gaps.
+    gaps: Gaps,
     /// Legal pivot rows (bit y) per (column slot, rotation) for the current search.
     legal: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
     /// Lock states found (bit y) per (column slot, rotation) for the current search.
@@ -312,10 +441,10 @@ pub struct Gamepad {
     /// Groups (states without their cooldowns) numbered from this one on are entry-delay
     /// states.
     delay_base: usize,
-    /// Bits per group in `visited`: the tap rate squared, rounded up to a power of two so that
-    /// a group never straddles two words.
+    /// Bits per group in `visited`: the cooldown slots (the longest gap) squared, rounded up to
+    /// a power of two so that a group never straddles two words.
     group_bits: usize,
-    /// Per cooldown pair (shift × tap rate + rotation), the group bits of the pairs that are
+    /// Per cooldown pair (shift × slots + rotation), the group bits of the pairs that are
     /// no longer in either thumb, itself included: a state is skipped when any is visited.
     dominating: Vec<u64>,
     /// The board height and timing the numbering (and the band caches) were made for.
@@ -378,11 +507,12 @@ enum BandCache {
 }
 
 impl Gamepad {
-    /// The tap rates it simulates: from 2 frames between presses (30 per second; a button
-    /// must be released for a frame before it counts as pressed again) to 8 (7.5 per second;
-    /// slower players use the delayed auto shift, which this search does not model). The
-    /// bound also keeps a state's cooldown pairs (at most 8 × 8) in one 64-bit word.
-    pub const TAP_RATES: std::ops::RangeInclusive<u8> = 2..=8;
+    /// The tap rates it simulates (uniform timelines; every gap of a mixed one is in the same
+    /// range, [`tetris_core::Timeline::GAPS`]): from 2 frames between presses (30 per second;
+    /// a button must be released for a frame before it counts as pressed again) to 8 (7.5 per
+    /// second; slower players use the delayed auto shift, which this search does not model).
+    /// The bound also keeps a state's cooldown pairs (at most 8 × 8) in one 64-bit word.
+    pub const TAP_RATES: std::ops::RangeInclusive<u8> = tetris_core::Timeline::GAPS;
 
     /// A searcher at the NES plateau's timing: level 19 (2 frames per row), 30 Hz tapping.
     pub fn new() -> Gamepad {
@@ -393,13 +523,13 @@ impl Gamepad {
     /// timing ([`SearchOptions::frame_timing`] `None`).
     ///
     /// # Panics
-    /// If the frames per row are 0 or the tap rate is outside [`Gamepad::TAP_RATES`] (as does
-    /// a search given such a timing).
+    /// If the frames per row are 0 (as does a search given such a timing).
     pub fn with_timing(timing: FrameTiming) -> Gamepad {
         check_timing(timing);
         Gamepad {
             default_timing: timing,
             search_timing: timing,
+            gaps: Gaps::new(timing.timeline),
             legal: [0; COLUMN_SLOTS * ROTATION_SLOTS],
             locked: [0; COLUMN_SLOTS * ROTATION_SLOTS],
             visited: Vec::new(),
@@ -441,7 +571,8 @@ impl Gamepad {
         }
         check_timing(timing);
         self.search_timing = timing;
-        let tap = usize::from(self.search_timing.tap_rate);
+        self.gaps = Gaps::new(timing.timeline);
+        let tap = usize::from(self.gaps.slots);
         self.group_bits = (tap * tap).next_power_of_two();
         let article = self.search_timing.inputs == InputModel::Article;
         self.dominating = (0..tap * tap)
@@ -462,24 +593,41 @@ impl Gamepad {
             })
             .collect();
         let positions = usize::from(height) * BOARD_WIDTH * ROTATION_SLOTS;
-        self.delay_base = positions * usize::from(self.search_timing.frames_per_row) * DOWN_PHASES;
-        let delay_groups = usize::from(ENTRY_DELAY_FRAMES) * BOARD_WIDTH * ROTATION_SLOTS;
+        let phase_pairs = usize::from(self.gaps.count) * usize::from(self.gaps.count);
+        self.delay_base =
+            positions * usize::from(self.search_timing.frames_per_row) * DOWN_PHASES * phase_pairs;
+        let delay_groups =
+            usize::from(ENTRY_DELAY_FRAMES) * BOARD_WIDTH * ROTATION_SLOTS * phase_pairs;
         self.visited = vec![0; ((self.delay_base + delay_groups) * self.group_bits).div_ceil(64)];
         self.numbered_for = (height, self.search_timing);
         self.band_caches = Default::default();
     }
 
     /// The dense number of a state's group (the state without its cooldowns); the
-    /// entry-delay groups come after all the others.
-    #[inline]
-    fn group_index(&self, state: &FrameState) -> usize {
+    /// entry-delay groups come after all the others. The thumbs' phases are the most
+    /// significant part after the entry delay (all 0 for a uniform timeline, which numbers its
+    /// states as before timelines existed).
+    #[inline(always)]
+    fn group_index<const MIXED: bool>(&self, state: &FrameState) -> usize {
+        let phases = if MIXED {
+            usize::from(state.shift_thumb >> 4) * usize::from(self.gaps.count)
+                + usize::from(state.rotate_thumb >> 4)
+        } else {
+            0
+        };
         if state.delay_left > 0 {
-            let position = (usize::from(state.delay_left - 1) * BOARD_WIDTH + state.x as usize)
+            let position = ((phases * usize::from(ENTRY_DELAY_FRAMES)
+                + usize::from(state.delay_left - 1))
+                * BOARD_WIDTH
+                + state.x as usize)
                 * ROTATION_SLOTS
                 + usize::from(state.rotation);
             return self.delay_base + position;
         }
-        let position = (state.y as usize * BOARD_WIDTH + state.x as usize) * ROTATION_SLOTS
+        let position = ((phases * usize::from(self.numbered_for.0) + state.y as usize)
+            * BOARD_WIDTH
+            + state.x as usize)
+            * ROTATION_SLOTS
             + usize::from(state.rotation);
         let timed = position * usize::from(self.search_timing.frames_per_row)
             + usize::from(state.fall_timer);
@@ -508,7 +656,6 @@ impl Gamepad {
     /// with Down held); `None` when a press would be blocked (not worth trying).
     #[inline]
     fn step(&self, piece: Piece, state: &FrameState, input: FrameInput) -> Option<Step> {
-        let tap = self.search_timing.tap_rate;
         let frames_per_row = self.search_timing.frames_per_row;
         let article = self.search_timing.inputs == InputModel::Article;
         let mut next = *state;
@@ -517,16 +664,9 @@ impl Gamepad {
                 return None;
             }
             next.x += input.shift;
-            next.shift_cooldown = tap - 1;
+            next.shift_thumb = self.gaps.press_thumb::<true>(state.shift_thumb);
         } else {
-            next.shift_cooldown = state.shift_cooldown.saturating_sub(1);
-        }
-        if article {
-            // The fixed schedule: both counts are the frames to the next press frame, and a
-            // press frame starts a new wait whether or not it pressed anything.
-            let wait = next_press_wait(state.shift_cooldown, tap);
-            next.shift_cooldown = wait;
-            next.rotate_cooldown = wait;
+            next.shift_thumb = rest::<true>(state.shift_thumb);
         }
         if input.turn != Turn::None {
             let turned = if input.turn == Turn::Clockwise {
@@ -538,9 +678,15 @@ impl Gamepad {
                 return None;
             }
             next.rotation = turned;
-            next.rotate_cooldown = tap - 1;
-        } else if !article {
-            next.rotate_cooldown = state.rotate_cooldown.saturating_sub(1);
+            next.rotate_thumb = self.gaps.press_thumb::<true>(state.rotate_thumb);
+        } else {
+            next.rotate_thumb = rest::<true>(state.rotate_thumb);
+        }
+        if article {
+            // The fixed schedule: both counts are the frames to the next press frame, and a
+            // press frame starts a new wait whether or not it pressed anything.
+            let wait = self.gaps.article_wait::<true>(state.shift_thumb);
+            (next.shift_thumb, next.rotate_thumb) = (wait, wait);
         }
         let mut fall_timer = if state.delay_left > 0 {
             // The game's fall timer counts every frame since the spawn.
@@ -594,12 +740,26 @@ impl Gamepad {
     /// no placement and no shortest path). Branch-free: the node is always written after the
     /// list's last one and counted only when new.
     /// `DROPPED` says which list (a constant at every hot call site, so the choice costs
-    /// nothing there).
+    /// nothing there); `MIXED` false says the timeline is uniform (every phase 0), which saves
+    /// the phases' arithmetic on the hot path (true is right for every timeline).
     #[inline(always)]
-    fn visit<const DROPPED: bool>(&mut self, state: FrameState, parent: u32, buttons: Buttons) {
-        let group_start = self.group_index(&state) * self.group_bits;
-        let pair = usize::from(state.shift_cooldown) * usize::from(self.search_timing.tap_rate)
-            + usize::from(state.rotate_cooldown);
+    fn visit<const DROPPED: bool, const MIXED: bool>(
+        &mut self,
+        state: FrameState,
+        parent: u32,
+        buttons: Buttons,
+    ) {
+        let group_start = self.group_index::<MIXED>(&state) * self.group_bits;
+        let (shift_wait, rotate_wait) = if MIXED {
+            (
+                state.shift_thumb & WAIT_BITS,
+                state.rotate_thumb & WAIT_BITS,
+            )
+        } else {
+            (state.shift_thumb, state.rotate_thumb)
+        };
+        let pair =
+            usize::from(shift_wait) * usize::from(self.gaps.slots) + usize::from(rotate_wait);
         let (word, offset) = (group_start / 64, group_start % 64);
         let group = self.visited[word] >> offset;
         let new = group & self.dominating[pair] == 0;
@@ -667,8 +827,8 @@ impl Gamepad {
             rotation: 0,
             fall_timer: 0,
             down: 0,
-            shift_cooldown: 0,
-            rotate_cooldown: 0,
+            shift_thumb: 0,
+            rotate_thumb: 0,
             delay_left: if entry_delay { ENTRY_DELAY_FRAMES } else { 0 },
         }
     }
@@ -682,7 +842,7 @@ impl Gamepad {
         entry_delay: bool,
         mut layer_starts: Option<&mut Vec<u32>>,
     ) {
-        self.visit::<false>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
+        self.visit::<false, true>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
         self.append_next_layer();
         let mut layer = 0..self.queue.len();
         while !layer.is_empty() {
@@ -803,9 +963,19 @@ impl Gamepad {
     #[inline]
     fn expand_any(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
         if state.delay_left == 0 && !self.generic_steps {
-            match self.search_timing.inputs {
-                InputModel::TwoThumb => self.expand(piece, parent, state, drops_only),
-                InputModel::Article => self.expand_article(piece, parent, state, drops_only),
+            match (self.search_timing.inputs, self.gaps.count > 1) {
+                (InputModel::TwoThumb, false) => {
+                    self.expand::<false>(piece, parent, state, drops_only)
+                }
+                (InputModel::TwoThumb, true) => {
+                    self.expand::<true>(piece, parent, state, drops_only)
+                }
+                (InputModel::Article, false) => {
+                    self.expand_article::<false>(piece, parent, state, drops_only)
+                }
+                (InputModel::Article, true) => {
+                    self.expand_article::<true>(piece, parent, state, drops_only)
+                }
             }
         } else {
             self.expand_generic(piece, parent, state, drops_only);
@@ -821,8 +991,8 @@ impl Gamepad {
             InputModel::Article => &ARTICLE_INPUTS,
         };
         for &input in inputs {
-            if (input.shift != 0 && state.shift_cooldown != 0)
-                || (input.turn != Turn::None && state.rotate_cooldown != 0)
+            if (input.shift != 0 && waiting::<true>(state.shift_thumb))
+                || (input.turn != Turn::None && waiting::<true>(state.rotate_thumb))
                 || (input.turn == Turn::Clockwise && turns < 4)
                 || (input.turn == Turn::Counterclockwise && turns < 2)
             {
@@ -834,9 +1004,9 @@ impl Gamepad {
                     let dropped = next.y > state.y;
                     if dropped || !drops_only {
                         if dropped {
-                            self.visit::<true>(next, parent, input.buttons());
+                            self.visit::<true, true>(next, parent, input.buttons());
                         } else {
-                            self.visit::<false>(next, parent, input.buttons());
+                            self.visit::<false, true>(next, parent, input.buttons());
                         }
                     }
                 }
@@ -850,15 +1020,20 @@ impl Gamepad {
     /// [`Gamepad::expand_generic`]: on a press frame nothing, B, A, Left or Right (each only
     /// when legal), on the frames between nothing; Down released, so only gravity drops.
     #[inline]
-    fn expand_article(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
-        let tap = self.search_timing.tap_rate;
+    fn expand_article<const MIXED: bool>(
+        &mut self,
+        piece: Piece,
+        parent: u32,
+        state: FrameState,
+        drops_only: bool,
+    ) {
         let timer = state.fall_timer + 1;
         let drops = timer >= self.search_timing.frames_per_row;
         if drops_only && !drops {
             return;
         }
-        let wait = next_press_wait(state.shift_cooldown, tap);
-        let presses: &[FrameInput] = if state.shift_cooldown == 0 {
+        let wait = self.gaps.article_wait::<MIXED>(state.shift_thumb);
+        let presses: &[FrameInput] = if !waiting::<MIXED>(state.shift_thumb) {
             &ARTICLE_INPUTS
         } else {
             &ARTICLE_INPUTS[..1]
@@ -884,15 +1059,15 @@ impl Gamepad {
                 rotation,
                 fall_timer: if drops { 0 } else { timer },
                 down: 0,
-                shift_cooldown: wait,
-                rotate_cooldown: wait,
+                shift_thumb: wait,
+                rotate_thumb: wait,
                 delay_left: 0,
             };
             if !drops {
-                self.visit::<false>(next, parent, buttons);
+                self.visit::<false, MIXED>(next, parent, buttons);
             } else if self.fits(x, y + 1, rotation) {
                 next.y += 1;
-                self.visit::<true>(next, parent, buttons);
+                self.visit::<true, MIXED>(next, parent, buttons);
             } else {
                 self.record_lock(PieceState { x, y, rotation }, parent, buttons);
             }
@@ -904,8 +1079,13 @@ impl Gamepad {
     /// the inputs share (the drop rule, the legality of each shift and turn) done once: this
     /// loop is the search's hot path.
     #[inline]
-    fn expand(&mut self, piece: Piece, parent: u32, state: FrameState, drops_only: bool) {
-        let tap = self.search_timing.tap_rate;
+    fn expand<const MIXED: bool>(
+        &mut self,
+        piece: Piece,
+        parent: u32,
+        state: FrameState,
+        drops_only: bool,
+    ) {
         let timer = state.fall_timer + 1;
         let gravity = timer >= self.search_timing.frames_per_row;
         // (Down phase after the frame, whether the frame drops) with Down released, then held.
@@ -915,28 +1095,33 @@ impl Gamepad {
             1 => (2, gravity),
             _ => (1, true),
         };
-        let shift_rest = state.shift_cooldown.saturating_sub(1);
-        let rotate_rest = state.rotate_cooldown.saturating_sub(1);
+        let shift_rest = rest::<MIXED>(state.shift_thumb);
+        let rotate_rest = rest::<MIXED>(state.rotate_thumb);
+        let rotate_pressed = self.gaps.press_thumb::<MIXED>(state.rotate_thumb);
         // The turns in input order (none, B, A), each as (rotation after, button, rotation
-        // cooldown after); the first `turn_count` may be pressed (two orientations: B only;
-        // the O and a rotation thumb still waiting: none).
+        // thumb after); the first `turn_count` may be pressed (two orientations: B only; the O
+        // and a rotation thumb still waiting: none).
         let turn_options = [
             (state.rotation, Buttons::NONE, rotate_rest),
-            (piece.counterclockwise(state.rotation), Buttons::B, tap - 1),
-            (piece.clockwise(state.rotation), Buttons::A, tap - 1),
+            (
+                piece.counterclockwise(state.rotation),
+                Buttons::B,
+                rotate_pressed,
+            ),
+            (piece.clockwise(state.rotation), Buttons::A, rotate_pressed),
         ];
         let turn_count = match piece.orientation_count() {
-            _ if state.rotate_cooldown != 0 => 1,
+            _ if waiting::<MIXED>(state.rotate_thumb) => 1,
             4 => 3,
             2 => 2,
             _ => 1,
         };
         let (phase, turns) = ((timer, shift_rest), &turn_options[..turn_count]);
         if !drops_only || gravity {
-            self.expand_phase::<false>(parent, &state, released, phase, turns);
+            self.expand_phase::<false, MIXED>(parent, &state, released, phase, turns);
         }
         if !drops_only || held.1 {
-            self.expand_phase::<true>(parent, &state, held, phase, turns);
+            self.expand_phase::<true, MIXED>(parent, &state, held, phase, turns);
         }
     }
 
@@ -944,11 +1129,11 @@ impl Gamepad {
     /// shift or both) or held (true: nothing or a turn), in input order. The first pair is (the
     /// Down phase after the frame, whether it drops), the second (the fall timer after a frame
     /// that does not drop, the shift cooldown after a frame without a shift); `turns` are the
-    /// turns that may be pressed as (rotation, button, rotation cooldown after). `DOWN` is a
+    /// turns that may be pressed as (rotation, button, rotation thumb after). `DOWN` is a
     /// const parameter so that each of the two copies knows its buttons and whether it may
-    /// shift.
+    /// shift; `MIXED` as in [`Gamepad::visit`].
     #[inline(always)]
-    fn expand_phase<const DOWN: bool>(
+    fn expand_phase<const DOWN: bool, const MIXED: bool>(
         &mut self,
         parent: u32,
         state: &FrameState,
@@ -959,11 +1144,11 @@ impl Gamepad {
         // The shifts in input order (none, Left, Right) as (column step, button).
         const SHIFTS: [(i8, Buttons); 3] =
             [(0, Buttons::NONE), (-1, Buttons::LEFT), (1, Buttons::RIGHT)];
-        let tap = self.search_timing.tap_rate;
+        let shift_pressed = self.gaps.press_thumb::<MIXED>(state.shift_thumb);
         let y = state.y;
         let down_button = if DOWN { Buttons::DOWN } else { Buttons::NONE };
         // Never a shift with Down held, nor while the shift thumb waits.
-        let shift_count = if DOWN || state.shift_cooldown != 0 {
+        let shift_count = if DOWN || waiting::<MIXED>(state.shift_thumb) {
             1
         } else {
             3
@@ -973,8 +1158,12 @@ impl Gamepad {
             if shift != 0 && !self.fits(x, y, state.rotation) {
                 continue;
             }
-            let shift_cooldown = if shift != 0 { tap - 1 } else { shift_rest };
-            for (turn, &(rotation, turn_button, rotate_cooldown)) in turns.iter().enumerate() {
+            let shift_thumb = if shift != 0 {
+                shift_pressed
+            } else {
+                shift_rest
+            };
+            for (turn, &(rotation, turn_button, rotate_thumb)) in turns.iter().enumerate() {
                 if turn != 0 && !self.fits(x, y, rotation) {
                     continue;
                 }
@@ -985,8 +1174,8 @@ impl Gamepad {
                     rotation,
                     fall_timer: if drops { 0 } else { timer },
                     down: down_phase,
-                    shift_cooldown,
-                    rotate_cooldown,
+                    shift_thumb,
+                    rotate_thumb,
                     delay_left: 0,
                 };
                 // The same ending as `expand_article`'s, written out in both: as a shared
@@ -994,10 +1183,10 @@ impl Gamepad {
                 // NES game (callgrind), the bounds checks of the legal-word lookup no
                 // longer folded into the shift's.
                 if !drops {
-                    self.visit::<false>(next, parent, buttons);
+                    self.visit::<false, MIXED>(next, parent, buttons);
                 } else if self.fits(x, y + 1, rotation) {
                     next.y += 1;
-                    self.visit::<true>(next, parent, buttons);
+                    self.visit::<true, MIXED>(next, parent, buttons);
                 } else {
                     self.record_lock(PieceState { x, y, rotation }, parent, buttons);
                 }
@@ -1062,19 +1251,14 @@ impl Default for Gamepad {
 /// Checks that the search can simulate `timing`.
 ///
 /// # Panics
-/// If the frames per row are 0 (gravity needs at least one frame per row) or the tap rate is
-/// outside [`Gamepad::TAP_RATES`] (below 2 a button is never released between presses; above
-/// 8 a state's cooldown pairs no longer fit one 64-bit word of the visited bitset).
+/// If the frames per row are 0 (gravity needs at least one frame per row). Every timeline's
+/// gaps are in [`Gamepad::TAP_RATES`] ([`tetris_core::Timeline`] refuses others: below 2 a
+/// button is never released between presses; above 8 a state's cooldown pairs no longer fit
+/// one 64-bit word of the visited bitset).
 fn check_timing(timing: FrameTiming) {
     assert!(
         timing.frames_per_row >= 1,
         "gravity needs at least 1 frame per row"
-    );
-    assert!(
-        Gamepad::TAP_RATES.contains(&timing.tap_rate),
-        "tap rate {} is outside 2..=8: a button must be released for a frame between presses, \
-         and slower players use the auto shift, which is not modelled",
-        timing.tap_rate
     );
 }
 
@@ -1087,7 +1271,7 @@ const fn slot(x: i8, rotation: u8) -> usize {
 impl NamedSearcher for Gamepad {
     const NAME: &'static str = "gamepad";
     const DESCRIPTION: &'static str =
-        "per-frame NES search with gravity and tap-rate limits (search.md §3)";
+        "per-frame NES search with gravity and input-timeline limits (search.md §3)";
 
     fn with_default_settings() -> Gamepad {
         Gamepad::new()
@@ -1102,8 +1286,7 @@ impl Searcher for Gamepad {
     /// Searches at `options.frame_timing`, or the default timing when it is `None`.
     ///
     /// # Panics
-    /// If that timing's frames per row are 0 or its tap rate is outside
-    /// [`Gamepad::TAP_RATES`].
+    /// If that timing's frames per row are 0.
     fn search(
         &mut self,
         board: &Board,
@@ -1165,7 +1348,7 @@ impl Searcher for Gamepad {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetris_core::GameOverRule;
+    use tetris_core::{GameOverRule, Timeline};
 
     /// Boards with random stacks from a fixed xorshift seed, and the empty board.
     fn boards() -> Vec<Board> {
@@ -1192,25 +1375,41 @@ mod tests {
         boards
     }
 
-    /// Each `(frames per row, tap rate)` of `timings` under every input model.
-    fn every_input_model(timings: &[(u8, u8)]) -> Vec<FrameTiming> {
+    /// Each `(frames per row, timeline)` of `timings` under every input model.
+    fn every_input_model(timings: &[(u8, &str)]) -> Vec<FrameTiming> {
         InputModel::ALL
             .into_iter()
             .flat_map(|inputs| {
                 timings
                     .iter()
-                    .map(move |&(frames_per_row, tap_rate)| FrameTiming {
+                    .map(move |&(frames_per_row, timeline)| FrameTiming {
                         frames_per_row,
-                        tap_rate,
+                        timeline: timeline.parse().unwrap(),
                         inputs,
                     })
             })
             .collect()
     }
 
+    /// Mixed timelines with frames per row: StackRabbit's 13.5 Hz, its gaps in another order,
+    /// a fast one with three phases and a long one, at level 19's gravity and others.
+    const MIXED: [(u8, &str); 4] = [
+        (2, "X....X...X..."),
+        (1, "X...X....X..."),
+        (3, "X.X..X..."),
+        (2, "X.......X.X.."),
+    ];
+
     #[test]
     fn the_band_cache_changes_nothing_but_the_time() {
-        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (2, 8), (6, 4)]) {
+        let timings = [
+            (2, "X."),
+            (1, "X."),
+            (3, "X.."),
+            (2, "X......."),
+            (6, "X..."),
+        ];
+        for timing in every_input_model(&[&timings[..], &MIXED].concat()) {
             let mut banded = Gamepad::with_timing(timing);
             let mut plain = Gamepad::with_timing(timing);
             plain.plain_only = true;
@@ -1267,7 +1466,15 @@ mod tests {
 
     #[test]
     fn the_unordered_flood_finds_exactly_the_ordered_searchs_placements() {
-        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (2, 8), (6, 4), (48, 2)]) {
+        let timings = [
+            (2, "X."),
+            (1, "X."),
+            (3, "X.."),
+            (2, "X......."),
+            (6, "X..."),
+            (48, "X."),
+        ];
+        for timing in every_input_model(&[&timings[..], &MIXED].concat()) {
             // One searcher that floods with the band entries, one without, one ordered.
             let mut banded = Gamepad::with_timing(timing);
             let mut plain = Gamepad::with_timing(timing);
@@ -1358,13 +1565,23 @@ mod tests {
             FrameTiming::LEVEL_19_30_HZ,
             FrameTiming {
                 frames_per_row: 1,
-                tap_rate: 2,
+                timeline: Timeline::uniform(2),
                 inputs: InputModel::TwoThumb,
             },
             FrameTiming {
                 frames_per_row: 3,
-                tap_rate: 5,
+                timeline: Timeline::uniform(5),
                 inputs: InputModel::TwoThumb,
+            },
+            FrameTiming {
+                frames_per_row: 2,
+                timeline: "X....X...X...".parse().unwrap(),
+                inputs: InputModel::TwoThumb,
+            },
+            FrameTiming {
+                frames_per_row: 2,
+                timeline: "X....X...X...".parse().unwrap(),
+                inputs: InputModel::Article,
             },
             FrameTiming {
                 inputs: InputModel::Article,
@@ -1373,7 +1590,7 @@ mod tests {
             FrameTiming::LEVEL_19_30_HZ,
             FrameTiming {
                 frames_per_row: 6,
-                tap_rate: 8,
+                timeline: Timeline::uniform(8),
                 inputs: InputModel::TwoThumb,
             },
         ];
@@ -1413,37 +1630,26 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "tap rate 9 is outside 2..=8")]
-    fn a_search_at_an_unsupported_tap_rate_is_a_bug() {
-        let options = SearchOptions {
-            frame_timing: Some(FrameTiming {
-                frames_per_row: 2,
-                tap_rate: 9,
-                inputs: InputModel::TwoThumb,
-            }),
-            ..SearchOptions::default()
-        };
-        Gamepad::new().search(
-            &Board::standard(),
-            Piece::T,
-            options,
-            &mut Placements::new(),
-        );
-    }
-
-    #[test]
     #[should_panic(expected = "at least 1 frame per row")]
     fn a_searcher_without_gravity_is_a_bug() {
         Gamepad::with_timing(FrameTiming {
             frames_per_row: 0,
-            tap_rate: 2,
+            timeline: Timeline::uniform(2),
             inputs: InputModel::TwoThumb,
         });
     }
 
     #[test]
     fn the_fast_expansion_matches_the_one_input_step_exactly() {
-        for timing in every_input_model(&[(2, 2), (1, 2), (3, 3), (6, 5), (48, 2), (2, 8)]) {
+        let timings = [
+            (2, "X."),
+            (1, "X."),
+            (3, "X.."),
+            (6, "X...."),
+            (48, "X."),
+            (2, "X......."),
+        ];
+        for timing in every_input_model(&[&timings[..], &MIXED].concat()) {
             let mut fast = Gamepad::with_timing(timing);
             let mut generic = Gamepad::with_timing(timing);
             generic.generic_steps = true;

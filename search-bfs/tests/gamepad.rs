@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
     Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, SearchOptions,
-    Searcher,
+    Searcher, Timeline,
 };
 use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT, XorShift, random_stack};
 use tetris_search_bfs::{Bfs, Gamepad};
@@ -18,7 +18,7 @@ fn board(text: &str) -> Board {
 fn timing(frames_per_row: u8, tap_rate: u8) -> FrameTiming {
     FrameTiming {
         frames_per_row,
-        tap_rate,
+        timeline: Timeline::uniform(tap_rate),
         inputs: InputModel::TwoThumb,
     }
 }
@@ -27,6 +27,15 @@ fn article(frames_per_row: u8, tap_rate: u8) -> FrameTiming {
     FrameTiming {
         inputs: InputModel::Article,
         ..timing(frames_per_row, tap_rate)
+    }
+}
+
+/// The timing of `timeline` (StackRabbit's notation) at `frames_per_row` under `inputs`.
+fn timeline(frames_per_row: u8, timeline: &str, inputs: InputModel) -> FrameTiming {
+    FrameTiming {
+        frames_per_row,
+        timeline: timeline.parse().unwrap(),
+        inputs,
     }
 }
 
@@ -185,13 +194,21 @@ fn assert_paths_replay(
         assert!(placement.is_lock_placement_on(board));
         let path = out.path(index).expect("paths were asked for");
         let mut falling = FallingPiece::spawn(piece, entry_delay, 0);
+        let mut thumbs = ThumbGaps::new(timing.timeline);
+        // The article's presses keep the thumbs' gaps only at a uniform timeline (under
+        // `X.......X.` it may press Left on its press frames 9 and 11, where a thumb's second
+        // press must come the first gap, 8 frames, after its first); its own schedule is
+        // checked frame by frame instead.
+        thumbs.check =
+            timing.inputs == InputModel::TwoThumb || timing.timeline.tap_rate().is_some();
         for (frame, input) in path.iter().enumerate() {
             let Input::Frame(buttons) = *input else {
                 panic!("gamepad paths are frames, not {input:?}");
             };
             if timing.inputs == InputModel::Article {
-                assert_article_frame(buttons, frame, timing.tap_rate);
+                assert_article_frame(buttons, frame, timing.timeline);
             }
+            thumbs.press(buttons, frame);
             let locked = falling.frame(board, buttons, frames_per_row);
             if frame + 1 < path.len() {
                 assert_eq!(locked, None, "{piece} locked early on frame {}", frame + 1);
@@ -202,10 +219,61 @@ fn assert_paths_replay(
     }
 }
 
+/// Each thumb's presses along a path, checked against the timeline's gaps (the two-thumb rule,
+/// which every article path keeps too at a uniform timeline): a thumb's k-th press comes at
+/// least gap number k − 1 (counting the gaps from 1, round and round) after its (k − 1)-th.
+/// Left/Right are one thumb, A/B the other; the search's presses last one frame each.
+struct ThumbGaps {
+    gaps: Vec<usize>,
+    /// Per thumb: (the frame of its last press, its presses so far).
+    last: [Option<(usize, usize)>; 2],
+    /// Check only under the two-thumb model or a uniform timeline.
+    check: bool,
+}
+
+impl ThumbGaps {
+    fn new(timeline: Timeline) -> ThumbGaps {
+        ThumbGaps {
+            gaps: timeline.gaps().map(usize::from).collect(),
+            last: [None; 2],
+            check: true,
+        }
+    }
+
+    fn press(&mut self, buttons: Buttons, frame: usize) {
+        let thumbs = [
+            Buttons::LEFT.with(Buttons::RIGHT),
+            Buttons::A.with(Buttons::B),
+        ];
+        for (thumb, last) in thumbs.into_iter().zip(&mut self.last) {
+            if buttons.0 & thumb.0 == 0 {
+                continue;
+            }
+            let presses = match *last {
+                Some((previous, presses)) => {
+                    let gap = self.gaps[(presses - 1) % self.gaps.len()];
+                    assert!(
+                        !self.check || frame - previous >= gap,
+                        "press {} on frame {}, {} frames after the last, gaps {:?}",
+                        presses + 1,
+                        frame + 1,
+                        frame - previous,
+                        self.gaps
+                    );
+                    presses + 1
+                }
+                None => 1,
+            };
+            *last = Some((frame, presses));
+        }
+    }
+}
+
 /// Checks frame `frame` (0-based) of an article-model path: nothing but on the press frames
-/// (input frames 1, 1 + T, 1 + 2T, …, here 0, T, 2T, …), there at most one button, never
-/// Down; so never two buttons on a frame, nor presses on two consecutive frames.
-fn assert_article_frame(buttons: Buttons, frame: usize, tap_rate: u8) {
+/// (input frames 1, 1 + T, 1 + 2T, …, here 0, T, 2T, …; in general the timeline's `X`), there
+/// at most one button, never Down; so never two buttons on a frame, nor presses on two
+/// consecutive frames.
+fn assert_article_frame(buttons: Buttons, frame: usize, timeline: Timeline) {
     let pressed = [
         Buttons::LEFT,
         Buttons::RIGHT,
@@ -222,7 +290,7 @@ fn assert_article_frame(buttons: Buttons, frame: usize, tap_rate: u8) {
         frame + 1
     );
     assert!(pressed <= 1, "{buttons:?} on frame {}", frame + 1);
-    if frame % usize::from(tap_rate) != 0 {
+    if !timeline.is_input_frame(frame as u32) {
         assert_eq!(pressed, 0, "a press off the schedule, frame {}", frame + 1);
     }
 }
@@ -245,6 +313,14 @@ fn every_path_replayed_frame_by_frame_locks_where_the_search_said() {
         article(1, 2),
         article(1, 4),
         article(3, 8),
+        timeline(2, "X....X...X...", InputModel::TwoThumb),
+        timeline(2, "X....X...X...", InputModel::Article),
+        timeline(1, "X.X..", InputModel::TwoThumb),
+        timeline(1, "X.X..", InputModel::Article),
+        timeline(3, "X.......X.", InputModel::TwoThumb),
+        timeline(3, "X.......X.", InputModel::Article),
+        timeline(6, "X...X..X....", InputModel::TwoThumb),
+        timeline(6, "X...X..X....", InputModel::Article),
     ];
     // One searcher for every timing: each comes with the search, as a game driver passes it.
     let mut gamepad = Gamepad::new();
@@ -406,7 +482,7 @@ fn article_locks_by_brute_force(
     let mut layer = vec![FallingPiece::spawn(piece, entry_delay, 0)];
     let mut frame = 0usize;
     while !layer.is_empty() {
-        let choices: &[Buttons] = if frame % usize::from(timing.tap_rate) == 0 {
+        let choices: &[Buttons] = if timing.timeline.is_input_frame(frame as u32) {
             &[
                 Buttons::NONE,
                 Buttons::LEFT,
@@ -446,8 +522,16 @@ fn the_article_placements_are_exactly_those_of_a_brute_force_over_the_frame_mode
         .chain([board(LEFT_WELL)])
         .chain(random_boards(6))
         .collect();
-    for (frames_per_row, tap_rate) in [(2, 2), (1, 2), (3, 3), (2, 4)] {
-        let timing = article(frames_per_row, tap_rate);
+    for (frames_per_row, pattern) in [
+        (2, "X."),
+        (1, "X."),
+        (3, "X.."),
+        (2, "X..."),
+        (2, "X....X...X..."),
+        (1, "X.X.."),
+        (3, "X.......X."),
+    ] {
+        let timing = timeline(frames_per_row, pattern, InputModel::Article);
         let mut gamepad = Gamepad::with_timing(timing);
         for board in &boards {
             for piece in Piece::ALL {
@@ -475,5 +559,225 @@ fn the_article_placements_are_exactly_those_of_a_brute_force_over_the_frame_mode
                 "{piece} at {timing:?} with the entry delay"
             );
         }
+    }
+}
+
+/// A deep well at the left wall: column 0 open to the floor, columns 1 to 9 filled from row
+/// `top` down (the stack's top row).
+fn left_well(top: usize) -> Board {
+    let mut well = Board::standard();
+    for y in top..20 {
+        for x in 1..10 {
+            well.set(x, y);
+        }
+    }
+    well
+}
+
+#[test]
+fn at_level_19_the_timeline_decides_how_deep_a_well_the_i_still_gets_into() {
+    // The upright I in the well, pivot (0, 18), needs five Left presses from the spawn column
+    // 5 and one turn (the flat I stops at pivot 2, cells 0..3; the turn keeps the pivot's
+    // column). At level 19 the I drops a row on frames 2, 4, 6, …: before frame f's shift
+    // (the shift comes first in a frame, then the turn, then the drop) its pivot is on row
+    // ⌊(f − 1) / 2⌋. Over columns 1..9 the upright I's lowest cell, pivot row + 1, must stay
+    // above the stack's top row `top`, so the fifth Left must come on a frame f with
+    // ⌊(f − 1) / 2⌋ ≤ top − 2, i.e. by frame 2 × top − 2 (the flat I, on one row, is no
+    // lower, and a drop that fails over the stack locks it there). Soft drop only falls
+    // faster. The earliest fifth Left:
+    // - two thumbs (the turn on the other thumb, on frame 1 with the first Left): the
+    //   shift thumb presses on frame 1 and then each timeline gap later: `X.` frames 1, 3, 5,
+    //   7, 9 (9); `X..` 1, 4, 7, 10, 13 (13); `X....X...X...` (gaps 5, 4, 4) 1, 6, 10, 14, 19
+    //   (19). So it makes a well whose top is row 6, 8 or 11 at the least (2 × top − 2 ≥ 9,
+    //   13, 19).
+    // - the article's player: one button per press frame, six presses (five Lefts and the
+    //   turn); the press frames are the timeline's X from frame 1: `X.` 1, 3, 5, 7, 9, 11
+    //   (11); `X..` 1, 4, 7, 10, 13, 16 (16); `X....X...X...` 1, 6, 10, 14, 19, 23 (23). So
+    //   the well's top must be row 7, 9 or 13 at the least (2 × top − 2 ≥ 11, 16, 23).
+    let floor = PieceState {
+        x: 0,
+        y: 18,
+        rotation: 1,
+    };
+    let lowest_top = [
+        ("X.", InputModel::TwoThumb, 6),
+        ("X..", InputModel::TwoThumb, 8),
+        ("X....X...X...", InputModel::TwoThumb, 11),
+        ("X.", InputModel::Article, 7),
+        ("X..", InputModel::Article, 9),
+        ("X....X...X...", InputModel::Article, 13),
+    ];
+    for (pattern, inputs, lowest) in lowest_top {
+        let timing = timeline(2, pattern, inputs);
+        let mut gamepad = Gamepad::with_timing(timing);
+        for top in 4..=15 {
+            let well = left_well(top);
+            let ordered = lock_states(&mut gamepad, &well, Piece::I);
+            let mut out = Placements::new();
+            gamepad.search_unordered(&well, Piece::I, SearchOptions::default(), &mut out);
+            let unordered: BTreeSet<PieceState> =
+                out.iter().map(|placement| placement.state()).collect();
+            assert_eq!(unordered, ordered, "{pattern} {inputs}, top {top}");
+            assert_eq!(
+                ordered.contains(&floor),
+                top >= lowest,
+                "{pattern} {inputs}: the I into a well whose top is row {top}"
+            );
+            // And the path found for it replays through the frame model.
+            assert_paths_replay(&mut gamepad, timing, &well, Piece::I, false);
+        }
+    }
+}
+
+/// A thumb of the two-thumb player in the brute force below: the frames it must still wait
+/// before it may press again, and its presses so far (modulo the timeline's gaps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct BruteThumb {
+    wait: u32,
+    presses: usize,
+}
+
+/// Every lock state a two-thumb player reaches under `timing`, by brute force over the literal
+/// frame model, written from the model's definition (docs/spec/search.md §3) and nothing of
+/// the search: on every frame each thumb may press one of its buttons when it waits no more
+/// (a press then makes it wait the timeline's next gap, in turn from its first press: gap
+/// number k − 1 before its k-th press), Down may be held or not (never with a shift), and the
+/// piece plays the frame through `FallingPiece`. A press that moves or turns nothing is not
+/// made (the model's presses move the piece). No state is pruned but exact repeats within a
+/// frame layer.
+fn two_thumb_locks_by_brute_force(
+    board: &Board,
+    piece: Piece,
+    timing: FrameTiming,
+) -> BTreeSet<PieceState> {
+    let gaps: Vec<u32> = timing.timeline.gaps().map(u32::from).collect();
+    let press = |thumb: BruteThumb| BruteThumb {
+        wait: gaps[thumb.presses] - 1,
+        presses: (thumb.presses + 1) % gaps.len(),
+    };
+    let rest = |thumb: BruteThumb| BruteThumb {
+        wait: thumb.wait.saturating_sub(1),
+        ..thumb
+    };
+    let mut locks = BTreeSet::new();
+    if !board.can_spawn(piece) {
+        return locks;
+    }
+    let free = BruteThumb {
+        wait: 0,
+        presses: 0,
+    };
+    let mut layer = vec![(FallingPiece::spawn(piece, false, 0), free, free)];
+    while !layer.is_empty() {
+        // Exact repeats within the layer, found by position and thumbs first.
+        let mut next_layer: std::collections::BTreeMap<
+            (PieceState, BruteThumb, BruteThumb),
+            Vec<FallingPiece>,
+        > = std::collections::BTreeMap::new();
+        for &(falling, shift_thumb, turn_thumb) in &layer {
+            for shift in [Buttons::NONE, Buttons::LEFT, Buttons::RIGHT] {
+                for turn in [Buttons::NONE, Buttons::A, Buttons::B] {
+                    for down in [Buttons::NONE, Buttons::DOWN] {
+                        let shifts = shift != Buttons::NONE;
+                        let turns = turn != Buttons::NONE;
+                        if (shifts && (shift_thumb.wait > 0 || down != Buttons::NONE))
+                            || (turns && turn_thumb.wait > 0)
+                        {
+                            continue;
+                        }
+                        let mut next = falling;
+                        let buttons = shift.with(turn).with(down);
+                        let locked = next.frame(board, buttons, timing.frames_per_row);
+                        let (before, after) = (falling.state(), next.state());
+                        let moved = after.x != before.x;
+                        let turned = after.rotation != before.rotation;
+                        if (shifts && !moved) || (turns && !turned) {
+                            continue;
+                        }
+                        if let Some(lock) = locked {
+                            locks.insert(lock);
+                            continue;
+                        }
+                        let shift_after = if shifts {
+                            press(shift_thumb)
+                        } else {
+                            rest(shift_thumb)
+                        };
+                        let turn_after = if turns {
+                            press(turn_thumb)
+                        } else {
+                            rest(turn_thumb)
+                        };
+                        let same = next_layer
+                            .entry((next.state(), shift_after, turn_after))
+                            .or_default();
+                        if !same.contains(&next) {
+                            same.push(next);
+                        }
+                    }
+                }
+            }
+        }
+        layer = next_layer
+            .into_iter()
+            .flat_map(|((_, shift, turn), fallings)| {
+                fallings
+                    .into_iter()
+                    .map(move |falling| (falling, shift, turn))
+            })
+            .collect();
+    }
+    locks
+}
+
+#[test]
+fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_model() {
+    // On the named boards, three random 20-row stacks, an empty 8-row field and five random
+    // 8-row ones, at levels 19 and 29, for uniform and mixed timelines: the search's dominance
+    // pruning (per phase) and its compressed state lose nothing and add nothing, ordered and
+    // unordered.
+    let mut random = XorShift::new(0x5EED_7153);
+    let mut boards: Vec<Board> = named_and_random_boards(3);
+    boards.push(Board::new(8).unwrap());
+    for _ in 0..5 {
+        let mut short = Board::new(8).unwrap();
+        for y in 3..8 {
+            for x in 0..10 {
+                if random.next_value() % 100 < 45 {
+                    short.set(x, y);
+                }
+            }
+        }
+        boards.push(short);
+    }
+    for (frames_per_row, pattern) in [
+        (2, "X."),
+        (1, "X.."),
+        (2, "X....X...X..."),
+        (1, "X.X.."),
+        (2, "X.......X."),
+    ] {
+        let timing = timeline(frames_per_row, pattern, InputModel::TwoThumb);
+        let mut gamepad = Gamepad::with_timing(timing);
+        let mut compared = 0;
+        for board in &boards {
+            for piece in [Piece::T, Piece::I, Piece::L, Piece::S, Piece::O] {
+                let expected = two_thumb_locks_by_brute_force(board, piece, timing);
+                compared += expected.len();
+                assert_eq!(
+                    lock_states(&mut gamepad, board, piece),
+                    expected,
+                    "{piece} at {timing:?} on\n{board}"
+                );
+                let mut out = Placements::new();
+                gamepad.search_unordered(board, piece, SearchOptions::default(), &mut out);
+                let unordered: BTreeSet<PieceState> =
+                    out.iter().map(|placement| placement.state()).collect();
+                assert_eq!(unordered, expected, "{piece} at {timing:?}, unordered");
+            }
+        }
+        // Not a vacuous comparison: the five pieces on six boards have many placements.
+        assert!(compared > 500, "{pattern}: {compared}");
+        eprintln!("{pattern} at {frames_per_row} frames per row: {compared} placements");
     }
 }

@@ -123,7 +123,7 @@ fn a_kept_cell_on_a_hidden_row_shuts_the_only_way_into_a_well() {
     console.set_hidden(0, -1);
     let level_0 = FrameTiming {
         frames_per_row: 48,
-        tap_rate: 2,
+        timeline: tetris_core::Timeline::uniform(2),
         inputs: InputModel::TwoThumb,
     };
     let rule = GameOverRule::Console;
@@ -193,12 +193,12 @@ fn on_random_console_boards_every_placement_is_a_legal_lock_its_path_reaches() {
         LEVEL_19,
         FrameTiming {
             frames_per_row: 1,
-            tap_rate: 2,
+            timeline: tetris_core::Timeline::uniform(2),
             inputs: InputModel::TwoThumb,
         },
         FrameTiming {
             frames_per_row: 3,
-            tap_rate: 3,
+            timeline: tetris_core::Timeline::uniform(3),
             inputs: InputModel::TwoThumb,
         },
         FrameTiming {

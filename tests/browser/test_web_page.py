@@ -10,8 +10,10 @@ It writes the page with `arena web`, opens it from file://, and checks that:
     the command line's one-line message;
   - Duel plays two strategies on the same pieces, each game the command line's, and says who
     leads by the command line's lines and score;
-  - Analyse ranks three named boards (the documents' example board with T then L, an empty
-    board with a gamepad strategy at level 18 and tap rate 3, a deep well with I then T) as
+  - Analyse ranks four named boards (the documents' example board with T then L, an empty
+    board with a gamepad strategy at level 18 and tap rate 3, a deep well with I then T, and
+    the same well with a gamepad strategy at level 19 and the mixed input-frame timeline
+    X....X...X...) as
     `arena analyze STRATEGY --board FILE --pieces P --json --all` does: the same placements,
     each with the same value, chain length, rule, features and path (JSON numbers equal), and
     ranks that follow from those values;
@@ -138,7 +140,13 @@ class LivePage:
         page.fill("#top", str(top))
         if level is not None:
             page.fill("#level", str(level))
-        if tap_rate is not None:
+        # A tap rate goes in its menu, a timeline (`X` and dots) in its field; the other is
+        # emptied (the server refuses both at once).
+        if isinstance(tap_rate, str):
+            page.select_option("#tap-rate", "")
+            page.fill("#timeline", tap_rate)
+        elif tap_rate is not None:
+            page.fill("#timeline", "")
             page.select_option("#tap-rate", str(tap_rate))
         page.fill("#board-text", "\n".join(rows))
         page.click("#board-load")
@@ -264,7 +272,9 @@ def cli_analysis(binary, folder, name, strategy, rows, pieces, level=None, tap_r
             "--board-height", str(len(rows)), "--json", "--all"]
     if level is not None:
         args += ["--level", str(level)]
-    if tap_rate is not None:
+    if isinstance(tap_rate, str):
+        args += ["--timeline", tap_rate]
+    elif tap_rate is not None:
         args += ["--tap-rate", str(tap_rate)]
     return json.loads(arena(binary, *args))
 
@@ -340,10 +350,11 @@ def test_duel(live, binary, folder):
 
 
 BOARDS = [
-    # name, strategy, rows, current, preview, level, tap rate
+    # name, strategy, rows, current, preview, level, tap rate (or a timeline, as text)
     ("example board", "bfs+elashi@2", EXAMPLE_BOARD, "T", "L", None, None),
     ("empty board", "gamepad+nes-plateau@2", EMPTY_BOARD, "S", "Z", 18, 3),
     ("deep well", "column-drop+dellacherie@2", WELL_BOARD, "I", "T", None, None),
+    ("deep well, mixed timeline", "gamepad+nes-plateau@2", WELL_BOARD, "I", "T", 19, "X....X...X..."),
 ]
 
 

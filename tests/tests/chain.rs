@@ -738,7 +738,7 @@ fn the_decision_context_sets_the_gamepad_timing_for_that_decision_only() {
     // built for that speed does, and its next decision without a timing is a level-19 one again.
     let level_29 = FrameTiming {
         frames_per_row: 1,
-        tap_rate: 4,
+        timeline: tetris_core::Timeline::uniform(4),
         inputs: InputModel::TwoThumb,
     };
     let context = DecisionContext {

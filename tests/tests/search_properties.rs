@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
     Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placement, Placements,
-    SearchOptions, Searcher,
+    SearchOptions, Searcher, Timeline,
 };
 use tetris_fixtures::{RIGHT_SHELF, T_SLOT};
 use tetris_search_bfs::{Bfs, Gamepad, reference};
@@ -34,6 +34,61 @@ fn search(
     let mut out = Placements::new();
     searcher.search(board, piece, options, &mut out);
     out
+}
+
+/// Input timelines: uniform ones (every tap rate) and mixed ones of 2 to 4 gaps of 2 to 8
+/// frames each, written out as `X` and dots (at most 32 frames).
+fn timelines() -> impl Strategy<Value = Timeline> {
+    prop_oneof![
+        Gamepad::TAP_RATES.prop_map(Timeline::uniform),
+        prop::collection::vec(Gamepad::TAP_RATES, 2..=4).prop_map(|gaps| {
+            let text: String = gaps
+                .iter()
+                .map(|&gap| format!("X{}", ".".repeat(usize::from(gap) - 1)))
+                .collect();
+            text.parse().unwrap()
+        }),
+    ]
+}
+
+/// Checks that a two-thumb path keeps each thumb's presses the timeline's gaps apart: its
+/// k-th press comes at least gap number k − 1 (counting the timeline's gaps from 1, round
+/// and round) after its (k − 1)-th. Left/Right are one thumb, A/B the other; a press is a
+/// frame that holds the button (the search's taps last one frame).
+fn thumbs_keep_the_timeline(path: &[Input], timeline: Timeline) -> Result<(), TestCaseError> {
+    let gaps: Vec<usize> = timeline.gaps().map(usize::from).collect();
+    let thumbs = [
+        Buttons::LEFT.with(Buttons::RIGHT),
+        Buttons::A.with(Buttons::B),
+    ];
+    for thumb in thumbs {
+        let mut last: Option<(usize, usize)> = None;
+        for (frame, input) in path.iter().enumerate() {
+            let Input::Frame(buttons) = *input else {
+                return Err(TestCaseError::fail(format!("{input:?} is not a frame")));
+            };
+            if buttons.0 & thumb.0 == 0 {
+                continue;
+            }
+            let presses = match last {
+                Some((previous, presses)) => {
+                    let gap = gaps[(presses - 1) % gaps.len()];
+                    prop_assert!(
+                        frame - previous >= gap,
+                        "press {} on frame {} only {} frames after frame {} ({timeline})",
+                        presses + 1,
+                        frame + 1,
+                        frame - previous,
+                        previous + 1
+                    );
+                    presses + 1
+                }
+                None => 1,
+            };
+            last = Some((frame, presses));
+        }
+    }
+    Ok(())
 }
 
 /// Board heights for the grown boards: the short fields the arena plays (10, 12), the NES
@@ -152,11 +207,11 @@ proptest! {
     fn gamepad_placements_are_bfs_placements_and_their_frames_replay(
         board in grown_boards(),
         frames_per_row in prop_oneof![Just(1u8), Just(2), Just(3), 1u8..=8],
-        tap_rate in Gamepad::TAP_RATES,
+        timeline in timelines(),
         entry_delay in any::<bool>(),
         inputs in prop_oneof![Just(InputModel::TwoThumb), Just(InputModel::Article)],
     ) {
-        let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, tap_rate, inputs });
+        let mut gamepad = Gamepad::with_timing(FrameTiming { frames_per_row, timeline, inputs });
         let mut bfs = Bfs::new();
         let options = SearchOptions { with_paths: true, entry_delay, frame_timing: None, ..SearchOptions::default() };
         for piece in Piece::ALL {
@@ -170,13 +225,17 @@ proptest! {
                 prop_assert!(everything.contains(&placement.state()), "{:?}", placement);
                 let mut falling = FallingPiece::spawn(piece, entry_delay, 0);
                 let path = found.path(index).unwrap();
+                if inputs == InputModel::TwoThumb {
+                    thumbs_keep_the_timeline(path, timeline)?;
+                }
                 for (frame, input) in path.iter().enumerate() {
                     let Input::Frame(buttons) = *input else {
                         return Err(TestCaseError::fail(format!("{input:?} is not a frame")));
                     };
                     if inputs == InputModel::Article {
-                        // One button at most, only on the press frames 1, 1 + T, 1 + 2T, …
-                        // (so never on two consecutive frames), never Down.
+                        // One button at most, only on the press frames (the timeline's X:
+                        // 1, 1 + T, 1 + 2T, … for a uniform one; never two consecutive
+                        // frames), never Down.
                         let pressed = [Buttons::LEFT, Buttons::RIGHT, Buttons::DOWN, Buttons::A, Buttons::B]
                             .into_iter()
                             .filter(|&button| buttons.contains(button))
@@ -184,7 +243,7 @@ proptest! {
                         prop_assert!(!buttons.contains(Buttons::DOWN), "Down on frame {}", frame + 1);
                         prop_assert!(pressed <= 1, "{:?} on frame {}", buttons, frame + 1);
                         prop_assert!(
-                            pressed == 0 || frame % usize::from(tap_rate) == 0,
+                            pressed == 0 || timeline.is_input_frame(frame as u32),
                             "a press off the schedule on frame {}", frame + 1
                         );
                     }
@@ -196,16 +255,19 @@ proptest! {
         }
     }
 
-    /// Whatever the article's player presses, a two-thumb player at the same timing can
-    /// press too: its placements are a subset.
+    /// Whatever the article's player presses, a two-thumb player at the same uniform timing
+    /// can press too: its placements are a subset. (Not so for every mixed timeline: under
+    /// `X.......X.` the article's player may press Left on frames 9 and 11, its press frames,
+    /// but a two-thumb thumb's second press comes at least the first gap, 8 frames, after its
+    /// first; docs/spec/search.md §3.)
     #[test]
     fn article_placements_are_two_thumb_placements(
         board in grown_boards(),
         frames_per_row in prop_oneof![Just(1u8), Just(2), Just(3), 1u8..=8],
-        tap_rate in prop_oneof![Just(2u8), Gamepad::TAP_RATES],
+        timeline in prop_oneof![Just(Timeline::THIRTY_HZ), Gamepad::TAP_RATES.prop_map(Timeline::uniform)],
         entry_delay in any::<bool>(),
     ) {
-        let two_thumb = FrameTiming { frames_per_row, tap_rate, inputs: InputModel::TwoThumb };
+        let two_thumb = FrameTiming { frames_per_row, timeline, inputs: InputModel::TwoThumb };
         let article = FrameTiming { inputs: InputModel::Article, ..two_thumb };
         let mut gamepad = Gamepad::new();
         for piece in Piece::ALL {

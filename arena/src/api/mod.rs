@@ -69,8 +69,9 @@ pub struct PositionBody {
     /// Gravity-aware searchers: frames between two presses of one thumb, 2 to 8.
     #[schema(minimum = 2, maximum = 8)]
     pub tap_rate: Option<u64>,
-    /// Gravity-aware searchers: the same as an input-frame timeline, `X.` (= tap rate 2) to
-    /// `X.......` (= 8); not with `tap_rate`.
+    /// Gravity-aware searchers: the player's input-frame timeline in StackRabbit's notation,
+    /// `X.` (= tap rate 2) to `X.......` (= 8) or mixed (`X....X...X...`: 2 to 8 frames from
+    /// each X to the next, at most 32 frames); not with `tap_rate`.
     pub timeline: Option<String>,
     /// Gravity-aware searchers: `two-thumb` or `article`.
     #[schema(schema_with = schema::inputs)]
@@ -318,9 +319,9 @@ impl PositionBody {
         for piece in &self.preview {
             pieces.push(values::one_piece("preview", piece)?);
         }
-        let tap_rate = match (self.tap_rate, self.timeline.as_deref()) {
+        let timeline = match (self.tap_rate, self.timeline.as_deref()) {
             (Some(_), Some(_)) => return Err(ServeRequestError::TapRateAndTimeline.into()),
-            (Some(rate), None) => Some(TapRate::try_from(rate)?),
+            (Some(rate), None) => Some(TapRate::try_from(rate)?.timeline()),
             (None, Some(timeline)) => Some(values::timeline(timeline)?),
             (None, None) => None,
         };
@@ -342,7 +343,7 @@ impl PositionBody {
                 .transpose()?,
             frames: FrameOptions {
                 level,
-                tap_rate,
+                timeline,
                 inputs: self
                     .inputs
                     .as_deref()

@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, InputModel};
+use tetris_core::{GameOverRule, InputModel, Timeline};
 
 use crate::error::ArenaError;
 use crate::input::read_board;
@@ -88,6 +88,13 @@ pub struct Args {
     /// second) to 8 (7.5 per second). Default: the searcher's own, 2.
     #[arg(long, value_name = "T")]
     pub tap_rate: Option<TapRate>,
+    /// For a gravity-aware searcher: the player's input-frame timeline in StackRabbit's
+    /// notation, `X` for a frame on which an input may start and `.` for one without,
+    /// repeating from the piece's first input frame: `X.` is --tap-rate 2, `X...` 4, and mixed
+    /// ones such as `X....X...X...` (3 inputs every 13 frames) are taken too (2 to 8 frames
+    /// from each X to the next, at most 32 frames). Not with --tap-rate.
+    #[arg(long, value_name = "PATTERN", value_parser = values::timeline, conflicts_with = "tap_rate")]
+    pub timeline: Option<Timeline>,
     /// For a gravity-aware searcher: the input model, `two-thumb` (a shift and a rotation may
     /// share a frame, soft drop) or `article` (the published bot's: one button on every
     /// tap-rate-th frame, no soft drop). Default: the searcher's own, two-thumb.
@@ -115,7 +122,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         game_over: args.game_over,
         frames: FrameOptions {
             level: args.level,
-            tap_rate: args.tap_rate,
+            timeline: args
+                .timeline
+                .or_else(|| args.tap_rate.map(TapRate::timeline)),
             inputs: args.inputs,
             entry_delay: args.entry_delay,
         },

@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, InputModel, PLATEAU_STOP_LEVEL};
+use tetris_core::{GameOverRule, InputModel, PLATEAU_STOP_LEVEL, Timeline};
 
 use crate::commands::options::Parallel;
 use crate::error::ArenaError;
@@ -70,6 +70,15 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "T", default_value_t = TapRate::PUBLISHED)]
     pub tap_rate: TapRate,
+    /// The player's input-frame timeline in StackRabbit's notation, in place of --tap-rate:
+    /// `X` for a frame on which an input may start, `.` for one without, repeating from each
+    /// piece's first input frame. `X.` is --tap-rate 2, `X...` 4; mixed ones such as
+    /// `X....X...X...` (3 inputs every 13 frames) are taken too (2 to 8 frames from each X to
+    /// the next, at most 32 frames). Under `two-thumb` each thumb's presses follow the
+    /// timeline's gaps from its first press; under `article` the press frames are its X
+    /// frames. Recorded in every result. Not with --tap-rate.
+    #[arg(long, value_name = "PATTERN", value_parser = values::timeline, conflicts_with = "tap_rate")]
+    pub timeline: Option<Timeline>,
     /// When a game is over: `console` (the NES console's, docs/spec/rules.md: two hidden rows above the
     /// field keep what locks there; a piece that spawns overlapping may still move out; the
     /// game ends when a piece locks overlapping a cell) or `simulation` (the NES AI
@@ -113,7 +122,7 @@ impl Args {
             start_level: self.start_level,
             to_level: self.to_level,
             max_lines: self.max_lines,
-            tap_rate: self.tap_rate,
+            timeline: self.timeline.unwrap_or(self.tap_rate.timeline()),
             game_over: self.game_over,
             inputs: self.inputs,
             run: RunOptions {

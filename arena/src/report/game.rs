@@ -108,7 +108,7 @@ pub struct ReplayJson<'a> {
 /// One header fact a verified replay does not prove (`arena replay --json`'s `unproven`).
 #[derive(Serialize)]
 struct UnprovenJson {
-    /// The header field (`max_pieces`, `game_over_rule`, `frame_timing.tap_rate`, …).
+    /// The header field (`max_pieces`, `game_over_rule`, `frame_timing.tap_rate`, `frame_timing.timeline`, …).
     field: &'static str,
     /// Whether the strategy re-decided the game under the other values too.
     redecided: bool,

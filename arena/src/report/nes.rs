@@ -7,7 +7,7 @@
 //! 5th, 25th and 50th percentiles; old fields keep their names and values.
 
 use serde::Serialize;
-use tetris_core::{GameOverRule, InputModel};
+use tetris_core::{GameOverRule, InputModel, Timeline};
 
 use crate::analysis::nes::{NesSummary, PERCENTILES, ScoreStatistics};
 use crate::format::{optional, thousands};
@@ -111,7 +111,12 @@ struct SettingsJson {
     stop_level: u8,
     stop_level_lines: Option<u32>,
     max_lines: Option<u32>,
-    tap_rate: u8,
+    /// A uniform timeline's tap rate (as every report before timelines wrote it) …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tap_rate: Option<u8>,
+    /// … or a mixed timeline's pattern.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeline: Option<Timeline>,
     game_over_rule: GameOverRule,
     inputs: InputModel,
     board_width: u8,
@@ -296,11 +301,19 @@ impl<'a> NesReport<'a> {
         let tapping = if rules.ignores_gravity {
             "unused by this searcher".to_string()
         } else {
-            format!(
-                "one press per {} frames ({:.0} per second)",
-                rules.tap_rate,
-                FRAMES_PER_SECOND / f64::from(rules.tap_rate)
-            )
+            match rules.timeline.tap_rate() {
+                Some(tap_rate) => format!(
+                    "one press per {tap_rate} frames ({:.0} per second)",
+                    FRAMES_PER_SECOND / f64::from(tap_rate)
+                ),
+                None => format!(
+                    "timeline {} ({} inputs every {} frames, {:.1} per second)",
+                    rules.timeline,
+                    rules.timeline.gap_count(),
+                    rules.timeline.length(),
+                    rules.timeline.presses_per_second(FRAMES_PER_SECOND)
+                ),
+            }
         };
         let inputs = if rules.ignores_gravity {
             "unused by this searcher".to_string()
@@ -502,7 +515,12 @@ impl RunReport for NesReport<'_> {
                 stop_level: settings.stop_level,
                 stop_level_lines: settings.stop_lines(),
                 max_lines: settings.max_lines,
-                tap_rate: settings.tap_rate,
+                tap_rate: settings.timeline.tap_rate(),
+                timeline: settings
+                    .timeline
+                    .tap_rate()
+                    .is_none()
+                    .then_some(settings.timeline),
                 game_over_rule: settings.game_over_rule,
                 inputs: settings.inputs,
                 board_width: 10,

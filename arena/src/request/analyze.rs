@@ -1,13 +1,13 @@
 //! The request for one position's analysis (`arena analyze`, the Python package's `analyze`):
 //! how a strategy judges a board for known pieces.
 
-use tetris_core::{Board, DecisionContext, GameOverRule, InputModel, Piece};
+use tetris_core::{Board, DecisionContext, GameOverRule, InputModel, Piece, Timeline};
 use tetris_registry::Strategy;
 
 use crate::analysis::position::{Analysis, analyze_in, check_pieces_fit_depth};
 use crate::error::ArenaError;
 use crate::request::frameless_game_over_rule;
-use crate::request::values::{Level, TapRate};
+use crate::request::values::Level;
 
 /// A position to analyze.
 #[derive(Clone, Debug)]
@@ -28,14 +28,14 @@ pub struct AnalyzeRequest {
     pub frames: FrameOptions,
 }
 
-/// What a gravity-aware searcher is told about the frames (`--level`, `--tap-rate`,
-/// `--inputs`, `--entry-delay`); each `None` or `false` keeps the searcher's own.
+/// What a gravity-aware searcher is told about the frames (`--level`, `--tap-rate` or
+/// `--timeline`, `--inputs`, `--entry-delay`); each `None` or `false` keeps the searcher's own.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameOptions {
     /// The level whose gravity the search simulates.
     pub level: Option<Level>,
-    /// Frames between two presses of one thumb.
-    pub tap_rate: Option<TapRate>,
+    /// The player's input-frame timeline (a tap rate T is `X` and T − 1 dots).
+    pub timeline: Option<Timeline>,
     /// The input model.
     pub inputs: Option<InputModel>,
     /// The current piece is a game's first, which floats before gravity starts.
@@ -45,7 +45,7 @@ pub struct FrameOptions {
 impl FrameOptions {
     /// Whether any frame option is given.
     pub fn any(self) -> bool {
-        self.level.is_some() || self.tap_rate.is_some() || self.inputs.is_some() || self.entry_delay
+        self.level.is_some() || self.timeline.is_some() || self.inputs.is_some() || self.entry_delay
     }
 }
 
@@ -54,7 +54,7 @@ impl FrameOptions {
 pub enum AnalyzeRequestError {
     /// Frame options for a searcher that ignores gravity.
     #[error(
-        "--level, --tap-rate, --inputs and --entry-delay are for gravity-aware searchers \
+        "--level, --tap-rate, --timeline, --inputs and --entry-delay are for gravity-aware searchers \
          (gamepad); {0} ignores gravity"
     )]
     FramesNeedGravity(String),
@@ -147,8 +147,8 @@ fn frame_context(
     if let Some(level) = frames.level {
         timing.frames_per_row = tetris_core::scoring::frames_per_row(level.get()) as u8;
     }
-    if let Some(tap_rate) = frames.tap_rate {
-        timing.tap_rate = tap_rate.get();
+    if let Some(timeline) = frames.timeline {
+        timing.timeline = timeline;
     }
     if let Some(inputs) = frames.inputs {
         timing.inputs = inputs;

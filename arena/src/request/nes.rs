@@ -3,12 +3,12 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, InputModel, PieceState, Searcher};
+use tetris_core::{GameOverRule, InputModel, PieceState, Searcher, Timeline};
 use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::output::check_output_file;
-use crate::request::values::{GameCount, StartLevel, TapRate};
+use crate::request::values::{GameCount, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Finished, Progress, TaskOutcome};
@@ -33,8 +33,8 @@ pub struct NesRequest {
     /// A game stops when a line clear takes its lines to this many (at least 1, below the
     /// stop level's lines); `None`: no cap.
     pub max_lines: Option<u64>,
-    /// Frames between two presses of one thumb.
-    pub tap_rate: TapRate,
+    /// The player's input-frame timeline (`--tap-rate T` is `X` and T − 1 dots).
+    pub timeline: Timeline,
     /// The game-over rule (`None`: console for a gravity-aware searcher, else simulation).
     pub game_over: Option<GameOverRule>,
     /// The player's input model.
@@ -206,7 +206,7 @@ impl NesRequest {
             start_level: start.get(),
             stop_level: stop,
             max_lines,
-            tap_rate: self.tap_rate.get(),
+            timeline: self.timeline,
             game_over_rule,
             inputs: self.inputs,
         };
@@ -242,7 +242,7 @@ impl CheckedNes {
                     strategy,
                     settings.game_settings(game),
                     settings.max_lines,
-                    settings.tap_rate,
+                    settings.timeline,
                     settings.inputs,
                     stop,
                 )?;

@@ -14,7 +14,8 @@ use std::str::FromStr;
 use thiserror::Error as ThisError;
 
 use tetris_core::{
-    GameOverRule, GeneratorKind, InputModel, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, Piece,
+    GameOverRule, GeneratorKind, InputModel, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, Piece, Timeline,
+    TimelineError,
 };
 
 use crate::analysis::pieces::RowRule;
@@ -78,18 +79,10 @@ pub enum ValueError {
         /// What is wrong there.
         problem: String,
     },
-    /// An input-frame timeline that the gamepad search cannot follow.
-    #[error(
-        "timeline {text:?}: {problem} (a timeline is X, an input frame, and dots or dashes, \
-         frames without one, repeated: X. is 30 presses a second, X... 15; the gamepad search \
-         takes X. to X....... (tap rates 2 to 8))"
-    )]
-    Timeline {
-        /// The timeline as given.
-        text: String,
-        /// What is wrong with it.
-        problem: &'static str,
-    },
+    /// An input-frame timeline that the gamepad search cannot follow (the one message of
+    /// [`tetris_core::Timeline::parse`]).
+    #[error(transparent)]
+    Timeline(#[from] TimelineError),
     /// A field that takes one piece letter and got something else.
     #[error("{field} {text:?} is not a piece: one letter of T J Z O S L I, upper case")]
     NotAPiece {
@@ -301,6 +294,11 @@ impl StartLevel {
 impl TapRate {
     /// The published bot's: a press every 2 frames, 30 per second.
     pub const PUBLISHED: TapRate = TapRate(2);
+
+    /// Its uniform timeline: `X` and T − 1 dots.
+    pub fn timeline(self) -> Timeline {
+        Timeline::uniform(self.0)
+    }
 }
 
 ranged_value! {
@@ -353,46 +351,13 @@ pub fn one_piece(field: &'static str, text: &str) -> Result<Piece, ValueError> {
     }
 }
 
-/// The tap rate of an input-frame timeline (StackRabbit's notation, which the move server
-/// takes): `X` marks a frame on which an input may start, `.` (or `-`) a frame without, and the
-/// pattern repeats. The gamepad search presses one thumb every T frames, so it follows exactly
-/// the timelines of one `X` then T − 1 dots, written once or repeated (`X.`, `X.X.` = 30 Hz; `X...`
-/// = 15 Hz), with T a [`TapRate`]. Mixed patterns (`X....X...X...`, 13.5 Hz) and a timeline
-/// that starts without an input frame are refused, never rounded.
-pub fn timeline(text: &str) -> Result<TapRate, ValueError> {
-    let refuse = |problem| {
-        Err(ValueError::Timeline {
-            text: text.to_string(),
-            problem,
-        })
-    };
-    if text.is_empty() {
-        return refuse("it is empty");
-    }
-    if !text.chars().all(|frame| matches!(frame, 'X' | '.' | '-')) {
-        return refuse("only X, . and - may appear");
-    }
-    let frames: Vec<bool> = text.chars().map(|frame| frame == 'X').collect();
-    let inputs = frames.iter().filter(|&&input| input).count();
-    if !frames[0] {
-        return refuse("it must start with X");
-    }
-    let period = frames.len() / inputs;
-    let regular = frames.len() % inputs == 0
-        && frames
-            .iter()
-            .enumerate()
-            .all(|(frame, &input)| input == (frame % period == 0));
-    if !regular {
-        return refuse("its inputs are not evenly spaced");
-    }
-    if period == 1 {
-        return refuse("an input on every frame is faster than the console reads a button");
-    }
-    match TapRate::try_from(period as u64) {
-        Ok(rate) => Ok(rate),
-        Err(_) => refuse("inputs further apart than every 8th frame"),
-    }
+/// An input-frame timeline (`--timeline`, the move server's `inputFrameTimeline` and `/v1`'s
+/// `timeline`), in StackRabbit's notation: `X` marks a frame on which an input may start, `.`
+/// (or `-`) a frame without, and the pattern repeats from a piece's first input frame (`X.` =
+/// 30 Hz, `X...` = 15 Hz, `X....X...X...` = 3 inputs every 13 frames). Parsed once by
+/// [`Timeline::parse`], whose message every front end gives.
+pub fn timeline(text: &str) -> Result<Timeline, ValueError> {
+    Ok(Timeline::parse(text)?)
 }
 
 count_value! {
@@ -520,43 +485,37 @@ mod tests {
     }
 
     #[test]
-    fn timelines_of_one_input_every_t_frames_are_tap_rates() {
+    fn timelines_parse_once_with_the_cores_message() {
+        // Uniform ones are the tap rates' timelines; a mixed one is taken as it is.
         for (text, rate) in [
             ("X.", 2),
             ("X-", 2),
             ("X.X.", 2),
-            ("X..", 3),
             ("X...", 4),
-            ("X...X...", 4),
             ("X.......", 8),
-        ] {
-            assert_eq!(timeline(text).map(TapRate::get), Ok(rate), "{text}");
-        }
-        for (text, problem) in [
-            ("", "it is empty"),
-            ("X.a", "only X, . and - may appear"),
-            (".X", "it must start with X"),
-            ("X....X...X...", "its inputs are not evenly spaced"),
-            ("X.X..", "its inputs are not evenly spaced"),
-            (
-                "X",
-                "an input on every frame is faster than the console reads a button",
-            ),
-            (
-                "XX",
-                "an input on every frame is faster than the console reads a button",
-            ),
-            ("X........", "inputs further apart than every 8th frame"),
         ] {
             assert_eq!(
                 timeline(text),
-                Err(ValueError::Timeline {
-                    text: text.to_string(),
-                    problem
-                }),
+                Ok(TapRate::try_from(rate).unwrap().timeline()),
                 "{text}"
             );
         }
+        let mixed = timeline("X....X...X...").unwrap();
+        assert_eq!(mixed.tap_rate(), None);
+        assert_eq!(mixed.to_string(), "X....X...X...");
+        for text in ["", "X.a", ".X", "X", "XX", "X.X", "X........"] {
+            assert_eq!(
+                timeline(text),
+                Err(ValueError::Timeline(Timeline::parse(text).unwrap_err())),
+                "{text}"
+            );
+        }
+        assert!(
+            timeline("X.X")
+                .unwrap_err()
+                .to_string()
+                .starts_with("timeline \"X.X\": two X are adjacent")
+        );
     }
 
     #[test]

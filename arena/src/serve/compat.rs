@@ -338,7 +338,7 @@ fn rank_with(
         game_over: None,
         frames: FrameOptions {
             level: Some(Level::try_from(u64::from(query.level))?),
-            tap_rate: Some(query.tap_rate),
+            timeline: Some(query.timeline),
             inputs,
             entry_delay: false,
         },

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use tetris_core::scoring::ONE_FRAME_LEVEL;
 use tetris_core::{
     Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
-    NesGameSettings, NesLock, NesScore,
+    NesGameSettings, NesLock, NesScore, Timeline,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -86,8 +86,8 @@ pub struct NesRunSettings {
     /// The line cap: a game ends when a line clear takes its lines to this many or more
     /// (`None`: no cap).
     pub max_lines: Option<u32>,
-    /// The player's tap rate (frames between presses of one thumb).
-    pub tap_rate: u8,
+    /// The player's input-frame timeline (a tap rate T is `X` and T − 1 dots).
+    pub timeline: Timeline,
     /// The game-over rule: [`GameOverRule::Console`] or [`GameOverRule::Simulation`]
     /// (`crate::request::nes::nes_game_over_rule`).
     pub game_over_rule: GameOverRule,
@@ -251,7 +251,7 @@ impl NesGameResult {
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
 /// documentation for the rules), ending it at the line cap `max_lines` if there is one.
-/// `tap_rate` and `inputs` are told to gravity-aware searchers.
+/// `timeline` and `inputs` are told to gravity-aware searchers.
 /// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
 /// returned.
 ///
@@ -262,7 +262,7 @@ pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
     max_lines: Option<u32>,
-    tap_rate: u8,
+    timeline: Timeline,
     inputs: InputModel,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
@@ -298,7 +298,7 @@ pub fn play_nes_game(
         // decision by decision.
         let context = if gravity_aware {
             DecisionContext {
-                frame_timing: Some(game.frame_timing(tap_rate, inputs)),
+                frame_timing: Some(game.frame_timing(timeline, inputs)),
                 entry_delay: game.is_first_piece(),
                 game_over_rule: settings.game_over_rule,
             }
@@ -397,24 +397,25 @@ mod tests {
             seed: 1,
             game_over_rule: GameOverRule::Console,
         };
+        let timeline: Timeline = "X.......X.X...".parse().unwrap();
         play_nes_game(
             &mut strategy,
             settings,
             None,
-            8,
+            timeline,
             InputModel::Article,
             &|| false,
         )
         .unwrap()
         .unwrap();
         // Level 19 (2 frames per row, docs/spec/rules.md) for every decision, since the game stops as
-        // soon as the level turns 20; the tap rate and input model as given. (The decision's
+        // soon as the level turns 20; the timeline and input model as given. (The decision's
         // context is what the searcher is told, call by call.)
         assert_eq!(
             strategy.last_context().frame_timing,
             Some(FrameTiming {
                 frames_per_row: 2,
-                tap_rate: 8,
+                timeline,
                 inputs: InputModel::Article,
             })
         );
@@ -433,7 +434,7 @@ mod tests {
             &mut strategy,
             settings,
             None,
-            2,
+            Timeline::THIRTY_HZ,
             InputModel::TwoThumb,
             &|| false,
         )
@@ -461,7 +462,7 @@ mod tests {
                 &mut strategy,
                 settings,
                 None,
-                2,
+                Timeline::THIRTY_HZ,
                 InputModel::TwoThumb,
                 &|| true
             )
@@ -548,7 +549,7 @@ mod tests {
                 &mut strategy,
                 settings,
                 None,
-                2,
+                Timeline::THIRTY_HZ,
                 InputModel::TwoThumb,
                 &|| false,
             )
@@ -572,7 +573,7 @@ mod tests {
             &mut strategy,
             settings,
             Some(4),
-            2,
+            Timeline::THIRTY_HZ,
             InputModel::TwoThumb,
             &|| false,
         )
@@ -599,7 +600,7 @@ mod tests {
             &mut strategy,
             settings,
             Some(25),
-            2,
+            Timeline::THIRTY_HZ,
             InputModel::TwoThumb,
             &|| false,
         )
@@ -621,7 +622,7 @@ mod tests {
             &mut strategy,
             settings,
             None,
-            2,
+            Timeline::THIRTY_HZ,
             InputModel::TwoThumb,
             &|| false,
         )
@@ -647,7 +648,7 @@ mod tests {
                 strategy,
                 settings(stop_level),
                 None,
-                2,
+                Timeline::THIRTY_HZ,
                 InputModel::TwoThumb,
                 &|| false,
             )
@@ -672,7 +673,7 @@ mod tests {
             start_level,
             stop_level,
             max_lines,
-            tap_rate: 2,
+            timeline: Timeline::THIRTY_HZ,
             game_over_rule: GameOverRule::Simulation,
             inputs: InputModel::TwoThumb,
         };

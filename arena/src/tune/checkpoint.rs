@@ -678,7 +678,7 @@ fn play_candidate(
             &mut strategy,
             plateau,
             None,
-            2,
+            tetris_core::Timeline::THIRTY_HZ,
             tetris_core::InputModel::TwoThumb,
             &interrupt::interrupted,
         )?;

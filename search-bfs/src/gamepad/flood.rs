@@ -20,9 +20,11 @@
 //! either way is the same 16-bit rotation; the O uses lane 0 only and never turns.
 //!
 //! **Which words.** The search's state (design note of `gamepad`) is the pivot row y, the
-//! (column, rotation), the fall timer t, the Down phase d and the two cooldowns s (shift)
-//! and r (rotation). One word holds every (column, rotation) of one (y, t, d, s, r). Under
-//! the article's input model d is always 0 and s = r is the wait for the next press frame.
+//! (column, rotation), the fall timer t, the Down phase d, the two cooldowns s (shift)
+//! and r (rotation) and the two thumbs' phases in the timeline's gaps (all 0 for a uniform
+//! timeline). One word holds every (column, rotation) of one (y, t, d, phases, s, r). Under
+//! the article's input model d is always 0, s = r is the wait for the next press frame and
+//! both phases are the number of that press frame in the timeline.
 //!
 //! **Why one pass from the top row down is exact.** Every frame of the ordered search's
 //! model goes from (y, t) either to (y, t + 1) (the piece stays on its row: the timer counts
@@ -58,13 +60,14 @@
 //! from them at row B − 1; no lock lies above row B − 1 (a drop into a band row is always
 //! legal). Nothing is kept for boards with B = 0; they start from the spawn.
 //!
-//! **Cost.** One row expands at most `frames per row × 3 × T²` words (T the tap rate), 24 at
-//! level 19 and 30 Hz, and the flood ends as soon as a row passes nothing down. Each word's
+//! **Cost.** One row expands at most `frames per row × 3 × n² × S²` words (n the timeline's
+//! gaps, S the longest; a uniform timeline's n is 1 and S its tap rate T), 24 at level 19 and
+//! 30 Hz, and the flood ends as soon as a row passes nothing down. Each word's
 //! frame puts at most 6 words, not the ordered search's 12 inputs: the inputs that end in the
 //! same Down phase and cooldowns (Left and Right; A and B; every press of the article's model)
 //! go into one word, since a word is a set and every step is the same for each of its bits.
-//! The plateau's timing (tap rate 2, 2 frames per row) has its own copy of the flood with both
-//! as constants, so that every word index is one (3.8 % fewer instructions in a NES game).
+//! The plateau's timing (tap rate 2, a uniform timeline, 2 frames per row) has its own copy of
+//! the flood with both as constants, so that every word index is one (3.8 % fewer instructions in a NES game).
 //! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
 //! once), so a search allocates nothing after that. The first piece's entry delay (only ever
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
@@ -74,7 +77,7 @@
 //! boards for both input models, several timings and both game-over rules, and a lookahead
 //! chain over the flood with one over the ordered search only (`tests/gamepad_chain.rs`).
 
-use super::{Gamepad, next_press_wait, slot};
+use super::{Gamepad, Gaps, slot};
 use tetris_core::{
     BOARD_WIDTH, Board, FrameTiming, InputModel, MAX_BOARD_HEIGHT, Piece, PieceState, Placement,
     Placements, SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
@@ -92,12 +95,16 @@ const LEGAL_ROWS: usize = MAX_BOARD_HEIGHT as usize + 1;
 pub(super) struct Flood {
     /// The board height and timing the buffers are sized for (`None`: not yet).
     sized_for: Option<(u8, FrameTiming)>,
-    /// Words of one (d, s, r) combination: `DOWN_PHASES × T²`.
+    /// That timing's timeline's gaps.
+    gaps: Gaps,
+    /// Words of one timer: one per (d, phases, s, r) combination, `DOWN_PHASES × n² × S²`
+    /// with n the timeline's gaps and S its longest gap (the tap rate T for a uniform one,
+    /// whose n is 1).
     combinations: usize,
-    /// The row being expanded: a word per (t, d, s, r), at index
-    /// `t × combinations + (d × T + s) × T + r`.
+    /// The row being expanded: a word per (t, d, phases, s, r), at index
+    /// `t × combinations + ((d × n + shift phase) × n + rotation phase) × S² + s × S + r`.
     row: Vec<u64>,
-    /// The words entering the next row (timer 0), per (d, s, r).
+    /// The words entering the next row (timer 0), per (d, phases, s, r).
     below: Vec<u64>,
     /// Per piece, the empty board's words entering each row (`height × combinations` words
     /// from `piece index × height × combinations` on), once `band_built` says so.
@@ -115,6 +122,7 @@ impl Default for Flood {
     fn default() -> Self {
         Flood {
             sized_for: None,
+            gaps: Gaps::uniform(2),
             combinations: 0,
             row: Vec::new(),
             below: Vec::new(),
@@ -133,8 +141,10 @@ impl Flood {
         if self.sized_for == Some((height, timing)) {
             return;
         }
-        let tap = usize::from(timing.tap_rate);
-        self.combinations = DOWN_PHASES * tap * tap;
+        let gaps = Gaps::new(timing.timeline);
+        self.gaps = gaps;
+        let (slots, phases) = (usize::from(gaps.slots), usize::from(gaps.count));
+        self.combinations = DOWN_PHASES * phases * phases * slots * slots;
         self.row = vec![0; usize::from(timing.frames_per_row) * self.combinations];
         self.below = vec![0; self.combinations];
         self.band_entries = vec![0; 7 * usize::from(height) * self.combinations];
@@ -177,6 +187,9 @@ const fn counterclockwise(word: u64) -> u64 {
     word.rotate_right(LANE_BITS)
 }
 
+/// Each thumb's (cooldown, phase) after a frame: the shift thumb's, then the rotation thumb's.
+type Thumbs = ((u8, u8), (u8, u8));
+
 /// Where one frame's successors go: the row's later timers, the next row, the locks.
 struct Targets<'a> {
     row: &'a mut [u64],
@@ -186,20 +199,26 @@ struct Targets<'a> {
     dropping: u64,
     /// Legal lanes of the row below.
     legal_below: u64,
+    /// Cooldown slots S (the longest gap; the tap rate for a uniform timeline).
     tap: usize,
+    /// Phases n (the timeline's gaps; 1 for a uniform timeline).
+    phases: usize,
     combinations: usize,
 }
 
 impl Targets<'_> {
-    /// Adds `word`'s states after a frame that ended with Down phase `down` and cooldowns
-    /// (`shift_wait`, `rotate_wait`), at timer `timer` when the piece did not drop, else
-    /// one row lower at timer 0 where that is legal (and to `dropping`, for the locks). Words
-    /// with the same target may be put together: a word is a set of states, and every step
-    /// here is the same for each of its bits.
+    /// Adds `word`'s states after a frame that ended with Down phase `down` and each thumb's
+    /// (cooldown, phase) in `thumbs` (shift, then rotation), at timer `timer` when the piece
+    /// did not drop, else one row lower at timer 0 where that is legal (and to `dropping`,
+    /// for the locks). Words with the same target may be put together: a word is a set of
+    /// states, and every step here is the same for each of its bits.
     #[inline(always)]
-    fn put(&mut self, word: u64, drops: bool, timer: usize, down: usize, waits: (u8, u8)) {
+    fn put(&mut self, word: u64, drops: bool, timer: usize, down: usize, thumbs: Thumbs) {
+        let ((shift_wait, shift_phase), (rotate_wait, rotate_phase)) = thumbs;
+        let phases = (down * self.phases + usize::from(shift_phase)) * self.phases
+            + usize::from(rotate_phase);
         let combination =
-            (down * self.tap + usize::from(waits.0)) * self.tap + usize::from(waits.1);
+            (phases * self.tap + usize::from(shift_wait)) * self.tap + usize::from(rotate_wait);
         if drops {
             self.below[combination] |= word & self.legal_below;
             self.dropping |= word;
@@ -322,14 +341,14 @@ impl Gamepad {
         height: u8,
         record: bool,
     ) -> usize {
-        match (timing.tap_rate, timing.frames_per_row) {
-            (2, 2) => self.flood_rows_at::<2, 2>(piece, timing, start, height, record),
+        match (timing.tap_rate(), timing.frames_per_row) {
+            (Some(2), 2) => self.flood_rows_at::<2, 2>(piece, timing, start, height, record),
             _ => self.flood_rows_at::<0, 0>(piece, timing, start, height, record),
         }
     }
 
-    /// [`Gamepad::flood_rows`] with the tap rate `TAP` and the frames per row `ROW_FRAMES` as
-    /// constants (0: read from `timing`).
+    /// [`Gamepad::flood_rows`] with the tap rate `TAP` (of a uniform timeline, one phase) and
+    /// the frames per row `ROW_FRAMES` as constants (0: read from `timing`).
     #[inline(always)]
     fn flood_rows_at<const TAP: usize, const ROW_FRAMES: usize>(
         &mut self,
@@ -339,10 +358,16 @@ impl Gamepad {
         height: u8,
         record: bool,
     ) -> usize {
-        let tap = if TAP == 0 {
-            usize::from(timing.tap_rate)
+        // With TAP a constant, the gaps are constants too.
+        let gaps = if TAP == 0 {
+            self.flood.gaps
         } else {
-            TAP
+            Gaps::uniform(TAP as u8)
+        };
+        let (tap, phases) = if TAP == 0 {
+            (usize::from(gaps.slots), usize::from(gaps.count))
+        } else {
+            (TAP, 1)
         };
         let frames_per_row = if ROW_FRAMES == 0 {
             usize::from(timing.frames_per_row)
@@ -352,7 +377,8 @@ impl Gamepad {
         let article = timing.inputs == InputModel::Article;
         let turns = piece.orientation_count();
         let flood = &mut self.flood;
-        let combinations = DOWN_PHASES * tap * tap;
+        let per_down = phases * phases * tap * tap;
+        let combinations = DOWN_PHASES * per_down;
         let height = usize::from(height);
         for y in start..height {
             if flood.below.iter().all(|&word| word == 0) {
@@ -372,6 +398,7 @@ impl Gamepad {
                 dropping: 0,
                 legal_below: flood.legal_rows[y + 1],
                 tap,
+                phases,
                 combinations,
             };
             for timer in 0..frames_per_row {
@@ -382,23 +409,29 @@ impl Gamepad {
                     if word == 0 {
                         continue;
                     }
-                    let down = combination / (tap * tap);
+                    let down = combination / per_down;
+                    let phase_pair = combination % per_down / (tap * tap);
+                    let shift_phase = (phase_pair / phases) as u8;
+                    let rotate_phase = (phase_pair % phases) as u8;
                     let shift_wait = (combination / tap % tap) as u8;
                     let rotate_wait = (combination % tap) as u8;
+                    let thumbs = ((shift_wait, shift_phase), (rotate_wait, rotate_phase));
                     if article {
                         expand_article(
                             &mut targets,
+                            &gaps,
                             (word, legal),
                             (next_timer, gravity),
-                            shift_wait,
+                            thumbs.0,
                             turns,
                         );
                     } else {
                         expand_two_thumb(
                             &mut targets,
+                            &gaps,
                             (word, legal),
                             (next_timer, gravity),
-                            (down, shift_wait, rotate_wait),
+                            (down, thumbs),
                             turns,
                         );
                     }
@@ -426,26 +459,28 @@ fn turned(word: u64, legal: u64, turns: u8) -> u64 {
 }
 
 /// The two-thumb frame from every state of `word` (given with the legal lanes of its row, and
-/// its Down phase and cooldowns), with the inputs of `Gamepad::expand`: Down released with
+/// its Down phase and thumbs), with the inputs of `Gamepad::expand`: Down released with
 /// nothing, a turn, a shift or both; Down held with nothing or a turn (never a shift). The
 /// timer pair is (the timer after the frame, whether gravity drops on it). The inputs that
-/// end in the same cooldowns and Down phase are put as one word: Left and Right, A and B.
+/// end in the same thumbs and Down phase are put as one word: Left and Right, A and B.
 #[inline(always)]
 fn expand_two_thumb(
     targets: &mut Targets<'_>,
+    gaps: &Gaps,
     (word, legal): (u64, u64),
     (next_timer, gravity): (usize, bool),
-    (down, shift_wait, rotate_wait): (usize, u8, u8),
+    (down, ((shift_wait, shift_phase), (rotate_wait, rotate_phase))): (usize, Thumbs),
     turns: u8,
 ) {
-    let tap = targets.tap as u8;
     let (held_down, held_drops) = match down {
         0 => (1, gravity),
         1 => (2, gravity),
         _ => (1, true),
     };
-    let shift_rest = shift_wait.saturating_sub(1);
-    let rotate_rest = rotate_wait.saturating_sub(1);
+    let shift_rest = (shift_wait.saturating_sub(1), shift_phase);
+    let rotate_rest = (rotate_wait.saturating_sub(1), rotate_phase);
+    let shift_pressed = gaps.after_press(shift_phase);
+    let rotate_pressed = gaps.after_press(rotate_phase);
     let can_turn = rotate_wait == 0;
     // Without a shift: Down released, then held.
     let stay = word;
@@ -463,45 +498,64 @@ fn expand_two_thumb(
         (shift_rest, rotate_rest),
     );
     if stay_turned != 0 {
-        targets.put(stay_turned, gravity, next_timer, 0, (shift_rest, tap - 1));
+        targets.put(
+            stay_turned,
+            gravity,
+            next_timer,
+            0,
+            (shift_rest, rotate_pressed),
+        );
         targets.put(
             stay_turned,
             held_drops,
             next_timer,
             held_down,
-            (shift_rest, tap - 1),
+            (shift_rest, rotate_pressed),
         );
     }
     // Left or Right (Down released), with or without a turn.
     if shift_wait == 0 {
         let shifted = (word >> 1 | word << 1) & legal;
         if shifted != 0 {
-            targets.put(shifted, gravity, next_timer, 0, (tap - 1, rotate_rest));
+            targets.put(
+                shifted,
+                gravity,
+                next_timer,
+                0,
+                (shift_pressed, rotate_rest),
+            );
             let shifted_turned = if can_turn {
                 turned(shifted, legal, turns)
             } else {
                 0
             };
             if shifted_turned != 0 {
-                targets.put(shifted_turned, gravity, next_timer, 0, (tap - 1, tap - 1));
+                targets.put(
+                    shifted_turned,
+                    gravity,
+                    next_timer,
+                    0,
+                    (shift_pressed, rotate_pressed),
+                );
             }
         }
     }
 }
 
 /// The article's frame from every state of `word` (legal lanes of its row beside it; wait
-/// `wait` for the next press frame), with the inputs of `Gamepad::expand_article`: on a press
-/// frame nothing, B, A, Left or Right, else nothing; Down never held, so only gravity drops.
-/// Every input ends in the same wait, so all go into one word.
+/// `wait` for press frame number `phase`), with the inputs of `Gamepad::expand_article`: on a
+/// press frame nothing, B, A, Left or Right, else nothing; Down never held, so only gravity
+/// drops. Every input ends in the same wait, so all go into one word.
 #[inline(always)]
 fn expand_article(
     targets: &mut Targets<'_>,
+    gaps: &Gaps,
     (word, legal): (u64, u64),
     (next_timer, gravity): (usize, bool),
-    wait: u8,
+    (wait, phase): (u8, u8),
     turns: u8,
 ) {
-    let after = next_press_wait(wait, targets.tap as u8);
+    let after = gaps.next_press_wait(wait, phase);
     let pressed = if wait == 0 {
         turned(word, legal, turns) | (word >> 1 | word << 1) & legal
     } else {

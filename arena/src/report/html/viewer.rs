@@ -331,7 +331,7 @@ mod tests {
     fn timing(frames_per_row: u8) -> Option<FrameTiming> {
         Some(FrameTiming {
             frames_per_row,
-            tap_rate: 2,
+            timeline: tetris_core::Timeline::THIRTY_HZ,
             inputs: InputModel::TwoThumb,
         })
     }

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, InputModel};
+use tetris_core::{Board, GameOverRule, InputModel, Timeline};
 use tetris_registry::{RegistryError, StrategySpec};
 
 use crate::analysis::pieces::PieceStatistics;
@@ -349,8 +349,12 @@ pub struct NesPartSettings {
     /// The line cap (absent in parts written before it existed: none).
     #[serde(default)]
     pub max_lines: Option<u32>,
-    /// Tap rate.
-    pub tap_rate: u8,
+    /// Tap rate, for a uniform timeline (as every part before timelines wrote it) …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tap_rate: Option<u8>,
+    /// … or a mixed timeline's pattern (exactly one of the two).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<String>,
     /// The game-over rule (parts written before the console rule existed played the
     /// simulation rule, the default).
     #[serde(default)]
@@ -371,9 +375,25 @@ impl NesPartSettings {
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             max_lines: settings.max_lines,
-            tap_rate: settings.tap_rate,
+            tap_rate: settings.timeline.tap_rate(),
+            timeline: settings
+                .timeline
+                .tap_rate()
+                .is_none()
+                .then(|| settings.timeline.to_string()),
             game_over_rule: settings.game_over_rule,
             inputs: settings.inputs,
+        }
+    }
+
+    /// The stored timeline, once [`ShardedNes::check_settings`] has accepted it.
+    fn timeline(&self) -> Option<Timeline> {
+        match (self.tap_rate, self.timeline.as_deref()) {
+            (Some(rate), None) if (MIN_TAP_RATE..=MAX_TAP_RATE).contains(&rate) => {
+                Some(Timeline::uniform(rate))
+            }
+            (None, Some(text)) => text.parse().ok(),
+            _ => None,
         }
     }
 
@@ -387,7 +407,9 @@ impl NesPartSettings {
             start_level: self.start_level,
             stop_level: self.stop_level,
             max_lines: self.max_lines,
-            tap_rate: self.tap_rate,
+            timeline: self
+                .timeline()
+                .expect("a part's timeline is checked when it is read"),
             game_over_rule: self.game_over_rule,
             inputs: self.inputs,
         }
@@ -429,11 +451,14 @@ impl ShardedRun for ShardedNes {
             Some(format!(
                 "line cap {cap}, not from 1 to below the stop level's lines"
             ))
-        } else if !(MIN_TAP_RATE..=MAX_TAP_RATE).contains(&settings.tap_rate) {
-            Some(format!(
-                "tap rate {}, not {MIN_TAP_RATE} to {MAX_TAP_RATE}",
-                settings.tap_rate
-            ))
+        } else if settings.timeline().is_none() {
+            Some(match (settings.tap_rate, &settings.timeline) {
+                (Some(rate), None) => {
+                    format!("tap rate {rate}, not {MIN_TAP_RATE} to {MAX_TAP_RATE}")
+                }
+                (None, Some(text)) => format!("timeline {text:?}, not an input-frame timeline"),
+                _ => "not exactly one of a tap rate and a timeline".to_string(),
+            })
         } else if settings.game_over_rule == GameOverRule::Literature {
             Some("the literature's game-over rule, which NES runs do not play".into())
         } else if settings.game_over_rule == GameOverRule::Console && settings.ignores_gravity {

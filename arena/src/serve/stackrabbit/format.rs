@@ -386,7 +386,6 @@ mod tests {
     use tetris_core::Piece;
 
     use super::*;
-    use crate::request::values::TapRate;
     use crate::serve::stackrabbit::query::parse_board;
 
     fn query(
@@ -403,7 +402,7 @@ mod tests {
             next,
             level,
             lines,
-            tap_rate: TapRate::PUBLISHED,
+            timeline: tetris_core::Timeline::THIRTY_HZ,
         }
     }
 

@@ -11,7 +11,7 @@
 //! The parts:
 //!
 //! - [`query`]: the query grammar, the parameters with StackRabbit's own error texts, its two
-//!   board encodings, and the input frame timeline mapped to our tap rate;
+//!   board encodings, and the input frame timeline (uniform or mixed, the request layer's parse);
 //! - [`orientation`]: our placements as StackRabbit's `[rotation, xOffset, yOffset]` triples
 //!   and back;
 //! - [`format`](mod@format): the answers (`get-move`'s line, `engine-movelist`'s JSON in both engines'

@@ -5,7 +5,7 @@
 //! first bad one. We do the same (decoding each name and value after the split, so that an
 //! encoded `&` inside a value cannot split it), with StackRabbit's own messages where it has
 //! them, and then refuse what it would accept but we cannot honour (a reaction delay, a piece
-//! already in flight, playouts, a timeline of mixed rates …), after every check of its own, so
+//! already in flight, playouts …), after every check of its own, so
 //! a request StackRabbit refuses is refused here with its text. Unknown parameter names,
 //! duplicates and missing required parameters, which StackRabbit ignores or crashes on, are
 //! refused with our own texts. Nothing here panics on any input (a property test feeds it
@@ -15,7 +15,7 @@ use tetris_core::{BOARD_WIDTH, Board, Piece};
 
 use super::{CompatError, RequestType};
 use crate::input::{BadCells, board_cells};
-use crate::request::values::TapRate;
+use tetris_core::Timeline;
 
 /// Rows of every StackRabbit board.
 pub const ROWS: usize = 20;
@@ -76,8 +76,8 @@ pub struct CompatQuery {
     pub level: u8,
     /// Lines cleared so far.
     pub lines: u32,
-    /// The input frame timeline as our tap rate: frames between two presses of one thumb.
-    pub tap_rate: TapRate,
+    /// The input frame timeline, parsed by the request layer's rule.
+    pub timeline: Timeline,
 }
 
 /// What to answer a `parse_query` failure: the error's text, StackRabbit's where it has one.
@@ -319,7 +319,7 @@ impl Values {
         let timeline = self
             .timeline
             .ok_or(CompatError::MissingParameter("inputFrameTimeline"))?;
-        let tap_rate = tap_rate(&timeline)?;
+        let timeline = parse_timeline(&timeline)?;
         let refuse = |parameter, value: i128, reason| CompatError::NotHonoured {
             parameter,
             value: value.to_string(),
@@ -379,7 +379,7 @@ impl Values {
             next: self.next,
             level,
             lines,
-            tap_rate,
+            timeline,
         })
     }
 }
@@ -547,11 +547,11 @@ fn check_no_full_row(parameter: &'static str, board: &Board) -> Result<(), Compa
     }
 }
 
-/// The tap rate of a timeline (dashes already read as dots), by the request layer's rule
-/// ([`crate::request::values::timeline`]): one `X` and n dots, repeated any number of times,
-/// is our tap rate n + 1 when our gamepad search has it (2 to 8); anything else is refused
-/// with that rule's message.
-pub fn tap_rate(timeline: &str) -> Result<TapRate, CompatError> {
+/// A timeline (dashes already read as dots), by the request layer's rule
+/// ([`crate::request::values::timeline`]): uniform ones (one `X` and n dots, repeated any
+/// number of times: tap rate n + 1) and mixed ones with 2 to 8 frames from each `X` to the
+/// next; anything else is refused with that rule's message.
+pub fn parse_timeline(timeline: &str) -> Result<Timeline, CompatError> {
     crate::request::values::timeline(timeline)
         .map_err(|error| CompatError::Timeline(error.to_string()))
 }
@@ -615,7 +615,11 @@ mod tests {
         assert_eq!(parsed.current, Piece::T);
         assert_eq!(parsed.next, Some(Piece::I));
         assert_eq!(
-            (parsed.level, parsed.lines, parsed.tap_rate.get()),
+            (
+                parsed.level,
+                parsed.lines,
+                parsed.timeline.tap_rate().unwrap()
+            ),
             (19, 0, 2)
         );
         assert_eq!(parsed.board.row_text(19), "########..");
@@ -636,7 +640,7 @@ mod tests {
             (parsed.current, parsed.level, parsed.lines),
             (Piece::S, 18, 7)
         );
-        assert_eq!(parsed.tap_rate.get(), 3);
+        assert_eq!(parsed.timeline.tap_rate(), Some(3));
         assert_eq!(
             parse_query(&RequestType::GetMove, "board=%G1").unwrap_err(),
             CompatError::MalformedEncoding("%G1".into())
@@ -948,7 +952,7 @@ mod tests {
     }
 
     #[test]
-    fn timelines_map_to_tap_rates() {
+    fn timelines_map_to_tap_rates_or_are_taken_mixed() {
         for (timeline, rate) in [
             ("X.", 2),
             ("X..", 3),
@@ -957,25 +961,27 @@ mod tests {
             ("X...X...X...", 4),
             ("X.......", 8),
         ] {
-            assert_eq!(tap_rate(timeline).unwrap().get(), rate, "{timeline}");
+            assert_eq!(
+                parse_timeline(timeline).unwrap().tap_rate(),
+                Some(rate),
+                "{timeline}"
+            );
+        }
+        // StackRabbit's mixed timelines are taken as they are.
+        for mixed in ["X....X...X...", "X.X..", "X...X....X.."] {
+            let timeline = parse_timeline(mixed).unwrap();
+            assert_eq!(
+                (timeline.tap_rate(), timeline.to_string()),
+                (None, mixed.to_string())
+            );
         }
         // Dashes are dots (StackRabbit replaces them while reading the parameter).
         let dashes = with(&RequestType::GetMove, &[("inputFrameTimeline", "X-")]);
-        assert_eq!(dashes.unwrap().tap_rate.get(), 2);
+        assert_eq!(dashes.unwrap().timeline.tap_rate(), Some(2));
         // Refusals carry the request layer's message, the native API's for the same timeline.
-        for refused in [
-            "X",
-            "XX",
-            "X....X...X...",
-            "X..X.",
-            ".X",
-            "X........",
-            "X.X..",
-            "",
-            "...",
-        ] {
+        for refused in ["X", "XX", "X..X", ".X", "X........", "X.X", "", "..."] {
             assert_eq!(
-                tap_rate(refused).unwrap_err().to_string(),
+                parse_timeline(refused).unwrap_err().to_string(),
                 crate::request::values::timeline(refused)
                     .unwrap_err()
                     .to_string(),
@@ -983,10 +989,10 @@ mod tests {
             );
         }
         assert!(
-            tap_rate("X....X...X...")
+            parse_timeline("X..X")
                 .unwrap_err()
                 .to_string()
-                .contains("not evenly spaced")
+                .contains("two X are adjacent")
         );
     }
 

@@ -5,24 +5,27 @@
 //! Gamepad frames are played at the replay's recorded `rules.frame_timing`, without the entry
 //! delay (frame-less games have none): each piece starts with nothing held and the
 //! delayed-auto-shift counter at 0. Every frame must also be one the recorded input model
-//! presses at the recorded tap rate T (docs/spec/search.md §3, "Input models";
-//! [`tetris_core::InputModel`]), so that a tap rate or model the paths break is caught without
-//! re-deciding:
+//! presses at the recorded input timeline, tap rate T for a uniform one (docs/spec/search.md
+//! §3, "Input models" and "Input timelines"; [`tetris_core::InputModel`]), so that a timeline
+//! or model the paths break is caught without re-deciding:
 //!
 //! - `two-thumb` ([`TwoThumbTaps`]): Left/Right are one thumb and A/B the other; a thumb
 //!   presses one of its buttons at a time, and its next press comes T frames after the last at
 //!   the earliest (frames i and j with j − i ≥ T: the gamepad search's cooldown of T − 1
-//!   frames after a press); Down is held for soft drop, never together with a shift, and is
-//!   no press of either thumb. A piece starts with both thumbs free.
+//!   frames after a press); under a mixed timeline with gaps g₁, g₂, …, its k-th press comes
+//!   at least gap number k − 1 (round the gaps) after its (k − 1)-th. Down is held for soft
+//!   drop, never together with a shift, and is no press of either thumb. A piece starts with
+//!   both thumbs free.
 //! - `article` ([`article_allows`]): nothing, or exactly one of Left, Right, A, B on input
-//!   frames 1, 1 + T, 1 + 2T, … (0-based indices that are multiples of T), nothing between.
+//!   frames 1, 1 + T, 1 + 2T, … (0-based indices that are multiples of T; in general the
+//!   indices of the timeline's `X`, repeating), nothing between.
 //!
 //! What the verifier concludes from a path is in [`super::verify`].
 
 use std::fmt;
 
 use tetris_core::frames::FallingPiece;
-use tetris_core::{Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState};
+use tetris_core::{Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Timeline};
 use thiserror::Error as ThisError;
 
 /// Why a recorded path does not lead its piece to a lock (the message follows
@@ -75,10 +78,10 @@ pub enum PathError {
     /// ([`article_allows`]).
     #[error(
         "frame {number} of the path holds {} buttons ({}), which the article input model \
-         does not press: one of Left, Right, A or B on input frames 1, 1 + T, 1 + 2T, \
-         … (T = tap rate {tap_rate}), nothing else",
+         does not press: one of Left, Right, A or B on {}, nothing else",
         .buttons.0.count_ones(),
-        .input.short_name()
+        .input.short_name(),
+        press_frames(*.timeline)
     )]
     NotAnArticleFrame {
         /// The frame's 1-based position in the path.
@@ -87,8 +90,8 @@ pub enum PathError {
         buttons: Buttons,
         /// The frame as an input.
         input: Input,
-        /// The tap rate of the recorded timing.
-        tap_rate: u8,
+        /// The timeline of the recorded timing.
+        timeline: Timeline,
     },
     /// A frame that holds both buttons of one thumb, or a shift while Down is held: no
     /// two-thumb player presses it ([`TwoThumbTaps`]).
@@ -107,14 +110,14 @@ pub enum PathError {
         /// The frame as an input.
         input: Input,
     },
-    /// A press that comes sooner after the same thumb's last press than the tap rate allows
+    /// A press that comes sooner after the same thumb's last press than the timeline allows
     /// under the two-thumb input model ([`TwoThumbTaps`]).
     #[error(
         "frame {number} of the path presses {} {} frames after the {thumb} thumb's press on \
-         frame {previous}, but tap rate {tap_rate} lets a thumb press at most every \
-         {tap_rate} frames (two-thumb input model)",
+         frame {previous}, but {} (two-thumb input model)",
         .pressed,
-        .number - .previous
+        .number - .previous,
+        thumb_wait(*.timeline, *.gap)
     )]
     TapTooSoon {
         /// The frame's 1-based position in the path.
@@ -125,8 +128,10 @@ pub enum PathError {
         thumb: Thumb,
         /// The 1-based frame of the thumb's previous press.
         previous: usize,
-        /// The tap rate of the recorded timing.
-        tap_rate: u8,
+        /// The timeline of the recorded timing.
+        timeline: Timeline,
+        /// The gap this press had to keep from the previous one.
+        gap: u8,
     },
     /// A path of gamepad frames that locks its piece before its last frame.
     #[error("the {piece} locks on frame {frame} of the path's {frames}")]
@@ -229,16 +234,16 @@ pub fn follow_frames(
             return Err(PathError::MoveAmongFrames { number, input });
         };
         match timing.inputs {
-            InputModel::Article if !article_allows(index, buttons, timing.tap_rate) => {
+            InputModel::Article if !article_allows(index, buttons, timing.timeline) => {
                 return Err(PathError::NotAnArticleFrame {
                     number,
                     buttons,
                     input,
-                    tap_rate: timing.tap_rate,
+                    timeline: timing.timeline,
                 });
             }
             InputModel::Article => {}
-            InputModel::TwoThumb => taps.press(number, input, buttons, timing.tap_rate)?,
+            InputModel::TwoThumb => taps.press(number, input, buttons, timing.timeline)?,
         }
         let locked = falling.frame(board, buttons, timing.frames_per_row);
         states.push(falling.state());
@@ -302,26 +307,48 @@ impl fmt::Display for ButtonNames {
     }
 }
 
+/// The article's press frames under `timeline`, in words, for messages.
+fn press_frames(timeline: Timeline) -> String {
+    match timeline.tap_rate() {
+        Some(tap_rate) => format!("input frames 1, 1 + T, 1 + 2T, … (T = tap rate {tap_rate})"),
+        None => format!("the input frames of timeline {timeline}'s X, from frame 1"),
+    }
+}
+
+/// What a thumb's press had to wait under `timeline` (`gap` frames), in words, for messages.
+fn thumb_wait(timeline: Timeline, gap: u8) -> String {
+    match timeline.tap_rate() {
+        Some(tap_rate) => {
+            format!("tap rate {tap_rate} lets a thumb press at most every {tap_rate} frames")
+        }
+        None => format!(
+            "timeline {timeline} makes this press of the thumb wait {gap} frames after the last \
+             (its gaps, in turn from the thumb's first press)"
+        ),
+    }
+}
+
 /// The two-thumb input model's check of one path, frame by frame (docs/spec/search.md §3):
-/// each thumb presses one of its buttons at a time, at most once every tap-rate frames, and
-/// Down (soft drop) is never held with a shift. It remembers each thumb's last press.
+/// each thumb presses one of its buttons at a time, its presses the timeline's gaps apart in
+/// turn (at most once every tap-rate frames for a uniform timeline), and Down (soft drop) is
+/// never held with a shift. It remembers each thumb's last press and its count.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TwoThumbTaps {
-    /// The 1-based frame of the last Left or Right press.
-    last_shift: Option<usize>,
-    /// The 1-based frame of the last A or B press.
-    last_rotation: Option<usize>,
+    /// The 1-based frame of the last Left or Right press, and the thumb's presses so far.
+    last_shift: Option<(usize, usize)>,
+    /// The 1-based frame of the last A or B press, and the thumb's presses so far.
+    last_rotation: Option<(usize, usize)>,
 }
 
 impl TwoThumbTaps {
-    /// Checks frame `number` (1-based, frames in order) holding `buttons` at `tap_rate`, and
-    /// records its presses.
+    /// Checks frame `number` (1-based, frames in order) holding `buttons` under `timeline`,
+    /// and records its presses.
     pub fn press(
         &mut self,
         number: usize,
         input: Input,
         buttons: Buttons,
-        tap_rate: u8,
+        timeline: Timeline,
     ) -> Result<(), PathError> {
         let shift = buttons.0 & (Buttons::LEFT.0 | Buttons::RIGHT.0);
         let rotation = buttons.0 & (Buttons::A.0 | Buttons::B.0);
@@ -340,18 +367,29 @@ impl TwoThumbTaps {
             if pressed == 0 {
                 continue;
             }
-            if let Some(previous) = *last
-                && number - previous < usize::from(tap_rate)
-            {
-                return Err(PathError::TapTooSoon {
-                    number,
-                    pressed: ButtonNames(Buttons(pressed)),
-                    thumb,
-                    previous,
-                    tap_rate,
-                });
-            }
-            *last = Some(number);
+            let presses = match *last {
+                Some((previous, presses)) => {
+                    // The k-th press keeps gap number k − 1 (from 1), round the gaps.
+                    let gap = timeline
+                        .gaps()
+                        .cycle()
+                        .nth(presses - 1)
+                        .expect("a timeline has a gap");
+                    if number - previous < usize::from(gap) {
+                        return Err(PathError::TapTooSoon {
+                            number,
+                            pressed: ButtonNames(Buttons(pressed)),
+                            thumb,
+                            previous,
+                            timeline,
+                            gap,
+                        });
+                    }
+                    presses + 1
+                }
+                None => 1,
+            };
+            *last = Some((number, presses));
         }
         Ok(())
     }
@@ -359,8 +397,9 @@ impl TwoThumbTaps {
 
 /// Whether frame `index` (0-based) of a path may hold `buttons` under the article's input
 /// model ([`InputModel::Article`]): nothing, or exactly one of Left, Right, A, B on a press
-/// frame (every `tap_rate`-th from the first); nothing on the others; Down never.
-pub fn article_allows(index: usize, buttons: Buttons, tap_rate: u8) -> bool {
+/// frame (the timeline's `X`, repeating from the first frame: every T-th for tap rate T);
+/// nothing on the others; Down never.
+pub fn article_allows(index: usize, buttons: Buttons, timeline: Timeline) -> bool {
     let one_press = [Buttons::LEFT, Buttons::RIGHT, Buttons::A, Buttons::B].contains(&buttons);
-    buttons == Buttons::NONE || (one_press && index % usize::from(tap_rate) == 0)
+    buttons == Buttons::NONE || (one_press && timeline.is_input_frame(index as u32))
 }

@@ -5,7 +5,7 @@
 
 use std::ops::ControlFlow;
 
-use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, InputModel, Piece};
+use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, InputModel, Piece, Timeline};
 use tetris_registry::Strategy;
 
 use super::*;
@@ -255,7 +255,57 @@ fn an_article_model_game_verifies_under_its_model_only() {
         matches!(
             error,
             ReplayError::Placement {
-                error: PlacementError::Path(PathError::NotAnArticleFrame { tap_rate: 2, .. }),
+                error: PlacementError::Path(PathError::NotAnArticleFrame {
+                    timeline: Timeline::THIRTY_HZ,
+                    ..
+                }),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_mixed_timeline_game_records_its_timeline_and_its_paths_keep_its_gaps() {
+    // A two-thumb game at `X....X...X...` (gaps 5, 4, 4) records the pattern in
+    // `rules.frame_timing.timeline` (no `tap_rate`), reads back the same, and verifies,
+    // re-decided too (the strategy rebuilt from its name is told the recorded timing).
+    let mixed = FrameTiming {
+        timeline: "X....X...X...".parse().unwrap(),
+        ..FrameTiming::LEVEL_19_30_HZ
+    };
+    let name = "gamepad+nes-plateau";
+    let mut strategy = Strategy::from_name(name).unwrap();
+    *strategy.parts_mut().0 =
+        tetris_registry::AnySearcher::Gamepad(tetris_search_bfs::Gamepad::with_timing(mixed));
+    let replay = recorded_nes_game(&mut strategy);
+    assert_eq!(replay.rules.frame_timing, Some(mixed));
+    let json = replay.to_json();
+    assert!(
+        json.contains(
+            r#""frame_timing":{"frames_per_row":2,"timeline":"X....X...X...","inputs":"two-thumb"}"#
+        ),
+        "{json}"
+    );
+    let parsed = Replay::parse(&json).unwrap();
+    assert_eq!(parsed, replay);
+    parsed
+        .verify(Some(&mut Strategy::from_name(name).unwrap()), &mut |_| {})
+        .unwrap();
+    // Relabelled with a slower timeline whose first gap is longer than any the paths kept,
+    // a thumb's second press comes too soon.
+    let mut relabelled = replay.clone();
+    relabelled.rules.frame_timing = Some(FrameTiming {
+        timeline: "X.......X......".parse().unwrap(),
+        ..mixed
+    });
+    let error = relabelled.verify(None, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            ReplayError::Placement {
+                error: PlacementError::Path(PathError::TapTooSoon { .. }),
                 ..
             }
         ),
@@ -307,7 +357,8 @@ fn the_two_thumb_model_keeps_each_thumbs_presses_a_tap_rate_apart() {
     let check = |frames: &[Buttons], tap_rate: u8| -> Result<(), PathError> {
         let mut taps = TwoThumbTaps::default();
         for (index, &buttons) in frames.iter().enumerate() {
-            taps.press(index + 1, Input::Frame(buttons), buttons, tap_rate)?;
+            let timeline = Timeline::uniform(tap_rate);
+            taps.press(index + 1, Input::Frame(buttons), buttons, timeline)?;
         }
         Ok(())
     };
@@ -324,7 +375,8 @@ fn the_two_thumb_model_keeps_each_thumbs_presses_a_tap_rate_apart() {
             pressed: ButtonNames(Buttons::LEFT),
             thumb: Thumb::Shift,
             previous: 1,
-            tap_rate: 3,
+            timeline: Timeline::uniform(3),
+            gap: 3,
         })
     );
     assert_eq!(
@@ -345,6 +397,43 @@ fn the_two_thumb_model_keeps_each_thumbs_presses_a_tap_rate_apart() {
         check(&[Buttons::LEFT, none, none, Buttons::RIGHT], 3),
         Ok(())
     );
+    // Under `X....X...X...` (gaps 5, 4, 4) a thumb's presses keep 5, 4, 4, 5, … frames in
+    // turn from its first: Left on frames 1, 6, 10, 14 and 19 does; a fifth press on frame
+    // 18, 4 frames after the fourth, does not (it owes the first gap again, 5).
+    let mixed: Timeline = "X....X...X...".parse().unwrap();
+    let check_mixed = |presses: &[usize]| -> Result<(), PathError> {
+        let mut taps = TwoThumbTaps::default();
+        for frame in 1..=*presses.last().unwrap() {
+            let buttons = if presses.contains(&frame) {
+                Buttons::LEFT
+            } else {
+                none
+            };
+            taps.press(frame, Input::Frame(buttons), buttons, mixed)?;
+        }
+        Ok(())
+    };
+    assert_eq!(check_mixed(&[1, 6, 10, 14, 19]), Ok(()));
+    let too_soon = check_mixed(&[1, 6, 10, 14, 18]).unwrap_err();
+    assert_eq!(
+        too_soon,
+        PathError::TapTooSoon {
+            number: 18,
+            pressed: ButtonNames(Buttons::LEFT),
+            thumb: Thumb::Shift,
+            previous: 14,
+            timeline: mixed,
+            gap: 5,
+        }
+    );
+    assert_eq!(
+        too_soon.to_string(),
+        "frame 18 of the path presses Left 4 frames after the Left/Right thumb's press on frame \
+         14, but timeline X....X...X... makes this press of the thumb wait 5 frames after the \
+         last (its gaps, in turn from the thumb's first press) (two-thumb input model)"
+    );
+    // The second press owes the first gap, 5: frame 5 is too soon.
+    assert!(check_mixed(&[1, 5]).is_err());
     // Two buttons of one thumb, or a shift with Down held, are no two-thumb frame.
     for buttons in [
         Buttons::LEFT.with(Buttons::RIGHT),
@@ -428,7 +517,7 @@ fn a_two_thumb_game_relabelled_to_a_slower_tap_rate_breaks_a_tap() {
     replay.verify(None, &mut |_| {}).unwrap();
     let mut relabelled = replay.clone();
     relabelled.rules.frame_timing = Some(FrameTiming {
-        tap_rate: 3,
+        timeline: Timeline::uniform(3),
         ..FrameTiming::LEVEL_19_30_HZ
     });
     let error = relabelled.verify(None, &mut |_| {}).unwrap_err();
@@ -437,7 +526,7 @@ fn a_two_thumb_game_relabelled_to_a_slower_tap_rate_breaks_a_tap() {
             PlacementError::Path(PathError::TapTooSoon {
                 number,
                 previous,
-                tap_rate: 3,
+                gap: 3,
                 ..
             }),
         ..

@@ -88,7 +88,7 @@ use std::fmt;
 use tetris_core::scoring::{ONE_FRAME_LEVEL, frames_per_row};
 use tetris_core::{
     Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceGenerator,
-    PieceState, Placement, PlacementGame, Searcher,
+    PieceState, Placement, PlacementGame, Searcher, Timeline,
 };
 use tetris_registry::{Strategy, TAP_RATES, check_frame_timing};
 
@@ -158,7 +158,8 @@ pub enum HeaderFact {
         /// The other rule.
         other: GameOverRule,
     },
-    /// `rules.frame_timing.tap_rate`: the paths also keep these tap rates.
+    /// `rules.frame_timing.tap_rate` (or `timeline`, for a mixed one): the paths also keep
+    /// these tap rates (uniform timelines).
     TapRate {
         /// The other tap rates, increasing.
         others: Vec<u8>,
@@ -480,8 +481,13 @@ impl Replay {
             self.also_verifies(&rules, strategy, redeciding)
         };
         let tap_rates: Vec<u8> = TAP_RATES
-            .filter(|&tap_rate| tap_rate != timing.tap_rate)
-            .filter(|&tap_rate| keeps(FrameTiming { tap_rate, ..timing }))
+            .filter(|&tap_rate| Some(tap_rate) != timing.tap_rate())
+            .filter(|&tap_rate| {
+                keeps(FrameTiming {
+                    timeline: Timeline::uniform(tap_rate),
+                    ..timing
+                })
+            })
             .collect();
         let mut gravities: Vec<u8> = (0..=ONE_FRAME_LEVEL)
             .map(|level| frames_per_row(level) as u8)

@@ -742,6 +742,9 @@
     if (gravityAware(strategy)) {
       if ($("level").value.trim() !== "") body.level = integerField("level", 0, 255, 19);
       if ($("tap-rate").value !== "") body.tap_rate = Number($("tap-rate").value);
+      // Sent as typed: the server parses it (and refuses it beside a tap rate) with the one
+      // message every front end gives.
+      if ($("timeline").value.trim() !== "") body.timeline = $("timeline").value.trim();
     }
     return body;
   }
@@ -863,7 +866,7 @@
     frame();
   }
 
-  for (const id of ["analyse-strategy", "current", "preview", "level", "tap-rate", "top"]) {
+  for (const id of ["analyse-strategy", "current", "preview", "level", "tap-rate", "timeline", "top"]) {
     $(id).addEventListener("input", () => {
       updateGravityFields();
       scheduleAnalysis();
@@ -992,6 +995,7 @@
       preview: $("preview").value,
       level: $("level").value,
       tap: $("tap-rate").value,
+      timeline: $("timeline").value,
       top: $("top").value,
     };
   }
@@ -1035,6 +1039,7 @@
     set("preview", "preview");
     set("level", "level");
     if (state.has("tap") && TAP_RATES.includes(state.get("tap"))) $("tap-rate").value = state.get("tap");
+    set("timeline", "timeline");
     set("top", "top");
     const height = integerField("height", 4, 32, 20);
     $("height").value = String(height);
