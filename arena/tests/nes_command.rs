@@ -130,6 +130,18 @@ fn the_report_summarizes_the_games_it_lists() {
     assert_eq!(settings["stop_level_lines"], 140);
     assert_eq!(settings["tap_rate"], 2);
     assert_eq!(stdout["timing"]["jobs"], 2);
+    // Decision times: positive, and no decision longer than all the games together.
+    let timing = &stdout["timing"];
+    let all_games_ms: f64 = timing["game_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seconds| seconds.as_f64().unwrap() * 1000.0)
+        .sum();
+    for figure in ["decision_mean_ms", "decision_p99_ms"] {
+        let ms = timing[figure].as_f64().unwrap_or_else(|| panic!("{figure}"));
+        assert!(ms > 0.0 && ms <= all_games_ms * 1.0625, "{figure} {ms}");
+    }
 
     let games = games.as_array().unwrap();
     assert_eq!(games.len(), 8);

@@ -274,6 +274,7 @@ mod tests {
             clears,
             end,
             elapsed: Duration::ZERO,
+            decision_times: Default::default(),
             points_before_level_29: Some(u64::from(score)),
         }
     }

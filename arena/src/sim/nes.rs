@@ -41,6 +41,7 @@ use tetris_core::{
 };
 use tetris_registry::{Strategy, StrategySpec};
 
+use crate::analysis::decision_time::DecisionTimes;
 use crate::error::ArenaError;
 
 /// The highest start level accepted: 29, the first level at 1 frame per row. The field's
@@ -229,6 +230,10 @@ pub struct NesGameResult {
     pub end: NesEnd,
     /// Wall-clock time of the game (timing only).
     pub elapsed: Duration,
+    /// How long each of its decisions took: the choice and its path (timing only; not
+    /// written to part files, so a merged run has none).
+    #[serde(skip)]
+    pub decision_times: DecisionTimes,
     /// The uncapped line-clear points when the level became [`POINTS_BEFORE_LEVEL`] (29):
     /// after the clear that took it there, that clear included (it scores at level 29, as
     /// the console does); the final points of a game that never reached 29; 0 for a game
@@ -275,6 +280,7 @@ pub fn play_nes_game(
     let mut end = NesEnd::ToppedOut;
     // The points when the level became 29 (at the start for a game started there).
     let mut points_before_29 = (settings.start_level >= POINTS_BEFORE_LEVEL).then_some(0);
+    let mut decision_times = DecisionTimes::new();
     loop {
         let score = game.score();
         if points_before_29.is_none() && score.level() >= POINTS_BEFORE_LEVEL {
@@ -305,6 +311,7 @@ pub fn play_nes_game(
         } else {
             DecisionContext::with_game_over_rule(settings.game_over_rule)
         };
+        let deciding = Instant::now();
         let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
             // No placement: a top-out. Under the console rule the piece cannot reach a legal
             // lock, so wherever it locks it overlaps; under the simulation rule it spawned
@@ -329,6 +336,7 @@ pub fn play_nes_game(
                         expected
                     ))
                 })?;
+            decision_times.record(deciding.elapsed());
             frames.clear();
             for input in path {
                 match *input {
@@ -352,6 +360,7 @@ pub fn play_nes_game(
             }
             lock
         } else {
+            decision_times.record(deciding.elapsed());
             game.place_directly(expected)
                 .map_err(|error| failure(error.to_string()))?
         };
@@ -369,6 +378,7 @@ pub fn play_nes_game(
         clears: game.clears(),
         end,
         elapsed: start.elapsed(),
+        decision_times,
         points_before_level_29: Some(points_before_29.unwrap_or(score.line_clear_points())),
     }))
 }
