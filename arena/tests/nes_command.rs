@@ -139,7 +139,9 @@ fn the_report_summarizes_the_games_it_lists() {
         .map(|seconds| seconds.as_f64().unwrap() * 1000.0)
         .sum();
     for figure in ["decision_mean_ms", "decision_p99_ms"] {
-        let ms = timing[figure].as_f64().unwrap_or_else(|| panic!("{figure}"));
+        let ms = timing[figure]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{figure}"));
         assert!(ms > 0.0 && ms <= all_games_ms * 1.0625, "{figure} {ms}");
     }
 

@@ -734,8 +734,20 @@ impl RunReport for NesReport<'_> {
             text.push_str(&format!("{name:<width$}  {value}\n"));
         }
         let wall = played.wall.as_secs_f64();
+        // One timing line (the only machine-dependent one): wall time, pieces/s and, when the
+        // games kept them, the decision times.
+        let decisions = decision_times(&played.results);
+        let decision_times = match (decisions.mean(), decisions.percentile(99.0)) {
+            (Some(mean), Some(p99)) => format!(
+                "; decision time per piece (choice and path) mean {:.2} ms, 99th percentile \
+                 {:.2} ms",
+                milliseconds(mean),
+                milliseconds(p99)
+            ),
+            _ => String::new(),
+        };
         text.push_str(&format!(
-            "\nWall time {wall:.2} s with {} jobs, {} pieces/s.\n",
+            "\nWall time {wall:.2} s with {} jobs, {} pieces/s{decision_times}.\n",
             played.jobs,
             if wall > 0.0 {
                 thousands((summary.total_pieces as f64 / wall).round() as u64)
@@ -743,14 +755,6 @@ impl RunReport for NesReport<'_> {
                 "-".to_string()
             }
         ));
-        let decisions = decision_times(&played.results);
-        if let (Some(mean), Some(p99)) = (decisions.mean(), decisions.percentile(99.0)) {
-            text.push_str(&format!(
-                "Decision time per piece (choice and path): mean {:.2} ms, 99th percentile {:.2} ms.\n",
-                milliseconds(mean),
-                milliseconds(p99)
-            ));
-        }
         text
     }
 }
