@@ -39,6 +39,27 @@ pub fn footer() -> String {
     )
 }
 
+/// The report pages' "Settings" panel: one row per (name, value) of the text report's settings
+/// lines, then the run's wall time with its jobs.
+pub fn settings_panel(lines: &[(&str, String)], wall: std::time::Duration, jobs: usize) -> String {
+    let mut panel =
+        String::from("<section class=\"panel\"><h2>Settings</h2><table class=\"facts\">\n");
+    for (name, value) in lines {
+        let _ = writeln!(
+            panel,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape_html(name),
+            escape_html(value)
+        );
+    }
+    let _ = writeln!(
+        panel,
+        "<tr><th>Wall time</th><td>{:.2} s with {jobs} jobs</td></tr>\n</table></section>",
+        wall.as_secs_f64()
+    );
+    panel
+}
+
 /// A table of text cells (header row first) as HTML; cells that read as numbers are aligned
 /// right.
 pub fn data_table(rows: &[Vec<String>]) -> String {

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use super::{PAGE_STYLE, data_table, escape_html};
+use super::{PAGE_STYLE, data_table, escape_html, settings_panel};
 use crate::format::thousands;
 use crate::report::nes::{
     NesReport, PERCENTILE_RULE, POINTS_BEFORE_LEVEL_29_RULE, REACHED_LEVEL_RULE,
@@ -75,21 +75,11 @@ impl NesReport<'_> {
                 settings.games
             );
         }
-        body.push_str("<section class=\"panel\"><h2>Settings</h2><table class=\"facts\">\n");
-        for (name, value) in self.settings_lines() {
-            let _ = writeln!(
-                body,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape_html(name),
-                escape_html(&value)
-            );
-        }
-        let _ = writeln!(
-            body,
-            "<tr><th>Wall time</th><td>{:.2} s with {} jobs</td></tr>\n</table></section>",
-            played.wall.as_secs_f64(),
-            played.jobs
-        );
+        body.push_str(&settings_panel(
+            &self.settings_lines(),
+            played.wall,
+            played.jobs,
+        ));
         match (self.distribution_rows(), self.betatetris_rows()) {
             (Some(distribution), Some(betatetris)) => {
                 let mut rows: Vec<Vec<String>> = distribution.into_iter().map(Vec::from).collect();

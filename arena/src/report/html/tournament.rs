@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use super::{PAGE_STYLE, data_table, escape_html};
+use super::{PAGE_STYLE, data_table, escape_html, settings_panel};
 use crate::error::ArenaError;
 use crate::format::format_p_value;
 use crate::report::plots;
@@ -84,21 +84,11 @@ impl TournamentReport<'_> {
             escape_html(&names.join(" · "))
         );
 
-        body.push_str("<section class=\"panel\"><h2>Settings</h2><table class=\"facts\">\n");
-        for (name, value) in self.settings_lines() {
-            let _ = writeln!(
-                body,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape_html(name),
-                escape_html(&value)
-            );
-        }
-        let _ = writeln!(
-            body,
-            "<tr><th>Wall time</th><td>{:.2} s with {} jobs</td></tr>\n</table></section>",
-            self.finished.wall.as_secs_f64(),
-            self.finished.jobs
-        );
+        body.push_str(&settings_panel(
+            &self.settings_lines(),
+            self.finished.wall,
+            self.finished.jobs,
+        ));
 
         let _ = writeln!(
             body,
