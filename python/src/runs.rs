@@ -135,10 +135,11 @@ fn tournament_json(
     )
 }
 
-/// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`): the CLI's
+/// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`; `tap_rate` or
+/// `timeline`, not both: `--tap-rate`, `--timeline`, 2 when neither): the CLI's
 /// report with every game; with `shard` (and `out`) the shard's part, written.
 #[pyfunction]
-#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None))]
+#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None, timeline=None))]
 #[allow(clippy::too_many_arguments)]
 fn nes_json(
     py: Python<'_>,
@@ -147,13 +148,14 @@ fn nes_json(
     seed: u64,
     start_level: u64,
     to_level: u64,
-    tap_rate: u64,
+    tap_rate: Option<u64>,
     game_over: Option<&str>,
     inputs: &str,
     jobs: Option<u64>,
     shard: Option<&str>,
     out: Option<PathBuf>,
     max_lines: Option<u64>,
+    timeline: Option<&str>,
 ) -> PyResult<String> {
     let _made_by = MadeBy::scope(python_call!(
         py,
@@ -170,6 +172,7 @@ fn nes_json(
         shard = shard,
         out = out_text(&out),
         max_lines = max_lines,
+        timeline = timeline,
     ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
@@ -178,7 +181,9 @@ fn nes_json(
         start_level: StartLevel::try_from(start_level).map_err(value_error)?,
         to_level,
         max_lines,
-        timeline: TapRate::try_from(tap_rate).map_err(value_error)?.timeline(),
+        timeline: values::tap_rate_or_timeline(tap_rate, timeline)
+            .map_err(value_error)?
+            .unwrap_or(TapRate::PUBLISHED.timeline()),
         game_over: game_over_rule(game_over)?,
         inputs: values::input_model(inputs).map_err(value_error)?,
         run: run_options(jobs, shard, out)?,

@@ -93,6 +93,8 @@ BAD = [
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=0, seed=1), ["nes", "gamepad+nes-plateau", "--games", "0", "--seed", "1"], "--games 0 is outside"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, tap_rate=9), nes("--tap-rate", "9"), "--tap-rate 9 is outside 2..=8"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, tap_rate=1), nes("--tap-rate", "1"), "--tap-rate 1 is outside 2..=8"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, timeline="XX"), nes("--timeline", "XX"), "timeline"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, timeline="X.Y"), nes("--timeline", "X.Y"), "timeline"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, start_level=30), nes("--start-level", "30"), "--start-level 30 is outside 0..=29"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, start_level=29), nes("--start-level", "29"), "--to-level 29 must be above --start-level 29"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=19), nes("--to-level", "19"), "--to-level 19 must be above --start-level 19"),

@@ -191,6 +191,28 @@ def test_a_capped_nes_run_from_18_is_the_clis():
         assert game["lines"] < 235 or game["end"] == "line-cap"
 
 
+def test_a_timeline_nes_run_is_the_clis():
+    # A mixed timeline (13.5 Hz) through the same request check as `arena nes --timeline`;
+    # `X.` is the tap rate 2 under another name, the same games.
+    options = ["--games", "2", "--seed", "5", "--start-level", "28", "--to-level", "29"]
+    expected = arena_json(
+        "nes", "gamepad+nes-plateau", *options, "--timeline", "X....X...X...", "--json", "--jobs", "1"
+    )
+    got = ta.nes(
+        "gamepad+nes-plateau", games=2, seed=5, start_level=28, to_level=29, jobs=1,
+        timeline="X....X...X...",
+    )
+    expected.pop("games", None)
+    compared = {key: got[key] for key in expected if key not in ("timing", "made_by")}
+    assert compared == _without_timing(expected)
+    assert got["settings"]["timeline"] == "X....X...X..."
+    thirty_hz = ta.nes("gamepad+nes-plateau", games=2, seed=5, start_level=28, jobs=1, timeline="X.")
+    tap_rate = ta.nes("gamepad+nes-plateau", games=2, seed=5, start_level=28, jobs=1, tap_rate=2)
+    assert thirty_hz["games"] == tap_rate["games"]
+    with pytest.raises(ValueError, match="give tap_rate or timeline, not both"):
+        ta.nes("gamepad+nes-plateau", games=2, seed=5, tap_rate=3, timeline="X...")
+
+
 def test_a_statistics_run_is_the_clis():
     options = ["--pieces", "3000", "--seed", "4", "--board-height", "10", "--row", "top"]
     expected = arena_json("stats", "column-drop+dellacherie", *options, "--json")
@@ -237,8 +259,8 @@ def test_every_report_names_the_call_that_made_it(tmp_path):
     nes = ta.nes("column-drop+nes-plateau", games=1, seed=1, to_level=20, jobs=1)
     assert nes["made_by"] == _made_by(
         "tetris_arena.nes(strategy='column-drop+nes-plateau', games=1, seed=1, start_level=19, "
-        "to_level=20, tap_rate=2, game_over=None, inputs='two-thumb', jobs=1, shard=None, out=None, "
-        "max_lines=None)"
+        "to_level=20, tap_rate=None, game_over=None, inputs='two-thumb', jobs=1, shard=None, "
+        "out=None, max_lines=None, timeline=None)"
     )
     stats = ta.stats("column-drop+elashi", pieces=40, seed=3, board_height=8)
     assert stats["made_by"] == _made_by(

@@ -263,17 +263,20 @@ def nes(
     seed: int,
     start_level: int = 19,
     to_level: int = 29,
-    tap_rate: int = 2,
+    tap_rate: Optional[int] = None,
     game_over: Optional[str] = None,
     inputs: str = "two-thumb",
     jobs: Optional[int] = None,
     shard: Optional[str] = None,
     out: Optional[str] = None,
     max_lines: Optional[int] = None,
+    timeline: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
     (the report with every game). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
-    is ``--max-lines`` (a game also ends when a line clear takes its lines to it)."""
+    is ``--max-lines`` (a game also ends when a line clear takes its lines to it). The
+    player's speed is ``tap_rate`` (``--tap-rate``; 2 when neither is given) or ``timeline``
+    (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both."""
     return json.loads(
         _native.nes_json(
             strategy,
@@ -288,6 +291,7 @@ def nes(
             shard,
             _path(out),
             max_lines,
+            timeline,
         )
     )
 

@@ -60,13 +60,14 @@ def nes_json(
     seed: int,
     start_level: int,
     to_level: int,
-    tap_rate: int,
+    tap_rate: Optional[int],
     game_over: Optional[str],
     inputs: str,
     jobs: Optional[int],
     shard: Optional[str] = None,
     out: Optional[str] = None,
     max_lines: Optional[int] = None,
+    timeline: Optional[str] = None,
 ) -> str: ...
 def stats_json(
     strategy: str,

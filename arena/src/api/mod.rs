@@ -30,7 +30,7 @@ use crate::request::serve::{
     BoardText, ServeRequestError, check_served_generator, check_served_strategy, player_placement,
     served_piece_cap,
 };
-use crate::request::values::{self, BoardHeight, Level, MaxPieces, TapRate, TopCount};
+use crate::request::values::{self, BoardHeight, Level, MaxPieces, TopCount};
 use crate::sim::game::{GameEnd, PlayOptions, play_game};
 use crate::sim::replay::frames::path_states;
 
@@ -319,12 +319,7 @@ impl PositionBody {
         for piece in &self.preview {
             pieces.push(values::one_piece("preview", piece)?);
         }
-        let timeline = match (self.tap_rate, self.timeline.as_deref()) {
-            (Some(_), Some(_)) => return Err(ServeRequestError::TapRateAndTimeline.into()),
-            (Some(rate), None) => Some(TapRate::try_from(rate)?.timeline()),
-            (None, Some(timeline)) => Some(values::timeline(timeline)?),
-            (None, None) => None,
-        };
+        let timeline = values::tap_rate_or_timeline(self.tap_rate, self.timeline.as_deref())?;
         let level = self.level.map(Level::try_from).transpose()?;
         let top = match self.top {
             Some(top) => TopCount::try_from(top)?.get(),

@@ -110,9 +110,6 @@ pub enum ServeRequestError {
          required)"
     )]
     PieceCap(String),
-    /// Both ways of giving the speed.
-    #[error("give tap_rate or timeline, not both")]
-    TapRateAndTimeline,
     /// A rating without the player's placement.
     #[error(
         "placement is missing: /v1/rate rates the player's placement {{\"x\", \"y\", \"rotation\"}}"

@@ -83,6 +83,9 @@ pub enum ValueError {
     /// [`tetris_core::Timeline::parse`]).
     #[error(transparent)]
     Timeline(#[from] TimelineError),
+    /// Both ways of giving the player's speed (the move server's body, the Python functions).
+    #[error("give tap_rate or timeline, not both")]
+    TapRateAndTimeline,
     /// A field that takes one piece letter and got something else.
     #[error("{field} {text:?} is not a piece: one letter of T J Z O S L I, upper case")]
     NotAPiece {
@@ -358,6 +361,20 @@ pub fn one_piece(field: &'static str, text: &str) -> Result<Piece, ValueError> {
 /// [`Timeline::parse`], whose message every front end gives.
 pub fn timeline(text: &str) -> Result<Timeline, ValueError> {
     Ok(Timeline::parse(text)?)
+}
+
+/// The player's timeline where a front end takes the speed under two names, a tap rate T
+/// (`X` and T − 1 dots) or a timeline, at most one of them: `None` when neither is given.
+pub fn tap_rate_or_timeline(
+    tap_rate: Option<u64>,
+    timeline: Option<&str>,
+) -> Result<Option<Timeline>, ValueError> {
+    match (tap_rate, timeline) {
+        (Some(_), Some(_)) => Err(ValueError::TapRateAndTimeline),
+        (Some(rate), None) => Ok(Some(TapRate::try_from(rate)?.timeline())),
+        (None, Some(text)) => Ok(Some(self::timeline(text)?)),
+        (None, None) => Ok(None),
+    }
 }
 
 count_value! {
