@@ -290,9 +290,26 @@ fn a_mixed_timeline_game_records_its_timeline_and_its_paths_keep_its_gaps() {
     );
     let parsed = Replay::parse(&json).unwrap();
     assert_eq!(parsed, replay);
-    parsed
+    let verified = parsed
         .verify(Some(&mut Strategy::from_name(name).unwrap()), &mut |_| {})
         .unwrap();
+    assert!(
+        verified
+            .unproven
+            .iter()
+            .all(|unproven| !matches!(unproven.fact, HeaderFact::TapRate { .. })),
+        "{verified:?}"
+    );
+    // Without re-deciding, the paths alone also keep the uniform tap rates 2 to 4 (every gap
+    // they left is at least 4 frames): that fact is named by the field the file has,
+    // `timeline`.
+    let checked = parsed.verify(None, &mut |_| {}).unwrap();
+    let tap_rates = checked
+        .unproven
+        .iter()
+        .find(|unproven| matches!(unproven.fact, HeaderFact::TapRate { .. }))
+        .unwrap_or_else(|| panic!("{checked:?}"));
+    assert_eq!(tap_rates.fact.field(), "frame_timing.timeline");
     // Relabelled with a slower timeline whose first gap is longer than any the paths kept,
     // a thumb's second press comes too soon.
     let mut relabelled = replay.clone();

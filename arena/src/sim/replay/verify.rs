@@ -163,6 +163,8 @@ pub enum HeaderFact {
     TapRate {
         /// The other tap rates, increasing.
         others: Vec<u8>,
+        /// Whether the replay records a mixed timeline (field `timeline`, not `tap_rate`).
+        recorded_mixed: bool,
     },
     /// `rules.frame_timing.frames_per_row`: the paths also lock where recorded at these
     /// gravities.
@@ -184,6 +186,10 @@ impl HeaderFact {
             HeaderFact::BoardHeight => "board_height",
             HeaderFact::MaxPieces { .. } => "max_pieces",
             HeaderFact::GameOverRule { .. } => "game_over_rule",
+            HeaderFact::TapRate {
+                recorded_mixed: true,
+                ..
+            } => "frame_timing.timeline",
             HeaderFact::TapRate { .. } => "frame_timing.tap_rate",
             HeaderFact::FramesPerRow { .. } => "frame_timing.frames_per_row",
             HeaderFact::InputModel { .. } => "frame_timing.inputs",
@@ -219,7 +225,7 @@ impl fmt::Display for Unproven {
             HeaderFact::GameOverRule { other } => {
                 write!(f, "the game is also legal under the {other} rule")?
             }
-            HeaderFact::TapRate { others } => {
+            HeaderFact::TapRate { others, .. } => {
                 write!(f, "the paths also keep tap rate {}", listed(others))?
             }
             HeaderFact::FramesPerRow { others } => write!(
@@ -512,7 +518,14 @@ impl Replay {
             ..timing
         });
         if !tap_rates.is_empty() {
-            not_proven(HeaderFact::TapRate { others: tap_rates }, redeciding);
+            let recorded_mixed = timing.tap_rate().is_none();
+            not_proven(
+                HeaderFact::TapRate {
+                    others: tap_rates,
+                    recorded_mixed,
+                },
+                redeciding,
+            );
         }
         if !gravities.is_empty() {
             not_proven(HeaderFact::FramesPerRow { others: gravities }, redeciding);
