@@ -7,7 +7,7 @@
 //! Over 600 lines on purpose: one command's contract, test by test.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
@@ -15,6 +15,23 @@ use serde_json::Value;
 mod common;
 
 /// Runs `arena nes ARGS…`.
+/// The two part files of a run split in two, in `folder`.
+fn part_paths(folder: &Path) -> (String, String) {
+    let path = |name: &str| folder.join(name).to_str().unwrap().to_string();
+    (path("part-0.json"), path("part-1.json"))
+}
+
+/// Writes shard `shard` of the `arena nes` run `args` to the part file `out`; it must succeed.
+fn write_part<'a>(mut args: Vec<&'a str>, shard: &'a str, out: &'a str) {
+    args.extend(["--shard", shard, "--out", out]);
+    let output = nes(&args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn nes(args: &[&str]) -> Output {
     common::run("nes", args)
 }
@@ -717,18 +734,10 @@ fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
         "error: --inputs: unknown input model \"thumbs\" (valid: two-thumb article)"
     );
     // Parts record the model, and merge refuses parts of different models.
-    let part_0 = folder.join("part-0.json");
-    let part_1 = folder.join("part-1.json");
-    let (part_0, part_1) = (part_0.to_str().unwrap(), part_1.to_str().unwrap());
+    let (part_0, part_1) = part_paths(&folder);
+    let (part_0, part_1) = (part_0.as_str(), part_1.as_str());
     let shard = |number: &str, out: &str, inputs: &str| {
-        let mut args = with(&["--inputs", inputs, "--shard", number]);
-        args.extend(["--out", out]);
-        let output = nes(&args);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        write_part(with(&["--inputs", inputs]), number, out);
     };
     shard("0/2", part_0, "article");
     shard("1/2", part_1, "two-thumb");
@@ -1088,18 +1097,10 @@ fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
         ),
         "{text}"
     );
-    let part_0 = folder.join("part-0.json");
-    let part_1 = folder.join("part-1.json");
-    let (part_0, part_1) = (part_0.to_str().unwrap(), part_1.to_str().unwrap());
+    let (part_0, part_1) = part_paths(&folder);
+    let (part_0, part_1) = (part_0.as_str(), part_1.as_str());
     let shard = |number: &str, out: &str, timeline: &str| {
-        let mut args = with(&["--timeline", timeline, "--shard", number]);
-        args.extend(["--out", out]);
-        let output = nes(&args);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        write_part(with(&["--timeline", timeline]), number, out);
     };
     shard("0/2", part_0, "X....X...X...");
     shard("1/2", part_1, "X...");
