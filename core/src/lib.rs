@@ -94,5 +94,8 @@ pub use placement::{Buttons, Input, PieceState, Placement};
 pub use rules::GameOverRule;
 pub use scoring::NesScore;
 pub use search::NamedSearcher;
-pub use search::{DecisionContext, FrameTiming, InputModel, Placements, SearchOptions, Searcher};
+pub use search::{
+    DecisionContext, FrameTiming, InputModel, MAX_PLAYED_FRAMES, Placements, PlayedFrames,
+    SearchOptions, Searcher,
+};
 pub use timeline::{Timeline, TimelineError};

@@ -8,7 +8,7 @@
 
 use crate::board::Board;
 use crate::piece::Piece;
-use crate::placement::{Input, PieceState, Placement};
+use crate::placement::{Buttons, Input, PieceState, Placement};
 use crate::rules::GameOverRule;
 use crate::timeline::Timeline;
 
@@ -31,16 +31,85 @@ pub struct SearchOptions {
     /// reaches; under the other rules such a piece has no placement. Only the gamepad search
     /// models it; the others find nothing from an overlapping spawn under every rule.
     pub game_over_rule: GameOverRule,
+    /// The frames the piece has already played from its spawn ([`PlayedFrames`]; none by
+    /// default): the search starts where they leave the piece and the player, and its paths go
+    /// on from there. Only searchers that model frames read it; a caller must not give frames
+    /// to one that does not ([`Searcher::frame_timing`] `None`).
+    pub played: PlayedFrames,
 }
 
 impl SearchOptions {
-    /// Paths on, no entry delay, the searcher's default timing, the simulation rule.
+    /// Paths on, no entry delay, the searcher's default timing, the simulation rule, from the
+    /// spawn.
     pub const WITH_PATHS: SearchOptions = SearchOptions {
         with_paths: true,
         entry_delay: false,
         frame_timing: None,
         game_over_rule: GameOverRule::Simulation,
+        played: PlayedFrames::NONE,
     };
+}
+
+/// The most frames a piece may have played before a search goes on from where they left it
+/// ([`PlayedFrames`]): one second, far above the reaction times players are measured with
+/// (BetaTetris's: 18 frames, 300 ms).
+pub const MAX_PLAYED_FRAMES: usize = 60;
+
+/// The frames a piece has already played since its spawn, one button set per frame (at most
+/// [`MAX_PLAYED_FRAMES`]).
+///
+/// A player with a reaction time plays the first frames of a plan it made before it saw the
+/// preview piece, then plans again from where those frames left the piece: a search given
+/// them ([`SearchOptions::played`]) starts there, with the piece's position, rotation, fall
+/// timer and soft drop and the player's thumbs as those frames left them, and its paths are
+/// the frames that follow. The frames must be ones the searcher could have played (a prefix
+/// of one of its own paths that does not lock the piece); from other frames a search finds
+/// nothing. Fixed-size, so that options stay `Copy` and a search allocates nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PlayedFrames {
+    frames: [Buttons; MAX_PLAYED_FRAMES],
+    len: u8,
+}
+
+impl PlayedFrames {
+    /// No frame played: the search starts at the spawn.
+    pub const NONE: PlayedFrames = PlayedFrames {
+        frames: [Buttons::NONE; MAX_PLAYED_FRAMES],
+        len: 0,
+    };
+
+    /// `frames`, or `None` when they are more than [`MAX_PLAYED_FRAMES`].
+    pub fn new(frames: &[Buttons]) -> Option<PlayedFrames> {
+        let mut played = PlayedFrames::NONE;
+        played
+            .frames
+            .get_mut(..frames.len())?
+            .copy_from_slice(frames);
+        played.len = frames.len() as u8;
+        Some(played)
+    }
+
+    /// The frames, in the order played.
+    pub fn as_slice(&self) -> &[Buttons] {
+        &self.frames[..usize::from(self.len)]
+    }
+
+    /// Whether no frame was played (the search starts at the spawn).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Default for PlayedFrames {
+    fn default() -> PlayedFrames {
+        PlayedFrames::NONE
+    }
+}
+
+impl std::fmt::Debug for PlayedFrames {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 /// What a decision depends on besides the board and the pieces: the game's game-over rule
@@ -63,6 +132,9 @@ pub struct DecisionContext {
     pub entry_delay: bool,
     /// The game's game-over rule: which placements end the game.
     pub game_over_rule: GameOverRule,
+    /// The frames the current piece has already played ([`SearchOptions::played`]; none by
+    /// default): its search goes on from there. Later pieces start at their spawn.
+    pub played: PlayedFrames,
 }
 
 impl DecisionContext {
@@ -85,6 +157,7 @@ impl DecisionContext {
             entry_delay: self.entry_delay,
             frame_timing: self.frame_timing,
             game_over_rule: self.game_over_rule,
+            played: self.played,
         }
     }
 
@@ -96,6 +169,7 @@ impl DecisionContext {
             entry_delay: false,
             frame_timing: self.frame_timing,
             game_over_rule: self.game_over_rule,
+            played: PlayedFrames::NONE,
         }
     }
 }

@@ -125,11 +125,22 @@
 //! **The last search is kept.** A game driver asks for the chosen placement's path right
 //! after the decision searched the same piece on the same board in the same context (without
 //! paths). An ordered search's states and locks are a function of the board, the piece, the
-//! timing (input model included), the entry delay and whether the spawn may overlap (the
-//! game-over rule), nothing else; so they are kept, with that key, until the next ordered
+//! timing (input model included), the entry delay, whether the spawn may overlap (the
+//! game-over rule) and the played frames (below), nothing else; so they are kept, with that key, until the next ordered
 //! search, and a search with the same key only reads them again (for the placements, and the
 //! paths if asked). The visited bits are cleared when the next search with another key
 //! starts. The unordered flood (below) leaves them alone.
+//!
+//! **Played frames** (`SearchOptions::played`). A player with a reaction time has played
+//! some frames of a piece before it plans again (docs/spec/search.md §3, "Reaction time"). The
+//! search steps those frames from the spawn with the same one-frame step as its own paths
+//! (`Gamepad::state_after`), which gives the state they leave: position, rotation, fall timer,
+//! Down phase, and each thumb's cooldown and phase. Then it searches from that one state as
+//! from a spawn, plainly (the band cache holds searches from the spawn), and its paths are the
+//! frames after the played ones. Frames the search could not have played itself (a press
+//! while its thumb waits, a blocked press, a shift with Down held, a button it never
+//! presses) or that lock the piece give no placement. The played frames are part of the kept
+//! search's key, and the unordered search hands such a search to the ordered one.
 //!
 //! **Later pieces: the unordered flood.** The lookahead chain searches the preview piece once
 //! per placement of the current one, and needs only the set of its placements
@@ -479,8 +490,8 @@ pub struct Gamepad {
 }
 
 /// Everything an ordered search's states and locks depend on: the board, the piece, the
-/// timing (input model included), the entry delay and whether the spawn may overlap (the
-/// game-over rule). Whether paths are wanted changes only what is read from them.
+/// timing (input model included), the entry delay, whether the spawn may overlap (the
+/// game-over rule) and the frames already played. Whether paths are wanted changes only what is read from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct SearchKey {
     board: Board,
@@ -488,6 +499,7 @@ struct SearchKey {
     timing: FrameTiming,
     entry_delay: bool,
     spawn_may_overlap: bool,
+    played: tetris_core::PlayedFrames,
 }
 
 /// The empty board's search for one piece, layer by layer (see the design note).
@@ -833,16 +845,63 @@ impl Gamepad {
         }
     }
 
-    /// The breadth-first search over frames from the spawn, one frame layer at a time, each
-    /// layer in row order; fills `queue` and `locks`, and `layer_starts` (if given) with
-    /// where each layer starts in `queue`, then its end.
+    /// The state the frames `played` leave the piece and the player in, from the spawn
+    /// (with the entry delay if `entry_delay`), each frame stepped as the search steps it (see
+    /// "Played frames" in the design note); `None` when a frame is not one the search could
+    /// play (a press while its thumb waits, a blocked press, a shift with Down held, both
+    /// shifts or both turns at once, a button it never presses) or when one locks the piece.
+    fn state_after(
+        &self,
+        piece: Piece,
+        entry_delay: bool,
+        played: &[Buttons],
+    ) -> Option<FrameState> {
+        const PRESSED: u8 =
+            Buttons::LEFT.0 | Buttons::RIGHT.0 | Buttons::DOWN.0 | Buttons::A.0 | Buttons::B.0;
+        let article = self.search_timing.inputs == InputModel::Article;
+        let mut state = Self::spawn_state(entry_delay);
+        for &buttons in played {
+            let held = |button: Buttons| buttons.contains(button);
+            let shift = i8::from(held(Buttons::RIGHT)) - i8::from(held(Buttons::LEFT));
+            let turn = match (held(Buttons::A), held(Buttons::B)) {
+                (false, false) => Turn::None,
+                (true, false) => Turn::Clockwise,
+                (false, true) => Turn::Counterclockwise,
+                (true, true) => return None,
+            };
+            let input = FrameInput {
+                shift,
+                turn,
+                down: held(Buttons::DOWN),
+            };
+            let shifts = held(Buttons::LEFT) || held(Buttons::RIGHT);
+            let playable = buttons.0 & !PRESSED == 0
+                && !(held(Buttons::LEFT) && held(Buttons::RIGHT))
+                && !(shifts && (input.down || waiting::<true>(state.shift_thumb)))
+                && !(turn != Turn::None && waiting::<true>(state.rotate_thumb))
+                && !(article && (input.down || (shifts && turn != Turn::None)));
+            if !playable {
+                return None;
+            }
+            match self.step(piece, &state, input)? {
+                Step::Falling(next) => state = next,
+                Step::Locked(_) => return None,
+            }
+        }
+        Some(state)
+    }
+
+    /// The breadth-first search over frames from `start` (the spawn, or where the played
+    /// frames left the piece), one frame layer at a time, each layer in row order; fills
+    /// `queue` and `locks`, and `layer_starts` (if given) with where each layer starts in
+    /// `queue`, then its end.
     fn flood_plain(
         &mut self,
         piece: Piece,
-        entry_delay: bool,
+        start: FrameState,
         mut layer_starts: Option<&mut Vec<u32>>,
     ) {
-        self.visit::<false, true>(Self::spawn_state(entry_delay), NO_PARENT, Buttons::NONE);
+        self.visit::<false, true>(start, NO_PARENT, Buttons::NONE);
         self.append_next_layer();
         let mut layer = 0..self.queue.len();
         while !layer.is_empty() {
@@ -905,7 +964,11 @@ impl Gamepad {
         let empty = Board::new(usize::from(board.height())).expect("the board's own height");
         self.compute_legal(&empty, piece);
         let mut layer_starts = Vec::new();
-        self.flood_plain(piece, entry_delay, Some(&mut layer_starts));
+        self.flood_plain(
+            piece,
+            Self::spawn_state(entry_delay),
+            Some(&mut layer_starts),
+        );
         let cache = if self.queue.len() <= MAX_CACHED_STATES {
             BandCache::Layers {
                 nodes: self.queue.clone(),
@@ -934,13 +997,25 @@ impl Gamepad {
         // there anyway, every move tests only its target (as the game does), and a lock is
         // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
         // occupied cell on row 0 or 1, so the band is empty and the plain flood runs.
-        if self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap() {
+        let spawn_counts =
+            self.fits(SPAWN_X, SPAWN_Y, 0) || options.game_over_rule.spawn_may_overlap();
+        if !options.played.is_empty() {
+            // Played frames: the plain flood from where they left the piece (the band
+            // cache holds the searches from the spawn).
+            let played = options.played;
+            let start = spawn_counts
+                .then(|| self.state_after(piece, options.entry_delay, played.as_slice()))
+                .flatten();
+            if let Some(start) = start {
+                self.flood_plain(piece, start, None);
+            }
+        } else if spawn_counts {
             let band_rows = open_band_rows(board);
             let banded = !self.plain_only
                 && band_rows >= 2
                 && self.flood_banded(board, piece, options.entry_delay, band_rows);
             if !banded {
-                self.flood_plain(piece, options.entry_delay, None);
+                self.flood_plain(piece, Self::spawn_state(options.entry_delay), None);
             }
         }
         self.last_visits = self.queue.len();
@@ -1302,6 +1377,7 @@ impl Searcher for Gamepad {
             timing,
             entry_delay: options.entry_delay,
             spawn_may_overlap: options.game_over_rule.spawn_may_overlap(),
+            played: options.played,
         };
         if self.kept != Some(key) {
             self.kept = None;
@@ -1321,9 +1397,9 @@ impl Searcher for Gamepad {
         }
     }
 
-    /// Without paths and the entry delay, the row-by-row flood of the `flood` module (the
-    /// same placements, in row, rotation, column order); otherwise [`Gamepad::search`]'s
-    /// ordered search.
+    /// Without paths, the entry delay and played frames, the row-by-row flood of the `flood`
+    /// module (the same placements, in row, rotation, column order); otherwise
+    /// [`Gamepad::search`]'s ordered search.
     fn search_unordered(
         &mut self,
         board: &Board,
@@ -1536,6 +1612,7 @@ mod tests {
                         reused.search(other, Piece::J, SearchOptions::default(), &mut reused_out);
                     }
                     let options = SearchOptions {
+                        played: tetris_core::PlayedFrames::NONE,
                         with_paths,
                         entry_delay,
                         frame_timing: timing,

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, SearchOptions,
-    Searcher, Timeline,
+    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, PlayedFrames,
+    SearchOptions, Searcher, Timeline,
 };
 use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT, XorShift, random_stack};
 use tetris_search_bfs::{Bfs, Gamepad};
@@ -475,12 +475,29 @@ fn article_locks_by_brute_force(
     timing: FrameTiming,
     entry_delay: bool,
 ) -> BTreeSet<PieceState> {
+    article_locks_after(board, piece, timing, entry_delay, &[])
+}
+
+/// [`article_locks_by_brute_force`] after the piece has played the frames `played` (which
+/// must not lock it): the brute force starts where they leave it, on the schedule's frame
+/// that follows them.
+fn article_locks_after(
+    board: &Board,
+    piece: Piece,
+    timing: FrameTiming,
+    entry_delay: bool,
+    played: &[Buttons],
+) -> BTreeSet<PieceState> {
     let mut locks = BTreeSet::new();
     if !board.can_spawn(piece) {
         return locks;
     }
-    let mut layer = vec![FallingPiece::spawn(piece, entry_delay, 0)];
-    let mut frame = 0usize;
+    let mut start = FallingPiece::spawn(piece, entry_delay, 0);
+    for &buttons in played {
+        assert_eq!(start.frame(board, buttons, timing.frames_per_row), None);
+    }
+    let mut layer = vec![start];
+    let mut frame = played.len();
     while !layer.is_empty() {
         let choices: &[Buttons] = if timing.timeline.is_input_frame(frame as u32) {
             &[
@@ -650,6 +667,19 @@ fn two_thumb_locks_by_brute_force(
     piece: Piece,
     timing: FrameTiming,
 ) -> BTreeSet<PieceState> {
+    two_thumb_locks_after(board, piece, timing, &[])
+}
+
+/// [`two_thumb_locks_by_brute_force`] after the piece has played the frames `played` (which
+/// must not lock it): the brute force starts where they leave the piece and the thumbs (a
+/// frame that holds Left or Right is a press of the shift thumb, one that holds A or B of the
+/// other).
+fn two_thumb_locks_after(
+    board: &Board,
+    piece: Piece,
+    timing: FrameTiming,
+    played: &[Buttons],
+) -> BTreeSet<PieceState> {
     let gaps: Vec<u32> = timing.timeline.gaps().map(u32::from).collect();
     let press = |thumb: BruteThumb| BruteThumb {
         wait: gaps[thumb.presses] - 1,
@@ -667,7 +697,21 @@ fn two_thumb_locks_by_brute_force(
         wait: 0,
         presses: 0,
     };
-    let mut layer = vec![(FallingPiece::spawn(piece, false, 0), free, free)];
+    let (mut falling, mut shift_thumb, mut turn_thumb) =
+        (FallingPiece::spawn(piece, false, 0), free, free);
+    for &buttons in played {
+        assert_eq!(falling.frame(board, buttons, timing.frames_per_row), None);
+        let presses = |pair: [Buttons; 2]| pair.iter().any(|&button| buttons.contains(button));
+        shift_thumb = match presses([Buttons::LEFT, Buttons::RIGHT]) {
+            true => press(shift_thumb),
+            false => rest(shift_thumb),
+        };
+        turn_thumb = match presses([Buttons::A, Buttons::B]) {
+            true => press(turn_thumb),
+            false => rest(turn_thumb),
+        };
+    }
+    let mut layer = vec![(falling, shift_thumb, turn_thumb)];
     while !layer.is_empty() {
         // Exact repeats within the layer, found by position and thumbs first.
         let mut next_layer: std::collections::BTreeMap<
@@ -780,4 +824,122 @@ fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_mo
         assert!(compared > 500, "{pattern}: {compared}");
         eprintln!("{pattern} at {frames_per_row} frames per row: {compared} placements");
     }
+}
+
+#[test]
+fn after_played_frames_the_search_finds_what_a_brute_force_finds_from_there() {
+    // A player with a reaction time plays the first frames of a path, then searches again
+    // from where they left the piece. Cut the search's own paths after 1, 9 and 18 frames
+    // (when they are longer) and compare the search from there with the brute forces started
+    // after the same frames; every path found must also replay, after the played frames,
+    // through the frame model to its lock.
+    let boards: Vec<Board> = named_and_random_boards(1);
+    let mut compared = 0;
+    for (frames_per_row, pattern, inputs) in [
+        (3, "X.", InputModel::TwoThumb),
+        (2, "X...", InputModel::TwoThumb),
+        (2, "X....X...X...", InputModel::TwoThumb),
+        (3, "X.", InputModel::Article),
+        (2, "X....X...X...", InputModel::Article),
+    ] {
+        let timing = timeline(frames_per_row, pattern, inputs);
+        let mut gamepad = Gamepad::with_timing(timing);
+        for board in &boards {
+            for piece in [Piece::T, Piece::I, Piece::Z] {
+                let mut from_spawn = Placements::new();
+                gamepad.search(board, piece, SearchOptions::WITH_PATHS, &mut from_spawn);
+                // Two paths of each search: a middle one and the last.
+                let count = from_spawn.len();
+                let picks = [count / 2, count.saturating_sub(1)];
+                for index in picks.into_iter().filter(|&index| index < count) {
+                    let frames: Vec<Buttons> = from_spawn
+                        .path(index)
+                        .unwrap()
+                        .iter()
+                        .map(|input| match *input {
+                            Input::Frame(buttons) => buttons,
+                            other => panic!("{other:?}"),
+                        })
+                        .collect();
+                    for cut in [1, 9, 18].into_iter().filter(|&cut| cut < frames.len()) {
+                        let played = &frames[..cut];
+                        let options = SearchOptions {
+                            played: PlayedFrames::new(played).unwrap(),
+                            ..SearchOptions::WITH_PATHS
+                        };
+                        let mut after = Placements::new();
+                        gamepad.search(board, piece, options, &mut after);
+                        let found: BTreeSet<PieceState> =
+                            after.iter().map(|placement| placement.state()).collect();
+                        let expected = match inputs {
+                            InputModel::TwoThumb => {
+                                two_thumb_locks_after(board, piece, timing, played)
+                            }
+                            InputModel::Article => {
+                                article_locks_after(board, piece, timing, false, played)
+                            }
+                        };
+                        assert_eq!(found, expected, "{piece} {pattern} {inputs} after {cut}");
+                        // The placement the frames were cut from is still there.
+                        assert!(found.contains(&from_spawn.as_slice()[index].state()));
+                        compared += found.len();
+                        for (at, placement) in after.iter().enumerate() {
+                            let mut falling = FallingPiece::spawn(piece, false, 0);
+                            for &buttons in played {
+                                assert_eq!(falling.frame(board, buttons, frames_per_row), None);
+                            }
+                            let rest = after.path(at).unwrap();
+                            let mut locked = None;
+                            for (frame, input) in rest.iter().enumerate() {
+                                let Input::Frame(buttons) = *input else {
+                                    panic!("{input:?}");
+                                };
+                                assert_eq!(locked, None, "locked before frame {frame}");
+                                locked = falling.frame(board, buttons, frames_per_row);
+                            }
+                            assert_eq!(locked, Some(placement.state()));
+                        }
+                        // Asked again without paths, and unordered: the same placements.
+                        let mut again = Placements::new();
+                        let unordered = SearchOptions {
+                            with_paths: false,
+                            ..options
+                        };
+                        gamepad.search_unordered(board, piece, unordered, &mut again);
+                        assert_eq!(again.as_slice(), after.as_slice());
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
+#[test]
+fn frames_the_search_could_not_have_played_give_no_placement() {
+    let board = Board::standard();
+    let timing = timeline(2, "X.", InputModel::TwoThumb);
+    let mut gamepad = Gamepad::with_timing(timing);
+    let search = |gamepad: &mut Gamepad, played: &[Buttons]| {
+        let options = SearchOptions {
+            played: PlayedFrames::new(played).unwrap(),
+            ..SearchOptions::default()
+        };
+        let mut out = Placements::new();
+        gamepad.search(&board, Piece::T, options, &mut out);
+        out.len()
+    };
+    // Two Left presses on consecutive frames: the thumb waits a frame at 30 Hz.
+    assert_eq!(search(&mut gamepad, &[Buttons::LEFT, Buttons::LEFT]), 0);
+    // Left with Down held, and Start.
+    assert_eq!(
+        search(&mut gamepad, &[Buttons::LEFT.with(Buttons::DOWN)]),
+        0
+    );
+    assert_eq!(search(&mut gamepad, &[Buttons(0x80)]), 0);
+    // Holding Down for 41 frames locks the T on the empty field's floor: soft drop or
+    // gravity takes it a row every 2 frames, and it has 18 rows to fall.
+    assert_eq!(search(&mut gamepad, &[Buttons::DOWN; 41]), 0);
+    // While the same frames with a rest between the presses are fine.
+    assert!(search(&mut gamepad, &[Buttons::LEFT, Buttons::NONE, Buttons::LEFT]) > 0);
 }

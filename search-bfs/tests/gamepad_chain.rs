@@ -76,6 +76,7 @@ fn the_chain_over_the_unordered_flood_decides_as_over_the_ordered_search() {
             .flat_map(|timing| evaluators.iter().map(move |evaluator| (timing, evaluator)))
         {
             let context = DecisionContext {
+                played: tetris_core::PlayedFrames::NONE,
                 frame_timing: Some(*timing),
                 entry_delay: round % 5 == 0,
                 game_over_rule: rule,

@@ -19,6 +19,7 @@ const LEVEL_19: FrameTiming = FrameTiming::LEVEL_19_30_HZ;
 
 fn options(rule: GameOverRule, timing: FrameTiming, entry_delay: bool) -> SearchOptions {
     SearchOptions {
+        played: tetris_core::PlayedFrames::NONE,
         with_paths: true,
         entry_delay,
         frame_timing: Some(timing),

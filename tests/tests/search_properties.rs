@@ -23,6 +23,7 @@ const WITHOUT_PATHS: SearchOptions = SearchOptions {
     entry_delay: false,
     frame_timing: None,
     game_over_rule: tetris_core::GameOverRule::Simulation,
+    played: tetris_core::PlayedFrames::NONE,
 };
 
 fn search(

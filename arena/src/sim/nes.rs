@@ -304,6 +304,7 @@ pub fn play_nes_game(
         // decision by decision.
         let context = if gravity_aware {
             DecisionContext {
+                played: tetris_core::PlayedFrames::NONE,
                 frame_timing: Some(game.frame_timing(timeline, inputs)),
                 entry_delay: game.is_first_piece(),
                 game_over_rule: settings.game_over_rule,

@@ -238,7 +238,7 @@ impl Gamepad {
         options: SearchOptions,
         out: &mut Placements,
     ) {
-        if options.with_paths || options.entry_delay {
+        if options.with_paths || options.entry_delay || !options.played.is_empty() {
             self.search(board, piece, options, out);
             return;
         }
