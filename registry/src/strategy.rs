@@ -392,6 +392,18 @@ fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), S
     Ok((options, pattern))
 }
 
+/// The options of [`Strategy::plan_without_preview_in`]'s chain: the current piece known and,
+/// for a chain of depth 2 or more, plain expectimax over the preview piece; the no-suicide rule
+/// and the filter as the strategy's.
+fn planning_options(options: &ChainOptions) -> ChainOptions {
+    ChainOptions {
+        depth: 1,
+        expectimax: options.depth >= 2 || options.expectimax,
+        expectimax_finalists: None,
+        ..options.clone()
+    }
+}
+
 /// A playable strategy: its engines, its chain and the buffers it reuses between moves.
 ///
 /// Build it once (reading any weights file once) and clone it into each worker: a clone
@@ -401,6 +413,8 @@ pub struct Strategy {
     searcher: AnySearcher,
     evaluator: AnyEvaluator,
     chain: LookaheadChain,
+    /// The chain of a decision without the preview piece ([`Strategy::plan_without_preview_in`]).
+    planner: LookaheadChain,
     path_buffer: Placements,
     last_context: DecisionContext,
     /// The rows of the `pattern=FILE` picture, which must be the game's board height.
@@ -415,6 +429,7 @@ impl Clone for Strategy {
             searcher: self.searcher.clone(),
             evaluator: self.evaluator.clone(),
             chain: LookaheadChain::new(self.chain.options().clone()),
+            planner: LookaheadChain::new(self.planner.options().clone()),
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: self.pattern_height,
@@ -441,6 +456,7 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
+            planner: LookaheadChain::new(planning_options(&options)),
             chain: LookaheadChain::new(options),
             spec,
             searcher,
@@ -515,8 +531,10 @@ impl Strategy {
             strategy: spec.to_string(),
             message: format!("unknown searcher {searcher:?}"),
         })?;
+        let options = ChainOptions::with_depth(depth);
         Ok(Strategy {
-            chain: LookaheadChain::new(ChainOptions::with_depth(depth)),
+            planner: LookaheadChain::new(planning_options(&options)),
+            chain: LookaheadChain::new(options),
             spec,
             searcher,
             evaluator,
@@ -598,6 +616,28 @@ impl Strategy {
         self.last_context = context;
         self.chain
             .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)
+    }
+
+    /// The choice of a player who sees `current` but not yet the preview piece (a player
+    /// with a reaction time, before it has seen the preview): the strategy's chain with the
+    /// preview unknown. A chain of depth 2 or more ranks each placement of `current` by its
+    /// best chains averaged over the 7 pieces the preview may be (expectimax over every
+    /// placement, whatever the strategy's own expectimax and finalists); a chain of depth 1
+    /// never looks at the preview and decides as [`Strategy::choose_in`] with `current`.
+    pub fn plan_without_preview_in(
+        &mut self,
+        board: &Board,
+        current: Piece,
+        context: DecisionContext,
+    ) -> Option<ChainChoice> {
+        self.last_context = context;
+        self.planner.decide_in(
+            &mut self.searcher,
+            &self.evaluator,
+            board,
+            &[current],
+            context,
+        )
     }
 
     /// The searcher's input path from the spawn to `placement` (which must be one of its

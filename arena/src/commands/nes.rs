@@ -28,7 +28,7 @@ use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::request::RunOptions;
 use crate::request::nes::{CheckedNes, NesRequest};
-use crate::request::values::{self, GameCount, StartLevel, TapRate};
+use crate::request::values::{self, GameCount, ReactionFrames, StartLevel, TapRate};
 use crate::run::{Progress, interrupt};
 
 /// Options of `arena nes`.
@@ -94,6 +94,14 @@ pub struct Args {
     /// gravity ignore it.
     #[arg(long, value_name = "MODEL", default_value = "two-thumb", value_parser = values::input_model)]
     pub inputs: InputModel,
+    /// The player's reaction time, for gravity-aware searchers: the frames from a piece's
+    /// spawn before the player sees the preview piece, 0 (at once, the default) to 60 (one
+    /// second). For those frames it plays the path of a plan made without the preview (the
+    /// strategy given the current piece alone), then plans again with the preview from where
+    /// the piece and its thumbs are. BetaTetris's players take 18 frames (300 ms). Recorded
+    /// in every result.
+    #[arg(long, value_name = "R", default_value_t = ReactionFrames::NONE)]
+    pub reaction_frames: ReactionFrames,
     /// Threads and shard.
     #[command(flatten)]
     pub parallel: Parallel,
@@ -125,6 +133,7 @@ impl Args {
             timeline: self.timeline.unwrap_or(self.tap_rate.timeline()),
             game_over: self.game_over,
             inputs: self.inputs,
+            reaction_frames: self.reaction_frames,
             run: RunOptions {
                 jobs: self.parallel.jobs,
                 shard: self.parallel.shard,

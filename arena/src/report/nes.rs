@@ -122,6 +122,10 @@ struct SettingsJson {
     timeline: Option<Timeline>,
     game_over_rule: GameOverRule,
     inputs: InputModel,
+    /// Frames from a piece's spawn before the player sees the preview (left out when 0, as
+    /// in every report before reaction times existed).
+    #[serde(skip_serializing_if = "is_zero")]
+    reaction_frames: u8,
     board_width: u8,
     board_height: u8,
     preview_pieces: u8,
@@ -328,7 +332,7 @@ impl<'a> NesReport<'a> {
         } else {
             format!("{}: {}", rules.inputs, rules.inputs.description())
         };
-        vec![
+        let mut lines = vec![
             (
                 "Levels",
                 format!(
@@ -342,7 +346,17 @@ impl<'a> NesReport<'a> {
             ("Seeds", rules.seed_rule()),
             ("Pieces", PIECE_RULE.to_string()),
             ("Score", SCORE_RULE.to_string()),
-        ]
+        ];
+        if rules.reaction_frames > 0 {
+            let reaction = format!(
+                "{} frames ({:.0} ms) before the player sees the preview piece: it plays its \
+                 plan without the preview until then, then plans again from there",
+                rules.reaction_frames,
+                1000.0 * f64::from(rules.reaction_frames) / FRAMES_PER_SECOND
+            );
+            lines.insert(2, ("Reaction", reaction));
+        }
+        lines
     }
 
     /// The distribution table: a header row (a blank, `score (capped)`, `line-clear points
@@ -532,6 +546,7 @@ impl RunReport for NesReport<'_> {
                     .then_some(settings.timeline),
                 game_over_rule: settings.game_over_rule,
                 inputs: settings.inputs,
+                reaction_frames: settings.reaction_frames,
                 board_width: 10,
                 board_height: 20,
                 preview_pieces: 1,
@@ -771,4 +786,9 @@ fn decision_times(games: &[NesGameResult]) -> DecisionTimes {
 /// A duration in milliseconds.
 fn milliseconds(time: Duration) -> f64 {
     time.as_secs_f64() * 1000.0
+}
+
+/// Whether `frames` is 0 (then the JSON report leaves the field out).
+fn is_zero(frames: &u8) -> bool {
+    *frames == 0
 }

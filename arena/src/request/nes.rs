@@ -8,7 +8,7 @@ use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::output::check_output_file;
-use crate::request::values::{GameCount, StartLevel};
+use crate::request::values::{GameCount, ReactionFrames, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
 use crate::run::{self, Finished, Progress, TaskOutcome};
@@ -39,6 +39,8 @@ pub struct NesRequest {
     pub game_over: Option<GameOverRule>,
     /// The player's input model.
     pub inputs: InputModel,
+    /// Frames from a piece's spawn before the player sees the preview piece.
+    pub reaction_frames: ReactionFrames,
     /// Threads, shard and results file.
     pub run: RunOptions,
     /// The HTML report's file (`--html`), if any.
@@ -93,6 +95,12 @@ pub enum NesRequestError {
          (gamepad) or --game-over simulation"
     )]
     ConsoleNeedsGravity(String),
+    /// A reaction time for a searcher that ignores gravity, which has no frames to play.
+    #[error(
+        "--reaction-frames: searcher {0} ignores gravity and plays no frames, so a reaction \
+         time means nothing to it: use a gravity-aware searcher (gamepad) or 0"
+    )]
+    ReactionNeedsFrames(String),
     /// The literature rule, which is the one-piece game's.
     #[error(
         "--game-over: the literature rule is the one-piece game's, not the console's: use \
@@ -192,6 +200,9 @@ impl NesRequest {
         let strategy = Strategy::new(spec.clone())?;
         let ignores_gravity = strategy.frame_timing().is_none();
         let game_over_rule = nes_game_over_rule(self.game_over, !ignores_gravity, &spec.searcher)?;
+        if ignores_gravity && self.reaction_frames.get() > 0 {
+            return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
+        }
         let run = self.run.check(games)?;
         JobFiles::default()
             .output("--out", self.run.out.as_deref())
@@ -209,6 +220,7 @@ impl NesRequest {
             timeline: self.timeline,
             game_over_rule,
             inputs: self.inputs,
+            reaction_frames: self.reaction_frames.get(),
         };
         Ok(CheckedNes {
             settings,
@@ -242,8 +254,7 @@ impl CheckedNes {
                     strategy,
                     settings.game_settings(game),
                     settings.max_lines,
-                    settings.timeline,
-                    settings.inputs,
+                    settings.player(),
                     stop,
                 )?;
                 Ok(match played {

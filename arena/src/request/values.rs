@@ -289,6 +289,19 @@ ranged_value! {
     Depth(usize), option "--depth", range 1, tetris_registry::MAX_DEPTH, note ""
 }
 
+ranged_value! {
+    /// Frames from a piece's spawn before the player sees the preview piece
+    /// (`--reaction-frames`): 0 (at once) to 60, one second, the most frames a search goes on
+    /// after ([`crate::sim::reaction`]). BetaTetris's players take 18 (300 ms).
+    ReactionFrames(u8), option "--reaction-frames", range 0, crate::sim::reaction::MAX_REACTION_FRAMES,
+    note " (frames from a piece's spawn before the player sees the preview piece)"
+}
+
+impl ReactionFrames {
+    /// No reaction time: the player sees the preview piece at once.
+    pub const NONE: ReactionFrames = ReactionFrames(0);
+}
+
 impl StartLevel {
     /// The plateau benchmark's start: level 19.
     pub const PLATEAU: StartLevel = StartLevel(tetris_core::PLATEAU_START_LEVEL);

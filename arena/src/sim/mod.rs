@@ -5,4 +5,5 @@ pub mod evaluation;
 pub mod game;
 pub mod nes;
 pub mod placement;
+pub mod reaction;
 pub mod replay;

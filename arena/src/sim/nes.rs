@@ -36,13 +36,14 @@ use web_time::Instant;
 use serde::{Deserialize, Serialize};
 use tetris_core::scoring::ONE_FRAME_LEVEL;
 use tetris_core::{
-    Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
-    NesGameSettings, NesLock, NesScore, Timeline,
+    Buttons, DecisionContext, GameOverRule, InputModel, NesGame, NesGameEnd, NesGameSettings,
+    NesLock, NesScore, Timeline,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::analysis::decision_time::DecisionTimes;
 use crate::error::ArenaError;
+use crate::sim::reaction::piece_frames;
 
 /// The highest start level accepted: 29, the first level at 1 frame per row. The field's
 /// starts are 18, 19 and 29; the unmodified game offers only 0–19 (nes-facts.md §4), and its
@@ -69,6 +70,30 @@ pub const MAX_NES_DEPTH: usize = 2;
 /// NTSC frames per second (docs/spec/rules.md, "Timing").
 pub const FRAMES_PER_SECOND: f64 = 60.0988;
 
+/// The player of an NES game: how fast it presses and which buttons on which frames (told to
+/// gravity-aware searchers), and how many frames it takes to see the preview piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NesPlayer {
+    /// The input-frame timeline (a tap rate T is `X` and T − 1 dots).
+    pub timeline: Timeline,
+    /// The input model.
+    pub inputs: InputModel,
+    /// Frames from a piece's spawn before the player sees the preview piece (0 to
+    /// [`crate::sim::reaction::MAX_REACTION_FRAMES`]; 0: at once). See [`crate::sim::reaction`].
+    pub reaction_frames: u8,
+}
+
+impl NesPlayer {
+    /// A player with `timeline` and `inputs` who sees the preview piece at once.
+    pub fn without_reaction(timeline: Timeline, inputs: InputModel) -> NesPlayer {
+        NesPlayer {
+            timeline,
+            inputs,
+            reaction_frames: 0,
+        }
+    }
+}
+
 /// Everything that decides the games of an `arena nes` run (stored with its results).
 #[derive(Clone, Debug)]
 pub struct NesRunSettings {
@@ -94,9 +119,20 @@ pub struct NesRunSettings {
     pub game_over_rule: GameOverRule,
     /// The player's input model (told to gravity-aware searchers with the tap rate).
     pub inputs: InputModel,
+    /// Frames before the player sees the preview piece ([`NesPlayer::reaction_frames`]).
+    pub reaction_frames: u8,
 }
 
 impl NesRunSettings {
+    /// The games' player: the timeline, the input model and the reaction time.
+    pub fn player(&self) -> NesPlayer {
+        NesPlayer {
+            timeline: self.timeline,
+            inputs: self.inputs,
+            reaction_frames: self.reaction_frames,
+        }
+    }
+
     /// The settings of game `game` (0-based).
     pub fn game_settings(&self, game: u64) -> NesGameSettings {
         NesGameSettings {
@@ -256,7 +292,8 @@ impl NesGameResult {
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
 /// documentation for the rules), ending it at the line cap `max_lines` if there is one.
-/// `timeline` and `inputs` are told to gravity-aware searchers.
+/// `player`'s timeline and input model are told to gravity-aware searchers, which play with its
+/// reaction time ([`crate::sim::reaction`]).
 /// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
 /// returned.
 ///
@@ -267,8 +304,7 @@ pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
     max_lines: Option<u32>,
-    timeline: Timeline,
-    inputs: InputModel,
+    player: NesPlayer,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
     let start = Instant::now();
@@ -305,7 +341,7 @@ pub fn play_nes_game(
         let context = if gravity_aware {
             DecisionContext {
                 played: tetris_core::PlayedFrames::NONE,
-                frame_timing: Some(game.frame_timing(timeline, inputs)),
+                frame_timing: Some(game.frame_timing(player.timeline, player.inputs)),
                 entry_delay: game.is_first_piece(),
                 game_over_rule: settings.game_over_rule,
             }
@@ -313,13 +349,6 @@ pub fn play_nes_game(
             DecisionContext::with_game_over_rule(settings.game_over_rule)
         };
         let deciding = Instant::now();
-        let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
-            // No placement: a top-out. Under the console rule the piece cannot reach a legal
-            // lock, so wherever it locks it overlaps; under the simulation rule it spawned
-            // but has nowhere to go, as in the frame-less games.
-            break;
-        };
-        let expected = choice.placement.state();
         let (piece_number, letter) = (game.pieces() + 1, game.current().letter());
         let failure = |message: String| {
             ArenaError::Internal(format!(
@@ -329,27 +358,22 @@ pub fn play_nes_game(
         };
         let spawn_frame = game.spawn_frame();
         let lock: NesLock = if gravity_aware {
-            let path = strategy
-                .path_inputs(&board, &choice.placement, context)
-                .ok_or_else(|| {
-                    failure(format!(
-                        "the searcher gives no path to the {} it chose",
-                        expected
-                    ))
-                })?;
+            let chosen = piece_frames(
+                strategy,
+                &board,
+                pieces,
+                context,
+                player.reaction_frames,
+                &mut frames,
+            )
+            .map_err(|fault| failure(fault.to_string()))?;
+            let Some(chosen) = chosen else {
+                // No placement: a top-out. Under the console rule the piece cannot reach a
+                // legal lock, so wherever it locks it overlaps.
+                break;
+            };
+            let expected = chosen.state();
             decision_times.record(deciding.elapsed());
-            frames.clear();
-            for input in path {
-                match *input {
-                    Input::Frame(buttons) => frames.push(buttons),
-                    other => {
-                        return Err(failure(format!(
-                            "the path to {} holds {other:?}, not one button set per frame",
-                            expected
-                        )));
-                    }
-                }
-            }
             let lock = game
                 .play_frames(&frames)
                 .map_err(|error| failure(format!("to {}: {error}", expected)))?;
@@ -361,6 +385,12 @@ pub fn play_nes_game(
             }
             lock
         } else {
+            let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
+                // No placement: under the simulation rule the piece spawned but has nowhere
+                // to go, as in the frame-less games.
+                break;
+            };
+            let expected = choice.placement.state();
             decision_times.record(deciding.elapsed());
             game.place_directly(expected)
                 .map_err(|error| failure(error.to_string()))?
@@ -413,8 +443,7 @@ mod tests {
             &mut strategy,
             settings,
             None,
-            timeline,
-            InputModel::Article,
+            NesPlayer::without_reaction(timeline, InputModel::Article),
             &|| false,
         )
         .unwrap()
@@ -445,8 +474,7 @@ mod tests {
             &mut strategy,
             settings,
             None,
-            Timeline::THIRTY_HZ,
-            InputModel::TwoThumb,
+            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
             &|| false,
         )
         .unwrap()
@@ -473,8 +501,7 @@ mod tests {
                 &mut strategy,
                 settings,
                 None,
-                Timeline::THIRTY_HZ,
-                InputModel::TwoThumb,
+                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
                 &|| true
             )
             .unwrap(),
@@ -560,8 +587,7 @@ mod tests {
                 &mut strategy,
                 settings,
                 None,
-                Timeline::THIRTY_HZ,
-                InputModel::TwoThumb,
+                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
                 &|| false,
             )
             .unwrap()
@@ -584,8 +610,7 @@ mod tests {
             &mut strategy,
             settings,
             Some(4),
-            Timeline::THIRTY_HZ,
-            InputModel::TwoThumb,
+            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
             &|| false,
         )
         .unwrap()
@@ -611,8 +636,7 @@ mod tests {
             &mut strategy,
             settings,
             Some(25),
-            Timeline::THIRTY_HZ,
-            InputModel::TwoThumb,
+            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
             &|| false,
         )
         .unwrap()
@@ -633,8 +657,7 @@ mod tests {
             &mut strategy,
             settings,
             None,
-            Timeline::THIRTY_HZ,
-            InputModel::TwoThumb,
+            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
             &|| false,
         )
         .unwrap()
@@ -659,8 +682,7 @@ mod tests {
                 strategy,
                 settings(stop_level),
                 None,
-                Timeline::THIRTY_HZ,
-                InputModel::TwoThumb,
+                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
                 &|| false,
             )
             .unwrap()

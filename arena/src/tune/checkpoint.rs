@@ -41,7 +41,7 @@ use crate::output::{MadeBy, write_atomically};
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};
-use crate::sim::nes::{default_nes_game_over_rule, play_nes_game};
+use crate::sim::nes::{NesPlayer, default_nes_game_over_rule, play_nes_game};
 use crate::tune::methods::{
     Method, MethodKind, SEED_GAMES, SEED_INITIAL, SEED_UPDATE, StateError, check_unit,
     derived_seed, rng_for,
@@ -678,8 +678,10 @@ fn play_candidate(
             &mut strategy,
             plateau,
             None,
-            tetris_core::Timeline::THIRTY_HZ,
-            tetris_core::InputModel::TwoThumb,
+            NesPlayer::without_reaction(
+                tetris_core::Timeline::THIRTY_HZ,
+                tetris_core::InputModel::TwoThumb,
+            ),
             &interrupt::interrupted,
         )?;
         return Ok(result.map(|result| result.line_clear_points));

@@ -27,6 +27,7 @@ use crate::sim::nes::{
     MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesEnd, NesGameResult, NesRunSettings,
     POINTS_BEFORE_LEVEL, stop_level_lines,
 };
+use crate::sim::reaction::MAX_REACTION_FRAMES;
 
 /// One line about the part `path`, for the merge.
 fn bad(path: &Path, message: String) -> ArenaError {
@@ -362,6 +363,15 @@ pub struct NesPartSettings {
     /// The input model (absent in parts written before it was recorded: two-thumb).
     #[serde(default)]
     pub inputs: InputModel,
+    /// The player's reaction frames (absent when 0, as in every part written before they
+    /// existed).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reaction_frames: u8,
+}
+
+/// Whether `frames` is 0 (then the part leaves the field out).
+fn is_zero(frames: &u8) -> bool {
+    *frames == 0
 }
 
 impl NesPartSettings {
@@ -383,6 +393,7 @@ impl NesPartSettings {
                 .then(|| settings.timeline.to_string()),
             game_over_rule: settings.game_over_rule,
             inputs: settings.inputs,
+            reaction_frames: settings.reaction_frames,
         }
     }
 
@@ -412,6 +423,7 @@ impl NesPartSettings {
                 .expect("a part's timeline is checked when it is read"),
             game_over_rule: self.game_over_rule,
             inputs: self.inputs,
+            reaction_frames: self.reaction_frames,
         }
     }
 }
@@ -459,6 +471,13 @@ impl ShardedRun for ShardedNes {
                 (None, Some(text)) => format!("timeline {text:?}, not an input-frame timeline"),
                 _ => "not exactly one of a tap rate and a timeline".to_string(),
             })
+        } else if settings.reaction_frames > MAX_REACTION_FRAMES {
+            Some(format!(
+                "{} reaction frames, above {MAX_REACTION_FRAMES}",
+                settings.reaction_frames
+            ))
+        } else if settings.reaction_frames > 0 && settings.ignores_gravity {
+            Some("a reaction time for a searcher that ignores gravity".into())
         } else if settings.game_over_rule == GameOverRule::Literature {
             Some("the literature's game-over rule, which NES runs do not play".into())
         } else if settings.game_over_rule == GameOverRule::Console && settings.ignores_gravity {
