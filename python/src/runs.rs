@@ -17,7 +17,7 @@ use tetris_arena::request::nes::{CheckedNes, NesRequest};
 use tetris_arena::request::stats::{StatsRequest, StatsResult};
 use tetris_arena::request::tournament::{CheckedTournament, TournamentRequest};
 use tetris_arena::request::values::{
-    self, BoardHeight, GameCount, Jobs, PieceCount, StartLevel, TapRate,
+    self, BoardHeight, GameCount, Jobs, PieceCount, ReactionFrames, StartLevel, TapRate,
 };
 use tetris_arena::run::Progress;
 use tetris_arena::run::shard::Shard;
@@ -136,10 +136,11 @@ fn tournament_json(
 }
 
 /// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`; `tap_rate` or
-/// `timeline`, not both: `--tap-rate`, `--timeline`, 2 when neither): the CLI's
+/// `timeline`, not both: `--tap-rate`, `--timeline`, 2 when neither; `reaction_frames`:
+/// `--reaction-frames`): the CLI's
 /// report with every game; with `shard` (and `out`) the shard's part, written.
 #[pyfunction]
-#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None, timeline=None))]
+#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None, timeline=None, reaction_frames=0))]
 #[allow(clippy::too_many_arguments)]
 fn nes_json(
     py: Python<'_>,
@@ -156,6 +157,7 @@ fn nes_json(
     out: Option<PathBuf>,
     max_lines: Option<u64>,
     timeline: Option<&str>,
+    reaction_frames: u64,
 ) -> PyResult<String> {
     let _made_by = MadeBy::scope(python_call!(
         py,
@@ -173,6 +175,7 @@ fn nes_json(
         out = out_text(&out),
         max_lines = max_lines,
         timeline = timeline,
+        reaction_frames = reaction_frames,
     ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
@@ -186,6 +189,7 @@ fn nes_json(
             .unwrap_or(TapRate::PUBLISHED.timeline()),
         game_over: game_over_rule(game_over)?,
         inputs: values::input_model(inputs).map_err(value_error)?,
+        reaction_frames: ReactionFrames::try_from(reaction_frames).map_err(value_error)?,
         run: run_options(jobs, shard, out)?,
         // The page is the CLI's: a Python caller has the report itself.
         html: None,

@@ -89,6 +89,8 @@ BAD = [
     Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, out="a-file.txt"), stats("--out", "a-file.txt"), "a-file.txt"),
     # The NES run: its strategies, levels, tap rate, rules and input models.
     Bad(lambda: ta.nes("drop+elashi", games=2, seed=1), ["nes", "drop+elashi", "--games", "2", "--seed", "1"], "plays the literature's game"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, reaction_frames=61), nes("--reaction-frames", "61"), "--reaction-frames 61 is outside 0..=60"),
+    Bad(lambda: ta.nes("column-drop+nes-plateau", games=2, seed=1, reaction_frames=18), ["nes", "column-drop+nes-plateau", "--games", "2", "--seed", "1", "--reaction-frames", "18"], "ignores gravity and plays no frames"),
     Bad(lambda: ta.nes("gamepad+nes-plateau@3", games=2, seed=1), ["nes", "gamepad+nes-plateau@3", "--games", "2", "--seed", "1"], "depth 3 sees more pieces than the NES shows"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=0, seed=1), ["nes", "gamepad+nes-plateau", "--games", "0", "--seed", "1"], "--games 0 is outside"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, tap_rate=9), nes("--tap-rate", "9"), "--tap-rate 9 is outside 2..=8"),

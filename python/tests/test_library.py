@@ -213,6 +213,26 @@ def test_a_timeline_nes_run_is_the_clis():
         ta.nes("gamepad+nes-plateau", games=2, seed=5, tap_rate=3, timeline="X...")
 
 
+def test_a_reaction_time_nes_run_is_the_clis():
+    # 18 frames before the preview is seen, from level 18: the same games as `arena nes
+    # --reaction-frames 18`, recorded in the settings; without it, other games.
+    options = ["--games", "2", "--seed", "3", "--start-level", "18", "--max-lines", "30"]
+    expected = arena_json(
+        "nes", "gamepad+nes-plateau@2", *options, "--reaction-frames", "18", "--json", "--jobs", "1"
+    )
+    got = ta.nes(
+        "gamepad+nes-plateau@2", games=2, seed=3, start_level=18, max_lines=30, jobs=1,
+        reaction_frames=18,
+    )
+    expected.pop("games", None)
+    compared = {key: got[key] for key in expected if key not in ("timing", "made_by")}
+    assert compared == _without_timing(expected)
+    assert got["settings"]["reaction_frames"] == 18
+    at_once = ta.nes("gamepad+nes-plateau@2", games=2, seed=3, start_level=18, max_lines=30, jobs=1)
+    assert "reaction_frames" not in at_once["settings"]
+    assert at_once["games"] != got["games"]
+
+
 def test_a_statistics_run_is_the_clis():
     options = ["--pieces", "3000", "--seed", "4", "--board-height", "10", "--row", "top"]
     expected = arena_json("stats", "column-drop+dellacherie", *options, "--json")
@@ -260,7 +280,7 @@ def test_every_report_names_the_call_that_made_it(tmp_path):
     assert nes["made_by"] == _made_by(
         "tetris_arena.nes(strategy='column-drop+nes-plateau', games=1, seed=1, start_level=19, "
         "to_level=20, tap_rate=None, game_over=None, inputs='two-thumb', jobs=1, shard=None, "
-        "out=None, max_lines=None, timeline=None)"
+        "out=None, max_lines=None, timeline=None, reaction_frames=0)"
     )
     stats = ta.stats("column-drop+elashi", pieces=40, seed=3, board_height=8)
     assert stats["made_by"] == _made_by(

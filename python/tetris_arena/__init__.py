@@ -271,12 +271,15 @@ def nes(
     out: Optional[str] = None,
     max_lines: Optional[int] = None,
     timeline: Optional[str] = None,
+    reaction_frames: int = 0,
 ) -> Dict[str, Any]:
     """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
     (the report with every game). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
     is ``--max-lines`` (a game also ends when a line clear takes its lines to it). The
     player's speed is ``tap_rate`` (``--tap-rate``; 2 when neither is given) or ``timeline``
-    (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both."""
+    (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both;
+    ``reaction_frames`` is ``--reaction-frames`` (frames before the player sees the preview
+    piece, 0 to 60)."""
     return json.loads(
         _native.nes_json(
             strategy,
@@ -292,6 +295,7 @@ def nes(
             _path(out),
             max_lines,
             timeline,
+            reaction_frames,
         )
     )
 

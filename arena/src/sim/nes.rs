@@ -709,6 +709,7 @@ mod tests {
             timeline: Timeline::THIRTY_HZ,
             game_over_rule: GameOverRule::Simulation,
             inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
         };
         let measured =
             |settings: NesRunSettings| REPORTED_LEVELS.map(|level| settings.measures_level(level));
