@@ -593,6 +593,7 @@ fn help_explains_every_option() {
         "--tap-rate",
         "--timeline",
         "--inputs",
+        "--reaction-frames",
         "--jobs",
         "--out",
         "--json",
@@ -1120,6 +1121,75 @@ fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
     let line = common::fail("nes", &with(&["--timeline", "X.X"]));
     assert!(
         line.starts_with("error: timeline \"X.X\": two X are adjacent"),
+        "{line}"
+    );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_reaction_time_is_recorded_in_every_result_and_merged_parts_must_agree() {
+    let folder = scratch_folder("reaction");
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "gamepad+nes-plateau@2",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--start-level",
+            "18",
+            "--max-lines",
+            "20",
+            "--jobs",
+            "1",
+        ];
+        args.extend(extra);
+        args
+    }
+    let late = nes_json(&with(&["--reaction-frames", "18"]));
+    assert_eq!(late["settings"]["reaction_frames"], 18);
+    // 0 is the player of every earlier result: the field is left out, the games are others.
+    let at_once = nes_json(&with(&["--reaction-frames", "0"]));
+    assert_eq!(at_once["settings"].get("reaction_frames"), None);
+    let default = nes_json(&with(&[]));
+    assert_eq!(at_once["settings"], default["settings"]);
+    assert_eq!(at_once["summary"], default["summary"]);
+    assert_ne!(late["summary"], at_once["summary"]);
+    let text = String::from_utf8(nes(&with(&["--reaction-frames", "18"])).stdout).unwrap();
+    assert!(
+        text.contains("Reaction: 18 frames (300 ms) before the player sees the preview piece"),
+        "{text}"
+    );
+    // Parts record it and the merge refuses parts of different reaction times.
+    let (part_0, part_1) = part_paths(&folder);
+    let (part_0, part_1) = (part_0.as_str(), part_1.as_str());
+    write_part(with(&["--reaction-frames", "18"]), "0/2", part_0);
+    write_part(with(&["--reaction-frames", "12"]), "1/2", part_1);
+    let written: Value = serde_json::from_str(&fs::read_to_string(part_0).unwrap()).unwrap();
+    assert_eq!(written["settings"]["reaction_frames"], 18, "{written}");
+    assert!(common::fail("merge", &[part_0, part_1]).contains("has different settings"));
+    write_part(with(&["--reaction-frames", "18"]), "1/2", part_1);
+    let merged = common::run_json("merge", &[part_0, part_1]);
+    assert_eq!(merged["settings"]["reaction_frames"], 18);
+    assert_eq!(merged["summary"], late["summary"]);
+    // Refused with one line: past a second, and for a searcher without frames.
+    let line = common::fail("nes", &with(&["--reaction-frames", "61"]));
+    assert!(
+        line.contains("--reaction-frames 61 is outside 0..=60"),
+        "{line}"
+    );
+    let line = common::fail(
+        "nes",
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "1",
+            "--reaction-frames",
+            "1",
+        ],
+    );
+    assert!(
+        line.contains("ignores gravity and plays no frames"),
         "{line}"
     );
     fs::remove_dir_all(&folder).unwrap();
