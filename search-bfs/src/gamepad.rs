@@ -93,7 +93,10 @@
 //! are identical to the plain search (a test compares them on random boards, timings and
 //! entry delays); paths that start in the band follow their parents into the cache. The cache
 //! is skipped when the empty board's search has more than 65,536 states (levels 0 to 6: 18
-//! frames per row and more), where it would cost megabytes per piece.
+//! frames per row and more), where it would cost megabytes per piece; under a mixed timeline,
+//! whose states are many more, the bound is 524,288 (`MAX_CACHED_STATES_MIXED`: levels 18 and
+//! up for `X....X...X...`, at most about 7 MB per piece), since without the cache the current
+//! piece's search was a third of a NES game's time there.
 //!
 //! **Dominated states.** A state whose cooldowns are both no shorter than those of a state
 //! already visited at the same position, timer and Down phase is skipped: the earlier state
@@ -151,7 +154,9 @@
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800. A mixed timeline with n
 //! gaps, the longest S, has n² × S² cooldown and phase combinations in place of T²: 225 for
-//! `X....X...X...` (n = 3, S = 5) against 4 at 30 Hz, most of them never reached.
+//! `X....X...X...` (n = 3, S = 5) against 4 at 30 Hz, of which 169 (13², one thumb state per
+//! frame of the timeline) can be reached. The empty board's search then visits 159,675
+//! states at level 19 (7,601 at 30 Hz) and 339,005 at level 18.
 //!
 //! **Speed.** `Gamepad::expand` does the work the 12 inputs share once per state, which is
 //! faster than stepping input by input (`Gamepad::expand_generic`, kept for the entry delay
@@ -189,6 +194,12 @@ const NO_PARENT: u32 = u32::MAX;
 /// per row), 76,497 at 6 and 205,677 at 0: the cache serves levels 7 and up, and below a
 /// cache would cost megabytes per piece.
 const MAX_CACHED_STATES: usize = 1 << 16;
+/// The most states a band cache keeps under a mixed timeline, whose states are many more
+/// (see "Sizes" in the design note): for `X....X...X...` the empty board's search visits
+/// 31,050 states at level 29, 159,675 at 19 and 339,005 at 18 (3 frames per row), at most
+/// about 7 MB per piece. Without the cache, the current piece's search was about a third of
+/// a NES game's time at 18 to 19 under that timeline.
+const MAX_CACHED_STATES_MIXED: usize = 1 << 19;
 
 /// Pivot rows that are "open" on `board`: the top rows where every orientation fits in
 /// every column (its cells reach one row below the pivot, so pivot row y is open when rows up
@@ -969,7 +980,12 @@ impl Gamepad {
             Self::spawn_state(entry_delay),
             Some(&mut layer_starts),
         );
-        let cache = if self.queue.len() <= MAX_CACHED_STATES {
+        let limit = if self.gaps.count > 1 {
+            MAX_CACHED_STATES_MIXED
+        } else {
+            MAX_CACHED_STATES
+        };
+        let cache = if self.queue.len() <= limit {
             BandCache::Layers {
                 nodes: self.queue.clone(),
                 layer_starts,

@@ -45,11 +45,49 @@
 //! it by pressing nothing keep that overlapping bit, every move tests its target, and the
 //! lock test drops it).
 //!
-//! **No dominance here.** The ordered search skips a state when one at the same position,
-//! timer and Down phase with no longer cooldowns was visited; the flood keeps both. Clearing
-//! them here too (a prefix OR over each timer's T × T cooldown words) was exact but cost more
-//! than the expansions it saved once inputs with the same cooldowns shared a word: 18.6 M more
-//! instructions in a NES game (callgrind).
+//! **Dominance only under a mixed timeline.** The ordered search skips a state when one at the
+//! same position, timer, Down phase and thumb phases with no longer cooldowns was visited; the
+//! flood of a uniform timeline keeps both. Clearing them there too (a prefix OR over each
+//! timer's T × T cooldown words) was exact but cost more than the expansions it saved once
+//! inputs with the same cooldowns shared a word: 18.6 M more instructions in a NES game
+//! (callgrind). Under a mixed timeline it pays (below).
+//!
+//! **Mixed timelines.** With n gaps the thumbs' phases make `n² × S²` (phase, cooldown) pairs
+//! per Down phase (225 for `X....X...X...`), and a flood over them was about 10 times slower
+//! than a uniform one. Its own copy (`flood_rows_mixed`) differs in three exact ways:
+//! - *Compact thumbs.* A thumb in phase p got there by a press in phase p − 1 (or is at the
+//!   spawn, phase 0 cooldown 0), so its cooldown is below g_{p−1}, the gap before p: the
+//!   reachable (phase, cooldown) pairs are one per frame of the timeline (13, not 15, for
+//!   `X....X...X...`). [`ThumbTable`] numbers them (phase by phase, each in cooldown order)
+//!   and tabulates each one's successor without a press (`rest`) and after a press (`press`),
+//!   so a word's index is `(d × K + shift thumb) × K + rotation thumb` in its timer (K the
+//!   timeline's frames) and its successors' indices are table reads and additions, with no
+//!   division (the general copy divides by run-time counts to decode an index: five
+//!   divisions a word).
+//! - *Words cleared as they are read.* Each word is zeroed when it is expanded (and every
+//!   frame moves to the next timer or the next row), so a row's words are all 0 after it: no
+//!   buffer is filled per row, and the next row's entering words collect in a second buffer
+//!   that is swapped in (an OR of what was put there says whether the flood goes on).
+//! - *Dominance.* A state is cleared from a word when another word of the same timer, Down
+//!   phase and thumb phases, with each cooldown no longer, has it: that state can do all the
+//!   dominated one can (the ordered search's argument: press nothing while the other waits,
+//!   then the same presses on the same frames), so every lock the dominated state reaches,
+//!   the flood finds from its dominator, and the lock set is the same. A timer's words are
+//!   complete when its first word is expanded (every frame into them comes from an earlier
+//!   timer or row) and expanding a word writes only to the next timer or row, so one sweep
+//!   in index order per (timer, d) (`expand_timer_two_thumb`) both clears and expands: it
+//!   carries, per word, the OR of the words it is dominated by or is (from the word one
+//!   cooldown shorter on either thumb, within its phase: the row before and the word before,
+//!   since those thumb numbers are consecutive), clears those bits from the word and expands
+//!   what is left when it is not 0. Under the article's fixed schedule there is no dominance
+//!   (the ordered search's design note says why): its words are those with both thumbs equal
+//!   and Down released, read directly. Measured with `arena nes gamepad+nes-plateau@2 --games 4
+//!   --seed 1 --start-level 18 --to-level 39 --reaction-frames 18 --timeline X....X...X...
+//!   --jobs 1` (a shared 2-core machine, so roughly), the dominance took it from 170 to 235 pieces/s with
+//!   its sweep fused into the expansion, and to 183–210 as a separate pass before it; marking
+//!   each put's group of words, to skip the empty ones, was slower than testing each word.
+//!
+//! A uniform timeline never takes this copy, so its flood is unchanged.
 //!
 //! **The open band.** As in the ordered search, with B the open band's rows (`open_band_rows`:
 //! pivot rows `0..B` fit every orientation in every column), the words of rows `0..B` depend
@@ -60,9 +98,10 @@
 //! from them at row B − 1; no lock lies above row B − 1 (a drop into a band row is always
 //! legal). Nothing is kept for boards with B = 0; they start from the spawn.
 //!
-//! **Cost.** One row expands at most `frames per row × 3 × n² × S²` words (n the timeline's
-//! gaps, S the longest; a uniform timeline's n is 1 and S its tap rate T), 24 at level 19 and
-//! 30 Hz, and the flood ends as soon as a row passes nothing down. Each word's
+//! **Cost.** One row expands at most `frames per row × 3 × T²` words for a uniform timeline
+//! of tap rate T, 24 at level 19 and 30 Hz, and `frames per row × 3 × K²` (K the timeline's
+//! frames, 507 a timer for `X....X...X...`, fewer after the dominance pass) for a mixed one;
+//! the flood ends as soon as a row passes nothing down. Each word's
 //! frame puts at most 6 words, not the ordered search's 12 inputs: the inputs that end in the
 //! same Down phase and cooldowns (Left and Right; A and B; every press of the article's model)
 //! go into one word, since a word is a set and every step is the same for each of its bits.
@@ -97,12 +136,14 @@ pub(super) struct Flood {
     sized_for: Option<(u8, FrameTiming)>,
     /// That timing's timeline's gaps.
     gaps: Gaps,
-    /// Words of one timer: one per (d, phases, s, r) combination, `DOWN_PHASES × n² × S²`
-    /// with n the timeline's gaps and S its longest gap (the tap rate T for a uniform one,
-    /// whose n is 1).
+    /// Words of one timer: one per (d, phases, s, r) combination, `DOWN_PHASES × T²` for a
+    /// uniform timeline of tap rate T, `DOWN_PHASES × K²` for a mixed one with K thumb states
+    /// ([`ThumbTable`]).
     combinations: usize,
     /// The row being expanded: a word per (t, d, phases, s, r), at index
-    /// `t × combinations + ((d × n + shift phase) × n + rotation phase) × S² + s × S + r`.
+    /// `t × combinations + (d × T + s) × T + r` for a uniform timeline, and
+    /// `t × combinations + (d × K + shift thumb) × K + rotation thumb` for a mixed one (where
+    /// it is all 0 between rows).
     row: Vec<u64>,
     /// The words entering the next row (timer 0), per (d, phases, s, r).
     below: Vec<u64>,
@@ -115,6 +156,71 @@ pub(super) struct Flood {
     legal_rows: [u64; LEGAL_ROWS],
     /// The lock states found per pivot row, in lanes.
     locks: [u64; LEGAL_ROWS],
+    /// A mixed timeline's thumbs, numbered compactly (`None` for a uniform timeline; see
+    /// "Mixed timelines" in the module documentation).
+    thumbs: Option<ThumbTable>,
+    /// Under a mixed timeline, the words entering the row after the next, swapped with
+    /// `below` after each row (all 0 between rows).
+    next_below: Vec<u64>,
+}
+
+/// The most thumb states of a mixed timeline: one per frame of the timeline.
+const MAX_THUMBS: usize = tetris_core::Timeline::MAX_FRAMES;
+
+/// A mixed timeline's reachable thumb states (phase p, cooldown c), with c below the gap
+/// before phase p, numbered densely: phase p's states from the sum of the gaps before it on,
+/// cooldown c at that start plus c (phase 0's first, so the spawn's thumb is number 0). There
+/// is one per frame of the timeline.
+#[derive(Clone, Copy, Debug)]
+struct ThumbTable {
+    /// The number of thumb states (the timeline's frames).
+    count: usize,
+    /// Per thumb state, its number after a frame without its press: one frame less to wait,
+    /// the phase kept.
+    rest: [u8; MAX_THUMBS],
+    /// Per thumb state that may press (cooldown 0), its number after the press: the gap's
+    /// cooldown in the next phase; `NO_PRESS` for the others.
+    press: [u8; MAX_THUMBS],
+    /// Per thumb state, all ones when it must still wait (cooldown c > 0: the state before
+    /// it, of its phase with cooldown c − 1, dominates it), else 0.
+    has_shorter: [u64; MAX_THUMBS],
+}
+
+/// [`ThumbTable::press`] of a thumb state that must still wait.
+const NO_PRESS: u8 = u8::MAX;
+
+impl ThumbTable {
+    /// The thumb states of `gaps` (of a mixed timeline).
+    fn new(gaps: &Gaps) -> ThumbTable {
+        let count = usize::from(gaps.count);
+        // Phase p follows gap p − 1 (cyclically), whose length bounds its cooldowns.
+        let gap_before = |phase: usize| {
+            let (wait, _) = gaps.after_press(((phase + count - 1) % count) as u8);
+            usize::from(wait) + 1
+        };
+        let mut starts = [0usize; MAX_THUMBS + 1];
+        for phase in 0..count {
+            starts[phase + 1] = starts[phase] + gap_before(phase);
+        }
+        let mut table = ThumbTable {
+            count: starts[count],
+            rest: [0; MAX_THUMBS],
+            press: [NO_PRESS; MAX_THUMBS],
+            has_shorter: [0; MAX_THUMBS],
+        };
+        for phase in 0..count {
+            for wait in 0..gap_before(phase) {
+                let number = starts[phase] + wait;
+                table.rest[number] = (number - usize::from(wait > 0)) as u8;
+                table.has_shorter[number] = if wait > 0 { u64::MAX } else { 0 };
+                if wait == 0 {
+                    let (after, next) = gaps.after_press(phase as u8);
+                    table.press[number] = (starts[usize::from(next)] + usize::from(after)) as u8;
+                }
+            }
+        }
+        table
+    }
 }
 
 impl Default for Flood {
@@ -130,6 +236,8 @@ impl Default for Flood {
             band_built: [false; 7],
             legal_rows: [0; LEGAL_ROWS],
             locks: [0; LEGAL_ROWS],
+            thumbs: None,
+            next_below: Vec::new(),
         }
     }
 }
@@ -144,9 +252,14 @@ impl Flood {
         let gaps = Gaps::new(timing.timeline);
         self.gaps = gaps;
         let (slots, phases) = (usize::from(gaps.slots), usize::from(gaps.count));
-        self.combinations = DOWN_PHASES * phases * phases * slots * slots;
+        self.thumbs = (gaps.count > 1).then(|| ThumbTable::new(&gaps));
+        self.combinations = match &self.thumbs {
+            Some(thumbs) => DOWN_PHASES * thumbs.count * thumbs.count,
+            None => DOWN_PHASES * phases * phases * slots * slots,
+        };
         self.row = vec![0; usize::from(timing.frames_per_row) * self.combinations];
         self.below = vec![0; self.combinations];
+        self.next_below = vec![0; self.combinations];
         self.band_entries = vec![0; 7 * usize::from(height) * self.combinations];
         self.band_built = [false; 7];
         self.sized_for = Some((height, timing));
@@ -341,10 +454,82 @@ impl Gamepad {
         height: u8,
         record: bool,
     ) -> usize {
+        if let Some(thumbs) = self.flood.thumbs {
+            return self.flood_rows_mixed(&thumbs, piece, timing, start, height, record);
+        }
         match (timing.tap_rate(), timing.frames_per_row) {
             (Some(2), 2) => self.flood_rows_at::<2, 2>(piece, timing, start, height, record),
             _ => self.flood_rows_at::<0, 0>(piece, timing, start, height, record),
         }
+    }
+
+    /// [`Gamepad::flood_rows`] for a mixed timeline, over the compact thumb states of
+    /// `thumbs` (see "Mixed timelines" in the module documentation): word index
+    /// `t × combinations + (d × K + shift thumb) × K + rotation thumb`, K the thumb states.
+    /// Each word is cleared as it is expanded, so that the row's words are all 0 after it
+    /// and nothing is filled; the words entering the next row collect in `next_below`,
+    /// which then becomes `below`.
+    fn flood_rows_mixed(
+        &mut self,
+        thumbs: &ThumbTable,
+        piece: Piece,
+        timing: FrameTiming,
+        start: usize,
+        height: u8,
+        record: bool,
+    ) -> usize {
+        let frames_per_row = usize::from(timing.frames_per_row);
+        let article = timing.inputs == InputModel::Article;
+        let turns = piece.orientation_count();
+        let flood = &mut self.flood;
+        let count = thumbs.count;
+        let combinations = DOWN_PHASES * count * count;
+        let height = usize::from(height);
+        let mut entering = flood.below.iter().fold(0, |any, &word| any | word);
+        for y in start..height {
+            if entering == 0 {
+                return y;
+            }
+            if record {
+                let at = (piece.index() * height + y) * combinations;
+                flood.band_entries[at..at + combinations].copy_from_slice(&flood.below);
+            }
+            let legal = flood.legal_rows[y];
+            let legal_below = flood.legal_rows[y + 1];
+            let (mut entering_any, mut dropping) = (0, 0);
+            for timer in 0..frames_per_row {
+                let gravity = timer + 1 >= frames_per_row;
+                // The timer's words (timer 0's are the entering ones) and the next timer's
+                // (none after the last timer, whose every frame drops).
+                let (head, tail) = flood.row.split_at_mut((timer + 1) * combinations);
+                let words = if timer == 0 {
+                    &mut flood.below[..]
+                } else {
+                    &mut head[timer * combinations..]
+                };
+                let next_len = tail.len().min(combinations);
+                let mut targets = MixedTargets {
+                    next: &mut tail[..next_len],
+                    below: &mut flood.next_below,
+                    entering: 0,
+                    dropping: 0,
+                    legal_below,
+                    count,
+                };
+                if article {
+                    expand_timer_article(words, &mut targets, thumbs, (legal, gravity), turns);
+                } else {
+                    expand_timer_two_thumb(words, &mut targets, thumbs, (legal, gravity), turns);
+                }
+                entering_any |= targets.entering;
+                dropping |= targets.dropping;
+            }
+            // As in `flood_rows_at`.
+            flood.locks[y] = dropping & !legal_below & legal;
+            entering = entering_any;
+            std::mem::swap(&mut flood.below, &mut flood.next_below);
+        }
+        height
     }
 
     /// [`Gamepad::flood_rows`] with the tap rate `TAP` (of a uniform timeline, one phase) and
@@ -445,6 +630,112 @@ impl Gamepad {
     }
 }
 
+/// Expands one timer's `words` under a mixed timeline and the two-thumb model (per (d, shift
+/// thumb, rotation thumb), `legal` the row's lanes, `gravity` whether its frames drop),
+/// clearing each, but first clears from each word every state that a state of another word
+/// dominates: the same Down phase and thumbs' phases, cooldowns no longer (see "Mixed
+/// timelines" in the module documentation).
+///
+/// In one sweep in index order: the OR of the words that dominate a word or are it is the
+/// word's own OR the same OR of the word one cooldown shorter on the shift thumb (the row
+/// before, kept in `above`) and of the one one cooldown shorter on the rotation thumb (the
+/// word before, kept in `left`), each where that thumb's cooldown is not 0 (`has_shorter`);
+/// thumb numbers one cooldown apart in a phase are consecutive ([`ThumbTable`]). The words
+/// are complete (every frame into them comes from an earlier timer or row), and expanding
+/// one only writes to the next timer or row, so each is expanded as soon as it is cleared.
+#[inline(always)]
+fn expand_timer_two_thumb(
+    words: &mut [u64],
+    targets: &mut MixedTargets<'_>,
+    thumbs: &ThumbTable,
+    (legal, gravity): (u64, bool),
+    turns: u8,
+) {
+    let count = thumbs.count;
+    let has_shorter = &thumbs.has_shorter[..count];
+    for (down, block) in words.chunks_exact_mut(count * count).enumerate() {
+        let mut above = [0u64; MAX_THUMBS];
+        let above = &mut above[..count];
+        for (shift, row) in block.chunks_exact_mut(count).enumerate() {
+            let from_above = has_shorter[shift];
+            let mut left = 0;
+            for (rotate, ((word, dominating), &from_left)) in row
+                .iter_mut()
+                .zip(above.iter_mut())
+                .zip(has_shorter)
+                .enumerate()
+            {
+                let dominated = (*dominating & from_above) | (left & from_left);
+                left = *word | dominated;
+                *dominating = left;
+                let kept = std::mem::take(word) & !dominated;
+                if kept != 0 {
+                    expand_two_thumb_mixed(
+                        targets,
+                        thumbs,
+                        (kept, legal),
+                        gravity,
+                        (down, shift, rotate),
+                        turns,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Expands one timer's `words` under a mixed timeline and the article's model, clearing each
+/// (no dominance: see the module documentation). Its words are those with Down released and
+/// both thumbs the same, (0, s, s).
+#[inline(always)]
+fn expand_timer_article(
+    words: &mut [u64],
+    targets: &mut MixedTargets<'_>,
+    thumbs: &ThumbTable,
+    (legal, gravity): (u64, bool),
+    turns: u8,
+) {
+    let count = thumbs.count;
+    for wait in 0..count {
+        let word = std::mem::take(&mut words[wait * count + wait]);
+        if word != 0 {
+            expand_article_mixed(targets, thumbs, (word, legal), gravity, wait, turns);
+        }
+    }
+}
+
+/// Where one frame's successors go under a mixed timeline (as [`Targets`], over the compact
+/// thumb states).
+struct MixedTargets<'a> {
+    /// The next timer's words of the row.
+    next: &'a mut [u64],
+    below: &'a mut [u64],
+    /// Every state passed to the row below (0: the flood ends there).
+    entering: u64,
+    /// Every state of this row whose frame tried a drop.
+    dropping: u64,
+    /// Legal lanes of the row below.
+    legal_below: u64,
+    /// Thumb states K.
+    count: usize,
+}
+
+impl MixedTargets<'_> {
+    /// As [`Targets::put`], into the next timer when the piece did not drop, with the word's
+    /// index in its timer, `combination` (`(d × K + shift thumb) × K + rotation thumb`).
+    #[inline(always)]
+    fn put(&mut self, word: u64, drops: bool, combination: usize) {
+        if drops {
+            let entering = word & self.legal_below;
+            self.below[combination] |= entering;
+            self.entering |= entering;
+            self.dropping |= word;
+        } else {
+            self.next[combination] |= word;
+        }
+    }
+}
+
 /// The turned states of `word`: every state turned once either way where that is legal (none
 /// for the O, which has one orientation). Both turns end in the same cooldowns, so their states
 /// go into one word.
@@ -542,6 +833,87 @@ fn expand_two_thumb(
     }
 }
 
+/// [`expand_two_thumb`] under a mixed timeline: the same inputs, each thumb's state after the
+/// frame read from `thumbs` (`down` and the thumbs' compact numbers `shift`, `rotate`).
+#[inline(always)]
+fn expand_two_thumb_mixed(
+    targets: &mut MixedTargets<'_>,
+    thumbs: &ThumbTable,
+    (word, legal): (u64, u64),
+    gravity: bool,
+    (down, shift, rotate): (usize, usize, usize),
+    turns: u8,
+) {
+    let count = targets.count;
+    let (held_down, held_drops) = match down {
+        0 => (1, gravity),
+        1 => (2, gravity),
+        _ => (1, true),
+    };
+    // The parts of the targets' indices: Down held, the shift thumb's (times K), the
+    // rotation thumb's.
+    let held = held_down * count * count;
+    let shift_rest = usize::from(thumbs.rest[shift]) * count;
+    let rotate_rest = usize::from(thumbs.rest[rotate]);
+    let shift_pressed = thumbs.press[shift];
+    let rotate_pressed = thumbs.press[rotate];
+    let can_turn = rotate_pressed != NO_PRESS;
+    let rotate_pressed = usize::from(rotate_pressed);
+    // Without a shift: Down released, then held.
+    let stay = word;
+    let stay_turned = if can_turn {
+        turned(stay, legal, turns)
+    } else {
+        0
+    };
+    targets.put(stay, gravity, shift_rest + rotate_rest);
+    targets.put(stay, held_drops, held + shift_rest + rotate_rest);
+    if stay_turned != 0 {
+        targets.put(stay_turned, gravity, shift_rest + rotate_pressed);
+        targets.put(stay_turned, held_drops, held + shift_rest + rotate_pressed);
+    }
+    // Left or Right (Down released), with or without a turn.
+    if shift_pressed != NO_PRESS {
+        let shift_pressed = usize::from(shift_pressed) * count;
+        let shifted = (word >> 1 | word << 1) & legal;
+        if shifted != 0 {
+            targets.put(shifted, gravity, shift_pressed + rotate_rest);
+            let shifted_turned = if can_turn {
+                turned(shifted, legal, turns)
+            } else {
+                0
+            };
+            if shifted_turned != 0 {
+                targets.put(shifted_turned, gravity, shift_pressed + rotate_pressed);
+            }
+        }
+    }
+}
+
+/// [`expand_article`] under a mixed timeline: `wait` is the thumbs' compact number (the same
+/// for both under the article's model).
+#[inline(always)]
+fn expand_article_mixed(
+    targets: &mut MixedTargets<'_>,
+    thumbs: &ThumbTable,
+    (word, legal): (u64, u64),
+    gravity: bool,
+    wait: usize,
+    turns: u8,
+) {
+    let pressed_after = thumbs.press[wait];
+    let (after, pressed) = if pressed_after != NO_PRESS {
+        (
+            pressed_after,
+            turned(word, legal, turns) | (word >> 1 | word << 1) & legal,
+        )
+    } else {
+        (thumbs.rest[wait], 0)
+    };
+    let after = usize::from(after);
+    targets.put(word | pressed, gravity, after * targets.count + after);
+}
+
 /// The article's frame from every state of `word` (legal lanes of its row beside it; wait
 /// `wait` for press frame number `phase`), with the inputs of `Gamepad::expand_article`: on a
 /// press frame nothing, B, A, Left or Right, else nothing; Down never held, so only gravity
@@ -567,6 +939,44 @@ fn expand_article(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_thumb_table_numbers_exactly_the_thumb_states_reachable_from_the_spawn() {
+        // The (cooldown, phase) pairs a thumb reaches from the spawn's (0, 0) by resting and
+        // pressing with `Gaps` (the ordered search's steps), one number each, with the same
+        // successors.
+        for timeline in [
+            "X....X...X...",
+            "X...X....X...",
+            "X.X..X...",
+            "X.......X.X..",
+        ] {
+            let gaps = Gaps::new(timeline.parse().unwrap());
+            let table = ThumbTable::new(&gaps);
+            let mut number_of = std::collections::HashMap::new();
+            let mut pending = vec![((0u8, 0u8), 0u8)];
+            while let Some((thumb, number)) = pending.pop() {
+                if let Some(&known) = number_of.get(&thumb) {
+                    assert_eq!(known, number, "{timeline}: {thumb:?}");
+                    continue;
+                }
+                number_of.insert(thumb, number);
+                let (wait, phase) = thumb;
+                let rested = (wait.saturating_sub(1), phase);
+                pending.push((rested, table.rest[usize::from(number)]));
+                if wait == 0 {
+                    pending.push((gaps.after_press(phase), table.press[usize::from(number)]));
+                } else {
+                    assert_eq!(table.press[usize::from(number)], NO_PRESS);
+                }
+            }
+            assert_eq!(number_of.len(), timeline.len(), "{timeline}");
+            assert_eq!(table.count, timeline.len(), "{timeline}");
+            let mut numbers: Vec<u8> = number_of.values().copied().collect();
+            numbers.sort();
+            assert_eq!(numbers, (0..timeline.len() as u8).collect::<Vec<_>>());
+        }
+    }
 
     #[test]
     fn turns_move_a_bit_between_lanes_and_wrap() {
