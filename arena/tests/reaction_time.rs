@@ -136,7 +136,7 @@ proptest! {
 fn with_the_reaction_time_longer_than_the_path_the_player_plays_its_plan_without_the_preview() {
     // On a 14-row stack at level 18 every path locks within 60 frames (checked below), so a
     // player whose reaction time is 60 frames never sees the preview: its move is the
-    // strategy's choice for the current piece alone, whatever the preview.
+    // strategy's plan without the preview, whatever the preview.
     let board = board(14, 70, 1);
     let context = DecisionContext {
         frame_timing: Some(FrameTiming {
@@ -149,7 +149,7 @@ fn with_the_reaction_time_longer_than_the_path_the_player_plays_its_plan_without
     let mut strategy = Strategy::from_name("gamepad+nes-plateau@2").unwrap();
     for current in Piece::ALL {
         let alone = strategy
-            .choose_in(&board, &[current], context)
+            .plan_without_preview_in(&board, current, context)
             .map(|choice| choice.placement);
         for preview in Piece::ALL {
             let (placement, frames) =
