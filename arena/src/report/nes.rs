@@ -124,7 +124,7 @@ struct SettingsJson {
     inputs: InputModel,
     /// Frames from a piece's spawn before the player sees the preview (left out when 0, as
     /// in every report before reaction times existed).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "crate::sim::reaction::sees_preview_at_once")]
     reaction_frames: u8,
     board_width: u8,
     board_height: u8,
@@ -786,9 +786,4 @@ fn decision_times(games: &[NesGameResult]) -> DecisionTimes {
 /// A duration in milliseconds.
 fn milliseconds(time: Duration) -> f64 {
     time.as_secs_f64() * 1000.0
-}
-
-/// Whether `frames` is 0 (then the JSON report leaves the field out).
-fn is_zero(frames: &u8) -> bool {
-    *frames == 0
 }

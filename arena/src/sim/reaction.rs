@@ -33,6 +33,12 @@ use tetris_registry::Strategy;
 /// ([`tetris_core::MAX_PLAYED_FRAMES`], one second).
 pub const MAX_REACTION_FRAMES: u8 = tetris_core::MAX_PLAYED_FRAMES as u8;
 
+/// Whether a player with `reaction_frames` sees the preview at once (0 frames): the player of
+/// every result before reaction times existed, whose results and part files leave the field out.
+pub fn sees_preview_at_once(reaction_frames: &u8) -> bool {
+    *reaction_frames == 0
+}
+
 /// Why a gravity-aware searcher's path cannot be played: an internal error (its paths are
 /// one button set per frame to a placement it found).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

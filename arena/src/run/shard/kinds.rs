@@ -365,13 +365,11 @@ pub struct NesPartSettings {
     pub inputs: InputModel,
     /// The player's reaction frames (absent when 0, as in every part written before they
     /// existed).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        skip_serializing_if = "crate::sim::reaction::sees_preview_at_once"
+    )]
     pub reaction_frames: u8,
-}
-
-/// Whether `frames` is 0 (then the part leaves the field out).
-fn is_zero(frames: &u8) -> bool {
-    *frames == 0
 }
 
 impl NesPartSettings {
