@@ -149,7 +149,7 @@ fn with_the_reaction_time_longer_than_the_path_the_player_plays_its_plan_without
     let mut strategy = Strategy::from_name("gamepad+nes-plateau@2").unwrap();
     for current in Piece::ALL {
         let alone = strategy
-            .plan_without_preview_in(&board, current, context)
+            .plan_for_reaction_in(&board, current, context, 60)
             .map(|choice| choice.placement);
         for preview in Piece::ALL {
             let (placement, frames) =

@@ -264,6 +264,76 @@ fn rule_rank(rule: ChainRule) -> u8 {
     rule as u8
 }
 
+/// The value of a chain followed by a piece that may be any of the 7, from each piece's best
+/// chain: expectimax's average (the module documentation, `expectimax`). Pieces with no
+/// chain are lost; the others' costs are summed in the order they are added and divided by
+/// their count; the rule is `Reject` when some survivor's is, `Prefer` when every survivor's
+/// is (and one survives), else `Neutral`.
+#[derive(Clone, Copy, Debug)]
+pub struct MeanOverPieces {
+    lost: u8,
+    survivors: u32,
+    cost_sum: f64,
+    all_preferred: bool,
+    any_rejected: bool,
+}
+
+impl Default for MeanOverPieces {
+    fn default() -> MeanOverPieces {
+        MeanOverPieces::new()
+    }
+}
+
+impl MeanOverPieces {
+    /// No piece added yet.
+    #[inline]
+    pub fn new() -> MeanOverPieces {
+        MeanOverPieces {
+            lost: 0,
+            survivors: 0,
+            cost_sum: 0.0,
+            all_preferred: true,
+            any_rejected: false,
+        }
+    }
+
+    /// Adds one piece's best chain, `None` when the piece has none (it is lost).
+    #[inline]
+    pub fn add(&mut self, best: Option<ChainValue>) {
+        match best {
+            None => self.lost += 1,
+            Some(best) => {
+                self.survivors += 1;
+                self.cost_sum += best.cost;
+                self.all_preferred &= best.rule == ChainRule::Prefer;
+                self.any_rejected |= best.rule == ChainRule::Reject;
+            }
+        }
+    }
+
+    /// The averaged value of a chain of `length` known placements.
+    #[inline]
+    pub fn value(&self, length: usize) -> ChainValue {
+        let rule = if self.any_rejected {
+            ChainRule::Reject
+        } else if self.survivors > 0 && self.all_preferred {
+            ChainRule::Prefer
+        } else {
+            ChainRule::Neutral
+        };
+        ChainValue {
+            length,
+            unknown_pieces_lost: self.lost,
+            rule,
+            cost: if self.survivors == 0 {
+                f64::INFINITY
+            } else {
+                self.cost_sum / self.survivors as f64
+            },
+        }
+    }
+}
+
 /// The chain's choice: the first placement of the best chain.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChainChoice {
@@ -970,11 +1040,7 @@ where
 
     /// The expectimax value of the known chain in `records`, whose final board is `board`.
     fn unknown_level(&mut self, here: &mut Placements, board: &Board) -> ChainValue {
-        let mut lost = 0u8;
-        let mut survivors = 0u32;
-        let mut cost_sum = 0.0;
-        let mut all_preferred = true;
-        let mut any_rejected = false;
+        let mut mean = MeanOverPieces::new();
         for piece in Piece::ALL {
             // Only the best value of each unknown piece counts: any order will do.
             self.searcher
@@ -1000,33 +1066,9 @@ where
                     best = Some(value);
                 }
             }
-            match best {
-                None => lost += 1,
-                Some(best) => {
-                    survivors += 1;
-                    cost_sum += best.cost;
-                    all_preferred &= best.rule == ChainRule::Prefer;
-                    any_rejected |= best.rule == ChainRule::Reject;
-                }
-            }
+            mean.add(best);
         }
-        let rule = if any_rejected {
-            ChainRule::Reject
-        } else if survivors > 0 && all_preferred {
-            ChainRule::Prefer
-        } else {
-            ChainRule::Neutral
-        };
-        ChainValue {
-            length: self.records.len(),
-            unknown_pieces_lost: lost,
-            rule,
-            cost: if survivors == 0 {
-                f64::INFINITY
-            } else {
-                cost_sum / survivors as f64
-            },
-        }
+        mean.value(self.records.len())
     }
 
     /// Whether the filter, if any, accepts `placement` on `board`.

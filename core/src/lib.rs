@@ -76,7 +76,9 @@ pub mod timeline;
 pub use board::{
     BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,
 };
-pub use chain::{ChainChoice, ChainOptions, ChainValue, LookaheadChain, PlacementValue};
+pub use chain::{
+    ChainChoice, ChainOptions, ChainValue, LookaheadChain, MeanOverPieces, PlacementValue,
+};
 pub use error::Error;
 pub use evaluate::{
     Chain, ChainRule, Evaluator, LinkValue, MAX_FEATURES, PlacementRecord, Preset,

@@ -137,6 +137,7 @@
 
 pub mod engines;
 pub mod error;
+pub mod reaction_plan;
 pub mod strategy;
 pub mod weights;
 
@@ -146,6 +147,7 @@ pub use engines::{
     evaluator_with_weights, evaluators, searcher_by_name, searcher_names, searchers,
 };
 pub use error::RegistryError;
+pub use reaction_plan::ReactionPlanner;
 
 /// The tap rates (frames between two presses of one thumb) the registered gravity-aware
 /// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),

@@ -43,6 +43,7 @@ use crate::engines::{
     searcher_names, searchers,
 };
 use crate::error::RegistryError;
+use crate::reaction_plan::ReactionPlanner;
 use crate::weights::WeightsChoice;
 
 /// An evaluator named on its own: `NAME`, `NAME:PRESET` or `NAME:weights.json`.
@@ -392,18 +393,6 @@ fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), S
     Ok((options, pattern))
 }
 
-/// The options of [`Strategy::plan_without_preview_in`]'s chain: the current piece known and,
-/// for a chain of depth 2 or more, plain expectimax over the preview piece; the no-suicide rule
-/// and the filter as the strategy's.
-fn planning_options(options: &ChainOptions) -> ChainOptions {
-    ChainOptions {
-        depth: 1,
-        expectimax: options.depth >= 2 || options.expectimax,
-        expectimax_finalists: None,
-        ..options.clone()
-    }
-}
-
 /// A playable strategy: its engines, its chain and the buffers it reuses between moves.
 ///
 /// Build it once (reading any weights file once) and clone it into each worker: a clone
@@ -413,8 +402,8 @@ pub struct Strategy {
     searcher: AnySearcher,
     evaluator: AnyEvaluator,
     chain: LookaheadChain,
-    /// The chain of a decision without the preview piece ([`Strategy::plan_without_preview_in`]).
-    planner: LookaheadChain,
+    /// The plan of a player who has not seen the preview yet ([`Strategy::plan_for_reaction_in`]).
+    reaction: ReactionPlanner,
     path_buffer: Placements,
     last_context: DecisionContext,
     /// The rows of the `pattern=FILE` picture, which must be the game's board height.
@@ -429,7 +418,7 @@ impl Clone for Strategy {
             searcher: self.searcher.clone(),
             evaluator: self.evaluator.clone(),
             chain: LookaheadChain::new(self.chain.options().clone()),
-            planner: LookaheadChain::new(self.planner.options().clone()),
+            reaction: ReactionPlanner::new(self.reaction.options()),
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: self.pattern_height,
@@ -456,7 +445,7 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
-            planner: LookaheadChain::new(planning_options(&options)),
+            reaction: ReactionPlanner::new(&options),
             chain: LookaheadChain::new(options),
             spec,
             searcher,
@@ -533,7 +522,7 @@ impl Strategy {
         })?;
         let options = ChainOptions::with_depth(depth);
         Ok(Strategy {
-            planner: LookaheadChain::new(planning_options(&options)),
+            reaction: ReactionPlanner::new(&options),
             chain: LookaheadChain::new(options),
             spec,
             searcher,
@@ -618,25 +607,26 @@ impl Strategy {
             .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)
     }
 
-    /// The choice of a player who sees `current` but not yet the preview piece (a player
-    /// with a reaction time, before it has seen the preview): the strategy's chain with the
-    /// preview unknown. A chain of depth 2 or more ranks each placement of `current` by its
-    /// best chains averaged over the 7 pieces the preview may be (expectimax over every
-    /// placement, whatever the strategy's own expectimax and finalists); a chain of depth 1
-    /// never looks at the preview and decides as [`Strategy::choose_in`] with `current`.
-    pub fn plan_without_preview_in(
+    /// The plan of a player who sees `current` now and the preview piece only after
+    /// `reaction_frames` frames: the placement whose path's first `reaction_frames` frames
+    /// leave the best choices open once the preview is known, averaged over the 7 pieces it
+    /// may be ([`ReactionPlanner`] has the exact definition). `None` when the current piece has
+    /// no placement the chain allows. The searcher must be gravity-aware.
+    pub fn plan_for_reaction_in(
         &mut self,
         board: &Board,
         current: Piece,
         context: DecisionContext,
+        reaction_frames: u8,
     ) -> Option<ChainChoice> {
         self.last_context = context;
-        self.planner.decide_in(
+        self.reaction.plan(
             &mut self.searcher,
             &self.evaluator,
             board,
-            &[current],
+            current,
             context,
+            reaction_frames,
         )
     }
 

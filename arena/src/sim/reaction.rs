@@ -6,10 +6,10 @@
 //! The preview piece appears when the current piece spawns, and a human player needs R frames
 //! (BetaTetris's players: 18, 300 ms) before it can act on it. So, with R reaction frames:
 //!
-//! 1. **The plan, without the preview.** The strategy decides with the current piece alone
-//!    ([`Strategy::plan_without_preview_in`]: a chain of depth 2 ranks each placement by its
-//!    best chains averaged over the 7 pieces the preview may be; a chain of depth 1 decides as
-//!    always). Its path from the spawn is the plan.
+//! 1. **The plan, without the preview.** The strategy chooses the first R frames whose
+//!    re-plans are best averaged over the 7 pieces the preview may be
+//!    ([`Strategy::plan_for_reaction_in`], `tetris_registry::ReactionPlanner`): the start of
+//!    the searcher's path to some placement.
 //! 2. **The first R frames of the plan are played.** If the plan locks the piece within them,
 //!    that is the piece's move.
 //! 3. **The re-plan, with the preview.** Otherwise the strategy decides again, with both
@@ -75,7 +75,7 @@ pub fn piece_frames(
     let plan = if reaction_frames == 0 {
         strategy.choose_in(board, &pieces, context)
     } else {
-        strategy.plan_without_preview_in(board, pieces[0], context)
+        strategy.plan_for_reaction_in(board, pieces[0], context, reaction_frames)
     };
     let Some(plan) = plan else {
         return Ok(None);

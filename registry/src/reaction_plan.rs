@@ -1,0 +1,217 @@
+//! The plan of a player with a reaction time: which inputs to commit to before the preview
+//! piece is seen (docs/spec/search.md §3, "Reaction time").
+//!
+//! A player who needs R frames to see the preview plays R frames of inputs without it, then
+//! re-plans with it from wherever those frames left the piece. The best first R frames are
+//! therefore not the start of the path to the placement that is best on average over the
+//! previews: they are the ones that leave the best choices open once the preview is known.
+//! [`ReactionPlanner::plan`] ranks them that way:
+//!
+//! 1. **The candidates.** For every placement of the current piece the searcher finds from the
+//!    spawn, in its order, the first R frames of its path to it (the whole path when it locks
+//!    within R frames: the player commits to that placement). Equal frames are one candidate,
+//!    the earliest.
+//! 2. **What each preview makes of a placement.** For each of the 7 pieces the preview may be,
+//!    the strategy's chain without its expectimax (its depth, filter and no-suicide rule)
+//!    analyses every placement of the current piece with that preview known: V(p, q), the best
+//!    chain through placement p when the preview is q.
+//! 3. **What a candidate leaves open.** The searcher, started after the candidate's frames
+//!    ([`tetris_core::DecisionContext::played`]), gives the placements still reachable, a
+//!    subset of those from the spawn; with preview q the re-plan can at best take the best
+//!    V(p, q) among them. A candidate's value averages those bests over the 7 previews as
+//!    expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost).
+//! 4. **The plan** is the best candidate (the chain's order of values, the earlier first among
+//!    equals), reported as the placement whose path it starts.
+//!
+//! The first R frames of the plan depend on the board and the current piece only. A chain of
+//! depth 1 never looks at the preview: every candidate holding the best placement ties, and the
+//! earliest is played. The re-plan is the strategy's own decision (with its expectimax, if
+//! any), so for an expectimax strategy the plan estimates it with the plain chain.
+//!
+//! Cost: 7 analyses of the current piece with a preview (as many evaluations as one
+//! expectimax decision over every placement) and one search of the current piece per
+//! candidate. The buffers are kept between pieces: nothing is allocated once they have grown.
+
+use tetris_core::{
+    Board, ChainChoice, ChainOptions, ChainValue, DecisionContext, Evaluator, Input,
+    LookaheadChain, MeanOverPieces, Piece, Placements, PlayedFrames, Searcher,
+};
+
+/// The planner's chain and buffers (module documentation).
+#[derive(Debug)]
+pub struct ReactionPlanner {
+    /// The strategy's chain without expectimax: V(p, q) for one preview q at a time.
+    chain: LookaheadChain,
+    /// The current piece's placements from the spawn, with their paths.
+    spawn: Placements,
+    /// The placements reachable after one candidate's frames.
+    after: Placements,
+    /// Per placement from the spawn (same index), V(p, q) for the 7 previews in `Piece::ALL`
+    /// order; `None` when no chain starts with p.
+    values: Vec<[Option<ChainValue>; 7]>,
+    /// Per placement from the spawn, whether the current candidate still reaches it.
+    reachable: Vec<bool>,
+}
+
+impl ReactionPlanner {
+    /// A planner for a strategy with these chain options (their expectimax is dropped).
+    pub fn new(options: &ChainOptions) -> ReactionPlanner {
+        ReactionPlanner {
+            chain: LookaheadChain::new(ChainOptions {
+                expectimax: false,
+                expectimax_finalists: None,
+                ..options.clone()
+            }),
+            spawn: Placements::new(),
+            after: Placements::new(),
+            values: Vec::new(),
+            reachable: Vec::new(),
+        }
+    }
+
+    /// The chain options the planner was built from (without expectimax).
+    pub fn options(&self) -> &ChainOptions {
+        self.chain.options()
+    }
+
+    /// The plan for `current` on `board` of a player who sees the preview after
+    /// `reaction_frames` frames (module documentation): the placement whose path's first
+    /// `reaction_frames` frames to play (its index in the searcher's order from the spawn),
+    /// and the value of those frames averaged over the previews. `None` when the current
+    /// piece has no placement the chain allows. `context` has no frames played; the searcher
+    /// must be gravity-aware (its paths are one button set per frame).
+    pub fn plan<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        current: Piece,
+        context: DecisionContext,
+        reaction_frames: u8,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        searcher.search(
+            board,
+            current,
+            context.current_piece_options(true),
+            &mut self.spawn,
+        );
+        self.values.clear();
+        self.values.resize(self.spawn.len(), [None; 7]);
+        for (slot, preview) in Piece::ALL.into_iter().enumerate() {
+            let report =
+                self.chain
+                    .analyze_all_in(searcher, evaluator, board, &[current, preview], context);
+            for entry in report {
+                // The same search as `spawn`'s (without paths): the same order, so the index
+                // is nearly always where the placement is.
+                if let Some(index) = index_of(&self.spawn, entry.placement) {
+                    self.values[index][slot] = entry.value;
+                }
+            }
+        }
+        let full_length = self.chain.options().depth.min(2);
+        let reaction = usize::from(reaction_frames);
+        let mut best: Option<ChainChoice> = None;
+        for index in 0..self.spawn.len() {
+            let path = self.spawn.path(index).unwrap_or(&[]);
+            let (frames, commits) = if path.len() <= reaction {
+                (path, true)
+            } else {
+                (&path[..reaction], false)
+            };
+            // Equal frames leave the same placements open: the earliest candidate stands.
+            if !commits && self.earlier_candidate_has(index, frames, reaction) {
+                continue;
+            }
+            self.reachable.clear();
+            self.reachable.resize(self.spawn.len(), false);
+            if commits {
+                self.reachable[index] = true;
+            } else {
+                let Some(played) = played_frames(frames) else {
+                    continue;
+                };
+                let options = DecisionContext { played, ..context }.current_piece_options(false);
+                searcher.search(board, current, options, &mut self.after);
+                for &placement in self.after.iter() {
+                    if let Some(open) = index_of(&self.spawn, placement) {
+                        self.reachable[open] = true;
+                    }
+                }
+            }
+            let Some(value) = self.value_left_open(full_length) else {
+                continue;
+            };
+            if best.is_none_or(|best| value.is_better_than(&best.value)) {
+                best = Some(ChainChoice {
+                    placement: self.spawn.as_slice()[index],
+                    index,
+                    value,
+                });
+            }
+        }
+        best
+    }
+
+    /// Whether a placement before `index` in the spawn's order has a path longer than
+    /// `reaction` frames that starts with `frames`.
+    fn earlier_candidate_has(&self, index: usize, frames: &[Input], reaction: usize) -> bool {
+        (0..index).any(|earlier| {
+            self.spawn
+                .path(earlier)
+                .is_some_and(|path| path.len() > reaction && &path[..reaction] == frames)
+        })
+    }
+
+    /// The value of the placements marked in `reachable`, averaged over the previews: per
+    /// preview the best chain through one of them (lost when none has `full_length`
+    /// placements), `None` when no chain starts with any of them.
+    fn value_left_open(&self, full_length: usize) -> Option<ChainValue> {
+        let mut mean = MeanOverPieces::new();
+        let mut any = false;
+        for slot in 0..Piece::ALL.len() {
+            let mut best: Option<ChainValue> = None;
+            for (values, _) in self
+                .values
+                .iter()
+                .zip(&self.reachable)
+                .filter(|(_, open)| **open)
+            {
+                if let Some(value) = values[slot] {
+                    any = true;
+                    if best.is_none_or(|best| value.is_better_than(&best)) {
+                        best = Some(value);
+                    }
+                }
+            }
+            mean.add(best.filter(|best| best.length >= full_length));
+        }
+        any.then(|| mean.value(1))
+    }
+}
+
+/// The index of `placement` among `placements`.
+fn index_of(placements: &Placements, placement: tetris_core::Placement) -> Option<usize> {
+    placements
+        .iter()
+        .position(|candidate| *candidate == placement)
+}
+
+/// A path's first frames as frames played, `None` if a step is not one button set per frame.
+fn played_frames(path: &[Input]) -> Option<PlayedFrames> {
+    if path.len() > tetris_core::MAX_PLAYED_FRAMES {
+        return None;
+    }
+    let mut frames = [tetris_core::Buttons::NONE; tetris_core::MAX_PLAYED_FRAMES];
+    for (slot, input) in frames.iter_mut().zip(path) {
+        match input {
+            Input::Frame(buttons) => *slot = *buttons,
+            _ => return None,
+        }
+    }
+    PlayedFrames::new(&frames[..path.len()])
+}
