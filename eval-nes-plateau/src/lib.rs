@@ -132,6 +132,16 @@ const WITHOUT_CEILING_PENALTY: [f64; FEATURE_COUNT] = {
     weights
 };
 
+/// The published weights for a lower stack: `lock_height` doubled and `column_heights`
+/// (negative in the article, a reward for height) set to 0. Chosen by hand for players with a
+/// reaction time, who reach less of a tall stack (docs/nes-benchmark.md, "A lower stack").
+const LOW_STACK: [f64; FEATURE_COUNT] = {
+    let mut weights = PUBLISHED;
+    weights[1] *= 2.0;
+    weights[11] = 0.0;
+    weights
+};
+
 /// The shipped weight presets; the first is the default.
 pub const PRESETS: &[Preset] = &[
     Preset {
@@ -143,6 +153,11 @@ pub const PRESETS: &[Preset] = &[
         name: "no-ceiling-penalty",
         description: "the article's 17 tuned weights and ceiling_penalty 0",
         values: &WITHOUT_CEILING_PENALTY,
+    },
+    Preset {
+        name: "low-stack",
+        description: "the article's weights with lock_height doubled and column_heights 0, for a reaction time",
+        values: &LOW_STACK,
     },
 ];
 

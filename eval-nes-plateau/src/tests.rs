@@ -91,6 +91,16 @@ fn the_default_preset_has_the_published_digits() {
     let without = NesPlateau::from_preset("no-ceiling-penalty").unwrap();
     assert_eq!(without.weights().get("ceiling_penalty"), Some(0.0));
     assert_eq!(&without.weights().values()[..17], &weights.values()[..17]);
+    // The low stack: the published weights with two changed, by name.
+    let low = NesPlateau::from_preset("low-stack").unwrap();
+    for (index, name) in FEATURE_NAMES.iter().enumerate() {
+        let expected = match *name {
+            "lock_height" => 2.0 * 1.701233676909959200,
+            "column_heights" => 0.0,
+            _ => weights.values()[index],
+        };
+        assert_eq!(low.weights().get(name), Some(expected), "{name}");
+    }
     assert!(matches!(
         NesPlateau::from_preset("nope"),
         Err(Error::UnknownPreset { .. })
