@@ -214,6 +214,16 @@ impl Input {
             Input::Frame(buttons) => format!("F{}", buttons.0),
         }
     }
+
+    /// The buttons of a one-frame step, `None` for a step that is not one frame (the paths
+    /// of gravity-aware searchers are frames only).
+    #[inline]
+    pub fn frame(self) -> Option<Buttons> {
+        match self {
+            Input::Frame(buttons) => Some(buttons),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

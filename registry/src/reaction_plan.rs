@@ -105,10 +105,15 @@ impl ReactionPlanner {
             let report =
                 self.chain
                     .analyze_all_in(searcher, evaluator, board, &[current, preview], context);
-            for entry in report {
-                // The same search as `spawn`'s (without paths): the same order, so the index
-                // is nearly always where the placement is.
-                if let Some(index) = index_of(&self.spawn, entry.placement) {
+            for (position, entry) in report.iter().enumerate() {
+                // The same search as `spawn`'s (without paths), so the same order: the
+                // placement is at its own position; it is looked for only if it is not.
+                let index = if self.spawn.get(position) == Some(&entry.placement) {
+                    Some(position)
+                } else {
+                    index_of(&self.spawn, entry.placement)
+                };
+                if let Some(index) = index {
                     self.values[index][slot] = entry.value;
                 }
             }
@@ -208,10 +213,7 @@ fn played_frames(path: &[Input]) -> Option<PlayedFrames> {
     }
     let mut frames = [tetris_core::Buttons::NONE; tetris_core::MAX_PLAYED_FRAMES];
     for (slot, input) in frames.iter_mut().zip(path) {
-        match input {
-            Input::Frame(buttons) => *slot = *buttons,
-            _ => return None,
-        }
+        *slot = input.frame()?;
     }
     PlayedFrames::new(&frames[..path.len()])
 }

@@ -110,13 +110,11 @@ fn push_path(
         .path_inputs(board, &placement, context)
         .ok_or(PathFault::NoPath(placement.state()))?;
     for &input in path {
-        match input {
-            Input::Frame(buttons) => frames.push(buttons),
-            input => {
-                let lock = placement.state();
-                return Err(PathFault::NotFrames { lock, input });
-            }
-        }
+        let buttons = input.frame().ok_or(PathFault::NotFrames {
+            lock: placement.state(),
+            input,
+        })?;
+        frames.push(buttons);
     }
     Ok(())
 }
