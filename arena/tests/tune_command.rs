@@ -253,6 +253,74 @@ fn plateau_score_tunes_on_nes_plateau_games() {
 }
 
 #[test]
+fn plateau_score_plays_the_given_player_from_the_given_weights() {
+    let folder = scratch_folder("plateau-player");
+    let out = folder.join("player.json");
+    let checkpoint = folder.join("player.ckpt");
+    // Two candidates a billionth of each weight away from the low-stack preset: they play
+    // as the preset does, so each one's fitness is the points before level 29 that `arena
+    // nes` measures for the preset on the iteration's game.
+    tune_ok(&[
+        "nes-plateau",
+        "--searcher",
+        "gamepad",
+        "--fitness",
+        "plateau-score",
+        "--start-level",
+        "18",
+        "--reaction-frames",
+        "18",
+        "--start",
+        "low-stack",
+        "--start-spread",
+        "1e-9",
+        "--games",
+        "1",
+        "--population",
+        "2",
+        "--iterations",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        text(&out),
+        "--checkpoint",
+        text(&checkpoint),
+    ]);
+    let saved: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(saved["settings"]["start_level"], 18);
+    assert_eq!(saved["settings"]["reaction_frames"], 18);
+    let record = &saved["history"][0];
+    let seed = record["first_game_seed"].as_u64().unwrap().to_string();
+    let played = common::run_json(
+        "nes",
+        &[
+            "gamepad+nes-plateau:low-stack@1",
+            "--games",
+            "1",
+            "--seed",
+            &seed,
+            "--start-level",
+            "18",
+            "--reaction-frames",
+            "18",
+        ],
+    );
+    let points = played["summary"]["mean_points_before_level_29"]
+        .as_f64()
+        .unwrap();
+    assert!(points > 0.0, "{played}");
+    assert_eq!(record["best"].as_f64().unwrap(), points, "{record}");
+    assert_eq!(record["mean"].as_f64().unwrap(), points, "{record}");
+    // CEM started at the preset: its starting deviations are 1e-9 of each (normalised)
+    // weight, which the first update scales its noise to.
+    let start_std = saved["state"]["start_std"].as_array().unwrap();
+    assert_eq!(start_std.len(), 18);
+    assert!(start_std.iter().all(|std| std.as_f64().unwrap() < 1e-9));
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
 fn bad_inputs_exit_2_with_one_error_line() {
     let folder = scratch_folder("bad");
     let out = folder.join("out.json");
@@ -260,7 +328,65 @@ fn bad_inputs_exit_2_with_one_error_line() {
     let garbage = folder.join("garbage.json");
     fs::write(&garbage, "{not json").unwrap();
     let missing = folder.join("missing.json");
+    let zeros = folder.join("zeros.json");
+    fs::write(
+        &zeros,
+        r#"{"evaluator": "elashi", "weights": {"rows_cleared": 0, "lock_height": 0,
+            "wells": 0, "holes": 0, "column_transitions": 0, "row_transitions": 0}}"#,
+    )
+    .unwrap();
+    let plateau = ["nes-plateau", "--fitness", "plateau-score"];
     let cases: Vec<Vec<&str>> = vec![
+        // The NES player belongs to the plateau fitness; its games stop at 29; a searcher
+        // that ignores gravity has no reaction time.
+        vec!["elashi", "--start-level", "18", "--out", out],
+        vec!["elashi", "--reaction-frames", "18", "--out", out],
+        vec!["elashi", "--timeline", "X...", "--out", out],
+        [&plateau[..], &["--start-level", "29", "--out", out]].concat(),
+        [&plateau[..], &["--reaction-frames", "18", "--out", out]].concat(),
+        [&plateau[..], &["--timeline", "X", "--out", out]].concat(),
+        // --start: CEM only, known weights, not all 0, not an output, a spread in (0, 10].
+        vec![
+            "elashi",
+            "--method",
+            "pso",
+            "--start",
+            "published",
+            "--out",
+            out,
+        ],
+        vec!["elashi", "--start", "nope", "--out", out],
+        vec!["elashi", "--start", text(&missing), "--out", out],
+        vec!["elashi", "--start", text(&zeros), "--out", out],
+        vec!["elashi", "--start", out, "--out", out],
+        vec![
+            "elashi",
+            "--start",
+            "published",
+            "--start-spread",
+            "0",
+            "--out",
+            out,
+        ],
+        vec![
+            "elashi",
+            "--start",
+            "published",
+            "--start-spread",
+            "11",
+            "--out",
+            out,
+        ],
+        vec![
+            "elashi",
+            "--start",
+            "published",
+            "--start-spread",
+            "NaN",
+            "--out",
+            out,
+        ],
+        vec!["elashi", "--start-spread", "0.5", "--out", out],
         vec!["nope", "--out", out],
         vec!["elashi", "--searcher", "nope", "--out", out],
         vec!["elashi", "--method", "annealing", "--out", out],

@@ -23,7 +23,7 @@ pub enum WeightsChoice {
 impl WeightsChoice {
     /// Parses what follows `:` in a name: a value ending in `.json` or containing `/` is a
     /// weights file, anything else a preset name.
-    fn parse(value: &str) -> WeightsChoice {
+    pub fn parse(value: &str) -> WeightsChoice {
         if value.ends_with(".json") || value.contains('/') {
             WeightsChoice::File(value.to_string())
         } else {

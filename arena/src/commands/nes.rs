@@ -19,16 +19,16 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, InputModel, PLATEAU_STOP_LEVEL, Timeline};
+use tetris_core::{GameOverRule, PLATEAU_STOP_LEVEL};
 
-use crate::commands::options::Parallel;
+use crate::commands::options::{NesPlayerOptions, Parallel};
 use crate::error::ArenaError;
 use crate::output::write_output;
 use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::request::RunOptions;
 use crate::request::nes::{CheckedNes, NesRequest};
-use crate::request::values::{self, GameCount, ReactionFrames, StartLevel, TapRate};
+use crate::request::values::{self, GameCount};
 use crate::run::{Progress, interrupt};
 
 /// Options of `arena nes`.
@@ -47,11 +47,6 @@ pub struct Args {
     /// start state.
     #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
     pub seed: u64,
-    /// The level each game starts at, 0 to 29 (below --to-level), with the console's level
-    /// rules: from 18 the first level-up comes at 130 lines, from 19 at 140, from 29 at 200,
-    /// then one every 10 lines.
-    #[arg(long, value_name = "L", default_value_t = StartLevel::PLATEAU)]
-    pub start_level: StartLevel,
     /// A game stops when a line clear takes the level to K (the clear is scored); 29 is the
     /// transition to one frame per row, at 230 lines from level 19. At most 255, above
     /// --start-level.
@@ -62,23 +57,6 @@ pub struct Args {
     /// lines. At least 1, below the lines at which --to-level is reached.
     #[arg(long, value_name = "N")]
     pub max_lines: Option<u64>,
-    /// Frames from one press of a button to the next press of the same thumb (Left/Right
-    /// share one, A/B the other), for gravity-aware searchers: 2 = 30 presses per second (the
-    /// published bot), 3 = 20, 4 = 15, 5 = 12, 8 = 7.5. At least 2, since a button must be
-    /// released for a frame before it counts as pressed again; at most 8 (slower players use
-    /// the delayed auto shift, which the gamepad search does not model). Searchers that ignore
-    /// gravity ignore it.
-    #[arg(long, value_name = "T", default_value_t = TapRate::PUBLISHED)]
-    pub tap_rate: TapRate,
-    /// The player's input-frame timeline in StackRabbit's notation, in place of --tap-rate:
-    /// `X` for a frame on which an input may start, `.` for one without, repeating from each
-    /// piece's first input frame. `X.` is --tap-rate 2, `X...` 4; mixed ones such as
-    /// `X....X...X...` (3 inputs every 13 frames) are taken too (2 to 8 frames from each X to
-    /// the next, at most 32 frames). Under `two-thumb` each thumb's presses follow the
-    /// timeline's gaps from its first press; under `article` the press frames are its X
-    /// frames. Recorded in every result. Not with --tap-rate.
-    #[arg(long, value_name = "PATTERN", value_parser = values::timeline, conflicts_with = "tap_rate")]
-    pub timeline: Option<Timeline>,
     /// When a game is over: `console` (the NES console's, docs/spec/rules.md: two hidden rows above the
     /// field keep what locks there; a piece that spawns overlapping may still move out; the
     /// game ends when a piece locks overlapping a cell) or `simulation` (the NES AI
@@ -87,21 +65,9 @@ pub struct Args {
     /// one that ignores gravity (which cannot play the console rule). Recorded in the report.
     #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
     pub game_over: Option<GameOverRule>,
-    /// The input model of gravity-aware searchers: `two-thumb` (a shift and a rotation may
-    /// share a frame, each thumb pressing at most every T frames, with soft drop) or `article`
-    /// (the published bot's: one of Left, Right, A, B or nothing on every T-th frame from the
-    /// first, nothing between, no soft drop). Recorded in every result. Searchers that ignore
-    /// gravity ignore it.
-    #[arg(long, value_name = "MODEL", default_value = "two-thumb", value_parser = values::input_model)]
-    pub inputs: InputModel,
-    /// The player's reaction time, for gravity-aware searchers: the frames from a piece's
-    /// spawn before the player sees the preview piece, 0 (at once, the default) to 60 (one
-    /// second). For those frames it plays the path of a plan made without the preview (the
-    /// strategy given the current piece alone), then plans again with the preview from where
-    /// the piece and its thumbs are. BetaTetris's players take 18 frames (300 ms). Recorded
-    /// in every result.
-    #[arg(long, value_name = "R", default_value_t = ReactionFrames::NONE)]
-    pub reaction_frames: ReactionFrames,
+    /// The player: start level, input timeline, input model and reaction time.
+    #[command(flatten)]
+    pub player: NesPlayerOptions,
     /// Threads and shard.
     #[command(flatten)]
     pub parallel: Parallel,
@@ -127,13 +93,13 @@ impl Args {
             strategy: self.strategy.clone(),
             games: self.games,
             seed: self.seed,
-            start_level: self.start_level,
+            start_level: self.player.start_level,
             to_level: self.to_level,
             max_lines: self.max_lines,
-            timeline: self.timeline.unwrap_or(self.tap_rate.timeline()),
+            timeline: self.player.timeline(),
             game_over: self.game_over,
-            inputs: self.inputs,
-            reaction_frames: self.reaction_frames,
+            inputs: self.player.inputs,
+            reaction_frames: self.player.reaction_frames,
             run: RunOptions {
                 jobs: self.parallel.jobs,
                 shard: self.parallel.shard,

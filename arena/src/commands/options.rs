@@ -2,9 +2,11 @@
 //! commands' `Args` (`#[command(flatten)]`), parsed straight into the request layer's typed
 //! values ([`crate::request::values`]).
 
-use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_core::{GameOverRule, GeneratorKind, InputModel, Timeline};
 
-use crate::request::values::{self, BoardHeight, Jobs, MaxPieces};
+use crate::request::values::{
+    self, BoardHeight, Jobs, MaxPieces, ReactionFrames, StartLevel, TapRate,
+};
 use crate::run::shard::Shard;
 
 /// The rules of frame-less games: the pieces, the field and when a game is over (`play`,
@@ -49,4 +51,54 @@ pub struct Parallel {
     /// parts prints and writes exactly what the unsharded run would.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+}
+
+/// The NES player: the level its games start at, its input timeline and model, and its
+/// reaction time (`nes`, and `tune` with `--fitness plateau-score`).
+#[derive(Debug, clap::Args)]
+pub struct NesPlayerOptions {
+    /// The level each game starts at, 0 to 29, below the stop level (`nes --to-level`; 29 for
+    /// `tune`), with the console's level rules: from 18 the first level-up comes at 130
+    /// lines, from 19 at 140, from 29 at 200, then one every 10 lines.
+    #[arg(long, value_name = "L", default_value_t = StartLevel::PLATEAU)]
+    pub start_level: StartLevel,
+    /// Frames from one press of a button to the next press of the same thumb (Left/Right
+    /// share one, A/B the other), for gravity-aware searchers: 2 = 30 presses per second (the
+    /// published bot), 3 = 20, 4 = 15, 5 = 12, 8 = 7.5. At least 2, since a button must be
+    /// released for a frame before it counts as pressed again; at most 8 (slower players use
+    /// the delayed auto shift, which the gamepad search does not model). Searchers that ignore
+    /// gravity ignore it.
+    #[arg(long, value_name = "T", default_value_t = TapRate::PUBLISHED)]
+    pub tap_rate: TapRate,
+    /// The player's input-frame timeline in StackRabbit's notation, in place of --tap-rate:
+    /// `X` for a frame on which an input may start, `.` for one without, repeating from each
+    /// piece's first input frame. `X.` is --tap-rate 2, `X...` 4; mixed ones such as
+    /// `X....X...X...` (3 inputs every 13 frames) are taken too (2 to 8 frames from each X to
+    /// the next, at most 32 frames). Under `two-thumb` each thumb's presses follow the
+    /// timeline's gaps from its first press; under `article` the press frames are its X
+    /// frames. Recorded in every result. Not with --tap-rate.
+    #[arg(long, value_name = "PATTERN", value_parser = values::timeline, conflicts_with = "tap_rate")]
+    pub timeline: Option<Timeline>,
+    /// The input model of gravity-aware searchers: `two-thumb` (a shift and a rotation may
+    /// share a frame, each thumb pressing at most every T frames, with soft drop) or `article`
+    /// (the published bot's: one of Left, Right, A, B or nothing on every T-th frame from the
+    /// first, nothing between, no soft drop). Recorded in every result. Searchers that ignore
+    /// gravity ignore it.
+    #[arg(long, value_name = "MODEL", default_value = "two-thumb", value_parser = values::input_model)]
+    pub inputs: InputModel,
+    /// The player's reaction time, for gravity-aware searchers: the frames from a piece's
+    /// spawn before the player sees the preview piece, 0 (at once, the default) to 60 (one
+    /// second). For those frames it plays the first frames of the path whose re-plans are
+    /// best averaged over the 7 possible previews, then plans again with the preview from
+    /// where the piece and its thumbs are (docs/spec/search.md §3). BetaTetris's players take
+    /// 18 frames (300 ms). Recorded in every result.
+    #[arg(long, value_name = "R", default_value_t = ReactionFrames::NONE)]
+    pub reaction_frames: ReactionFrames,
+}
+
+impl NesPlayerOptions {
+    /// The player's timeline: `--timeline`, or `--tap-rate`'s (`X` and T − 1 dots).
+    pub fn timeline(&self) -> Timeline {
+        self.timeline.unwrap_or(self.tap_rate.timeline())
+    }
 }

@@ -11,11 +11,12 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tetris_core::{GameOverRule, GeneratorKind};
 
+use crate::commands::options::NesPlayerOptions;
 use crate::error::ArenaError;
 use crate::report::output::{
     MadeBy, announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
 };
-use crate::request::tune::{CheckedTune, TuneRequest};
+use crate::request::tune::{CheckedTune, StartWeights, TuneRequest};
 use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
 use crate::run::interrupt;
 use crate::tune::checkpoint::{
@@ -109,6 +110,24 @@ pub struct Args {
     /// that runs tasks (default: CHECKPOINT.tasks, else OUT.tasks, beside that file).
     #[arg(long, value_name = "DIR", requires = "runner")]
     pub work_dir: Option<PathBuf>,
+    /// With --fitness plateau-score: the NES player whose games score the candidates (by
+    /// default the benchmark's: level 19, 30 Hz, two thumbs, no reaction time). The games
+    /// always stop at the transition to level 29, so the fitness from 18 is the points before
+    /// level 29.
+    #[command(flatten)]
+    pub player: NesPlayerOptions,
+    /// Start CEM from these weights instead of from scratch (mean 0, std 1): a preset of
+    /// the evaluator or a weights file, as after `:` in a strategy name (e.g. `low-stack` or
+    /// `tuned.json`). CEM's mean starts at them (normalised) and each weight's deviation at
+    /// --start-spread times its size (the mean size for a weight of 0); the noise added after
+    /// each iteration is scaled to those deviations. Not with --resume (the checkpoint holds
+    /// the state).
+    #[arg(long, value_name = "WEIGHTS", conflicts_with = "resume")]
+    pub start: Option<String>,
+    /// With --start: each weight's starting deviation as a share of its size, above 0 and at
+    /// most 10.
+    #[arg(long, value_name = "F", default_value_t = 0.1, requires = "start")]
+    pub start_spread: f64,
 }
 
 impl Args {
@@ -137,6 +156,14 @@ impl Args {
                     self.checkpoint.as_deref().unwrap_or(&self.out),
                 )
             }),
+            start_level: self.player.start_level,
+            timeline: self.player.timeline(),
+            inputs: self.player.inputs,
+            reaction_frames: self.player.reaction_frames,
+            start: self.start.as_ref().map(|weights| StartWeights {
+                weights: weights.clone(),
+                spread: self.start_spread,
+            }),
         }
     }
 }
@@ -144,7 +171,11 @@ impl Args {
 /// Runs `arena tune`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let request = args.request();
-    let CheckedTune { settings, jobs } = request.check()?;
+    let CheckedTune {
+        settings,
+        jobs,
+        start,
+    } = request.check()?;
     let features: Vec<String> = feature_names(&settings.evaluator)?
         .iter()
         .map(|name| name.to_string())
@@ -157,6 +188,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                 settings.method,
                 features.len(),
                 settings.population,
+                start.as_ref(),
                 &mut rng_for(settings.seed, SEED_INITIAL, 0),
             ),
             settings: settings.clone(),

@@ -3,15 +3,23 @@
 
 use std::path::PathBuf;
 
-use tetris_core::{GameOverRule, GeneratorKind};
-use tetris_registry::{RegistryError, StrategySpec, evaluator_names, searcher_names};
+use std::path::Path;
+
+use tetris_core::{Evaluator, GameOverRule, GeneratorKind, InputModel, Searcher, Timeline};
+use tetris_registry::{
+    RegistryError, StrategySpec, WeightsChoice, evaluator_by_name, evaluator_names,
+    searcher_by_name, searcher_names,
+};
 
 use crate::error::ArenaError;
 use crate::report::output::check_output_file;
-use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
+use crate::request::nes::NesRequestError;
+use crate::request::values::{
+    self, BoardHeight, Depth, Jobs, MaxPieces, ReactionFrames, StartLevel,
+};
 use crate::request::{JobFiles, frameless_game_over_rule};
 use crate::tune::checkpoint::{FitnessKind, TuneSettings};
-use crate::tune::methods::MethodKind;
+use crate::tune::methods::{CemStart, MethodKind};
 
 /// A tuning run.
 #[derive(Clone, Debug)]
@@ -52,7 +60,29 @@ pub struct TuneRequest {
     /// removes its task files (the one given, or the default
     /// [`crate::tune::external::work_dir`] chose); `None` without a runner.
     pub work_dir: Option<PathBuf>,
+    /// `plateau-score`: the level the games start at (below 29, where they stop).
+    pub start_level: StartLevel,
+    /// `plateau-score`: the player's input-frame timeline.
+    pub timeline: Timeline,
+    /// `plateau-score`: the player's input model.
+    pub inputs: InputModel,
+    /// `plateau-score`: frames from a piece's spawn before the player sees the preview.
+    pub reaction_frames: ReactionFrames,
+    /// CEM's start (`--start`), `None`: from scratch.
+    pub start: Option<StartWeights>,
 }
+
+/// Weights CEM starts from (`--start`, `--start-spread`).
+#[derive(Clone, Debug)]
+pub struct StartWeights {
+    /// The evaluator's preset name or a weights file, as after `:` in a strategy name.
+    pub weights: String,
+    /// Each weight's starting deviation as a share of its size (see [`CemStart::new`]).
+    pub spread: f64,
+}
+
+/// The largest `--start-spread`: deviations of 10 times each weight are no longer a start.
+pub const MAX_START_SPREAD: f64 = 10.0;
 
 /// The largest population (`--population`). Each candidate's strategy is built and kept for
 /// the iteration: about 27.5 KiB per candidate measured (`--population 10000` peaks at
@@ -93,6 +123,26 @@ pub enum TuneRequestError {
         /// Games per candidate.
         games: u64,
     },
+    /// A player setting for games without a player.
+    #[error(
+        "--start-level, --tap-rate, --timeline, --inputs and --reaction-frames set the NES \
+         games of --fitness plateau-score"
+    )]
+    PlayerWithoutPlateau,
+    /// A start level the plateau games cannot start at.
+    #[error(
+        "--start-level must be below 29 for --fitness plateau-score (its games stop at the transition to 29)"
+    )]
+    PlateauStart,
+    /// A start for a method without a mean.
+    #[error("--start sets the starting mean of CEM: use --method cem")]
+    StartMethod,
+    /// Start weights that are all 0.
+    #[error("--start: every weight is 0, which gives CEM no direction to start from")]
+    StartZero,
+    /// A spread outside (0, [`MAX_START_SPREAD`]].
+    #[error("--start-spread must be above 0 and at most {MAX_START_SPREAD}")]
+    StartSpread,
 }
 
 /// A tuning request, checked.
@@ -101,6 +151,8 @@ pub struct CheckedTune {
     pub settings: TuneSettings,
     /// Worker threads.
     pub jobs: usize,
+    /// CEM's start from given weights (`None`: from scratch).
+    pub start: Option<CemStart>,
 }
 
 impl TuneRequest {
@@ -132,6 +184,13 @@ impl TuneRequest {
             out,
             checkpoint: Some(checkpoint),
             work_dir: None,
+            start_level: StartLevel::try_from(u64::from(settings.start_level))?,
+            timeline: settings.timeline,
+            inputs: settings.inputs,
+            reaction_frames: ReactionFrames::try_from(u64::from(settings.reaction_frames))?,
+            // The start decided the first iteration only: a resumed run continues from its
+            // checkpoint's state.
+            start: None,
         })
     }
 
@@ -148,16 +207,44 @@ impl TuneRequest {
         // The checkpoint is read by --resume and rewritten: it is an output, never the
         // weights. The work folder is an output too: the tuner writes its task files there
         // and removes them, so no other file of the run may be it or lie in it.
-        JobFiles::default()
+        let mut files = JobFiles::default()
             .output("--checkpoint", self.checkpoint.as_deref())
             .output("--out", Some(&self.out))
             .output("--work-dir", self.work_dir.as_deref())
-            .generator(&self.generator)
-            .check()?;
+            .generator(&self.generator);
+        if let Some(start) = &self.start
+            && let WeightsChoice::File(path) = WeightsChoice::parse(&start.weights)
+        {
+            files = files.input("--start", Path::new(&path));
+        }
+        files.check()?;
         Ok(CheckedTune {
+            start: self.cem_start()?,
             settings,
             jobs: Jobs::count_or_cores(self.jobs),
         })
+    }
+
+    /// CEM's start from `--start`: the evaluator's weights (a preset or a weights file, read
+    /// and checked as a strategy's are), which must not all be 0, with `--start-spread`.
+    fn cem_start(&self) -> Result<Option<CemStart>, ArenaError> {
+        let Some(start) = &self.start else {
+            return Ok(None);
+        };
+        if self.method != MethodKind::Cem {
+            return Err(TuneRequestError::StartMethod.into());
+        }
+        if !(start.spread > 0.0 && start.spread <= MAX_START_SPREAD) {
+            return Err(TuneRequestError::StartSpread.into());
+        }
+        let choice = WeightsChoice::parse(&start.weights);
+        let evaluator = evaluator_by_name(&self.evaluator, &choice)
+            .ok_or_else(|| RegistryError::unknown_evaluator(&self.evaluator))??;
+        let weights = evaluator.weights().values();
+        if weights.iter().all(|&weight| weight == 0.0) {
+            return Err(TuneRequestError::StartZero.into());
+        }
+        Ok(Some(CemStart::new(weights, start.spread)))
     }
 
     /// The rules of the run's values, before any game: the engines, depth, counts and
@@ -196,6 +283,22 @@ impl TuneRequest {
         }
         let searched: StrategySpec = format!("{}+{}", self.searcher, self.evaluator).parse()?;
         let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
+        let benchmark_player = self.start_level == StartLevel::PLATEAU
+            && self.timeline == Timeline::THIRTY_HZ
+            && self.inputs == InputModel::default()
+            && self.reaction_frames == ReactionFrames::NONE;
+        if self.fitness == FitnessKind::PlateauScore {
+            if u32::from(self.start_level.get()) >= u32::from(tetris_core::PLATEAU_STOP_LEVEL) {
+                return Err(TuneRequestError::PlateauStart.into());
+            }
+            let ignores_gravity = searcher_by_name(&self.searcher)
+                .is_some_and(|searcher| searcher.frame_timing().is_none());
+            if ignores_gravity && self.reaction_frames != ReactionFrames::NONE {
+                return Err(NesRequestError::ReactionNeedsFrames(self.searcher.clone()).into());
+            }
+        } else if !benchmark_player {
+            return Err(TuneRequestError::PlayerWithoutPlateau.into());
+        }
         let settings = TuneSettings {
             evaluator: self.evaluator.clone(),
             method: self.method,
@@ -209,6 +312,10 @@ impl TuneRequest {
             fitness: self.fitness,
             max_pieces: self.max_pieces.get(),
             game_over_rule,
+            start_level: self.start_level.get(),
+            timeline: self.timeline,
+            inputs: self.inputs,
+            reaction_frames: self.reaction_frames.get(),
         };
         Ok(settings)
     }

@@ -31,7 +31,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tetris_core::{
-    Evaluator, GameOverRule, GeneratorKind, NesGameSettings, Searcher as _, Weights,
+    Evaluator, GameOverRule, GeneratorKind, InputModel, NesGameSettings, PLATEAU_START_LEVEL,
+    Searcher as _, Timeline, Weights,
 };
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
 
@@ -139,6 +140,70 @@ pub struct TuneSettings {
     /// under the simulation rule).
     #[serde(default)]
     pub game_over_rule: GameOverRule,
+    /// `plateau-score`: the level the games start at. The four player settings are written
+    /// only when they differ from the benchmark's (level 19, `X.`, two thumbs, no reaction
+    /// time), which is what checkpoints written before they existed played.
+    #[serde(
+        default = "plateau_start_level",
+        skip_serializing_if = "is_plateau_start_level"
+    )]
+    pub start_level: u8,
+    /// `plateau-score`: the player's input-frame timeline.
+    #[serde(
+        default = "plateau_timeline",
+        skip_serializing_if = "is_plateau_timeline"
+    )]
+    pub timeline: Timeline,
+    /// `plateau-score`: the player's input model.
+    #[serde(default, skip_serializing_if = "is_default_inputs")]
+    pub inputs: InputModel,
+    /// `plateau-score`: frames from a piece's spawn before the player sees the preview piece.
+    #[serde(default, skip_serializing_if = "is_no_reaction")]
+    pub reaction_frames: u8,
+}
+
+impl TuneSettings {
+    /// The NES player of a `plateau-score` candidate.
+    pub fn nes_player(&self) -> NesPlayer {
+        NesPlayer {
+            timeline: self.timeline,
+            inputs: self.inputs,
+            reaction_frames: self.reaction_frames,
+        }
+    }
+
+    /// Whether the player settings are the benchmark's (level 19, `X.`, two thumbs, no
+    /// reaction time): what every run that is not `plateau-score` has.
+    pub fn has_plateau_player(&self) -> bool {
+        is_plateau_start_level(&self.start_level)
+            && is_plateau_timeline(&self.timeline)
+            && is_default_inputs(&self.inputs)
+            && is_no_reaction(&self.reaction_frames)
+    }
+}
+
+fn plateau_start_level() -> u8 {
+    PLATEAU_START_LEVEL
+}
+
+fn is_plateau_start_level(level: &u8) -> bool {
+    *level == PLATEAU_START_LEVEL
+}
+
+fn plateau_timeline() -> Timeline {
+    Timeline::THIRTY_HZ
+}
+
+fn is_plateau_timeline(timeline: &Timeline) -> bool {
+    *timeline == Timeline::THIRTY_HZ
+}
+
+fn is_default_inputs(inputs: &InputModel) -> bool {
+    *inputs == InputModel::default()
+}
+
+fn is_no_reaction(frames: &u8) -> bool {
+    *frames == 0
 }
 
 /// The best candidate so far.
@@ -414,6 +479,7 @@ impl Checkpoint {
                 settings.method,
                 features.len(),
                 settings.population,
+                None,
                 &mut rng_for(settings.seed, SEED_INITIAL, 0),
             );
             if self.state != start {
@@ -501,12 +567,21 @@ pub fn settings_difference(saved: &TuneSettings, now: &TuneSettings) -> Option<S
     let (Value::Object(saved), Value::Object(now)) = (saved, now) else {
         unreachable!("settings serialize as an object")
     };
-    saved.iter().find_map(|(name, value)| {
-        let current = &now[name];
-        (value != current).then(|| {
+    // A setting left at its default is not written (the NES player's), so a name may be in
+    // one of the two only: the saved ones first, then those only given now.
+    let names = saved
+        .keys()
+        .chain(now.keys().filter(|name| !saved.contains_key(*name)));
+    names.into_iter().find_map(|name| {
+        let shown =
+            |value: Option<&Value>| value.map_or("the default".to_string(), Value::to_string);
+        let (before, current) = (saved.get(name), now.get(name));
+        (before != current).then(|| {
             format!(
-                "--{} is {value} in the checkpoint but {current} now",
-                name.replace('_', "-")
+                "--{} is {} in the checkpoint but {} now",
+                name.replace('_', "-"),
+                shown(before),
+                shown(current)
             )
         })
     })
@@ -673,15 +748,16 @@ fn play_candidate(
 ) -> Result<Option<u64>, ArenaError> {
     if settings.fitness == FitnessKind::PlateauScore {
         let rule = default_nes_game_over_rule(strategy.frame_timing().is_some());
-        let plateau = NesGameSettings::plateau(game.seed).with_game_over_rule(rule);
+        let plateau = NesGameSettings {
+            start_level: settings.start_level,
+            ..NesGameSettings::plateau(game.seed)
+        }
+        .with_game_over_rule(rule);
         let result = play_nes_game(
             &mut strategy,
             plateau,
             None,
-            NesPlayer::without_reaction(
-                tetris_core::Timeline::THIRTY_HZ,
-                tetris_core::InputModel::TwoThumb,
-            ),
+            settings.nes_player(),
             &interrupt::interrupted,
         )?;
         return Ok(result.map(|result| result.line_clear_points));
@@ -710,8 +786,18 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
     let games = if settings.fitness == FitnessKind::PlateauScore {
         let gravity_aware = tetris_registry::searcher_by_name(&settings.searcher)
             .is_some_and(|searcher| searcher.frame_timing().is_some());
+        // The player is named when it is not the benchmark's.
+        let player = if settings.has_plateau_player() {
+            String::new()
+        } else {
+            format!(
+                "; player: timeline {}, {} inputs, {} reaction frames",
+                settings.timeline, settings.inputs, settings.reaction_frames
+            )
+        };
         format!(
-            "NES plateau games (level 19 to 29, 10 x 20, {} game-over rule)",
+            "NES plateau games (level {} to 29, 10 x 20, {} game-over rule{player})",
+            settings.start_level,
             default_nes_game_over_rule(gravity_aware)
         )
     } else {
@@ -838,6 +924,10 @@ mod tests {
             fitness: FitnessKind::MeanLines,
             max_pieces: 100,
             game_over_rule: GameOverRule::Simulation,
+            start_level: PLATEAU_START_LEVEL,
+            timeline: Timeline::THIRTY_HZ,
+            inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
         }
     }
 
@@ -864,6 +954,48 @@ mod tests {
             weights_table(&features, &[-0.5, 0.123_456_789, -1e-9]),
             "  holes            =  -0.500000\n  row_transitions  =   0.123457\n  wells            \
              =   0.000000\n"
+        );
+    }
+
+    #[test]
+    fn the_benchmark_player_is_not_written_and_is_what_older_settings_read_as() {
+        // A run that is not plateau-score, or plays the benchmark's player, writes the
+        // settings it wrote before the player existed; those read back as that player.
+        let text = serde_json::to_string(&settings()).unwrap();
+        for key in ["start_level", "timeline", "inputs", "reaction_frames"] {
+            assert!(!text.contains(key), "{text}");
+        }
+        assert_eq!(
+            serde_json::from_str::<TuneSettings>(&text).unwrap(),
+            settings()
+        );
+        let player = TuneSettings {
+            start_level: 18,
+            timeline: "X...".parse().unwrap(),
+            inputs: InputModel::Article,
+            reaction_frames: 18,
+            ..settings()
+        };
+        let text = serde_json::to_string(&player).unwrap();
+        assert!(
+            text.ends_with(
+                r#""start_level":18,"timeline":"X...","inputs":"article","reaction_frames":18}"#
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<TuneSettings>(&text).unwrap(), player);
+        // A setting given on one side only is named with its default on the other.
+        let from_18 = TuneSettings {
+            start_level: 18,
+            ..settings()
+        };
+        assert_eq!(
+            settings_difference(&settings(), &from_18).unwrap(),
+            "--start-level is the default in the checkpoint but 18 now"
+        );
+        assert_eq!(
+            settings_difference(&from_18, &settings()).unwrap(),
+            "--start-level is 18 in the checkpoint but the default now"
         );
     }
 

@@ -249,6 +249,37 @@ pub struct CrossEntropy {
     pub std: Vec<f64>,
     /// The population to evaluate next (normalised samples).
     pub population: Vec<Vec<f64>>,
+    /// Every weight's starting deviation when the run started from given weights
+    /// ([`CemStart`]); empty for a run from scratch, whose deviations all start at
+    /// [`CEM_INITIAL_STD`]. The noise added after each iteration is scaled to it (see
+    /// [`CEM_NOISE_START`]): weight i gets `noise × (start_std[i] / CEM_INITIAL_STD)²`, so a
+    /// start keeps the schedule's proportions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_std: Vec<f64>,
+}
+
+/// Where CEM starts when given weights (`arena tune --start`): its mean and deviations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CemStart {
+    /// The starting mean: the given weights, normalised.
+    pub mean: Vec<f64>,
+    /// The starting deviations: `spread × |mean[i]|`, or `spread ×` the mean of `|mean|` for
+    /// a weight of 0, so that every weight can move.
+    pub std: Vec<f64>,
+}
+
+impl CemStart {
+    /// The start at `weights` (not all 0) with deviations `spread` times each weight's size.
+    pub fn new(weights: &[f64], spread: f64) -> CemStart {
+        let mut mean = weights.to_vec();
+        normalise(&mut mean);
+        let typical = mean.iter().map(|value| value.abs()).sum::<f64>() / mean.len() as f64;
+        let std = mean
+            .iter()
+            .map(|&value| spread * if value == 0.0 { typical } else { value.abs() })
+            .collect();
+        CemStart { mean, std }
+    }
 }
 
 impl CrossEntropy {
@@ -277,6 +308,10 @@ impl CrossEntropy {
             .collect();
         let noise = (CEM_NOISE_START - iteration as f64 / CEM_NOISE_DECAY).max(0.0);
         for weight in 0..self.mean.len() {
+            let noise = match self.start_std.get(weight) {
+                Some(start) => noise * (start / CEM_INITIAL_STD).powi(2),
+                None => noise,
+            };
             let mean = chosen.iter().map(|values| values[weight]).sum::<f64>() / elites as f64;
             let variance = chosen
                 .iter()
@@ -520,18 +555,30 @@ impl Method {
     /// from `rng`: CEM with mean 0 and standard deviation [`CEM_INITIAL_STD`], PSO particles
     /// uniform in [−1, 1] (normalised) with velocities uniform in ±[`PSO_MAX_VELOCITY`], GA
     /// candidates in uniformly random directions.
+    ///
+    /// `start` (CEM only, `dimension` weights) replaces CEM's mean and deviations.
     pub fn start(
         kind: MethodKind,
         dimension: usize,
         population: usize,
+        start: Option<&CemStart>,
         rng: &mut Pcg64Mcg,
     ) -> Method {
         match kind {
             MethodKind::Cem => {
-                let mut state = CrossEntropy {
-                    mean: vec![0.0; dimension],
-                    std: vec![CEM_INITIAL_STD; dimension],
-                    population: Vec::new(),
+                let mut state = match start {
+                    None => CrossEntropy {
+                        mean: vec![0.0; dimension],
+                        std: vec![CEM_INITIAL_STD; dimension],
+                        population: Vec::new(),
+                        start_std: Vec::new(),
+                    },
+                    Some(start) => CrossEntropy {
+                        mean: start.mean.clone(),
+                        std: start.std.clone(),
+                        population: Vec::new(),
+                        start_std: start.std.clone(),
+                    },
                 };
                 state.sample(rng, population);
                 Method::Cem(state)
@@ -586,6 +633,9 @@ impl Method {
             Method::Cem(state) => {
                 vectors.push(("the mean".into(), &state.mean, false));
                 vectors.push(("the std".into(), &state.std, false));
+                if !state.start_std.is_empty() {
+                    vectors.push(("the start std".into(), &state.start_std, false));
+                }
                 for (index, candidate) in state.population.iter().enumerate() {
                     vectors.push((format!("candidate {index}"), candidate, true));
                 }
@@ -632,11 +682,13 @@ impl Method {
         }
         match self {
             Method::Cem(state) => {
-                if let Some(index) = state.std.iter().position(|&std| std < 0.0) {
-                    return Err(StateError::NegativeStd {
-                        index,
-                        value: state.std[index],
-                    });
+                for std in [&state.std, &state.start_std] {
+                    if let Some(index) = std.iter().position(|&std| std < 0.0) {
+                        return Err(StateError::NegativeStd {
+                            index,
+                            value: std[index],
+                        });
+                    }
                 }
             }
             Method::Pso(state) => state.check()?,
@@ -684,7 +736,7 @@ mod tests {
 
     #[test]
     fn a_state_with_a_vector_of_the_wrong_length_is_named() {
-        let start = |kind| Method::start(kind, 6, 5, &mut rng_for(7, SEED_INITIAL, 0));
+        let start = |kind| Method::start(kind, 6, 5, None, &mut rng_for(7, SEED_INITIAL, 0));
         for kind in [MethodKind::Cem, MethodKind::Pso, MethodKind::Ga] {
             assert_eq!(start(kind).check(kind, 6, 5), Ok(()));
             assert!(start(kind).check(kind, 6, 4).is_err());
@@ -734,7 +786,7 @@ mod tests {
         // A state after three updates is consistent; each edit below breaks one rule that
         // every update keeps.
         let advanced = |kind| {
-            let mut method = Method::start(kind, 4, 6, &mut rng_for(3, SEED_INITIAL, 0));
+            let mut method = Method::start(kind, 4, 6, None, &mut rng_for(3, SEED_INITIAL, 0));
             for iteration in 0..3 {
                 let fitness: Vec<f64> = (0..6).map(|i| f64::from(i % 4)).collect();
                 method.advance(&fitness, iteration, &mut rng_for(3, SEED_UPDATE, iteration));
@@ -825,7 +877,7 @@ mod tests {
     fn optimise(kind: MethodKind, iterations: u64) -> (Vec<f64>, Vec<f64>) {
         let mut target = vec![0.5, -0.3, 0.8, 0.1];
         normalise(&mut target);
-        let mut method = Method::start(kind, 4, 20, &mut rng_for(7, SEED_INITIAL, 0));
+        let mut method = Method::start(kind, 4, 20, None, &mut rng_for(7, SEED_INITIAL, 0));
         let mut best = (f64::NEG_INFINITY, Vec::new());
         for iteration in 0..iterations {
             let candidates = method.candidates();
@@ -875,7 +927,13 @@ mod tests {
     fn cem_mean_moves_to_the_target() {
         let mut target = vec![1.0, 2.0, -2.0];
         normalise(&mut target);
-        let mut method = Method::start(MethodKind::Cem, 3, 30, &mut rng_for(1, SEED_INITIAL, 0));
+        let mut method = Method::start(
+            MethodKind::Cem,
+            3,
+            30,
+            None,
+            &mut rng_for(1, SEED_INITIAL, 0),
+        );
         for iteration in 0..40 {
             let fitness: Vec<f64> = method
                 .candidates()
@@ -888,6 +946,45 @@ mod tests {
             unreachable!()
         };
         assert!(distance(&state.mean, &target) < 0.05, "{:?}", state.mean);
+    }
+
+    #[test]
+    fn a_cem_start_is_the_normalised_weights_with_deviations_in_proportion() {
+        // (3, 4, 0) normalises to (0.6, 0.8, 0); the mean size is 1.4 / 3, which the weight
+        // of 0 gets.
+        let start = CemStart::new(&[3.0, 4.0, 0.0], 0.5);
+        assert_eq!(start.mean, vec![0.6, 0.8, 0.0]);
+        assert_eq!(start.std, vec![0.3, 0.4, 0.5 * (1.4 / 3.0)]);
+        let method = Method::start(
+            MethodKind::Cem,
+            3,
+            4,
+            Some(&start),
+            &mut rng_for(2, SEED_INITIAL, 0),
+        );
+        assert_eq!(method.check(MethodKind::Cem, 3, 4), Ok(()));
+        let Method::Cem(mut state) = method else {
+            unreachable!()
+        };
+        assert_eq!(
+            (&state.mean, &state.std, &state.start_std),
+            (&start.mean, &start.std, &start.std)
+        );
+        // Identical elites leave no variance: each new deviation is the noise alone, after
+        // iteration 0 √(0.04 × start_std²) = 0.2 × start_std (from scratch it is 0.2).
+        state.population = vec![vec![0.6, 0.8, 0.0]; 4];
+        state.advance(&[1.0; 4], 0, &mut rng_for(2, SEED_UPDATE, 0));
+        for (std, start) in state.std.iter().zip(&start.std) {
+            assert!((std - 0.2 * start).abs() < 1e-15, "{std} against {start}");
+        }
+        let mut scratch = CrossEntropy {
+            mean: vec![0.0; 3],
+            std: vec![1.0; 3],
+            population: vec![vec![0.6, 0.8, 0.0]; 4],
+            start_std: Vec::new(),
+        };
+        scratch.advance(&[1.0; 4], 0, &mut rng_for(2, SEED_UPDATE, 0));
+        assert_eq!(scratch.std, vec![0.2; 3]);
     }
 
     #[test]
@@ -920,7 +1017,7 @@ mod tests {
     #[test]
     fn the_state_round_trips_through_json_exactly() {
         for kind in [MethodKind::Cem, MethodKind::Pso, MethodKind::Ga] {
-            let mut method = Method::start(kind, 5, 6, &mut rng_for(9, SEED_INITIAL, 0));
+            let mut method = Method::start(kind, 5, 6, None, &mut rng_for(9, SEED_INITIAL, 0));
             let fitness: Vec<f64> = (0..6).map(|i| f64::from(i) / 3.0).collect();
             method.advance(&fitness, 0, &mut rng_for(9, SEED_UPDATE, 0));
             let text = serde_json::to_string(&method).unwrap();
