@@ -44,6 +44,15 @@
 //!   Losing a piece ranks below any cost, so an unknown piece that cannot spawn is never
 //!   averaged away. With no piece lost and no rule, this is exactly "the average of the 7 best
 //!   costs".
+//! - `prefer_bonus` (B, default 0): in that average, a surviving piece whose best chain is
+//!   `Prefer`red counts its cost minus B. Why: the rule `Prefer` outranks every cost inside
+//!   one piece's chains, but the average only stays `Prefer` when EVERY piece's best chain is,
+//!   so a chain after which one kind of piece (say the I, into a ready well) could make a
+//!   preferred chain averages that piece's cost like any other. When the evaluator's cost
+//!   dislikes what the preferred chain does (the NES-plateau cost rewards a full board, and a
+//!   Tetris empties four rows of it), being ready for it is penalised; B states what the
+//!   chance is worth. With B = 0 this is the plain average above. The reaction plan's average
+//!   over the 7 previews uses the same bonus.
 //! - `no_suicide`: skip every placement that ends the game under the decision's
 //!   [`GameOverRule`]. Under the simulation rule that is a placement after which the next
 //!   piece cannot spawn: the next known piece of the chain, or, after the LAST known piece,
@@ -160,6 +169,10 @@ pub struct ChainOptions {
     pub no_suicide: bool,
     /// A filter asked about every placement at every depth.
     pub filter: Option<Arc<dyn PlacementFilter + Send + Sync>>,
+    /// In the average over the unknown pieces, what a piece whose best chain is preferred
+    /// takes off its cost (see `prefer_bonus` in the module documentation); 0 for the plain
+    /// average.
+    pub prefer_bonus: f64,
 }
 
 impl ChainOptions {
@@ -181,6 +194,7 @@ impl Default for ChainOptions {
             expectimax_finalists: None,
             no_suicide: false,
             filter: None,
+            prefer_bonus: 0.0,
         }
     }
 }
@@ -193,6 +207,7 @@ impl fmt::Debug for ChainOptions {
             .field("expectimax_finalists", &self.expectimax_finalists)
             .field("no_suicide", &self.no_suicide)
             .field("filter", &self.filter.as_ref().map(|_| "…"))
+            .field("prefer_bonus", &self.prefer_bonus)
             .finish()
     }
 }
@@ -265,12 +280,14 @@ fn rule_rank(rule: ChainRule) -> u8 {
 }
 
 /// The value of a chain followed by a piece that may be any of the 7, from each piece's best
-/// chain: expectimax's average (the module documentation, `expectimax`). Pieces with no
-/// chain are lost; the others' costs are summed in the order they are added and divided by
-/// their count; the rule is `Reject` when some survivor's is, `Prefer` when every survivor's
-/// is (and one survives), else `Neutral`.
+/// chain: expectimax's average (the module documentation, `expectimax` and `prefer_bonus`).
+/// Pieces with no chain are lost; the others' costs (a preferred chain's minus the prefer
+/// bonus) are summed in the order they are added and divided by their count; the rule is
+/// `Reject` when some survivor's is, `Prefer` when every survivor's is (and one survives),
+/// else `Neutral`.
 #[derive(Clone, Copy, Debug)]
 pub struct MeanOverPieces {
+    prefer_bonus: f64,
     lost: u8,
     survivors: u32,
     cost_sum: f64,
@@ -285,10 +302,17 @@ impl Default for MeanOverPieces {
 }
 
 impl MeanOverPieces {
-    /// No piece added yet.
+    /// No piece added yet; no prefer bonus.
     #[inline]
     pub fn new() -> MeanOverPieces {
+        MeanOverPieces::with_prefer_bonus(0.0)
+    }
+
+    /// No piece added yet; a preferred chain's cost counts minus `prefer_bonus`.
+    #[inline]
+    pub fn with_prefer_bonus(prefer_bonus: f64) -> MeanOverPieces {
         MeanOverPieces {
+            prefer_bonus,
             lost: 0,
             survivors: 0,
             cost_sum: 0.0,
@@ -303,9 +327,14 @@ impl MeanOverPieces {
         match best {
             None => self.lost += 1,
             Some(best) => {
+                let preferred = best.rule == ChainRule::Prefer;
                 self.survivors += 1;
-                self.cost_sum += best.cost;
-                self.all_preferred &= best.rule == ChainRule::Prefer;
+                self.cost_sum += if preferred {
+                    best.cost - self.prefer_bonus
+                } else {
+                    best.cost
+                };
+                self.all_preferred &= preferred;
                 self.any_rejected |= best.rule == ChainRule::Reject;
             }
         }
@@ -1040,7 +1069,7 @@ where
 
     /// The expectimax value of the known chain in `records`, whose final board is `board`.
     fn unknown_level(&mut self, here: &mut Placements, board: &Board) -> ChainValue {
-        let mut mean = MeanOverPieces::new();
+        let mut mean = MeanOverPieces::with_prefer_bonus(self.options.prefer_bonus);
         for piece in Piece::ALL {
             // Only the best value of each unknown piece counts: any order will do.
             self.searcher
@@ -1476,6 +1505,61 @@ mod tests {
         assert!(choice.is_preferred());
         // T flat (2 rows) and the best of each unknown piece lying beside it: pile 2.
         assert_eq!(choice.cost(), 2.0);
+    }
+
+    #[test]
+    fn the_prefer_bonus_comes_off_each_preferred_piece_in_the_average() {
+        // Preferred 5 and neutral 3 with a bonus of 10: (5 - 10 + 3) / 2 = -1, and not every
+        // survivor is preferred, so the average is neutral; a lost piece changes no cost.
+        let mut mean = MeanOverPieces::with_prefer_bonus(10.0);
+        mean.add(Some(value(2, 0, ChainRule::Prefer, 5.0)));
+        mean.add(None);
+        mean.add(Some(value(2, 0, ChainRule::Neutral, 3.0)));
+        assert_eq!(mean.value(2), value(2, 1, ChainRule::Neutral, -1.0));
+        // Without the bonus: (5 + 3) / 2.
+        let mut plain = MeanOverPieces::new();
+        plain.add(Some(value(2, 0, ChainRule::Prefer, 5.0)));
+        plain.add(Some(value(2, 0, ChainRule::Neutral, 3.0)));
+        assert_eq!(plain.value(2), value(2, 0, ChainRule::Neutral, 4.0));
+        // The preferred piece keeps its bonus beside a rejected one: (5 - 10 + 3) / 2, rejected.
+        let mut rejected = MeanOverPieces::with_prefer_bonus(10.0);
+        rejected.add(Some(value(2, 0, ChainRule::Prefer, 5.0)));
+        rejected.add(Some(value(2, 0, ChainRule::Reject, 3.0)));
+        assert_eq!(rejected.value(2), value(2, 0, ChainRule::Reject, -1.0));
+    }
+
+    #[test]
+    fn expectimax_takes_the_prefer_bonus_off_the_unknown_pieces_preferred_chains() {
+        // An O on the empty board, then each of the 7 pieces, every one best lying flat beside
+        // the O (pile 2, as above). Every chain whose last piece is an I is preferred: of the 7
+        // unknown pieces only the I's best chain is, so with a bonus of 14 the average is
+        // (2 - 14 + 6 x 2) / 7 = 0, and it stays neutral.
+        fn last_is_i(chain: Chain<'_>) -> ChainRule {
+            match chain.last().map(|record| record.placement.piece) {
+                Some(Piece::I) => ChainRule::Prefer,
+                _ => ChainRule::Neutral,
+            }
+        }
+        for (bonus, cost) in [(0.0, 2.0), (14.0, 0.0)] {
+            let mut chain = LookaheadChain::new(ChainOptions {
+                expectimax: true,
+                prefer_bonus: bonus,
+                ..ChainOptions::default()
+            });
+            let choice = chain
+                .best(
+                    &mut DropFromAbove,
+                    &PileHeight::new(last_is_i),
+                    &Board::standard(),
+                    &[Piece::O],
+                )
+                .unwrap();
+            assert_eq!(
+                choice.value,
+                value(1, 0, ChainRule::Neutral, cost),
+                "bonus {bonus}"
+            );
+        }
     }
 
     #[test]

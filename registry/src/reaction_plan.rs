@@ -176,7 +176,7 @@ impl ReactionPlanner {
     /// preview the best chain through one of them (lost when none has `full_length`
     /// placements), `None` when no chain starts with any of them.
     fn value_left_open(&self, full_length: usize) -> Option<ChainValue> {
-        let mut mean = MeanOverPieces::new();
+        let mut mean = MeanOverPieces::with_prefer_bonus(self.chain.options().prefer_bonus);
         let mut any = false;
         for slot in 0..Piece::ALL.len() {
             let mut best: Option<ChainValue> = None;

@@ -16,6 +16,7 @@
 //! | `no-suicide` | never play a placement that ends the game under the game's rule while another exists |
 //! | `expectimax` | after the known pieces, average over the 7 possible unknown pieces |
 //! | `expectimax=K` | the same for the K first placements (1..=255) whose chains are best without it (the "finalists"), the others dropped |
+//! | `prefer-bonus=B` | with `expectimax`: in the average, an unknown piece whose best chain the evaluator prefers counts its cost minus B (1..=10000) |
 //! | `well` or `well=C` | keep column C (0..9; `well` = 9) open: a placement may put cells there only in rows it completes |
 //! | `pattern=FILE` | only placements whose cells all lie on `#` cells of a board file (text form) of the game's height |
 //!
@@ -95,6 +96,10 @@ impl fmt::Display for EvaluatorSpec {
 /// The deepest lookahead the arena accepts (each level multiplies the work by ~30).
 pub const MAX_DEPTH: usize = 4;
 
+/// The largest `prefer-bonus=B`: far above any cost difference the evaluators give, so the
+/// bonus then decides alone.
+pub const MAX_PREFER_BONUS: u16 = 10_000;
+
 /// The lookahead chain's options a strategy name can carry (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StrategyOptions {
@@ -105,6 +110,10 @@ pub struct StrategyOptions {
     /// `expectimax=K`: average only for the K first placements best without it (with
     /// `expectimax` set; `None`: for all).
     pub expectimax_finalists: Option<u8>,
+    /// `prefer-bonus=B`: with `expectimax`, what an unknown piece whose best chain is
+    /// preferred takes off its cost in the average (`tetris_core::ChainOptions::prefer_bonus`);
+    /// `None`: 0. A whole number, so that names compare and print exactly.
+    pub prefer_bonus: Option<u16>,
     /// `well=C`: the column kept open (0..9).
     pub well_column: Option<u8>,
     /// `pattern=FILE`: the board file whose occupied cells every placement must lie on.
@@ -112,7 +121,7 @@ pub struct StrategyOptions {
 }
 
 /// Every option a strategy name accepts, as `arena list` and `--help` show them.
-pub const STRATEGY_OPTIONS: [(&str, &str); 5] = [
+pub const STRATEGY_OPTIONS: [(&str, &str); 6] = [
     (
         "no-suicide",
         "never play a placement that ends the game (under the game's rule) while another exists",
@@ -124,6 +133,11 @@ pub const STRATEGY_OPTIONS: [(&str, &str); 5] = [
     (
         "expectimax=K",
         "the same, for only the K first placements (1..=255) whose chains are best without it",
+    ),
+    (
+        "prefer-bonus=B",
+        "with expectimax: an unknown piece whose best chain the evaluator prefers (a Tetris, for \
+         nes-plateau) counts its cost minus B (1..=10000) in the average",
     ),
     (
         "well=C",
@@ -169,6 +183,21 @@ impl StrategyOptions {
                     self.expectimax_finalists = Some(finalists);
                 }
             }
+            "prefer-bonus" => {
+                let bonus = value
+                    .and_then(|value| value.parse::<u16>().ok())
+                    .filter(|bonus| (1..=MAX_PREFER_BONUS).contains(bonus))
+                    .ok_or_else(|| {
+                        format!(
+                            "prefer-bonus {:?} is not a whole number from 1 to \
+                             {MAX_PREFER_BONUS}: prefer-bonus=B",
+                            value.unwrap_or_default()
+                        )
+                    })?;
+                if self.prefer_bonus.replace(bonus).is_some() {
+                    return Err(repeated());
+                }
+            }
             "well" => {
                 let column = match value {
                     None => BOARD_WIDTH as u8 - 1,
@@ -195,8 +224,8 @@ impl StrategyOptions {
             "" => return Err("an empty option (two commas, or a comma at the end)".into()),
             _ => {
                 return Err(format!(
-                    "unknown option {name:?} (valid: no-suicide expectimax expectimax=K well=C \
-                     pattern=FILE)"
+                    "unknown option {name:?} (valid: no-suicide expectimax expectimax=K \
+                     prefer-bonus=B well=C pattern=FILE)"
                 ));
             }
         }
@@ -205,7 +234,8 @@ impl StrategyOptions {
 }
 
 impl fmt::Display for StrategyOptions {
-    /// `,no-suicide,expectimax,well=C,pattern=FILE` for the options set, in that order.
+    /// `,no-suicide,expectimax[=K],prefer-bonus=B,well=C,pattern=FILE` for the options set, in
+    /// that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.no_suicide {
             f.write_str(",no-suicide")?;
@@ -215,6 +245,9 @@ impl fmt::Display for StrategyOptions {
             if let Some(finalists) = self.expectimax_finalists {
                 write!(f, "={finalists}")?;
             }
+        }
+        if let Some(bonus) = self.prefer_bonus {
+            write!(f, ",prefer-bonus={bonus}")?;
         }
         if let Some(column) = self.well_column {
             write!(f, ",well={column}")?;
@@ -307,6 +340,12 @@ impl FromStr for StrategySpec {
         for option in parts {
             options.add(option).map_err(fail)?;
         }
+        if options.prefer_bonus.is_some() && !options.expectimax {
+            return Err(fail(
+                "option \"prefer-bonus\" changes expectimax's average: give `expectimax` too"
+                    .to_string(),
+            ));
+        }
         let (evaluator, weights) = WeightsChoice::split(evaluator_part);
         if !searcher_names().contains(&searcher) {
             return Err(fail(format!(
@@ -389,6 +428,7 @@ fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), S
         expectimax_finalists: spec.options.expectimax_finalists.map(usize::from),
         no_suicide: spec.options.no_suicide,
         filter,
+        prefer_bonus: spec.options.prefer_bonus.map_or(0.0, f64::from),
     };
     Ok((options, pattern))
 }
@@ -740,6 +780,22 @@ mod tests {
         );
         let options = Strategy::new(spec).unwrap().chain().options().clone();
         assert!(options.expectimax && options.expectimax_finalists == Some(3));
+        assert_eq!(options.prefer_bonus, 0.0);
+        // `prefer-bonus=B` goes into the chain, printed after expectimax.
+        let spec: StrategySpec = "gamepad+nes-plateau,prefer-bonus=80,expectimax=3@2"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.options.prefer_bonus, Some(80));
+        assert_eq!(
+            spec.to_string(),
+            "gamepad+nes-plateau,expectimax=3,prefer-bonus=80@2"
+        );
+        let strategy = Strategy::new(spec).unwrap();
+        assert_eq!(strategy.chain().options().prefer_bonus, 80.0);
+        assert!(
+            !strategy
+                .plays_like(&Strategy::from_name("gamepad+nes-plateau,expectimax=3@2").unwrap())
+        );
         // Names without options are unchanged.
         let plain: StrategySpec = "bfs+elashi@2".parse().unwrap();
         assert_eq!(plain.options, StrategyOptions::default());
@@ -789,6 +845,21 @@ mod tests {
             ),
             ("bfs+elashi,expectimax=256", "is not a count from 1 to 255"),
             ("bfs+elashi,expectimax,expectimax=3", "given twice"),
+            (
+                "bfs+elashi,expectimax,prefer-bonus=0",
+                "prefer-bonus \"0\" is not a whole number from 1 to 10000",
+            ),
+            (
+                "bfs+elashi,expectimax,prefer-bonus=10001",
+                "from 1 to 10000",
+            ),
+            ("bfs+elashi,expectimax,prefer-bonus=2.5", "from 1 to 10000"),
+            ("bfs+elashi,expectimax,prefer-bonus", "prefer-bonus=B"),
+            (
+                "bfs+elashi,expectimax,prefer-bonus=1,prefer-bonus=2",
+                "given twice",
+            ),
+            ("bfs+elashi,prefer-bonus=80", "give `expectimax` too"),
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
             ("bfs+elashi@2,no-suicide", "options go before the depth"),
