@@ -19,7 +19,8 @@
 //!    ([`tetris_core::DecisionContext::played`]), gives the placements still reachable, a
 //!    subset of those from the spawn; with preview q the re-plan can at best take the best
 //!    V(p, q) among them. A candidate's value averages those bests over the 7 previews as
-//!    expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost).
+//!    expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost; a
+//!    preferred chain counts its cost minus the strategy's prefer bonus, if any).
 //! 4. **The plan** is the best candidate (the chain's order of values, the earlier first among
 //!    equals), reported as the placement whose path it starts.
 //!
