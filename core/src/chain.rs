@@ -225,7 +225,8 @@ pub struct ChainValue {
     /// as the module documentation says).
     pub rule: ChainRule,
     /// The evaluator's cost, lower is better (with expectimax, the mean over the surviving
-    /// unknown pieces of their best costs; +∞ when none survives).
+    /// unknown pieces of their best costs, a preferred one's minus the prefer bonus; +∞ when
+    /// none survives).
     pub cost: f64,
 }
 

@@ -223,9 +223,11 @@ impl StrategyOptions {
             }
             "" => return Err("an empty option (two commas, or a comma at the end)".into()),
             _ => {
+                // The list is STRATEGY_OPTIONS's, so that a new option cannot be left out.
+                let valid: Vec<&str> = STRATEGY_OPTIONS.iter().map(|(name, _)| *name).collect();
                 return Err(format!(
-                    "unknown option {name:?} (valid: no-suicide expectimax expectimax=K \
-                     prefer-bonus=B well=C pattern=FILE)"
+                    "unknown option {name:?} (valid: {})",
+                    valid.join(" ")
                 ));
             }
         }
