@@ -10,7 +10,7 @@ use crate::error::ArenaError;
 ///
 /// Strategies are named `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`, e.g.
 /// bfs+elashi@2, column-drop+dellacherie:original or drop+dellacherie:el-tetris,no-suicide
-/// (options: no-suicide, expectimax, well=C, pattern=FILE; `arena list` explains them).
+/// (options such as no-suicide or expectimax=K; `arena list` names and explains them all).
 /// Coordinates: x = column from the left, y = row from the top, rotation = index into the NES
 /// orientation table (0 = spawn). Values are costs: lower is better. Errors print one `error:`
 /// line and exit with code 2.
@@ -48,8 +48,9 @@ pub enum Command {
     TuneTask(commands::tune_task::Args),
     /// Count where a strategy's pieces lock and estimate its expected game length.
     Stats(commands::stats::Args),
-    /// The NES plateau benchmark: frame-accurate NES games from level 19 to the level-29
-    /// transition; the score distribution.
+    /// The NES plateau benchmark: frame-accurate NES games from a start level (19 by default)
+    /// to a stop level (the level-29 transition by default) or a line cap; the score
+    /// distribution.
     Nes(commands::nes::Args),
     /// Merge the parts of a sharded run (`tournament`, `nes` or `stats` with --shard K/N)
     /// into exactly the unsharded run's output.

@@ -55,8 +55,8 @@ gamepad frame: 1 left, 2 right, 4 down, 8 A, 16 B).";
 #[command(after_help = READING_THE_OUTPUT)]
 pub struct Args {
     /// Strategy: `SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`, e.g.
-    /// `bfs+elashi@2` or `drop+dellacherie,no-suicide` (options: no-suicide, expectimax,
-    /// well=C, pattern=FILE; `arena list` explains them).
+    /// `bfs+elashi@2` or `drop+dellacherie,no-suicide` (options such as no-suicide or
+    /// expectimax=K; `arena list` names and explains them all).
     pub strategy: String,
     /// Board file: one line per row, top row first, 10 characters each, '#' occupied and '.'
     /// empty (or a JSON array of such row strings), exactly --board-height rows, no full row.
