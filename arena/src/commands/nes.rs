@@ -38,9 +38,8 @@ pub struct Args {
     /// or 2 (the NES shows one preview piece), e.g. gamepad+nes-plateau@2 or the strongest
     /// bot, gamepad+nes-plateau,expectimax=3,prefer-bonus=80@2 (with a reaction time,
     /// gamepad+nes-plateau:low-stack,expectimax=3,prefer-bonus=80@2; `arena list` explains the
-    /// options). A searcher that ignores gravity
-    /// (bfs, column-drop) has its placements locked as if they were reachable, under the
-    /// simulation game-over rule; the report flags it.
+    /// options). A searcher that ignores gravity (bfs, column-drop) has its placements locked
+    /// as if they were reachable, under the simulation game-over rule; the report flags it.
     #[arg(value_name = "STRATEGY")]
     pub strategy: String,
     /// Games to play (1 to 10,000,000).
