@@ -53,6 +53,8 @@
 //!   Tetris empties four rows of it), being ready for it is penalised; B states what the
 //!   chance is worth. With B = 0 this is the plain average above. The reaction plan's average
 //!   over the 7 previews uses the same bonus.
+//! - `playouts` (with finalists only): each finalist's value also weighs short random
+//!   continuations after its best chain (see "Playouts" below).
 //! - `no_suicide`: skip every placement that ends the game under the decision's
 //!   [`GameOverRule`]. Under the simulation rule that is a placement after which the next
 //!   piece cannot spawn: the next known piece of the chain, or, after the LAST known piece,
@@ -139,6 +141,22 @@
 //! placements gives the plain expectimax choice. The report is the first round's (values
 //! without the unknown piece); the choice's value is the averaged one.
 //!
+//! # Playouts ([`ChainOptions::playouts`])
+//!
+//! Expectimax sees one piece past the known ones; a board can suit that piece and still lead
+//! nowhere good. With playouts the finalists are walked one at a time, in the searcher's order
+//! (so that each one's best chain is the one a walk in order gives, ties included, and needs
+//! no second walk); a finalist's best chain is played on from the board it leaves with the
+//! `count` sequences of [`deal_playout_pieces`] (the same for every finalist: they depend on
+//! the decision's board and known pieces only), each piece placed where the evaluator values
+//! it best alone (the first in the searcher's unordered order among equals; the filter and
+//! the no-suicide rule as for an unknown piece). A playout is worth the evaluator's cost of
+//! the board it ends on (no placement records) minus the Tetris bonus per Tetris, or the
+//! no-placement cost alone when a piece cannot spawn or has no placement. The finalist's cost
+//! gains the weight × the mean of the `count` values, summed in order; a chain cut short (its
+//! game over) gains nothing. The best finalist by these values, the earlier among equals,
+//! is the choice. The report stays the first round's.
+//!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.
 
@@ -150,6 +168,7 @@ use crate::evaluate::{Chain, ChainRule, Evaluator, LinkValue, PlacementRecord};
 use crate::filter::PlacementFilter;
 use crate::piece::Piece;
 use crate::placement::Placement;
+use crate::playout::{MAX_PLAYOUTS, Playouts, deal_playout_pieces};
 use crate::search::{DecisionContext, Placements, Searcher};
 
 /// The chain's settings (see the module documentation for what each one means).
@@ -173,6 +192,9 @@ pub struct ChainOptions {
     /// takes off its cost (see `prefer_bonus` in the module documentation); 0 for the plain
     /// average.
     pub prefer_bonus: f64,
+    /// With finalists: play each finalist's best chain on with random pieces and add what
+    /// follows to its cost (see "Playouts" in the module documentation); `None`: no playouts.
+    pub playouts: Option<Playouts>,
 }
 
 impl ChainOptions {
@@ -195,6 +217,7 @@ impl Default for ChainOptions {
             no_suicide: false,
             filter: None,
             prefer_bonus: 0.0,
+            playouts: None,
         }
     }
 }
@@ -208,6 +231,7 @@ impl fmt::Debug for ChainOptions {
             .field("no_suicide", &self.no_suicide)
             .field("filter", &self.filter.as_ref().map(|_| "…"))
             .field("prefer_bonus", &self.prefer_bonus)
+            .field("playouts", &self.playouts)
             .finish()
     }
 }
@@ -418,6 +442,19 @@ pub struct LookaheadChain {
     kept: Vec<Placement>,
     /// The finalists' indices (see [`ChainOptions::expectimax_finalists`]).
     finalists: Vec<usize>,
+    /// Buffers of the playouts, when there are any (see [`ChainOptions::playouts`]).
+    playout_buffers: PlayoutBuffers,
+}
+
+/// What the playouts reuse from one decision to the next.
+#[derive(Debug, Default)]
+struct PlayoutBuffers {
+    /// The playouts' pieces, one sequence after the other ([`deal_playout_pieces`]).
+    pieces: Vec<Piece>,
+    /// One playout piece's placements.
+    placements: Placements,
+    /// The best chain of the best finalist so far, while the others are walked.
+    best_chain: Vec<Placement>,
 }
 
 impl LookaheadChain {
@@ -434,6 +471,16 @@ impl LookaheadChain {
             options.expectimax_finalists != Some(0),
             "expectimax needs 1 finalist or more"
         );
+        if let Some(playouts) = &options.playouts {
+            assert!(
+                options.expectimax && options.expectimax_finalists.is_some(),
+                "playouts rank expectimax's finalists: they need expectimax with finalists"
+            );
+            assert!(
+                (1..=MAX_PLAYOUTS).contains(&playouts.count) && playouts.pieces >= 1,
+                "playouts need 1 to {MAX_PLAYOUTS} playouts of 1 piece or more"
+            );
+        }
         let levels = options.depth + usize::from(options.expectimax);
         LookaheadChain {
             levels: (0..levels).map(|_| Placements::new()).collect(),
@@ -444,6 +491,7 @@ impl LookaheadChain {
             ends: Vec::new(),
             kept: Vec::new(),
             finalists: Vec::new(),
+            playout_buffers: PlayoutBuffers::default(),
             options,
         }
     }
@@ -589,6 +637,7 @@ impl LookaheadChain {
                 board,
                 count,
                 &mut self.finalists,
+                &mut self.playout_buffers,
             );
             if purpose == Purpose::Decide {
                 walk.report.clear();
@@ -889,13 +938,16 @@ where
     /// The second round with finalists (see "Finalists" in the module documentation): the
     /// `count` first placements whose best chains the first round (`report`) ranks first,
     /// the earlier first among equals, are walked again in their order with the chains
-    /// averaged over the unknown piece, and the best of those becomes the best chain.
+    /// averaged over the unknown piece, and the best of those becomes the best chain. With
+    /// playouts, each finalist's value is its best chain's plus the playouts' (see
+    /// [`Walk::play_out_finalists`]).
     fn final_round(
         &mut self,
         levels: &mut [Placements],
         board: &Board,
         count: usize,
         finalists: &mut Vec<usize>,
+        playout_buffers: &mut PlayoutBuffers,
     ) {
         let report: &[PlacementValue] = self.report;
         finalists.clear();
@@ -915,10 +967,122 @@ where
         let (here, deeper) = levels
             .split_first_mut()
             .expect("one placement buffer per level");
+        if let Some(playouts) = self.options.playouts {
+            let finalists = finalists
+                .iter()
+                .map(|&index| (index, here.as_slice()[index]));
+            self.play_out_finalists(deeper, board, finalists, &playouts, playout_buffers);
+            return;
+        }
         for &index in finalists.iter() {
             self.first_index = index;
             self.follow(deeper, board, here.as_slice()[index]);
         }
+    }
+
+    /// The finalists' walk with playouts (see "Playouts" in the module documentation): each
+    /// finalist's chains are walked in the searcher's order on their own; its best chain's
+    /// value gains the playouts' weight × their mean value, played from the board that chain
+    /// leaves (a chain cut short, whose game is over, gains nothing); the best of these values
+    /// (the earlier finalist among equals) and its chain become the best.
+    fn play_out_finalists(
+        &mut self,
+        deeper: &mut [Placements],
+        board: &Board,
+        finalists: impl Iterator<Item = (usize, Placement)>,
+        playouts: &Playouts,
+        buffers: &mut PlayoutBuffers,
+    ) {
+        deal_playout_pieces(
+            board,
+            self.pieces,
+            playouts.count,
+            playouts.pieces,
+            &mut buffers.pieces,
+        );
+        // In order, so that each finalist's best chain is the one a walk in order gives and
+        // needs no second walk for ties (see "Order" in the module documentation).
+        self.canonical = true;
+        let mut overall: Option<(ChainValue, usize)> = None;
+        for (index, placement) in finalists {
+            self.first_index = index;
+            self.best = None;
+            self.best_chain.clear();
+            self.follow(deeper, board, placement);
+            let Some((mut value, first)) = self.best else {
+                continue;
+            };
+            if value.length == self.pieces.len() {
+                let mut end = *board;
+                for placement in self.best_chain.iter() {
+                    end.lock(placement.piece, placement.state());
+                }
+                let total: f64 = buffers
+                    .pieces
+                    .chunks_exact(playouts.pieces)
+                    .map(|sequence| self.playout(&mut buffers.placements, end, sequence, playouts))
+                    .sum();
+                value.cost += playouts.weight * (total / playouts.count as f64);
+            }
+            if overall.is_none_or(|(best, _)| value.is_better_than(&best)) {
+                overall = Some((value, first));
+                buffers.best_chain.clone_from(self.best_chain);
+            }
+        }
+        self.best = overall;
+        self.best_chain.clone_from(&buffers.best_chain);
+        self.tied = false;
+    }
+
+    /// One playout's value from `board` (module documentation, "Playouts"): each piece of
+    /// `sequence` in turn goes where the evaluator values it best at depth 1 (the first in
+    /// the searcher's unordered order among equals); the evaluator's cost of the final board
+    /// (no placement records) minus the Tetris bonus per Tetris, or the no-placement cost
+    /// when a piece cannot spawn or has no placement.
+    fn playout(
+        &mut self,
+        placements: &mut Placements,
+        mut board: Board,
+        sequence: &[Piece],
+        playouts: &Playouts,
+    ) -> f64 {
+        let mut tetrises = 0u32;
+        for &piece in sequence {
+            if self
+                .context
+                .game_over_rule
+                .blocks_next_piece(&board, Some(piece))
+            {
+                return playouts.no_placement_cost;
+            }
+            self.searcher.search_unordered(
+                &board,
+                piece,
+                self.context.later_piece_options(),
+                placements,
+            );
+            let mut best: Option<(ChainValue, Board, u8)> = None;
+            for &placement in placements.iter() {
+                let Some((next, record)) = self.lock_if_kept(&board, placement) else {
+                    continue;
+                };
+                self.records.push(record);
+                let value = self.evaluate(&next);
+                self.records.pop();
+                if best
+                    .as_ref()
+                    .is_none_or(|(best, _, _)| value.is_better_than(best))
+                {
+                    best = Some((value, next, record.rows_cleared()));
+                }
+            }
+            let Some((_, next, rows_cleared)) = best else {
+                return playouts.no_placement_cost;
+            };
+            board = next;
+            tetrises += u32::from(rows_cleared == 4);
+        }
+        self.evaluate(&board).cost - playouts.tetris_bonus * f64::from(tetrises)
     }
 
     /// Whether the last known piece's values come from one call of the evaluator
@@ -1077,18 +1241,9 @@ where
                 .search_unordered(board, piece, self.context.later_piece_options(), here);
             let mut best: Option<ChainValue> = None;
             for &placement in here.iter() {
-                if !self.accepts(board, &placement) {
+                let Some((next, record)) = self.lock_if_kept(board, placement) else {
                     continue;
-                }
-                let rule = self.context.game_over_rule;
-                if self.options.no_suicide && rule.placement_ends_game(&placement) {
-                    continue;
-                }
-                let mut next = *board;
-                let record = PlacementRecord::lock(&mut next, placement);
-                if self.options.no_suicide && rule.blocks_next_piece(&next, None) {
-                    continue;
-                }
+                };
                 self.records.push(record);
                 let value = self.evaluate(&next);
                 self.records.pop();
@@ -1099,6 +1254,31 @@ where
             mean.add(best);
         }
         mean.value(self.records.len())
+    }
+
+    /// A piece after the last known one at `placement` on `board` (an unknown piece, or a
+    /// playout's): the board it leaves and its record, or `None` when the filter or the
+    /// no-suicide rule removes it (under no-suicide, a placement after which some piece of the
+    /// 7 cannot spawn: any may come next).
+    #[inline]
+    fn lock_if_kept(
+        &self,
+        board: &Board,
+        placement: Placement,
+    ) -> Option<(Board, PlacementRecord)> {
+        if !self.accepts(board, &placement) {
+            return None;
+        }
+        let rule = self.context.game_over_rule;
+        if self.options.no_suicide && rule.placement_ends_game(&placement) {
+            return None;
+        }
+        let mut next = *board;
+        let record = PlacementRecord::lock(&mut next, placement);
+        if self.options.no_suicide && rule.blocks_next_piece(&next, None) {
+            return None;
+        }
+        Some((next, record))
     }
 
     /// Whether the filter, if any, accepts `placement` on `board`.

@@ -87,6 +87,9 @@ pub const PLACEMENT_FEATURE_NAMES: &[&str] = &["rows_cleared", "lock_height"];
 /// How many features ([`FEATURE_NAMES`]`.len()`).
 pub const FEATURE_COUNT: usize = 18;
 
+/// The index of `deep_wells` in [`FEATURE_NAMES`].
+const DEEP_WELLS: usize = 3;
+
 /// The default weight of `ceiling_penalty`, which the article does not publish.
 ///
 /// Why 20: the published weights REWARD a taller pile (`pile_height` −2.1487 and
@@ -161,16 +164,39 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-/// The NES-plateau evaluator: 18 weighted features and the chain rules of [`rules`].
+/// The NES-plateau evaluator: 18 weighted features and the chain rules of [`rules`], and an
+/// optional cost for every deep well beyond the first ([`NesPlateau::with_extra_deep_well_cost`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NesPlateau {
     weights: Weights,
+    /// What each deep well beyond the first adds to the cost; 0 for the weighted sum alone.
+    extra_deep_well_cost: f64,
 }
 
 impl NesPlateau {
     /// The evaluator with the default (`published`) weights.
     pub fn new() -> NesPlateau {
         NesPlateau::with_default_weights()
+    }
+
+    /// The same weights, with `cost` added for every deep well beyond the first: the cost
+    /// becomes the weighted sum plus `cost × max(deep_wells − 1, 0)` (`deep_wells`, feature 4
+    /// of [`FEATURE_NAMES`], on the chain's final board). Why: the published weights price
+    /// every deep well alike (0.91 each, and 0.71 a well cell), but one deep well is the
+    /// Tetris the stack is built for while a second is a column only another I can fill: with
+    /// a reaction time, games were lost to two 6-deep wells side by side
+    /// (docs/nes-benchmark.md). 0 gives the weighted sum alone, to the bit.
+    pub fn with_extra_deep_well_cost(self, cost: f64) -> NesPlateau {
+        NesPlateau {
+            extra_deep_well_cost: cost,
+            ..self
+        }
+    }
+
+    /// What each deep well beyond the first adds to the cost (0 unless set by
+    /// [`NesPlateau::with_extra_deep_well_cost`]).
+    pub fn extra_deep_well_cost(&self) -> f64 {
+        self.extra_deep_well_cost
     }
 
     /// The 16 board features (#3–#18) of `board` into `out[2..]`.
@@ -213,7 +239,10 @@ impl WeightedEvaluator for NesPlateau {
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn from_checked_weights(weights: Weights) -> NesPlateau {
-        NesPlateau { weights }
+        NesPlateau {
+            weights,
+            extra_deep_well_cost: 0.0,
+        }
     }
 }
 
@@ -253,11 +282,17 @@ impl Evaluator for NesPlateau {
     }
 
     /// The sum of weight × feature in [`FEATURE_NAMES`] order, left to right, in `f64` (the
-    /// same bits as the trait's default, without the slice bookkeeping).
+    /// same bits as the trait's default, without the slice bookkeeping), plus the extra deep
+    /// wells' cost when it is set ([`NesPlateau::with_extra_deep_well_cost`]).
     #[inline]
     fn cost(&self, chain: Chain<'_>) -> f64 {
-        self.weights
-            .weighted_sum(&NesPlateau::feature_values(chain))
+        let features = NesPlateau::feature_values(chain);
+        let sum = self.weights.weighted_sum(&features);
+        if self.extra_deep_well_cost == 0.0 {
+            return sum;
+        }
+        let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
+        sum + self.extra_deep_well_cost * extra_deep_wells
     }
 }
 

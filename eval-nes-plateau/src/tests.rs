@@ -473,3 +473,42 @@ fn cost_matches_the_weighted_sum_on_random_boards() {
         );
     }
 }
+
+#[test]
+fn each_deep_well_beyond_the_first_costs_the_extra() {
+    // Columns 0 and 5 are open wells 4 deep (the wall or their neighbours occupied on rows
+    // 16–19): two deep wells. Filling column 0 leaves one, and the empty board has none.
+    let two = with_bottom(&[
+        ".####.####", // row 16
+        ".####.####", // row 17
+        ".####.####", // row 18
+        ".####.####", // row 19
+    ]);
+    let one = with_bottom(&[
+        "#####.####", // row 16
+        "#####.####", // row 17
+        "#####.####", // row 18
+        "#####.####", // row 19
+    ]);
+    assert_eq!(board_features(&two)[DEEP_WELLS], 2.0);
+    assert_eq!(board_features(&one)[DEEP_WELLS], 1.0);
+    let plain = NesPlateau::new();
+    let taxed = NesPlateau::new().with_extra_deep_well_cost(5.0);
+    assert_eq!(taxed.extra_deep_well_cost(), 5.0);
+    let cost = |evaluator: &NesPlateau, board: &Board| {
+        evaluator.cost(Chain {
+            board,
+            records: &[],
+        })
+    };
+    // Two deep wells: one beyond the first, 5 more; one or none: the weighted sum alone.
+    assert_eq!(cost(&taxed, &two), cost(&plain, &two) + 5.0);
+    for board in [one, Board::standard()] {
+        assert_eq!(
+            cost(&taxed, &board).to_bits(),
+            cost(&plain, &board).to_bits()
+        );
+    }
+    // The cost 0 is the plain evaluator, equal as a value too.
+    assert_eq!(NesPlateau::new().with_extra_deep_well_cost(0.0), plain);
+}

@@ -12,7 +12,7 @@
 //!    within R frames: the player commits to that placement). Equal frames are one candidate,
 //!    the earliest.
 //! 2. **What each preview makes of a placement.** For each of the 7 pieces the preview may be,
-//!    the strategy's chain without its expectimax (its depth, filter and no-suicide rule)
+//!    the strategy's chain without its expectimax and playouts (its depth, filter and no-suicide rule)
 //!    analyses every placement of the current piece with that preview known: V(p, q), the best
 //!    chain through placement p when the preview is q.
 //! 3. **What a candidate leaves open.** The searcher, started after the candidate's frames
@@ -26,8 +26,8 @@
 //!
 //! The first R frames of the plan depend on the board and the current piece only. A chain of
 //! depth 1 never looks at the preview: every candidate holding the best placement ties, and the
-//! earliest is played. The re-plan is the strategy's own decision (with its expectimax, if
-//! any), so for an expectimax strategy the plan estimates it with the plain chain.
+//! earliest is played. The re-plan is the strategy's own decision (with its expectimax and
+//! playouts, if any), so for such a strategy the plan estimates it with the plain chain.
 //!
 //! Cost: 7 analyses of the current piece with a preview (as many evaluations as one
 //! expectimax decision over every placement) and one search of the current piece per
@@ -55,12 +55,14 @@ pub struct ReactionPlanner {
 }
 
 impl ReactionPlanner {
-    /// A planner for a strategy with these chain options (their expectimax is dropped).
+    /// A planner for a strategy with these chain options (their expectimax and playouts are
+    /// dropped).
     pub fn new(options: &ChainOptions) -> ReactionPlanner {
         ReactionPlanner {
             chain: LookaheadChain::new(ChainOptions {
                 expectimax: false,
                 expectimax_finalists: None,
+                playouts: None,
                 ..options.clone()
             }),
             spawn: Placements::new(),
@@ -70,7 +72,7 @@ impl ReactionPlanner {
         }
     }
 
-    /// The chain options the planner was built from (without expectimax).
+    /// The chain options the planner was built from (without expectimax and playouts).
     pub fn options(&self) -> &ChainOptions {
         self.chain.options()
     }

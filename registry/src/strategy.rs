@@ -17,6 +17,8 @@
 //! | `expectimax` | after the known pieces, average over the 7 possible unknown pieces |
 //! | `expectimax=K` | the same for the K first placements (1..=255) whose chains are best without it (the "finalists"), the others dropped |
 //! | `prefer-bonus=B` | with `expectimax`: in the average, an unknown piece whose best chain the evaluator prefers counts its cost minus B (1..=10000) |
+//! | `playouts=N` | with `expectimax=K`: each finalist's cost also weighs N playouts (1..=64) of 6 random pieces after its best chain (`tetris_core::Playouts::new`) |
+//! | `extra-deep-wells=W` | with `nes-plateau`: every deep well beyond the first costs W more (1..=1000) |
 //! | `well` or `well=C` | keep column C (0..9; `well` = 9) open: a placement may put cells there only in rows it completes |
 //! | `pattern=FILE` | only placements whose cells all lie on `#` cells of a board file (text form) of the game's height |
 //!
@@ -33,11 +35,13 @@ use std::str::FromStr;
 
 use std::sync::Arc;
 
+use tetris_core::evaluate::WeightedEvaluator;
 use tetris_core::{
     BOARD_WIDTH, Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, GameOverRule,
-    Input, LookaheadChain, PatternFilter, Piece, PieceState, Placement, PlacementFilter,
-    Placements, Searcher, WellFilter,
+    Input, LookaheadChain, MAX_PLAYOUTS, PatternFilter, Piece, PieceState, Placement,
+    PlacementFilter, Placements, Playouts, Searcher, WellFilter,
 };
+use tetris_eval_nes_plateau::NesPlateau;
 
 use crate::engines::{
     AnyEvaluator, AnySearcher, evaluator_by_name, evaluator_names, searcher_by_name,
@@ -100,6 +104,10 @@ pub const MAX_DEPTH: usize = 4;
 /// bonus then decides alone.
 pub const MAX_PREFER_BONUS: u16 = 10_000;
 
+/// The largest `extra-deep-wells=W`: above what a hole costs the NES-plateau evaluator, so
+/// that larger values could only forbid a second deep well outright.
+pub const MAX_EXTRA_DEEP_WELL_COST: u16 = 1_000;
+
 /// The lookahead chain's options a strategy name can carry (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StrategyOptions {
@@ -114,6 +122,12 @@ pub struct StrategyOptions {
     /// preferred takes off its cost in the average (`tetris_core::ChainOptions::prefer_bonus`);
     /// `None`: 0. A whole number, so that names compare and print exactly.
     pub prefer_bonus: Option<u16>,
+    /// `playouts=N`: with expectimax's finalists, N playouts per finalist
+    /// (`tetris_core::ChainOptions::playouts`, the settings of `tetris_core::Playouts::new`).
+    pub playouts: Option<u8>,
+    /// `extra-deep-wells=W`: with the nes-plateau evaluator, what each deep well beyond the
+    /// first adds to its cost (`NesPlateau::with_extra_deep_well_cost`).
+    pub extra_deep_wells: Option<u16>,
     /// `well=C`: the column kept open (0..9).
     pub well_column: Option<u8>,
     /// `pattern=FILE`: the board file whose occupied cells every placement must lie on.
@@ -121,7 +135,7 @@ pub struct StrategyOptions {
 }
 
 /// Every option a strategy name accepts, as `arena list` and `--help` show them.
-pub const STRATEGY_OPTIONS: [(&str, &str); 6] = [
+pub const STRATEGY_OPTIONS: [(&str, &str); 8] = [
     (
         "no-suicide",
         "never play a placement that ends the game (under the game's rule) while another exists",
@@ -138,6 +152,17 @@ pub const STRATEGY_OPTIONS: [(&str, &str); 6] = [
         "prefer-bonus=B",
         "with expectimax: an unknown piece whose best chain the evaluator prefers (a Tetris, for \
          nes-plateau) counts its cost minus B (1..=10000) in the average",
+    ),
+    (
+        "playouts=N",
+        "with expectimax=K: play N random 6-piece continuations (1..=64) after each finalist's \
+         best chain and add 0.3 × their mean value (final cost − 150 a Tetris; 2000 if the game \
+         ends) to its cost",
+    ),
+    (
+        "extra-deep-wells=W",
+        "with nes-plateau: every deep well (3 or more open well cells) beyond the first costs W \
+         more (1..=1000)",
     ),
     (
         "well=C",
@@ -198,6 +223,35 @@ impl StrategyOptions {
                     return Err(repeated());
                 }
             }
+            "playouts" => {
+                let count = value
+                    .and_then(|value| value.parse::<u8>().ok())
+                    .filter(|&count| (1..=MAX_PLAYOUTS).contains(&usize::from(count)))
+                    .ok_or_else(|| {
+                        format!(
+                            "playouts {:?} is not a count from 1 to {MAX_PLAYOUTS}: playouts=N",
+                            value.unwrap_or_default()
+                        )
+                    })?;
+                if self.playouts.replace(count).is_some() {
+                    return Err(repeated());
+                }
+            }
+            "extra-deep-wells" => {
+                let cost = value
+                    .and_then(|value| value.parse::<u16>().ok())
+                    .filter(|cost| (1..=MAX_EXTRA_DEEP_WELL_COST).contains(cost))
+                    .ok_or_else(|| {
+                        format!(
+                            "extra-deep-wells {:?} is not a whole number from 1 to \
+                             {MAX_EXTRA_DEEP_WELL_COST}: extra-deep-wells=W",
+                            value.unwrap_or_default()
+                        )
+                    })?;
+                if self.extra_deep_wells.replace(cost).is_some() {
+                    return Err(repeated());
+                }
+            }
             "well" => {
                 let column = match value {
                     None => BOARD_WIDTH as u8 - 1,
@@ -236,8 +290,8 @@ impl StrategyOptions {
 }
 
 impl fmt::Display for StrategyOptions {
-    /// `,no-suicide,expectimax[=K],prefer-bonus=B,well=C,pattern=FILE` for the options set, in
-    /// that order.
+    /// `,no-suicide,expectimax[=K],prefer-bonus=B,playouts=N,extra-deep-wells=W,well=C,pattern=FILE`
+    /// for the options set, in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.no_suicide {
             f.write_str(",no-suicide")?;
@@ -250,6 +304,12 @@ impl fmt::Display for StrategyOptions {
         }
         if let Some(bonus) = self.prefer_bonus {
             write!(f, ",prefer-bonus={bonus}")?;
+        }
+        if let Some(count) = self.playouts {
+            write!(f, ",playouts={count}")?;
+        }
+        if let Some(cost) = self.extra_deep_wells {
+            write!(f, ",extra-deep-wells={cost}")?;
         }
         if let Some(column) = self.well_column {
             write!(f, ",well={column}")?;
@@ -348,7 +408,20 @@ impl FromStr for StrategySpec {
                     .to_string(),
             ));
         }
+        if options.playouts.is_some() && options.expectimax_finalists.is_none() {
+            return Err(fail(
+                "option \"playouts\" ranks expectimax's finalists: give `expectimax=K` too"
+                    .to_string(),
+            ));
+        }
         let (evaluator, weights) = WeightsChoice::split(evaluator_part);
+        if options.extra_deep_wells.is_some() && evaluator != NesPlateau::NAME {
+            return Err(fail(format!(
+                "option \"extra-deep-wells\" prices the {} evaluator's deep wells: it needs \
+                 that evaluator",
+                NesPlateau::NAME
+            )));
+        }
         if !searcher_names().contains(&searcher) {
             return Err(fail(format!(
                 "unknown searcher {searcher:?} (valid: {})",
@@ -431,6 +504,10 @@ fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), S
         no_suicide: spec.options.no_suicide,
         filter,
         prefer_bonus: spec.options.prefer_bonus.map_or(0.0, f64::from),
+        playouts: spec
+            .options
+            .playouts
+            .map(|count| Playouts::new(count.into())),
     };
     Ok((options, pattern))
 }
@@ -485,6 +562,13 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown searcher {:?}", spec.searcher)))?;
         let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights)
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
+        // The name's check let `extra-deep-wells` through with nes-plateau only.
+        let evaluator = match (evaluator, spec.options.extra_deep_wells) {
+            (AnyEvaluator::NesPlateau(nes_plateau), Some(cost)) => {
+                AnyEvaluator::NesPlateau(nes_plateau.with_extra_deep_well_cost(f64::from(cost)))
+            }
+            (evaluator, _) => evaluator,
+        };
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
             reaction: ReactionPlanner::new(&options),
@@ -798,6 +882,32 @@ mod tests {
             !strategy
                 .plays_like(&Strategy::from_name("gamepad+nes-plateau,expectimax=3@2").unwrap())
         );
+        // `playouts=N` and `extra-deep-wells=W`, printed after the prefer bonus, reach the
+        // chain (the settings of `Playouts::new`) and the evaluator.
+        let spec: StrategySpec = "gamepad+nes-plateau:low-stack,extra-deep-wells=5,playouts=16,\
+                                  prefer-bonus=80,expectimax=3@2"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            spec.to_string(),
+            "gamepad+nes-plateau:low-stack,expectimax=3,prefer-bonus=80,playouts=16,\
+             extra-deep-wells=5@2"
+        );
+        let strategy = Strategy::new(spec).unwrap();
+        assert_eq!(strategy.chain().options().playouts, Some(Playouts::new(16)));
+        let AnyEvaluator::NesPlateau(evaluator) = &strategy.evaluator else {
+            panic!("nes-plateau expected");
+        };
+        assert_eq!(evaluator.extra_deep_well_cost(), 5.0);
+        let without = Strategy::from_name(
+            "gamepad+nes-plateau:low-stack,expectimax=3,prefer-bonus=80,playouts=16@2",
+        )
+        .unwrap();
+        assert!(!strategy.plays_like(&without));
+        let AnyEvaluator::NesPlateau(evaluator) = &without.evaluator else {
+            panic!("nes-plateau expected");
+        };
+        assert_eq!(evaluator.extra_deep_well_cost(), 0.0);
         // Names without options are unchanged.
         let plain: StrategySpec = "bfs+elashi@2".parse().unwrap();
         assert_eq!(plain.options, StrategyOptions::default());
@@ -862,6 +972,32 @@ mod tests {
                 "given twice",
             ),
             ("bfs+elashi,prefer-bonus=80", "give `expectimax` too"),
+            (
+                "bfs+elashi,expectimax=3,playouts=0",
+                "playouts \"0\" is not a count from 1 to 64",
+            ),
+            ("bfs+elashi,expectimax=3,playouts=65", "from 1 to 64"),
+            ("bfs+elashi,expectimax=3,playouts", "playouts=N"),
+            (
+                "bfs+elashi,expectimax=3,playouts=1,playouts=1",
+                "given twice",
+            ),
+            ("bfs+elashi,playouts=8", "give `expectimax=K` too"),
+            (
+                "bfs+elashi,expectimax,playouts=8",
+                "give `expectimax=K` too",
+            ),
+            (
+                "bfs+nes-plateau,extra-deep-wells=0",
+                "extra-deep-wells \"0\" is not a whole number from 1 to 1000",
+            ),
+            ("bfs+nes-plateau,extra-deep-wells=1001", "from 1 to 1000"),
+            ("bfs+nes-plateau,extra-deep-wells=-5", "from 1 to 1000"),
+            (
+                "bfs+nes-plateau,extra-deep-wells=5,extra-deep-wells=5",
+                "given twice",
+            ),
+            ("bfs+elashi,extra-deep-wells=5", "it needs that evaluator"),
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
             ("bfs+elashi@2,no-suicide", "options go before the depth"),
