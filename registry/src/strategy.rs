@@ -31,6 +31,7 @@
 //! grammar and are tested together.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use std::sync::Arc;
@@ -209,45 +210,21 @@ impl StrategyOptions {
                 }
             }
             "prefer-bonus" => {
-                let bonus = value
-                    .and_then(|value| value.parse::<u16>().ok())
-                    .filter(|bonus| (1..=MAX_PREFER_BONUS).contains(bonus))
-                    .ok_or_else(|| {
-                        format!(
-                            "prefer-bonus {:?} is not a whole number from 1 to \
-                             {MAX_PREFER_BONUS}: prefer-bonus=B",
-                            value.unwrap_or_default()
-                        )
-                    })?;
+                let bonus = whole_number(option, 1..=MAX_PREFER_BONUS, "prefer-bonus=B")?;
                 if self.prefer_bonus.replace(bonus).is_some() {
                     return Err(repeated());
                 }
             }
             "playouts" => {
-                let count = value
-                    .and_then(|value| value.parse::<u8>().ok())
-                    .filter(|&count| (1..=MAX_PLAYOUTS).contains(&usize::from(count)))
-                    .ok_or_else(|| {
-                        format!(
-                            "playouts {:?} is not a count from 1 to {MAX_PLAYOUTS}: playouts=N",
-                            value.unwrap_or_default()
-                        )
-                    })?;
+                let most = MAX_PLAYOUTS as u8;
+                let count = whole_number(option, 1..=most, "playouts=N")?;
                 if self.playouts.replace(count).is_some() {
                     return Err(repeated());
                 }
             }
             "extra-deep-wells" => {
-                let cost = value
-                    .and_then(|value| value.parse::<u16>().ok())
-                    .filter(|cost| (1..=MAX_EXTRA_DEEP_WELL_COST).contains(cost))
-                    .ok_or_else(|| {
-                        format!(
-                            "extra-deep-wells {:?} is not a whole number from 1 to \
-                             {MAX_EXTRA_DEEP_WELL_COST}: extra-deep-wells=W",
-                            value.unwrap_or_default()
-                        )
-                    })?;
+                let cost =
+                    whole_number(option, 1..=MAX_EXTRA_DEEP_WELL_COST, "extra-deep-wells=W")?;
                 if self.extra_deep_wells.replace(cost).is_some() {
                     return Err(repeated());
                 }
@@ -287,6 +264,27 @@ impl StrategyOptions {
         }
         Ok(())
     }
+}
+
+/// The value of `option` (`NAME=VALUE`) as a whole number in `range`; otherwise the message
+/// `NAME "VALUE" is not a whole number from A to B: FORM` (`form` shows how the option is
+/// written).
+fn whole_number<T>(option: &str, range: RangeInclusive<T>, form: &str) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + fmt::Display,
+{
+    let (name, value) = option.split_once('=').unwrap_or((option, ""));
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|number| range.contains(number))
+        .ok_or_else(|| {
+            format!(
+                "{name} {value:?} is not a whole number from {} to {}: {form}",
+                range.start(),
+                range.end()
+            )
+        })
 }
 
 impl fmt::Display for StrategyOptions {
@@ -974,7 +972,7 @@ mod tests {
             ("bfs+elashi,prefer-bonus=80", "give `expectimax` too"),
             (
                 "bfs+elashi,expectimax=3,playouts=0",
-                "playouts \"0\" is not a count from 1 to 64",
+                "playouts \"0\" is not a whole number from 1 to 64",
             ),
             ("bfs+elashi,expectimax=3,playouts=65", "from 1 to 64"),
             ("bfs+elashi,expectimax=3,playouts", "playouts=N"),
