@@ -461,7 +461,8 @@ impl LookaheadChain {
     /// A chain with these settings.
     ///
     /// # Panics
-    /// If `options.depth` is 0.
+    /// If `options.depth` is 0, the finalists are 0, or playouts are asked for without
+    /// expectimax's finalists or with a count outside 1..=[`MAX_PLAYOUTS`] or no piece.
     pub fn new(options: ChainOptions) -> LookaheadChain {
         assert!(
             options.depth >= 1,
