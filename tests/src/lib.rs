@@ -6,6 +6,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use tetris_core::chain::PlacementValue;
 use tetris_core::{Board, Piece, PieceState, Placement};
 
 /// A small uniform draw below `bound` for test-board growth (modulo bias is irrelevant here).
@@ -67,6 +68,21 @@ pub fn grow_board(seed: u64, placements: usize, height: usize) -> Board {
         }
     }
     board
+}
+
+/// Expectimax's `count` finalists written out for the tests' oracles: the first placements
+/// that have a value in `report` (a chain's first round, without the unknown piece), ranked
+/// by [`ChainValue::ranking`](tetris_core::chain::ChainValue::ranking) with the earlier first among equals (a stable sort), the first
+/// `count` of them in their order as placements.
+pub fn finalists_by_hand(report: &[PlacementValue], count: usize) -> Vec<usize> {
+    let value = |index: usize| report[index].value.expect("filtered: it has a value");
+    let mut ranked: Vec<usize> = (0..report.len())
+        .filter(|&index| report[index].value.is_some())
+        .collect();
+    ranked.sort_by(|&one, &other| value(one).ranking(&value(other)));
+    ranked.truncate(count);
+    ranked.sort_unstable();
+    ranked
 }
 
 #[cfg(test)]

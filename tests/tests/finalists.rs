@@ -14,7 +14,7 @@ use tetris_core::{Board, DecisionContext, Evaluator, Piece, Searcher};
 use tetris_fixtures::TestEvaluator;
 use tetris_search_bfs::Bfs;
 use tetris_search_column_drop::ColumnDrop;
-use tetris_tests::grow_board;
+use tetris_tests::{finalists_by_hand, grow_board};
 
 /// The index of the best value among `indices` of `report`, the earlier first among equals.
 fn best_of(report: &[PlacementValue], indices: &[usize]) -> Option<usize> {
@@ -48,18 +48,8 @@ fn check<S: Searcher, E: Evaluator>(
     });
     let plain_choice = averaged.best_in(searcher, evaluator, board, pieces, context);
     let averages = averaged.first_placement_values().to_vec();
-    let mut ranked: Vec<usize> = (0..ranking.len())
-        .filter(|&index| ranking[index].value.is_some())
-        .collect();
-    ranked.sort_by(|&one, &other| {
-        ranking[one]
-            .value
-            .unwrap()
-            .ranking(&ranking[other].value.unwrap())
-    });
     for count in [1usize, 2, 3, 5, 255] {
-        let mut finalists: Vec<usize> = ranked.iter().copied().take(count).collect();
-        finalists.sort_unstable();
+        let finalists = finalists_by_hand(&ranking, count);
         let expected = best_of(&averages, &finalists);
         let options = ChainOptions {
             expectimax: true,

@@ -17,7 +17,7 @@ use tetris_core::{Board, DecisionContext, Evaluator, Piece, Placements, Searcher
 use tetris_fixtures::TestEvaluator;
 use tetris_search_bfs::Bfs;
 use tetris_search_column_drop::ColumnDrop;
-use tetris_tests::grow_board;
+use tetris_tests::{finalists_by_hand, grow_board};
 
 /// One playout from `board`, written out (see the module documentation), and whether it ended
 /// the game.
@@ -102,17 +102,7 @@ fn check_depth_one<S: Searcher, E: Evaluator>(
     });
     averaged.best_in(searcher, evaluator, board, &pieces, context);
     let averages = averaged.first_placement_values().to_vec();
-    let mut finalists: Vec<usize> = (0..ranking.len())
-        .filter(|&index| ranking[index].value.is_some())
-        .collect();
-    finalists.sort_by(|&one, &other| {
-        ranking[one]
-            .value
-            .unwrap()
-            .ranking(&ranking[other].value.unwrap())
-    });
-    finalists.truncate(3);
-    finalists.sort_unstable();
+    let finalists = finalists_by_hand(&ranking, 3);
     let mut dealt = Vec::new();
     deal_playout_pieces(board, &pieces, playouts.count, playouts.pieces, &mut dealt);
     let mut expected: Option<(usize, ChainValue)> = None;
