@@ -294,6 +294,25 @@ pub fn well_cells_and_deep_wells(board: &Board) -> (u32, u32) {
     (cells, deep)
 }
 
+/// The depth of well a Tetris needs: 4 rows.
+pub const TETRIS_WELL_DEPTH: u32 = 4;
+
+/// The open well cells deeper than a Tetris: `Σ max(w(c) − TETRIS_WELL_DEPTH, 0)` over the ten
+/// columns, `w(c)` the open well cells of column c ([`open_well_mask`]: empty cells above the
+/// column's top whose left and right neighbours are occupied, walls occupied; the cells
+/// `well_cells` counts). A well 7 deep counts 3, one 4 deep 0. Not one of the 18 features: the
+/// cost of [`crate::NesPlateau::with_overdeep_well_cost`].
+#[inline]
+pub fn overdeep_well_cells(board: &Board) -> u32 {
+    (0..BOARD_WIDTH)
+        .map(|x| {
+            open_well_mask(board, x)
+                .count_ones()
+                .saturating_sub(TETRIS_WELL_DEPTH)
+        })
+        .sum()
+}
+
 /// The ceiling penalty (rule 2, `ceiling_penalty`): the sum over the occupied cells in the top
 /// [`CEILING_ROWS`] rows (rows 0 to 6; every row of a board fewer than 7 rows tall) of
 /// `1 / (y + 1)`, `y` the cell's row index from the top. A cell on row 0 adds 1, on row 6 adds

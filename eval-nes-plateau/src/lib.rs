@@ -19,7 +19,8 @@ use tetris_core::Board;
 use tetris_core::evaluate::{Chain, ChainRule, Evaluator, Preset, WeightedEvaluator, Weights};
 
 pub use features::{
-    BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, board_features, ceiling_penalty, holes,
+    BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH, board_features,
+    ceiling_penalty, holes, overdeep_well_cells,
 };
 pub use rules::{SPAWN_AREA, blocks_a_spawn, field_is_split, spawn_region, touches_ceiling_rows};
 
@@ -164,13 +165,18 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-/// The NES-plateau evaluator: 18 weighted features and the chain rules of [`rules`], and an
-/// optional cost for every deep well beyond the first ([`NesPlateau::with_extra_deep_well_cost`]).
+/// The NES-plateau evaluator: 18 weighted features and the chain rules of [`rules`], and two
+/// optional costs: for every deep well beyond the first
+/// ([`NesPlateau::with_extra_deep_well_cost`]) and for every well cell deeper than a Tetris
+/// ([`NesPlateau::with_overdeep_well_cost`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NesPlateau {
     weights: Weights,
     /// What each deep well beyond the first adds to the cost; 0 for the weighted sum alone.
     extra_deep_well_cost: f64,
+    /// What each open well cell beyond the [`TETRIS_WELL_DEPTH`]th of its column adds to the
+    /// cost; 0 for none.
+    overdeep_well_cost: f64,
 }
 
 impl NesPlateau {
@@ -197,6 +203,27 @@ impl NesPlateau {
     /// [`NesPlateau::with_extra_deep_well_cost`]).
     pub fn extra_deep_well_cost(&self) -> f64 {
         self.extra_deep_well_cost
+    }
+
+    /// The same weights, with `cost` added for every open well cell deeper than a Tetris: the
+    /// cost gains `cost × Σ max(w(c) − 4, 0)` over the ten columns, `w(c)` the column's open
+    /// well cells on the chain's final board (the cells that feature 3, `well_cells`, counts;
+    /// [`features::overdeep_well_cells`]). Why: a Tetris needs a well 4 deep; a deeper one is
+    /// a stack built up beside the well while no I came, rows that only more pieces can clear.
+    /// With a reaction time most lost games went through such an I drought (25 to 41 pieces)
+    /// with the well left open and the stack rising (docs/nes-benchmark.md); the cost has the
+    /// bot fill the excess (burn) instead. 0 gives the evaluator without it, to the bit.
+    pub fn with_overdeep_well_cost(self, cost: f64) -> NesPlateau {
+        NesPlateau {
+            overdeep_well_cost: cost,
+            ..self
+        }
+    }
+
+    /// What each open well cell deeper than a Tetris adds to the cost (0 unless set by
+    /// [`NesPlateau::with_overdeep_well_cost`]).
+    pub fn overdeep_well_cost(&self) -> f64 {
+        self.overdeep_well_cost
     }
 
     /// The 16 board features (#3–#18) of `board` into `out[2..]`.
@@ -242,6 +269,7 @@ impl WeightedEvaluator for NesPlateau {
         NesPlateau {
             weights,
             extra_deep_well_cost: 0.0,
+            overdeep_well_cost: 0.0,
         }
     }
 }
@@ -283,16 +311,20 @@ impl Evaluator for NesPlateau {
 
     /// The sum of weight × feature in [`FEATURE_NAMES`] order, left to right, in `f64` (the
     /// same bits as the trait's default, without the slice bookkeeping), plus the extra deep
-    /// wells' cost when it is set ([`NesPlateau::with_extra_deep_well_cost`]).
+    /// wells' cost ([`NesPlateau::with_extra_deep_well_cost`]), then the overdeep well cells'
+    /// ([`NesPlateau::with_overdeep_well_cost`]), each when it is set.
     #[inline]
     fn cost(&self, chain: Chain<'_>) -> f64 {
         let features = NesPlateau::feature_values(chain);
-        let sum = self.weights.weighted_sum(&features);
-        if self.extra_deep_well_cost == 0.0 {
-            return sum;
+        let mut cost = self.weights.weighted_sum(&features);
+        if self.extra_deep_well_cost != 0.0 {
+            let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
+            cost += self.extra_deep_well_cost * extra_deep_wells;
         }
-        let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
-        sum + self.extra_deep_well_cost * extra_deep_wells
+        if self.overdeep_well_cost != 0.0 {
+            cost += self.overdeep_well_cost * f64::from(features::overdeep_well_cells(chain.board));
+        }
+        cost
     }
 }
 

@@ -512,3 +512,50 @@ fn each_deep_well_beyond_the_first_costs_the_extra() {
     // The cost 0 is the plain evaluator, equal as a value too.
     assert_eq!(NesPlateau::new().with_extra_deep_well_cost(0.0), plain);
 }
+
+#[test]
+fn each_well_cell_deeper_than_a_tetris_costs_the_overdeep_cost() {
+    // Column 0 is an open well 6 deep (rows 14–19, its right neighbour occupied, the wall on
+    // its left) and column 5 one 5 deep (rows 15–19; on row 14 its left neighbour, column 4,
+    // is empty): 2 + 1 cells beyond the fourth.
+    let two_deep = with_bottom(&[
+        ".###..####", // row 14
+        ".####.####", // row 15
+        ".####.####", // row 16
+        ".####.####", // row 17
+        ".####.####", // row 18
+        ".####.####", // row 19
+    ]);
+    // Two wells exactly 4 deep: nothing beyond a Tetris.
+    let tetris_deep = with_bottom(&[
+        ".####.####", // row 16
+        ".####.####", // row 17
+        ".####.####", // row 18
+        ".####.####", // row 19
+    ]);
+    assert_eq!(overdeep_well_cells(&two_deep), 3);
+    assert_eq!(overdeep_well_cells(&tetris_deep), 0);
+    assert_eq!(overdeep_well_cells(&Board::standard()), 0);
+    let plain = NesPlateau::new();
+    let taxed = NesPlateau::new().with_overdeep_well_cost(5.0);
+    assert_eq!(taxed.overdeep_well_cost(), 5.0);
+    let cost = |evaluator: &NesPlateau, board: &Board| {
+        evaluator.cost(Chain {
+            board,
+            records: &[],
+        })
+    };
+    assert_eq!(cost(&taxed, &two_deep), cost(&plain, &two_deep) + 15.0);
+    for board in [tetris_deep, Board::standard()] {
+        assert_eq!(
+            cost(&taxed, &board).to_bits(),
+            cost(&plain, &board).to_bits()
+        );
+    }
+    // With both costs, each adds its own: column 0 and 5 are two deep wells, so one extra.
+    let both = NesPlateau::new()
+        .with_extra_deep_well_cost(7.0)
+        .with_overdeep_well_cost(5.0);
+    assert_eq!(cost(&both, &two_deep), cost(&plain, &two_deep) + 7.0 + 15.0);
+    assert_eq!(NesPlateau::new().with_overdeep_well_cost(0.0), plain);
+}

@@ -19,6 +19,7 @@
 //! | `prefer-bonus=B` | with `expectimax`: in the average, an unknown piece whose best chain the evaluator prefers counts its cost minus B (1..=10000) |
 //! | `playouts=N` | with `expectimax=K`: each finalist's cost also weighs N playouts (1..=64) of 6 random pieces after its best chain (`tetris_core::Playouts::new`) |
 //! | `extra-deep-wells=W` | with `nes-plateau`: every deep well beyond the first costs W more (1..=1000) |
+//! | `overdeep-wells=W` | with `nes-plateau`: every open well cell beyond the 4th of its column costs W more (1..=1000) |
 //! | `well` or `well=C` | keep column C (0..9; `well` = 9) open: a placement may put cells there only in rows it completes |
 //! | `pattern=FILE` | only placements whose cells all lie on `#` cells of a board file (text form) of the game's height |
 //!
@@ -105,9 +106,10 @@ pub const MAX_DEPTH: usize = 4;
 /// bonus then decides alone.
 pub const MAX_PREFER_BONUS: u16 = 10_000;
 
-/// The largest `extra-deep-wells=W`: above what a hole costs the NES-plateau evaluator, so
-/// that larger values could only forbid a second deep well outright.
-pub const MAX_EXTRA_DEEP_WELL_COST: u16 = 1_000;
+/// The largest `extra-deep-wells=W` and `overdeep-wells=W`: above what a hole costs the
+/// NES-plateau evaluator, so that larger values could only forbid a second deep well, or a
+/// well deeper than a Tetris, outright.
+pub const MAX_WELL_COST: u16 = 1_000;
 
 /// The lookahead chain's options a strategy name can carry (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -129,6 +131,9 @@ pub struct StrategyOptions {
     /// `extra-deep-wells=W`: with the nes-plateau evaluator, what each deep well beyond the
     /// first adds to its cost (`NesPlateau::with_extra_deep_well_cost`).
     pub extra_deep_wells: Option<u16>,
+    /// `overdeep-wells=W`: with the nes-plateau evaluator, what each open well cell beyond the
+    /// 4th of its column adds to its cost (`NesPlateau::with_overdeep_well_cost`).
+    pub overdeep_wells: Option<u16>,
     /// `well=C`: the column kept open (0..9).
     pub well_column: Option<u8>,
     /// `pattern=FILE`: the board file whose occupied cells every placement must lie on.
@@ -136,7 +141,7 @@ pub struct StrategyOptions {
 }
 
 /// Every option a strategy name accepts, as `arena list` and `--help` show them.
-pub const STRATEGY_OPTIONS: [(&str, &str); 8] = [
+pub const STRATEGY_OPTIONS: [(&str, &str); 9] = [
     (
         "no-suicide",
         "never play a placement that ends the game (under the game's rule) while another exists",
@@ -164,6 +169,11 @@ pub const STRATEGY_OPTIONS: [(&str, &str); 8] = [
         "extra-deep-wells=W",
         "with nes-plateau: every deep well (3 or more open well cells) beyond the first costs W \
          more (1..=1000)",
+    ),
+    (
+        "overdeep-wells=W",
+        "with nes-plateau: every open well cell beyond the 4th of its column (deeper than a \
+         Tetris needs) costs W more (1..=1000)",
     ),
     (
         "well=C",
@@ -223,9 +233,14 @@ impl StrategyOptions {
                 }
             }
             "extra-deep-wells" => {
-                let cost =
-                    whole_number(option, 1..=MAX_EXTRA_DEEP_WELL_COST, "extra-deep-wells=W")?;
+                let cost = whole_number(option, 1..=MAX_WELL_COST, "extra-deep-wells=W")?;
                 if self.extra_deep_wells.replace(cost).is_some() {
+                    return Err(repeated());
+                }
+            }
+            "overdeep-wells" => {
+                let cost = whole_number(option, 1..=MAX_WELL_COST, "overdeep-wells=W")?;
+                if self.overdeep_wells.replace(cost).is_some() {
                     return Err(repeated());
                 }
             }
@@ -288,7 +303,8 @@ where
 }
 
 impl fmt::Display for StrategyOptions {
-    /// `,no-suicide,expectimax[=K],prefer-bonus=B,playouts=N,extra-deep-wells=W,well=C,pattern=FILE`
+    /// `,no-suicide,expectimax[=K],prefer-bonus=B,playouts=N,extra-deep-wells=W,overdeep-wells=W,`
+    /// `well=C,pattern=FILE`
     /// for the options set, in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.no_suicide {
@@ -308,6 +324,9 @@ impl fmt::Display for StrategyOptions {
         }
         if let Some(cost) = self.extra_deep_wells {
             write!(f, ",extra-deep-wells={cost}")?;
+        }
+        if let Some(cost) = self.overdeep_wells {
+            write!(f, ",overdeep-wells={cost}")?;
         }
         if let Some(column) = self.well_column {
             write!(f, ",well={column}")?;
@@ -413,10 +432,15 @@ impl FromStr for StrategySpec {
             ));
         }
         let (evaluator, weights) = WeightsChoice::split(evaluator_part);
-        if options.extra_deep_wells.is_some() && evaluator != NesPlateau::NAME {
+        let well_option = [
+            ("extra-deep-wells", options.extra_deep_wells),
+            ("overdeep-wells", options.overdeep_wells),
+        ]
+        .into_iter()
+        .find_map(|(name, cost)| cost.map(|_| name));
+        if let Some(name) = well_option.filter(|_| evaluator != NesPlateau::NAME) {
             return Err(fail(format!(
-                "option \"extra-deep-wells\" prices the {} evaluator's deep wells: it needs \
-                 that evaluator",
+                "option {name:?} prices the {} evaluator's wells: it needs that evaluator",
                 NesPlateau::NAME
             )));
         }
@@ -560,12 +584,18 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown searcher {:?}", spec.searcher)))?;
         let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights)
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
-        // The name's check let `extra-deep-wells` through with nes-plateau only.
-        let evaluator = match (evaluator, spec.options.extra_deep_wells) {
-            (AnyEvaluator::NesPlateau(nes_plateau), Some(cost)) => {
-                AnyEvaluator::NesPlateau(nes_plateau.with_extra_deep_well_cost(f64::from(cost)))
+        // The name's check let `extra-deep-wells` and `overdeep-wells` through with
+        // nes-plateau only; absent, each is 0, the evaluator without it.
+        let evaluator = match evaluator {
+            AnyEvaluator::NesPlateau(nes_plateau) => {
+                let cost = |option: Option<u16>| f64::from(option.unwrap_or(0));
+                AnyEvaluator::NesPlateau(
+                    nes_plateau
+                        .with_extra_deep_well_cost(cost(spec.options.extra_deep_wells))
+                        .with_overdeep_well_cost(cost(spec.options.overdeep_wells)),
+                )
             }
-            (evaluator, _) => evaluator,
+            evaluator => evaluator,
         };
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
@@ -906,6 +936,31 @@ mod tests {
             panic!("nes-plateau expected");
         };
         assert_eq!(evaluator.extra_deep_well_cost(), 0.0);
+        assert_eq!(evaluator.overdeep_well_cost(), 0.0);
+        // `overdeep-wells=W` prints after `extra-deep-wells=W` and reaches the evaluator.
+        let spec: StrategySpec = "gamepad+nes-plateau:low-stack,overdeep-wells=3,expectimax=3,\
+                                  extra-deep-wells=5@2"
+            .parse()
+            .unwrap();
+        assert_eq!(spec.options.overdeep_wells, Some(3));
+        assert_eq!(
+            spec.to_string(),
+            "gamepad+nes-plateau:low-stack,expectimax=3,extra-deep-wells=5,overdeep-wells=3@2"
+        );
+        let overdeep = Strategy::new(spec).unwrap();
+        let AnyEvaluator::NesPlateau(evaluator) = &overdeep.evaluator else {
+            panic!("nes-plateau expected");
+        };
+        assert_eq!(evaluator.overdeep_well_cost(), 3.0);
+        assert_eq!(evaluator.extra_deep_well_cost(), 5.0);
+        assert!(
+            !overdeep.plays_like(
+                &Strategy::from_name(
+                    "gamepad+nes-plateau:low-stack,expectimax=3,extra-deep-wells=5@2"
+                )
+                .unwrap()
+            )
+        );
         // Names without options are unchanged.
         let plain: StrategySpec = "bfs+elashi@2".parse().unwrap();
         assert_eq!(plain.options, StrategyOptions::default());
@@ -996,6 +1051,20 @@ mod tests {
                 "given twice",
             ),
             ("bfs+elashi,extra-deep-wells=5", "it needs that evaluator"),
+            (
+                "bfs+nes-plateau,overdeep-wells=0",
+                "overdeep-wells \"0\" is not a whole number from 1 to 1000",
+            ),
+            ("bfs+nes-plateau,overdeep-wells=1001", "from 1 to 1000"),
+            ("bfs+nes-plateau,overdeep-wells", "overdeep-wells=W"),
+            (
+                "bfs+nes-plateau,overdeep-wells=3,overdeep-wells=3",
+                "given twice",
+            ),
+            (
+                "bfs+dellacherie,overdeep-wells=3",
+                "option \"overdeep-wells\" prices the nes-plateau evaluator's wells",
+            ),
             ("bfs+elashi,", "empty option"),
             ("bfs+elashi,pattern=", "needs a board file"),
             ("bfs+elashi@2,no-suicide", "options go before the depth"),

@@ -37,8 +37,8 @@ pub struct Args {
     /// The strategy: SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH], depth 1
     /// or 2 (the NES shows one preview piece), e.g. gamepad+nes-plateau@2 or the strongest
     /// bot, gamepad+nes-plateau,expectimax=3,prefer-bonus=80,playouts=16,extra-deep-wells=5@2
-    /// (with a reaction time, the same with nes-plateau:low-stack; `arena list` explains the
-    /// options). A searcher that ignores gravity (bfs, column-drop) has its placements locked
+    /// (with a reaction time, the same with nes-plateau:low-stack and overdeep-wells=3; `arena
+    /// list` explains the options). A searcher that ignores gravity (bfs, column-drop) has its placements locked
     /// as if they were reachable, under the simulation game-over rule; the report flags it.
     #[arg(value_name = "STRATEGY")]
     pub strategy: String,
