@@ -474,6 +474,14 @@ fn cost_matches_the_weighted_sum_on_random_boards() {
     }
 }
 
+/// `evaluator`'s cost of `board` on its own (a chain without placement records).
+fn board_cost(evaluator: &NesPlateau, board: &Board) -> f64 {
+    evaluator.cost(Chain {
+        board,
+        records: &[],
+    })
+}
+
 #[test]
 fn each_deep_well_beyond_the_first_costs_the_extra() {
     // Columns 0 and 5 are open wells 4 deep (the wall or their neighbours occupied on rows
@@ -495,18 +503,12 @@ fn each_deep_well_beyond_the_first_costs_the_extra() {
     let plain = NesPlateau::new();
     let taxed = NesPlateau::new().with_extra_deep_well_cost(5.0);
     assert_eq!(taxed.extra_deep_well_cost(), 5.0);
-    let cost = |evaluator: &NesPlateau, board: &Board| {
-        evaluator.cost(Chain {
-            board,
-            records: &[],
-        })
-    };
     // Two deep wells: one beyond the first, 5 more; one or none: the weighted sum alone.
-    assert_eq!(cost(&taxed, &two), cost(&plain, &two) + 5.0);
+    assert_eq!(board_cost(&taxed, &two), board_cost(&plain, &two) + 5.0);
     for board in [one, Board::standard()] {
         assert_eq!(
-            cost(&taxed, &board).to_bits(),
-            cost(&plain, &board).to_bits()
+            board_cost(&taxed, &board).to_bits(),
+            board_cost(&plain, &board).to_bits()
         );
     }
     // The cost 0 is the plain evaluator, equal as a value too.
@@ -539,23 +541,23 @@ fn each_well_cell_deeper_than_a_tetris_costs_the_overdeep_cost() {
     let plain = NesPlateau::new();
     let taxed = NesPlateau::new().with_overdeep_well_cost(5.0);
     assert_eq!(taxed.overdeep_well_cost(), 5.0);
-    let cost = |evaluator: &NesPlateau, board: &Board| {
-        evaluator.cost(Chain {
-            board,
-            records: &[],
-        })
-    };
-    assert_eq!(cost(&taxed, &two_deep), cost(&plain, &two_deep) + 15.0);
+    assert_eq!(
+        board_cost(&taxed, &two_deep),
+        board_cost(&plain, &two_deep) + 15.0
+    );
     for board in [tetris_deep, Board::standard()] {
         assert_eq!(
-            cost(&taxed, &board).to_bits(),
-            cost(&plain, &board).to_bits()
+            board_cost(&taxed, &board).to_bits(),
+            board_cost(&plain, &board).to_bits()
         );
     }
     // With both costs, each adds its own: column 0 and 5 are two deep wells, so one extra.
     let both = NesPlateau::new()
         .with_extra_deep_well_cost(7.0)
         .with_overdeep_well_cost(5.0);
-    assert_eq!(cost(&both, &two_deep), cost(&plain, &two_deep) + 7.0 + 15.0);
+    assert_eq!(
+        board_cost(&both, &two_deep),
+        board_cost(&plain, &two_deep) + 7.0 + 15.0
+    );
     assert_eq!(NesPlateau::new().with_overdeep_well_cost(0.0), plain);
 }
