@@ -212,7 +212,8 @@ impl NesPlateau {
     /// a stack built up beside the well while no I came, rows that only more pieces can clear.
     /// With a reaction time, 16 of the 18 games traced that were lost before 140 lines had
     /// gone through such an I drought (25 to 41 pieces) with the well left open and the stack
-    /// rising (docs/nes-benchmark.md); the cost has the bot fill the excess (burn) instead. 0 gives the evaluator without it, to the bit.
+    /// rising (docs/nes-benchmark.md); the cost has the bot fill the excess (burn) instead.
+    /// 0 gives the evaluator without it, to the bit.
     pub fn with_overdeep_well_cost(self, cost: f64) -> NesPlateau {
         NesPlateau {
             overdeep_well_cost: cost,
