@@ -17,7 +17,7 @@
 //!    chain through placement p when the preview is q.
 //! 3. **What a candidate leaves open.** The searcher, started after the candidate's frames
 //!    ([`tetris_core::DecisionContext::played`]), gives the placements still reachable, a
-//!    subset of those from the spawn; with preview q the re-plan can at best take the best
+//!    subset of those from the spawn (as a set: its unordered search); with preview q the re-plan can at best take the best
 //!    V(p, q) among them. A candidate's value averages those bests over the 7 previews as
 //!    expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost; a
 //!    preferred chain counts its cost minus the strategy's prefer bonus, if any).
@@ -144,7 +144,8 @@ impl ReactionPlanner {
                     continue;
                 };
                 let options = DecisionContext { played, ..context }.current_piece_options(false);
-                searcher.search(board, current, options, &mut self.after);
+                // Only which placements are open counts, not their order.
+                searcher.search_unordered(board, current, options, &mut self.after);
                 for &placement in self.after.iter() {
                     if let Some(open) = index_of(&self.spawn, placement) {
                         self.reachable[open] = true;

@@ -143,7 +143,8 @@
 //! frames after the played ones. Frames the search could not have played itself (a press
 //! while its thumb waits, a blocked press, a shift with Down held, a button it never
 //! presses) or that lock the piece give no placement. The played frames are part of the kept
-//! search's key, and the unordered search hands such a search to the ordered one.
+//! search's key. The unordered search floods from the same state (the `flood` module's design
+//! note, "Played frames"), which leaves the kept search alone.
 //!
 //! **Later pieces: the unordered flood.** The lookahead chain searches the preview piece once
 //! per placement of the current one, and needs only the set of its placements
@@ -1413,8 +1414,9 @@ impl Searcher for Gamepad {
         }
     }
 
-    /// Without paths, the entry delay and played frames, the row-by-row flood of the `flood`
-    /// module (the same placements, in row, rotation, column order); otherwise
+    /// Without paths (and, unless frames were played, without the entry delay), the
+    /// row-by-row flood of the `flood` module, from the spawn or from the state the played
+    /// frames left (the same placements, in row, rotation, column order); otherwise
     /// [`Gamepad::search`]'s ordered search.
     fn search_unordered(
         &mut self,

@@ -829,7 +829,7 @@ fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_mo
 #[test]
 fn after_played_frames_the_search_finds_what_a_brute_force_finds_from_there() {
     // A player with a reaction time plays the first frames of a path, then searches again
-    // from where they left the piece. Cut the search's own paths after 1, 9 and 18 frames
+    // from where they left the piece. Cut the search's own paths after 1, 2, 9 and 18 frames
     // (when they are longer) and compare the search from there with the brute forces started
     // after the same frames; every path found must also replay, after the played frames,
     // through the frame model to its lock.
@@ -861,7 +861,7 @@ fn after_played_frames_the_search_finds_what_a_brute_force_finds_from_there() {
                             other => panic!("{other:?}"),
                         })
                         .collect();
-                    for cut in [1, 9, 18].into_iter().filter(|&cut| cut < frames.len()) {
+                    for cut in [1, 2, 9, 18].into_iter().filter(|&cut| cut < frames.len()) {
                         let played = &frames[..cut];
                         let options = SearchOptions {
                             played: PlayedFrames::new(played).unwrap(),
@@ -899,14 +899,34 @@ fn after_played_frames_the_search_finds_what_a_brute_force_finds_from_there() {
                             }
                             assert_eq!(locked, Some(placement.state()));
                         }
-                        // Asked again without paths, and unordered: the same placements.
+                        // Asked again without paths: the same placements in the same
+                        // order; unordered (the flood from the state the frames left), the
+                        // same set, on this searcher (whose ordered search has this timing)
+                        // and on a fresh one at level 19 and 30 Hz given the timing in the
+                        // options (which hands the search to its ordered search).
                         let mut again = Placements::new();
-                        let unordered = SearchOptions {
+                        let without_paths = SearchOptions {
                             with_paths: false,
                             ..options
                         };
-                        gamepad.search_unordered(board, piece, unordered, &mut again);
+                        gamepad.search(board, piece, without_paths, &mut again);
                         assert_eq!(again.as_slice(), after.as_slice());
+                        let named = SearchOptions {
+                            frame_timing: Some(timing),
+                            ..without_paths
+                        };
+                        for (searcher, options) in
+                            [(&mut gamepad, without_paths), (&mut Gamepad::new(), named)]
+                        {
+                            searcher.search_unordered(board, piece, options, &mut again);
+                            let unordered: BTreeSet<PieceState> =
+                                again.iter().map(|placement| placement.state()).collect();
+                            assert_eq!(
+                                unordered, expected,
+                                "{piece} {pattern} {inputs} after {cut}, unordered"
+                            );
+                            assert_eq!(again.len(), expected.len());
+                        }
                     }
                 }
             }

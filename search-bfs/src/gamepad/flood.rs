@@ -112,11 +112,25 @@
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
 //! and one asked for paths, goes to the ordered search.
 //!
+//! **Played frames.** A player with a reaction time plays R frames before re-planning, and the
+//! reaction planner asks, for each first R frames it weighs, which placements are still
+//! reachable after them (without paths). The ordered search steps those frames from the spawn
+//! with its one-frame step (`Gamepad::state_after`) to one state: row y, column, rotation,
+//! timer t, Down phase and both thumbs. Every later frame is a frame of the same model from
+//! that state, so the argument above holds with that state in place of the spawn: the flood
+//! that starts with only its bit, in its word of row y at timer t (with the words entering
+//! row y when t is 0; the band entries, which start at the spawn, are not used), finds exactly
+//! the locks the ordered search finds from it. The thumbs' bytes give the word's index: the
+//! cooldowns for a uniform timeline, the compact thumb numbers for a mixed one. The step needs
+//! the ordered search's timing (its gaps), which a game's last ordered search has; a search at
+//! another timing, frames the search could not have played (no placement, as there) and
+//! frames that end inside the first piece's entry delay take the ordered search.
+//!
 //! The crate's tests compare the flood's set with the ordered search's on random and console
 //! boards for both input models, several timings and both game-over rules, and a lookahead
 //! chain over the flood with one over the ordered search only (`tests/gamepad_chain.rs`).
 
-use super::{Gamepad, Gaps, slot};
+use super::{FrameState, Gamepad, Gaps, MAX_GAPS, WAIT_BITS, slot};
 use tetris_core::{
     BOARD_WIDTH, Board, FrameTiming, InputModel, MAX_BOARD_HEIGHT, Piece, PieceState, Placement,
     Placements, SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
@@ -175,6 +189,9 @@ const MAX_THUMBS: usize = tetris_core::Timeline::MAX_FRAMES;
 struct ThumbTable {
     /// The number of thumb states (the timeline's frames).
     count: usize,
+    /// Per phase, the number of its state with cooldown 0 (its others follow in cooldown
+    /// order).
+    first: [u8; MAX_GAPS],
     /// Per thumb state, its number after a frame without its press: one frame less to wait,
     /// the phase kept.
     rest: [u8; MAX_THUMBS],
@@ -204,11 +221,13 @@ impl ThumbTable {
         }
         let mut table = ThumbTable {
             count: starts[count],
+            first: [0; MAX_GAPS],
             rest: [0; MAX_THUMBS],
             press: [NO_PRESS; MAX_THUMBS],
             has_shorter: [0; MAX_THUMBS],
         };
         for phase in 0..count {
+            table.first[phase] = starts[phase] as u8;
             for wait in 0..gap_before(phase) {
                 let number = starts[phase] + wait;
                 table.rest[number] = (number - usize::from(wait > 0)) as u8;
@@ -220,6 +239,12 @@ impl ThumbTable {
             }
         }
         table
+    }
+
+    /// The number of a thumb given as the ordered search's byte (phase in the high bits,
+    /// cooldown in the low ones, [`WAIT_BITS`]).
+    fn number(&self, thumb: u8) -> usize {
+        usize::from(self.first[usize::from(thumb >> 4)]) + usize::from(thumb & WAIT_BITS)
     }
 }
 
@@ -266,6 +291,44 @@ impl Flood {
     }
 }
 
+impl Flood {
+    /// The start of a flood from the one state `state` (outside the entry delay, on a board
+    /// the buffers are sized for) of a piece with `turns` orientations: its word goes into
+    /// `below` when its fall timer is 0 (`below` must be all 0 before), else it is the start's
+    /// later word.
+    fn start_at(&mut self, state: &FrameState, turns: u8) -> FloodStart {
+        let bit = 1u64 << (u32::from(state.rotation) * LANE_BITS + state.x as u32);
+        let word = if turns == 2 {
+            bit | bit << (2 * LANE_BITS)
+        } else {
+            bit
+        };
+        let down = usize::from(state.down);
+        let combination = match &self.thumbs {
+            Some(thumbs) => {
+                (down * thumbs.count + thumbs.number(state.shift_thumb)) * thumbs.count
+                    + thumbs.number(state.rotate_thumb)
+            }
+            // One phase: the thumbs' bytes are their cooldowns.
+            None => {
+                let tap = usize::from(self.gaps.slots);
+                (down * tap + usize::from(state.shift_thumb)) * tap
+                    + usize::from(state.rotate_thumb)
+            }
+        };
+        let (row, timer) = (state.y as usize, usize::from(state.fall_timer));
+        if timer == 0 {
+            self.below[combination] |= word;
+            FloodStart::at_row(row)
+        } else {
+            FloodStart {
+                row,
+                later: Some((timer, combination, word)),
+            }
+        }
+    }
+}
+
 /// The lanes of rotations `0..count` (for two orientations not their copies in lanes 2 and 3,
 /// which hold the same states again).
 const fn lane_mask(count: u8) -> u64 {
@@ -298,6 +361,23 @@ const fn clockwise(word: u64) -> u64 {
 #[inline(always)]
 const fn counterclockwise(word: u64) -> u64 {
     word.rotate_right(LANE_BITS)
+}
+
+/// Where a flood starts: pivot row `row`, whose entering words (timer 0) are in
+/// [`Flood::below`], and after played frames possibly one word of a later timer of that row.
+#[derive(Clone, Copy, Debug)]
+struct FloodStart {
+    row: usize,
+    /// After played frames that left the piece at timer t > 0 of `row`: t, the word's index
+    /// in its timer and the word.
+    later: Option<(usize, usize, u64)>,
+}
+
+impl FloodStart {
+    /// A start from the words entering `row`.
+    fn at_row(row: usize) -> FloodStart {
+        FloodStart { row, later: None }
+    }
 }
 
 /// Each thumb's (cooldown, phase) after a frame: the shift thumb's, then the rotation thumb's.
@@ -344,6 +424,8 @@ impl Targets<'_> {
 impl Gamepad {
     /// The unordered search (see the module documentation): the same placements as the
     /// ordered search, row by row; with paths or the entry delay, the ordered search itself.
+    /// After played frames the flood starts from the one state they leave (see "Played
+    /// frames" in the module documentation).
     pub(super) fn search_reachable(
         &mut self,
         board: &Board,
@@ -351,12 +433,18 @@ impl Gamepad {
         options: SearchOptions,
         out: &mut Placements,
     ) {
-        if options.with_paths || options.entry_delay || !options.played.is_empty() {
+        let timing = options.frame_timing.unwrap_or(self.default_timing);
+        let played = !options.played.is_empty();
+        // Played frames are stepped by the ordered search's own step, which needs its timing
+        // (and the gaps that go with it); a search at another timing is left to it.
+        if options.with_paths
+            || (options.entry_delay && !played)
+            || (played && self.search_timing != timing)
+        {
             self.search(board, piece, options, out);
             return;
         }
         out.clear(false);
-        let timing = options.frame_timing.unwrap_or(self.default_timing);
         super::check_timing(timing);
         let height = board.height();
         self.flood.size_for(height, timing);
@@ -365,8 +453,23 @@ impl Gamepad {
         if !spawn_fits && !options.game_over_rule.spawn_may_overlap() {
             return;
         }
+        let turns = piece.orientation_count();
         let band_rows = super::open_band_rows(board);
-        let start = if band_rows >= 1 && !self.plain_only {
+        let start = if played {
+            let Some(state) =
+                self.state_after(piece, options.entry_delay, options.played.as_slice())
+            else {
+                // Frames the search could not have played, or a lock among them.
+                return;
+            };
+            if state.delay_left > 0 {
+                // Still in the entry delay, which the flood does not model.
+                self.search(board, piece, options, out);
+                return;
+            }
+            self.flood.below.fill(0);
+            self.flood.start_at(&state, turns)
+        } else if band_rows >= 1 && !self.plain_only {
             if !self.flood.band_built[piece.index()] {
                 self.build_band_entries(board, piece, timing);
             }
@@ -377,16 +480,16 @@ impl Gamepad {
             flood
                 .below
                 .copy_from_slice(&flood.band_entries[from..from + combinations]);
-            row
+            FloodStart::at_row(row)
         } else {
             self.flood.below.fill(0);
-            self.flood.below[0] = spawn_word(piece.orientation_count());
-            0
+            self.flood.below[0] = spawn_word(turns);
+            FloodStart::at_row(0)
         };
-        self.legal_lanes(piece, start, height);
+        self.legal_lanes(piece, start.row, height);
         let rows = self.flood_rows(piece, timing, start, height, false);
-        let lanes = lane_mask(piece.orientation_count());
-        for y in start..rows {
+        let lanes = lane_mask(turns);
+        for y in start.row..rows {
             let mut locks = self.flood.locks[y] & lanes;
             while locks != 0 {
                 let bit = locks.trailing_zeros();
@@ -413,7 +516,7 @@ impl Gamepad {
         let from = piece.index() * usize::from(height) * self.flood.combinations;
         let to = from + usize::from(height) * self.flood.combinations;
         self.flood.band_entries[from..to].fill(0);
-        self.flood_rows(piece, timing, 0, height, true);
+        self.flood_rows(piece, timing, FloodStart::at_row(0), height, true);
         self.flood.band_built[piece.index()] = true;
         self.compute_legal(board, piece);
     }
@@ -442,7 +545,7 @@ impl Gamepad {
         }
     }
 
-    /// The flood itself, from row `start` (whose entering words are in `below`) down; keeps
+    /// The flood itself, from `start` down; keeps
     /// each row's locks in `locks` and, with `record`, each row's entering words as `piece`'s
     /// band entries. Returns the row after the last one that had any state. The plateau's
     /// timing (2 frames per row, tap rate 2) has its own copy, with both as constants.
@@ -450,7 +553,7 @@ impl Gamepad {
         &mut self,
         piece: Piece,
         timing: FrameTiming,
-        start: usize,
+        start: FloodStart,
         height: u8,
         record: bool,
     ) -> usize {
@@ -474,7 +577,7 @@ impl Gamepad {
         thumbs: &ThumbTable,
         piece: Piece,
         timing: FrameTiming,
-        start: usize,
+        start: FloodStart,
         height: u8,
         record: bool,
     ) -> usize {
@@ -486,7 +589,12 @@ impl Gamepad {
         let combinations = DOWN_PHASES * count * count;
         let height = usize::from(height);
         let mut entering = flood.below.iter().fold(0, |any, &word| any | word);
-        for y in start..height {
+        // The row's words are all 0 between rows: a later timer's start word goes in as is.
+        if let Some((timer, combination, word)) = start.later {
+            flood.row[timer * combinations + combination] |= word;
+            entering |= word;
+        }
+        for y in start.row..height {
             if entering == 0 {
                 return y;
             }
@@ -539,7 +647,7 @@ impl Gamepad {
         &mut self,
         piece: Piece,
         timing: FrameTiming,
-        start: usize,
+        start: FloodStart,
         height: u8,
         record: bool,
     ) -> usize {
@@ -565,8 +673,9 @@ impl Gamepad {
         let per_down = phases * phases * tap * tap;
         let combinations = DOWN_PHASES * per_down;
         let height = usize::from(height);
-        for y in start..height {
-            if flood.below.iter().all(|&word| word == 0) {
+        for y in start.row..height {
+            let later = if y == start.row { start.later } else { None };
+            if later.is_none() && flood.below.iter().all(|&word| word == 0) {
                 return y;
             }
             if record {
@@ -575,6 +684,9 @@ impl Gamepad {
             }
             flood.row.fill(0);
             flood.row[..combinations].copy_from_slice(&flood.below);
+            if let Some((timer, combination, word)) = later {
+                flood.row[timer * combinations + combination] |= word;
+            }
             flood.below.fill(0);
             let legal = flood.legal_rows[y];
             let mut targets = Targets {
