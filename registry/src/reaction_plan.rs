@@ -17,9 +17,9 @@
 //!    chain through placement p when the preview is q.
 //! 3. **What a candidate leaves open.** The searcher, started after the candidate's frames
 //!    ([`tetris_core::DecisionContext::played`]), gives the placements still reachable, a
-//!    subset of those from the spawn (as a set: its unordered search); with preview q the re-plan can at best take the best
-//!    V(p, q) among them. A candidate's value averages those bests over the 7 previews as
-//!    expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost; a
+//!    subset of those from the spawn (as a set: its unordered search); with preview q the
+//!    re-plan can at best take the best V(p, q) among them. A candidate's value averages
+//!    those bests over the 7 previews as expectimax does ([`MeanOverPieces`]: a preview with no full-length chain is lost; a
 //!    preferred chain counts its cost minus the strategy's prefer bonus, if any).
 //! 4. **The plan** is the best candidate (the chain's order of values, the earlier first among
 //!    equals), reported as the placement whose path it starts.

@@ -248,6 +248,23 @@ impl ThumbTable {
     }
 }
 
+/// Where a flood starts: pivot row `row`, whose entering words (timer 0) are in
+/// [`Flood::below`], and after played frames possibly one word of a later timer of that row.
+#[derive(Clone, Copy, Debug)]
+struct FloodStart {
+    row: usize,
+    /// After played frames that left the piece at timer t > 0 of `row`: t, the word's index
+    /// in its timer and the word.
+    later: Option<(usize, usize, u64)>,
+}
+
+impl FloodStart {
+    /// A start from the words entering `row`.
+    fn at_row(row: usize) -> FloodStart {
+        FloodStart { row, later: None }
+    }
+}
+
 impl Default for Flood {
     /// Nothing sized yet: the first search sizes the buffers.
     fn default() -> Self {
@@ -289,9 +306,7 @@ impl Flood {
         self.band_built = [false; 7];
         self.sized_for = Some((height, timing));
     }
-}
 
-impl Flood {
     /// The start of a flood from the one state `state` (outside the entry delay, on a board
     /// the buffers are sized for) of a piece with `turns` orientations: its word goes into
     /// `below` when its fall timer is 0 (`below` must be all 0 before), else it is the start's
@@ -361,23 +376,6 @@ const fn clockwise(word: u64) -> u64 {
 #[inline(always)]
 const fn counterclockwise(word: u64) -> u64 {
     word.rotate_right(LANE_BITS)
-}
-
-/// Where a flood starts: pivot row `row`, whose entering words (timer 0) are in
-/// [`Flood::below`], and after played frames possibly one word of a later timer of that row.
-#[derive(Clone, Copy, Debug)]
-struct FloodStart {
-    row: usize,
-    /// After played frames that left the piece at timer t > 0 of `row`: t, the word's index
-    /// in its timer and the word.
-    later: Option<(usize, usize, u64)>,
-}
-
-impl FloodStart {
-    /// A start from the words entering `row`.
-    fn at_row(row: usize) -> FloodStart {
-        FloodStart { row, later: None }
-    }
 }
 
 /// Each thumb's (cooldown, phase) after a frame: the shift thumb's, then the rotation thumb's.
@@ -545,9 +543,8 @@ impl Gamepad {
         }
     }
 
-    /// The flood itself, from `start` down; keeps
-    /// each row's locks in `locks` and, with `record`, each row's entering words as `piece`'s
-    /// band entries. Returns the row after the last one that had any state. The plateau's
+    /// The flood itself, from `start` down; keeps each row's locks in `locks` and, with
+    /// `record`, each row's entering words as `piece`'s band entries. Returns the row after the last one that had any state. The plateau's
     /// timing (2 frames per row, tap rate 2) has its own copy, with both as constants.
     fn flood_rows(
         &mut self,
