@@ -73,7 +73,10 @@ fn the_python_package_passes_its_tests() {
         ])
         .env("PATH", path)
         .env("CARGO_TARGET_DIR", target.join("python-build"))
-        .env("MATURIN_PEP517_ARGS", "--profile dev"));
+        .env("MATURIN_PEP517_ARGS", "--profile dev")
+        // Line tables only, as the test profile has (docs/testing.md, "CI"): the full debug
+        // info of the dev profile only slows this build.
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only"));
     assert!(
         installed.status.success(),
         "pip install ./python failed:\n{}",
