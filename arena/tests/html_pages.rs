@@ -3,7 +3,7 @@
 //! `error:` line and no page; and the pages work in headless Chromium
 //! (`the_pages_work_in_headless_chromium` runs `tests/browser/test_pages.py`).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 use tetris_core::{Board, Piece, PieceState};
 
-mod common;
+use crate::common;
 
 /// `arena ARGS…` (the command first), which must succeed; its stdout.
 fn succeed(args: &[&str]) -> String {

@@ -12,7 +12,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// Runs `arena nes ARGS…`.
 /// The two part files of a run split in two, in `folder`.

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use tetris_core::{Board, Piece, PieceState};
 
-mod common;
+use crate::common;
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))

@@ -5,7 +5,7 @@
 //! body over the limit (413), a full queue and the time limit (503), clients that go away,
 //! SIGTERM during a request, and `arena serve`'s own option errors.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

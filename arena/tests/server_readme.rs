@@ -1,7 +1,7 @@
 //! The README's Python client for `arena serve`, run as written against a live server: its
 //! answers must be what `arena analyze` says about the same position.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! The direct tests below pin what the document says about the values the server takes, and
 //! that the document's own examples are answered, so a regression shows without schemathesis.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! documented conventions (docs/stackrabbit.md): the placement triple `[rotation, x − 5, y]`,
 //! the board after the move, the per-frame letters, two-decimal scores of minus our cost.
 
-mod common;
+use crate::common;
 
 use common::server::{Server, cells};
 use serde_json::{Value, json};

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// Runs `arena COMMAND ARGS…`, which must succeed with nothing on stderr but the lines
 /// naming the files it wrote; its stdout.

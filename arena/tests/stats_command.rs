@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// Runs `arena stats ARGS…`.
 fn stats(args: &[&str]) -> Output {

@@ -7,7 +7,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// Runs `arena tournament ARGS…`.
 fn tournament(args: &[&str]) -> Output {

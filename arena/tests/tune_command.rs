@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// Runs `arena ARGS…`.
 fn arena(args: &[&str]) -> Output {

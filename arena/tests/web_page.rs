@@ -4,7 +4,7 @@
 //! line's own (`arena play --json`, `arena analyze --json --all`), the board editor, the shared
 //! link, and that the page loads nothing and logs no error.
 
-mod common;
+use crate::common;
 
 use common::{browser, run, scratch_folder};
 

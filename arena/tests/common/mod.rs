@@ -1,9 +1,6 @@
 //! Helpers shared by the arena's integration tests: run the built binary, parse its `--json`
 //! output, make a scratch folder.
 
-// Each test binary compiles this module and uses only some of it.
-#![allow(dead_code)]
-
 use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -16,8 +16,9 @@ pub struct Server {
     pub child: Child,
     /// The address it listens on (from its first line on stdout).
     pub address: SocketAddr,
-    /// The rest of its stdout.
-    pub stdout: BufReader<ChildStdout>,
+    /// The rest of its stdout, held open and never read: a closed pipe would fail the
+    /// server's later writes there.
+    _stdout: BufReader<ChildStdout>,
     /// Its stderr (the log) so far: a thread keeps reading it, so that a server logging a
     /// line per request never blocks on a full pipe.
     log: Arc<Mutex<String>>,
@@ -56,7 +57,7 @@ impl Server {
         Server {
             child,
             address,
-            stdout,
+            _stdout: stdout,
             log,
         }
     }

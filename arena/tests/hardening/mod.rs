@@ -8,8 +8,7 @@
 //! printed is safe to print, and the rough edges a new user hits), [`formats`] (the
 //! numbers and outputs a new user sees: number formats, intervals, the JSON layout, the
 //! lines naming written files) and [`provenance`] (every JSON report, part file and page
-//! says what made it). One test binary for all of
-//! them: each binary links the whole arena, so fewer binaries build faster.
+//! says what made it).
 //!
 //! Over 600 lines on purpose: one test per attack of the hardening issue, each short, all against
 //! the built binary.
@@ -20,8 +19,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
+
 mod formats;
 mod messages;
 #[cfg(unix)]

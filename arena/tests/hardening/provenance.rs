@@ -9,8 +9,8 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+use super::text;
 use crate::common::{scratch_folder, succeed};
-use crate::text;
 
 /// The `made_by` object of a command run as `arena ARGS…` (as the test runs it: no shell).
 fn made_by(args: &[&str]) -> Value {
@@ -203,7 +203,7 @@ fn parts_name_their_shard_s_command_and_a_merge_its_own() {
 fn a_checkpoint_names_the_run_that_wrote_it_and_the_weights_file_stays_strict() {
     let folder = scratch_folder("hardening", "made-by-tune");
     let (checkpoint, out) = (folder.join("checkpoint.json"), folder.join("weights.json"));
-    let first = crate::tune_args("cem", text(&checkpoint), text(&out));
+    let first = super::tune_args("cem", text(&checkpoint), text(&out));
     let mut args = vec!["tune"];
     args.extend(&first);
     args.extend(["--iterations", "1"]);
