@@ -826,113 +826,142 @@ fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_mo
     }
 }
 
-#[test]
-fn after_played_frames_the_search_finds_what_a_brute_force_finds_from_there() {
-    // A player with a reaction time plays the first frames of a path, then searches again
-    // from where they left the piece. Cut the search's own paths after 1, 2, 9 and 18 frames
-    // (when they are longer) and compare the search from there with the brute forces started
-    // after the same frames; every path found must also replay, after the played frames,
-    // through the frame model to its lock.
+/// A player with a reaction time plays the first frames of a path, then searches again from
+/// where they left the piece. Cut the search's own paths after 1, 2, 9 and 18 frames (when they
+/// are longer) and compare the search from there with the brute forces started after the same
+/// frames; every path found must also replay, after the played frames, through the frame model
+/// to its lock. One test per timing, so that the test threads share them.
+fn after_played_frames_the_search_finds_what_a_brute_force_finds(
+    frames_per_row: u8,
+    pattern: &str,
+    inputs: InputModel,
+) {
     let boards: Vec<Board> = named_and_random_boards(1);
     let mut compared = 0;
-    for (frames_per_row, pattern, inputs) in [
-        (3, "X.", InputModel::TwoThumb),
-        (2, "X...", InputModel::TwoThumb),
-        (2, "X....X...X...", InputModel::TwoThumb),
-        (3, "X.", InputModel::Article),
-        (2, "X....X...X...", InputModel::Article),
-    ] {
-        let timing = timeline(frames_per_row, pattern, inputs);
-        let mut gamepad = Gamepad::with_timing(timing);
-        for board in &boards {
-            for piece in [Piece::T, Piece::I, Piece::Z] {
-                let mut from_spawn = Placements::new();
-                gamepad.search(board, piece, SearchOptions::WITH_PATHS, &mut from_spawn);
-                // Two paths of each search: a middle one and the last.
-                let count = from_spawn.len();
-                let picks = [count / 2, count.saturating_sub(1)];
-                for index in picks.into_iter().filter(|&index| index < count) {
-                    let frames: Vec<Buttons> = from_spawn
-                        .path(index)
-                        .unwrap()
-                        .iter()
-                        .map(|input| match *input {
-                            Input::Frame(buttons) => buttons,
-                            other => panic!("{other:?}"),
-                        })
-                        .collect();
-                    for cut in [1, 2, 9, 18].into_iter().filter(|&cut| cut < frames.len()) {
-                        let played = &frames[..cut];
-                        let options = SearchOptions {
-                            played: PlayedFrames::new(played).unwrap(),
-                            ..SearchOptions::WITH_PATHS
-                        };
-                        let mut after = Placements::new();
-                        gamepad.search(board, piece, options, &mut after);
-                        let found: BTreeSet<PieceState> =
-                            after.iter().map(|placement| placement.state()).collect();
-                        let expected = match inputs {
-                            InputModel::TwoThumb => {
-                                two_thumb_locks_after(board, piece, timing, played)
-                            }
-                            InputModel::Article => {
-                                article_locks_after(board, piece, timing, false, played)
-                            }
-                        };
-                        assert_eq!(found, expected, "{piece} {pattern} {inputs} after {cut}");
-                        // The placement the frames were cut from is still there.
-                        assert!(found.contains(&from_spawn.as_slice()[index].state()));
-                        compared += found.len();
-                        for (at, placement) in after.iter().enumerate() {
-                            let mut falling = FallingPiece::spawn(piece, false, 0);
-                            for &buttons in played {
-                                assert_eq!(falling.frame(board, buttons, frames_per_row), None);
-                            }
-                            let rest = after.path(at).unwrap();
-                            let mut locked = None;
-                            for (frame, input) in rest.iter().enumerate() {
-                                let Input::Frame(buttons) = *input else {
-                                    panic!("{input:?}");
-                                };
-                                assert_eq!(locked, None, "locked before frame {frame}");
-                                locked = falling.frame(board, buttons, frames_per_row);
-                            }
-                            assert_eq!(locked, Some(placement.state()));
+    let timing = timeline(frames_per_row, pattern, inputs);
+    let mut gamepad = Gamepad::with_timing(timing);
+    for board in &boards {
+        for piece in [Piece::T, Piece::I, Piece::Z] {
+            let mut from_spawn = Placements::new();
+            gamepad.search(board, piece, SearchOptions::WITH_PATHS, &mut from_spawn);
+            // Two paths of each search: a middle one and the last.
+            let count = from_spawn.len();
+            let picks = [count / 2, count.saturating_sub(1)];
+            for index in picks.into_iter().filter(|&index| index < count) {
+                let frames: Vec<Buttons> = from_spawn
+                    .path(index)
+                    .unwrap()
+                    .iter()
+                    .map(|input| match *input {
+                        Input::Frame(buttons) => buttons,
+                        other => panic!("{other:?}"),
+                    })
+                    .collect();
+                for cut in [1, 2, 9, 18].into_iter().filter(|&cut| cut < frames.len()) {
+                    let played = &frames[..cut];
+                    let options = SearchOptions {
+                        played: PlayedFrames::new(played).unwrap(),
+                        ..SearchOptions::WITH_PATHS
+                    };
+                    let mut after = Placements::new();
+                    gamepad.search(board, piece, options, &mut after);
+                    let found: BTreeSet<PieceState> =
+                        after.iter().map(|placement| placement.state()).collect();
+                    let expected = match inputs {
+                        InputModel::TwoThumb => two_thumb_locks_after(board, piece, timing, played),
+                        InputModel::Article => {
+                            article_locks_after(board, piece, timing, false, played)
                         }
-                        // Asked again without paths: the same placements in the same
-                        // order; unordered (the flood from the state the frames left), the
-                        // same set, on this searcher (whose ordered search has this timing)
-                        // and on a fresh one at level 19 and 30 Hz given the timing in the
-                        // options (which hands the search to its ordered search).
-                        let mut again = Placements::new();
-                        let without_paths = SearchOptions {
-                            with_paths: false,
-                            ..options
-                        };
-                        gamepad.search(board, piece, without_paths, &mut again);
-                        assert_eq!(again.as_slice(), after.as_slice());
-                        let named = SearchOptions {
-                            frame_timing: Some(timing),
-                            ..without_paths
-                        };
-                        for (searcher, options) in
-                            [(&mut gamepad, without_paths), (&mut Gamepad::new(), named)]
-                        {
-                            searcher.search_unordered(board, piece, options, &mut again);
-                            let unordered: BTreeSet<PieceState> =
-                                again.iter().map(|placement| placement.state()).collect();
-                            assert_eq!(
-                                unordered, expected,
-                                "{piece} {pattern} {inputs} after {cut}, unordered"
-                            );
-                            assert_eq!(again.len(), expected.len());
+                    };
+                    assert_eq!(found, expected, "{piece} {pattern} {inputs} after {cut}");
+                    // The placement the frames were cut from is still there.
+                    assert!(found.contains(&from_spawn.as_slice()[index].state()));
+                    compared += found.len();
+                    for (at, placement) in after.iter().enumerate() {
+                        let mut falling = FallingPiece::spawn(piece, false, 0);
+                        for &buttons in played {
+                            assert_eq!(falling.frame(board, buttons, frames_per_row), None);
                         }
+                        let rest = after.path(at).unwrap();
+                        let mut locked = None;
+                        for (frame, input) in rest.iter().enumerate() {
+                            let Input::Frame(buttons) = *input else {
+                                panic!("{input:?}");
+                            };
+                            assert_eq!(locked, None, "locked before frame {frame}");
+                            locked = falling.frame(board, buttons, frames_per_row);
+                        }
+                        assert_eq!(locked, Some(placement.state()));
+                    }
+                    // Asked again without paths: the same placements in the same
+                    // order; unordered (the flood from the state the frames left), the
+                    // same set, on this searcher (whose ordered search has this timing)
+                    // and on a fresh one at level 19 and 30 Hz given the timing in the
+                    // options (which hands the search to its ordered search).
+                    let mut again = Placements::new();
+                    let without_paths = SearchOptions {
+                        with_paths: false,
+                        ..options
+                    };
+                    gamepad.search(board, piece, without_paths, &mut again);
+                    assert_eq!(again.as_slice(), after.as_slice());
+                    let named = SearchOptions {
+                        frame_timing: Some(timing),
+                        ..without_paths
+                    };
+                    for (searcher, options) in
+                        [(&mut gamepad, without_paths), (&mut Gamepad::new(), named)]
+                    {
+                        searcher.search_unordered(board, piece, options, &mut again);
+                        let unordered: BTreeSet<PieceState> =
+                            again.iter().map(|placement| placement.state()).collect();
+                        assert_eq!(
+                            unordered, expected,
+                            "{piece} {pattern} {inputs} after {cut}, unordered"
+                        );
+                        assert_eq!(again.len(), expected.len());
                     }
                 }
             }
         }
     }
-    assert!(compared > 1000, "{compared}");
+    // Not a vacuous comparison: each timing's cut searches find thousands of placements.
+    assert!(compared > 1000, "{pattern} {inputs}: {compared}");
+    eprintln!("{pattern} {inputs}: {compared}");
+}
+
+#[test]
+fn after_played_frames_at_30_hz_the_search_finds_what_a_brute_force_finds() {
+    after_played_frames_the_search_finds_what_a_brute_force_finds(3, "X.", InputModel::TwoThumb);
+}
+
+#[test]
+fn after_played_frames_at_15_hz_the_search_finds_what_a_brute_force_finds() {
+    after_played_frames_the_search_finds_what_a_brute_force_finds(2, "X...", InputModel::TwoThumb);
+}
+
+#[test]
+fn after_played_frames_at_13_5_hz_the_search_finds_what_a_brute_force_finds() {
+    after_played_frames_the_search_finds_what_a_brute_force_finds(
+        2,
+        "X....X...X...",
+        InputModel::TwoThumb,
+    );
+}
+
+#[test]
+fn after_played_frames_under_the_article_model_the_search_finds_what_a_brute_force_finds() {
+    after_played_frames_the_search_finds_what_a_brute_force_finds(3, "X.", InputModel::Article);
+}
+
+#[test]
+fn after_played_frames_under_the_article_model_at_13_5_hz_the_search_finds_what_a_brute_force_finds()
+ {
+    after_played_frames_the_search_finds_what_a_brute_force_finds(
+        2,
+        "X....X...X...",
+        InputModel::Article,
+    );
 }
 
 #[test]

@@ -28,6 +28,15 @@ use tetris_core::{Board, Chain, Evaluator, Piece, PieceState, Placement, Placeme
 use tetris_registry::{AnyEvaluator, WeightsChoice, evaluator_by_name};
 use tetris_tests::grow_board;
 
+/// Asserts a snapshot named `feature_snapshots__{name}`: the file names these tests had as a
+/// test binary of their own, kept now that they are a module of the crate's one test binary
+/// (insta would otherwise prefix the module path, `integration__feature_snapshots__`).
+fn assert_feature_snapshot(name: &str, text: &str) {
+    insta::with_settings!({ prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!(format!("feature_snapshots__{name}"), text);
+    });
+}
+
 /// The corpus folder, next to this crate's `Cargo.toml`.
 fn boards_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("boards")
@@ -206,7 +215,7 @@ fn grown_boards_match_their_seeds() {
 }
 
 /// Writes the `grown-*` corpus boards from their seeds. Run once by hand
-/// (`cargo test -p tetris-tests --test feature_snapshots -- --ignored write_grown_boards`);
+/// (`cargo test -p tetris-tests --test integration -- --ignored write_grown_boards`);
 /// the files are committed.
 #[test]
 #[ignore = "writes tests/boards/grown-*.txt; run by hand when the list changes"]
@@ -229,7 +238,7 @@ fn board_features() {
         text.push_str(&board_picture(&board, &[]));
         text.push('\n');
         text.push_str(&feature_table(chain));
-        insta::assert_snapshot!(format!("board__{name}"), text);
+        assert_feature_snapshot(&format!("board__{name}"), &text);
     }
 }
 
@@ -571,6 +580,6 @@ fn placement_features() {
             board: &after,
             records: &records,
         }));
-        insta::assert_snapshot!(format!("placement__{name}"), text);
+        assert_feature_snapshot(&format!("placement__{name}"), &text);
     }
 }
