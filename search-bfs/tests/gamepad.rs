@@ -931,17 +931,17 @@ fn after_played_frames_the_search_finds_what_a_brute_force_finds(
 }
 
 #[test]
-fn after_played_frames_at_30_hz_the_search_finds_what_a_brute_force_finds() {
+fn brute_force_after_played_frames_two_thumbs_at_30_hz() {
     after_played_frames_the_search_finds_what_a_brute_force_finds(3, "X.", InputModel::TwoThumb);
 }
 
 #[test]
-fn after_played_frames_at_15_hz_the_search_finds_what_a_brute_force_finds() {
+fn brute_force_after_played_frames_two_thumbs_at_15_hz() {
     after_played_frames_the_search_finds_what_a_brute_force_finds(2, "X...", InputModel::TwoThumb);
 }
 
 #[test]
-fn after_played_frames_at_13_5_hz_the_search_finds_what_a_brute_force_finds() {
+fn brute_force_after_played_frames_two_thumbs_at_13_5_hz() {
     after_played_frames_the_search_finds_what_a_brute_force_finds(
         2,
         "X....X...X...",
@@ -950,13 +950,12 @@ fn after_played_frames_at_13_5_hz_the_search_finds_what_a_brute_force_finds() {
 }
 
 #[test]
-fn after_played_frames_under_the_article_model_the_search_finds_what_a_brute_force_finds() {
+fn brute_force_after_played_frames_article_model_at_30_hz() {
     after_played_frames_the_search_finds_what_a_brute_force_finds(3, "X.", InputModel::Article);
 }
 
 #[test]
-fn after_played_frames_under_the_article_model_at_13_5_hz_the_search_finds_what_a_brute_force_finds()
- {
+fn brute_force_after_played_frames_article_model_at_13_5_hz() {
     after_played_frames_the_search_finds_what_a_brute_force_finds(
         2,
         "X....X...X...",
