@@ -97,8 +97,11 @@
 //! ([`LookaheadChain::best_chain`]): so when some chain ties with the best one, the chains
 //! through the chosen first placement are walked once more in the searcher's order (unless
 //! its unordered search keeps that order, [`Searcher::unordered_search_keeps_order`]), and the
-//! best chain is exactly the one the ordered walk gives. Ties are rare (equal costs to the
-//! last bit), so the second walk costs next to nothing on average.
+//! best chain is exactly the one the ordered walk gives. Ties need equal costs to the last
+//! bit; they are common only when the preview is of the current piece's kind (its two
+//! placements swapped leave the same board), and the second walk costs one ordered search of
+//! the next piece. [`LookaheadChain::analyze_all_in`], whose report does not depend on which
+//! tied chain is the best chain, skips it.
 //!
 //! # Cost of a search
 //!
@@ -144,9 +147,10 @@
 //! # Playouts ([`ChainOptions::playouts`])
 //!
 //! Expectimax sees one piece past the known ones; a board can suit that piece and still lead
-//! nowhere good. With playouts the finalists are walked one at a time, in the searcher's order
-//! (so that each one's best chain is the one a walk in order gives, ties included, and needs
-//! no second walk); a finalist's best chain is played on from the board it leaves with the
+//! nowhere good. With playouts the finalists are walked one at a time, each one's best chain
+//! the one a walk in the searcher's order gives (ties included: as in "Order", the later
+//! pieces are searched in the fastest order and walked again in order only when a chain ties
+//! with the finalist's best, before any playout); a finalist's best chain is played on from the board it leaves with the
 //! `count` sequences of [`deal_playout_pieces`] (the same for every finalist: they depend on
 //! the decision's board and known pieces only), each piece placed where the evaluator values
 //! it best alone (the first in the searcher's unordered order among equals; the filter and
@@ -645,7 +649,11 @@ impl LookaheadChain {
             }
         }
         let (value, index) = walk.best?;
-        if walk.tied && known >= 2 && !walk.searcher.unordered_search_keeps_order() {
+        if walk.tied
+            && known >= 2
+            && purpose != Purpose::Report
+            && !walk.searcher.unordered_search_keeps_order()
+        {
             // Another chain ties with the best: which of them is the first depends on the
             // later pieces' order, so walk the best first placement's chains again in it.
             let placement = self.levels[0].as_slice()[index];
@@ -687,9 +695,12 @@ impl LookaheadChain {
         )
     }
 
-    /// Runs [`LookaheadChain::best_in`] and returns, for every placement of the current piece
-    /// in the searcher's order, the best chain that starts with it (what `arena analyze --all`
-    /// prints).
+    /// For every placement of the current piece in the searcher's order, the best chain that
+    /// starts with it: [`LookaheadChain::first_placement_values`] after the search of
+    /// [`LookaheadChain::best_in`], without its second walk for ties (see "Order" in the
+    /// module documentation), which the values do not depend on. So
+    /// [`LookaheadChain::best_chain`] afterwards is a best chain, but when several tie, not
+    /// necessarily the first in the searcher's order; call [`LookaheadChain::best_in`] for that.
     pub fn analyze_all_in<S, E>(
         &mut self,
         searcher: &mut S,
@@ -702,7 +713,7 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
-        self.best_in(searcher, evaluator, board, pieces, context);
+        self.search(searcher, evaluator, board, pieces, context, Purpose::Report);
         &self.report
     }
 
@@ -765,6 +776,10 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
 enum Purpose {
     /// The choice and every first placement's best chain ([`LookaheadChain::best_in`]).
     Analyse,
+    /// Every first placement's best chain, as [`Purpose::Analyse`], but without the second
+    /// walk that settles which of several tied chains is the best chain
+    /// ([`LookaheadChain::analyze_all_in`]).
+    Report,
     /// The choice only ([`LookaheadChain::decide_in`]).
     Decide,
 }
@@ -809,7 +824,7 @@ where
                     best = Some(value);
                 }
             }
-            if level == 0 && self.purpose == Purpose::Analyse {
+            if level == 0 && self.purpose != Purpose::Decide {
                 self.report.push(PlacementValue { placement, value });
             }
         }
@@ -845,7 +860,7 @@ where
             all
         };
         match self.purpose {
-            Purpose::Analyse => {
+            Purpose::Analyse | Purpose::Report => {
                 self.evaluator
                     .last_link_values(board, self.records, valued, self.link_values)
             }
@@ -864,7 +879,7 @@ where
             cost: link.cost,
         };
         let unskipped = all.iter().zip(self.link_values.iter());
-        if level == 0 && self.purpose == Purpose::Analyse {
+        if level == 0 && self.purpose != Purpose::Decide {
             // One pass of exact size (a depth-1 chain's report is every leaf).
             if skips {
                 let mut links = self.link_values.iter();
@@ -982,7 +997,7 @@ where
     }
 
     /// The finalists' walk with playouts (see "Playouts" in the module documentation): each
-    /// finalist's chains are walked in the searcher's order on their own; its best chain's
+    /// finalist's chains are walked on their own ([`Walk::walk_finalist`]); its best chain's
     /// value gains the playouts' weight × their mean value, played from the board that chain
     /// leaves (a chain cut short, whose game is over, gains nothing); the best of these values
     /// (the earlier finalist among equals) and its chain become the best.
@@ -1001,15 +1016,10 @@ where
             playouts.pieces,
             &mut buffers.pieces,
         );
-        // In order, so that each finalist's best chain is the one a walk in order gives and
-        // needs no second walk for ties (see "Order" in the module documentation).
-        self.canonical = true;
         let mut overall: Option<(ChainValue, usize)> = None;
         for (index, placement) in finalists {
             self.first_index = index;
-            self.best = None;
-            self.best_chain.clear();
-            self.follow(deeper, board, placement);
+            self.walk_finalist(deeper, board, placement);
             let Some((mut value, first)) = self.best else {
                 continue;
             };
@@ -1032,6 +1042,27 @@ where
         }
         self.best = overall;
         self.best_chain.clone_from(&buffers.best_chain);
+        self.tied = false;
+    }
+
+    /// The chains through one finalist's first `placement`, walked on their own: `best`
+    /// and `best_chain` become its best chain, the one a walk in the searcher's order gives.
+    /// The later pieces are searched in the fastest order first; only when some chain ties
+    /// with the best one are they walked again in order (see "Order" in the module
+    /// documentation: the same argument, for one first placement).
+    fn walk_finalist(&mut self, deeper: &mut [Placements], board: &Board, placement: Placement) {
+        self.best = None;
+        self.best_chain.clear();
+        self.tied = false;
+        self.follow(deeper, board, placement);
+        if self.tied && !self.searcher.unordered_search_keeps_order() {
+            self.best = None;
+            self.best_chain.clear();
+            self.tied = false;
+            self.canonical = true;
+            self.follow(deeper, board, placement);
+            self.canonical = false;
+        }
         self.tied = false;
     }
 
