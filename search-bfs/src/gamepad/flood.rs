@@ -86,6 +86,15 @@
 //!   --jobs 1` (a shared 2-core machine, so roughly), the dominance took it from 170 to 235 pieces/s with
 //!   its sweep fused into the expansion, and to 183–210 as a separate pass before it; marking
 //!   each put's group of words, to skip the empty ones, was slower than testing each word.
+//! - *Empty rows skipped.* The sweep's carried ORs make a chain through every word (the word
+//!   before's OR goes into the next), so it cost about as much for an empty word as for a
+//!   full one, and most words are empty. A row of K words (one Down phase and shift thumb, every
+//!   rotation thumb) is first tested as a whole with an OR of its words, which has no such
+//!   chain, and an empty row is skipped. That is exact: an empty row has nothing to clear or
+//!   expand, and the ORs it carries down are the ones above it when it takes them in (the
+//!   shift thumb has a shorter cooldown), because each carried OR already holds the one of the
+//!   word before it wherever the rotation thumb has a shorter cooldown (it took that in), and
+//!   0 otherwise. What it saves: docs/performance.md, "Empty rows skipped in the mixed flood".
 //!
 //! A uniform timeline never takes this copy, so its flood is unchanged.
 //!
@@ -767,6 +776,15 @@ fn expand_timer_two_thumb(
         let above = &mut above[..count];
         for (shift, row) in block.chunks_exact_mut(count).enumerate() {
             let from_above = has_shorter[shift];
+            if row.iter().fold(0, |any, &word| any | word) == 0 {
+                // Nothing to clear or expand. The carried ORs are closed under a shorter
+                // rotation cooldown (each one took in the one before it), so an empty row
+                // leaves them as they are when it takes them in, and empties them otherwise.
+                if from_above == 0 {
+                    above.fill(0);
+                }
+                continue;
+            }
             let mut left = 0;
             for (rotate, ((word, dominating), &from_left)) in row
                 .iter_mut()
@@ -1084,6 +1102,108 @@ mod tests {
             let mut numbers: Vec<u8> = number_of.values().copied().collect();
             numbers.sort();
             assert_eq!(numbers, (0..timeline.len() as u8).collect::<Vec<_>>());
+        }
+    }
+
+    /// The phase of thumb number `number` in `table`.
+    fn phase_of(table: &ThumbTable, phases: usize, number: usize) -> usize {
+        (0..phases)
+            .rev()
+            .find(|&phase| usize::from(table.first[phase]) <= number)
+            .expect("phase 0 starts at 0")
+    }
+
+    #[test]
+    fn a_timers_sweep_clears_exactly_the_dominated_states_and_expands_the_rest() {
+        // The oracle from the definition: a state of word (d, shift thumb, rotation thumb) is
+        // cleared when another word of the same d and thumbs' phases, each cooldown no longer,
+        // has it; what is left of each word is expanded. Many rows are empty (the sweep skips
+        // them), including whole phases of the shift thumb.
+        let mut random = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            random
+        };
+        let lanes = 0x03FF_03FF_03FF_03FFu64;
+        for timeline in ["X....X...X...", "X..X...", "X.X..X...", "X.....X....X...."] {
+            let gaps = Gaps::new(timeline.parse().unwrap());
+            let table = ThumbTable::new(&gaps);
+            let (count, phases) = (table.count, usize::from(gaps.count));
+            let combinations = DOWN_PHASES * count * count;
+            for round in 0..200 {
+                let legal = next() & lanes;
+                let mut words = vec![0u64; combinations];
+                for row in words.chunks_exact_mut(count) {
+                    if next() % 3 == 0 {
+                        for word in row.iter_mut() {
+                            *word = next() & next() & lanes;
+                        }
+                    }
+                }
+                let (gravity, turns) = (round % 2 == 0, [1, 2, 4][round % 3]);
+                let run = |expand: &mut dyn FnMut(&mut MixedTargets<'_>)| {
+                    let (mut next_words, mut below) =
+                        (vec![0; combinations], vec![0; combinations]);
+                    let mut targets = MixedTargets {
+                        next: &mut next_words,
+                        below: &mut below,
+                        entering: 0,
+                        dropping: 0,
+                        legal_below: legal >> 1,
+                        count,
+                    };
+                    expand(&mut targets);
+                    let (entering, dropping) = (targets.entering, targets.dropping);
+                    (next_words, below, entering, dropping)
+                };
+                let mut swept = words.clone();
+                let got = run(&mut |targets| {
+                    expand_timer_two_thumb(&mut swept, targets, &table, (legal, gravity), turns)
+                });
+                assert!(
+                    swept.iter().all(|&word| word == 0),
+                    "{timeline}: a word left"
+                );
+                let expected = run(&mut |targets| {
+                    for index in 0..combinations {
+                        let (down, shift, rotate) = (
+                            index / (count * count),
+                            index / count % count,
+                            index % count,
+                        );
+                        let no_longer = |one: usize, other: usize| {
+                            phase_of(&table, phases, one) == phase_of(&table, phases, other)
+                                && one <= other
+                        };
+                        let mut dominated = 0;
+                        for other_shift in 0..count {
+                            for other_rotate in 0..count {
+                                if (other_shift, other_rotate) != (shift, rotate)
+                                    && no_longer(other_shift, shift)
+                                    && no_longer(other_rotate, rotate)
+                                {
+                                    dominated |=
+                                        words[(down * count + other_shift) * count + other_rotate];
+                                }
+                            }
+                        }
+                        let kept = words[index] & !dominated;
+                        if kept != 0 {
+                            expand_two_thumb_mixed(
+                                targets,
+                                &table,
+                                (kept, legal),
+                                gravity,
+                                (down, shift, rotate),
+                                turns,
+                            );
+                        }
+                    }
+                });
+                assert_eq!(got, expected, "{timeline}, round {round}");
+            }
         }
     }
 
