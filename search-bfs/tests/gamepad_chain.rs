@@ -9,8 +9,8 @@
 //! report of `analyze_all_in`, which skips the second walk, is `best_in`'s.
 
 use tetris_core::{
-    Board, ChainOptions, DecisionContext, FrameTiming, GameOverRule, InputModel, LookaheadChain,
-    Piece, Placements, Playouts, SearchOptions, Searcher,
+    Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, GameOverRule, InputModel,
+    LookaheadChain, Piece, Placements, Playouts, SearchOptions, Searcher,
 };
 use tetris_fixtures::{TestEvaluator, XorShift, random_stack};
 use tetris_search_bfs::Gamepad;
@@ -32,6 +32,26 @@ impl Searcher for OrderedOnly {
     ) {
         self.0.search(board, piece, options, out)
     }
+}
+
+/// Asserts that a chain decided as the expected one: the same choice, best chain and report
+/// (`position` names the position in the messages).
+fn assert_same_decision(
+    (chain, choice): (&LookaheadChain, Option<ChainChoice>),
+    (expected_chain, expected): (&LookaheadChain, Option<ChainChoice>),
+    position: &str,
+) {
+    assert_eq!(choice, expected, "{position}");
+    assert_eq!(
+        chain.best_chain(),
+        expected_chain.best_chain(),
+        "{position}"
+    );
+    assert_eq!(
+        chain.first_placement_values(),
+        expected_chain.first_placement_values(),
+        "{position}"
+    );
 }
 
 #[test]
@@ -93,17 +113,8 @@ fn the_chain_over_the_unordered_flood_decides_as_over_the_ordered_search() {
                 expected_chain.best_in(&mut ordered, evaluator, &board, &pieces, context);
             let mut chain = LookaheadChain::new(options);
             let choice = chain.best_in(&mut flooded, evaluator, &board, &pieces, context);
-            assert_eq!(choice, expected, "round {round}\n{board}");
-            assert_eq!(
-                chain.best_chain(),
-                expected_chain.best_chain(),
-                "round {round}"
-            );
-            assert_eq!(
-                chain.first_placement_values(),
-                expected_chain.first_placement_values(),
-                "round {round}"
-            );
+            let position = format!("round {round}\n{board}");
+            assert_same_decision((&chain, choice), (&expected_chain, expected), &position);
             let Some(expected) = expected else {
                 continue;
             };
@@ -200,17 +211,8 @@ fn finalists_with_playouts_decide_over_the_flood_as_over_the_ordered_search() {
         let mut chain = LookaheadChain::new(options.clone());
         flooded.ordered = 0;
         let choice = chain.best_in(&mut flooded, &evaluator, &board, &pieces, context);
-        assert_eq!(choice, expected, "round {round}\n{board}");
-        assert_eq!(
-            chain.best_chain(),
-            expected_chain.best_chain(),
-            "round {round}"
-        );
-        assert_eq!(
-            chain.first_placement_values(),
-            expected_chain.first_placement_values(),
-            "round {round}"
-        );
+        let position = format!("round {round}\n{board}");
+        assert_same_decision((&chain, choice), (&expected_chain, expected), &position);
         compared += usize::from(expected.is_some());
         walked_again += usize::from(flooded.ordered > 1);
 

@@ -1119,13 +1119,8 @@ mod tests {
         // cleared when another word of the same d and thumbs' phases, each cooldown no longer,
         // has it; what is left of each word is expanded. Many rows are empty (the sweep skips
         // them), including whole phases of the shift thumb.
-        let mut random = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            random ^= random << 13;
-            random ^= random >> 7;
-            random ^= random << 17;
-            random
-        };
+        let mut random = tetris_fixtures::XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || random.next_value();
         let lanes = 0x03FF_03FF_03FF_03FFu64;
         for timeline in ["X....X...X...", "X..X...", "X.X..X...", "X.....X....X...."] {
             let gaps = Gaps::new(timeline.parse().unwrap());
