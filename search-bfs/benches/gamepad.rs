@@ -7,7 +7,9 @@
 //! piece (once per placement of the current piece: nearly all of a NES game's work): the
 //! unordered flood (`search_unordered`, what the chain calls since issue 31) beside the
 //! ordered search it replaced there (`search`, the same placements in frame order), on the
-//! mid-game board, all 7 pieces per iteration.
+//! mid-game board, all 7 pieces per iteration. `gamepad_13_5_hz_preview` times the same
+//! unordered flood under the mixed timeline `X....X...X...` (13.5 Hz, its own copy of the
+//! flood) at levels 18 (3 frames per row) and 19, all 7 pieces per iteration.
 
 use std::hint::black_box;
 
@@ -82,6 +84,30 @@ fn benches(criterion: &mut Criterion) {
             }
         })
     });
+    group.finish();
+    let mut group = criterion.benchmark_group("gamepad_13_5_hz_preview");
+    for (level, frames_per_row) in [(18, 3), (19, 2)] {
+        let mixed = FrameTiming {
+            frames_per_row,
+            timeline: "X....X...X...".parse().expect("a timeline"),
+            inputs: InputModel::TwoThumb,
+        };
+        let options = SearchOptions {
+            frame_timing: Some(mixed),
+            ..SearchOptions::default()
+        };
+        let mut searcher = Gamepad::with_timing(mixed);
+        for (name, board) in &boards {
+            group.bench_function(format!("level {level} {name}"), |bencher| {
+                bencher.iter(|| {
+                    for piece in Piece::ALL {
+                        searcher.search_unordered(black_box(board), piece, options, &mut out);
+                        black_box(out.len());
+                    }
+                })
+            });
+        }
+    }
     group.finish();
     let mut group = criterion.benchmark_group("gamepad_level_19_per_piece");
     for (name, board) in &boards {
