@@ -147,19 +147,19 @@
 //! # Playouts ([`ChainOptions::playouts`])
 //!
 //! Expectimax sees one piece past the known ones; a board can suit that piece and still lead
-//! nowhere good. With playouts the finalists are walked one at a time, each one's best chain
-//! the one a walk in the searcher's order gives (ties included: as in "Order", the later
-//! pieces are searched in the fastest order and walked again in order only when a chain ties
-//! with the finalist's best, before any playout); a finalist's best chain is played on from the board it leaves with the
-//! `count` sequences of [`deal_playout_pieces`] (the same for every finalist: they depend on
-//! the decision's board and known pieces only), each piece placed where the evaluator values
-//! it best alone (the first in the searcher's unordered order among equals; the filter and
-//! the no-suicide rule as for an unknown piece). A playout is worth the evaluator's cost of
-//! the board it ends on (no placement records) minus the Tetris bonus per Tetris, or the
-//! no-placement cost alone when a piece cannot spawn or has no placement. The finalist's cost
-//! gains the weight × the mean of the `count` values, summed in order; a chain cut short (its
-//! game over) gains nothing. The best finalist by these values, the earlier among equals,
-//! is the choice. The report stays the first round's.
+//! nowhere good. With playouts the finalists are walked one at a time, each one's best chain the
+//! one a walk in the searcher's order gives (ties included: as in "Order", the later pieces are
+//! searched in the fastest order and walked again in order only when a chain ties with the
+//! finalist's best, before any playout); a finalist's best chain is played on from the board it
+//! leaves with the `count` sequences of [`deal_playout_pieces`] (the same for every finalist: they
+//! depend on the decision's board and known pieces only), each piece placed where the evaluator
+//! values it best alone (the first in the searcher's unordered order among equals; the filter and
+//! the no-suicide rule as for an unknown piece). A playout is worth the evaluator's cost of the
+//! board it ends on (no placement records) minus the Tetris bonus per Tetris, or the no-placement
+//! cost alone when a piece cannot spawn or has no placement. The finalist's cost gains the weight ×
+//! the mean of the `count` values, summed in order; a chain cut short (its game over) gains
+//! nothing. The best finalist by these values, the earlier among equals, is the choice. The report
+//! stays the first round's.
 //!
 //! Over 600 lines on purpose: the chain walker, its ranking and its two walks (ordered and
 //! unordered, which must agree) are one algorithm; the rest is its unit tests.

@@ -1,5 +1,5 @@
 //! The BFS's placements in no particular order: a reachability flood on bitboards, for the
-//! lookahead chain's searches of later pieces ([`Searcher::search_unordered`]).
+//! lookahead chain's searches of later pieces ([`tetris_core::Searcher::search_unordered`]).
 //!
 //! The canonical order costs a queue: every state is dequeued in turn and its five successors
 //! tested one by one. When the order does not matter only the reachable SET does, and that can
