@@ -657,10 +657,8 @@ impl LookaheadChain {
             // Another chain ties with the best: which of them is the first depends on the
             // later pieces' order, so walk the best first placement's chains again in it.
             let placement = self.levels[0].as_slice()[index];
-            walk.best = None;
-            walk.canonical = true;
             walk.first_index = index;
-            walk.follow(&mut self.levels[1..levels], board, placement);
+            walk.walk_in_order(&mut self.levels[1..levels], board, placement);
             // The same value again (compared as the chain compares, so a NaN cost passes).
             debug_assert!(walk.best.is_some_and(|(again, _)| {
                 !again.is_better_than(&value) && !value.is_better_than(&again)
@@ -1051,18 +1049,28 @@ where
     /// with the best one are they walked again in order (see "Order" in the module
     /// documentation: the same argument, for one first placement).
     fn walk_finalist(&mut self, deeper: &mut [Placements], board: &Board, placement: Placement) {
-        self.best = None;
-        self.best_chain.clear();
-        self.tied = false;
+        self.forget_best();
         self.follow(deeper, board, placement);
         if self.tied && !self.searcher.unordered_search_keeps_order() {
-            self.best = None;
-            self.best_chain.clear();
-            self.tied = false;
-            self.canonical = true;
-            self.follow(deeper, board, placement);
-            self.canonical = false;
+            self.walk_in_order(deeper, board, placement);
         }
+        self.tied = false;
+    }
+
+    /// The chains through the first `placement` walked again from no best chain, the later
+    /// pieces in the searcher's order: the best chain among ties becomes the one the ordered
+    /// walk gives (see "Order" in the module documentation).
+    fn walk_in_order(&mut self, deeper: &mut [Placements], board: &Board, placement: Placement) {
+        self.forget_best();
+        self.canonical = true;
+        self.follow(deeper, board, placement);
+        self.canonical = false;
+    }
+
+    /// Starts over with no best chain and no tie.
+    fn forget_best(&mut self) {
+        self.best = None;
+        self.best_chain.clear();
         self.tied = false;
     }
 
