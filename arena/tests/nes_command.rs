@@ -487,6 +487,8 @@ fn bad_inputs_exit_2_with_one_error_line() {
     let html_in_folder = folder.join("games.html");
     let json_in_folder = folder.join("games.json");
     let missing_folder_html = folder.join("missing/games.html");
+    let trace_in_folder = folder.join("trace.jsonl");
+    let missing_folder_trace = folder.join("missing/trace.jsonl");
     let base = ["--games", "1", "--seed", "1", "--to-level", "20"];
     let cases: Vec<Vec<&str>> = vec![
         vec!["nope+nes-plateau"],
@@ -522,6 +524,26 @@ fn bad_inputs_exit_2_with_one_error_line() {
             "--out",
             json_in_folder.to_str().unwrap(),
             "--html",
+            json_in_folder.to_str().unwrap(),
+        ],
+        // A trace of a shard, in a missing folder, over the results file.
+        vec![
+            "column-drop+nes-plateau",
+            "--shard",
+            "0/2",
+            "--trace",
+            trace_in_folder.to_str().unwrap(),
+        ],
+        vec![
+            "column-drop+nes-plateau",
+            "--trace",
+            missing_folder_trace.to_str().unwrap(),
+        ],
+        vec![
+            "column-drop+nes-plateau",
+            "--out",
+            json_in_folder.to_str().unwrap(),
+            "--trace",
             json_in_folder.to_str().unwrap(),
         ],
         vec!["column-drop+nes-plateau", "--start-level", "-1"],
@@ -573,6 +595,19 @@ fn bad_inputs_exit_2_with_one_error_line() {
     ] {
         assert_one_error_line(args);
     }
+    // A trace keeps every lock of every game: at most 100 games.
+    let too_many = common::fail(
+        "nes",
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "101",
+            "--trace",
+            trace_in_folder.to_str().unwrap(),
+        ],
+    );
+    assert!(too_many.contains("at most 100 games"), "{too_many}");
+    assert!(!trace_in_folder.exists());
     assert!(!bad_extension.exists() && !missing_folder.exists() && !html_in_folder.exists());
     assert!(!json_in_folder.exists());
     fs::remove_dir_all(&folder).unwrap();
@@ -1192,5 +1227,121 @@ fn the_reaction_time_is_recorded_in_every_result_and_merged_parts_must_agree() {
         line.contains("ignores gravity and plays no frames"),
         "{line}"
     );
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_trace_follows_every_lock_through_the_frame_model_for_any_jobs() {
+    // Two games from level 18 with 18 reaction frames, traced with 1 and with 2 jobs. Each
+    // game is replayed here through the core's frame model from the trace alone: every lock
+    // line must be what the replay sees (board, pieces, score, spawn frame) and its path must
+    // lock the piece where the line says, clearing what it says; each end line must be the
+    // game of the --out file.
+    let folder = scratch_folder("trace");
+    let out = folder.join("games.json");
+    let traces = [folder.join("one.jsonl"), folder.join("two.jsonl")];
+    for (jobs, trace) in ["1", "2"].into_iter().zip(&traces) {
+        let output = nes(&[
+            "gamepad+nes-plateau@2",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--start-level",
+            "18",
+            "--to-level",
+            "19",
+            "--max-lines",
+            "20",
+            "--reaction-frames",
+            "18",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let lines = |path: &PathBuf| -> Vec<Value> {
+        fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    let (one, two) = (lines(&traces[0]), lines(&traces[1]));
+    // Only the command that made it (its --jobs) differs.
+    assert_eq!(one[1..], two[1..]);
+    assert_eq!(one[0]["event"], "run");
+    assert_eq!(one[0]["strategy"], "gamepad+nes-plateau@2");
+    assert_eq!(one[0]["settings"]["reaction_frames"], 18);
+    assert_eq!(one[0]["made_by"]["program"], "tetris-arena");
+
+    let report: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    let mut rest = one[1..].iter();
+    for listed in games {
+        let seed = listed["seed"].as_u64().unwrap();
+        let mut game = tetris_core::NesGame::new(tetris_core::NesGameSettings {
+            start_level: 18,
+            stop_level: 19,
+            seed,
+            game_over_rule: tetris_core::GameOverRule::Console,
+        });
+        let mut locks = 0;
+        let end = loop {
+            let line = rest.next().expect("every game ends with an end line");
+            assert_eq!(line["seed"], seed);
+            if line["event"] == "end" {
+                break line;
+            }
+            assert_eq!(line["event"], "lock");
+            locks += 1;
+            assert_eq!(line["piece"], locks);
+            let placement = &line["placement"];
+            let letter = |piece: tetris_core::Piece| piece.letter().to_string();
+            assert_eq!(placement["piece"], letter(game.current()));
+            assert_eq!(line["preview"], letter(game.next()));
+            assert_eq!(line["board"], serde_json::json!(game.board().to_rows()));
+            let score = game.score();
+            assert_eq!(line["level"], score.level());
+            assert_eq!(line["lines"], score.lines());
+            assert_eq!(line["points"], score.line_clear_points());
+            assert_eq!(line["spawn_frame"], game.spawn_frame());
+            assert!(
+                line["plan"].is_object(),
+                "a plan without the preview: {line}"
+            );
+            let path =
+                tetris_arena::sim::placement::parse_path(placement["path"].as_str().unwrap())
+                    .unwrap();
+            let frames: Vec<tetris_core::Buttons> =
+                path.iter().map(|input| input.frame().unwrap()).collect();
+            let lock = game.play_frames(&frames).unwrap();
+            assert_eq!(placement["x"], lock.state.x);
+            assert_eq!(placement["y"], lock.state.y);
+            assert_eq!(placement["rotation"], lock.state.rotation);
+            assert_eq!(placement["cleared"], lock.rows_cleared);
+        };
+        assert_eq!(locks, listed["pieces"].as_u64().unwrap());
+        for field in [
+            "end",
+            "lines",
+            "level",
+            "score",
+            "line_clear_points",
+            "pieces",
+        ] {
+            assert_eq!(end[field], listed[field], "{field}");
+        }
+        assert_eq!(end["line_clear_points"], game.score().line_clear_points());
+    }
+    assert!(rest.next().is_none());
     fs::remove_dir_all(&folder).unwrap();
 }

@@ -1,9 +1,10 @@
 //! A player with a reaction time (`arena nes --reaction-frames R`, `tetris_arena::sim::reaction`):
 //! its first R frames of a piece never depend on the preview piece, and every path it plays
-//! replays through the console's frame model to the placement it chose.
+//! replays through the console's frame model to the placement it chose; a traced game's locks are
+//! what an independent replay sees, and its blind frames start the plan's path.
 
 use proptest::prelude::*;
-use tetris_arena::sim::nes::{NesPlayer, play_nes_game};
+use tetris_arena::sim::nes::{NesGamePlay, NesPlayer, play_nes_game};
 use tetris_arena::sim::reaction::piece_frames;
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
@@ -62,7 +63,8 @@ fn played(
 ) -> (Option<Placement>, Vec<Buttons>) {
     let mut frames = Vec::new();
     let placement = piece_frames(strategy, board, pieces, context, reaction, &mut frames)
-        .expect("the gamepad search's paths are frames to its placements");
+        .expect("the gamepad search's paths are frames to its placements")
+        .map(|play| play.placement);
     (placement, frames)
 }
 
@@ -177,7 +179,11 @@ fn a_game_with_a_reaction_time_plays_through_the_frame_model_and_differs_from_on
             inputs: InputModel::TwoThumb,
             reaction_frames,
         };
-        play_nes_game(&mut strategy, settings, Some(40), player, &|| false)
+        let play = NesGamePlay {
+            max_lines: Some(40),
+            ..NesGamePlay::by(player)
+        };
+        play_nes_game(&mut strategy, settings, play, &|| false)
             .unwrap()
             .unwrap()
     };
@@ -189,5 +195,106 @@ fn a_game_with_a_reaction_time_plays_through_the_frame_model_and_differs_from_on
     assert_ne!(
         (late.frames, late.line_clear_points, late.pieces),
         (at_once.frames, at_once.line_clear_points, at_once.pieces)
+    );
+}
+
+#[test]
+fn a_traced_game_replays_lock_by_lock_and_its_blind_frames_start_the_plans_path() {
+    // A game from level 18 with 18 reaction frames, traced and not: the trace changes nothing,
+    // and each traced lock is what an independent replay through the frame model sees and
+    // does. The blind frames are the first 18 of the searcher's own path to the plan's
+    // placement, asked again here from the spawn.
+    let settings = NesGameSettings {
+        start_level: 18,
+        stop_level: 19,
+        seed: 11,
+        game_over_rule: GameOverRule::Console,
+    };
+    let player = NesPlayer {
+        timeline: Timeline::THIRTY_HZ,
+        inputs: InputModel::TwoThumb,
+        reaction_frames: 18,
+    };
+    let name = "gamepad+nes-plateau@2";
+    let play = |trace| {
+        let mut strategy = Strategy::from_name(name).unwrap();
+        let play = NesGamePlay {
+            max_lines: Some(30),
+            trace,
+            ..NesGamePlay::by(player)
+        };
+        play_nes_game(&mut strategy, settings, play, &|| false)
+            .unwrap()
+            .unwrap()
+    };
+    let (traced, untraced) = (play(true), play(false));
+    let locks = traced.trace.clone().expect("a traced game keeps its locks");
+    assert_eq!(untraced.trace, None);
+    let outcome = |game: &tetris_arena::sim::nes::NesGameResult| {
+        (
+            game.score,
+            game.line_clear_points,
+            game.lines,
+            game.pieces,
+            game.frames,
+            game.clears,
+            game.end,
+        )
+    };
+    assert_eq!(outcome(&traced), outcome(&untraced));
+    assert_eq!(locks.len() as u64, traced.pieces);
+
+    let mut strategy = Strategy::from_name(name).unwrap();
+    let mut game = tetris_core::NesGame::new(settings);
+    let mut blind_starts = 0;
+    for (index, lock) in locks.iter().enumerate() {
+        assert_eq!(lock.number, index as u64 + 1);
+        assert_eq!(
+            (lock.piece, lock.preview, &lock.board, lock.spawn_frame),
+            (
+                game.current(),
+                game.next(),
+                game.board(),
+                game.spawn_frame()
+            )
+        );
+        let score = game.score();
+        assert_eq!(
+            (lock.level, lock.lines, lock.points),
+            (score.level(), score.lines(), score.line_clear_points())
+        );
+        let context = DecisionContext {
+            frame_timing: Some(game.frame_timing(player.timeline, player.inputs)),
+            entry_delay: game.is_first_piece(),
+            game_over_rule: GameOverRule::Console,
+            ..DecisionContext::default()
+        };
+        let plan = lock
+            .plan
+            .expect("every piece is planned without the preview first");
+        let plan_path: Vec<Buttons> = strategy
+            .path_inputs(&lock.board, &Placement::new(lock.piece, plan), context)
+            .expect("the plan's placement is the searcher's")
+            .iter()
+            .map(|input| input.frame().unwrap())
+            .collect();
+        if plan_path.len() <= 18 {
+            // The plan locks within the blind frames: it is the move.
+            assert_eq!((&lock.frames, lock.state), (&plan_path, plan));
+        } else {
+            assert_eq!(lock.frames[..18], plan_path[..18]);
+            blind_starts += 1;
+        }
+        let played = game.play_frames(&lock.frames).unwrap();
+        assert_eq!(
+            (played.state, played.rows_cleared),
+            (lock.state, lock.rows_cleared)
+        );
+    }
+    assert_eq!(game.score().line_clear_points(), traced.line_clear_points);
+    assert!(
+        blind_starts > locks.len() / 2,
+        "{blind_starts} of {}",
+        locks.len()
     );
 }

@@ -193,6 +193,7 @@ fn nes_json(
         run: run_options(jobs, shard, out)?,
         // The page is the CLI's: a Python caller has the report itself.
         html: None,
+        trace: None,
     }
     .check()
     .map_err(value_error)?;

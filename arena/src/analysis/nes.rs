@@ -276,6 +276,7 @@ mod tests {
             elapsed: Duration::ZERO,
             decision_times: Default::default(),
             points_before_level_29: Some(u64::from(score)),
+            trace: None,
         }
     }
 
@@ -341,6 +342,7 @@ mod tests {
             level,
             line_clear_points: points,
             points_before_level_29: Some(before_29),
+            trace: None,
             ..result(0, 0, [0; 5], NesEnd::ToppedOut)
         };
         let games = [

@@ -3,7 +3,8 @@
 //! it tops out, a line clear reaches the stop level (29 by default), or the lines reach the
 //! line cap (`--max-lines`), and the score distribution is reported with the figures
 //! BetaTetris publishes ([`crate::analysis::nes`], [`crate::report::nes`]): in text, JSON,
-//! CSV and, with `--html`, one self-contained page.
+//! CSV and, with `--html`, one self-contained page; `--trace` writes every lock of every game
+//! ([`crate::report::nes_trace`]).
 //!
 //! The game-over rule is the console rule for a gravity-aware searcher and the simulation
 //! rule for one that ignores gravity, unless `--game-over` names one
@@ -86,6 +87,13 @@ pub struct Args {
     /// --shard: a shard is no report.
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,
+    /// Write every lock of every game to FILE, one JSON object per line (JSON Lines): a `run`
+    /// line with the settings, then per game a `lock` line per piece (the board it fell onto,
+    /// the preview, level, lines and points before it, where it locked, the frames played and,
+    /// with a reaction time, where the blind plan was heading) and an `end` line. Atomic; at
+    /// most 100 games (pick them with --seed and --games); not with --shard.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 impl Args {
@@ -109,6 +117,7 @@ impl Args {
                 json: self.json,
             },
             html: self.html.clone(),
+            trace: self.trace.clone(),
         }
     }
 }
@@ -131,6 +140,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let report = NesReport::new(&settings, &finished);
     if let Some(path) = &args.html {
         write_output("NES report page", path, report.html().as_bytes())?;
+    }
+    if let Some(path) = &args.trace {
+        write_output("NES trace", path, report.trace().as_bytes())?;
     }
     destination.deliver(&report)?;
     interrupt::finished_or_error(

@@ -11,6 +11,7 @@ pub mod game;
 pub mod html;
 pub mod list;
 pub mod nes;
+pub mod nes_trace;
 pub mod parts;
 pub mod plots;
 pub mod position;

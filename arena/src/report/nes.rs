@@ -106,7 +106,7 @@ pub struct NesReport<'a> {
 
 /// The settings object of the JSON report.
 #[derive(Serialize)]
-struct SettingsJson {
+pub(crate) struct SettingsJson {
     games: u64,
     seed: u64,
     seed_rule: String,
@@ -280,6 +280,41 @@ impl<'a> NesReport<'a> {
             settings,
             finished,
             summary: NesSummary::of(&finished.results),
+        }
+    }
+
+    /// The settings object of the JSON report (and of the trace's first line).
+    pub(crate) fn settings_json(&self) -> SettingsJson {
+        let settings = self.settings;
+        SettingsJson {
+            games: settings.games,
+            seed: settings.seed,
+            seed_rule: settings.seed_rule(),
+            start_level: settings.start_level,
+            stop_level: settings.stop_level,
+            stop_level_lines: settings.stop_lines(),
+            max_lines: settings.max_lines,
+            tap_rate: settings.timeline.tap_rate(),
+            timeline: settings
+                .timeline
+                .tap_rate()
+                .is_none()
+                .then_some(settings.timeline),
+            game_over_rule: settings.game_over_rule,
+            inputs: settings.inputs,
+            reaction_frames: settings.reaction_frames,
+            board_width: 10,
+            board_height: 20,
+            preview_pieces: 1,
+            piece_rule: PIECE_RULE,
+            end_rule: end_rule(settings.game_over_rule, settings.max_lines),
+            score_rule: SCORE_RULE,
+            best_third_rule: BEST_THIRD_RULE,
+            line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
+            tetris_share_rule: TETRIS_SHARE_RULE,
+            percentile_rule: PERCENTILE_RULE,
+            points_before_level_29_rule: POINTS_BEFORE_LEVEL_29_RULE,
+            reached_level_rule: REACHED_LEVEL_RULE,
         }
     }
 
@@ -530,36 +565,7 @@ impl RunReport for NesReport<'_> {
             depth: spec.depth,
             ignores_gravity: settings.ignores_gravity,
             gravity_note: settings.gravity_note(),
-            settings: SettingsJson {
-                games: settings.games,
-                seed: settings.seed,
-                seed_rule: settings.seed_rule(),
-                start_level: settings.start_level,
-                stop_level: settings.stop_level,
-                stop_level_lines: settings.stop_lines(),
-                max_lines: settings.max_lines,
-                tap_rate: settings.timeline.tap_rate(),
-                timeline: settings
-                    .timeline
-                    .tap_rate()
-                    .is_none()
-                    .then_some(settings.timeline),
-                game_over_rule: settings.game_over_rule,
-                inputs: settings.inputs,
-                reaction_frames: settings.reaction_frames,
-                board_width: 10,
-                board_height: 20,
-                preview_pieces: 1,
-                piece_rule: PIECE_RULE,
-                end_rule: end_rule(settings.game_over_rule, settings.max_lines),
-                score_rule: SCORE_RULE,
-                best_third_rule: BEST_THIRD_RULE,
-                line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
-                tetris_share_rule: TETRIS_SHARE_RULE,
-                percentile_rule: PERCENTILE_RULE,
-                points_before_level_29_rule: POINTS_BEFORE_LEVEL_29_RULE,
-                reached_level_rule: REACHED_LEVEL_RULE,
-            },
+            settings: self.settings_json(),
             interrupted: self.finished.interrupted,
             games_finished: self.finished.results.len(),
             games_planned: settings.games,

@@ -8,6 +8,7 @@ use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::output::check_output_file;
+use crate::report::nes_trace::MAX_TRACED_GAMES;
 use crate::request::values::{GameCount, ReactionFrames, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
 use crate::run::shard::{ShardTasks, run_shard_tasks};
@@ -45,6 +46,9 @@ pub struct NesRequest {
     pub run: RunOptions,
     /// The HTML report's file (`--html`), if any.
     pub html: Option<PathBuf>,
+    /// The trace's file (`--trace`: every lock of every game, [`crate::report::nes_trace`]),
+    /// if any.
+    pub trace: Option<PathBuf>,
 }
 
 /// An NES request, checked: the run's settings, its strategy (built once; the workers clone
@@ -56,6 +60,8 @@ pub struct CheckedNes {
     pub strategy: Strategy,
     /// Threads, shard and delivery.
     pub run: CheckedRun,
+    /// The trace's file, if any (the games keep their locks only then).
+    pub trace: Option<PathBuf>,
 }
 
 /// A rule of the NES run that the request breaks.
@@ -88,6 +94,23 @@ pub enum NesRequestError {
     /// An HTML report asked of one shard.
     #[error("--html needs the whole run: a shard writes a partial result, not a report")]
     HtmlOfShard,
+    /// A trace asked of one shard.
+    #[error(
+        "--trace needs the whole run: trace the games you want with --seed and --games instead \
+         of a shard"
+    )]
+    TraceOfShard,
+    /// A trace of more games than it keeps.
+    #[error(
+        "--trace keeps every lock of every game: at most {max} games, not {games} (game k \
+         uses seed S + k, so --seed and --games pick the ones to trace)"
+    )]
+    TraceTooLong {
+        /// The games asked for.
+        games: u64,
+        /// [`MAX_TRACED_GAMES`].
+        max: u64,
+    },
     /// The console rule for a searcher that ignores gravity.
     #[error(
         "--game-over: searcher {0} ignores gravity and cannot play the console rule (a piece \
@@ -133,8 +156,8 @@ impl NesRequest {
     /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
     /// line cap (below the stop level's lines), the strategy (depth at most the NES's
     /// preview, a searcher whose pieces start at the spawn), the game-over rule its searcher
-    /// can play, and the outputs (none a file the strategy reads; the HTML report not of a
-    /// shard).
+    /// can play, and the outputs (none a file the strategy reads; the HTML report and the
+    /// trace not of a shard, the trace of at most [`MAX_TRACED_GAMES`] games).
     pub fn check(&self) -> Result<CheckedNes, ArenaError> {
         let games = self.games.get();
         run::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
@@ -172,6 +195,19 @@ impl NesRequest {
             // Fail now rather than after the games.
             check_output_file("--html", path)?;
         }
+        if let Some(path) = &self.trace {
+            if self.run.shard.is_some() {
+                return Err(NesRequestError::TraceOfShard.into());
+            }
+            if games > MAX_TRACED_GAMES {
+                return Err(NesRequestError::TraceTooLong {
+                    games,
+                    max: MAX_TRACED_GAMES,
+                }
+                .into());
+            }
+            check_output_file("--trace", path)?;
+        }
         let spec: StrategySpec = self.strategy.parse()?;
         if spec.depth > MAX_NES_DEPTH {
             return Err(ArenaError::Strategy {
@@ -207,6 +243,7 @@ impl NesRequest {
         JobFiles::default()
             .output("--out", self.run.out.as_deref())
             .output("--html", self.html.as_deref())
+            .output("--trace", self.trace.as_deref())
             .strategy(&spec)
             .check()?;
         let settings = NesRunSettings {
@@ -226,6 +263,7 @@ impl NesRequest {
             settings,
             strategy,
             run,
+            trace: self.trace.clone(),
         })
     }
 }
@@ -253,8 +291,7 @@ impl CheckedNes {
                 let played = play_nes_game(
                     strategy,
                     settings.game_settings(game),
-                    settings.max_lines,
-                    settings.player(),
+                    settings.game_play(self.trace.is_some()),
                     stop,
                 )?;
                 Ok(match played {

@@ -28,6 +28,9 @@
 //! - A searcher that ignores gravity (`bfs`, `column-drop`) has its chosen placement locked
 //!   directly ([`NesGame::place_directly`]), as if gravity alone had brought the piece there.
 //!   Many of its placements cannot be reached at 2 frames per row, so its results overrate it.
+//! - On request ([`NesGamePlay::trace`]) a game keeps a trace: every lock with the board, the
+//!   pieces and the score before it, where the piece locked and the frames that took it
+//!   there ([`NesTracedLock`]; `arena nes --trace` writes it, [`crate::report::nes_trace`]).
 
 use std::time::Duration;
 
@@ -36,8 +39,8 @@ use web_time::Instant;
 use serde::{Deserialize, Serialize};
 use tetris_core::scoring::ONE_FRAME_LEVEL;
 use tetris_core::{
-    Buttons, DecisionContext, GameOverRule, InputModel, NesGame, NesGameEnd, NesGameSettings,
-    NesLock, NesScore, Timeline,
+    Board, Buttons, DecisionContext, GameOverRule, InputModel, NesGame, NesGameEnd,
+    NesGameSettings, NesLock, NesScore, Piece, PieceState, Timeline,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
@@ -94,6 +97,62 @@ impl NesPlayer {
     }
 }
 
+/// How one game is played beyond the console's settings: the run's line cap, the player and
+/// whether the game keeps a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NesGamePlay {
+    /// The line cap: the game ends when a line clear takes its lines to this many or more
+    /// (`None`: no cap).
+    pub max_lines: Option<u32>,
+    /// The player.
+    pub player: NesPlayer,
+    /// Whether to keep every lock in [`NesGameResult::trace`] (it changes nothing else).
+    pub trace: bool,
+}
+
+impl NesGamePlay {
+    /// No line cap, no trace: `player` plays the game to its end.
+    pub fn by(player: NesPlayer) -> NesGamePlay {
+        NesGamePlay {
+            max_lines: None,
+            player,
+            trace: false,
+        }
+    }
+}
+
+/// One lock of a traced game ([`NesGamePlay::trace`]): what the player saw before it and what
+/// it played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NesTracedLock {
+    /// The piece's number in the game, from 1.
+    pub number: u64,
+    /// The piece.
+    pub piece: Piece,
+    /// The preview piece shown beside it.
+    pub preview: Piece,
+    /// The level when the piece spawned.
+    pub level: u8,
+    /// Rows cleared before the piece.
+    pub lines: u32,
+    /// Line-clear points (uncapped) before the piece.
+    pub points: u64,
+    /// The frame the piece spawned on, counted from the game-start frame (0).
+    pub spawn_frame: u64,
+    /// The board the piece fell onto.
+    pub board: Board,
+    /// Where the piece locked.
+    pub state: PieceState,
+    /// Rows the lock cleared.
+    pub rows_cleared: u8,
+    /// The buttons held on each frame from the spawn to the lock, which the frame model
+    /// played; empty for a searcher that ignores gravity (its placement is locked directly).
+    pub frames: Vec<Buttons>,
+    /// With a reaction time, the placement whose path the plan without the preview started
+    /// ([`crate::sim::reaction::PiecePlay::plan`]); `None` without one.
+    pub plan: Option<PieceState>,
+}
+
 /// Everything that decides the games of an `arena nes` run (stored with its results).
 #[derive(Clone, Debug)]
 pub struct NesRunSettings {
@@ -130,6 +189,15 @@ impl NesRunSettings {
             timeline: self.timeline,
             inputs: self.inputs,
             reaction_frames: self.reaction_frames,
+        }
+    }
+
+    /// How each game is played: the run's line cap and player, with a trace if `trace`.
+    pub fn game_play(&self, trace: bool) -> NesGamePlay {
+        NesGamePlay {
+            max_lines: self.max_lines,
+            player: self.player(),
+            trace,
         }
     }
 
@@ -278,6 +346,10 @@ pub struct NesGameResult {
     /// ([`NesGameResult::points_before_29`]; the merge refuses older parts of runs past 29).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points_before_level_29: Option<u64>,
+    /// Every lock, in order, when the game was traced ([`NesGamePlay::trace`]); never written
+    /// to part files.
+    #[serde(skip)]
+    pub trace: Option<Vec<NesTracedLock>>,
 }
 
 impl NesGameResult {
@@ -291,11 +363,11 @@ impl NesGameResult {
 }
 
 /// Plays one frame-accurate NES game of `strategy` under `settings` (see the module
-/// documentation for the rules), ending it at the line cap `max_lines` if there is one.
-/// `player`'s timeline and input model are told to gravity-aware searchers, which play with its
-/// reaction time ([`crate::sim::reaction`]).
-/// `stop` is asked before every piece; when it says yes the game is abandoned and `Ok(None)`
-/// returned.
+/// documentation for the rules), ending it at `play`'s line cap if there is one.
+/// `play.player`'s timeline and input model are told to gravity-aware searchers, which play
+/// with its reaction time ([`crate::sim::reaction`]); with `play.trace` the result keeps every
+/// lock. `stop` is asked before every piece; when it says yes the game is abandoned and
+/// `Ok(None)` returned.
 ///
 /// Errors: a gravity-aware searcher's path that does not lock the piece where the search said
 /// (or no path, or a path that is not one button set per frame) is an internal error naming
@@ -303,11 +375,14 @@ impl NesGameResult {
 pub fn play_nes_game(
     strategy: &mut Strategy,
     settings: NesGameSettings,
-    max_lines: Option<u32>,
-    player: NesPlayer,
+    play: NesGamePlay,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<NesGameResult>, ArenaError> {
+    let NesGamePlay {
+        max_lines, player, ..
+    } = play;
     let start = Instant::now();
+    let mut trace = play.trace.then(Vec::new);
     let mut game = NesGame::new(settings);
     let gravity_aware = strategy.frame_timing().is_some();
     // One button set per frame; grown once to the longest path of the game.
@@ -335,6 +410,8 @@ pub fn play_nes_game(
         }
         let board = *game.board();
         let pieces = [game.current(), game.next()];
+        // The score before the lock, for the trace.
+        let (level, lines, points) = (score.level(), score.lines(), score.line_clear_points());
         // The gravity may change within a game (from 18 at level 19, at 29, and from low
         // levels often; not between 19 and 28), so the timing is the current level's,
         // decision by decision.
@@ -357,6 +434,7 @@ pub fn play_nes_game(
             ))
         };
         let spawn_frame = game.spawn_frame();
+        let mut plan = None;
         let lock: NesLock = if gravity_aware {
             let chosen = piece_frames(
                 strategy,
@@ -372,7 +450,8 @@ pub fn play_nes_game(
                 // legal lock, so wherever it locks it overlaps.
                 break;
             };
-            let expected = chosen.state();
+            plan = chosen.plan.map(|plan| plan.state());
+            let expected = chosen.placement.state();
             decision_times.record(deciding.elapsed());
             let lock = game
                 .play_frames(&frames)
@@ -392,10 +471,27 @@ pub fn play_nes_game(
             };
             let expected = choice.placement.state();
             decision_times.record(deciding.elapsed());
+            frames.clear();
             game.place_directly(expected)
                 .map_err(|error| failure(error.to_string()))?
         };
         last_lock_frame = spawn_frame + u64::from(lock.active_frames);
+        if let Some(trace) = &mut trace {
+            trace.push(NesTracedLock {
+                number: piece_number,
+                piece: pieces[0],
+                preview: pieces[1],
+                level,
+                lines,
+                points,
+                spawn_frame,
+                board,
+                state: lock.state,
+                rows_cleared: lock.rows_cleared,
+                frames: frames.clone(),
+                plan,
+            });
+        }
     }
     let score = game.score();
     Ok(Some(NesGameResult {
@@ -411,6 +507,7 @@ pub fn play_nes_game(
         elapsed: start.elapsed(),
         decision_times,
         points_before_level_29: Some(points_before_29.unwrap_or(score.line_clear_points())),
+        trace,
     }))
 }
 
@@ -442,8 +539,7 @@ mod tests {
         play_nes_game(
             &mut strategy,
             settings,
-            None,
-            NesPlayer::without_reaction(timeline, InputModel::Article),
+            NesGamePlay::by(NesPlayer::without_reaction(timeline, InputModel::Article)),
             &|| false,
         )
         .unwrap()
@@ -473,8 +569,10 @@ mod tests {
         let played = play_nes_game(
             &mut strategy,
             settings,
-            None,
-            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+            NesGamePlay::by(NesPlayer::without_reaction(
+                Timeline::THIRTY_HZ,
+                InputModel::TwoThumb,
+            )),
             &|| false,
         )
         .unwrap()
@@ -500,9 +598,11 @@ mod tests {
             play_nes_game(
                 &mut strategy,
                 settings,
-                None,
-                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
-                &|| true
+                NesGamePlay::by(NesPlayer::without_reaction(
+                    Timeline::THIRTY_HZ,
+                    InputModel::TwoThumb
+                )),
+                &|| true,
             )
             .unwrap(),
             None
@@ -586,8 +686,10 @@ mod tests {
             let played = play_nes_game(
                 &mut strategy,
                 settings,
-                None,
-                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+                NesGamePlay::by(NesPlayer::without_reaction(
+                    Timeline::THIRTY_HZ,
+                    InputModel::TwoThumb,
+                )),
                 &|| false,
             )
             .unwrap()
@@ -609,8 +711,13 @@ mod tests {
         let played = play_nes_game(
             &mut strategy,
             settings,
-            Some(4),
-            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+            NesGamePlay {
+                max_lines: Some(4),
+                ..NesGamePlay::by(NesPlayer::without_reaction(
+                    Timeline::THIRTY_HZ,
+                    InputModel::TwoThumb,
+                ))
+            },
             &|| false,
         )
         .unwrap()
@@ -635,8 +742,13 @@ mod tests {
         let capped = play_nes_game(
             &mut strategy,
             settings,
-            Some(25),
-            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+            NesGamePlay {
+                max_lines: Some(25),
+                ..NesGamePlay::by(NesPlayer::without_reaction(
+                    Timeline::THIRTY_HZ,
+                    InputModel::TwoThumb,
+                ))
+            },
             &|| false,
         )
         .unwrap()
@@ -656,8 +768,10 @@ mod tests {
         let uncapped = play_nes_game(
             &mut strategy,
             settings,
-            None,
-            NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+            NesGamePlay::by(NesPlayer::without_reaction(
+                Timeline::THIRTY_HZ,
+                InputModel::TwoThumb,
+            )),
             &|| false,
         )
         .unwrap()
@@ -681,8 +795,10 @@ mod tests {
             play_nes_game(
                 strategy,
                 settings(stop_level),
-                None,
-                NesPlayer::without_reaction(Timeline::THIRTY_HZ, InputModel::TwoThumb),
+                NesGamePlay::by(NesPlayer::without_reaction(
+                    Timeline::THIRTY_HZ,
+                    InputModel::TwoThumb,
+                )),
                 &|| false,
             )
             .unwrap()

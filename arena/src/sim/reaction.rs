@@ -56,13 +56,23 @@ pub enum PathFault {
     },
 }
 
+/// How the player played one piece ([`piece_frames`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PiecePlay {
+    /// Where the frames lock the piece.
+    pub placement: Placement,
+    /// With a reaction time, the placement whose path the plan without the preview started
+    /// (its first R frames are the ones played blind); `None` without a reaction time.
+    pub plan: Option<Placement>,
+}
+
 /// Decides the current piece of `pieces` (the current piece and the preview) on `board` and
 /// writes the frames the player holds, from the spawn to the lock, into `frames`: with
 /// `reaction_frames` R above 0, the plan without the preview for the first R frames and the
 /// re-plan from there (module documentation), else one decision with both pieces. Returns
-/// the placement the frames lock the piece at, or `None` when the piece has no placement (a
-/// top-out). `context` is the decision's (timing, entry delay, game-over rule) with no frames
-/// played; `strategy`'s searcher must be gravity-aware.
+/// where the frames lock the piece (and the plan's placement), or `None` when the piece has
+/// no placement (a top-out). `context` is the decision's (timing, entry delay, game-over rule)
+/// with no frames played; `strategy`'s searcher must be gravity-aware.
 pub fn piece_frames(
     strategy: &mut Strategy,
     board: &Board,
@@ -70,7 +80,7 @@ pub fn piece_frames(
     context: DecisionContext,
     reaction_frames: u8,
     frames: &mut Vec<Buttons>,
-) -> Result<Option<Placement>, PathFault> {
+) -> Result<Option<PiecePlay>, PathFault> {
     frames.clear();
     let plan = if reaction_frames == 0 {
         strategy.choose_in(board, &pieces, context)
@@ -82,8 +92,12 @@ pub fn piece_frames(
     };
     push_path(strategy, board, plan.placement, context, frames)?;
     let reaction = usize::from(reaction_frames);
+    let played_to_the_end = PiecePlay {
+        placement: plan.placement,
+        plan: (reaction > 0).then_some(plan.placement),
+    };
     if reaction == 0 || frames.len() <= reaction {
-        return Ok(Some(plan.placement));
+        return Ok(Some(played_to_the_end));
     }
     let played = PlayedFrames::new(&frames[..reaction])
         .expect("reaction frames are at most the frames a search can go on after");
@@ -91,11 +105,14 @@ pub fn piece_frames(
     // The plan's own placement is still reachable from there, so a re-plan finds one; should
     // the chain's rules leave none, the plan is played to its end.
     let Some(choice) = strategy.choose_in(board, &pieces, replan_context) else {
-        return Ok(Some(plan.placement));
+        return Ok(Some(played_to_the_end));
     };
     frames.truncate(reaction);
     push_path(strategy, board, choice.placement, replan_context, frames)?;
-    Ok(Some(choice.placement))
+    Ok(Some(PiecePlay {
+        placement: choice.placement,
+        plan: Some(plan.placement),
+    }))
 }
 
 /// Appends the searcher's path to `placement` in `context` to `frames`.

@@ -42,7 +42,7 @@ use crate::output::{MadeBy, write_atomically};
 use crate::run::games::play_counted_game;
 use crate::run::{self, Progress, TaskOutcome, interrupt};
 use crate::sim::game::{GameResult, GameSettings};
-use crate::sim::nes::{NesPlayer, default_nes_game_over_rule, play_nes_game};
+use crate::sim::nes::{NesGamePlay, NesPlayer, default_nes_game_over_rule, play_nes_game};
 use crate::tune::methods::{
     Method, MethodKind, SEED_GAMES, SEED_INITIAL, SEED_UPDATE, StateError, check_unit,
     derived_seed, rng_for,
@@ -756,8 +756,7 @@ fn play_candidate(
         let result = play_nes_game(
             &mut strategy,
             plateau,
-            None,
-            settings.nes_player(),
+            NesGamePlay::by(settings.nes_player()),
             &interrupt::interrupted,
         )?;
         return Ok(result.map(|result| result.line_clear_points));
