@@ -137,10 +137,10 @@ fn tournament_json(
 
 /// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`; `tap_rate` or
 /// `timeline`, not both: `--tap-rate`, `--timeline`, 2 when neither; `reaction_frames`:
-/// `--reaction-frames`): the CLI's
+/// `--reaction-frames`; `trace`: `--trace`, every lock written to that file): the CLI's
 /// report with every game; with `shard` (and `out`) the shard's part, written.
 #[pyfunction]
-#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None, timeline=None, reaction_frames=0))]
+#[pyo3(signature = (strategy, games, seed, start_level, to_level, tap_rate, game_over, inputs, jobs, shard=None, out=None, max_lines=None, timeline=None, reaction_frames=0, trace=None))]
 #[allow(clippy::too_many_arguments)]
 fn nes_json(
     py: Python<'_>,
@@ -158,6 +158,7 @@ fn nes_json(
     max_lines: Option<u64>,
     timeline: Option<&str>,
     reaction_frames: u64,
+    trace: Option<PathBuf>,
 ) -> PyResult<String> {
     let _made_by = MadeBy::scope(python_call!(
         py,
@@ -176,6 +177,7 @@ fn nes_json(
         max_lines = max_lines,
         timeline = timeline,
         reaction_frames = reaction_frames,
+        trace = out_text(&trace),
     ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
@@ -193,14 +195,25 @@ fn nes_json(
         run: run_options(jobs, shard, out)?,
         // The page is the CLI's: a Python caller has the report itself.
         html: None,
-        trace: None,
+        trace,
     }
     .check()
     .map_err(value_error)?;
     let finished = py
         .detach(|| checked.play(&Progress::hidden(), &|| false))
         .map_err(value_error)?;
-    let CheckedNes { settings, run, .. } = checked;
+    let CheckedNes {
+        settings,
+        run,
+        trace,
+        ..
+    } = checked;
+    if let Some(path) = &trace {
+        // Checked with the request: not with a shard, so the run is a report.
+        NesReport::new(&settings, &finished)
+            .write_trace(path)
+            .map_err(value_error)?;
+    }
     deliver(
         run.delivery,
         || nes_part(&settings, run.shard, &finished),

@@ -104,6 +104,8 @@ BAD = [
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, max_lines=230), nes("--max-lines", "230"), "the games already end at the transition to level 29 after 230 lines"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, to_level=300), nes("--to-level", "300"), "at most 255"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, game_over="literature"), nes("--game-over", "literature"), "the literature rule is the one-piece game's"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=101, seed=1, trace="t.jsonl"), ["nes", "gamepad+nes-plateau", "--games", "101", "--seed", "1", "--trace", "t.jsonl"], "at most 100 games"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, shard="0/2", out="p.json", trace="t.jsonl"), nes("--shard", "0/2", "--out", "p.json", "--trace", "t.jsonl"), "--trace needs the whole run"),
     Bad(lambda: ta.nes("column-drop+nes-plateau", games=2, seed=1, game_over="console"), ["nes", "column-drop+nes-plateau", "--games", "2", "--seed", "1", "--game-over", "console"], "ignores gravity and cannot play the console rule"),
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, inputs="thumbs"), nes("--inputs", "thumbs"), 'unknown input model "thumbs"'),
     # Statistics runs.

@@ -233,6 +233,30 @@ def test_a_reaction_time_nes_run_is_the_clis():
     assert at_once["games"] != got["games"]
 
 
+def test_an_nes_trace_is_the_clis(tmp_path):
+    # The trace of the same two games from the CLI and from Python: the same lines but the
+    # first one's `made_by` (the command that wrote it), and its end lines are the report's games.
+    options = ["--games", "2", "--seed", "3", "--start-level", "18", "--max-lines", "20"]
+    cli_trace, python_trace = tmp_path / "cli.jsonl", tmp_path / "python.jsonl"
+    arena("nes", "gamepad+nes-plateau@2", *options, "--reaction-frames", "18", "--jobs", "1",
+          "--trace", str(cli_trace))
+    got = ta.nes(
+        "gamepad+nes-plateau@2", games=2, seed=3, start_level=18, max_lines=20, jobs=1,
+        reaction_frames=18, trace=str(python_trace),
+    )
+    cli = [json.loads(line) for line in cli_trace.read_text().splitlines()]
+    python = [json.loads(line) for line in python_trace.read_text().splitlines()]
+    assert cli[0]["made_by"]["command"].startswith("arena nes")
+    assert python[0]["made_by"]["command"].startswith("tetris_arena.nes(")
+    assert _without_made_by(cli[0]) == _without_made_by(python[0])
+    assert cli[1:] == python[1:]
+    ends = [line for line in python if line["event"] == "end"]
+    assert [(end["seed"], end["score"], end["pieces"]) for end in ends] == [
+        (game["seed"], game["score"], game["pieces"]) for game in got["games"]
+    ]
+    assert len(python) == 1 + sum(game["pieces"] + 1 for game in got["games"])
+
+
 def test_a_statistics_run_is_the_clis():
     options = ["--pieces", "3000", "--seed", "4", "--board-height", "10", "--row", "top"]
     expected = arena_json("stats", "column-drop+dellacherie", *options, "--json")
@@ -280,7 +304,7 @@ def test_every_report_names_the_call_that_made_it(tmp_path):
     assert nes["made_by"] == _made_by(
         "tetris_arena.nes(strategy='column-drop+nes-plateau', games=1, seed=1, start_level=19, "
         "to_level=20, tap_rate=None, game_over=None, inputs='two-thumb', jobs=1, shard=None, "
-        "out=None, max_lines=None, timeline=None, reaction_frames=0)"
+        "out=None, max_lines=None, timeline=None, reaction_frames=0, trace=None)"
     )
     stats = ta.stats("column-drop+elashi", pieces=40, seed=3, board_height=8)
     assert stats["made_by"] == _made_by(

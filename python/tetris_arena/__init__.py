@@ -272,6 +272,7 @@ def nes(
     max_lines: Optional[int] = None,
     timeline: Optional[str] = None,
     reaction_frames: int = 0,
+    trace: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
     (the report with every game). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
@@ -279,7 +280,8 @@ def nes(
     player's speed is ``tap_rate`` (``--tap-rate``; 2 when neither is given) or ``timeline``
     (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both;
     ``reaction_frames`` is ``--reaction-frames`` (frames before the player sees the preview
-    piece, 0 to 60)."""
+    piece, 0 to 60); ``trace`` is ``--trace``: every lock of every game written to that file
+    as JSON Lines (at most 100 games)."""
     return json.loads(
         _native.nes_json(
             strategy,
@@ -296,6 +298,7 @@ def nes(
             max_lines,
             timeline,
             reaction_frames,
+            _path(trace),
         )
     )
 

@@ -68,6 +68,8 @@ def nes_json(
     out: Optional[str] = None,
     max_lines: Optional[int] = None,
     timeline: Optional[str] = None,
+    reaction_frames: int = 0,
+    trace: Optional[str] = None,
 ) -> str: ...
 def stats_json(
     strategy: str,

@@ -24,7 +24,7 @@ use tetris_core::{GameOverRule, PLATEAU_STOP_LEVEL};
 
 use crate::commands::options::{NesPlayerOptions, Parallel};
 use crate::error::ArenaError;
-use crate::output::write_output;
+use crate::output::{announce_written, write_output};
 use crate::report::nes::NesReport;
 use crate::report::parts::{RunDelivery, nes_part, write_part};
 use crate::request::RunOptions;
@@ -142,7 +142,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         write_output("NES report page", path, report.html().as_bytes())?;
     }
     if let Some(path) = &args.trace {
-        write_output("NES trace", path, report.trace().as_bytes())?;
+        report.write_trace(path)?;
+        announce_written("NES trace", path);
     }
     destination.deliver(&report)?;
     interrupt::finished_or_error(

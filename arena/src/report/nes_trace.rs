@@ -25,10 +25,13 @@
 //! The file depends on the games only: the same for any `--jobs`. It grows by about half a
 //! kilobyte a lock, so a run traces at most [`MAX_TRACED_GAMES`] games.
 
+use std::path::Path;
+
 use serde::Serialize;
 use tetris_core::{Board, PieceState, Placement};
 
-use crate::output::MadeBy;
+use crate::error::ArenaError;
+use crate::output::{MadeBy, write_atomically};
 use crate::report::nes::{NesReport, SettingsJson};
 use crate::sim::nes::{NesGameResult, NesTracedLock};
 use crate::sim::placement::PlayedPlacement;
@@ -109,6 +112,12 @@ impl NesReport<'_> {
             push_line(&mut text, &end_line(game));
         }
         text
+    }
+
+    /// Writes [`NesReport::trace`] to `path`, atomically (`arena nes --trace`, Python's
+    /// `trace=`); the path was checked with the request.
+    pub fn write_trace(&self, path: &Path) -> Result<(), ArenaError> {
+        write_atomically(path, self.trace().as_bytes())
     }
 }
 
