@@ -1343,5 +1343,176 @@ fn the_trace_follows_every_lock_through_the_frame_model_for_any_jobs() {
         assert_eq!(end["line_clear_points"], game.score().line_clear_points());
     }
     assert!(rest.next().is_none());
+
+    // `arena replay` checks the trace the same way, and --redecide plays both games again.
+    for extra in [&[][..], &["--redecide", "--jobs", "2"]] {
+        let mut args = vec![traces[0].to_str().unwrap()];
+        args.extend(extra);
+        let checked = common::run_json("replay", &args);
+        assert_eq!(checked["games"], 2);
+        assert_eq!(
+            checked["locks"],
+            games
+                .iter()
+                .map(|game| game["pieces"].as_u64().unwrap())
+                .sum::<u64>()
+        );
+        assert_eq!(checked["redecided"], !extra.is_empty());
+        assert_eq!(checked["strategy"], "gamepad+nes-plateau@2");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Writes `lines` as a trace file at `path`.
+fn write_trace(path: &Path, lines: &[Value]) {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn arena_replay_refuses_a_trace_the_game_or_the_strategy_does_not_reproduce() {
+    // Two games of the article's bot from level 19 (2 frames per row), capped at 12 lines,
+    // traced; then copies with one thing changed, each refused with one error line that names
+    // the game and the piece (or the line) at fault.
+    let folder = scratch_folder("trace-tampered");
+    let trace = folder.join("trace.jsonl");
+    let output = nes(&[
+        "gamepad+nes-plateau@2",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--max-lines",
+        "12",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<Value> = fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let checked = common::run_json("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert_eq!(checked["games"], 2);
+    let refused = |name: &str, change: &dyn Fn(&mut Vec<Value>), redecide: bool| -> String {
+        let mut changed = lines.clone();
+        change(&mut changed);
+        let path = folder.join(name);
+        write_trace(&path, &changed);
+        let mut args = vec![path.to_str().unwrap()];
+        if redecide {
+            args.push("--redecide");
+        }
+        common::fail("replay", &args)
+    };
+    // The fifth piece of the first game one frame short of its lock.
+    let message = refused(
+        "path.jsonl",
+        &|lines| {
+            let path = lines[5]["placement"]["path"].as_str().unwrap().to_string();
+            let shorter = path.rsplit_once(' ').unwrap().0.to_string();
+            lines[5]["placement"]["path"] = Value::from(shorter);
+        },
+        false,
+    );
+    assert!(message.contains("game seed 9, piece 5: path"), "{message}");
+    assert!(message.contains("still falling"), "{message}");
+    // Points the game had not scored.
+    let message = refused(
+        "points.jsonl",
+        &|lines| {
+            let last = lines
+                .iter()
+                .rposition(|line| line["event"] == "lock" && line["seed"] == 9)
+                .unwrap();
+            lines[last]["points"] = Value::from(lines[last]["points"].as_u64().unwrap() + 40);
+        },
+        false,
+    );
+    assert!(
+        message.contains("game seed 9") && message.contains("points"),
+        "{message}"
+    );
+    // Another strategy's name: every frame still replays, but it decides otherwise.
+    let mut other = lines.clone();
+    other[0]["strategy"] = Value::from("gamepad+nes-plateau:low-stack@2");
+    let renamed = folder.join("renamed.jsonl");
+    write_trace(&renamed, &other);
+    assert_eq!(
+        common::run_json("replay", &[renamed.to_str().unwrap()])["redecided"],
+        false
+    );
+    let message = common::fail("replay", &[renamed.to_str().unwrap(), "--redecide"]);
+    assert!(message.contains("the strategy decides"), "{message}");
+    // A game cut short, a line that is not a trace line, a second game before the first.
+    let message = refused("cut.jsonl", &|lines| lines.truncate(4), false);
+    assert!(message.contains("no end line"), "{message}");
+    let message = refused(
+        "garbled.jsonl",
+        &|lines| lines[3] = Value::from("F0 F4"),
+        false,
+    );
+    assert!(message.contains("line 4"), "{message}");
+    let message = refused(
+        "order.jsonl",
+        &|lines| {
+            let first_end = lines
+                .iter()
+                .position(|line| line["event"] == "end")
+                .unwrap();
+            let second: Vec<Value> = lines.split_off(first_end + 1);
+            lines.splice(1..1, second);
+        },
+        false,
+    );
+    assert!(message.contains("seed is recorded as 10"), "{message}");
+    // Relabelled to 15 Hz: the paths press faster than that.
+    let message = refused(
+        "slower.jsonl",
+        &|lines| lines[0]["settings"]["tap_rate"] = Value::from(4),
+        false,
+    );
+    assert!(message.contains("pressed under timeline X..."), "{message}");
+    // A trace is checked, not shown.
+    let message = common::fail("replay", &[trace.to_str().unwrap(), "--watch"]);
+    assert!(message.contains("checked, not shown"), "{message}");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn a_searcher_that_ignores_gravity_leaves_a_trace_without_paths_that_replays() {
+    // column-drop's placements are locked directly (no frames): the trace has no paths, and
+    // the replay locks each recorded state directly too.
+    let folder = scratch_folder("trace-column-drop");
+    let trace = folder.join("trace.jsonl");
+    let out = folder.join("games.json");
+    let output = nes(&short_run(&[
+        "--trace",
+        trace.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    let lines = fs::read_to_string(&trace).unwrap();
+    assert!(!lines.contains("\"path\""));
+    let checked = common::run_json("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert_eq!(checked["games"], 8);
+    let pieces: u64 = report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["pieces"].as_u64().unwrap())
+        .sum();
+    assert_eq!(checked["locks"], pieces);
     fs::remove_dir_all(&folder).unwrap();
 }

@@ -2,6 +2,10 @@
 //! (the format and the checks are [`crate::sim::replay`]'s); `--html OUT.html` writes the
 //! verified game as a self-contained viewer page ([`crate::report::html::viewer`]). A replay
 //! that does not verify gets an error and no page.
+//!
+//! A trace of an NES run (`arena nes --trace FILE`, recognized by its first line) is checked
+//! instead: every game through the console's frame model and, with `--redecide`, played again
+//! by its strategy ([`crate::request::nes_trace`]); it is not shown (`--watch`, `--html`).
 
 use std::path::PathBuf;
 use web_time::Instant;
@@ -12,15 +16,20 @@ use tetris_registry::{Strategy, StrategySpec};
 use crate::error::ArenaError;
 use crate::report::game::{ReplayJson, replay_text};
 use crate::report::html::viewer::ReplayViewer;
+use crate::report::nes_trace::{trace_replay_json, trace_replay_text};
 use crate::report::output::{check_output_file, print_output, write_output};
 use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
+use crate::request::nes_trace::{TraceReplayRequest, looks_like_a_trace};
+use crate::request::values::Jobs;
 use crate::request::{JobFiles, RequestError};
+use crate::run::{Progress, interrupt};
 use crate::sim::replay::Replay;
 
 /// Options of `arena replay`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The replay file, as written by `arena play --record FILE`.
+    /// The replay file, as written by `arena play --record FILE`, or the trace of an NES run,
+    /// as written by `arena nes --trace FILE`.
     pub file: PathBuf,
     /// Render the board in the terminal after each placement (frames follow each other
     /// without escape codes when stdout is not a terminal).
@@ -30,11 +39,14 @@ pub struct Args {
     #[arg(long, value_name = "PIECES_PER_SECOND")]
     pub speed: Option<f64>,
     /// Also check that the strategy, rebuilt from its name, chooses every recorded placement
-    /// itself by exactly the recorded path. Without it, the replay is checked for legality
-    /// and its result only (the strategy is rebuilt either way, so a weights file in its
-    /// name must still exist).
+    /// itself by exactly the recorded path (for a trace: plays every game again, lock by lock
+    /// the same). Without it, the replay is checked for legality and its result only (the
+    /// strategy is rebuilt either way, so a weights file in its name must still exist).
     #[arg(long)]
     pub redecide: bool,
+    /// For a trace: threads for the games played again by --redecide (default: the cores).
+    #[arg(long, value_name = "J")]
+    pub jobs: Option<Jobs>,
     /// Print the verified result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -47,6 +59,16 @@ pub struct Args {
 
 /// Runs `arena replay`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
+    if looks_like_a_trace(&args.file) {
+        return replay_trace(&args);
+    }
+    if args.jobs.is_some() {
+        return Err(ArenaError::Usage(
+            "--jobs: only for a trace of an NES run (arena nes --trace), whose games \
+             --redecide plays again"
+                .into(),
+        ));
+    }
     // Checked here rather than with clap's `requires`, whose one-line error would not name
     // the missing option.
     if args.speed.is_some() && !args.watch {
@@ -141,4 +163,39 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         args.redecide,
         elapsed,
     ))
+}
+
+/// Checks a trace of an NES run (module documentation).
+fn replay_trace(args: &Args) -> Result<(), ArenaError> {
+    let shown = [
+        (args.watch, "--watch"),
+        (args.speed.is_some(), "--speed"),
+        (args.html.is_some(), "--html"),
+    ];
+    for (given, option) in shown {
+        if given {
+            return Err(ArenaError::Usage(format!(
+                "{option}: {} is the trace of an NES run (arena nes --trace), which is checked, \
+                 not shown",
+                args.file.display()
+            )));
+        }
+    }
+    let started = Instant::now();
+    let request = TraceReplayRequest {
+        file: args.file.clone(),
+        jobs: args.jobs,
+    };
+    let mut checked = request.check()?;
+    if args.redecide {
+        interrupt::install();
+        let progress = Progress::games_and_mean_score(checked.games.len() as u64);
+        checked.redecide(&progress, &interrupt::interrupted)?;
+    }
+    let elapsed = started.elapsed();
+    print_output(&if args.json {
+        trace_replay_json(&checked, elapsed)
+    } else {
+        trace_replay_text(&checked, elapsed)
+    })
 }

@@ -1,115 +1,51 @@
 //! The trace of an `arena nes` run (`--trace FILE`): every lock of every game, one JSON object
-//! per line, so that a game can be followed piece by piece (how a drought was stacked, where a
-//! well was covered, what the reaction time's blind frames aimed at) without a scratch build.
+//! per line ([`crate::sim::nes_trace`] has the format and reads it back), so that a game can be
+//! followed piece by piece (how a drought was stacked, where a well was covered, what the
+//! reaction time's blind frames aimed at) without a scratch build, and checked again by
+//! `arena replay`.
 //!
-//! # The file (JSON Lines)
-//!
-//! 1. One `run` line: `{"event":"run","strategy":…,"settings":{…},"made_by":{…}}`, the
-//!    settings object of the JSON report (rules, player, seeds) and what wrote the file.
-//! 2. Per game, in game order, one `lock` line per piece:
-//!    `{"event":"lock","seed":S,"piece":N,"preview":"L","level":18,"lines":12,"points":4200,
-//!    "spawn_frame":F,"board":[20 rows, top first],"placement":{"piece":"T","x":…,"y":…,
-//!    "rotation":…,"cleared":…,"path":"F0 F2 …"},"plan":{"x":…,"y":…,"rotation":…}}`
-//!    - `piece` counts from 1; `level`, `lines` and `points` (uncapped line-clear points) are
-//!      the game's before the lock, `board` the field the piece fell onto (`#` occupied);
-//!    - `placement` is the replay files' placement record: where the piece locked, the rows
-//!      it cleared and `path`, the buttons held on each frame from the spawn to the lock
-//!      (`F<n>`, bits left 1, right 2, down 4, A 8, B 16), exactly what the frame model
-//!      played. A searcher that ignores gravity has its placement locked directly: no path;
-//!    - `plan` (only with a reaction time) is where the plan made without the preview was
-//!      heading: its first `reaction_frames` frames are the path's first frames.
-//! 3. Then one `end` line for the game: `{"event":"end","seed":S,"end":"top-out",
-//!    "pieces":…,"lines":…,"level":…,"score":…,"line_clear_points":…,
-//!    "points_before_level_29":…}`, the fields of the report's `games` array.
-//!
-//! The file depends on the games only: the same for any `--jobs`. It grows by about half a
-//! kilobyte a lock, so a run traces at most [`MAX_TRACED_GAMES`] games.
+//! The file depends on the games only: the same for any `--jobs`. It grows by about 600 bytes
+//! a lock, so a run traces at most [`MAX_TRACED_GAMES`] games. What `arena replay` says of a
+//! trace it checked is [`trace_replay_text`] and [`trace_replay_json`].
 
+use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Duration;
 
 use serde::Serialize;
-use tetris_core::{Board, PieceState, Placement};
 
 use crate::error::ArenaError;
-use crate::output::{MadeBy, write_atomically};
-use crate::report::nes::{NesReport, SettingsJson};
-use crate::sim::nes::{NesGameResult, NesTracedLock};
-use crate::sim::placement::PlayedPlacement;
+use crate::output::{MadeBy, pretty_json, write_atomically};
+use crate::report::nes::NesReport;
+use crate::request::nes_trace::TraceChecked;
+use crate::sim::nes_trace::{TraceEnd, TraceLine, TraceLock, TraceRun};
 
 /// The most games one run may trace (each game keeps its locks in memory until the run ends:
-/// about 100 KB a game to level 29, half a megabyte as text).
+/// about 100 KB a game to level 29, 350 KB as text).
 pub const MAX_TRACED_GAMES: u64 = 100;
 
-/// The first line.
-#[derive(Serialize)]
-struct RunLine {
-    event: &'static str,
-    strategy: String,
-    settings: SettingsJson,
-    made_by: MadeBy,
-}
-
-/// Where a plan was heading.
-#[derive(Serialize)]
-struct PlanJson {
-    x: i8,
-    y: i8,
-    rotation: u8,
-}
-
-/// One lock.
-#[derive(Serialize)]
-struct LockLine<'a> {
-    event: &'static str,
-    seed: u64,
-    piece: u64,
-    preview: tetris_core::Piece,
-    level: u8,
-    lines: u32,
-    points: u64,
-    spawn_frame: u64,
-    board: &'a Board,
-    placement: PlayedPlacement,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    plan: Option<PlanJson>,
-}
-
-/// A game's end.
-#[derive(Serialize)]
-struct EndLine {
-    event: &'static str,
-    seed: u64,
-    end: &'static str,
-    pieces: u64,
-    lines: u32,
-    level: u8,
-    score: u32,
-    line_clear_points: u64,
-    points_before_level_29: u64,
-}
-
 impl NesReport<'_> {
-    /// The run's trace (module documentation): the `run` line, then each traced game's locks
-    /// and end, in game order. Games played without a trace add nothing.
+    /// The run's trace: the `run` line, then each traced game's locks and end, in game order.
+    /// Games played without a trace add nothing.
     pub fn trace(&self) -> String {
         let mut text = String::new();
         push_line(
             &mut text,
-            &RunLine {
-                event: "run",
+            &TraceLine::Run(TraceRun {
                 strategy: self.settings.strategy.to_string(),
-                settings: self.settings_json(),
+                settings: serde_json::to_value(self.settings_json())
+                    .expect("the settings serialize"),
                 made_by: MadeBy::current(),
-            },
+            }),
         );
         for game in &self.finished.results {
             let Some(locks) = &game.trace else {
                 continue;
             };
             for lock in locks {
-                push_line(&mut text, &lock_line(game.seed, lock));
+                push_line(&mut text, &TraceLine::Lock(TraceLock::of(game.seed, lock)));
             }
-            push_line(&mut text, &end_line(game));
+            push_line(&mut text, &TraceLine::End(TraceEnd::of(game)));
         }
         text
     }
@@ -121,47 +57,105 @@ impl NesReport<'_> {
     }
 }
 
-fn lock_line(seed: u64, lock: &NesTracedLock) -> LockLine<'_> {
-    let placement = Placement::new(lock.piece, lock.state);
-    let path = (!lock.frames.is_empty()).then(|| {
-        lock.frames
-            .iter()
-            .map(|&buttons| tetris_core::Input::Frame(buttons))
-            .collect()
-    });
-    LockLine {
-        event: "lock",
-        seed,
-        piece: lock.number,
-        preview: lock.preview,
-        level: lock.level,
-        lines: lock.lines,
-        points: lock.points,
-        spawn_frame: lock.spawn_frame,
-        board: &lock.board,
-        placement: PlayedPlacement::new(&placement, lock.rows_cleared, path),
-        plan: lock
-            .plan
-            .map(|PieceState { x, y, rotation }| PlanJson { x, y, rotation }),
-    }
-}
-
-fn end_line(game: &NesGameResult) -> EndLine {
-    EndLine {
-        event: "end",
-        seed: game.seed,
-        end: game.end.name(),
-        pieces: game.pieces,
-        lines: game.lines,
-        level: game.level,
-        score: game.score,
-        line_clear_points: game.line_clear_points,
-        points_before_level_29: game.points_before_29(),
-    }
-}
-
 /// Appends `line` as one line of compact JSON.
-fn push_line(text: &mut String, line: &impl Serialize) {
+fn push_line(text: &mut String, line: &TraceLine) {
     text.push_str(&serde_json::to_string(line).expect("trace lines serialize"));
     text.push('\n');
+}
+
+/// What `arena replay` prints for a trace it checked in `elapsed`.
+pub fn trace_replay_text(checked: &TraceChecked, elapsed: Duration) -> String {
+    let settings = &checked.settings;
+    let mut text = String::new();
+    let _ = writeln!(text, "trace      {}", checked.shown);
+    let _ = writeln!(text, "strategy   {}", checked.run.strategy);
+    let _ = writeln!(text, "seeds      {}", settings.seed_rule());
+    let stop = match settings.max_lines {
+        Some(cap) => format!(
+            "the transition to level {} or {cap} lines",
+            settings.stop_level
+        ),
+        None => format!("the transition to level {}", settings.stop_level),
+    };
+    let _ = writeln!(
+        text,
+        "levels     start {}, stop at {stop}; {} rule",
+        settings.start_level, settings.game_over_rule
+    );
+    let _ = writeln!(
+        text,
+        "player     timeline {}, {} inputs, {} reaction frames",
+        settings.timeline, settings.inputs, settings.reaction_frames
+    );
+    let games = checked.games.len() as u64;
+    let interrupted = if games < settings.games {
+        " (the run was stopped before the others)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        text,
+        "games      {games} of {}{interrupted}",
+        settings.games
+    );
+    let _ = writeln!(text, "locks      {}", checked.locks);
+    let _ = writeln!(
+        text,
+        "verified   every lock: the pieces, board, level, lines, points and spawn frame of the \
+         console's frame model, its frames to the recorded lock and clears; every game's end"
+    );
+    if checked.redecided {
+        let _ = writeln!(
+            text,
+            "redecided  the strategy plays every lock again by the same frames (and plan)"
+        );
+    } else {
+        let _ = writeln!(
+            text,
+            "unproven   the strategy's choices (not re-decided: use --redecide)"
+        );
+    }
+    if checked.unproven_top_outs > 0 {
+        let _ = writeln!(
+            text,
+            "unproven   {} top-out(s) taken as recorded: the player found no placement for the \
+             next piece, which only the strategy's search proves (use --redecide)",
+            checked.unproven_top_outs
+        );
+    }
+    let _ = writeln!(text, "time       {:.2} s", elapsed.as_secs_f64());
+    text
+}
+
+/// The JSON `arena replay --json` prints for a trace it checked in `elapsed`.
+#[derive(Serialize)]
+struct TraceReplayJson<'a> {
+    trace: &'a str,
+    strategy: &'a str,
+    settings: &'a serde_json::Value,
+    games: u64,
+    games_planned: u64,
+    locks: u64,
+    verified: bool,
+    redecided: bool,
+    unproven_top_outs: u64,
+    seconds: f64,
+    made_by: MadeBy,
+}
+
+/// [`trace_replay_text`] as one JSON object.
+pub fn trace_replay_json(checked: &TraceChecked, elapsed: Duration) -> String {
+    pretty_json(&TraceReplayJson {
+        trace: &checked.shown,
+        strategy: &checked.run.strategy,
+        settings: &checked.run.settings,
+        games: checked.games.len() as u64,
+        games_planned: checked.settings.games,
+        locks: checked.locks,
+        verified: true,
+        redecided: checked.redecided,
+        unproven_top_outs: checked.unproven_top_outs,
+        seconds: elapsed.as_secs_f64(),
+        made_by: MadeBy::current(),
+    })
 }

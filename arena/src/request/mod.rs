@@ -24,6 +24,7 @@ pub mod analyze;
 pub mod game;
 pub mod merge;
 pub mod nes;
+pub mod nes_trace;
 pub mod sequence;
 pub mod serve;
 pub mod stats;

@@ -152,7 +152,71 @@ pub fn nes_game_over_rule(
     }
 }
 
+/// The settings a trace's run line records ([`crate::sim::nes_trace::TraceRun`]): those of
+/// the report's settings object that decide the games (the others, the rules in words, are
+/// not read).
+#[derive(Debug, serde::Deserialize)]
+struct TracedSettings {
+    games: u64,
+    seed: u64,
+    start_level: u64,
+    stop_level: u64,
+    max_lines: Option<u64>,
+    #[serde(default)]
+    tap_rate: Option<u64>,
+    #[serde(default)]
+    timeline: Option<Timeline>,
+    game_over_rule: GameOverRule,
+    inputs: InputModel,
+    #[serde(default)]
+    reaction_frames: u64,
+}
+
 impl NesRequest {
+    /// The request of the run a trace records (`arena replay TRACE`): its strategy and the
+    /// settings of its run line, checked as `arena nes` checks them, to play on `jobs`
+    /// threads. Errors: settings the trace cannot have been written with, named as the
+    /// option they stand for.
+    pub fn of_trace(
+        run: &crate::sim::nes_trace::TraceRun,
+        jobs: Option<crate::request::values::Jobs>,
+    ) -> Result<NesRequest, ArenaError> {
+        let settings: TracedSettings =
+            serde_json::from_value(run.settings.clone()).map_err(|error| {
+                ArenaError::Usage(format!("the trace's run line: settings: {error}"))
+            })?;
+        let timeline = match (settings.tap_rate, settings.timeline) {
+            (Some(tap_rate), None) => {
+                crate::request::values::TapRate::try_from(tap_rate)?.timeline()
+            }
+            (None, Some(timeline)) => timeline,
+            _ => {
+                return Err(ArenaError::Usage(
+                    "the trace's run line: settings: give tap_rate or timeline, not both or neither"
+                        .into(),
+                ));
+            }
+        };
+        Ok(NesRequest {
+            strategy: run.strategy.clone(),
+            games: GameCount::try_from(settings.games)?,
+            seed: settings.seed,
+            start_level: StartLevel::try_from(settings.start_level)?,
+            to_level: settings.stop_level,
+            max_lines: settings.max_lines,
+            timeline,
+            game_over: Some(settings.game_over_rule),
+            inputs: settings.inputs,
+            reaction_frames: ReactionFrames::try_from(settings.reaction_frames)?,
+            run: RunOptions {
+                jobs,
+                ..RunOptions::default()
+            },
+            html: None,
+            trace: None,
+        })
+    }
+
     /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
     /// line cap (below the stop level's lines), the strategy (depth at most the NES's
     /// preview, a searcher whose pieces start at the spawn), the game-over rule its searcher
@@ -277,6 +341,25 @@ impl CheckedNes {
         progress: &Progress,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Finished<NesGameResult>, ArenaError> {
+        self.play_games(progress, stop, self.trace.is_some())
+    }
+
+    /// [`CheckedNes::play`], every game with its trace ([`crate::sim::nes::NesGamePlay::trace`]):
+    /// what `arena replay --redecide` holds a trace against.
+    pub fn play_traced(
+        &self,
+        progress: &Progress,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Finished<NesGameResult>, ArenaError> {
+        self.play_games(progress, stop, true)
+    }
+
+    fn play_games(
+        &self,
+        progress: &Progress,
+        stop: &(dyn Fn() -> bool + Sync),
+        trace: bool,
+    ) -> Result<Finished<NesGameResult>, ArenaError> {
         let settings = &self.settings;
         run_shard_tasks(
             ShardTasks {
@@ -291,7 +374,7 @@ impl CheckedNes {
                 let played = play_nes_game(
                     strategy,
                     settings.game_settings(game),
-                    settings.game_play(self.trace.is_some()),
+                    settings.game_play(trace),
                     stop,
                 )?;
                 Ok(match played {

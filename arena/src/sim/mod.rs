@@ -4,6 +4,7 @@
 pub mod evaluation;
 pub mod game;
 pub mod nes;
+pub mod nes_trace;
 pub mod placement;
 pub mod reaction;
 pub mod replay;
