@@ -490,7 +490,7 @@ fn bad_inputs_exit_2_with_one_error_line() {
     let trace_in_folder = folder.join("trace.jsonl");
     let missing_folder_trace = folder.join("missing/trace.jsonl");
     let base = ["--games", "1", "--seed", "1", "--to-level", "20"];
-    let cases: Vec<Vec<&str>> = vec![
+    let mut cases: Vec<Vec<&str>> = vec![
         vec!["nope+nes-plateau"],
         vec!["bfs+nope"],
         vec!["column-drop+nes-plateau@3"],
@@ -506,46 +506,6 @@ fn bad_inputs_exit_2_with_one_error_line() {
         vec!["column-drop+nes-plateau", "--max-lines", "140"],
         vec!["column-drop+nes-plateau", "--max-lines", "-3"],
         vec!["column-drop+nes-plateau", "--max-lines", "ten"],
-        // The page of a shard, a page in a missing folder, a page over the results file.
-        vec![
-            "column-drop+nes-plateau",
-            "--shard",
-            "0/2",
-            "--html",
-            html_in_folder.to_str().unwrap(),
-        ],
-        vec![
-            "column-drop+nes-plateau",
-            "--html",
-            missing_folder_html.to_str().unwrap(),
-        ],
-        vec![
-            "column-drop+nes-plateau",
-            "--out",
-            json_in_folder.to_str().unwrap(),
-            "--html",
-            json_in_folder.to_str().unwrap(),
-        ],
-        // A trace of a shard, in a missing folder, over the results file.
-        vec![
-            "column-drop+nes-plateau",
-            "--shard",
-            "0/2",
-            "--trace",
-            trace_in_folder.to_str().unwrap(),
-        ],
-        vec![
-            "column-drop+nes-plateau",
-            "--trace",
-            missing_folder_trace.to_str().unwrap(),
-        ],
-        vec![
-            "column-drop+nes-plateau",
-            "--out",
-            json_in_folder.to_str().unwrap(),
-            "--trace",
-            json_in_folder.to_str().unwrap(),
-        ],
         vec!["column-drop+nes-plateau", "--start-level", "-1"],
         vec!["column-drop+nes-plateau", "--jobs", "0"],
         vec![
@@ -559,6 +519,23 @@ fn bad_inputs_exit_2_with_one_error_line() {
             missing_folder.to_str().unwrap(),
         ],
     ];
+    // The page and the trace alike: of a shard, in a missing folder, over the results file.
+    let json = json_in_folder.to_str().unwrap();
+    for (option, in_folder, missing) in [
+        ("--html", &html_in_folder, &missing_folder_html),
+        ("--trace", &trace_in_folder, &missing_folder_trace),
+    ] {
+        let (in_folder, missing) = (in_folder.to_str().unwrap(), missing.to_str().unwrap());
+        cases.push(vec![
+            "column-drop+nes-plateau",
+            "--shard",
+            "0/2",
+            option,
+            in_folder,
+        ]);
+        cases.push(vec!["column-drop+nes-plateau", option, missing]);
+        cases.push(vec!["column-drop+nes-plateau", "--out", json, option, json]);
+    }
     for case in &cases {
         let mut args = case.clone();
         args.extend(base);

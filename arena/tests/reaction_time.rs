@@ -248,9 +248,10 @@ fn a_traced_game_replays_lock_by_lock_and_its_blind_frames_start_the_plans_path(
     let mut game = tetris_core::NesGame::new(settings);
     let mut blind_starts = 0;
     for (index, lock) in locks.iter().enumerate() {
-        assert_eq!(lock.number, index as u64 + 1);
+        assert_eq!((lock.seed, lock.piece), (11, index as u64 + 1));
+        let piece = lock.placement.piece;
         assert_eq!(
-            (lock.piece, lock.preview, &lock.board, lock.spawn_frame),
+            (piece, lock.preview, &lock.board, lock.spawn_frame),
             (
                 game.current(),
                 game.next(),
@@ -258,6 +259,7 @@ fn a_traced_game_replays_lock_by_lock_and_its_blind_frames_start_the_plans_path(
                 game.spawn_frame()
             )
         );
+        let frames = lock.frames().expect("a gamepad path is frames");
         let score = game.score();
         assert_eq!(
             (lock.level, lock.lines, lock.points),
@@ -273,22 +275,22 @@ fn a_traced_game_replays_lock_by_lock_and_its_blind_frames_start_the_plans_path(
             .plan
             .expect("every piece is planned without the preview first");
         let plan_path: Vec<Buttons> = strategy
-            .path_inputs(&lock.board, &Placement::new(lock.piece, plan), context)
+            .path_inputs(&lock.board, &Placement::new(piece, plan), context)
             .expect("the plan's placement is the searcher's")
             .iter()
             .map(|input| input.frame().unwrap())
             .collect();
         if plan_path.len() <= 18 {
             // The plan locks within the blind frames: it is the move.
-            assert_eq!((&lock.frames, lock.state), (&plan_path, plan));
+            assert_eq!((&frames, lock.placement.state()), (&plan_path, plan));
         } else {
-            assert_eq!(lock.frames[..18], plan_path[..18]);
+            assert_eq!(frames[..18], plan_path[..18]);
             blind_starts += 1;
         }
-        let played = game.play_frames(&lock.frames).unwrap();
+        let played = game.play_frames(&frames).unwrap();
         assert_eq!(
             (played.state, played.rows_cleared),
-            (lock.state, lock.rows_cleared)
+            (lock.placement.state(), lock.placement.cleared)
         );
     }
     assert_eq!(game.score().line_clear_points(), traced.line_clear_points);

@@ -18,7 +18,7 @@ use crate::error::ArenaError;
 use crate::output::{MadeBy, pretty_json, write_atomically};
 use crate::report::nes::NesReport;
 use crate::request::nes_trace::TraceChecked;
-use crate::sim::nes_trace::{TraceEnd, TraceLine, TraceLock, TraceRun};
+use crate::sim::nes_trace::{TraceEnd, TraceLine, TraceRun};
 
 /// The most games one run may trace (each game keeps its locks in memory until the run ends:
 /// about 100 KB a game to level 29, 350 KB as text).
@@ -43,7 +43,7 @@ impl NesReport<'_> {
                 continue;
             };
             for lock in locks {
-                push_line(&mut text, &TraceLine::Lock(TraceLock::of(game.seed, lock)));
+                push_line(&mut text, &TraceLine::Lock(lock.clone()));
             }
             push_line(&mut text, &TraceLine::End(TraceEnd::of(game)));
         }

@@ -30,7 +30,7 @@
 //!   Many of its placements cannot be reached at 2 frames per row, so its results overrate it.
 //! - On request ([`NesGamePlay::trace`]) a game keeps a trace: every lock with the board, the
 //!   pieces and the score before it, where the piece locked and the frames that took it
-//!   there ([`NesTracedLock`]; `arena nes --trace` writes it, [`crate::report::nes_trace`]).
+//!   there (a [`TraceLock`] each; `arena nes --trace` writes them, [`crate::report::nes_trace`]).
 
 use std::time::Duration;
 
@@ -39,13 +39,15 @@ use web_time::Instant;
 use serde::{Deserialize, Serialize};
 use tetris_core::scoring::ONE_FRAME_LEVEL;
 use tetris_core::{
-    Board, Buttons, DecisionContext, GameOverRule, InputModel, NesGame, NesGameEnd,
-    NesGameSettings, NesLock, NesScore, Piece, PieceState, Timeline,
+    Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
+    NesGameSettings, NesLock, NesScore, Placement, Timeline,
 };
 use tetris_registry::{Strategy, StrategySpec};
 
 use crate::analysis::decision_time::DecisionTimes;
 use crate::error::ArenaError;
+use crate::sim::nes_trace::TraceLock;
+use crate::sim::placement::PlayedPlacement;
 use crate::sim::reaction::piece_frames;
 
 /// The highest start level accepted: 29, the first level at 1 frame per row. The field's
@@ -119,38 +121,6 @@ impl NesGamePlay {
             trace: false,
         }
     }
-}
-
-/// One lock of a traced game ([`NesGamePlay::trace`]): what the player saw before it and what
-/// it played.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NesTracedLock {
-    /// The piece's number in the game, from 1.
-    pub number: u64,
-    /// The piece.
-    pub piece: Piece,
-    /// The preview piece shown beside it.
-    pub preview: Piece,
-    /// The level when the piece spawned.
-    pub level: u8,
-    /// Rows cleared before the piece.
-    pub lines: u32,
-    /// Line-clear points (uncapped) before the piece.
-    pub points: u64,
-    /// The frame the piece spawned on, counted from the game-start frame (0).
-    pub spawn_frame: u64,
-    /// The board the piece fell onto.
-    pub board: Board,
-    /// Where the piece locked.
-    pub state: PieceState,
-    /// Rows the lock cleared.
-    pub rows_cleared: u8,
-    /// The buttons held on each frame from the spawn to the lock, which the frame model
-    /// played; empty for a searcher that ignores gravity (its placement is locked directly).
-    pub frames: Vec<Buttons>,
-    /// With a reaction time, the placement whose path the plan without the preview started
-    /// ([`crate::sim::reaction::PiecePlay::plan`]); `None` without one.
-    pub plan: Option<PieceState>,
 }
 
 /// Everything that decides the games of an `arena nes` run (stored with its results).
@@ -349,7 +319,7 @@ pub struct NesGameResult {
     /// Every lock, in order, when the game was traced ([`NesGamePlay::trace`]); never written
     /// to part files.
     #[serde(skip)]
-    pub trace: Option<Vec<NesTracedLock>>,
+    pub trace: Option<Vec<TraceLock>>,
 }
 
 impl NesGameResult {
@@ -471,24 +441,31 @@ pub fn play_nes_game(
             };
             let expected = choice.placement.state();
             decision_times.record(deciding.elapsed());
-            frames.clear();
             game.place_directly(expected)
                 .map_err(|error| failure(error.to_string()))?
         };
         last_lock_frame = spawn_frame + u64::from(lock.active_frames);
         if let Some(trace) = &mut trace {
-            trace.push(NesTracedLock {
-                number: piece_number,
-                piece: pieces[0],
+            let path = gravity_aware.then(|| {
+                frames
+                    .iter()
+                    .map(|&buttons| Input::Frame(buttons))
+                    .collect()
+            });
+            trace.push(TraceLock {
+                seed: settings.seed,
+                piece: piece_number,
                 preview: pieces[1],
                 level,
                 lines,
                 points,
                 spawn_frame,
                 board,
-                state: lock.state,
-                rows_cleared: lock.rows_cleared,
-                frames: frames.clone(),
+                placement: PlayedPlacement::new(
+                    &Placement::new(pieces[0], lock.state),
+                    lock.rows_cleared,
+                    path,
+                ),
                 plan,
             });
         }

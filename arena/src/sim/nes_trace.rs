@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{Board, Buttons, Input, InputModel, NesGame, Piece, PieceState};
 
 use crate::output::MadeBy;
-use crate::sim::nes::{NesEnd, NesGameResult, NesRunSettings, NesTracedLock, POINTS_BEFORE_LEVEL};
+use crate::sim::nes::{NesEnd, NesGameResult, NesRunSettings, POINTS_BEFORE_LEVEL};
 use crate::sim::placement::PlayedPlacement;
 use crate::sim::replay::frames::{PathError, TwoThumbTaps, article_allows};
 
@@ -106,34 +106,8 @@ pub struct TraceEnd {
 }
 
 impl TraceLock {
-    /// The line of `lock`, a lock of the game of seed `seed`.
-    pub fn of(seed: u64, lock: &NesTracedLock) -> TraceLock {
-        let path = (!lock.frames.is_empty()).then(|| {
-            lock.frames
-                .iter()
-                .map(|&buttons| Input::Frame(buttons))
-                .collect()
-        });
-        TraceLock {
-            seed,
-            piece: lock.number,
-            preview: lock.preview,
-            level: lock.level,
-            lines: lock.lines,
-            points: lock.points,
-            spawn_frame: lock.spawn_frame,
-            board: lock.board,
-            placement: PlayedPlacement::new(
-                &tetris_core::Placement::new(lock.piece, lock.state),
-                lock.rows_cleared,
-                path,
-            ),
-            plan: lock.plan,
-        }
-    }
-
     /// The frames of its path (empty without one), `None` if a step is not one frame.
-    fn frames(&self) -> Option<Vec<Buttons>> {
+    pub fn frames(&self) -> Option<Vec<Buttons>> {
         self.placement
             .path
             .as_deref()
@@ -511,8 +485,7 @@ fn pressable(frames: &[Buttons], settings: &NesRunSettings) -> Result<(), PathEr
 pub fn compare_games(recorded: &TracedGame, played: &NesGameResult) -> Result<(), TraceError> {
     let seed = played.seed;
     let locks = played.trace.as_deref().unwrap_or(&[]);
-    for (index, lock) in locks.iter().enumerate() {
-        let again = TraceLock::of(seed, lock);
+    for (index, again) in locks.iter().enumerate() {
         let Some(line) = recorded.locks.get(index) else {
             return Err(TraceError::Differs {
                 seed,
@@ -524,7 +497,7 @@ pub fn compare_games(recorded: &TracedGame, played: &NesGameResult) -> Result<()
         };
         // The same line of the file (a board read back is a plain board, without the
         // console's hidden rows, so boards are held by what the file shows).
-        if serde_json::to_value(line).ok() != serde_json::to_value(&again).ok() {
+        if serde_json::to_value(line).ok() != serde_json::to_value(again).ok() {
             return Err(TraceError::Differs {
                 seed,
                 at: format!("piece {}", index + 1),
