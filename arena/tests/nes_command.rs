@@ -24,16 +24,22 @@ fn part_paths(folder: &Path) -> (String, String) {
 /// Writes shard `shard` of the `arena nes` run `args` to the part file `out`; it must succeed.
 fn write_part<'a>(mut args: Vec<&'a str>, shard: &'a str, out: &'a str) {
     args.extend(["--shard", shard, "--out", out]);
-    let output = nes(&args);
+    nes_ok(&args);
+}
+
+fn nes(args: &[&str]) -> Output {
+    common::run("nes", args)
+}
+
+/// Runs `arena nes ARGS…`, which must succeed.
+fn nes_ok(args: &[&str]) -> Output {
+    let output = nes(args);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-fn nes(args: &[&str]) -> Output {
-    common::run("nes", args)
+    output
 }
 
 /// Runs an `arena nes` command that must succeed and parses its `--json` output.
@@ -625,7 +631,7 @@ fn gamepad_paths_replay_through_the_frame_model_across_speed_changes() {
     // the piece where the search said, so success is the check.
     let folder = scratch_folder("gamepad");
     let path = folder.join("games.json");
-    let output = nes(&[
+    let output = nes_ok(&[
         "gamepad+nes-plateau",
         "--games",
         "1",
@@ -638,11 +644,6 @@ fn gamepad_paths_replay_through_the_frame_model_across_speed_changes() {
         "--out",
         path.to_str().unwrap(),
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(!text.contains("ignores gravity"), "{text}");
     assert!(
@@ -1218,7 +1219,7 @@ fn the_trace_follows_every_lock_through_the_frame_model_for_any_jobs() {
     let out = folder.join("games.json");
     let traces = [folder.join("one.jsonl"), folder.join("two.jsonl")];
     for (jobs, trace) in ["1", "2"].into_iter().zip(&traces) {
-        let output = nes(&[
+        nes_ok(&[
             "gamepad+nes-plateau@2",
             "--games",
             "2",
@@ -1239,11 +1240,6 @@ fn the_trace_follows_every_lock_through_the_frame_model_for_any_jobs() {
             "--trace",
             trace.to_str().unwrap(),
         ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
     }
     let lines = |path: &PathBuf| -> Vec<Value> {
         fs::read_to_string(path)
@@ -1353,7 +1349,7 @@ fn arena_replay_refuses_a_trace_the_game_or_the_strategy_does_not_reproduce() {
     // the game and the piece (or the line) at fault.
     let folder = scratch_folder("trace-tampered");
     let trace = folder.join("trace.jsonl");
-    let output = nes(&[
+    nes_ok(&[
         "gamepad+nes-plateau@2",
         "--games",
         "2",
@@ -1364,11 +1360,6 @@ fn arena_replay_refuses_a_trace_the_game_or_the_strategy_does_not_reproduce() {
         "--trace",
         trace.to_str().unwrap(),
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     let lines: Vec<Value> = fs::read_to_string(&trace)
         .unwrap()
         .lines()
@@ -1468,17 +1459,12 @@ fn a_searcher_that_ignores_gravity_leaves_a_trace_without_paths_that_replays() {
     let folder = scratch_folder("trace-column-drop");
     let trace = folder.join("trace.jsonl");
     let out = folder.join("games.json");
-    let output = nes(&short_run(&[
+    nes_ok(&short_run(&[
         "--trace",
         trace.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     let report: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
     let lines = fs::read_to_string(&trace).unwrap();
     assert!(!lines.contains("\"path\""));
