@@ -189,13 +189,13 @@ fn replay_trace(args: &Args) -> Result<(), ArenaError> {
     let mut checked = request.check()?;
     if args.redecide {
         interrupt::install();
-        let progress = Progress::games_and_mean_score(checked.games.len() as u64);
+        let progress = Progress::games_and_mean_score(checked.found.games.len() as u64);
         checked.redecide(&progress, &interrupt::interrupted)?;
     }
     let elapsed = started.elapsed();
     print_output(&if args.json {
-        trace_replay_json(&checked, elapsed)
+        trace_replay_json(&checked.found, elapsed)
     } else {
-        trace_replay_text(&checked, elapsed)
+        trace_replay_text(&checked.found, elapsed)
     })
 }

@@ -17,8 +17,7 @@ use serde::Serialize;
 use crate::error::ArenaError;
 use crate::output::{MadeBy, pretty_json, write_atomically};
 use crate::report::nes::NesReport;
-use crate::request::nes_trace::TraceChecked;
-use crate::sim::nes_trace::{TraceEnd, TraceLine, TraceRun};
+use crate::sim::nes_trace::{TraceEnd, TraceFound, TraceLine, TraceRun};
 
 /// The most games one run may trace (each game keeps its locks in memory until the run ends:
 /// about 100 KB a game to level 29, 350 KB as text).
@@ -64,7 +63,7 @@ fn push_line(text: &mut String, line: &TraceLine) {
 }
 
 /// What `arena replay` prints for a trace it checked in `elapsed`.
-pub fn trace_replay_text(checked: &TraceChecked, elapsed: Duration) -> String {
+pub fn trace_replay_text(checked: &TraceFound, elapsed: Duration) -> String {
     let settings = &checked.settings;
     let mut text = String::new();
     let _ = writeln!(text, "trace      {}", checked.shown);
@@ -144,7 +143,7 @@ struct TraceReplayJson<'a> {
 }
 
 /// [`trace_replay_text`] as one JSON object.
-pub fn trace_replay_json(checked: &TraceChecked, elapsed: Duration) -> String {
+pub fn trace_replay_json(checked: &TraceFound, elapsed: Duration) -> String {
     pretty_json(&TraceReplayJson {
         trace: &checked.shown,
         strategy: &checked.run.strategy,

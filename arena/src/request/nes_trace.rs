@@ -13,9 +13,8 @@ use crate::request::JobFiles;
 use crate::request::nes::NesRequest;
 use crate::request::values::{GameCount, Jobs};
 use crate::run::Progress;
-use crate::sim::nes::NesRunSettings;
 use crate::sim::nes_trace::{
-    TRACE_LIMIT, TraceError, TraceReader, TraceRun, TracedGame, check_game, compare_games,
+    TRACE_LIMIT, TraceError, TraceFound, TraceReader, TracedGame, check_game, compare_games,
 };
 
 /// Whether the file at `path` starts as a trace does: a first line that is a JSON object with
@@ -47,24 +46,12 @@ pub struct TraceReplayRequest {
     pub jobs: Option<Jobs>,
 }
 
-/// What checking a trace found.
+/// A trace checked through the frame model ([`TraceReplayRequest::check`]), ready to be
+/// re-decided.
 #[derive(Clone, Debug)]
 pub struct TraceChecked {
-    /// The trace file, as shown in messages.
-    pub shown: String,
-    /// The trace's run line.
-    pub run: TraceRun,
-    /// The settings of the run it records, checked as `arena nes` checks them.
-    pub settings: NesRunSettings,
-    /// The games the trace holds (fewer than the run's when the run was interrupted).
-    pub games: Vec<TracedGame>,
-    /// Their locks.
-    pub locks: u64,
-    /// Top-outs taken as recorded: the player found no placement for the next piece, which
-    /// only the strategy's search proves (0 once [`TraceChecked::redecide`] has passed).
-    pub unproven_top_outs: u64,
-    /// Whether the strategy played every game again, lock by lock the same.
-    pub redecided: bool,
+    /// What the check found.
+    pub found: TraceFound,
     /// The run's request, to play the games again.
     request: NesRequest,
 }
@@ -101,13 +88,15 @@ impl TraceReplayRequest {
             games.push(game);
         }
         Ok(TraceChecked {
-            shown,
-            run,
-            settings,
-            games,
-            locks,
-            unproven_top_outs,
-            redecided: false,
+            found: TraceFound {
+                shown,
+                run,
+                settings,
+                games,
+                locks,
+                unproven_top_outs,
+                redecided: false,
+            },
             request,
         })
     }
@@ -123,7 +112,8 @@ impl TraceChecked {
         progress: &Progress,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<(), ArenaError> {
-        let count = self.games.len() as u64;
+        let found = &mut self.found;
+        let count = found.games.len() as u64;
         if count > 0 {
             let again = NesRequest {
                 games: GameCount::try_from(count)?,
@@ -134,12 +124,13 @@ impl TraceChecked {
             if finished.interrupted {
                 return Err(ArenaError::Interrupted(String::new()));
             }
-            for (recorded, played) in self.games.iter().zip(&finished.results) {
-                compare_games(recorded, played).map_err(|error| trace_error(&self.shown, error))?;
+            for (recorded, played) in found.games.iter().zip(&finished.results) {
+                compare_games(recorded, played)
+                    .map_err(|error| trace_error(&found.shown, error))?;
             }
         }
-        self.unproven_top_outs = 0;
-        self.redecided = true;
+        found.unproven_top_outs = 0;
+        found.redecided = true;
         Ok(())
     }
 }

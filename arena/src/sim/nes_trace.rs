@@ -274,6 +274,27 @@ impl<'a> TraceReader<'a> {
     }
 }
 
+/// What checking a trace found (`arena replay TRACE`; the request layer's
+/// `TraceReplayRequest` fills it).
+#[derive(Clone, Debug)]
+pub struct TraceFound {
+    /// The trace file, as shown in messages.
+    pub shown: String,
+    /// The trace's run line.
+    pub run: TraceRun,
+    /// The settings of the run it records, checked as `arena nes` checks them.
+    pub settings: NesRunSettings,
+    /// The games the trace holds (fewer than the run's when the run was interrupted).
+    pub games: Vec<TracedGame>,
+    /// Their locks.
+    pub locks: u64,
+    /// Top-outs taken as recorded: the player found no placement for the next piece, which
+    /// only the strategy's search proves (0 once the games were re-decided).
+    pub unproven_top_outs: u64,
+    /// Whether the strategy played every game again, lock by lock the same.
+    pub redecided: bool,
+}
+
 /// What a game's check found: the replay of its recorded frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckedGame {
