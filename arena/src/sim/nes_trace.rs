@@ -1,6 +1,6 @@
 //! The trace of an NES run (`arena nes --trace`): its lines as types ([`TraceLine`]), written
 //! by [`crate::report::nes_trace`] and read back here, and the checks `arena replay` makes of a
-//! trace: [`TraceReader`] reads it line by line (bounded), [`check_game`] replays one game
+//! trace: [`TraceReader`] reads its text one game at a time, [`check_game`] replays one game
 //! through the console's frame model, and [`compare_games`] holds it against the game played
 //! again by the strategy (`--redecide`). A trace is read whole, up to [`TRACE_LIMIT`] (100
 //! games to level 39 are about 60 MB), and parsed one game at a time.
@@ -11,7 +11,8 @@
 //!    settings object of the JSON report (rules, player, seeds) and what wrote the file.
 //! 2. Per game, in game order, one `lock` line per piece ([`TraceLock`]): the seed, the
 //!    piece's number from 1, the preview, the level, lines and uncapped line-clear points
-//!    before the lock, the spawn frame, the board the piece fell onto (20 rows, top first), the
+//!    before the lock, the spawn frame, the board the piece fell onto (the field's 20 rows, top
+//!    first; the console's two hidden rows are not recorded), the
 //!    replay files' placement record (where it locked, the rows it cleared and `path`, the
 //!    buttons of every frame from the spawn to the lock, `F<n>`; none for a searcher that ignores
 //!    gravity) and, with a reaction time, `plan`: where the plan made without the preview was
