@@ -1446,9 +1446,37 @@ fn arena_replay_refuses_a_trace_the_game_or_the_strategy_does_not_reproduce() {
         false,
     );
     assert!(message.contains("pressed under timeline X..."), "{message}");
-    // A trace is checked, not shown.
-    let message = common::fail("replay", &[trace.to_str().unwrap(), "--watch"]);
-    assert!(message.contains("checked, not shown"), "{message}");
+    // The page shows replays of arena play, not traces.
+    let page = folder.join("page.html");
+    let message = common::fail(
+        "replay",
+        &[trace.to_str().unwrap(), "--html", page.to_str().unwrap()],
+    );
+    assert!(
+        message.contains("watch the trace with --watch"),
+        "{message}"
+    );
+    assert!(!page.exists());
+    // Watched: one frame per lock (piped: without escape codes), each game under its seed.
+    let output = common::run(
+        "replay",
+        &[trace.to_str().unwrap(), "--watch", "--speed", "inf"],
+    );
+    assert!(output.status.success());
+    let shown = String::from_utf8(output.stdout).unwrap();
+    let locks = lines.iter().filter(|line| line["event"] == "lock").count();
+    assert_eq!(shown.matches("+----------+").count(), locks);
+    for (seed, pieces) in lines
+        .iter()
+        .filter(|line| line["event"] == "end")
+        .map(|end| (&end["seed"], &end["pieces"]))
+    {
+        assert!(
+            shown.contains(&format!("seed {seed} | pieces {pieces} |")),
+            "{seed}"
+        );
+    }
+    assert!(shown.contains("verified   every lock"));
     fs::remove_dir_all(&folder).unwrap();
 }
 

@@ -5,7 +5,8 @@
 //!
 //! A trace of an NES run (`arena nes --trace FILE`, recognized by its first line) is checked
 //! instead: every game through the console's frame model and, with `--redecide`, played again
-//! by its strategy ([`crate::request::nes_trace`]); it is not shown (`--watch`, `--html`).
+//! by its strategy ([`crate::request::nes_trace`]); `--watch` draws each lock, `--html` is
+//! refused (the page shows replays of `arena play`).
 
 use std::path::PathBuf;
 use web_time::Instant;
@@ -59,6 +60,15 @@ pub struct Args {
 
 /// Runs `arena replay`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
+    // Checked here rather than with clap's `requires`, whose one-line error would not name
+    // the missing option.
+    if args.speed.is_some() && !args.watch {
+        return Err(RequestError::Needs {
+            option: "--speed",
+            needs: "--watch",
+        }
+        .into());
+    }
     if looks_like_a_trace(&args.file) {
         return replay_trace(&args);
     }
@@ -68,15 +78,6 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
              --redecide plays again"
                 .into(),
         ));
-    }
-    // Checked here rather than with clap's `requires`, whose one-line error would not name
-    // the missing option.
-    if args.speed.is_some() && !args.watch {
-        return Err(RequestError::Needs {
-            option: "--speed",
-            needs: "--watch",
-        }
-        .into());
     }
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
@@ -165,28 +166,43 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     ))
 }
 
-/// Checks a trace of an NES run (module documentation).
+/// Checks a trace of an NES run (module documentation), drawing each lock with `--watch`.
 fn replay_trace(args: &Args) -> Result<(), ArenaError> {
-    let shown = [
-        (args.watch, "--watch"),
-        (args.speed.is_some(), "--speed"),
-        (args.html.is_some(), "--html"),
-    ];
-    for (given, option) in shown {
-        if given {
-            return Err(ArenaError::Usage(format!(
-                "{option}: {} is the trace of an NES run (arena nes --trace), which is checked, \
-                 not shown",
-                args.file.display()
-            )));
-        }
+    if args.html.is_some() {
+        return Err(ArenaError::Usage(format!(
+            "--html: {} is the trace of an NES run (arena nes --trace): the page shows replays \
+             of arena play; watch the trace with --watch",
+            args.file.display()
+        )));
+    }
+    let mut watcher = match args.watch {
+        true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
+        false => None,
+    };
+    if let Some(watcher) = watcher.as_mut() {
+        watcher.start();
     }
     let started = Instant::now();
     let request = TraceReplayRequest {
         file: args.file.clone(),
         jobs: args.jobs,
     };
-    let mut checked = request.check()?;
+    let mut checked = request.check(&mut |lock| {
+        if let Some(watcher) = watcher.as_mut() {
+            watcher.show(&Frame {
+                title: &format!("seed {}", lock.seed),
+                board: lock.board,
+                last: Some(lock.last),
+                pieces: lock.pieces,
+                lines: u64::from(lock.lines),
+                score: lock.score,
+                upcoming: &[lock.next],
+            });
+        }
+    })?;
+    if let Some(watcher) = watcher {
+        watcher.finish()?;
+    }
     if args.redecide {
         interrupt::install();
         let progress = Progress::games_and_mean_score(checked.found.games.len() as u64);

@@ -14,7 +14,8 @@ use crate::request::nes::NesRequest;
 use crate::request::values::{GameCount, Jobs};
 use crate::run::Progress;
 use crate::sim::nes_trace::{
-    TRACE_LIMIT, TraceError, TraceFound, TraceReader, TracedGame, check_game, compare_games,
+    CheckedLock, TRACE_LIMIT, TraceError, TraceFound, TraceReader, TracedGame, check_game,
+    compare_games,
 };
 
 /// Whether the file at `path` starts as a trace does: a first line that is a JSON object with
@@ -58,10 +59,13 @@ pub struct TraceChecked {
 
 impl TraceReplayRequest {
     /// Reads the trace and replays every game through the console's frame model (module
-    /// documentation). Errors: an unreadable file, a line that is not a trace line or out of
+    /// documentation), showing `watch` each lock that checked out. Errors: an unreadable file, a line that is not a trace line or out of
     /// order, settings `arena nes` refuses, a game the frame model does not reproduce (naming
     /// the seed, the piece and the value), each as one message about the file.
-    pub fn check(&self) -> Result<TraceChecked, ArenaError> {
+    pub fn check(
+        &self,
+        watch: &mut dyn FnMut(CheckedLock<'_>),
+    ) -> Result<TraceChecked, ArenaError> {
         let shown = self.file.display().to_string();
         let bad_trace = |error: TraceError| trace_error(&shown, error);
         let text = crate::input::read_text(&self.file, TRACE_LIMIT, "trace")?;
@@ -82,7 +86,7 @@ impl TraceReplayRequest {
                     games: settings.games,
                 }));
             }
-            let checked = check_game(&settings, index, &game).map_err(bad_trace)?;
+            let checked = check_game(&settings, index, &game, watch).map_err(bad_trace)?;
             locks += checked.pieces;
             unproven_top_outs += u64::from(checked.top_out_unproven);
             games.push(game);

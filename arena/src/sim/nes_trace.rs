@@ -25,7 +25,7 @@ use tetris_core::{Board, Buttons, Input, InputModel, NesGame, Piece, PieceState}
 
 use crate::output::MadeBy;
 use crate::sim::nes::{NesEnd, NesGameResult, NesRunSettings, POINTS_BEFORE_LEVEL};
-use crate::sim::placement::PlayedPlacement;
+use crate::sim::placement::{LastPlacement, PlayedPlacement};
 use crate::sim::replay::frames::{PathError, TwoThumbTaps, article_allows};
 
 /// The largest trace `arena replay` reads: 256 MiB.
@@ -296,6 +296,25 @@ pub struct TraceFound {
     pub redecided: bool,
 }
 
+/// One lock of a game that checked out, as a watcher draws it.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedLock<'a> {
+    /// The game's seed.
+    pub seed: u64,
+    /// The board after the lock and its clears.
+    pub board: &'a Board,
+    /// The lock.
+    pub last: LastPlacement,
+    /// Pieces locked so far.
+    pub pieces: u64,
+    /// Rows cleared so far.
+    pub lines: u32,
+    /// The displayed score so far.
+    pub score: u32,
+    /// The piece that comes next.
+    pub next: Piece,
+}
+
 /// What a game's check found: the replay of its recorded frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckedGame {
@@ -313,11 +332,13 @@ pub struct CheckedGame {
 /// timeline; or, for a searcher that ignores gravity, its state locked directly) must lock the
 /// piece where the line says and clear what it says; the
 /// game must not have ended before a lock, and its end line must be the replay's (the end's
-/// reason, pieces, lines, level, score, points and points before level 29).
+/// reason, pieces, lines, level, score, points and points before level 29). `watch` sees
+/// each lock once it checked out (`arena replay --watch`).
 pub fn check_game(
     settings: &NesRunSettings,
     index: u64,
     game: &TracedGame,
+    watch: &mut dyn FnMut(CheckedLock<'_>),
 ) -> Result<CheckedGame, TraceError> {
     let seed = settings.seed + index;
     let differs = |at: String, what, recorded: String, found: String| TraceError::Differs {
@@ -443,6 +464,26 @@ pub fn check_game(
         if points_before_29.is_none() && replay.score().level() >= POINTS_BEFORE_LEVEL {
             points_before_29 = Some(replay.score().line_clear_points());
         }
+        // The rows the lock cleared, as a mask, from the board it fell onto.
+        let state = lock.placement.state();
+        let cleared_rows = lock
+            .board
+            .clone()
+            .lock(lock.placement.piece, state)
+            .cleared_rows;
+        watch(CheckedLock {
+            seed,
+            board: replay.board(),
+            last: LastPlacement {
+                piece: lock.placement.piece,
+                state,
+                cleared_rows,
+            },
+            pieces: lock.piece,
+            lines: replay.score().lines(),
+            score: replay.score().score(),
+            next: replay.current(),
+        });
     }
     let score = replay.score();
     let (end, top_out_unproven) = match replay.end() {
