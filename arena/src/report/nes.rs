@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, InputModel, Timeline};
 
 use crate::analysis::decision_time::DecisionTimes;
@@ -104,40 +104,96 @@ pub struct NesReport<'a> {
     pub summary: NesSummary,
 }
 
-/// The settings object of the JSON report.
-#[derive(Serialize)]
+/// The settings object of the JSON report, also the first line of a trace
+/// ([`crate::report::nes_trace`]), which `arena replay` reads back with this same type
+/// (`NesRequest::of_trace`): so the fields that decide the games are described once. Only
+/// those are read; the rules in words (skipped when reading) are left at their defaults.
+#[derive(Serialize, Deserialize)]
 pub(crate) struct SettingsJson {
-    games: u64,
-    seed: u64,
+    pub(crate) games: u64,
+    pub(crate) seed: u64,
+    #[serde(skip_deserializing)]
     seed_rule: String,
-    start_level: u8,
-    stop_level: u8,
+    pub(crate) start_level: u8,
+    pub(crate) stop_level: u8,
+    #[serde(skip_deserializing)]
     stop_level_lines: Option<u32>,
-    max_lines: Option<u32>,
+    pub(crate) max_lines: Option<u32>,
     /// A uniform timeline's tap rate (as every report before timelines wrote it) …
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tap_rate: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) tap_rate: Option<u8>,
     /// … or a mixed timeline's pattern.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeline: Option<Timeline>,
-    game_over_rule: GameOverRule,
-    inputs: InputModel,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) timeline: Option<Timeline>,
+    pub(crate) game_over_rule: GameOverRule,
+    pub(crate) inputs: InputModel,
     /// Frames from a piece's spawn before the player sees the preview (left out when 0, as
     /// in every report before reaction times existed).
-    #[serde(skip_serializing_if = "crate::sim::reaction::sees_preview_at_once")]
-    reaction_frames: u8,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::sim::reaction::sees_preview_at_once"
+    )]
+    pub(crate) reaction_frames: u8,
+    #[serde(skip_deserializing)]
     board_width: u8,
+    #[serde(skip_deserializing)]
     board_height: u8,
+    #[serde(skip_deserializing)]
     preview_pieces: u8,
+    #[serde(skip_deserializing)]
     piece_rule: &'static str,
+    #[serde(skip_deserializing)]
     end_rule: String,
+    #[serde(skip_deserializing)]
     score_rule: &'static str,
+    #[serde(skip_deserializing)]
     best_third_rule: &'static str,
+    #[serde(skip_deserializing)]
     line_clear_points_rule: &'static str,
+    #[serde(skip_deserializing)]
     tetris_share_rule: &'static str,
+    #[serde(skip_deserializing)]
     percentile_rule: &'static str,
+    #[serde(skip_deserializing)]
     points_before_level_29_rule: &'static str,
+    #[serde(skip_deserializing)]
     reached_level_rule: &'static str,
+}
+
+impl SettingsJson {
+    /// The settings object recording `settings`.
+    pub(crate) fn of(settings: &NesRunSettings) -> SettingsJson {
+        SettingsJson {
+            games: settings.games,
+            seed: settings.seed,
+            seed_rule: settings.seed_rule(),
+            start_level: settings.start_level,
+            stop_level: settings.stop_level,
+            stop_level_lines: settings.stop_lines(),
+            max_lines: settings.max_lines,
+            tap_rate: settings.timeline.tap_rate(),
+            timeline: settings
+                .timeline
+                .tap_rate()
+                .is_none()
+                .then_some(settings.timeline),
+            game_over_rule: settings.game_over_rule,
+            inputs: settings.inputs,
+            reaction_frames: settings.reaction_frames,
+            board_width: 10,
+            board_height: 20,
+            preview_pieces: 1,
+            piece_rule: PIECE_RULE,
+            end_rule: end_rule(settings.game_over_rule, settings.max_lines),
+            score_rule: SCORE_RULE,
+            best_third_rule: BEST_THIRD_RULE,
+            line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
+            tetris_share_rule: TETRIS_SHARE_RULE,
+            percentile_rule: PERCENTILE_RULE,
+            points_before_level_29_rule: POINTS_BEFORE_LEVEL_29_RULE,
+            reached_level_rule: REACHED_LEVEL_RULE,
+        }
+    }
 }
 
 // The JSON names the level shares' fields after the reported levels.
@@ -285,37 +341,7 @@ impl<'a> NesReport<'a> {
 
     /// The settings object of the JSON report (and of the trace's first line).
     pub(crate) fn settings_json(&self) -> SettingsJson {
-        let settings = self.settings;
-        SettingsJson {
-            games: settings.games,
-            seed: settings.seed,
-            seed_rule: settings.seed_rule(),
-            start_level: settings.start_level,
-            stop_level: settings.stop_level,
-            stop_level_lines: settings.stop_lines(),
-            max_lines: settings.max_lines,
-            tap_rate: settings.timeline.tap_rate(),
-            timeline: settings
-                .timeline
-                .tap_rate()
-                .is_none()
-                .then_some(settings.timeline),
-            game_over_rule: settings.game_over_rule,
-            inputs: settings.inputs,
-            reaction_frames: settings.reaction_frames,
-            board_width: 10,
-            board_height: 20,
-            preview_pieces: 1,
-            piece_rule: PIECE_RULE,
-            end_rule: end_rule(settings.game_over_rule, settings.max_lines),
-            score_rule: SCORE_RULE,
-            best_third_rule: BEST_THIRD_RULE,
-            line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
-            tetris_share_rule: TETRIS_SHARE_RULE,
-            percentile_rule: PERCENTILE_RULE,
-            points_before_level_29_rule: POINTS_BEFORE_LEVEL_29_RULE,
-            reached_level_rule: REACHED_LEVEL_RULE,
-        }
+        SettingsJson::of(self.settings)
     }
 
     /// The share of games reaching each of [`REPORTED_LEVELS`] (19, 29, 39), `None` where the

@@ -8,6 +8,7 @@ use tetris_registry::{Strategy, StrategySpec, searcher_by_name};
 
 use crate::error::ArenaError;
 use crate::output::check_output_file;
+use crate::report::nes::SettingsJson;
 use crate::report::nes_trace::MAX_TRACED_GAMES;
 use crate::request::values::{GameCount, ReactionFrames, StartLevel};
 use crate::request::{CheckedRun, JobFiles, RunOptions};
@@ -152,26 +153,6 @@ pub fn nes_game_over_rule(
     }
 }
 
-/// The settings a trace's run line records ([`crate::sim::nes_trace::TraceRun`]): those of
-/// the report's settings object that decide the games (the others, the rules in words, are
-/// not read).
-#[derive(Debug, serde::Deserialize)]
-struct TracedSettings {
-    games: u64,
-    seed: u64,
-    start_level: u64,
-    stop_level: u64,
-    max_lines: Option<u64>,
-    #[serde(default)]
-    tap_rate: Option<u64>,
-    #[serde(default)]
-    timeline: Option<Timeline>,
-    game_over_rule: GameOverRule,
-    inputs: InputModel,
-    #[serde(default)]
-    reaction_frames: u64,
-}
-
 impl NesRequest {
     /// The request of the run a trace records (`arena replay TRACE`): its strategy and the
     /// settings of its run line, checked as `arena nes` checks them, to play on `jobs`
@@ -181,13 +162,13 @@ impl NesRequest {
         run: &crate::sim::nes_trace::TraceRun,
         jobs: Option<crate::request::values::Jobs>,
     ) -> Result<NesRequest, ArenaError> {
-        let settings: TracedSettings =
+        let settings: SettingsJson =
             serde_json::from_value(run.settings.clone()).map_err(|error| {
                 ArenaError::Usage(format!("the trace's run line: settings: {error}"))
             })?;
         let timeline = match (settings.tap_rate, settings.timeline) {
             (Some(tap_rate), None) => {
-                crate::request::values::TapRate::try_from(tap_rate)?.timeline()
+                crate::request::values::TapRate::try_from(u64::from(tap_rate))?.timeline()
             }
             (None, Some(timeline)) => timeline,
             _ => {
@@ -201,13 +182,13 @@ impl NesRequest {
             strategy: run.strategy.clone(),
             games: GameCount::try_from(settings.games)?,
             seed: settings.seed,
-            start_level: StartLevel::try_from(settings.start_level)?,
-            to_level: settings.stop_level,
-            max_lines: settings.max_lines,
+            start_level: StartLevel::try_from(u64::from(settings.start_level))?,
+            to_level: u64::from(settings.stop_level),
+            max_lines: settings.max_lines.map(u64::from),
             timeline,
             game_over: Some(settings.game_over_rule),
             inputs: settings.inputs,
-            reaction_frames: ReactionFrames::try_from(settings.reaction_frames)?,
+            reaction_frames: ReactionFrames::try_from(u64::from(settings.reaction_frames))?,
             run: RunOptions {
                 jobs,
                 ..RunOptions::default()
@@ -394,6 +375,45 @@ impl CheckedNes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::shard::kinds::NesPartSettings;
+
+    /// A trace's run line is the report's settings object; `of_trace` must read back the
+    /// request that wrote it, whatever the timeline, cap, rule, inputs and reaction time.
+    #[test]
+    fn a_traces_settings_read_back_as_the_run_that_wrote_them() {
+        let strategies = ["gamepad+nes-plateau@2", "column-drop+nes-plateau@1"];
+        let timelines = ["X.", "X..", "X....X...X..."];
+        for (case, timeline) in timelines.iter().enumerate() {
+            let request = NesRequest {
+                strategy: strategies[case % 2].to_string(),
+                games: GameCount::try_from(3 + case as u64).unwrap(),
+                seed: 40 + case as u64,
+                start_level: StartLevel::try_from(18 + case as u64 % 2).unwrap(),
+                to_level: [29, 39, 30][case],
+                max_lines: [None, Some(77), None][case],
+                timeline: timeline.parse().unwrap(),
+                game_over: [None, Some(GameOverRule::Simulation), None][case],
+                inputs: [InputModel::TwoThumb, InputModel::Article][case % 2],
+                reaction_frames: ReactionFrames::try_from([0, 0, 18][case]).unwrap(),
+                run: RunOptions::default(),
+                html: None,
+                trace: None,
+            };
+            // A searcher that ignores gravity takes no reaction time.
+            let written = request.check().unwrap().settings;
+            let run = crate::sim::nes_trace::TraceRun {
+                strategy: written.strategy.to_string(),
+                settings: serde_json::to_value(SettingsJson::of(&written)).unwrap(),
+                made_by: crate::output::MadeBy::current(),
+            };
+            let read = NesRequest::of_trace(&run, None).unwrap().check().unwrap();
+            assert_eq!(
+                NesPartSettings::of(&read.settings),
+                NesPartSettings::of(&written),
+                "{timeline}"
+            );
+        }
+    }
 
     #[test]
     fn the_nes_rule_defaults_to_the_searchers_and_refuses_what_it_cannot_play() {
