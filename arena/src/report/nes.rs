@@ -163,6 +163,7 @@ pub(crate) struct SettingsJson {
 impl SettingsJson {
     /// The settings object recording `settings`.
     pub(crate) fn of(settings: &NesRunSettings) -> SettingsJson {
+        let (tap_rate, timeline) = settings.recorded_timeline();
         SettingsJson {
             games: settings.games,
             seed: settings.seed,
@@ -171,12 +172,8 @@ impl SettingsJson {
             stop_level: settings.stop_level,
             stop_level_lines: settings.stop_lines(),
             max_lines: settings.max_lines,
-            tap_rate: settings.timeline.tap_rate(),
-            timeline: settings
-                .timeline
-                .tap_rate()
-                .is_none()
-                .then_some(settings.timeline),
+            tap_rate,
+            timeline,
             game_over_rule: settings.game_over_rule,
             inputs: settings.inputs,
             reaction_frames: settings.reaction_frames,

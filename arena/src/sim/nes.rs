@@ -181,6 +181,15 @@ impl NesRunSettings {
         }
     }
 
+    /// The timeline as results record it: a uniform one by its tap rate (as every result
+    /// written before timelines existed), a mixed one by its pattern; exactly one is `Some`.
+    pub fn recorded_timeline(&self) -> (Option<u8>, Option<Timeline>) {
+        match self.timeline.tap_rate() {
+            Some(tap_rate) => (Some(tap_rate), None),
+            None => (None, Some(self.timeline)),
+        }
+    }
+
     /// How the seeds are derived, in words.
     pub fn seed_rule(&self) -> String {
         format!(

@@ -375,6 +375,7 @@ pub struct NesPartSettings {
 impl NesPartSettings {
     /// The stored form of a run's settings.
     pub fn of(settings: &NesRunSettings) -> NesPartSettings {
+        let (tap_rate, timeline) = settings.recorded_timeline();
         NesPartSettings {
             strategy: settings.strategy.to_string(),
             ignores_gravity: settings.ignores_gravity,
@@ -383,12 +384,8 @@ impl NesPartSettings {
             start_level: settings.start_level,
             stop_level: settings.stop_level,
             max_lines: settings.max_lines,
-            tap_rate: settings.timeline.tap_rate(),
-            timeline: settings
-                .timeline
-                .tap_rate()
-                .is_none()
-                .then(|| settings.timeline.to_string()),
+            tap_rate,
+            timeline: timeline.map(|timeline| timeline.to_string()),
             game_over_rule: settings.game_over_rule,
             inputs: settings.inputs,
             reaction_frames: settings.reaction_frames,
