@@ -502,6 +502,25 @@ mod tests {
     use super::*;
     use tetris_core::FrameTiming;
 
+    /// The published bot's player: 30 Hz, two thumbs, no reaction time.
+    fn thirty_hz() -> NesGamePlay {
+        NesGamePlay::by(NesPlayer::without_reaction(
+            Timeline::THIRTY_HZ,
+            InputModel::TwoThumb,
+        ))
+    }
+
+    /// The game `strategy` plays with `play`, to its end.
+    fn played(
+        strategy: &mut Strategy,
+        settings: NesGameSettings,
+        play: NesGamePlay,
+    ) -> NesGameResult {
+        play_nes_game(strategy, settings, play, &|| false)
+            .unwrap()
+            .unwrap()
+    }
+
     #[test]
     fn the_stop_level_is_reached_at_the_lines_of_rules_md() {
         // docs/spec/rules.md: from 19 the first level-up is at 140 lines, then one every 10 lines, so
@@ -552,17 +571,7 @@ mod tests {
             seed: 3,
             game_over_rule: GameOverRule::Simulation,
         };
-        let played = play_nes_game(
-            &mut strategy,
-            settings,
-            NesGamePlay::by(NesPlayer::without_reaction(
-                Timeline::THIRTY_HZ,
-                InputModel::TwoThumb,
-            )),
-            &|| false,
-        )
-        .unwrap()
-        .unwrap();
+        let played = played(&mut strategy, settings, thirty_hz());
         assert_eq!(played.pieces, played.clears.iter().sum::<u64>());
         let rows: u64 = (1..5).map(|rows| rows as u64 * played.clears[rows]).sum();
         assert_eq!(rows, u64::from(played.lines));
@@ -581,16 +590,7 @@ mod tests {
         }
         // Stopping before the first piece abandons the game.
         assert_eq!(
-            play_nes_game(
-                &mut strategy,
-                settings,
-                NesGamePlay::by(NesPlayer::without_reaction(
-                    Timeline::THIRTY_HZ,
-                    InputModel::TwoThumb
-                )),
-                &|| true,
-            )
-            .unwrap(),
+            play_nes_game(&mut strategy, settings, thirty_hz(), &|| true).unwrap(),
             None
         );
     }
@@ -669,17 +669,7 @@ mod tests {
                 seed: 1,
                 game_over_rule: GameOverRule::Console,
             };
-            let played = play_nes_game(
-                &mut strategy,
-                settings,
-                NesGamePlay::by(NesPlayer::without_reaction(
-                    Timeline::THIRTY_HZ,
-                    InputModel::TwoThumb,
-                )),
-                &|| false,
-            )
-            .unwrap()
-            .unwrap();
+            let played = played(&mut strategy, settings, thirty_hz());
             assert_eq!(played.end, NesEnd::ReachedStopLevel, "{played:?}");
             assert_eq!(
                 strategy.last_context().frame_timing.unwrap().frames_per_row,
@@ -694,20 +684,14 @@ mod tests {
             seed: 1,
             game_over_rule: GameOverRule::Console,
         };
-        let played = play_nes_game(
+        let played = played(
             &mut strategy,
             settings,
             NesGamePlay {
                 max_lines: Some(4),
-                ..NesGamePlay::by(NesPlayer::without_reaction(
-                    Timeline::THIRTY_HZ,
-                    InputModel::TwoThumb,
-                ))
+                ..thirty_hz()
             },
-            &|| false,
-        )
-        .unwrap()
-        .unwrap();
+        );
         assert_eq!(
             strategy.last_context().frame_timing.unwrap().frames_per_row,
             1
@@ -725,20 +709,14 @@ mod tests {
             seed: 1,
             game_over_rule: GameOverRule::Simulation,
         };
-        let capped = play_nes_game(
+        let capped = played(
             &mut strategy,
             settings,
             NesGamePlay {
                 max_lines: Some(25),
-                ..NesGamePlay::by(NesPlayer::without_reaction(
-                    Timeline::THIRTY_HZ,
-                    InputModel::TwoThumb,
-                ))
+                ..thirty_hz()
             },
-            &|| false,
-        )
-        .unwrap()
-        .unwrap();
+        );
         assert_eq!(capped.end, NesEnd::ReachedLineCap);
         assert!((25..=28).contains(&capped.lines), "{capped:?}");
         // Below 140 lines every clear scores at level 19 (× 20), the last one too.
@@ -751,17 +729,7 @@ mod tests {
         assert_eq!(capped.points_before_level_29, Some(at_19));
         // The same seed uncapped plays the same game past 25 lines: its first pieces' clears
         // are the capped game's.
-        let uncapped = play_nes_game(
-            &mut strategy,
-            settings,
-            NesGamePlay::by(NesPlayer::without_reaction(
-                Timeline::THIRTY_HZ,
-                InputModel::TwoThumb,
-            )),
-            &|| false,
-        )
-        .unwrap()
-        .unwrap();
+        let uncapped = played(&mut strategy, settings, thirty_hz());
         assert!(uncapped.lines > capped.lines && uncapped.pieces > capped.pieces);
     }
 
@@ -778,17 +746,7 @@ mod tests {
             game_over_rule: GameOverRule::Simulation,
         };
         let play = |strategy: &mut Strategy, stop_level| {
-            play_nes_game(
-                strategy,
-                settings(stop_level),
-                NesGamePlay::by(NesPlayer::without_reaction(
-                    Timeline::THIRTY_HZ,
-                    InputModel::TwoThumb,
-                )),
-                &|| false,
-            )
-            .unwrap()
-            .unwrap()
+            played(strategy, settings(stop_level), thirty_hz())
         };
         let to_29 = play(&mut strategy, 29);
         let to_31 = play(&mut strategy, 31);
