@@ -708,28 +708,30 @@ fn gamepad_plays_at_the_slowest_tap_rate() {
     assert_gamepad_game_at_tap_rate("gamepad+nes-plateau", "8");
 }
 
+/// The arguments of a short gamepad run, 2 games from seed 3 to level 20, then `extra`.
+fn short_gamepad_run<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let base = [
+        "gamepad+nes-plateau",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--to-level",
+        "20",
+    ];
+    [&base[..], extra].concat()
+}
+
 #[test]
 fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
     let folder = scratch_folder("inputs");
-    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-        let base = [
-            "gamepad+nes-plateau",
-            "--games",
-            "2",
-            "--seed",
-            "3",
-            "--to-level",
-            "20",
-        ];
-        [&base[..], extra].concat()
-    }
     // The default is two-thumb; `--inputs article` plays (the command fails if a path does
     // not replay through the frame model) and says so in the text and the JSON.
-    let default = nes_json(&with(&[]));
+    let default = nes_json(&short_gamepad_run(&[]));
     assert_eq!(default["settings"]["inputs"], "two-thumb");
-    let article = nes_json(&with(&["--inputs", "article"]));
+    let article = nes_json(&short_gamepad_run(&["--inputs", "article"]));
     assert_eq!(article["settings"]["inputs"], "article");
-    let output = nes(&with(&["--inputs", "article"]));
+    let output = nes(&short_gamepad_run(&["--inputs", "article"]));
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -738,11 +740,11 @@ fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
     );
     let file = folder.join("games.json");
     let file = file.to_str().unwrap();
-    nes_json(&with(&["--inputs", "article", "--out", file]));
+    nes_json(&short_gamepad_run(&["--inputs", "article", "--out", file]));
     let written: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
     assert_eq!(written["settings"]["inputs"], "article");
     // A name that is no model.
-    let line = common::fail("nes", &with(&["--inputs", "thumbs"]));
+    let line = common::fail("nes", &short_gamepad_run(&["--inputs", "thumbs"]));
     assert_eq!(
         line,
         "error: --inputs: unknown input model \"thumbs\" (valid: two-thumb article)"
@@ -751,7 +753,7 @@ fn the_input_model_is_chosen_by_name_and_recorded_in_every_result() {
     let (part_0, part_1) = part_paths(&folder);
     let (part_0, part_1) = (part_0.as_str(), part_1.as_str());
     let shard = |number: &str, out: &str, inputs: &str| {
-        write_part(with(&["--inputs", inputs]), number, out);
+        write_part(short_gamepad_run(&["--inputs", inputs]), number, out);
     };
     shard("0/2", part_0, "article");
     shard("1/2", part_1, "two-thumb");
@@ -1071,23 +1073,11 @@ fn shards_merge_the_new_figures_and_refuse_different_end_rules() {
 #[test]
 fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
     let folder = scratch_folder("timeline");
-    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-        let base = [
-            "gamepad+nes-plateau",
-            "--games",
-            "2",
-            "--seed",
-            "3",
-            "--to-level",
-            "20",
-        ];
-        [&base[..], extra].concat()
-    }
     // A uniform timeline is its tap rate: the same report as --tap-rate, which it records
     // as the tap rate (as every result before timelines did).
     for (timeline, tap_rate) in [("X.", "2"), ("X...X...", "4")] {
-        let by_timeline = nes_json(&with(&["--timeline", timeline]));
-        let by_rate = nes_json(&with(&["--tap-rate", tap_rate]));
+        let by_timeline = nes_json(&short_gamepad_run(&["--timeline", timeline]));
+        let by_rate = nes_json(&short_gamepad_run(&["--tap-rate", tap_rate]));
         assert_eq!(by_timeline["settings"], by_rate["settings"], "{timeline}");
         assert_eq!(by_timeline["summary"], by_rate["summary"], "{timeline}");
         assert_eq!(
@@ -1099,10 +1089,10 @@ fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
     // A mixed one plays (the command fails if a path does not replay through the frame model)
     // and is recorded as its pattern, in place of the tap rate, in the text, the JSON and
     // the part files.
-    let mixed = nes_json(&with(&["--timeline", "X----X---X---"]));
+    let mixed = nes_json(&short_gamepad_run(&["--timeline", "X----X---X---"]));
     assert_eq!(mixed["settings"]["timeline"], "X....X...X...");
     assert_eq!(mixed["settings"].get("tap_rate"), None);
-    let output = nes(&with(&["--timeline", "X....X...X..."]));
+    let output = nes(&short_gamepad_run(&["--timeline", "X....X...X..."]));
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -1114,7 +1104,7 @@ fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
     let (part_0, part_1) = part_paths(&folder);
     let (part_0, part_1) = (part_0.as_str(), part_1.as_str());
     let shard = |number: &str, out: &str, timeline: &str| {
-        write_part(with(&["--timeline", timeline]), number, out);
+        write_part(short_gamepad_run(&["--timeline", timeline]), number, out);
     };
     shard("0/2", part_0, "X....X...X...");
     shard("1/2", part_1, "X...");
@@ -1130,8 +1120,11 @@ fn the_timeline_is_chosen_by_pattern_and_recorded_in_every_result() {
     assert_eq!(merged["summary"], mixed["summary"]);
     // Refused: a timeline beside a tap rate, and a timeline the search cannot follow, with the
     // parse's one message.
-    common::fail("nes", &with(&["--tap-rate", "3", "--timeline", "X.."]));
-    let line = common::fail("nes", &with(&["--timeline", "X.X"]));
+    common::fail(
+        "nes",
+        &short_gamepad_run(&["--tap-rate", "3", "--timeline", "X.."]),
+    );
+    let line = common::fail("nes", &short_gamepad_run(&["--timeline", "X.X"]));
     assert!(
         line.starts_with("error: timeline \"X.X\": two X are adjacent"),
         "{line}"
