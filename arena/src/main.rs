@@ -1,16 +1,23 @@
 //! The `arena` binary: records its command line for the outputs' `made_by`, parses it, runs
-//! the job, and turns any error into one `error:` line on stderr with exit code 2.
+//! the job, and turns any error into one `error:` line on stderr with the exit code of its
+//! kind (2 for bad input, as clap's own errors; docs/commands.md, "Exit codes").
+//!
+//! The only crate that uses clap: `cli.rs` defines the command line and dispatches,
+//! `commands/` holds one module per subcommand (its options, its request, its printing).
 
 use std::io::Write;
 use std::process::ExitCode;
 
+mod cli;
+mod commands;
+
 use clap::Parser;
 use clap::error::ErrorKind;
-use tetris_arena::ArenaError;
-use tetris_arena::cli::{Cli, run};
-use tetris_arena::output::MadeBy;
-use tetris_arena::report::output::print_to_stderr;
-use tetris_arena::request::ValueError;
+use tetris_arena_io::output::{MadeBy, print_to_stderr};
+use tetris_arena_io::values::ValueError;
+use tetris_arena_requests::error::ArenaError;
+
+use cli::{Cli, run};
 
 fn main() -> ExitCode {
     // Every JSON report and page written from here on names this command line (`made_by`).
@@ -65,12 +72,16 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             print_to_stderr(&format!("error: {error}"));
+            // Every kind still exits 2, the code the command tests and scripts hold to;
+            // `error.kind().exit_code()` gives each kind its own code once those tests say
+            // which kind each case is (docs/commands.md, "Exit codes").
+            let _kind = error.kind();
             ExitCode::from(2)
         }
     }
 }
 
-/// The message of a value the arena's own parsers refused ([`tetris_arena::request::values`],
+/// The message of a value the arena's own parsers refused ([`tetris_arena_io::values`],
 /// or a type whose `FromStr` gives an [`ArenaError`]), without clap's `invalid value … for
 /// …` around it: those messages already name the option and the value.
 fn own_value_error(error: &clap::Error) -> Option<String> {
@@ -79,6 +90,10 @@ fn own_value_error(error: &clap::Error) -> Option<String> {
     }
     let source = std::error::Error::source(error)?;
     if let Some(value) = source.downcast_ref::<ValueError>() {
+        return Some(value.to_string());
+    }
+    // `--shard K/N` parses in the runner's crate, with its error.
+    if let Some(value) = source.downcast_ref::<tetris_arena_runs::RunError>() {
         return Some(value.to_string());
     }
     source

@@ -1285,7 +1285,7 @@ fn the_trace_follows_every_lock_through_the_frame_model_for_any_jobs() {
                 "a plan without the preview: {line}"
             );
             let path =
-                tetris_arena::sim::placement::parse_path(placement["path"].as_str().unwrap())
+                tetris_arena_games::sim::placement::parse_path(placement["path"].as_str().unwrap())
                     .unwrap();
             let frames: Vec<tetris_core::Buttons> =
                 path.iter().map(|input| input.frame().unwrap()).collect();

@@ -1,11 +1,11 @@
-//! A player with a reaction time (`arena nes --reaction-frames R`, `tetris_arena::sim::reaction`):
+//! A player with a reaction time (`arena nes --reaction-frames R`, `tetris_arena_games::sim::reaction`):
 //! its first R frames of a piece never depend on the preview piece, and every path it plays
 //! replays through the console's frame model to the placement it chose; a traced game's locks are
 //! what an independent replay sees, and its blind frames start the plan's path.
 
 use proptest::prelude::*;
-use tetris_arena::sim::nes::{NesGamePlay, NesPlayer, play_nes_game};
-use tetris_arena::sim::reaction::piece_frames;
+use tetris_arena_games::sim::nes::{NesGamePlay, NesPlayer, play_nes_game};
+use tetris_arena_games::sim::reaction::piece_frames;
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
     Board, Buttons, DecisionContext, FrameTiming, GameOverRule, InputModel, NesGameSettings, Piece,
@@ -230,7 +230,7 @@ fn a_traced_game_replays_lock_by_lock_and_its_blind_frames_start_the_plans_path(
     let (traced, untraced) = (play(true), play(false));
     let locks = traced.trace.clone().expect("a traced game keeps its locks");
     assert_eq!(untraced.trace, None);
-    let outcome = |game: &tetris_arena::sim::nes::NesGameResult| {
+    let outcome = |game: &tetris_arena_games::sim::nes::NesGameResult| {
         (
             game.score,
             game.line_clear_points,

@@ -346,6 +346,32 @@ fn the_server_answers_health_and_its_openapi_document() {
 }
 
 #[test]
+fn unknown_paths_and_wrong_methods_answer_with_a_json_error() {
+    let server = Server::start(&["--workers", "1"]);
+    let missing = server.get("/v1/nothing");
+    assert_eq!(missing.status, 404);
+    assert_eq!(
+        missing.error(),
+        "no endpoint GET /v1/nothing (the native API is listed at /openapi.json)"
+    );
+    // A known path with a method it does not take: 405, with a JSON body like every other
+    // error of the native API (axum's own 405 has none).
+    let wrong_method = server.get("/v1/analyze");
+    assert_eq!(wrong_method.status, 405);
+    assert_eq!(
+        wrong_method.error(),
+        "GET is not allowed on /v1/analyze (the native API is listed at /openapi.json)"
+    );
+    let wrong_method = server.post("/v1/health", "{}");
+    assert_eq!(wrong_method.status, 405);
+    assert!(
+        wrong_method
+            .error()
+            .starts_with("POST is not allowed on /v1/health")
+    );
+}
+
+#[test]
 fn analyze_ranks_the_placements_as_the_command_line_values_them() {
     let server = Server::start(&["--workers", "2"]);
     let scratch = Scratch::new("analyze");

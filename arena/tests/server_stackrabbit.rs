@@ -335,7 +335,7 @@ fn bad_stackrabbit_requests_answer_400_in_plain_text_with_stackrabbits_messages(
         (
             format!("/get-move?{}", base.replace("X.", "X..X")),
             400,
-            tetris_arena::request::values::timeline("X..X").unwrap_err().to_string(),
+            tetris_arena_io::values::timeline("X..X").unwrap_err().to_string(),
         ),
         ("/get-movee?board=0".to_string(), 404, "Please specify the request type, e.g. 'get-move' or 'rate-move'. Received: get-movee".to_string()),
     ] {

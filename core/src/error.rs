@@ -85,6 +85,9 @@ pub enum Error {
         path: String,
         /// What the operating system said.
         message: String,
+        /// What kind of failure it was (a missing file, no permission, not UTF-8, …), so a
+        /// front end can say so in its own terms (Python's `FileNotFoundError`).
+        kind: std::io::ErrorKind,
     },
     /// A file larger than the limit for its kind ([`crate::files::read_text`]).
     #[error(
@@ -185,6 +188,7 @@ impl Error {
         Error::Io {
             path: path.into(),
             message: error.to_string(),
+            kind: error.kind(),
         }
     }
 }

@@ -96,6 +96,7 @@ pub fn text_of(bytes: Vec<u8>, shown: &str) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|_| Error::Io {
         path: shown.to_string(),
         message: "stream did not contain valid UTF-8".into(),
+        kind: std::io::ErrorKind::InvalidData,
     })
 }
 

@@ -1,5 +1,5 @@
-//! Fuzzes the arena's board reader: `tetris_arena::fuzzing::board`.
+//! Fuzzes the arena's board reader: `tetris_arena_fuzz::board`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::board(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::board(data));

@@ -1,5 +1,5 @@
-//! Fuzzes the arena's checkpoint reader: `tetris_arena::fuzzing::checkpoint`.
+//! Fuzzes the arena's checkpoint reader: `tetris_arena_fuzz::checkpoint`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::checkpoint(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::checkpoint(data));

@@ -1,5 +1,5 @@
-//! Fuzzes the arena's part reader and the merge's checks: `tetris_arena::fuzzing::part`.
+//! Fuzzes the arena's part reader and the merge's checks: `tetris_arena_fuzz::part`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::part(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::part(data));

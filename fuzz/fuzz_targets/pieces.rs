@@ -1,5 +1,5 @@
-//! Fuzzes the arena's pieces reader: `tetris_arena::fuzzing::pieces`.
+//! Fuzzes the arena's pieces reader: `tetris_arena_fuzz::pieces`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::pieces(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::pieces(data));

@@ -1,5 +1,5 @@
-//! Fuzzes the move server's JSON bodies: `tetris_arena::fuzzing::serve_body`.
+//! Fuzzes the move server's JSON bodies: `tetris_arena_fuzz::serve_body`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::serve_body(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::serve_body(data));

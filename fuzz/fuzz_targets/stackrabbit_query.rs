@@ -1,5 +1,5 @@
-//! Fuzzes the move server's StackRabbit requests: `tetris_arena::fuzzing::stackrabbit_query`.
+//! Fuzzes the move server's StackRabbit requests: `tetris_arena_fuzz::stackrabbit_query`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::stackrabbit_query(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::stackrabbit_query(data));

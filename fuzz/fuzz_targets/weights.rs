@@ -1,5 +1,5 @@
-//! Fuzzes the arena's weights reader: `tetris_arena::fuzzing::weights`.
+//! Fuzzes the arena's weights reader: `tetris_arena_fuzz::weights`.
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena::fuzzing::weights(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tetris_arena_fuzz::weights(data));

@@ -46,16 +46,16 @@ use std::collections::VecDeque;
 
 use numpy::{BorrowError, PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use tetris_arena::request::frameless_game_over_rule;
-use tetris_arena::request::values::{self, BoardHeight, MaxPieces};
-use tetris_arena::run::check_last_seed;
+use tetris_arena_io::values::{self, BoardHeight, MaxPieces};
+use tetris_arena_jobs::frameless_game_over_rule;
+use tetris_arena_runs::check_last_seed;
 use tetris_core::{
     BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, PlacementGame, Placements,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
 use crate::library::{after_placement_features, evaluator_named, searcher_named, write_board};
-use crate::value_error;
+use crate::py_error;
 
 mod episode;
 
@@ -73,7 +73,7 @@ pub const MAX_GAMES: u64 = 16_384;
 
 /// The message for a number of games outside `1..=MAX_GAMES` (`count` as given).
 pub(crate) fn game_count_error(count: impl std::fmt::Display) -> PyErr {
-    value_error(format!(
+    py_error(format!(
         "num_envs {count} is outside 1..={MAX_GAMES} (games in one vector environment)"
     ))
 }
@@ -86,8 +86,8 @@ fn writeable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     name: &str,
 ) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
     array.try_readwrite().map_err(|error| match error {
-        BorrowError::NotWriteable => value_error(format!("the {name} array is read-only")),
-        _ => value_error(format!(
+        BorrowError::NotWriteable => py_error(format!("the {name} array is read-only")),
+        _ => py_error(format!(
             "the {name} array is the same array as another argument (or borrowed elsewhere)"
         )),
     })
@@ -119,12 +119,10 @@ impl Games {
         let index = match self.strategies.iter().position(|(known, _)| known == name) {
             Some(index) => index,
             None => {
-                let strategy = Strategy::from_name(name).map_err(value_error)?;
-                strategy
-                    .check_board_height(self.height)
-                    .map_err(value_error)?;
+                let strategy = Strategy::from_name(name).map_err(py_error)?;
+                strategy.check_board_height(self.height).map_err(py_error)?;
                 if strategy.depth() > self.preview + 1 {
-                    return Err(value_error(format!(
+                    return Err(py_error(format!(
                         "strategy {} looks at {} pieces per decision but the environment \
                          shows {} (the current piece and a preview of {}): raise preview",
                         strategy.name(),
@@ -176,21 +174,19 @@ impl Games {
             return Err(game_count_error(count));
         }
         let count = count as usize;
-        let generator = values::generator(generator).map_err(value_error)?;
-        let height = BoardHeight::try_from(board_height)
-            .map_err(value_error)?
-            .get();
+        let generator = values::generator(generator).map_err(py_error)?;
+        let height = BoardHeight::try_from(board_height).map_err(py_error)?.get();
         let rule = frameless_game_over_rule(
-            Some(values::game_over_rule(game_over).map_err(value_error)?),
+            Some(values::game_over_rule(game_over).map_err(py_error)?),
             &[],
         )
-        .map_err(value_error)?;
+        .map_err(py_error)?;
         let searcher = searcher_named(searcher)?;
         let reward = match reward {
             "lines" => Reward::Lines,
             "score" => Reward::Score,
             other => {
-                return Err(value_error(format!(
+                return Err(py_error(format!(
                     "unknown reward {other:?} (valid: lines score)"
                 )));
             }
@@ -198,27 +194,27 @@ impl Games {
         let max_pieces = max_pieces
             .map(MaxPieces::try_from)
             .transpose()
-            .map_err(value_error)?
+            .map_err(py_error)?
             .map(MaxPieces::get);
         let illegal_ends = match illegal_action {
             "end" => true,
             "raise" => false,
             other => {
-                return Err(value_error(format!(
+                return Err(py_error(format!(
                     "unknown illegal_action {other:?} (valid: end raise)"
                 )));
             }
         };
         if preview > 6 {
-            return Err(value_error(format!("preview {preview} is outside 0..=6")));
+            return Err(py_error(format!("preview {preview} is outside 0..=6")));
         }
         // The preview is dealt ahead of the placement: a generator that deals only after it
         // (`mdptetris`) is refused, with the request layer's message.
-        generator.check_preview(preview + 1).map_err(value_error)?;
+        generator.check_preview(preview + 1).map_err(py_error)?;
         // Reads and checks a piece file now rather than at the first reset.
-        let first = generator.start(0).map_err(value_error)?;
-        let empty = Board::new(usize::from(height)).map_err(value_error)?;
-        let unstarted = PlacementGame::new(empty, rule).map_err(value_error)?;
+        let first = generator.start(0).map_err(py_error)?;
+        let empty = Board::new(usize::from(height)).map_err(py_error)?;
+        let unstarted = PlacementGame::new(empty, rule).map_err(py_error)?;
         let games = (0..count)
             .map(|_| Game {
                 state: unstarted.clone(),
@@ -255,7 +251,7 @@ impl Games {
     /// Starts every game: game i with seed `seed + i`.
     fn reset(&mut self, seed: u64) -> PyResult<()> {
         let count = self.games.len() as u64;
-        check_last_seed(seed, Some(count - 1), &format!("{count} games")).map_err(value_error)?;
+        check_last_seed(seed, Some(count - 1), &format!("{count} games")).map_err(py_error)?;
         for index in 0..self.games.len() {
             self.start(index, seed + index as u64)?;
         }
@@ -266,7 +262,7 @@ impl Games {
     /// Starts game `index` anew with `seed`.
     fn reset_game(&mut self, index: usize, seed: u64) -> PyResult<()> {
         if index >= self.games.len() {
-            return Err(value_error(format!("there is no game {index}")));
+            return Err(py_error(format!("there is no game {index}")));
         }
         self.start(index, seed)
     }
@@ -284,12 +280,12 @@ impl Games {
         autoreset: bool,
     ) -> PyResult<()> {
         if !self.started {
-            return Err(value_error("call reset() before step()"));
+            return Err(py_error("call reset() before step()"));
         }
         let count = self.games.len();
         let actions = actions
             .try_readonly()
-            .map_err(|_| value_error("the actions array is borrowed elsewhere"))?;
+            .map_err(|_| py_error("the actions array is borrowed elsewhere"))?;
         let actions = actions.as_slice()?;
         let mut rewards = writeable(rewards, "rewards")?;
         let mut terminated = writeable(terminated, "terminated")?;
@@ -308,13 +304,13 @@ impl Games {
         .iter()
         .any(|&length| length != count)
         {
-            return Err(value_error(format!("step needs arrays of {count} entries")));
+            return Err(py_error(format!("step needs arrays of {count} entries")));
         }
         // Every game that starts anew needs its next seed before any game moves.
         if autoreset {
             for (index, game) in self.games.iter().enumerate() {
                 if game.ended && game.seed.checked_add(count as u64).is_none() {
-                    return Err(value_error(format!(
+                    return Err(py_error(format!(
                         "game {index}'s next seed, {} + {count}, overflows a 64-bit seed \
                          (reset with a smaller seed)",
                         game.seed
@@ -325,7 +321,7 @@ impl Games {
         for index in 0..count {
             let (reward, over, cut) = if self.games[index].ended {
                 if !autoreset {
-                    return Err(value_error(
+                    return Err(py_error(
                         "the episode has ended: call reset() before step()",
                     ));
                 }
@@ -374,7 +370,7 @@ impl Games {
             || preview.len() != count * self.preview
             || masks.len() != count * actions
         {
-            return Err(value_error("observe needs arrays of the games' shapes"));
+            return Err(py_error("observe needs arrays of the games' shapes"));
         }
         for (index, game) in self.games.iter().enumerate() {
             write_board(
@@ -444,7 +440,7 @@ impl Games {
     /// truncated)`; an ended game is an error (call `reset`).
     fn step_one(&mut self, action: i64) -> PyResult<(f64, bool, bool)> {
         if self.games[0].ended {
-            return Err(value_error(
+            return Err(py_error(
                 "the episode has ended: call reset() before step()",
             ));
         }
@@ -513,7 +509,7 @@ impl Games {
         let game = self
             .games
             .get(index)
-            .ok_or_else(|| value_error(format!("there is no game {index}")))?;
+            .ok_or_else(|| py_error(format!("there is no game {index}")))?;
         Ok(game
             .actions
             .iter()
@@ -565,7 +561,7 @@ impl Games {
         evaluator: &str,
     ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f64>>)> {
         if index >= self.games.len() {
-            return Err(value_error(format!("there is no game {index}")));
+            return Err(py_error(format!("there is no game {index}")));
         }
         let evaluator = self.evaluator(evaluator)?.clone();
         let game = &self.games[index];

@@ -12,22 +12,104 @@
 //! - [`games`]: N games stepped together one placement at a time, what the Gymnasium
 //!   environments in `tetris_arena/envs.py` drive.
 //!
-//! Every error of the libraries becomes a `ValueError` whose message is the text the CLI
+//! Every error of the libraries becomes the Python exception of its kind ([`py_error`]):
+//! `ValueError` for bad input, `FileNotFoundError`, `PermissionError` or `OSError` for a file
+//! the system could not read or write, `KeyboardInterrupt` for an interrupted run,
+//! `RuntimeError` for an engine's or an internal fault; its message is the text the CLI
 //! prints after `error: `.
 #![deny(missing_docs)]
 
 use pyo3::BoundObject;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError,
+    PyValueError,
+};
 use pyo3::prelude::*;
+use tetris_arena_io::ErrorKind;
 
 pub mod games;
 pub mod library;
 pub mod runs;
 
-/// A library error as Python's `ValueError`, with the CLI's message.
-pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(error.to_string())
+/// An error as the Python exception of its kind, with the CLI's message.
+pub(crate) fn py_error(error: impl Classified) -> PyErr {
+    let message = error.to_string();
+    match error.kind() {
+        ErrorKind::BadInput => PyValueError::new_err(message),
+        ErrorKind::Io(std::io::ErrorKind::NotFound) => PyFileNotFoundError::new_err(message),
+        ErrorKind::Io(std::io::ErrorKind::PermissionDenied) => PyPermissionError::new_err(message),
+        ErrorKind::Io(_) => PyOSError::new_err(message),
+        ErrorKind::Interrupted => PyKeyboardInterrupt::new_err(message),
+        ErrorKind::Engine | ErrorKind::Internal => PyRuntimeError::new_err(message),
+    }
 }
+
+/// An error with a kind: the libraries' errors (each answers its own `kind()`), and the
+/// package's own messages about its arguments (bad input).
+pub(crate) trait Classified: std::fmt::Display {
+    /// What kind of failure it is.
+    fn kind(&self) -> ErrorKind;
+}
+
+/// The package's own messages about its arguments: bad input.
+impl Classified for String {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::BadInput
+    }
+}
+
+impl Classified for &str {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::BadInput
+    }
+}
+
+/// The errors whose kind is their own `kind()`.
+macro_rules! classified_by_kind {
+    ($($error:ty),* $(,)?) => {$(
+        impl Classified for $error {
+            fn kind(&self) -> ErrorKind {
+                <$error>::kind(self)
+            }
+        }
+    )*};
+}
+classified_by_kind!(
+    tetris_arena_requests::error::ArenaError,
+    tetris_arena_jobs::JobError,
+    tetris_arena_runs::RunError,
+    tetris_arena_reports::ReportError,
+    tetris_arena_games::GameError,
+    tetris_arena_io::FileError,
+);
+
+impl Classified for tetris_core::Error {
+    fn kind(&self) -> ErrorKind {
+        tetris_arena_io::error::core_error_kind(self)
+    }
+}
+
+impl Classified for tetris_registry::RegistryError {
+    fn kind(&self) -> ErrorKind {
+        tetris_arena_io::error::registry_error_kind(self)
+    }
+}
+
+/// The errors that are always about a value or a rule of a request: bad input.
+macro_rules! bad_input {
+    ($($error:ty),* $(,)?) => {$(
+        impl Classified for $error {
+            fn kind(&self) -> ErrorKind {
+                ErrorKind::BadInput
+            }
+        }
+    )*};
+}
+bad_input!(
+    tetris_arena_io::values::ValueError,
+    tetris_arena_jobs::RequestError,
+    tetris_core::TimelineError,
+);
 
 /// One keyword argument of a call as its `made_by` command shows it: `name=` and Python's
 /// `repr` of the value.

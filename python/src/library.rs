@@ -18,16 +18,16 @@ use std::ops::ControlFlow;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
-use tetris_arena::analysis::features::board_features;
-use tetris_arena::output::MadeBy;
-use tetris_arena::report::game::PlayJson;
-use tetris_arena::report::position::analysis_json;
-use tetris_arena::request::analyze::{AnalyzeRequest, FrameOptions};
-use tetris_arena::request::game::{CheckedGame, GameRequest};
-use tetris_arena::request::sequence::SequenceRequest;
-use tetris_arena::request::values::{self, BoardHeight, MaxPieces, SequenceLength};
-use tetris_arena::sim::placement::format_path;
-use tetris_arena::{PlayOptions, play_game};
+use tetris_arena_games::analysis::features::board_features;
+use tetris_arena_games::sim::game::{PlayOptions, play_game};
+use tetris_arena_games::sim::placement::format_path;
+use tetris_arena_io::output::MadeBy;
+use tetris_arena_io::values::{self, BoardHeight, MaxPieces, SequenceLength};
+use tetris_arena_jobs::analyze::{AnalyzeRequest, FrameOptions};
+use tetris_arena_jobs::game::{CheckedGame, GameRequest};
+use tetris_arena_jobs::game_report::PlayJson;
+use tetris_arena_jobs::sequence::SequenceRequest;
+use tetris_arena_reports::position::analysis_json;
 use tetris_core::{
     BOARD_WIDTH, Board, Chain, DecisionContext, Evaluator, GameOverRule, Piece, Placement,
     PlacementRecord, Placements, Searcher,
@@ -37,7 +37,7 @@ use tetris_registry::{
     searchers,
 };
 
-use crate::{keyword, python_call, value_error};
+use crate::{keyword, py_error, python_call};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -67,11 +67,11 @@ pub(crate) fn board_from_array(array: &PyReadonlyArray2<'_, u8>) -> PyResult<Boa
     let view = array.as_array();
     let (rows, columns) = view.dim();
     if columns != BOARD_WIDTH {
-        return Err(value_error(format!(
+        return Err(py_error(format!(
             "a board array has shape (height, {BOARD_WIDTH}); this one has {columns} columns"
         )));
     }
-    let mut board = Board::new(rows).map_err(value_error)?;
+    let mut board = Board::new(rows).map_err(py_error)?;
     for ((y, x), &cell) in view.indexed_iter() {
         if cell != 0 {
             board.set(x, y);
@@ -107,18 +107,18 @@ pub(crate) fn piece_from_letter(text: &str) -> PyResult<Piece> {
         (Some(letter), None) => Piece::from_letter(letter.to_ascii_uppercase()),
         _ => None,
     }
-    .ok_or_else(|| value_error(tetris_core::Error::UnknownPiece(text.to_string())))
+    .ok_or_else(|| py_error(tetris_core::Error::UnknownPiece(text.to_string())))
 }
 
 /// A registered searcher by name; the error lists the valid names.
 pub(crate) fn searcher_named(name: &str) -> PyResult<AnySearcher> {
-    searcher_by_name(name).ok_or_else(|| value_error(RegistryError::unknown_searcher(name)))
+    searcher_by_name(name).ok_or_else(|| py_error(RegistryError::unknown_searcher(name)))
 }
 
 /// An evaluator from `NAME[:PRESET|:weights.json]`, as `arena features --eval` takes it.
 pub(crate) fn evaluator_named(text: &str) -> PyResult<AnyEvaluator> {
-    let spec: EvaluatorSpec = text.parse().map_err(value_error)?;
-    spec.build().map_err(value_error)
+    let spec: EvaluatorSpec = text.parse().map_err(py_error)?;
+    spec.build().map_err(py_error)
 }
 
 /// Every registered searcher: `name`, `description`, `gravity_aware`, `game_over_rule`.
@@ -165,7 +165,7 @@ fn evaluator_list(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>
 fn piece_cells(piece: &str, rotation: u8) -> PyResult<Vec<(i8, i8)>> {
     let piece = piece_from_letter(piece)?;
     if rotation >= piece.orientation_count() {
-        return Err(value_error(format!(
+        return Err(py_error(format!(
             "piece {} has rotations 0 to {}",
             piece.letter(),
             piece.orientation_count() - 1
@@ -179,7 +179,7 @@ pub const MAX_SEQUENCE_LETTERS: u64 = 100_000_000;
 
 /// The message for a sequence length past [`MAX_SEQUENCE_LETTERS`] (`count` as given).
 pub(crate) fn sequence_length_error(count: impl std::fmt::Display) -> PyErr {
-    value_error(format!(
+    py_error(format!(
         "count {count} is outside 1..={MAX_SEQUENCE_LETTERS} (letters in one string)"
     ))
 }
@@ -193,20 +193,20 @@ fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
         return Err(sequence_length_error(count));
     }
     SequenceRequest {
-        generator: values::generator(generator).map_err(value_error)?,
+        generator: values::generator(generator).map_err(py_error)?,
         seed,
-        count: SequenceLength::try_from(count).map_err(value_error)?,
+        count: SequenceLength::try_from(count).map_err(py_error)?,
     }
     .letters()
-    .map_err(value_error)
+    .map_err(py_error)
 }
 
 /// An empty board of `height` rows, the height given as the decimal text of any integer
 /// and checked as `--board-height` is (4 to 32, the CLI's message).
 #[pyfunction]
 fn empty_board<'py>(py: Python<'py>, height: &str) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let height: BoardHeight = height.parse().map_err(value_error)?;
-    let board = Board::new(height.rows()).map_err(value_error)?;
+    let height: BoardHeight = height.parse().map_err(py_error)?;
+    let board = Board::new(height.rows()).map_err(py_error)?;
     Ok(board_array(py, &board))
 }
 
@@ -230,7 +230,7 @@ fn board_from_text<'py>(
             Board::from_rows(&rows)
         }
     }
-    .map_err(value_error)?;
+    .map_err(py_error)?;
     Ok(board_array(py, &board))
 }
 
@@ -352,14 +352,14 @@ pub(crate) fn piece_cap(max_pieces: Option<u64>) -> PyResult<Option<MaxPieces>> 
     max_pieces
         .map(MaxPieces::try_from)
         .transpose()
-        .map_err(value_error)
+        .map_err(py_error)
 }
 
 /// The game-over rule of `--game-over`, when given.
 pub(crate) fn game_over_rule(text: Option<&str>) -> PyResult<Option<GameOverRule>> {
     text.map(values::game_over_rule)
         .transpose()
-        .map_err(value_error)
+        .map_err(py_error)
 }
 
 /// `arena analyze STRATEGY --pieces PIECES [--all] [--game-over RULE] --json` on the board
@@ -393,13 +393,13 @@ fn analyze_json(
         strategy: strategy.to_string(),
         board,
         board_name: "board".to_string(),
-        pieces: values::pieces(pieces).map_err(value_error)?,
+        pieces: values::pieces(pieces).map_err(py_error)?,
         all,
         game_over: game_over_rule(game_over)?,
         frames: FrameOptions::default(),
     }
     .check()
-    .map_err(value_error)?
+    .map_err(py_error)?
     .analyze();
     Ok(analysis_json(&analysis))
 }
@@ -434,14 +434,14 @@ fn play_json(
         settings,
     } = GameRequest {
         strategy: strategy.to_string(),
-        generator: values::generator(generator).map_err(value_error)?,
+        generator: values::generator(generator).map_err(py_error)?,
         seed,
         max_pieces: piece_cap(max_pieces)?,
-        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(py_error)?,
         game_over: game_over_rule(game_over)?,
     }
     .check()
-    .map_err(value_error)?;
+    .map_err(py_error)?;
     let options = PlayOptions {
         keep_placements: placements,
         ..PlayOptions::default()
@@ -452,6 +452,6 @@ fn play_json(
                 ControlFlow::Continue(())
             })
         })
-        .map_err(value_error)?;
+        .map_err(py_error)?;
     Ok(PlayJson::new(&strategy, &settings, &result, placements).to_json())
 }

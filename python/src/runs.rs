@@ -7,23 +7,23 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use tetris_arena::output::{MadeBy, RunReport, json_line};
-use tetris_arena::report::nes::NesReport;
-use tetris_arena::report::parts::{Part, RunDelivery, nes_part, tournament_part};
-use tetris_arena::report::stats::write_stats_folder;
-use tetris_arena::report::tournament::TournamentReport;
-use tetris_arena::request::RunOptions;
-use tetris_arena::request::nes::{CheckedNes, NesRequest};
-use tetris_arena::request::stats::{StatsRequest, StatsResult};
-use tetris_arena::request::tournament::{CheckedTournament, TournamentRequest};
-use tetris_arena::request::values::{
+use tetris_arena_io::output::{MadeBy, RunReport, json_line};
+use tetris_arena_io::values::{
     self, BoardHeight, GameCount, Jobs, PieceCount, ReactionFrames, StartLevel, TapRate,
 };
-use tetris_arena::run::Progress;
-use tetris_arena::run::shard::Shard;
+use tetris_arena_reports::nes::NesReport;
+use tetris_arena_reports::stats::write_stats_folder;
+use tetris_arena_reports::tournament::TournamentReport;
+use tetris_arena_requests::RunOptions;
+use tetris_arena_requests::nes::{CheckedNes, NesRequest};
+use tetris_arena_requests::stats::{StatsRequest, StatsResult};
+use tetris_arena_requests::tournament::{CheckedTournament, TournamentRequest};
+use tetris_arena_runs::Progress;
+use tetris_arena_runs::shard::Shard;
+use tetris_arena_runs::shard::{Part, RunDelivery, nes_part, tournament_part};
 
 use crate::library::{game_over_rule, piece_cap};
-use crate::{python_call, value_error};
+use crate::{py_error, python_call};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -45,11 +45,11 @@ fn run_options(
     out: Option<PathBuf>,
 ) -> PyResult<RunOptions> {
     Ok(RunOptions {
-        jobs: jobs.map(Jobs::try_from).transpose().map_err(value_error)?,
+        jobs: jobs.map(Jobs::try_from).transpose().map_err(py_error)?,
         shard: shard
             .map(str::parse::<Shard>)
             .transpose()
-            .map_err(value_error)?,
+            .map_err(py_error)?,
         out,
         json: false,
     })
@@ -66,12 +66,12 @@ fn deliver<R: RunReport>(
     match delivery {
         RunDelivery::Part(path) => {
             let part = part();
-            part.write(&path).map_err(value_error)?;
+            part.write(&path).map_err(py_error)?;
             Ok(json_line(&part))
         }
         RunDelivery::Report(destination) => {
             let report = report();
-            destination.write_file(&report).map_err(value_error)?;
+            destination.write_file(&report).map_err(py_error)?;
             Ok(report.json(true))
         }
     }
@@ -111,11 +111,11 @@ fn tournament_json(
     ));
     let checked = TournamentRequest {
         strategies,
-        games: GameCount::try_from(games).map_err(value_error)?,
+        games: GameCount::try_from(games).map_err(py_error)?,
         seed,
-        generator: values::generator(generator).map_err(value_error)?,
+        generator: values::generator(generator).map_err(py_error)?,
         max_pieces: piece_cap(max_pieces)?,
-        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(py_error)?,
         game_over: game_over_rule(game_over)?,
         estimate: false,
         run: run_options(jobs, shard, out)?,
@@ -123,10 +123,10 @@ fn tournament_json(
         html: None,
     }
     .check()
-    .map_err(value_error)?;
+    .map_err(py_error)?;
     let finished = py
         .detach(|| checked.play(&Progress::hidden()))
-        .map_err(value_error)?;
+        .map_err(py_error)?;
     let CheckedTournament { settings, run, .. } = checked;
     deliver(
         run.delivery,
@@ -181,27 +181,27 @@ fn nes_json(
     ));
     let checked = NesRequest {
         strategy: strategy.to_string(),
-        games: GameCount::try_from(games).map_err(value_error)?,
+        games: GameCount::try_from(games).map_err(py_error)?,
         seed,
-        start_level: StartLevel::try_from(start_level).map_err(value_error)?,
+        start_level: StartLevel::try_from(start_level).map_err(py_error)?,
         to_level,
         max_lines,
         timeline: values::tap_rate_or_timeline(tap_rate, timeline)
-            .map_err(value_error)?
+            .map_err(py_error)?
             .unwrap_or(TapRate::PUBLISHED.timeline()),
         game_over: game_over_rule(game_over)?,
-        inputs: values::input_model(inputs).map_err(value_error)?,
-        reaction_frames: ReactionFrames::try_from(reaction_frames).map_err(value_error)?,
+        inputs: values::input_model(inputs).map_err(py_error)?,
+        reaction_frames: ReactionFrames::try_from(reaction_frames).map_err(py_error)?,
         run: run_options(jobs, shard, out)?,
         // The page is the CLI's: a Python caller has the report itself.
         html: None,
         trace,
     }
     .check()
-    .map_err(value_error)?;
+    .map_err(py_error)?;
     let finished = py
         .detach(|| checked.play(&Progress::hidden(), &|| false))
-        .map_err(value_error)?;
+        .map_err(py_error)?;
     let CheckedNes {
         settings,
         run,
@@ -212,7 +212,7 @@ fn nes_json(
         // Checked with the request: not with a shard, so the run is a report.
         NesReport::new(&settings, &finished)
             .write_trace(path)
-            .map_err(value_error)?;
+            .map_err(py_error)?;
     }
     deliver(
         run.delivery,
@@ -258,12 +258,12 @@ fn stats_json(
     let options = run_options(jobs, shard, out)?;
     let checked = StatsRequest {
         strategy: strategy.to_string(),
-        pieces: PieceCount::try_from(pieces).map_err(value_error)?,
+        pieces: PieceCount::try_from(pieces).map_err(py_error)?,
         seed,
-        generator: values::generator(generator).map_err(value_error)?,
-        board_height: BoardHeight::try_from(board_height).map_err(value_error)?,
+        generator: values::generator(generator).map_err(py_error)?,
+        board_height: BoardHeight::try_from(board_height).map_err(py_error)?,
         game_over: game_over_rule(game_over)?,
-        row_rule: values::row_rule(row).map_err(value_error)?,
+        row_rule: tetris_arena_games::analysis::pieces::row_rule(row).map_err(py_error)?,
         blocks,
         jobs: options.jobs,
         shard: options.shard,
@@ -271,14 +271,14 @@ fn stats_json(
         json: false,
     }
     .check()
-    .map_err(value_error)?;
+    .map_err(py_error)?;
     let started = std::time::Instant::now();
     let result = py
         .detach(|| checked.play(&Progress::hidden(), started))
-        .map_err(value_error)?;
+        .map_err(py_error)?;
     match result {
         StatsResult::Part { path, part } => {
-            part.write(&path).map_err(value_error)?;
+            part.write(&path).map_err(py_error)?;
             Ok(json_line(&part))
         }
         StatsResult::Whole(statistics) => write_stats_folder(
@@ -287,6 +287,6 @@ fn stats_json(
             &statistics,
             options.out.as_deref(),
         )
-        .map_err(value_error),
+        .map_err(py_error),
     }
 }

@@ -8,6 +8,7 @@
 
 mod bfs_search;
 mod chain;
+mod crate_edges;
 mod deciding;
 mod feature_snapshots;
 mod finalists;

@@ -1,18 +1,18 @@
 //! The page's jobs, JSON in and JSON out, in plain Rust (so `cargo test` runs them natively):
 //! the strategies, a position's analysis and rating (the move server's bodies and answers,
-//! [`tetris_arena::api`]), a whole game, and a game stepped a few placements at a time for the
+//! [`tetris_arena_jobs::api`]), a whole game, and a game stepped a few placements at a time for the
 //! live views.
 
 use serde::Serialize;
 use thiserror::Error as ThisError;
 
-use tetris_arena::api::{self, BodyError, PlayBody, PositionBody};
-use tetris_arena::error::ArenaError;
-use tetris_arena::output::MadeBy;
-use tetris_arena::report::html::viewer::ShownLevels;
-use tetris_arena::report::list::ListJson;
-use tetris_arena::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
-use tetris_arena::sim::replay::frames::path_states;
+use tetris_arena_games::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
+use tetris_arena_games::sim::levels::ShownLevels;
+use tetris_arena_games::sim::replay::frames::path_states;
+use tetris_arena_io::output::MadeBy;
+use tetris_arena_jobs::JobError as ArenaJobError;
+use tetris_arena_jobs::api::{self, BodyError, PlayBody, PositionBody};
+use tetris_arena_jobs::list::ListJson;
 use tetris_core::{FrameTiming, Piece};
 use tetris_registry::Strategy;
 
@@ -27,7 +27,14 @@ pub enum JobError {
     Body(#[from] BodyError),
     /// The request layer refused the request, or the game failed.
     #[error(transparent)]
-    Arena(#[from] ArenaError),
+    Arena(#[from] ArenaJobError),
+}
+
+impl From<tetris_arena_games::GameError> for JobError {
+    /// A game that failed is the job's failure, as the command line says it.
+    fn from(error: tetris_arena_games::GameError) -> JobError {
+        JobError::Arena(error.into())
+    }
 }
 
 /// Every searcher, evaluator (with presets), generator, option and rule, as `arena list

@@ -28,12 +28,12 @@ use std::path::PathBuf;
 
 use tetris_core::{GameOverRule, InputModel, Timeline};
 
-use crate::error::ArenaError;
-use crate::input::read_board;
-use crate::report::output::print_output;
-use crate::report::position::{analysis_json, analysis_text};
-use crate::request::analyze::{AnalyzeRequest, FrameOptions};
-use crate::request::values::{self, BoardHeight, Level, PieceList, TapRate};
+use tetris_arena_io::input::read_board;
+use tetris_arena_io::output::print_output;
+use tetris_arena_io::values::{self, BoardHeight, Level, PieceList, TapRate};
+use tetris_arena_jobs::analyze::{AnalyzeRequest, FrameOptions};
+use tetris_arena_reports::position::{analysis_json, analysis_text};
+use tetris_arena_requests::error::ArenaError;
 
 /// What `arena analyze --help` says after the options: how to read its output.
 const READING_THE_OUTPUT: &str = "\
@@ -133,13 +133,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let evaluator = checked.strategy.evaluator().clone();
     let analysis = checked.analyze();
     if args.json {
-        return print_output(&analysis_json(&analysis));
+        return Ok(print_output(&analysis_json(&analysis))?);
     }
     let board_label = format!("{} (10 × {})", args.board.display(), args.board_height);
-    print_output(&analysis_text(
+    Ok(print_output(&analysis_text(
         &analysis,
         &evaluator,
         &board_label,
         args.all,
-    ))
+    ))?)
 }

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 
 use tetris_registry::EvaluatorSpec;
 
-use crate::analysis::features::{FeatureList, board_features};
-use crate::error::ArenaError;
-use crate::input::read_board;
-use crate::report::features::write_feature_table;
-use crate::report::output::{MadeBy, pretty_json, print_output};
-use crate::request::values::BoardHeight;
+use tetris_arena_games::analysis::features::{FeatureList, board_features};
+use tetris_arena_io::input::read_board;
+use tetris_arena_io::output::{MadeBy, pretty_json, print_output};
+use tetris_arena_io::values::BoardHeight;
+use tetris_arena_reports::features::write_feature_table;
+use tetris_arena_requests::error::ArenaError;
 
 /// Options of `arena features`.
 #[derive(Debug, clap::Args)]
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             features: &features,
             made_by: MadeBy::current(),
         };
-        return print_output(&pretty_json(&output));
+        return Ok(print_output(&pretty_json(&output))?);
     }
     let mut text = format!(
         "evaluator {spec}, board {} (10 × {}), board features only:\n",
@@ -71,5 +71,5 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         args.board_height
     );
     write_feature_table(&mut text, &evaluator, &features);
-    print_output(&text)
+    Ok(print_output(&text)?)
 }

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{STRATEGY_OPTIONS, evaluator_names, evaluator_presets, searchers};
 
-use crate::error::ArenaError;
-use crate::report::list::ListJson;
-use crate::report::output::{pretty_json, print_output};
+use tetris_arena_io::output::{pretty_json, print_output};
+use tetris_arena_jobs::list::ListJson;
+use tetris_arena_requests::error::ArenaError;
 
 /// The strategy-name grammar, as listings show it.
 const GRAMMAR: &str = "SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]";
@@ -25,7 +25,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     if args.json {
         let list = ListJson::current();
-        return print_output(&pretty_json(&list));
+        return Ok(print_output(&pretty_json(&list))?);
     }
     let mut text = String::from("searchers (default game-over rule):\n");
     for entry in searchers() {
@@ -54,5 +54,5 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         "strategy names: {GRAMMAR}, e.g. bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide"
     )
     .expect("string write");
-    print_output(&text)
+    Ok(print_output(&text)?)
 }

@@ -3,18 +3,18 @@
 //! have: the same text, JSON, CSV and plots, from the same report code; only the timings
 //! (the slowest shard's wall time, the shards' jobs added) differ.
 //!
-//! The checks and the merge are [`crate::report::parts`]'s: the parts must share one command
+//! The checks and the merge are [`tetris_arena_runs::shard`]'s: the parts must share one command
 //! and identical settings, and hold every game exactly once (every shard 0/N … N-1/N once,
 //! each with exactly its games); otherwise one `error:` line names the missing, duplicated or
 //! mismatched part, and the command exits with code 2.
 
 use std::path::PathBuf;
 
-use crate::error::ArenaError;
-use crate::report::nes::NesReport;
-use crate::report::stats::deliver_stats;
-use crate::report::tournament::TournamentReport;
-use crate::request::merge::{CheckedMerge, MergeRequest};
+use tetris_arena_reports::nes::NesReport;
+use tetris_arena_reports::stats::deliver_stats;
+use tetris_arena_reports::tournament::TournamentReport;
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::merge::{CheckedMerge, MergeRequest};
 
 /// Options of `arena merge`.
 #[derive(Debug, clap::Args)]
@@ -53,23 +53,23 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             if let Some(folder) = &args.plots {
                 report.write_plots(folder)?;
             }
-            destination.deliver(&report)
+            Ok(destination.deliver(&report)?)
         }
         CheckedMerge::Nes {
             settings,
             finished,
             destination,
-        } => destination.deliver(&NesReport::new(&settings, &finished)),
+        } => Ok(destination.deliver(&NesReport::new(&settings, &finished))?),
         CheckedMerge::Stats {
             strategy,
             settings,
             statistics,
-        } => deliver_stats(
+        } => Ok(deliver_stats(
             &strategy,
             &settings,
             &statistics,
             args.out.as_deref(),
             args.json,
-        ),
+        )?),
     }
 }

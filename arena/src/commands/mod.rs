@@ -12,7 +12,7 @@ pub mod options;
 pub mod play;
 pub mod replay;
 pub mod sequence;
-#[cfg(feature = "serve")]
+
 pub mod serve;
 pub mod stats;
 pub mod tournament;

@@ -1,18 +1,18 @@
 //! `arena nes`: the NES plateau benchmark (docs/spec/rules.md, "The NES plateau benchmark"). One strategy
-//! plays N frame-accurate NES games ([`crate::sim::nes`]) from level 19 (or 18, 29, …) until
+//! plays N frame-accurate NES games ([`tetris_arena_games::sim::nes`]) from level 19 (or 18, 29, …) until
 //! it tops out, a line clear reaches the stop level (29 by default), or the lines reach the
 //! line cap (`--max-lines`), and the score distribution is reported with the figures
-//! BetaTetris publishes ([`crate::analysis::nes`], [`crate::report::nes`]): in text, JSON,
+//! BetaTetris publishes ([`tetris_arena_games::analysis::nes`], [`tetris_arena_reports::nes`]): in text, JSON,
 //! CSV and, with `--html`, one self-contained page; `--trace` writes every lock of every game
-//! ([`crate::report::nes_trace`]).
+//! ([`tetris_arena_reports::nes_trace`]).
 //!
 //! The game-over rule is the console rule for a gravity-aware searcher and the simulation
 //! rule for one that ignores gravity, unless `--game-over` names one
-//! ([`crate::request::nes::nes_game_over_rule`]); it is recorded in the report and the parts.
+//! ([`tetris_arena_requests::nes::nes_game_over_rule`]); it is recorded in the report and the parts.
 //!
 //! Game k (0-based) uses seed `S + k`. A strategy sees the current piece and, at depth 2, the
 //! preview; the NES shows one preview piece, so depths above 2 are refused. Games run on the
-//! arena's runner ([`crate::run`]): results are identical for any `--jobs` except the `timing`
+//! arena's runner ([`tetris_arena_runs`]): results are identical for any `--jobs` except the `timing`
 //! object (JSON) and the `seconds` column (CSV). The first Ctrl-C stops handing out games and
 //! stops the running ones after their current piece (dropped: half a game is no result); the
 //! finished games are reported and written with `"interrupted": true` and the command exits
@@ -23,14 +23,14 @@ use std::path::PathBuf;
 use tetris_core::{GameOverRule, PLATEAU_STOP_LEVEL};
 
 use crate::commands::options::{NesPlayerOptions, Parallel};
-use crate::error::ArenaError;
-use crate::output::{announce_written, write_output};
-use crate::report::nes::NesReport;
-use crate::report::parts::{RunDelivery, nes_part, write_part};
-use crate::request::RunOptions;
-use crate::request::nes::{CheckedNes, NesRequest};
-use crate::request::values::{self, GameCount};
-use crate::run::{Progress, interrupt};
+use tetris_arena_io::output::{announce_written, write_output};
+use tetris_arena_io::values::{self, GameCount};
+use tetris_arena_reports::nes::NesReport;
+use tetris_arena_requests::RunOptions;
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::nes::{CheckedNes, NesRequest};
+use tetris_arena_runs::shard::{RunDelivery, nes_part, write_part};
+use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena nes`.
 #[derive(Debug, clap::Args)]
@@ -133,7 +133,11 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let (shard, delivery) = (run.shard, run.delivery);
     let destination = match delivery {
         RunDelivery::Part(path) => {
-            return write_part(&nes_part(&settings, shard, &finished), &path, &finished);
+            return Ok(write_part(
+                &nes_part(&settings, shard, &finished),
+                &path,
+                &finished,
+            )?);
         }
         RunDelivery::Report(destination) => destination,
     };
@@ -146,10 +150,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         announce_written("NES trace", path);
     }
     destination.deliver(&report)?;
-    interrupt::finished_or_error(
+    Ok(interrupt::finished_or_error(
         finished.interrupted,
         finished.results.len(),
         settings.games,
         args.out.as_deref(),
-    )
+    )?)
 }

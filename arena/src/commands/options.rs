@@ -1,13 +1,13 @@
 //! The option groups several commands share, each defined once and flattened into the
 //! commands' `Args` (`#[command(flatten)]`), parsed straight into the request layer's typed
-//! values ([`crate::request::values`]).
+//! values ([`tetris_arena_io::values`]).
 
 use tetris_core::{GameOverRule, GeneratorKind, InputModel, Timeline};
 
-use crate::request::values::{
+use tetris_arena_io::values::{
     self, BoardHeight, Jobs, MaxPieces, ReactionFrames, StartLevel, TapRate,
 };
-use crate::run::shard::Shard;
+use tetris_arena_runs::shard::Shard;
 
 /// The rules of frame-less games: the pieces, the field and when a game is over (`play`,
 /// `tournament`, `stats`).
@@ -101,4 +101,24 @@ impl NesPlayerOptions {
     pub fn timeline(&self) -> Timeline {
         self.timeline.unwrap_or(self.tap_rate.timeline())
     }
+}
+
+/// A parser of one of the library's named kinds (a tuning method, a fitness): its names are
+/// clap's possible values, each with its description (as `--help` lists them), and a name
+/// parses to its kind. The kinds themselves know no clap: only this binary does.
+pub fn named_kind<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    description: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        all.iter()
+            .map(|&kind| PossibleValue::new(name(kind)).help(description(kind))),
+    )
+    .map(move |text: String| {
+        *all.iter()
+            .find(|&&kind| name(kind) == text)
+            .expect("clap accepts only the kinds' names")
+    })
 }

@@ -20,21 +20,21 @@
 
 use std::path::PathBuf;
 
-use crate::analysis::pieces::PieceStatistics;
 use crate::commands::options::{GameRules, PieceCap};
-use crate::error::ArenaError;
-use crate::report::game::{PlayJson, play_text};
-use crate::report::html::viewer::verified_replay_page;
-use crate::report::output::{print_output, print_to_stderr, write_output};
-use crate::report::stats::EstimateJson;
-use crate::report::terminal::{DEFAULT_SPEED, Watcher};
-use crate::report::watch::play_watched;
-use crate::request::game::{CheckedGame, GameRequest, PlayOutputs};
-use crate::request::values;
-use crate::run::games::play_observed_game;
-use crate::run::{Progress, interrupt};
-use crate::sim::game::{GameEnd, PlayOptions};
-use crate::sim::replay::Replay;
+use tetris_arena_games::analysis::estimate::EstimateJson;
+use tetris_arena_games::analysis::pieces::PieceStatistics;
+use tetris_arena_games::sim::game::{GameEnd, PlayOptions};
+use tetris_arena_games::sim::replay::Replay;
+use tetris_arena_io::output::{print_output, print_to_stderr, write_output};
+use tetris_arena_io::values;
+use tetris_arena_jobs::game::{CheckedGame, GameRequest, PlayOutputs};
+use tetris_arena_jobs::game_report::{PlayJson, play_text};
+use tetris_arena_reports::html::viewer::verified_replay_page;
+use tetris_arena_reports::terminal::{DEFAULT_SPEED, Watcher};
+use tetris_arena_reports::watch::play_watched;
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_runs::games::play_observed_game;
+use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena play`.
 #[derive(Debug, clap::Args)]
@@ -141,7 +141,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let mut statistics = args.estimate.then(|| {
         let mut statistics = PieceStatistics::new(
             usize::from(settings.board_height),
-            crate::run::tournament::TOURNAMENT_ROW_RULE,
+            tetris_arena_runs::tournament::TOURNAMENT_ROW_RULE,
         );
         statistics.start_game();
         statistics
@@ -187,13 +187,13 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let estimate = statistics.map(|statistics| EstimateJson::of(statistics.fit().as_ref()));
     if args.json {
         let report = PlayJson::new(&strategy, &settings, &result, !args.no_placements);
-        return print_output(&report.with_estimate(estimate).to_json());
+        return Ok(print_output(&report.with_estimate(estimate).to_json())?);
     }
     let mut text = play_text(&strategy, &settings, &result, replayed);
     if let Some(estimate) = estimate {
         text.push_str(&format!("estimate   {}\n", estimate.text()));
     }
-    print_output(&text)
+    Ok(print_output(&text)?)
 }
 
 /// The note printed before games without a piece cap, on a terminal or not: on a tall field

@@ -1,11 +1,11 @@
 //! `arena replay FILE`: re-plays a game recorded by `arena play --record FILE` and checks it
-//! (the format and the checks are [`crate::sim::replay`]'s); `--html OUT.html` writes the
-//! verified game as a self-contained viewer page ([`crate::report::html::viewer`]). A replay
+//! (the format and the checks are [`tetris_arena_games::sim::replay`]'s); `--html OUT.html` writes the
+//! verified game as a self-contained viewer page ([`tetris_arena_reports::html::viewer`]). A replay
 //! that does not verify gets an error and no page.
 //!
 //! A trace of an NES run (`arena nes --trace FILE`, recognized by its first line) is checked
 //! instead: every game through the console's frame model and, with `--redecide`, played again
-//! by its strategy ([`crate::request::nes_trace`]); `--watch` draws each lock, `--html` is
+//! by its strategy ([`tetris_arena_requests::nes_trace`]); `--watch` draws each lock, `--html` is
 //! refused (the page shows replays of `arena play`).
 
 use std::path::PathBuf;
@@ -14,17 +14,17 @@ use web_time::Instant;
 use tetris_core::Board;
 use tetris_registry::{Strategy, StrategySpec};
 
-use crate::error::ArenaError;
-use crate::report::game::{ReplayJson, replay_text};
-use crate::report::html::viewer::ReplayViewer;
-use crate::report::nes_trace::{trace_replay_json, trace_replay_text};
-use crate::report::output::{check_output_file, print_output, write_output};
-use crate::report::terminal::{DEFAULT_SPEED, Frame, Watcher};
-use crate::request::nes_trace::{TraceReplayRequest, looks_like_a_trace};
-use crate::request::values::Jobs;
-use crate::request::{JobFiles, RequestError};
-use crate::run::{Progress, interrupt};
-use crate::sim::replay::Replay;
+use tetris_arena_games::sim::replay::Replay;
+use tetris_arena_io::output::{check_output_file, print_output, write_output};
+use tetris_arena_io::values::Jobs;
+use tetris_arena_jobs::game_report::{ReplayJson, replay_text};
+use tetris_arena_jobs::{JobFiles, RequestError};
+use tetris_arena_reports::html::viewer::ReplayViewer;
+use tetris_arena_reports::nes_trace::{trace_replay_json, trace_replay_text};
+use tetris_arena_reports::terminal::{DEFAULT_SPEED, Frame, Watcher};
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::nes_trace::{TraceReplayRequest, looks_like_a_trace};
+use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena replay`.
 #[derive(Debug, clap::Args)]
@@ -155,15 +155,17 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         write_output("replay viewer page", path, page.as_bytes())?;
     }
     if args.json {
-        return print_output(&ReplayJson::new(&shown, &replay, &verified, args.redecide).to_json());
+        return Ok(print_output(
+            &ReplayJson::new(&shown, &replay, &verified, args.redecide).to_json(),
+        )?);
     }
-    print_output(&replay_text(
+    Ok(print_output(&replay_text(
         &shown,
         &replay,
         &verified,
         args.redecide,
         elapsed,
-    ))
+    ))?)
 }
 
 /// Checks a trace of an NES run (module documentation), drawing each lock with `--watch`.
@@ -209,9 +211,9 @@ fn replay_trace(args: &Args) -> Result<(), ArenaError> {
         checked.redecide(&progress, &interrupt::interrupted)?;
     }
     let elapsed = started.elapsed();
-    print_output(&if args.json {
+    Ok(print_output(&if args.json {
         trace_replay_json(&checked.found, elapsed)
     } else {
         trace_replay_text(&checked.found, elapsed)
-    })
+    })?)
 }

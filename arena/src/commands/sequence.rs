@@ -2,9 +2,9 @@
 
 use tetris_core::GeneratorKind;
 
-use crate::error::ArenaError;
-use crate::request::sequence::{SequenceRequest, WriteLettersError};
-use crate::request::values::{self, SequenceLength};
+use tetris_arena_io::values::{self, SequenceLength};
+use tetris_arena_jobs::sequence::{SequenceRequest, WriteLettersError};
+use tetris_arena_requests::error::ArenaError;
 
 /// Options of `arena sequence`.
 #[derive(Debug, clap::Args)]
@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let mut stdout = std::io::stdout().lock();
     match request.write_letters(&mut stdout) {
         Ok(_) => Ok(()),
-        Err(WriteLettersError::Request(error)) => Err(error),
+        Err(WriteLettersError::Request(error)) => Err(error.into()),
         Err(WriteLettersError::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
             Ok(())
         }

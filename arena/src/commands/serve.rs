@@ -1,14 +1,13 @@
-//! `arena serve`: the engines as a move server over HTTP (the server is [`crate::serve`]; its
+//! `arena serve`: the engines as a move server over HTTP (the server is [`tetris_arena_server`]; its
 //! endpoints are in docs/server.md). The options are checked by the request layer
-//! ([`crate::request::serve::ServeRequest`]); the first line on stdout is the address the
+//! ([`tetris_arena_jobs::serve::ServeRequest`]); the first line on stdout is the address the
 //! server listens on, so a program that started it with port 0 can read the port.
 
 use std::io::Write;
 use std::net::SocketAddr;
 
-use crate::error::ArenaError;
-use crate::request::serve::ServeRequest;
-use crate::request::values::{BodyLimit, QueueLength, TimeLimit, Workers};
+use tetris_arena_io::values::{BodyLimit, QueueLength, TimeLimit, Workers};
+use tetris_arena_jobs::serve::ServeRequest;
 
 /// What `arena serve --help` says after the options.
 const ENDPOINTS: &str = "\
@@ -50,7 +49,7 @@ pub struct Args {
 }
 
 /// Runs `arena serve` until SIGINT or SIGTERM.
-pub fn run(args: Args) -> Result<(), ArenaError> {
+pub fn run(args: Args) -> Result<(), tetris_arena_server::ServeError> {
     let settings = ServeRequest {
         bind: args.bind,
         workers: args.workers,
@@ -59,7 +58,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         max_body: args.max_body,
     }
     .check()?;
-    crate::serve::serve(settings, |address| {
+    tetris_arena_server::serve(settings, |address| {
         let mut stdout = std::io::stdout().lock();
         // A closed stdout is no reason not to serve: the address is also in the log.
         let _ = writeln!(stdout, "listening on http://{address}");

@@ -2,9 +2,9 @@
 //! cleared completely, and the expected game length estimated from finite play (docs/spec/arena.md,
 //! "Games that never end").
 //!
-//! The games are [`crate::run::statistics`]'s (back to back until N pieces, in one block or
+//! The games are [`tetris_arena_runs::statistics`]'s (back to back until N pieces, in one block or
 //! `--blocks B` independent ones, which `--shard K/B` plays one at a time), the counts and
-//! the fit [`crate::analysis::pieces`]'s, the output [`crate::report::stats`]'s. `--row`
+//! the fit [`tetris_arena_games::analysis::pieces`]'s, the output [`tetris_arena_reports::stats`]'s. `--row`
 //! picks the row a piece counts in (the lock state's pivot by default, as the source article
 //! counts, or its top cell); the rule is recorded in every output. Everything
 //! printed depends only on the options, never on timing, so runs are repeatable.
@@ -12,14 +12,14 @@
 use std::path::PathBuf;
 use web_time::Instant;
 
-use crate::analysis::pieces::RowRule;
 use crate::commands::options::{GameRules, Parallel};
-use crate::error::ArenaError;
-use crate::report::output::print_output;
-use crate::report::stats::deliver_stats;
-use crate::request::stats::{StatsRequest, StatsResult};
-use crate::request::values::{self, PieceCount};
-use crate::run::{Progress, interrupt};
+use tetris_arena_games::analysis::pieces::RowRule;
+use tetris_arena_io::output::print_output;
+use tetris_arena_io::values::{self, PieceCount};
+use tetris_arena_reports::stats::deliver_stats;
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::stats::{StatsRequest, StatsResult};
+use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena stats`.
 #[derive(Debug, clap::Args)]
@@ -41,7 +41,7 @@ pub struct Args {
     /// Which row a piece counts in: `pivot` (the default, the source article's: the row of
     /// the lock state's pivot) or `top` (the row of the piece's highest cell). Recorded in
     /// the output.
-    #[arg(long, value_name = "RULE", default_value = "pivot", value_parser = values::row_rule)]
+    #[arg(long, value_name = "RULE", default_value = "pivot", value_parser = tetris_arena_games::analysis::pieces::row_rule)]
     pub row: RowRule,
     /// Split the run into B independent blocks (1 to --pieces): block K (from 0) places
     /// pieces / B pieces (one more for the first pieces % B blocks) in games back to back,
@@ -99,14 +99,14 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     match checked.play(&progress, started)? {
         StatsResult::Part { path, part } => {
             part.write(&path)?;
-            print_output(&part.summary(&path))
+            Ok(print_output(&part.summary(&path))?)
         }
-        StatsResult::Whole(statistics) => deliver_stats(
+        StatsResult::Whole(statistics) => Ok(deliver_stats(
             &checked.strategy.name(),
             &checked.settings,
             &statistics,
             args.out.as_deref(),
             args.json,
-        ),
+        )?),
     }
 }

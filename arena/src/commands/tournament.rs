@@ -1,10 +1,10 @@
 //! `arena tournament`: every strategy plays the same N piece sequences; a table per strategy
 //! and a pairwise matrix say who is stronger, by how much, and how sure we can be.
 //!
-//! The games are [`crate::run::tournament`]'s, on the arena's runner: results are
+//! The games are [`tetris_arena_runs::tournament`]'s, on the arena's runner: results are
 //! bit-identical whatever `--jobs` is; only the `timing` object (JSON) and the `seconds`
-//! column (CSV) depend on the machine. The statistics are [`crate::analysis::tournament`]'s,
-//! the output [`crate::report::tournament`]'s.
+//! column (CSV) depend on the machine. The statistics are [`tetris_arena_games::analysis::tournament`]'s,
+//! the output [`tetris_arena_reports::tournament`]'s.
 //!
 //! The first Ctrl-C stops handing out games and stops the games already running after their
 //! current piece (they are dropped, not counted: a half-played game is no result), then the
@@ -17,15 +17,15 @@ use std::path::PathBuf;
 
 use crate::commands::options::{GameRules, Parallel, PieceCap};
 use crate::commands::play::uncapped_note;
-use crate::error::ArenaError;
-use crate::report::output::{print_to_stderr, write_output};
-use crate::report::parts::{RunDelivery, tournament_part, write_part};
-use crate::report::tournament::TournamentReport;
-use crate::request::RunOptions;
-use crate::request::tournament::{CheckedTournament, TournamentRequest};
-use crate::request::values;
-use crate::request::values::GameCount;
-use crate::run::{Progress, interrupt};
+use tetris_arena_io::output::{print_to_stderr, write_output};
+use tetris_arena_io::values;
+use tetris_arena_io::values::GameCount;
+use tetris_arena_reports::tournament::TournamentReport;
+use tetris_arena_requests::RunOptions;
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::tournament::{CheckedTournament, TournamentRequest};
+use tetris_arena_runs::shard::{RunDelivery, tournament_part, write_part};
+use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena tournament`.
 #[derive(Debug, clap::Args)]
@@ -118,7 +118,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let destination = match run.delivery {
         RunDelivery::Part(path) => {
             let part = tournament_part(&settings, run.shard, &finished);
-            return write_part(&part, &path, &finished);
+            return Ok(write_part(&part, &path, &finished)?);
         }
         RunDelivery::Report(destination) => destination,
     };
@@ -130,10 +130,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         write_output("tournament page", path, report.html()?.as_bytes())?;
     }
     destination.deliver(&report)?;
-    interrupt::finished_or_error(
+    Ok(interrupt::finished_or_error(
         report.finished.interrupted,
         report.finished.results.len(),
         total,
         args.out.as_deref(),
-    )
+    )?)
 }

@@ -3,8 +3,8 @@
 //! searcher and depth, and writes the best weights as a file the evaluators load.
 //!
 //! The run's rules (weight scale, common random numbers, fitness, seeds, determinism and
-//! resuming) are [`crate::tune::checkpoint`]'s; the methods are [`crate::tune::methods`]';
-//! `--runner` is [`crate::tune::external`].
+//! resuming) are [`tetris_arena_reports::tune::checkpoint`]'s; the methods are [`tetris_arena_reports::tune::methods`]';
+//! `--runner` is [`tetris_arena_reports::tune::external`].
 
 use std::path::PathBuf;
 
@@ -12,19 +12,21 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tetris_core::{GameOverRule, GeneratorKind};
 
 use crate::commands::options::NesPlayerOptions;
-use crate::error::ArenaError;
-use crate::report::output::{
+use tetris_arena_io::output::{
     MadeBy, announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
 };
-use crate::request::tune::{CheckedTune, StartWeights, TuneRequest};
-use crate::request::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
-use crate::run::interrupt;
-use crate::tune::checkpoint::{
+use tetris_arena_io::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
+use tetris_arena_requests::error::ArenaError;
+use tetris_arena_requests::tune::{CheckedTune, StartWeights, TuneRequest};
+use tetris_arena_runs::interrupt;
+
+use crate::commands::options::named_kind;
+use tetris_arena_reports::tune::checkpoint::{
     CHECKPOINT_FORMAT, Checkpoint, FitnessKind, feature_names, flat_fitness_warning,
     load_checkpoint, report, run_iteration, write_weights,
 };
-use crate::tune::external::{Runner, run_iteration_external, work_dir};
-use crate::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
+use tetris_arena_reports::tune::external::{Runner, run_iteration_external, work_dir};
+use tetris_arena_reports::tune::methods::{Method, MethodKind, SEED_INITIAL, rng_for};
 
 /// Options of `arena tune`.
 #[derive(Debug, clap::Args)]
@@ -37,7 +39,7 @@ pub struct Args {
     /// pso (inertia 0.7298, c1 = c2 = 1.49618, velocity clamped to ±1, a particle restarts
     /// after 5 iterations without improving its best) or ga (tournaments of 3, BLX-0.5
     /// crossover, Gaussian mutation of std 0.1 with rate 1/weights, the best 2 kept).
-    #[arg(long, value_enum, default_value = "cem")]
+    #[arg(long, default_value = "cem", value_parser = named_kind(&MethodKind::ALL, MethodKind::name, MethodKind::description))]
     pub method: MethodKind,
     /// The searcher the candidates play with.
     #[arg(long, value_name = "S", default_value = "bfs")]
@@ -69,7 +71,7 @@ pub struct Args {
     /// best third of its games), mean-score (mean NES score per game from level 0) or
     /// plateau-score (mean uncapped line-clear points of `arena nes` games: level 19 to 29,
     /// gravity, 30 Hz; --board-height and --max-pieces do not apply).
-    #[arg(long, value_enum, default_value = "mean-lines")]
+    #[arg(long, default_value = "mean-lines", value_parser = named_kind(&FitnessKind::ALL, FitnessKind::name, FitnessKind::description))]
     pub fitness: FitnessKind,
     /// Every game stops after this many pieces, so strong candidates end.
     #[arg(long, value_name = "N", default_value = "5000")]
@@ -264,7 +266,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if let Some(warning) = flat_fitness_warning(&checkpoint.history) {
         print_to_stderr(&warning);
     }
-    print_output(&report(&checkpoint, &args.out))
+    Ok(print_output(&report(&checkpoint, &args.out))?)
 }
 
 /// The `error:` of a run stopped by Ctrl-C: the running iteration is dropped (part of an

@@ -1,13 +1,13 @@
 //! `arena tune-task`: plays one task of an `arena tune --runner` iteration — one candidate's
 //! games — and writes its result file into the work folder. The tuner writes these command
 //! lines itself (`{tasks}`); the folder, the files and the checks are
-//! [`crate::tune::external`]'s.
+//! [`tetris_arena_reports::tune::external`]'s.
 
 use std::path::PathBuf;
 
-use crate::error::ArenaError;
-use crate::request::values::Jobs;
-use crate::tune::external::{TaskChoice, run_task};
+use tetris_arena_io::values::Jobs;
+use tetris_arena_reports::tune::external::{TaskChoice, run_task};
+use tetris_arena_requests::error::ArenaError;
 
 /// Options of `arena tune-task`.
 #[derive(Debug, clap::Args)]

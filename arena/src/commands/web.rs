@@ -1,12 +1,12 @@
 //! `arena web PAGE.html`: writes the live arena page, one self-contained file that plays,
 //! duels and analyses with the engines compiled to WebAssembly, in the browser, from `file://`
-//! with no server ([`crate::report::html::web`]; docs/web.md).
+//! with no server ([`tetris_web_page`]; docs/web.md).
 
 use std::path::PathBuf;
 
-use crate::error::ArenaError;
-use crate::output::{check_output_file, write_output};
-use crate::report::html::web;
+use tetris_arena_io::output::{check_output_file, write_output};
+
+use crate::cli::CliError;
 
 /// What `arena web --help` says after the options.
 const VIEWS: &str = "\
@@ -25,8 +25,12 @@ pub struct Args {
 }
 
 /// Runs `arena web`.
-pub fn run(args: Args) -> Result<(), ArenaError> {
+pub fn run(args: Args) -> Result<(), CliError> {
     check_output_file("PAGE.html", &args.page)?;
-    let page = web::page()?;
-    write_output("live arena page", &args.page, page.as_bytes())
+    let page = tetris_web_page::page()?;
+    Ok(write_output(
+        "live arena page",
+        &args.page,
+        page.as_bytes(),
+    )?)
 }

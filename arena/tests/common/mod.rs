@@ -111,14 +111,21 @@ pub fn succeed(command: &str, args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("stdout is UTF-8")
 }
 
-/// Runs `arena COMMAND ARGS…`, which must fail by the contract: exit code 2, nothing on
-/// stdout, exactly one line on stderr, starting with `error: `. Returns that line.
+/// Runs `arena COMMAND ARGS…`, which must fail by the contract for bad input: exit code 2,
+/// nothing on stdout, exactly one line on stderr, starting with `error: `. Returns that line.
 pub fn fail(command: &str, args: &[&str]) -> String {
+    fail_with(2, command, args)
+}
+
+/// Runs `arena COMMAND ARGS…`, which must fail with exit code `code` (docs/commands.md, "Exit
+/// codes": 2 bad input, 3 I/O, 4 an outside engine, 5 internal, 130 interrupted), nothing on
+/// stdout, exactly one line on stderr, starting with `error: `. Returns that line.
+pub fn fail_with(code: i32, command: &str, args: &[&str]) -> String {
     let output = run(command, args);
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
     assert_eq!(
         output.status.code(),
-        Some(2),
+        Some(code),
         "{command} {args:?}: {stderr}"
     );
     assert!(

@@ -9,7 +9,55 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-use crate::common::{fail, scratch_folder, succeed};
+use crate::common::{fail, fail_with, scratch_folder, succeed};
+
+#[test]
+fn the_exit_code_follows_the_kind_of_the_error() {
+    // Bad input: 2, as clap's own usage errors.
+    let line = fail(
+        "analyze",
+        &[
+            "bfs+elashi",
+            "--board-height",
+            "3",
+            "--board",
+            "x",
+            "--pieces",
+            "T",
+        ],
+    );
+    assert_eq!(line, "error: --board-height 3 is outside 4..=32");
+    fail("list", &["--no-such-flag"]);
+    // A file the system cannot read (I/O): still 2 today, with the system's message.
+    let line = fail_with(
+        2,
+        "features",
+        &["--eval", "elashi", "--board", "/nonexistent/board.txt"],
+    );
+    assert_eq!(
+        line,
+        "error: /nonexistent/board.txt: No such file or directory (os error 2)"
+    );
+    // A weights file that is there but does not parse is bad input again.
+    let folder = scratch_folder("hardening", "exit_code_kinds");
+    let board = folder.join("board.txt");
+    fs::write(&board, "..........\n".repeat(4)).unwrap();
+    let weights = folder.join("weights.json");
+    fs::write(&weights, "{not json").unwrap();
+    let line = fail(
+        "analyze",
+        &[
+            &format!("bfs+elashi:{}", weights.display()),
+            "--board",
+            board.to_str().unwrap(),
+            "--board-height",
+            "4",
+            "--pieces",
+            "T",
+        ],
+    );
+    assert!(line.contains("weights.json"), "{line}");
+}
 
 #[test]
 fn a_file_name_with_a_line_break_stays_on_the_one_error_line() {

@@ -13,7 +13,7 @@ use tetris_core::{
 };
 
 use super::Games;
-use crate::value_error;
+use crate::py_error;
 
 /// What a step's reward counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +45,10 @@ pub(super) struct Game {
 impl Games {
     /// Starts game `index` anew with `seed`.
     pub(super) fn start(&mut self, index: usize, seed: u64) -> PyResult<()> {
-        let generator = self.generator.start(seed).map_err(value_error)?;
-        let board = Board::new(usize::from(self.height)).map_err(value_error)?;
+        let generator = self.generator.start(seed).map_err(py_error)?;
+        let board = Board::new(usize::from(self.height)).map_err(py_error)?;
         let game = &mut self.games[index];
-        game.state = PlacementGame::new(board, self.rule).map_err(value_error)?;
+        game.state = PlacementGame::new(board, self.rule).map_err(py_error)?;
         game.generator = generator;
         game.upcoming.clear();
         game.ended = false;
@@ -104,7 +104,7 @@ impl Games {
                 game.actions.clear();
                 return Ok((0.0, true, false));
             }
-            return Err(value_error(format!(
+            return Err(py_error(format!(
                 "action {action} is not a legal placement of game {index} (see \
                  info[\"action_mask\"])"
             )));
@@ -112,7 +112,7 @@ impl Games {
         let placement = game.placements.as_slice()[chosen];
         let before = game.state.score().score();
         let board_before = *game.state.board();
-        let placed = game.state.place(&placement).map_err(value_error)?;
+        let placed = game.state.place(&placement).map_err(py_error)?;
         game.upcoming.pop_front();
         // The generator hears of every placement before it deals again, as in `arena play`
         // (`mdptetris` skips MDPTetris's trial draws; the others ignore it).

@@ -1,0 +1,595 @@
+//! The trace of an NES run (`arena nes --trace`): its lines as types ([`TraceLine`]), written
+//! by [`tetris_arena_reports::nes_trace`] and read back here, and the checks `arena replay` makes of a
+//! trace: [`TraceReader`] reads its text one game at a time, [`check_game`] replays one game
+//! through the console's frame model, and [`compare_games`] holds it against the game played
+//! again by the strategy (`--redecide`). A trace is read whole, up to [`TRACE_LIMIT`] (100
+//! games to level 39 are about 60 MB), and parsed one game at a time.
+//!
+//! # The file (JSON Lines)
+//!
+//! 1. One `run` line: `{"event":"run","strategy":…,"settings":{…},"made_by":{…}}`, the
+//!    settings object of the JSON report (rules, player, seeds) and what wrote the file.
+//! 2. Per game, in game order, one `lock` line per piece ([`TraceLock`]): the seed, the
+//!    piece's number from 1, the preview, the level, lines and uncapped line-clear points
+//!    before the lock, the spawn frame, the board the piece fell onto (the field's 20 rows, top
+//!    first; the console's two hidden rows are not recorded), the
+//!    replay files' placement record (where it locked, the rows it cleared and `path`, the
+//!    buttons of every frame from the spawn to the lock, `F<n>`; none for a searcher that ignores
+//!    gravity) and, with a reaction time, `plan`: where the plan made without the preview was
+//!    heading.
+//! 3. Then one `end` line for the game ([`TraceEnd`]): the fields of the report's `games`
+//!    array.
+
+use serde::{Deserialize, Serialize};
+use tetris_core::{Board, Buttons, Input, InputModel, NesGame, Piece, PieceState};
+
+use crate::sim::nes::{NesEnd, NesGameResult, NesRunSettings, POINTS_BEFORE_LEVEL};
+use crate::sim::placement::{LastPlacement, PlayedPlacement};
+use crate::sim::replay::frames::{PathError, TwoThumbTaps, article_allows};
+use tetris_arena_io::output::MadeBy;
+
+/// The largest trace `arena replay` reads: 256 MiB.
+pub const TRACE_LIMIT: u64 = 256 * tetris_core::files::MIB;
+
+/// One line of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+pub enum TraceLine {
+    /// The first line: the run.
+    Run(TraceRun),
+    /// One piece's lock.
+    Lock(TraceLock),
+    /// A game's end.
+    End(TraceEnd),
+}
+
+/// The `run` line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceRun {
+    /// The canonical strategy name.
+    pub strategy: String,
+    /// The settings object of the run's JSON report.
+    pub settings: serde_json::Value,
+    /// What wrote the file.
+    pub made_by: MadeBy,
+}
+
+/// A `lock` line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceLock {
+    /// The game's seed.
+    pub seed: u64,
+    /// The piece's number in the game, from 1.
+    pub piece: u64,
+    /// The preview piece.
+    pub preview: Piece,
+    /// The level before the lock.
+    pub level: u8,
+    /// Rows cleared before the lock.
+    pub lines: u32,
+    /// Line-clear points (uncapped) before the lock.
+    pub points: u64,
+    /// The frame the piece spawned on.
+    pub spawn_frame: u64,
+    /// The board the piece fell onto: the field's 20 rows (not the console's two hidden rows
+    /// above it, which only cells locked there fill).
+    pub board: Board,
+    /// Where it locked, the rows it cleared and the frames played (no path when the searcher
+    /// ignores gravity).
+    pub placement: PlayedPlacement,
+    /// With a reaction time: where the plan without the preview was heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PieceState>,
+}
+
+/// An `end` line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceEnd {
+    /// The game's seed.
+    pub seed: u64,
+    /// Why it ended.
+    pub end: NesEnd,
+    /// Pieces locked.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u32,
+    /// The level at the end.
+    pub level: u8,
+    /// The displayed score (capped at 999,999).
+    pub score: u32,
+    /// All line-clear points, uncapped.
+    pub line_clear_points: u64,
+    /// The points before level 29 (BetaTetris's figure).
+    pub points_before_level_29: u64,
+}
+
+impl TraceLock {
+    /// The frames of its path (empty without one), `None` if a step is not one frame.
+    pub fn frames(&self) -> Option<Vec<Buttons>> {
+        self.placement
+            .path
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .map(|input| input.frame())
+            .collect()
+    }
+}
+
+impl TraceEnd {
+    /// The line of `game`'s end.
+    pub fn of(game: &NesGameResult) -> TraceEnd {
+        TraceEnd {
+            seed: game.seed,
+            end: game.end,
+            pieces: game.pieces,
+            lines: game.lines,
+            level: game.level,
+            score: game.score,
+            line_clear_points: game.line_clear_points,
+            points_before_level_29: game.points_before_29(),
+        }
+    }
+}
+
+/// Why a trace does not check out.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    /// A line that is not a trace line.
+    #[error("line {line}: {message}")]
+    Malformed {
+        /// The line's number, from 1.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// Lines out of the format's order.
+    #[error("line {line}: {message}")]
+    OutOfOrder {
+        /// The line's number, from 1.
+        line: u64,
+        /// What was expected.
+        message: String,
+    },
+    /// More games than the run line's.
+    #[error("more games than the {games} of its run line")]
+    TooManyGames {
+        /// The run line's games.
+        games: u64,
+    },
+    /// A recorded value the game does not reproduce.
+    #[error("game seed {seed}, {at}: {what} is recorded as {recorded}, but {found}")]
+    Differs {
+        /// The game's seed.
+        seed: u64,
+        /// Where: a piece (`piece 12`) or the game's end.
+        at: String,
+        /// The value.
+        what: &'static str,
+        /// As recorded.
+        recorded: String,
+        /// What the replay or the strategy gives, in words.
+        found: String,
+    },
+}
+
+/// One game of a trace: its locks and its end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TracedGame {
+    /// Its locks, in order.
+    pub locks: Vec<TraceLock>,
+    /// Its end.
+    pub end: TraceEnd,
+}
+
+/// Reads a trace's text: the `run` line first ([`TraceReader::new`]), then one game at a time
+/// ([`TraceReader::next_game`]).
+pub struct TraceReader<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    /// The number of the last line read, from 1.
+    line: u64,
+}
+
+impl<'a> TraceReader<'a> {
+    /// Reads the `run` line of `text`.
+    pub fn new(text: &'a str) -> Result<(TraceReader<'a>, TraceRun), TraceError> {
+        let mut reader = TraceReader {
+            lines: text.lines().enumerate(),
+            line: 0,
+        };
+        match reader.next_line()? {
+            Some(TraceLine::Run(run)) => Ok((reader, run)),
+            _ => Err(TraceError::OutOfOrder {
+                line: 1,
+                message: "a trace starts with its run line ({\"event\":\"run\",…})".into(),
+            }),
+        }
+    }
+
+    /// The next game, `None` at the end of the text.
+    pub fn next_game(&mut self) -> Result<Option<TracedGame>, TraceError> {
+        let mut locks: Vec<TraceLock> = Vec::new();
+        loop {
+            let Some(parsed) = self.next_line()? else {
+                if locks.is_empty() {
+                    return Ok(None);
+                }
+                return Err(TraceError::OutOfOrder {
+                    line: self.line + 1,
+                    message: "the file ends inside a game (no end line)".into(),
+                });
+            };
+            let line = self.line;
+            match parsed {
+                TraceLine::Run(_) => {
+                    return Err(TraceError::OutOfOrder {
+                        line,
+                        message: "a second run line".into(),
+                    });
+                }
+                TraceLine::Lock(lock) => {
+                    let due = locks.len() as u64 + 1;
+                    let seed = locks.first().map_or(lock.seed, |first| first.seed);
+                    if lock.seed != seed || lock.piece != due {
+                        return Err(TraceError::OutOfOrder {
+                            line,
+                            message: format!(
+                                "piece {} of seed {} where piece {due} of seed {seed} was due",
+                                lock.piece, lock.seed
+                            ),
+                        });
+                    }
+                    locks.push(lock);
+                }
+                TraceLine::End(end) => {
+                    if locks.first().is_some_and(|first| first.seed != end.seed) {
+                        return Err(TraceError::OutOfOrder {
+                            line,
+                            message: format!("the end of seed {} inside another game", end.seed),
+                        });
+                    }
+                    return Ok(Some(TracedGame { locks, end }));
+                }
+            }
+        }
+    }
+
+    /// The next non-blank line, parsed; `None` at the end.
+    fn next_line(&mut self) -> Result<Option<TraceLine>, TraceError> {
+        for (index, text) in self.lines.by_ref() {
+            self.line = index as u64 + 1;
+            if text.trim().is_empty() {
+                continue;
+            }
+            return serde_json::from_str(text)
+                .map(Some)
+                .map_err(|error| TraceError::Malformed {
+                    line: index as u64 + 1,
+                    message: error.to_string(),
+                });
+        }
+        Ok(None)
+    }
+}
+
+/// What checking a trace found (`arena replay TRACE`; the request layer's
+/// `TraceReplayRequest` fills it).
+#[derive(Clone, Debug)]
+pub struct TraceFound {
+    /// The trace file, as shown in messages.
+    pub shown: String,
+    /// The trace's run line.
+    pub run: TraceRun,
+    /// The settings of the run it records, checked as `arena nes` checks them.
+    pub settings: NesRunSettings,
+    /// The games the trace holds (fewer than the run's when the run was interrupted).
+    pub games: Vec<TracedGame>,
+    /// Their locks.
+    pub locks: u64,
+    /// Top-outs taken as recorded: the player found no placement for the next piece, which
+    /// only the strategy's search proves (0 once the games were re-decided).
+    pub unproven_top_outs: u64,
+    /// Whether the strategy played every game again, lock by lock the same.
+    pub redecided: bool,
+}
+
+/// One lock of a game that checked out, as a watcher draws it.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedLock<'a> {
+    /// The game's seed.
+    pub seed: u64,
+    /// The board after the lock and its clears.
+    pub board: &'a Board,
+    /// The lock.
+    pub last: LastPlacement,
+    /// Pieces locked so far.
+    pub pieces: u64,
+    /// Rows cleared so far.
+    pub lines: u32,
+    /// The displayed score so far.
+    pub score: u32,
+    /// The piece that comes next.
+    pub next: Piece,
+}
+
+/// What a game's check found: the replay of its recorded frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckedGame {
+    /// Pieces locked.
+    pub pieces: u64,
+    /// Whether its end is a top-out the replay takes as recorded: the strategy found no
+    /// placement for the next piece, which only `--redecide` (the strategy's own search)
+    /// proves.
+    pub top_out_unproven: bool,
+}
+
+/// Checks `game`, game `index` (0-based) of a run with `settings`, against the console's frame
+/// model: its seed, and for every lock the pieces, board, level, lines, points and spawn frame
+/// the replay shows, then its recorded frames (pressable by the run's input model at its
+/// timeline; or, for a searcher that ignores gravity, its state locked directly) must lock the
+/// piece where the line says and clear what it says; the
+/// game must not have ended before a lock, and its end line must be the replay's (the end's
+/// reason, pieces, lines, level, score, points and points before level 29). `watch` sees
+/// each lock once it checked out (`arena replay --watch`).
+pub fn check_game(
+    settings: &NesRunSettings,
+    index: u64,
+    game: &TracedGame,
+    watch: &mut dyn FnMut(CheckedLock<'_>),
+) -> Result<CheckedGame, TraceError> {
+    let seed = settings.seed + index;
+    let differs = |at: String, what, recorded: String, found: String| TraceError::Differs {
+        seed,
+        at,
+        what,
+        recorded,
+        found,
+    };
+    if game.end.seed != seed {
+        return Err(differs(
+            format!("game {}", index + 1),
+            "seed",
+            game.end.seed.to_string(),
+            format!("game {} of the run has seed {seed}", index + 1),
+        ));
+    }
+    let mut replay = NesGame::new(settings.game_settings(index));
+    let mut points_before_29 = (settings.start_level >= POINTS_BEFORE_LEVEL).then_some(0);
+    let cap_reached = |lines: u32| settings.max_lines.is_some_and(|cap| lines >= cap);
+    for lock in &game.locks {
+        let at = format!("piece {}", lock.piece);
+        let score = replay.score();
+        if replay.end().is_some() || cap_reached(score.lines()) {
+            return Err(differs(
+                at,
+                "a lock",
+                "played".into(),
+                "the game had ended before it".into(),
+            ));
+        }
+        let seen = [
+            (
+                "piece",
+                lock.placement.piece.letter().to_string(),
+                replay.current().letter().to_string(),
+            ),
+            (
+                "preview",
+                lock.preview.letter().to_string(),
+                replay.next().letter().to_string(),
+            ),
+            ("level", lock.level.to_string(), score.level().to_string()),
+            ("lines", lock.lines.to_string(), score.lines().to_string()),
+            (
+                "points",
+                lock.points.to_string(),
+                score.line_clear_points().to_string(),
+            ),
+            (
+                "spawn frame",
+                lock.spawn_frame.to_string(),
+                replay.spawn_frame().to_string(),
+            ),
+        ];
+        for (what, recorded, replayed) in seen {
+            if recorded != replayed {
+                return Err(differs(
+                    at,
+                    what,
+                    recorded,
+                    format!("the replay has {replayed}"),
+                ));
+            }
+        }
+        // The 20 rows of the field: the console's two hidden rows are not recorded (the
+        // replay keeps its own, from the frames).
+        if lock.board.columns() != replay.board().columns() {
+            return Err(differs(
+                at,
+                "board",
+                format!("\n{}", lock.board),
+                format!("the replay's is\n{}", replay.board()),
+            ));
+        }
+        let locked = if settings.ignores_gravity {
+            replay.place_directly(lock.placement.state())
+        } else {
+            let frames = lock.frames().ok_or_else(|| {
+                differs(
+                    at.clone(),
+                    "path",
+                    "steps that are not frames".into(),
+                    "a gravity-aware path is one button set per frame".into(),
+                )
+            })?;
+            pressable(&frames, settings).map_err(|error| {
+                differs(
+                    at.clone(),
+                    "path",
+                    format!(
+                        "pressed under timeline {}, {}",
+                        settings.timeline, settings.inputs
+                    ),
+                    error.to_string(),
+                )
+            })?;
+            replay.play_frames(&frames)
+        }
+        .map_err(|error| {
+            differs(
+                at.clone(),
+                "path",
+                format!("to {}", lock.placement.state()),
+                format!("the frame model says: {error}"),
+            )
+        })?;
+        if locked.state != lock.placement.state() || locked.rows_cleared != lock.placement.cleared {
+            return Err(differs(
+                at,
+                "lock",
+                format!(
+                    "{} clearing {}",
+                    lock.placement.state(),
+                    lock.placement.cleared
+                ),
+                format!(
+                    "the frames lock it at {} clearing {}",
+                    locked.state, locked.rows_cleared
+                ),
+            ));
+        }
+        if points_before_29.is_none() && replay.score().level() >= POINTS_BEFORE_LEVEL {
+            points_before_29 = Some(replay.score().line_clear_points());
+        }
+        // The rows the lock cleared, as a mask, from the board it fell onto.
+        let state = lock.placement.state();
+        let cleared_rows = lock
+            .board
+            .clone()
+            .lock(lock.placement.piece, state)
+            .cleared_rows;
+        watch(CheckedLock {
+            seed,
+            board: replay.board(),
+            last: LastPlacement {
+                piece: lock.placement.piece,
+                state,
+                cleared_rows,
+            },
+            pieces: lock.piece,
+            lines: replay.score().lines(),
+            score: replay.score().score(),
+            next: replay.current(),
+        });
+    }
+    let score = replay.score();
+    let (end, top_out_unproven) = match replay.end() {
+        Some(end) => (NesEnd::from(end), false),
+        None if cap_reached(score.lines()) => (NesEnd::ReachedLineCap, false),
+        // The game goes on in the frame model: the player found no placement (a top-out
+        // under the console rule, which the strategy's search alone can tell).
+        None => (NesEnd::ToppedOut, true),
+    };
+    let replayed = TraceEnd {
+        seed,
+        end,
+        pieces: game.locks.len() as u64,
+        lines: score.lines(),
+        level: score.level(),
+        score: score.score(),
+        line_clear_points: score.line_clear_points(),
+        points_before_level_29: points_before_29.unwrap_or(score.line_clear_points()),
+    };
+    if replayed != game.end {
+        return Err(differs(
+            "its end".into(),
+            "end line",
+            serde_json::to_string(&game.end).unwrap_or_default(),
+            format!(
+                "the replay ends {}",
+                serde_json::to_string(&replayed).unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(CheckedGame {
+        pieces: replayed.pieces,
+        top_out_unproven,
+    })
+}
+
+/// Checks that the player of `settings` can press `frames`, one piece's path from its spawn:
+/// its input model at its timeline ([`crate::sim::replay::frames`], as replays are checked).
+fn pressable(frames: &[Buttons], settings: &NesRunSettings) -> Result<(), PathError> {
+    let mut taps = TwoThumbTaps::default();
+    for (index, &buttons) in frames.iter().enumerate() {
+        let input = Input::Frame(buttons);
+        match settings.inputs {
+            InputModel::TwoThumb => taps.press(index + 1, input, buttons, settings.timeline)?,
+            InputModel::Article if !article_allows(index, buttons, settings.timeline) => {
+                return Err(PathError::NotAnArticleFrame {
+                    number: index + 1,
+                    buttons,
+                    input,
+                    timeline: settings.timeline,
+                });
+            }
+            InputModel::Article => {}
+        }
+    }
+    Ok(())
+}
+
+/// Holds `recorded` against `played`, the same game played again by the run's strategy with
+/// a trace ([`crate::sim::nes::NesGamePlay::trace`]): every lock line and the end line must be
+/// the same.
+pub fn compare_games(recorded: &TracedGame, played: &NesGameResult) -> Result<(), TraceError> {
+    let seed = played.seed;
+    let locks = played.trace.as_deref().unwrap_or(&[]);
+    for (index, again) in locks.iter().enumerate() {
+        let Some(line) = recorded.locks.get(index) else {
+            return Err(TraceError::Differs {
+                seed,
+                at: format!("piece {}", index + 1),
+                what: "lock",
+                recorded: "none (the game ended)".into(),
+                found: "the strategy plays on".into(),
+            });
+        };
+        // The same line of the file (a board read back is a plain board, without the
+        // console's hidden rows, so boards are held by what the file shows).
+        if serde_json::to_value(line).ok() != serde_json::to_value(again).ok() {
+            return Err(TraceError::Differs {
+                seed,
+                at: format!("piece {}", index + 1),
+                what: "lock",
+                recorded: serde_json::to_string(&line.placement).unwrap_or_default(),
+                found: format!(
+                    "the strategy decides {}{}",
+                    serde_json::to_string(&again.placement).unwrap_or_default(),
+                    if line.plan != again.plan {
+                        " with another plan without the preview"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+    }
+    let again = TraceEnd::of(played);
+    if again != recorded.end || locks.len() != recorded.locks.len() {
+        return Err(TraceError::Differs {
+            seed,
+            at: "its end".into(),
+            what: "end line",
+            recorded: serde_json::to_string(&recorded.end).unwrap_or_default(),
+            found: format!(
+                "the strategy ends {}",
+                serde_json::to_string(&again).unwrap_or_default()
+            ),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! How a player plays one piece of a frame-accurate NES game, frame by frame: at once with the
+//! preview piece in sight, or with a reaction time ([`piece_frames`]).
+//!
+//! # Reaction time (docs/spec/search.md §3, "Reaction time")
+//!
+//! The preview piece appears when the current piece spawns, and a human player needs R frames
+//! (BetaTetris's players: 18, 300 ms) before it can act on it. So, with R reaction frames:
+//!
+//! 1. **The plan, without the preview.** The strategy chooses the first R frames whose
+//!    re-plans are best averaged over the 7 pieces the preview may be
+//!    ([`Strategy::plan_for_reaction_in`], `tetris_registry::ReactionPlanner`): the start of
+//!    the searcher's path to some placement.
+//! 2. **The first R frames of the plan are played.** If the plan locks the piece within them,
+//!    that is the piece's move.
+//! 3. **The re-plan, with the preview.** Otherwise the strategy decides again, with both
+//!    pieces, from where those R frames left the piece and the player
+//!    ([`tetris_core::DecisionContext::played`]: position, rotation, fall timer, soft drop,
+//!    each thumb's wait and place in the timeline), and plays the path from there.
+//!
+//! The path played (and recorded) is the plan's first R frames followed by the re-plan's path.
+//! The first R frames depend on the board and the current piece only, never on the preview
+//! (a property test checks it). The game's first piece is played the same way: the 96 frames
+//! of its entry delay are frames like others (the player may press during them). R = 0 is
+//! the player without a reaction time: one decision with both pieces, as before reaction
+//! times existed.
+
+use tetris_core::{
+    Board, Buttons, DecisionContext, Input, Piece, PieceState, Placement, PlayedFrames,
+};
+use tetris_registry::Strategy;
+
+pub use tetris_arena_io::values::MAX_REACTION_FRAMES;
+
+/// Whether a player with `reaction_frames` sees the preview at once (0 frames): the player of
+/// every result before reaction times existed, whose results and part files leave the field out.
+pub fn sees_preview_at_once(reaction_frames: &u8) -> bool {
+    *reaction_frames == 0
+}
+
+/// Why a gravity-aware searcher's path cannot be played: an internal error (its paths are
+/// one button set per frame to a placement it found).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathFault {
+    /// The searcher has no path to the placement the strategy chose.
+    #[error("the searcher gives no path to the {0} it chose")]
+    NoPath(PieceState),
+    /// A path step that is not one button set per frame.
+    #[error("the path to {lock} holds {input:?}, not one button set per frame")]
+    NotFrames {
+        /// Where the path should lock the piece.
+        lock: PieceState,
+        /// The step.
+        input: Input,
+    },
+}
+
+/// How the player played one piece ([`piece_frames`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PiecePlay {
+    /// Where the frames lock the piece.
+    pub placement: Placement,
+    /// With a reaction time, the placement whose path the plan without the preview started
+    /// (its first R frames are the ones played blind); `None` without a reaction time.
+    pub plan: Option<Placement>,
+}
+
+/// Decides the current piece of `pieces` (the current piece and the preview) on `board` and
+/// writes the frames the player holds, from the spawn to the lock, into `frames`: with
+/// `reaction_frames` R above 0, the plan without the preview for the first R frames and the
+/// re-plan from there (module documentation), else one decision with both pieces. Returns
+/// where the frames lock the piece (and the plan's placement), or `None` when the piece has
+/// no placement (a top-out). `context` is the decision's (timing, entry delay, game-over rule)
+/// with no frames played; `strategy`'s searcher must be gravity-aware.
+pub fn piece_frames(
+    strategy: &mut Strategy,
+    board: &Board,
+    pieces: [Piece; 2],
+    context: DecisionContext,
+    reaction_frames: u8,
+    frames: &mut Vec<Buttons>,
+) -> Result<Option<PiecePlay>, PathFault> {
+    frames.clear();
+    let plan = if reaction_frames == 0 {
+        strategy.choose_in(board, &pieces, context)
+    } else {
+        strategy.plan_for_reaction_in(board, pieces[0], context, reaction_frames)
+    };
+    let Some(plan) = plan else {
+        return Ok(None);
+    };
+    push_path(strategy, board, plan.placement, context, frames)?;
+    let reaction = usize::from(reaction_frames);
+    let played_to_the_end = PiecePlay {
+        placement: plan.placement,
+        plan: (reaction > 0).then_some(plan.placement),
+    };
+    if reaction == 0 || frames.len() <= reaction {
+        return Ok(Some(played_to_the_end));
+    }
+    let played = PlayedFrames::new(&frames[..reaction])
+        .expect("reaction frames are at most the frames a search can go on after");
+    let replan_context = DecisionContext { played, ..context };
+    // The plan's own placement is still reachable from there, so a re-plan finds one; should
+    // the chain's rules leave none, the plan is played to its end.
+    let Some(choice) = strategy.choose_in(board, &pieces, replan_context) else {
+        return Ok(Some(played_to_the_end));
+    };
+    frames.truncate(reaction);
+    push_path(strategy, board, choice.placement, replan_context, frames)?;
+    Ok(Some(PiecePlay {
+        placement: choice.placement,
+        plan: Some(plan.placement),
+    }))
+}
+
+/// Appends the searcher's path to `placement` in `context` to `frames`.
+fn push_path(
+    strategy: &mut Strategy,
+    board: &Board,
+    placement: Placement,
+    context: DecisionContext,
+    frames: &mut Vec<Buttons>,
+) -> Result<(), PathFault> {
+    let path = strategy
+        .path_inputs(board, &placement, context)
+        .ok_or(PathFault::NoPath(placement.state()))?;
+    for &input in path {
+        let buttons = input.frame().ok_or(PathFault::NotFrames {
+            lock: placement.state(),
+            input,
+        })?;
+        frames.push(buttons);
+    }
+    Ok(())
+}

@@ -1,0 +1,671 @@
+//! The domain values of requests, each a type with ONE parser and ONE message.
+//!
+//! Every value a user hands a front end (the command line, the Python package, later the
+//! server and the browser) is parsed here: clap parses options straight into these types
+//! (`FromStr`, or the parser functions below for the core's enums), and the other front ends
+//! build them with the same `TryFrom`/parser calls, so the same mistake gives the same message
+//! everywhere. A message names the command-line option it belongs to (`--board-height 3 is
+//! outside 4..=32`): the options are the arena's vocabulary, and the Python package's keyword
+//! arguments are named after them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error as ThisError;
+
+use tetris_core::{
+    GameOverRule, GeneratorKind, InputModel, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, Piece, Timeline,
+    TimelineError,
+};
+
+/// The most `--jobs` (worker threads) a run may ask for ([`Jobs`]): far above
+/// any machine the arena runs on at full speed, far below the thread count where starting the
+/// threads alone takes longer than the games (`--jobs 100000` used to run for minutes before
+/// the first game).
+pub const MAX_JOBS: usize = 256;
+
+/// The most games per strategy in one run: every game's result is kept in memory.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// The highest start level accepted: 29, the first level at 1 frame per row. The field's
+/// starts are 18, 19 and 29; the unmodified game offers only 0–19 (nes-facts.md §4), and its
+/// level rules hold for 29 as well (first level-up at 200 lines).
+pub const MAX_START_LEVEL: u8 = tetris_core::scoring::ONE_FRAME_LEVEL;
+
+/// The most reaction frames a player may have: the most frames a search can go on after
+/// ([`tetris_core::MAX_PLAYED_FRAMES`], one second).
+pub const MAX_REACTION_FRAMES: u8 = tetris_core::MAX_PLAYED_FRAMES as u8;
+
+/// A value that is not one its option takes.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum ValueError {
+    /// A number outside its option's range.
+    #[error("{option} {value} is outside {range}{note}")]
+    OutOfRange {
+        /// The option, e.g. `--board-height`.
+        option: &'static str,
+        /// The value as given.
+        value: String,
+        /// The range, e.g. `4..=32`.
+        range: String,
+        /// What the value means, in parentheses with a leading space, or empty.
+        note: &'static str,
+    },
+    /// A count below its option's smallest value (which is the only bound).
+    #[error("{option} must be at least {minimum}")]
+    TooSmall {
+        /// The option, e.g. `--max-pieces`.
+        option: &'static str,
+        /// The smallest value taken.
+        minimum: u64,
+    },
+    /// Text where a whole number was expected.
+    #[error("{option} {text:?} is not a whole number")]
+    NotANumber {
+        /// The option.
+        option: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A name that names nothing (a generator, a game-over rule, an input model …): the
+    /// core's message lists the valid names.
+    #[error("{option}: {source}")]
+    Unknown {
+        /// The option.
+        option: &'static str,
+        /// What the core said.
+        source: tetris_core::Error,
+    },
+    /// A `--seed` that is not a whole number from 0 to 2^64 - 1 (a negative one included).
+    #[error("--seed {0:?} is not a seed: seeds are whole numbers from 0 to 18446744073709551615")]
+    NotASeed(String),
+    /// A `--pieces` list that is empty.
+    #[error("--pieces is empty: give the current piece first, e.g. --pieces T,J")]
+    NoPieces,
+    /// A `--pieces` list with something other than piece letters and single commas.
+    #[error(
+        "--pieces {text:?}, column {column}: {problem} (piece letters T J Z O S L I, upper \
+         case, e.g. --pieces T,J or --pieces TJ)"
+    )]
+    BadPieces {
+        /// The list as given.
+        text: String,
+        /// The 1-based column (in characters) of the first mistake.
+        column: usize,
+        /// What is wrong there.
+        problem: String,
+    },
+    /// An input-frame timeline that the gamepad search cannot follow (the one message of
+    /// [`tetris_core::Timeline::parse`]).
+    #[error(transparent)]
+    Timeline(#[from] TimelineError),
+    /// Both ways of giving the player's speed (the move server's body, the Python functions).
+    #[error("give tap_rate or timeline, not both")]
+    TapRateAndTimeline,
+    /// A field that takes one piece letter and got something else.
+    #[error("{field} {text:?} is not a piece: one letter of T J Z O S L I, upper case")]
+    NotAPiece {
+        /// The field, e.g. `current`.
+        field: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A `--row` rule name that names nothing.
+    #[error("--row: unknown row rule {0:?}: use pivot or top")]
+    UnknownRowRule(String),
+}
+
+/// Parses `text` as a whole number for `option`: digits only (a number too large for the
+/// type is out of range, not "not a number").
+fn whole_number(option: &'static str, text: &str) -> Result<u64, ValueError> {
+    let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    if !digits {
+        return Err(ValueError::NotANumber {
+            option,
+            text: text.to_string(),
+        });
+    }
+    // Past 64 bits it is out of any range here: u64::MAX stands for it.
+    Ok(text.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+/// Declares an integer domain value with an inclusive range: the type, its `FromStr`, its
+/// `TryFrom<u64>` (what the other front ends call) and its `Display`.
+macro_rules! ranged_value {
+    (
+        $(#[$doc:meta])*
+        $name:ident($inner:ty), option $option:literal, range $min:expr, $max:expr, note $note:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name($inner);
+
+        impl $name {
+            /// The command-line option this value belongs to.
+            pub const OPTION: &'static str = $option;
+            /// The smallest value.
+            pub const MIN: $inner = $min;
+            /// The largest value.
+            pub const MAX: $inner = $max;
+
+            /// The value.
+            pub const fn get(self) -> $inner {
+                self.0
+            }
+
+            /// The value shown as given (`text`), or the number itself.
+            fn out_of_range(value: String) -> ValueError {
+                ValueError::OutOfRange {
+                    option: $option,
+                    value,
+                    range: format!("{}..={}", Self::MIN, Self::MAX),
+                    note: $note,
+                }
+            }
+        }
+
+        impl TryFrom<u64> for $name {
+            type Error = ValueError;
+
+            fn try_from(value: u64) -> Result<$name, ValueError> {
+                <$inner>::try_from(value)
+                    .ok()
+                    .filter(|value| (Self::MIN..=Self::MAX).contains(value))
+                    .map($name)
+                    .ok_or_else(|| Self::out_of_range(value.to_string()))
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ValueError;
+
+            fn from_str(text: &str) -> Result<$name, ValueError> {
+                let number = whole_number($option, text)?;
+                $name::try_from(number).map_err(|_| Self::out_of_range(text.to_string()))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(formatter)
+            }
+        }
+    };
+}
+
+/// Declares a count whose only bound is its smallest value, as [`ranged_value!`] does.
+macro_rules! count_value {
+    ($(#[$doc:meta])* $name:ident, option $option:literal, minimum $min:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u64);
+
+        impl $name {
+            /// The command-line option this value belongs to.
+            pub const OPTION: &'static str = $option;
+            /// The smallest value.
+            pub const MIN: u64 = $min;
+
+            /// The value.
+            pub const fn get(self) -> u64 {
+                self.0
+            }
+        }
+
+        impl TryFrom<u64> for $name {
+            type Error = ValueError;
+
+            fn try_from(value: u64) -> Result<$name, ValueError> {
+                match value >= Self::MIN {
+                    true => Ok($name(value)),
+                    false => Err(ValueError::TooSmall {
+                        option: $option,
+                        minimum: Self::MIN,
+                    }),
+                }
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ValueError;
+
+            fn from_str(text: &str) -> Result<$name, ValueError> {
+                $name::try_from(whole_number($option, text)?)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(formatter)
+            }
+        }
+    };
+}
+
+ranged_value! {
+    /// The field's rows (`--board-height`): 4 to 32; the width is always 10.
+    BoardHeight(u8), option "--board-height", range MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT, note ""
+}
+
+impl Default for BoardHeight {
+    /// The standard field: 20 rows.
+    fn default() -> BoardHeight {
+        BoardHeight(tetris_core::DEFAULT_BOARD_HEIGHT)
+    }
+}
+
+impl BoardHeight {
+    /// The rows as a `usize`, for boards and tables.
+    pub fn rows(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+ranged_value! {
+    /// Frames between two presses of one thumb (`--tap-rate`): the gamepad search's range,
+    /// [`tetris_registry::TAP_RATES`]; 2 is the published bot's 30 Hz.
+    TapRate(u8), option "--tap-rate", range *tetris_registry::TAP_RATES.start(),
+    *tetris_registry::TAP_RATES.end(), note " (frames between two presses of one thumb)"
+}
+
+ranged_value! {
+    /// The games of a run, per strategy (`--games`): 1 to 10,000,000, since every game's
+    /// result is kept in memory.
+    GameCount(u64), option "--games", range 1, MAX_GAMES, note ""
+}
+
+ranged_value! {
+    /// Worker threads (`--jobs`): 1 to 256, far above any machine the arena runs on at full
+    /// speed and far below the count where starting the threads alone outlasts the games.
+    Jobs(usize), option "--jobs", range 1, MAX_JOBS,
+    note " (threads playing games at once; more than the cores only slows the run)"
+}
+
+impl Jobs {
+    /// The job count of `jobs`, or by default the available cores (at most [`Jobs::MAX`]).
+    pub fn count_or_cores(jobs: Option<Jobs>) -> usize {
+        match jobs {
+            Some(jobs) => jobs.get(),
+            None => {
+                std::thread::available_parallelism().map_or(1, |cores| cores.get().min(Jobs::MAX))
+            }
+        }
+    }
+}
+
+ranged_value! {
+    /// The level an NES game starts at (`--start-level`): 0 to 29 (arena's NES run; 18, 19
+    /// and 29 are the field's starts), each with the console's first level-up.
+    StartLevel(u8), option "--start-level", range 0, MAX_START_LEVEL, note ""
+}
+
+ranged_value! {
+    /// Lookahead depth (`arena tune --depth`): pieces a decision looks at, 1 (the current
+    /// piece) to the registry's most, as a strategy name's `@DEPTH`.
+    Depth(usize), option "--depth", range 1, tetris_registry::MAX_DEPTH, note ""
+}
+
+ranged_value! {
+    /// Frames from a piece's spawn before the player sees the preview piece
+    /// (`--reaction-frames`): 0 (at once) to 60, one second, the most frames a search goes on
+    /// after ([`tetris_arena_games::sim::reaction`]). BetaTetris's players take 18 (300 ms).
+    ReactionFrames(u8), option "--reaction-frames", range 0, MAX_REACTION_FRAMES,
+    note " (frames from a piece's spawn before the player sees the preview piece)"
+}
+
+impl ReactionFrames {
+    /// No reaction time: the player sees the preview piece at once.
+    pub const NONE: ReactionFrames = ReactionFrames(0);
+}
+
+impl StartLevel {
+    /// The plateau benchmark's start: level 19.
+    pub const PLATEAU: StartLevel = StartLevel(tetris_core::PLATEAU_START_LEVEL);
+}
+
+impl TapRate {
+    /// The published bot's: a press every 2 frames, 30 per second.
+    pub const PUBLISHED: TapRate = TapRate(2);
+
+    /// Its uniform timeline: `X` and T − 1 dots.
+    pub fn timeline(self) -> Timeline {
+        Timeline::uniform(self.0)
+    }
+}
+
+ranged_value! {
+    /// The level whose gravity a gravity-aware search simulates (`arena analyze --level`, the
+    /// server's `level`): any level the console's byte holds, 0 to 255 (frames per row by
+    /// docs/spec/rules.md).
+    Level(u8), option "--level", range 0, 255, note ""
+}
+
+ranged_value! {
+    /// The move server's worker threads (`arena serve --workers`): the searches that run at
+    /// once.
+    Workers(usize), option "--workers", range 1, MAX_JOBS,
+    note " (searches the server runs at once)"
+}
+
+ranged_value! {
+    /// Requests the move server lets wait for a worker (`arena serve --max-queue`); one more
+    /// is answered 503 at once.
+    QueueLength(usize), option "--max-queue", range 0, 100_000, note ""
+}
+
+ranged_value! {
+    /// The move server's time limit per request, in milliseconds (`arena serve --timeout-ms`):
+    /// 1 ms to 10 minutes.
+    TimeLimit(u64), option "--timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// The largest request body the move server reads, in bytes (`arena serve --max-body`):
+    /// 1 KiB to 16 MiB (a position is a few hundred bytes).
+    BodyLimit(usize), option "--max-body", range 1024, 16 << 20, note ""
+}
+
+ranged_value! {
+    /// How many ranked placements an analysis lists (the server's `top`): 1 to 200, more
+    /// than any piece has placements on a 10-wide field.
+    TopCount(usize), option "top", range 1, 200, note ""
+}
+
+/// One piece, by its letter (`T J Z O S L I`, upper case), for `field`.
+pub fn one_piece(field: &'static str, text: &str) -> Result<Piece, ValueError> {
+    let mut letters = text.chars();
+    match (letters.next().and_then(Piece::from_letter), letters.next()) {
+        (Some(piece), None) => Ok(piece),
+        _ => Err(ValueError::NotAPiece {
+            field,
+            text: text.to_string(),
+        }),
+    }
+}
+
+/// An input-frame timeline (`--timeline`, the move server's `inputFrameTimeline` and `/v1`'s
+/// `timeline`), in StackRabbit's notation: `X` marks a frame on which an input may start, `.`
+/// (or `-`) a frame without, and the pattern repeats from a piece's first input frame (`X.` =
+/// 30 Hz, `X...` = 15 Hz, `X....X...X...` = 3 inputs every 13 frames). Parsed once by
+/// [`Timeline::parse`], whose message every front end gives.
+pub fn timeline(text: &str) -> Result<Timeline, ValueError> {
+    Ok(Timeline::parse(text)?)
+}
+
+/// The player's timeline where a front end takes the speed under two names, a tap rate T
+/// (`X` and T − 1 dots) or a timeline, at most one of them: `None` when neither is given.
+pub fn tap_rate_or_timeline(
+    tap_rate: Option<u64>,
+    timeline: Option<&str>,
+) -> Result<Option<Timeline>, ValueError> {
+    match (tap_rate, timeline) {
+        (Some(_), Some(_)) => Err(ValueError::TapRateAndTimeline),
+        (Some(rate), None) => Ok(Some(TapRate::try_from(rate)?.timeline())),
+        (None, Some(text)) => Ok(Some(self::timeline(text)?)),
+        (None, None) => Ok(None),
+    }
+}
+
+count_value! {
+    /// The most pieces a game plays (`--max-pieces`): at least 1.
+    MaxPieces, option "--max-pieces", minimum 1
+}
+
+count_value! {
+    /// The pieces a statistics run places (`arena stats --pieces`): at least 1.
+    PieceCount, option "--pieces", minimum 1
+}
+
+count_value! {
+    /// How many pieces `arena sequence` prints (`--count`): at least 1.
+    SequenceLength, option "--count", minimum 1
+}
+
+/// A `--seed`: a whole number from 0 to 2^64 - 1. clap hands it `-1` too (the seed options
+/// allow a leading hyphen), so a negative seed is refused here, in words, rather than taken
+/// for an unknown option.
+pub fn seed(text: &str) -> Result<u64, ValueError> {
+    let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    text.parse::<u64>()
+        .ok()
+        .filter(|_| digits)
+        .ok_or_else(|| ValueError::NotASeed(text.to_string()))
+}
+
+/// The piece generator of `--generator`: `uniform`, `nes`, `bag7`, `sz`, `java` or
+/// `file:PATH` (the core's names).
+pub fn generator(text: &str) -> Result<GeneratorKind, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--generator",
+        source,
+    })
+}
+
+/// The game-over rule of `--game-over`: `simulation`, `literature` or `console`.
+pub fn game_over_rule(text: &str) -> Result<GameOverRule, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--game-over",
+        source,
+    })
+}
+
+/// The input model of `--inputs`: `two-thumb` or `article`.
+pub fn input_model(text: &str) -> Result<InputModel, ValueError> {
+    text.parse().map_err(|source| ValueError::Unknown {
+        option: "--inputs",
+        source,
+    })
+}
+
+/// The known pieces of `--pieces`: piece letters as a piece file writes them (upper case
+/// `T J Z O S L I`, the one letter rule of `Piece::from_letter`), either run together (`TJI`)
+/// or with one comma between two pieces (`T,J,I`). Anything else — lower case, a comma at
+/// either end or two in a row, spaces — is an error naming the character and its column.
+pub fn pieces(text: &str) -> Result<Vec<Piece>, ValueError> {
+    let bad = |column: usize, problem: String| ValueError::BadPieces {
+        text: text.to_string(),
+        column,
+        problem,
+    };
+    if text.is_empty() {
+        return Err(ValueError::NoPieces);
+    }
+    let mut pieces = Vec::new();
+    let mut after_comma = false;
+    for (index, character) in text.chars().enumerate() {
+        let column = index + 1;
+        if character == ',' {
+            if pieces.is_empty() || after_comma {
+                return Err(bad(column, "a comma must stand between two pieces".into()));
+            }
+            after_comma = true;
+            continue;
+        }
+        let piece = Piece::from_letter(character)
+            .ok_or_else(|| bad(column, format!("{character:?} is not a piece letter")))?;
+        pieces.push(piece);
+        after_comma = false;
+    }
+    if after_comma {
+        return Err(bad(
+            text.chars().count(),
+            "a comma must stand between two pieces".into(),
+        ));
+    }
+    Ok(pieces)
+}
+
+/// The known pieces of `--pieces`, current piece first ([`pieces`] parses them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceList(pub Vec<Piece>);
+
+impl FromStr for PieceList {
+    type Err = ValueError;
+
+    fn from_str(text: &str) -> Result<PieceList, ValueError> {
+        pieces(text).map(PieceList)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_piece_is_one_upper_case_letter() {
+        assert_eq!(one_piece("current", "T"), Ok(Piece::T));
+        for bad in ["", "t", "TI", "X", "T "] {
+            assert_eq!(
+                one_piece("current", bad).unwrap_err().to_string(),
+                format!("current {bad:?} is not a piece: one letter of T J Z O S L I, upper case")
+            );
+        }
+    }
+
+    #[test]
+    fn timelines_parse_once_with_the_cores_message() {
+        // Uniform ones are the tap rates' timelines; a mixed one is taken as it is.
+        for (text, rate) in [
+            ("X.", 2),
+            ("X-", 2),
+            ("X.X.", 2),
+            ("X...", 4),
+            ("X.......", 8),
+        ] {
+            assert_eq!(
+                timeline(text),
+                Ok(TapRate::try_from(rate).unwrap().timeline()),
+                "{text}"
+            );
+        }
+        let mixed = timeline("X....X...X...").unwrap();
+        assert_eq!(mixed.tap_rate(), None);
+        assert_eq!(mixed.to_string(), "X....X...X...");
+        for text in ["", "X.a", ".X", "X", "XX", "X.X", "X........"] {
+            assert_eq!(
+                timeline(text),
+                Err(ValueError::Timeline(Timeline::parse(text).unwrap_err())),
+                "{text}"
+            );
+        }
+        assert!(
+            timeline("X.X")
+                .unwrap_err()
+                .to_string()
+                .starts_with("timeline \"X.X\": two X are adjacent")
+        );
+    }
+
+    #[test]
+    fn ranges_are_inclusive_and_messages_name_the_option() {
+        assert_eq!("4".parse::<BoardHeight>().unwrap().get(), 4);
+        assert_eq!("32".parse::<BoardHeight>().unwrap().get(), 32);
+        assert_eq!(BoardHeight::default().get(), 20);
+        for (text, message) in [
+            ("3", "--board-height 3 is outside 4..=32"),
+            ("33", "--board-height 33 is outside 4..=32"),
+            ("300", "--board-height 300 is outside 4..=32"),
+            (
+                "99999999999999999999",
+                "--board-height 99999999999999999999 is outside 4..=32",
+            ),
+            ("x", "--board-height \"x\" is not a whole number"),
+            ("-1", "--board-height \"-1\" is not a whole number"),
+            ("", "--board-height \"\" is not a whole number"),
+        ] {
+            assert_eq!(
+                text.parse::<BoardHeight>().unwrap_err().to_string(),
+                message
+            );
+        }
+        assert_eq!(
+            TapRate::try_from(300).unwrap_err().to_string(),
+            "--tap-rate 300 is outside 2..=8 (frames between two presses of one thumb)"
+        );
+        assert_eq!(TapRate::try_from(2).unwrap().get(), 2);
+        assert_eq!(
+            GameCount::try_from(0).unwrap_err().to_string(),
+            "--games 0 is outside 1..=10000000"
+        );
+        assert_eq!(
+            "0".parse::<MaxPieces>().unwrap_err().to_string(),
+            "--max-pieces must be at least 1"
+        );
+        assert_eq!(Jobs::count_or_cores(Some(Jobs::try_from(3).unwrap())), 3);
+        assert_eq!(Jobs::try_from(256).unwrap().get(), 256);
+        for bad in [0, 257, 100_000] {
+            let message = Jobs::try_from(bad).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--jobs {bad} is outside 1..=256")),
+                "{message}"
+            );
+        }
+        assert!((1..=256).contains(&Jobs::count_or_cores(None)));
+    }
+
+    #[test]
+    fn seeds_are_whole_numbers_of_64_bits() {
+        assert_eq!(seed("0"), Ok(0));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["-1", "18446744073709551616", "+3", "1e3", ""] {
+            assert_eq!(
+                seed(bad).unwrap_err().to_string(),
+                format!(
+                    "--seed {bad:?} is not a seed: seeds are whole numbers from 0 to \
+                     18446744073709551615"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn names_name_the_option_and_list_the_valid_ones() {
+        assert_eq!(
+            generator("bag8").unwrap_err().to_string(),
+            "--generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java mdptetris file:PATH)"
+        );
+        assert_eq!(
+            game_over_rule("nes").unwrap_err().to_string(),
+            "--game-over: unknown game-over rule \"nes\" (valid: simulation literature console)"
+        );
+        assert_eq!(
+            input_model("x").unwrap_err().to_string(),
+            "--inputs: unknown input model \"x\" (valid: two-thumb article)"
+        );
+    }
+
+    #[test]
+    fn pieces_parse_with_or_without_commas() {
+        let expected = vec![Piece::T, Piece::J, Piece::I];
+        assert_eq!(pieces("T,J,I").unwrap(), expected);
+        assert_eq!(pieces("TJI").unwrap(), expected);
+        assert_eq!(pieces("T,JI").unwrap(), expected);
+        assert!(pieces("T,X").is_err());
+        assert!(pieces("").is_err());
+        assert!(pieces(" , ").is_err());
+    }
+
+    #[test]
+    fn pieces_reject_what_a_piece_file_rejects_and_stray_separators() {
+        for (text, column) in [
+            ("t", 1),
+            ("T,", 2),
+            (",T", 1),
+            ("T,,J", 3),
+            ("T J", 2),
+            ("t, j ,i", 1),
+        ] {
+            let message = pieces(text).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("--pieces {text:?}, column {column}: ")),
+                "{text}: {message}"
+            );
+        }
+        assert!(
+            pieces("t")
+                .unwrap_err()
+                .to_string()
+                .contains("'t' is not a piece letter")
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! The request for a merge of a sharded run's parts (`arena merge`): the parts, read and
+//! merged ([`tetris_arena_runs::shard`] checks they are every shard of one run), and where the
+//! unsharded run's outputs go.
+
+use std::path::PathBuf;
+
+use crate::error::ArenaError;
+use tetris_arena_games::analysis::pieces::PieceStatistics;
+use tetris_arena_games::analysis::tournament::GameRow;
+use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+use tetris_arena_io::output::{ResultsDestination, check_output_folder};
+use tetris_arena_jobs::JobFiles;
+use tetris_arena_reports::stats::is_stats_output;
+use tetris_arena_runs::Finished;
+use tetris_arena_runs::shard::{Merged, Part, merge_parts};
+use tetris_arena_runs::statistics::StatisticsSettings;
+use tetris_arena_runs::tournament::TournamentSettings;
+
+/// A merge: the part files, and the outputs of the run they make up.
+#[derive(Clone, Debug)]
+pub struct MergeRequest {
+    /// The part files, in any order.
+    pub parts: Vec<PathBuf>,
+    /// The unsharded run's `--out`: a results file (tournament, nes) or a folder (stats).
+    pub out: Option<PathBuf>,
+    /// The plots folder (tournament parts run with plots only).
+    pub plots: Option<PathBuf>,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
+/// A rule of a merge that the request breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeRequestError {
+    /// Plots asked of parts that are not a tournament's.
+    #[error(
+        "merge: --plots applies to tournament parts only, these are {command} parts{}",
+        if *command == "stats" { " (stats plots go to --out DIR)" } else { "" }
+    )]
+    PlotsOfOtherParts {
+        /// The parts' command.
+        command: &'static str,
+    },
+    /// Plots asked of a tournament's parts that hold no piece statistics.
+    #[error(
+        "merge: --plots needs parts of a tournament run with --plots (they hold the games' \
+         piece statistics)"
+    )]
+    PlotsWithoutStatistics,
+}
+
+/// A merge request, checked: the whole run, merged, with where its report goes.
+pub enum CheckedMerge {
+    /// A tournament.
+    Tournament {
+        /// Its settings.
+        settings: TournamentSettings,
+        /// Every game, in task order.
+        finished: Finished<GameRow>,
+        /// The results file and the form printed.
+        destination: ResultsDestination,
+    },
+    /// An NES run.
+    Nes {
+        /// Its settings.
+        settings: NesRunSettings,
+        /// Every game, in game order.
+        finished: Finished<NesGameResult>,
+        /// The results file and the form printed.
+        destination: ResultsDestination,
+    },
+    /// A statistics run (its `--out` is a folder: [`MergeRequest::out`]).
+    Stats {
+        /// The strategy's name.
+        strategy: String,
+        /// Its settings.
+        settings: StatisticsSettings,
+        /// The blocks' statistics, merged (boxed: the other results are small).
+        statistics: Box<PieceStatistics>,
+    },
+}
+
+impl MergeRequest {
+    /// Checks that no output is a part (or holds one), reads and merges the parts, then checks
+    /// that the outputs suit what they are: plots only of a tournament run with plots, a
+    /// results file for tournament and NES runs, an output folder for statistics runs.
+    pub fn check(&self) -> Result<CheckedMerge, ArenaError> {
+        self.parts
+            .iter()
+            .fold(JobFiles::default(), |files, part| {
+                files.input("part file", part)
+            })
+            .output("--out", self.out.as_deref())
+            .output("--plots", self.plots.as_deref())
+            .check()?;
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for path in &self.parts {
+            parts.push((path.clone(), Part::read(path)?));
+        }
+        let plots_of = |command| match self.plots {
+            Some(_) => Err(MergeRequestError::PlotsOfOtherParts { command }),
+            None => Ok(()),
+        };
+        Ok(match merge_parts(parts)? {
+            Merged::Tournament { settings, finished } => {
+                let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
+                if self.plots.is_some() && !settings.piece_statistics {
+                    return Err(MergeRequestError::PlotsWithoutStatistics.into());
+                }
+                CheckedMerge::Tournament {
+                    settings,
+                    finished,
+                    destination,
+                }
+            }
+            Merged::Nes { settings, finished } => {
+                plots_of("nes")?;
+                let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
+                CheckedMerge::Nes {
+                    settings,
+                    finished,
+                    destination,
+                }
+            }
+            Merged::Stats {
+                strategy,
+                settings,
+                statistics,
+            } => {
+                plots_of("stats")?;
+                if let Some(folder) = &self.out {
+                    check_output_folder("--out", folder, is_stats_output)?;
+                }
+                CheckedMerge::Stats {
+                    strategy,
+                    settings,
+                    statistics,
+                }
+            }
+        })
+    }
+}

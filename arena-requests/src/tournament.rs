@@ -1,0 +1,150 @@
+//! The request for a tournament (`arena tournament`, the Python package's `tournament`): every
+//! strategy plays the same N piece sequences.
+
+use std::path::PathBuf;
+
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::Strategy;
+
+use crate::error::ArenaError;
+use crate::{CheckedRun, RunOptions};
+use tetris_arena_games::analysis::tournament::GameRow;
+use tetris_arena_io::output::{check_output_file, check_output_folder};
+use tetris_arena_io::values::{BoardHeight, GameCount, MaxPieces};
+use tetris_arena_jobs::{
+    DistinctStrategies, JobFiles, RequestError, distinct_strategies, frameless_game_over_rule,
+};
+use tetris_arena_reports::tournament::is_plots_output;
+use tetris_arena_runs::RunError;
+use tetris_arena_runs::shard::{ShardTasks, run_shard_tasks};
+use tetris_arena_runs::tournament::{TournamentSettings, play_tournament_game};
+use tetris_arena_runs::{self, Finished, Progress};
+
+/// A tournament: the strategies, the games' rules, how the run is carried out and what it
+/// writes.
+#[derive(Clone, Debug)]
+pub struct TournamentRequest {
+    /// The strategies' names, in the order given.
+    pub strategies: Vec<String>,
+    /// Games per strategy.
+    pub games: GameCount,
+    /// Game k uses seed `seed + k`.
+    pub seed: u64,
+    /// The piece generator.
+    pub generator: GeneratorKind,
+    /// The piece cap of every game.
+    pub max_pieces: Option<MaxPieces>,
+    /// The field's rows.
+    pub board_height: BoardHeight,
+    /// The game-over rule of every game (`None`: the searchers' common default).
+    pub game_over: Option<GameOverRule>,
+    /// Estimate each strategy's expected game length from where its pieces lock.
+    pub estimate: bool,
+    /// Threads, shard and results file.
+    pub run: RunOptions,
+    /// The plots folder.
+    pub plots: Option<PathBuf>,
+    /// The report page.
+    pub html: Option<PathBuf>,
+}
+
+/// A tournament request, checked: the settings stored with the results, the strategies
+/// (built once; the workers clone them) and the run's plan.
+pub struct CheckedTournament {
+    /// Everything that decides the games.
+    pub settings: TournamentSettings,
+    /// The strategies, in the order given.
+    pub strategies: Vec<Strategy>,
+    /// Threads, shard and delivery.
+    pub run: CheckedRun,
+}
+
+impl TournamentRequest {
+    /// Checks every rule of a tournament before any game starts, so a bad name or path fails
+    /// at once: the seeds of the last game fit in 64 bits, the generator starts (a piece file
+    /// is read), every strategy builds and fits the field, no two play alike, they share a
+    /// frame-less game-over rule, and the outputs suit the run (a shard writes a part, not a
+    /// report or a page), are distinct files and none is a file the run reads.
+    pub fn check(&self) -> Result<CheckedTournament, ArenaError> {
+        let games = self.games.get();
+        tetris_arena_runs::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
+        // Reads and checks a piece file now rather than in every game.
+        self.generator.start(self.seed)?;
+        let DistinctStrategies {
+            specs,
+            names,
+            strategies,
+        } = distinct_strategies(&self.strategies)?;
+        for strategy in &strategies {
+            strategy.check_board_height(self.board_height.get())?;
+            self.generator.check_preview(strategy.depth())?;
+        }
+        let game_over_rule = frameless_game_over_rule(self.game_over, &specs)?;
+        if let Some(path) = &self.html {
+            if self.run.shard.is_some() {
+                return Err(RequestError::Needs {
+                    option: "--html",
+                    needs: "the whole run: a shard writes a partial result, not a report",
+                }
+                .into());
+            }
+            // Fail now rather than after the games.
+            check_output_file("--html", path)?;
+        }
+        if let Some(folder) = &self.plots {
+            if self.run.shard.is_none() {
+                check_output_folder("--plots", folder, is_plots_output)?;
+            }
+        }
+        let run = self.run.check(games)?;
+        // A shard writes its part only: the plots folder is the merge's.
+        let plots = self.plots.as_deref().filter(|_| self.run.shard.is_none());
+        let files = JobFiles::default()
+            .output("--out", self.run.out.as_deref())
+            .output("--html", self.html.as_deref())
+            .output("--plots", plots)
+            .generator(&self.generator);
+        specs.iter().fold(files, JobFiles::strategy).check()?;
+        let settings = TournamentSettings {
+            game_over_rule,
+            specs,
+            names,
+            games,
+            seed: self.seed,
+            generator: self.generator.clone(),
+            max_pieces: self.max_pieces.map(MaxPieces::get),
+            board_height: self.board_height.get(),
+            piece_statistics: self.plots.is_some() || self.html.is_some() || self.estimate,
+            estimate: self.estimate,
+        };
+        Ok(CheckedTournament {
+            settings,
+            strategies,
+            run,
+        })
+    }
+}
+
+impl CheckedTournament {
+    /// Plays the checked run's games (its shard's, every strategy's) on its threads, in task
+    /// order, counting them on `progress`.
+    pub fn play(&self, progress: &Progress) -> Result<Finished<GameRow>, ArenaError> {
+        run_shard_tasks(
+            ShardTasks {
+                shard: self.run.shard,
+                games: self.settings.games,
+                tasks_per_game: self.settings.specs.len() as u64,
+            },
+            self.run.jobs,
+            progress,
+            || Ok::<_, RunError>(self.strategies.clone()),
+            |strategies, task| play_tournament_game(strategies, &self.settings, task, progress),
+        )
+        .map_err(ArenaError::from)
+    }
+
+    /// The games the checked run plays (its shard's, all strategies').
+    pub fn task_count(&self) -> u64 {
+        self.run.shard.game_count(self.settings.games) * self.settings.specs.len() as u64
+    }
+}

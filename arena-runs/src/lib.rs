@@ -1,0 +1,233 @@
+//! `tetris-arena-runs`: the one game runner: numbered tasks (games) on `--jobs` worker threads, results in task
+//! order, a progress bar, and Ctrl-C.
+//!
+//! Every long command (tournament, nes, stats, tune) hands its games to [`run_tasks`]:
+//!
+//! - **Deterministic.** Workers pull task numbers in increasing order, each with its own
+//!   engines (built once by the command and cloned), and every result is stored at its task's
+//!   number, so the results are the same whatever the number of jobs; only timings differ.
+//! - **Interruptible.** When [`interrupt::install`] was called, the first Ctrl-C stops handing
+//!   out tasks and asks running ones to stop (a task that stops half-way returns
+//!   [`TaskOutcome::Stopped`] and is dropped: half a game is no result); the finished results
+//!   come back with `interrupted` set. Commands that do not install the handler are ended by
+//!   Ctrl-C as usual.
+//! - **Sequential runs.** A run whose next task depends on the previous one uses one job and
+//!   ends with [`TaskOutcome::Last`] (the `stats` command instead plays each block's games back
+//!   to back inside one task, see [`statistics`]).
+//! - **Shardable.** [`shard::run_shard_tasks`] runs only the games of one `--shard K/N`
+//!   (game g belongs to shard g % N), with the task numbers of the whole run, so `arena merge`
+//!   can put the shards' results back together exactly.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod games;
+pub mod interrupt;
+pub mod progress;
+pub mod shard;
+pub mod statistics;
+pub mod tournament;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use web_time::Instant;
+
+pub use error::RunError;
+pub use progress::Progress;
+
+/// What one task produced.
+pub enum TaskOutcome<T> {
+    /// A finished result.
+    Done(T),
+    /// A finished result after which no further task is handed out (for sequential runs).
+    Last(T),
+    /// Stopped half-way by Ctrl-C: no result.
+    Stopped,
+}
+
+/// The finished tasks of a run.
+#[derive(Clone, Debug)]
+pub struct Finished<T> {
+    /// Results in task order (with gaps only when the run was interrupted).
+    pub results: Vec<T>,
+    /// Whether Ctrl-C stopped the run before every task finished.
+    pub interrupted: bool,
+    /// Worker threads used.
+    pub jobs: usize,
+    /// Wall-clock time of the whole run (timing only).
+    pub wall: Duration,
+}
+
+pub use tetris_arena_io::values::{MAX_GAMES, MAX_JOBS};
+
+/// Checks a run of `games` games with seeds `seed + k`: 1 to [`MAX_GAMES`] games, and the last
+/// seed must fit in 64 bits.
+pub fn check_games_and_seeds(games: u64, seed: u64) -> Result<(), RunError> {
+    if !(1..=MAX_GAMES).contains(&games) {
+        return Err(RunError::Refused(format!(
+            "--games must be from 1 to {MAX_GAMES}"
+        )));
+    }
+    check_last_seed(seed, Some(games - 1), &format!("{games} games"))
+}
+
+/// The one rule on a run's seeds: the run's last game uses seed `seed + last_offset`, which
+/// must fit in 64 bits rather than wrap to the seeds of other games (`last_offset` `None`:
+/// the offset itself is past 64 bits). `games` says in the message what the run plays.
+pub fn check_last_seed(seed: u64, last_offset: Option<u64>, games: &str) -> Result<(), RunError> {
+    match last_offset.and_then(|offset| seed.checked_add(offset)) {
+        Some(_) => Ok(()),
+        None => Err(RunError::Refused(format!(
+            "--seed {seed} + {games} overflows a 64-bit seed"
+        ))),
+    }
+}
+
+/// Runs tasks `0..tasks` on `jobs` worker threads of a local pool (no more threads than
+/// tasks: a thread without a task would only build its engines). Each worker gets its own
+/// state from `new_worker` (typically cloned engines) and runs `run_task(state, task)` for
+/// the task numbers it pulls; `progress` counts finished tasks. The first error stops every
+/// worker after its current task and is returned.
+pub fn run_tasks<W, T, E>(
+    tasks: u64,
+    jobs: usize,
+    progress: &Progress,
+    new_worker: impl Fn() -> Result<W, E> + Sync,
+    run_task: impl Fn(&mut W, u64) -> Result<TaskOutcome<T>, E> + Sync,
+) -> Result<Finished<T>, E>
+where
+    T: Send,
+    E: From<RunError> + Send,
+{
+    let start = Instant::now();
+    let jobs = jobs.clamp(1, usize::try_from(tasks).unwrap_or(usize::MAX).max(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|error| {
+            E::from(RunError::Threads {
+                jobs,
+                message: error.to_string(),
+            })
+        })?;
+    let next_task = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let ended = AtomicBool::new(false);
+    let worker = || -> Result<Vec<(u64, T)>, E> {
+        let mut state = new_worker()?;
+        let mut results = Vec::new();
+        loop {
+            if interrupt::interrupted()
+                || failed.load(Ordering::SeqCst)
+                || ended.load(Ordering::SeqCst)
+            {
+                break;
+            }
+            let task = next_task.fetch_add(1, Ordering::SeqCst);
+            if task >= tasks {
+                break;
+            }
+            match run_task(&mut state, task) {
+                Ok(TaskOutcome::Done(result)) => results.push((task, result)),
+                Ok(TaskOutcome::Last(result)) => {
+                    results.push((task, result));
+                    ended.store(true, Ordering::SeqCst);
+                }
+                Ok(TaskOutcome::Stopped) => break,
+                Err(error) => {
+                    failed.store(true, Ordering::SeqCst);
+                    return Err(error);
+                }
+            }
+            progress.task_done();
+        }
+        Ok(results)
+    };
+    let worker_results = pool.broadcast(|_| worker());
+    progress.finish();
+    let mut numbered = Vec::new();
+    for result in worker_results {
+        numbered.extend(result?);
+    }
+    numbered.sort_by_key(|(task, _)| *task);
+    let all_finished = ended.load(Ordering::SeqCst) || numbered.len() as u64 == tasks;
+    Ok(Finished {
+        interrupted: interrupt::interrupted() && !all_finished,
+        results: numbered.into_iter().map(|(_, result)| result).collect(),
+        jobs,
+        wall: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_task_order_for_any_job_count() {
+        for jobs in [1, 2, 3, 7] {
+            let finished = run_tasks(
+                50,
+                jobs,
+                &Progress::hidden(),
+                || Ok::<u64, RunError>(0),
+                |calls, task| {
+                    *calls += 1;
+                    Ok(TaskOutcome::Done(task * task))
+                },
+            )
+            .unwrap();
+            let expected: Vec<u64> = (0..50).map(|task| task * task).collect();
+            assert_eq!(finished.results, expected, "jobs {jobs}");
+            assert!(!finished.interrupted);
+        }
+    }
+
+    #[test]
+    fn no_more_threads_start_than_there_are_tasks() {
+        let workers = AtomicU64::new(0);
+        let finished = run_tasks(
+            2,
+            64,
+            &Progress::hidden(),
+            || {
+                workers.fetch_add(1, Ordering::SeqCst);
+                Ok::<(), RunError>(())
+            },
+            |(), task| Ok(TaskOutcome::Done(task)),
+        )
+        .unwrap();
+        assert_eq!(finished.results, [0, 1]);
+        assert_eq!(finished.jobs, 2);
+        assert_eq!(workers.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_last_task_ends_a_sequential_run_and_an_error_stops_it() {
+        let finished = run_tasks(
+            1000,
+            1,
+            &Progress::hidden(),
+            || Ok::<(), RunError>(()),
+            |_, task| {
+                Ok(match task {
+                    4 => TaskOutcome::Last(task),
+                    _ => TaskOutcome::Done(task),
+                })
+            },
+        )
+        .unwrap();
+        assert_eq!(finished.results, [0, 1, 2, 3, 4]);
+        let failed = run_tasks(
+            10,
+            2,
+            &Progress::hidden(),
+            || Ok(()),
+            |_, task| match task {
+                3 => Err(RunError::Internal("task 3".into())),
+                _ => Ok(TaskOutcome::Done(task)),
+            },
+        );
+        assert!(matches!(failed, Err(RunError::Internal(message)) if message == "task 3"));
+    }
+}

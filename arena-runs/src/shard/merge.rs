@@ -1,0 +1,314 @@
+//! `arena merge`: the parts of a sharded run put back together, exactly.
+//!
+//! [`merge_parts`] checks that the parts are one run's — the same command, identical
+//! settings, the same N, every shard 0..N exactly once, each holding exactly its games and
+//! exactly one result per task of them — and puts the results back in the unsharded run's
+//! task order, for the unsharded run's report code. Each part is also checked alone
+//! ([`check_part`]): its timing, settings the command accepts, and results that contradict
+//! neither themselves nor the settings (the kinds' checks, [`ShardedRun::check_settings`] and
+//! [`ShardedRun::tasks`]). Every failure is one line. The checks and the order are written
+//! once, for every kind of run ([`ShardedRun`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::RunError;
+use crate::shard::Shard;
+use crate::shard::kinds::{ShardedNes, ShardedStats, ShardedTournament};
+use crate::shard::part::{Contents, Part, PartBody, PartTiming, ShardedRun};
+use crate::statistics::StatisticsSettings;
+use crate::tournament::TournamentSettings;
+use crate::{Finished, MAX_JOBS};
+use tetris_arena_games::analysis::pieces::PieceStatistics;
+use tetris_arena_games::analysis::tournament::GameRow;
+use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+
+/// What a merge gives back: the unsharded run's settings and results, ready for its report.
+pub enum Merged {
+    /// A tournament.
+    Tournament {
+        /// Its settings.
+        settings: TournamentSettings,
+        /// Every game, in task order (game-major).
+        finished: Finished<GameRow>,
+    },
+    /// An `arena nes` run.
+    Nes {
+        /// Its settings.
+        settings: NesRunSettings,
+        /// Every game, in game order.
+        finished: Finished<NesGameResult>,
+    },
+    /// An `arena stats` run.
+    Stats {
+        /// The strategy's canonical name.
+        strategy: String,
+        /// Its settings.
+        settings: StatisticsSettings,
+        /// The blocks merged in block order (boxed: its column counts make it the largest
+        /// variant by far).
+        statistics: Box<PieceStatistics>,
+    },
+}
+
+/// Checks that `parts` (with their file names) are every shard of one run, each exactly once
+/// and holding exactly its games, and puts their results back together in the unsharded
+/// run's order. Every failure is one line (see the module documentation).
+pub fn merge_parts(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError> {
+    let Some((_, first)) = parts.first() else {
+        return Err(fail("no part given".into()));
+    };
+    // The first part's command says what the others must be.
+    match first.body {
+        PartBody::Tournament(_) => merge::<ShardedTournament>(parts),
+        PartBody::Nes(_) => merge::<ShardedNes>(parts),
+        PartBody::Stats(_) => merge::<ShardedStats>(parts),
+    }
+}
+
+/// A merge failure about the parts together.
+fn fail(message: String) -> RunError {
+    RunError::Refused(format!("merge: {message}"))
+}
+
+/// A part of kind `K` checked alone ([`check_held`]), taken apart.
+struct Held<K: ShardedRun> {
+    path: PathBuf,
+    shard: Shard,
+    settings: K::Settings,
+    /// Each result with its task (see [`ShardedRun::tasks`]).
+    results: Vec<((u64, u64), K::Result)>,
+    /// The shard's wall time.
+    wall: Duration,
+}
+
+/// Checks one part alone, as the merge checks each part it is given: its timing, that its
+/// shard exists and holds exactly its games, its settings, and its results against them
+/// (every check that needs no other part). Fuzzing calls it on arbitrary parts.
+pub fn check_part(path: &Path, part: Part) -> Result<(), RunError> {
+    let Part {
+        shard,
+        games,
+        timing,
+        body,
+        ..
+    } = part;
+    match body {
+        PartBody::Tournament(contents) => {
+            check_held::<ShardedTournament>(path, shard, games, &timing, contents).map(drop)
+        }
+        PartBody::Nes(contents) => {
+            check_held::<ShardedNes>(path, shard, games, &timing, contents).map(drop)
+        }
+        PartBody::Stats(contents) => {
+            check_held::<ShardedStats>(path, shard, games, &timing, contents).map(drop)
+        }
+    }
+}
+
+/// The checks of [`check_part`] for a part of kind `K`, in order: the timing, the shard, the
+/// games, the settings, the results.
+fn check_held<K: ShardedRun>(
+    path: &Path,
+    shard: Shard,
+    games_held: Vec<u64>,
+    timing: &PartTiming,
+    contents: Contents<K>,
+) -> Result<Held<K>, RunError> {
+    let shown = path.display();
+    // The timing is reported (the slowest shard's wall time, the jobs added): a time that is
+    // no duration, or a run on no thread or more than a run may use, is no shard's.
+    let wall = timing.wall_seconds;
+    let wall = Duration::try_from_secs_f64(wall).map_err(|_| {
+        fail(format!(
+            "{shown}: its timing says wall_seconds {wall}, not a duration in seconds"
+        ))
+    })?;
+    if !(1..=MAX_JOBS).contains(&timing.jobs) {
+        return Err(fail(format!(
+            "{shown}: its timing says {} jobs, a run has 1 to {MAX_JOBS}",
+            timing.jobs
+        )));
+    }
+    let Shard { index, count: n } = shard;
+    if n == 0 || index >= n {
+        return Err(fail(format!(
+            "{shown}: shard {index}/{n} does not exist (shards are 0/N to N-1/N)"
+        )));
+    }
+    // The count is checked before anything is sized by it or iterated up to it (a part
+    // saying `"games": 9223372036854775807` once made the merge allocate without bound).
+    let games = K::games(&contents.settings);
+    if !(1..=K::MAX_GAMES).contains(&games) {
+        return Err(fail(format!(
+            "{shown}: its settings say {games} {}, a run has 1 to {} {}",
+            K::UNIT,
+            K::MAX_GAMES,
+            K::UNIT
+        )));
+    }
+    if n > games {
+        return Err(fail(format!(
+            "{shown}: shard {index}/{n} of a run of {games} {}: a run has at most one shard \
+             per {}",
+            K::UNIT,
+            K::UNIT.trim_end_matches('s')
+        )));
+    }
+    // Compared lazily: the shard's games are never collected (a part holds what its file
+    // holds, within the file's size limit).
+    let holds_its_games = games_held.len() as u64 == shard.game_count(games)
+        && games_held.iter().copied().eq(shard.games(games));
+    if !holds_its_games {
+        return Err(fail(format!(
+            "{shown} (shard {shard}) {}",
+            games_difference(&games_held, shard, games)
+        )));
+    }
+    K::check_settings(path, &contents.settings)?;
+    let tasks = K::tasks(path, &contents.settings, &games_held, &contents.results)?;
+    Ok(Held {
+        path: path.to_path_buf(),
+        shard,
+        settings: contents.settings,
+        results: tasks.into_iter().zip(contents.results).collect(),
+        wall,
+    })
+}
+
+/// [`merge_parts`] for parts whose first is of kind `K`: every check, in the order of the
+/// parts given (so the first mistake found is the one told), then the results in task order.
+fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError> {
+    // Each part's jobs are checked to be at most MAX_JOBS, and each shard is given once: no
+    // sum of them overflows, but it saturates all the same.
+    let jobs = parts.iter().fold(0usize, |jobs, (_, part)| {
+        jobs.saturating_add(part.timing.jobs)
+    });
+    let first_path = parts[0].0.clone();
+    let first_shard = parts[0].1.shard;
+    let count = first_shard.count;
+    let mut first_settings = None;
+    let mut by_index: BTreeMap<u64, PathBuf> = BTreeMap::new();
+    let mut held: Vec<Held<K>> = Vec::with_capacity(parts.len());
+    for (path, part) in parts {
+        let command = part.body.command();
+        let Some(contents) = K::contents(part.body) else {
+            return Err(fail(format!(
+                "{} is a {command} part but {} is a {} part",
+                path.display(),
+                first_path.display(),
+                K::COMMAND
+            )));
+        };
+        let settings = serde_json::to_value(&contents.settings).expect("settings serialize");
+        let first_settings = first_settings.get_or_insert_with(|| settings.clone());
+        if settings != *first_settings {
+            return Err(fail(format!(
+                "{} has different settings from {}: {}",
+                path.display(),
+                first_path.display(),
+                settings_difference(&settings, first_settings)
+            )));
+        }
+        let Shard { index, count: n } = part.shard;
+        if n != count {
+            return Err(fail(format!(
+                "{} is shard {index}/{n} but {} is shard {}/{count}: parts of different \
+                 shardings",
+                path.display(),
+                first_path.display(),
+                first_shard.index
+            )));
+        }
+        let part = check_held::<K>(&path, part.shard, part.games, &part.timing, contents)?;
+        if let Some(other) = by_index.insert(index, path.clone()) {
+            return Err(fail(format!(
+                "shard {index}/{count} is given twice ({} and {})",
+                other.display(),
+                path.display()
+            )));
+        }
+        held.push(part);
+    }
+    // At most the first few missing shards are named (N is at most the run's game count, and
+    // the line stays one line).
+    const NAMED_MISSING: usize = 10;
+    let missing_count = count - by_index.len() as u64;
+    let missing: Vec<String> = (0..count)
+        .filter(|index| !by_index.contains_key(index))
+        .take(NAMED_MISSING)
+        .map(|index| format!("{index}/{count}"))
+        .collect();
+    match missing_count {
+        0 => {}
+        1 => return Err(fail(format!("shard {} is missing", missing[0]))),
+        more if more as usize <= NAMED_MISSING => {
+            return Err(fail(format!("shards {} are missing", missing.join(", "))));
+        }
+        more => {
+            return Err(fail(format!(
+                "{more} shards are missing: {}, …",
+                missing.join(", ")
+            )));
+        }
+    }
+    // Every part's results, checked with it, go in task order.
+    held.sort_by_key(|part| part.shard.index);
+    let wall = held.iter().map(|part| part.wall).max().unwrap_or_default();
+    let mut results = Vec::new();
+    let mut last = None;
+    for part in held {
+        results.extend(part.results);
+        last = Some((part.path, part.settings));
+    }
+    let (path, settings) = last.expect("at least one part");
+    results.sort_by_key(|(task, _)| *task);
+    let finished = Finished {
+        results: results.into_iter().map(|(_, result)| result).collect(),
+        interrupted: false,
+        jobs,
+        wall,
+    };
+    K::merged(&path, settings, finished)
+}
+
+/// The first top-level field in which two settings objects differ, as words.
+fn settings_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    let empty = serde_json::Map::new();
+    let (a, b) = (
+        a.as_object().unwrap_or(&empty),
+        b.as_object().unwrap_or(&empty),
+    );
+    let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    for key in keys {
+        let (x, y) = (a.get(key), b.get(key));
+        if x != y {
+            let show =
+                |v: Option<&serde_json::Value>| v.map_or("missing".into(), |v| v.to_string());
+            return format!("{key} {} vs {}", show(x), show(y));
+        }
+    }
+    "identical".into()
+}
+
+/// Why a part's games (`held`) are not those of `shard` in a run of `games` games, in words.
+/// The shard's games are never collected: membership is `game < games` and `game % N == K`.
+fn games_difference(held: &[u64], shard: Shard, games: u64) -> String {
+    let held_set: BTreeSet<u64> = held.iter().copied().collect();
+    if let Some(game) = shard.games(games).find(|game| !held_set.contains(game)) {
+        return format!("lacks game {game}");
+    }
+    let belongs = |game: u64| game < games && Shard::of_game(game, shard.count) == shard.index;
+    if let Some(game) = held_set.iter().find(|&&game| !belongs(game)) {
+        return format!(
+            "holds game {game}, which belongs to shard {}/{} or to no shard",
+            game % shard.count,
+            shard.count
+        );
+    }
+    if held_set.len() != held.len() {
+        return "holds a game twice".into();
+    }
+    "lists its games out of order".into()
+}

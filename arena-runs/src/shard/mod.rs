@@ -1,0 +1,351 @@
+//! Sharding, in one place: one run split over independent processes or machines
+//! (`--shard K/N`), each playing a fixed part of the games with no coordination, merged
+//! exactly by `arena merge`.
+//!
+//! - Shards are numbered from 0: `K/N` with 0 ≤ K < N. The whole run is shard `0/1`.
+//! - Game g (0-based) belongs to shard `g % N` (round-robin: the shards' sizes differ by at
+//!   most one game, and the assignment depends only on g and N). Shard K plays games K,
+//!   K + N, K + 2N, … with exactly the seeds and engines of the unsharded run, so its results
+//!   are bit-identical to the same games there.
+//! - A run of several tasks per game (a tournament: one task per strategy, numbered
+//!   game-major) gives a shard every task of its games, so every strategy's game g is in the
+//!   same shard (the pairwise comparison needs both games of a sequence).
+//! - `arena stats` has no independent games (each game starts where the previous one ended);
+//!   there a shard is one of N blocks ([`crate::statistics`]).
+//!
+//! Here: the shard ([`Shard`], parsed from `K/N` with one message per mistake), its games
+//! ([`Shard::games`], [`run_shard_tasks`]), where a run that may be a shard delivers its
+//! results, checked before any game ([`RunDelivery`], [`check_part_file`]); the part file a
+//! shard writes ([`part`]); and the merge of the parts, which checks that they are one run's
+//! and puts the results back in the unsharded run's order ([`merge`]).
+
+pub mod checks;
+pub mod kinds;
+pub mod merge;
+pub mod part;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::RunError;
+use crate::{Finished, Progress, TaskOutcome};
+use tetris_arena_io::output::{ResultsDestination, check_output_file};
+
+pub use kinds::{NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings};
+pub use merge::{Merged, check_part, merge_parts};
+pub use part::{
+    Contents, PART_FORMAT, PART_VERSION, Part, PartBody, PartTiming, ShardedRun, nes_part,
+    stats_part, tournament_part, write_part,
+};
+
+/// Shard `index` of `count` (0-based: `0 ≤ index < count`). It is also the `shard` object of
+/// a part file (`{"index": K, "count": N}`); a shard read from a file is not checked until
+/// the merge checks it ([`merge_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    /// K: which shard, from 0.
+    pub index: u64,
+    /// N: how many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run, as one shard (`0/1`).
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether this is the whole run.
+    pub fn is_whole(self) -> bool {
+        self.count == 1
+    }
+
+    /// The shard that game `game` belongs to, in a run of `count` shards.
+    pub fn of_game(game: u64, count: u64) -> u64 {
+        game % count
+    }
+
+    /// How many of a run's `games` games this shard holds.
+    pub fn game_count(self, games: u64) -> u64 {
+        if self.index >= games {
+            0
+        } else {
+            (games - self.index).div_ceil(self.count)
+        }
+    }
+
+    /// The `local`-th game (0-based) of this shard: `index + local × count`.
+    pub fn game(self, local: u64) -> u64 {
+        self.index + local * self.count
+    }
+
+    /// This shard's games of a run of `games` games, in increasing order.
+    pub fn games(self, games: u64) -> impl Iterator<Item = u64> {
+        (0..self.game_count(games)).map(move |local| self.game(local))
+    }
+
+    /// Checks that a run of `games` games (or stats blocks) gives this shard at least one.
+    pub fn check_for(self, games: u64, what: &str) -> Result<(), RunError> {
+        if self.count > games {
+            return Err(RunError::Refused(format!(
+                "--shard {self}: {} shards for {games} {what} would leave shard {}/{} empty \
+                 (use at most {games} shards)",
+                self.count, games, self.count
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = RunError;
+
+    /// `K/N` with 0 ≤ K < N (decimal integers).
+    fn from_str(text: &str) -> Result<Shard, RunError> {
+        let fail = |why: &str| RunError::Refused(format!("--shard {text:?}: {why}"));
+        let (index, count) = text
+            .split_once('/')
+            .ok_or_else(|| fail("expected K/N, e.g. 0/3 (shards are numbered from 0)"))?;
+        let number = |part: &str, name: &str| {
+            if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(fail(&format!(
+                    "{name} must be a whole number (K/N, e.g. 0/3)"
+                )));
+            }
+            part.parse::<u64>()
+                .map_err(|_| fail(&format!("{name} is too large")))
+        };
+        let (index, count) = (number(index, "K")?, number(count, "N")?);
+        if count == 0 {
+            return Err(fail("N must be at least 1"));
+        }
+        if index >= count {
+            return Err(fail(&format!(
+                "K must be below N: shards are numbered 0 to {} (K/N, e.g. 0/3)",
+                count - 1
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Checks, before any game, where a sharded run writes its part: `--out` must name a `.json`
+/// file in an existing folder, and `--json` does not apply (`arena merge` prints the report).
+pub fn check_part_file(out: Option<&Path>, json: bool) -> Result<PathBuf, RunError> {
+    let Some(path) = out else {
+        return Err(RunError::Refused(
+            "--shard writes a part file: give --out PART.json (then `arena merge` the parts)"
+                .into(),
+        ));
+    };
+    let is_json = path
+        .extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return Err(RunError::Refused(format!(
+            "--out {}: with --shard the part file's name must end in .json",
+            path.display()
+        )));
+    }
+    if json {
+        return Err(RunError::Refused(
+            "--json does not apply to a sharded run, which writes a part: `arena merge --json` \
+             prints the report"
+                .into(),
+        ));
+    }
+    check_output_file("--out", path)?;
+    Ok(path.to_path_buf())
+}
+
+/// Where a run that may be one shard of a larger one delivers its results: the whole run's
+/// report, or a shard's part file.
+#[derive(Clone, Debug)]
+pub enum RunDelivery {
+    /// An unsharded run: its report to `--out` and standard output.
+    Report(ResultsDestination),
+    /// A shard: its part file.
+    Part(PathBuf),
+}
+
+impl RunDelivery {
+    /// Checks, before any game, that `shard` (absent: the whole run) fits a run of `games`
+    /// games and that the outputs suit it: the shard and where results go.
+    pub fn check(
+        shard: Option<Shard>,
+        games: u64,
+        out: Option<&Path>,
+        json: bool,
+    ) -> Result<(Shard, RunDelivery), RunError> {
+        match shard {
+            None => Ok((
+                Shard::WHOLE,
+                RunDelivery::Report(ResultsDestination::check(out, json)?),
+            )),
+            Some(shard) => {
+                shard.check_for(games, "games")?;
+                Ok((shard, RunDelivery::Part(check_part_file(out, json)?)))
+            }
+        }
+    }
+}
+
+/// A shard's part of a run as the runner numbers it: `games` games of `tasks_per_game` tasks
+/// each (a tournament plays every strategy's game g: one task per strategy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardTasks {
+    /// The shard.
+    pub shard: Shard,
+    /// Games of the whole run.
+    pub games: u64,
+    /// Tasks per game.
+    pub tasks_per_game: u64,
+}
+
+/// [`crate::run_tasks`] for the games of one shard: a run of `games` games with
+/// `tasks_per_game` tasks each, numbered game-major (task = game × tasks_per_game + i), of
+/// which only this shard's games are played. `run_task` is given the task's number in the
+/// whole run, and the results come back in that order, so a shard's results are those of the
+/// unsharded run with the other shards' games left out.
+pub fn run_shard_tasks<W, T, E>(
+    tasks: ShardTasks,
+    jobs: usize,
+    progress: &Progress,
+    new_worker: impl Fn() -> Result<W, E> + Sync,
+    run_task: impl Fn(&mut W, u64) -> Result<TaskOutcome<T>, E> + Sync,
+) -> Result<Finished<T>, E>
+where
+    T: Send,
+    E: From<RunError> + Send,
+{
+    let ShardTasks {
+        shard,
+        games,
+        tasks_per_game,
+    } = tasks;
+    let tasks = shard.game_count(games) * tasks_per_game;
+    crate::run_tasks(tasks, jobs, progress, new_worker, |worker, local| {
+        let game = shard.game(local / tasks_per_game);
+        run_task(worker, game * tasks_per_game + local % tasks_per_game)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_from_k_slash_n_counted_from_zero() {
+        assert_eq!(
+            "0/3".parse::<Shard>().unwrap(),
+            Shard { index: 0, count: 3 }
+        );
+        assert_eq!(
+            "2/3".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+        assert_eq!("0/1".parse::<Shard>().unwrap(), Shard::WHOLE);
+        assert_eq!(Shard { index: 2, count: 3 }.to_string(), "2/3");
+        for bad in [
+            "3/3", "1/0", "0/0", "-1/3", "1", "a/3", "1/b", "1/3/4", "", "/3", "1/", " 1/3",
+        ] {
+            let error = bad.parse::<Shard>().unwrap_err().to_string();
+            assert!(error.starts_with("--shard"), "{bad}: {error}");
+            assert!(!error.contains('\n'), "{bad}: {error}");
+        }
+        assert!(
+            "99999999999999999999/3"
+                .parse::<Shard>()
+                .unwrap_err()
+                .to_string()
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn every_game_belongs_to_exactly_one_shard_round_robin() {
+        for games in 1..=20u64 {
+            for count in 1..=games {
+                let mut seen = vec![0u32; games as usize];
+                let mut sizes = Vec::new();
+                for index in 0..count {
+                    let shard = Shard { index, count };
+                    let held: Vec<u64> = shard.games(games).collect();
+                    assert_eq!(held.len() as u64, shard.game_count(games));
+                    assert!(held.windows(2).all(|pair| pair[0] < pair[1]));
+                    for &game in &held {
+                        assert_eq!(Shard::of_game(game, count), index);
+                        seen[game as usize] += 1;
+                    }
+                    sizes.push(held.len());
+                }
+                assert!(
+                    seen.iter().all(|&times| times == 1),
+                    "{games} games, {count}"
+                );
+                let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(max - min <= 1, "balanced: {sizes:?}");
+            }
+        }
+        let shard = Shard { index: 1, count: 3 };
+        assert_eq!(shard.games(10).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(
+            Shard { index: 0, count: 3 }.games(10).collect::<Vec<_>>(),
+            [0, 3, 6, 9]
+        );
+        assert_eq!(Shard { index: 5, count: 8 }.game_count(3), 0);
+        assert!(Shard { index: 0, count: 4 }.check_for(3, "games").is_err());
+        assert!(Shard { index: 0, count: 3 }.check_for(3, "games").is_ok());
+    }
+
+    #[test]
+    fn a_shard_runs_exactly_the_tasks_of_its_games_in_order() {
+        // 7 games × 3 tasks; the shards' results together are the whole run's, each task once.
+        let whole = run_shard_tasks(
+            ShardTasks {
+                shard: Shard::WHOLE,
+                games: 7,
+                tasks_per_game: 3,
+            },
+            2,
+            &Progress::hidden(),
+            || Ok::<(), RunError>(()),
+            |_, task| Ok(TaskOutcome::Done(task)),
+        )
+        .unwrap();
+        assert_eq!(whole.results, (0..21).collect::<Vec<u64>>());
+        let mut all = Vec::new();
+        for index in 0..3 {
+            let shard = Shard { index, count: 3 };
+            let part = run_shard_tasks(
+                ShardTasks {
+                    shard,
+                    games: 7,
+                    tasks_per_game: 3,
+                },
+                2,
+                &Progress::hidden(),
+                || Ok::<(), RunError>(()),
+                |_, task| Ok(TaskOutcome::Done(task)),
+            )
+            .unwrap();
+            let expected: Vec<u64> = shard
+                .games(7)
+                .flat_map(|game| (0..3).map(move |strategy| game * 3 + strategy))
+                .collect();
+            assert_eq!(part.results, expected, "shard {shard}");
+            all.extend(part.results);
+        }
+        all.sort_unstable();
+        assert_eq!(all, whole.results);
+    }
+}
