@@ -79,12 +79,13 @@ impl ErrorKind {
     }
 }
 
-/// The kind of a core error: a file the core could not read is I/O; everything else it
-/// refuses (a board, a piece, a generator, weights, a file too large for its kind) is bad
-/// input.
+/// The kind of a core error: a file the core could not read (a piece file, a weights file)
+/// is I/O; everything else it refuses (a board, a piece, a generator, weights, a file too
+/// large for its kind) is bad input.
 pub fn core_error_kind(error: &tetris_core::Error) -> ErrorKind {
     match error {
-        tetris_core::Error::Io { kind, .. } => ErrorKind::Io(*kind),
+        tetris_core::Error::Io { kind, .. }
+        | tetris_core::Error::WeightsFile { io: Some(kind), .. } => ErrorKind::Io(*kind),
         _ => ErrorKind::BadInput,
     }
 }

@@ -72,11 +72,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             print_to_stderr(&format!("error: {error}"));
-            // Every kind still exits 2, the code the command tests and scripts hold to;
-            // `error.kind().exit_code()` gives each kind its own code once those tests say
-            // which kind each case is (docs/commands.md, "Exit codes").
-            let _kind = error.kind();
-            ExitCode::from(2)
+            // The error's kind alone decides the code (docs/commands.md, "Exit codes").
+            ExitCode::from(error.kind().exit_code())
         }
     }
 }

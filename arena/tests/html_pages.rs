@@ -315,13 +315,19 @@ fn html_options_are_checked_before_any_game() {
         line.contains("--features needs --record or --html"),
         "{line}"
     );
-    let line = fail(
+    // A page in a folder that is not there: I/O (exit code 3), before any game.
+    let line = common::fail_with(
+        common::IO,
         "play",
         &["bfs+elashi", "--max-pieces", "5", "--html", text(&missing)],
     );
     assert!(line.contains("folder does not exist"), "{line}");
     let (replay, _) = recorded_game(&folder);
-    let line = fail("replay", &[text(&replay), "--html", text(&missing)]);
+    let line = common::fail_with(
+        common::IO,
+        "replay",
+        &[text(&replay), "--html", text(&missing)],
+    );
     assert!(line.contains("folder does not exist"), "{line}");
     let line = fail(
         "tournament",

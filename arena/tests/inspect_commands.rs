@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::common;
+
 /// Runs the built binary with `args`.
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -74,17 +76,16 @@ fn json_of(output: &Output) -> Value {
     serde_json::from_str(&stdout_of(output)).expect("stdout is JSON")
 }
 
-/// Asserts the contract's error form: exit code 2, nothing on stdout, exactly one stderr line
-/// starting with `error:`; returns that line.
+/// Asserts the contract's error form for bad input (`common::fail`: exit code 2, nothing on
+/// stdout, exactly one stderr line starting with `error:`); `args` starts with the command.
+/// Returns that line.
 fn assert_error(args: &[&str]) -> String {
-    let output = arena(args);
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{args:?}: stderr {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}: stdout not empty");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: stderr {stderr:?}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr:?}");
-    lines[0].to_string()
+    common::fail(args[0], &args[1..])
+}
+
+/// The same for a file the system cannot read: exit code 3.
+fn assert_io_error(args: &[&str]) -> String {
+    common::fail_with(common::IO, args[0], &args[1..])
 }
 
 /// The feature object as (name, number) pairs.
@@ -251,7 +252,7 @@ fn sequence_rejects_bad_counts_and_generators() {
     assert!(line.contains("nope") && line.contains("bag7"), "{line}");
     let folder = folder("sequence-errors");
     let missing = folder.join("missing.txt").display().to_string();
-    assert_error(&[
+    assert_io_error(&[
         "sequence",
         "--generator",
         &format!("file:{missing}"),
@@ -527,7 +528,7 @@ fn features_reject_bad_input() {
     ]);
     // An unreadable board file.
     let missing = folder.join("missing.txt").display().to_string();
-    let line = run(&missing, "elashi");
+    let line = assert_io_error(&["features", "--board", &missing, "--eval", "elashi"]);
     assert!(line.contains("missing.txt"), "{line}");
     // Bad weights files: an unknown feature name, a missing one, not JSON, no such file.
     let unknown = write(
@@ -548,10 +549,14 @@ fn features_reject_bad_input() {
     assert!(line.contains("row_transitions"), "{line}");
     let not_json = write(&folder, "not.json", "weights");
     run(&empty, &format!("elashi:{not_json}"));
-    run(
+    // A weights file that is not there: I/O.
+    assert_io_error(&[
+        "features",
+        "--board",
         &empty,
+        "--eval",
         &format!("elashi:{}", folder.join("none.json").display()),
-    );
+    ]);
     // Missing options.
     assert_error(&["features", "--eval", "elashi"]);
     assert_error(&["features", "--board", &empty]);
@@ -867,11 +872,14 @@ fn analyze_rejects_bad_input() {
     run("bfs+elashi", &long_row, "T");
     let short = write(&folder, "short.txt", &board_text(10, &[]));
     run("bfs+elashi", &short, "T");
-    run(
+    assert_io_error(&[
+        "analyze",
         "bfs+elashi",
+        "--board",
         &folder.join("missing.txt").display().to_string(),
+        "--pieces",
         "T",
-    );
+    ]);
     let full = write(&folder, "full.txt", &board_text(20, &["##########"]));
     let line = run("bfs+elashi", &full, "T");
     assert!(line.contains("full"), "{line}");

@@ -519,12 +519,13 @@ fn bad_inputs_exit_2_with_one_error_line() {
             "--out",
             bad_extension.to_str().unwrap(),
         ],
-        vec![
-            "column-drop+nes-plateau",
-            "--out",
-            missing_folder.to_str().unwrap(),
-        ],
     ];
+    // Outputs in a folder that is not there: I/O, exit code 3.
+    let mut io_cases: Vec<Vec<&str>> = vec![vec![
+        "column-drop+nes-plateau",
+        "--out",
+        missing_folder.to_str().unwrap(),
+    ]];
     // The page and the trace alike: of a shard, in a missing folder, over the results file.
     let json = json_in_folder.to_str().unwrap();
     for (option, in_folder, missing) in [
@@ -539,13 +540,19 @@ fn bad_inputs_exit_2_with_one_error_line() {
             option,
             in_folder,
         ]);
-        cases.push(vec!["column-drop+nes-plateau", option, missing]);
+        io_cases.push(vec!["column-drop+nes-plateau", option, missing]);
         cases.push(vec!["column-drop+nes-plateau", "--out", json, option, json]);
     }
     for case in &cases {
         let mut args = case.clone();
         args.extend(base);
         assert_one_error_line(&args);
+    }
+    for case in &io_cases {
+        let mut args = case.clone();
+        args.extend(base);
+        let line = common::fail_with(common::IO, "nes", &args);
+        assert!(line.contains("folder does not exist"), "{line}");
     }
     for args in [
         &["column-drop+nes-plateau", "--games", "0", "--seed", "1"][..],

@@ -30,17 +30,16 @@ fn succeed(args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("stdout is UTF-8")
 }
 
-/// Runs a command that must fail by the contract: exit code 2, nothing on stdout, and exactly
-/// one line on stderr, starting with `error:`. Returns that line.
+/// Runs a command that must fail by the contract for bad input (`common::fail`: exit code 2,
+/// nothing on stdout, exactly one line on stderr, starting with `error:`); `args` starts with
+/// the command. Returns that line.
 fn fail(args: &[&str]) -> String {
-    let output = arena(args);
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?} printed on stdout");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: {stderr:?}");
-    assert!(lines[0].starts_with("error: "), "{args:?}: {stderr:?}");
-    lines[0].to_string()
+    common::fail(args[0], &args[1..])
+}
+
+/// The same for a file the system cannot read or write: exit code 3.
+fn fail_io(args: &[&str]) -> String {
+    common::fail_with(common::IO, args[0], &args[1..])
 }
 
 fn json(text: &str) -> Value {
@@ -489,15 +488,6 @@ fn bad_play_inputs_exit_2_with_one_error_line() {
             vec!["play", "bfs+elashi", "--generator", "nope"],
             "unknown generator",
         ),
-        (
-            vec![
-                "play",
-                "bfs+elashi",
-                "--generator",
-                "file:/no/such/pieces.txt",
-            ],
-            "/no/such/pieces.txt",
-        ),
         (vec!["play", "bfs+elashi", "--seed", "-1"], "-1"),
         (
             vec!["play", "bfs+elashi", "--watch", "--speed", "0"],
@@ -512,16 +502,35 @@ fn bad_play_inputs_exit_2_with_one_error_line() {
             vec!["play", "bfs+elashi", "--no-placements"],
             "--no-placements needs --json",
         ),
-        (
-            vec!["play", "bfs+elashi", "--record", text(&missing_folder)],
-            "folder does not exist",
-        ),
         // clap's message names the missing argument on its next line, which the one-line
         // contract drops.
         (vec!["play"], "required arguments were not provided"),
     ];
     for (args, expected) in cases {
         let line = fail(&args);
+        assert!(
+            line.contains(expected),
+            "{args:?}: {line:?} lacks {expected:?}"
+        );
+    }
+    // Files the system cannot read or write there: I/O, exit code 3.
+    let io_cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "play",
+                "bfs+elashi",
+                "--generator",
+                "file:/no/such/pieces.txt",
+            ],
+            "/no/such/pieces.txt: No such file or directory",
+        ),
+        (
+            vec!["play", "bfs+elashi", "--record", text(&missing_folder)],
+            "folder does not exist",
+        ),
+    ];
+    for (args, expected) in io_cases {
+        let line = fail_io(&args);
         assert!(
             line.contains(expected),
             "{args:?}: {line:?} lacks {expected:?}"
@@ -591,7 +600,6 @@ fn bad_replay_files_exit_2_with_one_error_line() {
             write("endless.json", &valid(&|v| v["pieces"] = "I".into())),
             "the sequence cannot end",
         ),
-        (folder.join("missing.json"), "missing.json"),
     ];
     for (path, expected) in &cases {
         let line = fail(&["replay", text(path)]);
@@ -600,6 +608,9 @@ fn bad_replay_files_exit_2_with_one_error_line() {
             "{path:?}: {line:?} lacks {expected:?}"
         );
     }
+    // A replay file that is not there: I/O, exit code 3.
+    let line = fail_io(&["replay", text(&folder.join("missing.json"))]);
+    assert!(line.contains("missing.json: No such file"), "{line}");
     fs::remove_dir_all(&folder).unwrap();
 }
 

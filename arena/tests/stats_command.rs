@@ -297,12 +297,22 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
     let under_a_file = plain_file.join("plots");
     let under_a_file = under_a_file.to_str().unwrap();
     // Each case with a word its error line must contain.
-    for (args, named) in [
-        (vec!["column-drop+elashi", "--pieces", "0"], "--pieces"),
-        (vec!["nope+elashi", "--pieces", "10"], "nope"),
+    // Each case with its exit code (2 bad input, 3 a folder the system cannot make).
+    for (args, named, code) in [
+        (
+            vec!["column-drop+elashi", "--pieces", "0"],
+            "--pieces",
+            common::BAD_INPUT,
+        ),
+        (
+            vec!["nope+elashi", "--pieces", "10"],
+            "nope",
+            common::BAD_INPUT,
+        ),
         (
             vec!["column-drop+elashi", "--pieces", "10", "--row", "bottom"],
             "--row",
+            common::BAD_INPUT,
         ),
         (
             vec![
@@ -313,6 +323,7 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
                 under_a_file,
             ],
             "plots",
+            common::IO,
         ),
         (
             vec![
@@ -323,6 +334,7 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
                 "3",
             ],
             "3",
+            common::BAD_INPUT,
         ),
         (
             vec![
@@ -333,12 +345,13 @@ fn bad_inputs_exit_with_code_2_and_one_error_line() {
                 "nope",
             ],
             "nope",
+            common::BAD_INPUT,
         ),
     ] {
         let mut args = args;
         args.extend(["--seed", "1"]);
         let output = stats(&args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");

@@ -323,21 +323,34 @@ fn bad_inputs_exit_2_with_one_error_line() {
         vec!["bfs+nope"],
         vec!["bfs+dellacherie:nope"],
         vec!["bfs+elashi@0"],
-        vec!["bfs+elashi:/nonexistent/weights.json"],
         vec![bad_strategy.as_str()],
         vec!["bfs+elashi", "bfs+elashi@1"],
         vec!["bfs+elashi", "--generator", "nope"],
-        vec!["bfs+elashi", "--generator", "file:/nonexistent/pieces.txt"],
         vec!["bfs+elashi", "--generator", bad_piece_file.as_str()],
         vec!["bfs+elashi", "--board-height", "3"],
         vec!["bfs+elashi", "--board-height", "33"],
         vec!["bfs+elashi", "--jobs", "0"],
-        vec!["bfs+elashi", "--out", missing_folder.to_str().unwrap()],
     ];
     for case in &cases {
         let mut args = case.clone();
         args.extend(base);
         assert_one_error_line(&args);
+    }
+    // Files that are not there (a weights file, a piece file, the output's folder): I/O,
+    // exit code 3.
+    let io_cases: Vec<Vec<&str>> = vec![
+        vec!["bfs+elashi:/nonexistent/weights.json"],
+        vec!["bfs+elashi", "--generator", "file:/nonexistent/pieces.txt"],
+        vec!["bfs+elashi", "--out", missing_folder.to_str().unwrap()],
+    ];
+    for case in &io_cases {
+        let mut args = case.clone();
+        args.extend(base);
+        let line = common::fail_with(common::IO, "tournament", &args);
+        assert!(
+            line.contains("/nonexistent/") || line.contains("folder does not exist"),
+            "{line}"
+        );
     }
     for args in [
         &["--games", "1", "--seed", "1"][..],

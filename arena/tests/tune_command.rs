@@ -357,7 +357,6 @@ fn bad_inputs_exit_2_with_one_error_line() {
             out,
         ],
         vec!["elashi", "--start", "nope", "--out", out],
-        vec!["elashi", "--start", text(&missing), "--out", out],
         vec!["elashi", "--start", text(&zeros), "--out", out],
         vec!["elashi", "--start", out, "--out", out],
         vec!["elashi", "--start-spread", "0.5", "--out", out],
@@ -390,16 +389,7 @@ fn bad_inputs_exit_2_with_one_error_line() {
             text(&garbage),
             "--resume",
         ],
-        vec![
-            "elashi",
-            "--out",
-            out,
-            "--checkpoint",
-            text(&missing),
-            "--resume",
-        ],
         vec!["elashi", "--out", out, "--resume"],
-        vec!["elashi", "--out", "/nonexistent-folder/out.json"],
     ];
     for spread in ["0", "11", "NaN"] {
         let case = ["elashi", "--start", "published", "--start-spread", spread];
@@ -414,6 +404,33 @@ fn bad_inputs_exit_2_with_one_error_line() {
         assert_eq!(stderr.lines().count(), 1, "{case:?}: {stderr}");
         assert!(stderr.starts_with("error:"), "{case:?}: {stderr}");
     }
+    // Files the system cannot read or write there (a start weights file that is not there,
+    // an output in a folder that is not there): I/O, exit code 3.
+    let line = crate::common::fail_with(
+        crate::common::IO,
+        "tune",
+        &["elashi", "--start", text(&missing), "--out", out],
+    );
+    assert!(line.contains("missing.json: No such file"), "{line}");
+    let line = crate::common::fail_with(
+        crate::common::IO,
+        "tune",
+        &[
+            "elashi",
+            "--out",
+            out,
+            "--checkpoint",
+            text(&missing),
+            "--resume",
+        ],
+    );
+    assert!(line.contains("missing.json: No such file"), "{line}");
+    let line = crate::common::fail_with(
+        crate::common::IO,
+        "tune",
+        &["elashi", "--out", "/nonexistent-folder/out.json"],
+    );
+    assert!(line.contains("folder does not exist"), "{line}");
     assert!(!Path::new(out).exists());
     fs::remove_dir_all(&folder).unwrap();
 }
@@ -626,7 +643,8 @@ fn a_task_that_never_gives_a_result_is_named_in_one_error_line() {
             text(&work),
         ],
     );
-    assert_eq!(output.status.code(), Some(2));
+    // The outside runner gave no result: an engine's fault, exit code 4.
+    assert_eq!(output.status.code(), Some(crate::common::ENGINE));
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8(output.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
@@ -645,13 +663,19 @@ fn a_task_that_never_gives_a_result_is_named_in_one_error_line() {
     assert_eq!(fs::read_to_string(work.join("notes.txt")).unwrap(), "mine");
     assert!(work.join("iteration.json").exists());
 
-    // A template that names no task list, --retries without --runner, and tune-task without
-    // a work folder are usage errors.
+    // A template that names no task list, --retries without --runner, and a task the work
+    // folder does not hold are usage errors; tune-task in a folder without an iteration file
+    // cannot read it (I/O, exit code 3).
     let out = folder.join("out.json");
+    let line = crate::common::fail_with(
+        crate::common::IO,
+        "tune-task",
+        &[text(&folder), "--task", "0"],
+    );
+    assert!(line.contains("iteration.json: No such file"), "{line}");
     for args in [
         vec!["tune", "elashi", "--out", text(&out), "--runner", "true"],
         vec!["tune", "elashi", "--out", text(&out), "--retries", "1"],
-        vec!["tune-task", text(&folder), "--task", "0"],
         vec!["tune-task", text(&work), "--task", "5"],
         vec!["tune-task", text(&work)],
     ] {
@@ -834,7 +858,8 @@ fn a_task_result_is_never_the_tasks_piece_file() {
             "0",
         ],
     );
-    assert_eq!(output.status.code(), Some(2));
+    // The outside runner gave no result: an engine's fault, exit code 4.
+    assert_eq!(output.status.code(), Some(crate::common::ENGINE));
     // The task's result file, a hard link to the piece file the task reads.
     let result = path("copy/result-0.json");
     fs::hard_link(&pieces, &result).unwrap();

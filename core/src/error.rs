@@ -118,6 +118,9 @@ pub enum Error {
         path: String,
         /// What is wrong with it.
         message: String,
+        /// The operating system's kind of failure when the file could not be read (`None`:
+        /// it was read, and its content is wrong).
+        io: Option<std::io::ErrorKind>,
     },
     /// A weights file written for another evaluator.
     #[error("weights file is for evaluator {found:?}, not {expected:?}")]

@@ -504,16 +504,18 @@ impl Weights {
         names: &'static [&'static str],
         path: &Path,
     ) -> Result<Weights, Error> {
-        let in_file = |message: String| Error::WeightsFile {
+        let in_file = |message: String, io: Option<std::io::ErrorKind>| Error::WeightsFile {
             path: path.display().to_string(),
             message,
+            io,
         };
         let text = crate::files::read_text(path, crate::files::WEIGHTS_FILE_LIMIT, "weights file")
             .map_err(|error| match error {
-                Error::Io { message, .. } => in_file(message),
+                Error::Io { message, kind, .. } => in_file(message, Some(kind)),
                 too_large => too_large,
             })?;
-        Weights::from_json(evaluator, names, &text).map_err(|error| in_file(error.to_string()))
+        Weights::from_json(evaluator, names, &text)
+            .map_err(|error| in_file(error.to_string(), None))
     }
 
     /// The file form of these weights.

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any, List
+from typing import Any, List, Tuple
 
 import pytest
 
@@ -33,10 +33,23 @@ def arena_json(*args: str) -> Any:
     return json.loads(arena(*args))
 
 
-def arena_error(*args: str) -> str:
-    """The message of the arena's `error:` line for `args` (it must fail with code 2)."""
+def arena_failure(*args: str) -> Tuple[int, str]:
+    """The exit code and the message of the arena's `error:` line for `args` (it must fail)."""
     done = subprocess.run([arena_binary(), *args], capture_output=True, text=True)
-    assert done.returncode == 2, (args, done.stdout, done.stderr)
+    assert done.returncode != 0 and not done.stdout, (args, done.stdout, done.stderr)
     lines: List[str] = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    return lines[0][len("error: ") :]
+    return done.returncode, lines[0][len("error: ") :]
+
+
+# The Python exception of each exit code of the command line (docs/commands.md, "Exit codes"):
+# both front ends classify an error by its one kind.
+EXCEPTION_OF_EXIT_CODE = {2: ValueError, 3: OSError, 4: RuntimeError, 5: RuntimeError}
+
+
+def arena_error(*args: str) -> str:
+    """The message of the arena's `error:` line for `args` (it must fail with code 2, bad
+    input)."""
+    code, message = arena_failure(*args)
+    assert code == 2, (args, code, message)
+    return message

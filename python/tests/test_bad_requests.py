@@ -15,7 +15,7 @@ from typing import Any, Callable, List, NamedTuple
 import pytest
 
 import tetris_arena as ta
-from conftest import REPOSITORY, arena_error
+from conftest import EXCEPTION_OF_EXIT_CODE, REPOSITORY, arena_error, arena_failure
 
 EMPTY = str(REPOSITORY / "tests" / "boards" / "empty.txt")
 
@@ -166,10 +166,10 @@ def test_the_same_mistake_gives_the_same_message_in_both_front_ends(index, tmp_p
     (tmp_path / "a-folder.json").mkdir()
     (tmp_path / "a-file.txt").write_text("not an output of the arena\n")
     monkeypatch.chdir(tmp_path)
-    expected = arena_error(*bad.command)
-    # A file the system cannot read is an OSError (FileNotFoundError), the rest bad input.
-    kind = FileNotFoundError if ("No such file or directory" in expected or "folder does not exist" in expected) else ValueError
-    with pytest.raises(kind) as raised:
+    # The same kind in both front ends: bad input (exit 2) is a ValueError, a file the system
+    # cannot read or write (exit 3) an OSError.
+    code, expected = arena_failure(*bad.command)
+    with pytest.raises(EXCEPTION_OF_EXIT_CODE[code]) as raised:
         bad.call()
     assert str(raised.value) == expected
     assert bad.fragment in expected, expected

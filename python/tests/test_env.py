@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import tetris_arena as ta
-from conftest import arena_error, arena_json
+from conftest import EXCEPTION_OF_EXIT_CODE, arena_error, arena_failure, arena_json
 
 
 @pytest.mark.parametrize(
@@ -206,9 +206,9 @@ def test_illegal_actions_end_the_episode_or_raise():
     ],
 )
 def test_bad_environment_arguments_raise_the_clis_messages(options, command):
-    expected = arena_error("play", "bfs+elashi", *command)
-    # A file the system cannot read is an OSError (FileNotFoundError), the rest bad input.
-    kind = FileNotFoundError if ("No such file or directory" in expected or "folder does not exist" in expected) else ValueError
+    # The same kind in both front ends (a missing piece file: exit 3, an OSError).
+    code, expected = arena_failure("play", "bfs+elashi", *command)
+    kind = EXCEPTION_OF_EXIT_CODE[code]
     with pytest.raises(kind) as raised:
         ta.TetrisEnv(**options)
     assert str(raised.value) == expected

@@ -22,8 +22,8 @@ def test_a_missing_file_raises_file_not_found_with_the_command_lines_message(tmp
     with pytest.raises(FileNotFoundError) as raised:
         ta.sequence(3, generator=f"file:{missing}")
     cli = run_arena("sequence", "--generator", f"file:{missing}", "--count", "3")
-    # The command line says the same (its exit code is still 2 for every kind).
-    assert cli.returncode == 2
+    # The command line says the same, with the exit code of an I/O error.
+    assert cli.returncode == 3
     assert cli.stderr.strip() == f"error: {raised.value}"
     assert str(missing) in str(raised.value)
     assert isinstance(raised.value, OSError)

@@ -111,10 +111,19 @@ pub fn succeed(command: &str, args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("stdout is UTF-8")
 }
 
+/// The exit code of bad input (docs/commands.md, "Exit codes").
+pub const BAD_INPUT: i32 = 2;
+/// The exit code of a file or stream the system could not read or write.
+pub const IO: i32 = 3;
+/// The exit code of an outside engine's or runner's fault.
+pub const ENGINE: i32 = 4;
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
+
 /// Runs `arena COMMAND ARGS…`, which must fail by the contract for bad input: exit code 2,
 /// nothing on stdout, exactly one line on stderr, starting with `error: `. Returns that line.
 pub fn fail(command: &str, args: &[&str]) -> String {
-    fail_with(2, command, args)
+    fail_with(BAD_INPUT, command, args)
 }
 
 /// Runs `arena COMMAND ARGS…`, which must fail with exit code `code` (docs/commands.md, "Exit

@@ -28,9 +28,9 @@ fn the_exit_code_follows_the_kind_of_the_error() {
     );
     assert_eq!(line, "error: --board-height 3 is outside 4..=32");
     fail("list", &["--no-such-flag"]);
-    // A file the system cannot read (I/O): still 2 today, with the system's message.
+    // A file the system cannot read: 3 (I/O), with the system's message.
     let line = fail_with(
-        2,
+        crate::common::IO,
         "features",
         &["--eval", "elashi", "--board", "/nonexistent/board.txt"],
     );
@@ -61,7 +61,8 @@ fn the_exit_code_follows_the_kind_of_the_error() {
 
 #[test]
 fn a_file_name_with_a_line_break_stays_on_the_one_error_line() {
-    let line = fail(
+    let line = fail_with(
+        crate::common::IO,
         "play",
         &["bfs+elashi", "--generator", "file:/no/such\nfile"],
     );
@@ -73,7 +74,8 @@ fn a_file_name_with_a_line_break_stays_on_the_one_error_line() {
 
 #[test]
 fn escape_codes_in_a_file_name_are_printed_escaped_in_errors_and_reports() {
-    let line = fail(
+    let line = fail_with(
+        crate::common::IO,
         "tournament",
         &[
             "bfs+elashi",

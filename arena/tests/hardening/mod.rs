@@ -370,14 +370,6 @@ fn bad_inputs_of_every_kind_are_one_error_line() {
             ),
         ),
         (
-            "play",
-            with(
-                &["bfs+elashi:/nonexistent/w.json", "--max-pieces", "3"],
-                &[],
-            ),
-            "weights file /nonexistent/w.json: No such file".into(),
-        ),
-        (
             "sequence",
             with(&["--generator", &short, "--count", "5"], &[]),
             format!("--count 5: {short} holds only 3 pieces"),
@@ -409,20 +401,6 @@ fn bad_inputs_of_every_kind_are_one_error_line() {
                 &["--seed", "18446744073709551615", "--board-height", "6"],
             ),
             "--seed 18446744073709551615 + up to 10 games overflows a 64-bit seed".into(),
-        ),
-        (
-            "play",
-            with(
-                &[
-                    "bfs+elashi",
-                    "--max-pieces",
-                    "3",
-                    "--record",
-                    "/proc/version",
-                ],
-                &[],
-            ),
-            "--record /proc/version: cannot write there".into(),
         ),
         (
             "tournament",
@@ -470,6 +448,30 @@ fn bad_inputs_of_every_kind_are_one_error_line() {
         assert!(
             message.starts_with(&format!("error: {expected}")),
             "{command} {args:?}: {message}"
+        );
+    }
+    // What the system refuses: a weights file that is not there, an output where no file can
+    // be made. I/O, exit code 3, one line all the same.
+    for (args, expected) in [
+        (
+            &["bfs+elashi:/nonexistent/w.json", "--max-pieces", "3"][..],
+            "weights file /nonexistent/w.json: No such file",
+        ),
+        (
+            &[
+                "bfs+elashi",
+                "--max-pieces",
+                "3",
+                "--record",
+                "/proc/version",
+            ],
+            "--record /proc/version: cannot write there",
+        ),
+    ] {
+        let message = common::fail_with(common::IO, "play", args);
+        assert!(
+            message.starts_with(&format!("error: {expected}")),
+            "{args:?}: {message}"
         );
     }
     if Path::new("/proc/version").exists() {
@@ -548,13 +550,13 @@ fn a_full_stderr_or_stdout_is_no_panic() {
         .status()
         .unwrap();
     assert_eq!(closed.code(), Some(2));
-    // Normal output into a full disk: the write error, not a panic.
+    // Normal output into a full disk: the write error (I/O, exit code 3), not a panic.
     let output = Command::new(env!("CARGO_BIN_EXE_arena"))
         .arg("list")
         .stdout(fs::File::create(full).unwrap())
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(common::IO));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         "error: standard output: No space left on device (os error 28)\n"
@@ -783,7 +785,7 @@ fn ctrl_c_ends_play_stats_and_tune_with_an_error_that_says_what_was_kept() {
     ];
     for (args, expected) in runs {
         let (code, stderr) = interrupt(&args);
-        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(code, Some(common::INTERRUPTED), "{args:?}: {stderr}");
         let mut lines: Vec<&str> = stderr.lines().collect();
         // A game without a piece cap is announced first, on a terminal or not.
         if args[0] == "play" {
