@@ -58,14 +58,35 @@ pub struct PositionQuery {
     #[param(pattern = "^[IOLJTSZ]$")]
     nextPiece: Option<String>,
     /// The level: 18 to 255.
-    #[param(minimum = 18, maximum = 255)]
+    #[param(schema_with = level_parameter)]
     level: u32,
     /// Lines cleared so far.
-    #[param(minimum = 0, maximum = 4294967295_u64)]
+    #[param(schema_with = lines_parameter)]
     lines: u64,
     /// When an input may start: `X.` (30 Hz) to `X.......` (7.5 Hz).
     #[param(pattern = "^X\\.{1,7}$")]
     inputFrameTimeline: String,
+}
+
+/// `level`: the range the query parser takes ([`stackrabbit::query::MIN_LEVEL`] to
+/// [`stackrabbit::query::MAX_LEVEL`]).
+fn level_parameter() -> utoipa::openapi::schema::Object {
+    tetris_arena_jobs::api::schema::integer(
+        stackrabbit::query::MIN_LEVEL as u64,
+        stackrabbit::query::MAX_LEVEL as u64,
+        false,
+        "The level.",
+    )
+}
+
+/// `lines`: 0 to [`stackrabbit::query::MAX_LINES`], as the query parser takes them.
+fn lines_parameter() -> utoipa::openapi::schema::Object {
+    tetris_arena_jobs::api::schema::integer(
+        0,
+        stackrabbit::query::MAX_LINES as u64,
+        false,
+        "Lines cleared so far.",
+    )
 }
 
 /// One move of `engine-movelist`'s answer, for the document (the formatter is

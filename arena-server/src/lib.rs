@@ -459,6 +459,99 @@ mod tests {
         (status, serde_json::from_slice(&body).unwrap())
     }
 
+    /// The smallest and largest value `accepts` takes among `candidates` around `range`'s
+    /// ends, which must be exactly `range`'s ends: the check's own bounds, found by asking it.
+    fn check_bounds(range: (u64, u64), accepts: impl Fn(u64) -> bool) -> (u64, u64) {
+        let (low, high) = range;
+        assert!(
+            low == 0 || !accepts(low - 1),
+            "the check takes {} below {low}",
+            low - 1
+        );
+        assert!(
+            high == u64::MAX || !accepts(high + 1),
+            "the check takes {}",
+            high + 1
+        );
+        assert!(
+            accepts(low) && accepts(high),
+            "the check refuses {low} or {high}"
+        );
+        (low, high)
+    }
+
+    #[test]
+    fn every_published_bound_is_the_checks_bound() {
+        use tetris_arena_io::values::{BoardHeight, Level, TapRate, TopCount};
+        use tetris_arena_jobs::serve::{MAX_SERVED_PIECES, served_piece_cap};
+        let document = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let bounds = |schema: &serde_json::Value| -> Option<(u64, u64)> {
+            let minimum = schema.get("minimum")?.as_f64()? as u64;
+            let maximum = schema.get("maximum").and_then(|value| value.as_f64());
+            Some((minimum, maximum.map_or(u64::MAX, |maximum| maximum as u64)))
+        };
+        // Every bound the document publishes on what a client sends, by where it stands.
+        let mut published = Vec::new();
+        for name in ["PositionBody", "PlayBody", "PlacementBody"] {
+            let properties = document["components"]["schemas"][name]["properties"]
+                .as_object()
+                .unwrap();
+            for (field, schema) in properties {
+                if let Some(range) = bounds(schema) {
+                    published.push((format!("{name}.{field}"), range));
+                }
+            }
+        }
+        for (path, operations) in document["paths"].as_object().unwrap() {
+            for operation in operations.as_object().unwrap().values() {
+                for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                    if let Some(range) = bounds(&parameter["schema"]) {
+                        let name = parameter["name"].as_str().unwrap();
+                        published.push((format!("{path}?{name}"), range));
+                    }
+                }
+            }
+        }
+        // Each one against the check that takes the value: asked for its bounds, not told.
+        let accepts_level = |level: u64| {
+            let query = format!(
+                "board={}&currentPiece=T&level={level}&lines=0&inputFrameTimeline=X.",
+                "0".repeat(200)
+            );
+            stackrabbit::parse_query(&stackrabbit::RequestType::GetMove, &query).is_ok()
+        };
+        let accepts_lines = |lines: u64| {
+            let query = format!(
+                "board={}&currentPiece=T&level=18&lines={lines}&inputFrameTimeline=X.",
+                "0".repeat(200)
+            );
+            stackrabbit::parse_query(&stackrabbit::RequestType::GetMove, &query).is_ok()
+        };
+        assert!(!published.is_empty());
+        for (place, range) in &published {
+            let field = place.rsplit(['.', '?']).next().unwrap();
+            let checked = match field {
+                "board_height" => check_bounds(range.to_owned(), |value| {
+                    BoardHeight::try_from(value).is_ok()
+                }),
+                "level" if place.contains('.') => {
+                    check_bounds(*range, |value| Level::try_from(value).is_ok())
+                }
+                "tap_rate" => check_bounds(*range, |value| TapRate::try_from(value).is_ok()),
+                "top" => check_bounds(*range, |value| TopCount::try_from(value).is_ok()),
+                "max_pieces" => check_bounds(*range, |value| served_piece_cap(Some(value)).is_ok()),
+                "seed" => check_bounds(*range, |_| true),
+                "level" => check_bounds(*range, accepts_level),
+                "lines" => check_bounds(*range, accepts_lines),
+                other => panic!("{place}: a published bound with no check in this test ({other})"),
+            };
+            assert_eq!(*range, checked, "{place}");
+        }
+        // The piece cap in particular: the number the document publishes is the server's.
+        let play = &document["components"]["schemas"]["PlayBody"]["properties"]["max_pieces"];
+        assert_eq!(play["maximum"].as_f64(), Some(MAX_SERVED_PIECES as f64));
+    }
+
     #[test]
     fn the_status_of_an_error_is_the_one_its_kind_decides() {
         // An internal error (a bug) is no bad request: 500, with the JSON body.

@@ -58,16 +58,16 @@ pub struct PositionBody {
     #[schema(schema_with = schema::pieces)]
     pub preview: Vec<String>,
     /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 4, maximum = 32)]
+    #[schema(schema_with = schema::board_height)]
     pub board_height: Option<u64>,
     /// `simulation` or `literature` (default: the searcher's).
     #[schema(schema_with = schema::frameless_game_over)]
     pub game_over: Option<String>,
     /// Gravity-aware searchers (gamepad): the level whose gravity the search simulates.
-    #[schema(minimum = 0, maximum = 255)]
+    #[schema(schema_with = schema::level)]
     pub level: Option<u64>,
     /// Gravity-aware searchers: frames between two presses of one thumb, 2 to 8.
-    #[schema(minimum = 2, maximum = 8)]
+    #[schema(schema_with = schema::tap_rate)]
     pub tap_rate: Option<u64>,
     /// Gravity-aware searchers: the player's input-frame timeline in StackRabbit's notation,
     /// `X.` (= tap rate 2) to `X.......` (= 8) or mixed (`X....X...X...`: 2 to 8 frames from
@@ -80,7 +80,7 @@ pub struct PositionBody {
     #[serde(default)]
     pub entry_delay: bool,
     /// How many ranked placements to list, 1 to 200 (default 5).
-    #[schema(minimum = 1, maximum = 200)]
+    #[schema(schema_with = schema::top)]
     pub top: Option<u64>,
     /// `/v1/rate` only: the player's placement.
     pub placement: Option<PlacementBody>,
@@ -137,16 +137,16 @@ pub struct PlayBody {
     /// The generator (default `uniform`; `arena list` names them; not `file:`).
     pub generator: Option<String>,
     /// Rows of the field, 4 to 32 (default 20).
-    #[schema(minimum = 4, maximum = 32)]
+    #[schema(schema_with = schema::board_height)]
     pub board_height: Option<u64>,
     /// `simulation` or `literature` (default: the searcher's).
     #[schema(schema_with = schema::frameless_game_over)]
     pub game_over: Option<String>,
-    /// The most pieces the game plays: required, 1 to 100,000. (The schema says at most
-    /// 1,000, so that generated test games stay short; the server takes up to 100,000.)
+    /// The most pieces the game plays: required, 1 to 100,000
+    /// ([`crate::serve::MAX_SERVED_PIECES`]).
     // Required in the document: a body without it is refused (the field is an `Option` so that
     // the refusal is the server's own message, not serde's).
-    #[schema(value_type = u64, required = true, minimum = 1, maximum = 1000, example = 100)]
+    #[schema(schema_with = schema::max_pieces, required = true)]
     pub max_pieces: Option<u64>,
     /// Leave out the list of placements (default false).
     #[serde(default)]

@@ -1,22 +1,108 @@
 //! The hand-built parts of the OpenAPI document: request fields whose valid values are a
-//! short list or a pattern (pieces, game-over rules, input models, boards). `ToSchema` would
-//! call them plain strings; naming the values here lets a client, or a test generator such as
-//! schemathesis, send requests the server accepts. The lists come from the core's own
-//! constants (`Piece::ALL`, `GameOverRule::ALL`, `InputModel::ALL`), so they cannot drift from
-//! what the request layer parses.
+//! short list, a pattern or a range (pieces, game-over rules, input models, boards, board
+//! heights, levels, tap rates, counts). `ToSchema` would call them plain strings or integers;
+//! naming the values here lets a client, or a test generator such as schemathesis, send
+//! requests the server accepts. The lists and ranges come from the same constants the checks
+//! use (`Piece::ALL`, `GameOverRule::ALL`, `InputModel::ALL`, the typed values' `MIN` and
+//! `MAX`, [`MAX_SERVED_PIECES`]), so they cannot drift from what the request layer accepts;
+//! the server's tests compare every published bound with its check.
 
 use serde_json::Value;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
-    ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+    ArrayBuilder, KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat,
+    SchemaType, Type,
 };
 
+use tetris_arena_io::values::{BoardHeight, Level, TapRate, TopCount};
 use tetris_core::{GameOverRule, InputModel, Piece};
 
-/// The most rows a board has ([`tetris_arena_io::values::BoardHeight`]'s range).
-const MAX_ROWS: usize = 32;
+use crate::serve::MAX_SERVED_PIECES;
+
+/// The most rows a board has ([`BoardHeight`]'s range).
+const MAX_ROWS: usize = BoardHeight::MAX as usize;
 /// The fewest rows a board has.
-const MIN_ROWS: usize = 4;
+const MIN_ROWS: usize = BoardHeight::MIN as usize;
+
+/// An integer from `minimum` to `maximum`, or null when `nullable` (an optional field).
+pub fn integer(minimum: u64, maximum: u64, nullable: bool, description: &str) -> Object {
+    let schema_type = match nullable {
+        true => SchemaType::from_iter([Type::Integer, Type::Null]),
+        false => SchemaType::new(Type::Integer),
+    };
+    ObjectBuilder::new()
+        .schema_type(schema_type)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(minimum as f64))
+        .maximum(Some(maximum as f64))
+        .description(Some(description))
+        .build()
+}
+
+/// `board_height`: [`BoardHeight`]'s range, optional.
+pub fn board_height() -> Object {
+    integer(
+        BoardHeight::MIN.into(),
+        BoardHeight::MAX.into(),
+        true,
+        &format!(
+            "Rows of the field, {} to {} (default {}).",
+            BoardHeight::MIN,
+            BoardHeight::MAX,
+            BoardHeight::default()
+        ),
+    )
+}
+
+/// `level`: [`Level`]'s range, optional.
+pub fn level() -> Object {
+    integer(
+        Level::MIN.into(),
+        Level::MAX.into(),
+        true,
+        "Gravity-aware searchers (gamepad): the level whose gravity the search simulates.",
+    )
+}
+
+/// `tap_rate`: [`TapRate`]'s range, optional.
+pub fn tap_rate() -> Object {
+    integer(
+        TapRate::MIN.into(),
+        TapRate::MAX.into(),
+        true,
+        &format!(
+            "Gravity-aware searchers: frames between two presses of one thumb, {} to {}.",
+            TapRate::MIN,
+            TapRate::MAX
+        ),
+    )
+}
+
+/// `top`: [`TopCount`]'s range, optional.
+pub fn top() -> Object {
+    integer(
+        TopCount::MIN as u64,
+        TopCount::MAX as u64,
+        true,
+        &format!(
+            "How many ranked placements to list, {} to {} (default 5).",
+            TopCount::MIN,
+            TopCount::MAX
+        ),
+    )
+}
+
+/// `max_pieces` of a served game: required, 1 to [`MAX_SERVED_PIECES`].
+pub fn max_pieces() -> Object {
+    let mut schema = integer(
+        1,
+        MAX_SERVED_PIECES,
+        false,
+        &format!("The most pieces the game plays: required, 1 to {MAX_SERVED_PIECES}."),
+    );
+    schema.example = Some(Value::from(100));
+    schema
+}
 
 /// A string that is one of `values`, or null when `nullable`.
 fn one_of_strings(

@@ -23,6 +23,10 @@ pub const ROWS: usize = 20;
 pub const BOARD_CHARACTERS: usize = ROWS * BOARD_WIDTH;
 /// StackRabbit's lowest level (its text: only 18, 19 and 29 starts).
 pub const MIN_LEVEL: i128 = 18;
+/// The highest level: a level is a byte, as on the console.
+pub const MAX_LEVEL: i128 = u8::MAX as i128;
+/// The most lines a query may say: a 32-bit count.
+pub const MAX_LINES: i128 = u32::MAX as i128;
 /// StackRabbit's most reaction time, in frames.
 pub const MAX_REACTION_TIME: i128 = 60;
 /// StackRabbit's default playout count (C++ engine).
@@ -207,16 +211,20 @@ impl Values {
                 if level < MIN_LEVEL {
                     return Err(CompatError::LevelBelow18(value));
                 }
-                let level = u8::try_from(level).map_err(|_| CompatError::LevelTooHigh(value))?;
-                self.level = Some(level);
+                if level > MAX_LEVEL {
+                    return Err(CompatError::LevelTooHigh(value));
+                }
+                self.level = Some(level as u8);
             }
             "lines" => {
                 let lines = match integer(&value) {
                     Some(lines) if lines >= 0 => lines,
                     _ => return Err(CompatError::IllegalLines(value)),
                 };
-                let lines = u32::try_from(lines).map_err(|_| CompatError::LinesTooMany(value))?;
-                self.lines = Some(lines);
+                if lines > MAX_LINES {
+                    return Err(CompatError::LinesTooMany(value));
+                }
+                self.lines = Some(lines as u32);
             }
             "reactionTime" => {
                 let frames = match integer(&value) {
