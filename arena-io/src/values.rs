@@ -11,6 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Deserializer, Serialize};
+
 use thiserror::Error as ThisError;
 
 use tetris_core::{
@@ -39,6 +41,29 @@ pub const MAX_REACTION_FRAMES: u8 = tetris_core::MAX_PLAYED_FRAMES as u8;
 /// A value that is not one its option takes.
 #[derive(Debug, Clone, PartialEq, ThisError)]
 pub enum ValueError {
+    /// A `--shard` that is not `K/N` with 0 ≤ K < N.
+    #[error("--shard {text:?}: {why}")]
+    Shard {
+        /// The value as given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// More shards than a run has games (or blocks) to give them.
+    #[error(
+        "--shard {shard}: {count} shards for {games} {what} would leave shard {games}/{count} \
+         empty (use at most {games} shards)"
+    )]
+    ShardWithoutGames {
+        /// The shard, `K/N`.
+        shard: String,
+        /// N.
+        count: u64,
+        /// The run's games (or blocks).
+        games: u64,
+        /// What they are (`games`, `blocks`).
+        what: String,
+    },
     /// A number outside its option's range.
     #[error("{option} {value} is outside {range}{note}")]
     OutOfRange {
@@ -240,6 +265,145 @@ macro_rules! count_value {
             }
         }
     };
+}
+
+/// Shard `index` of `count` (`--shard K/N`, 0-based: `0 ≤ index < count`). Also the `shard`
+/// object of a part file (`{"index": K, "count": N}`), read through the same check, so no
+/// shard that does not exist can be made. The games of a shard and the rest of sharding are
+/// the runner's (`tetris_arena_runs::shard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Shard {
+    index: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// The whole run, as one shard (`0/1`).
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`, when it exists (`index < count`).
+    pub fn new(index: u64, count: u64) -> Result<Shard, ValueError> {
+        let fail = |why: String| ValueError::Shard {
+            text: format!("{index}/{count}"),
+            why,
+        };
+        if count == 0 {
+            return Err(fail("N must be at least 1".into()));
+        }
+        if index >= count {
+            return Err(fail(format!(
+                "K must be below N: shards are numbered 0 to {} (K/N, e.g. 0/3)",
+                count - 1
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// K: which shard, from 0.
+    pub const fn index(self) -> u64 {
+        self.index
+    }
+
+    /// N: how many shards.
+    pub const fn count(self) -> u64 {
+        self.count
+    }
+
+    /// Whether this is the whole run.
+    pub fn is_whole(self) -> bool {
+        self.count == 1
+    }
+
+    /// The shard that game `game` belongs to, in a run of `count` shards.
+    pub fn of_game(game: u64, count: u64) -> u64 {
+        game % count
+    }
+
+    /// How many of a run's `games` games this shard holds.
+    pub fn game_count(self, games: u64) -> u64 {
+        if self.index >= games {
+            0
+        } else {
+            (games - self.index).div_ceil(self.count)
+        }
+    }
+
+    /// The `local`-th game (0-based) of this shard: `index + local × count`.
+    pub fn game(self, local: u64) -> u64 {
+        self.index + local * self.count
+    }
+
+    /// This shard's games of a run of `games` games, in increasing order.
+    pub fn games(self, games: u64) -> impl Iterator<Item = u64> {
+        (0..self.game_count(games)).map(move |local| self.game(local))
+    }
+
+    /// Checks that a run of `games` games (or stats blocks: `what`) gives this shard at least
+    /// one.
+    pub fn check_for(self, games: u64, what: &str) -> Result<(), ValueError> {
+        if self.count > games {
+            return Err(ValueError::ShardWithoutGames {
+                shard: self.to_string(),
+                count: self.count,
+                games,
+                what: what.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ValueError;
+
+    /// `K/N` with 0 ≤ K < N (decimal integers).
+    fn from_str(text: &str) -> Result<Shard, ValueError> {
+        let fail = |why: String| ValueError::Shard {
+            text: text.to_string(),
+            why,
+        };
+        let (index, count) = text
+            .split_once('/')
+            .ok_or_else(|| fail("expected K/N, e.g. 0/3 (shards are numbered from 0)".into()))?;
+        let number = |part: &str, name: &str| {
+            if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(fail(format!(
+                    "{name} must be a whole number (K/N, e.g. 0/3)"
+                )));
+            }
+            part.parse::<u64>()
+                .map_err(|_| fail(format!("{name} is too large")))
+        };
+        let (index, count) = (number(index, "K")?, number(count, "N")?);
+        Shard::new(index, count).map_err(|error| match error {
+            ValueError::Shard { why, .. } => fail(why),
+            other => other,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    /// A part file's `{"index": K, "count": N}`, checked as `--shard K/N` is.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Shard, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            index: u64,
+            count: u64,
+        }
+        let Fields { index, count } = Fields::deserialize(deserializer)?;
+        Shard::new(index, count).map_err(|_| {
+            serde::de::Error::custom(format!(
+                "shard {index}/{count} does not exist (shards are 0/N to N-1/N)"
+            ))
+        })
+    }
 }
 
 ranged_value! {
@@ -510,6 +674,52 @@ impl FromStr for PieceList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_parse_from_k_slash_n_counted_from_zero() {
+        assert_eq!("0/3".parse::<Shard>().unwrap(), Shard::new(0, 3).unwrap());
+        assert_eq!("2/3".parse::<Shard>().unwrap(), Shard::new(2, 3).unwrap());
+        assert_eq!("0/1".parse::<Shard>().unwrap(), Shard::WHOLE);
+        assert_eq!(Shard::new(2, 3).unwrap().to_string(), "2/3");
+        for bad in [
+            "3/3", "1/0", "0/0", "-1/3", "1", "a/3", "1/b", "1/3/4", "", "/3", "1/", " 1/3",
+        ] {
+            let error = bad.parse::<Shard>().unwrap_err().to_string();
+            assert!(error.starts_with("--shard"), "{bad}: {error}");
+            assert!(!error.contains('\n'), "{bad}: {error}");
+        }
+        assert!(
+            "99999999999999999999/3"
+                .parse::<Shard>()
+                .unwrap_err()
+                .to_string()
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn a_shard_read_from_a_file_is_checked_as_a_shard_given_as_an_option() {
+        let read = |text: &str| serde_json::from_str::<Shard>(text).map_err(|e| e.to_string());
+        assert_eq!(
+            read(r#"{"index": 1, "count": 2}"#),
+            Ok(Shard::new(1, 2).unwrap())
+        );
+        for (text, shown) in [
+            (r#"{"index": 0, "count": 0}"#, "0/0"),
+            (r#"{"index": 2, "count": 2}"#, "2/2"),
+        ] {
+            let error = read(text).unwrap_err();
+            assert!(
+                error.starts_with(&format!("shard {shown} does not exist")),
+                "{text}: {error}"
+            );
+        }
+        assert!(read(r#"{"index": 0, "count": 1, "x": 1}"#).is_err());
+        assert_eq!(
+            serde_json::to_string(&Shard::new(1, 2).unwrap()).unwrap(),
+            r#"{"index":1,"count":2}"#
+        );
+    }
 
     #[test]
     fn one_piece_is_one_upper_case_letter() {

@@ -31,7 +31,8 @@ pub mod tune;
 use std::path::PathBuf;
 
 use tetris_arena_io::values::Jobs;
-use tetris_arena_runs::shard::{RunDelivery, Shard};
+use tetris_arena_io::values::Shard;
+use tetris_arena_runs::shard::RunDelivery;
 
 use crate::error::ArenaError;
 

@@ -11,12 +11,13 @@ use crate::error::ArenaError;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::analysis::pieces::RowRule;
 use tetris_arena_io::output::check_output_folder;
+use tetris_arena_io::values::Shard;
 use tetris_arena_io::values::{BoardHeight, Jobs, PieceCount};
 use tetris_arena_jobs::{JobFiles, frameless_game_over_rule};
 use tetris_arena_reports::stats::is_stats_output;
 use tetris_arena_runs::Progress;
 use tetris_arena_runs::shard::check_part_file;
-use tetris_arena_runs::shard::{Part, Shard, stats_part};
+use tetris_arena_runs::shard::{Part, stats_part};
 use tetris_arena_runs::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
 
 /// A statistics run.
@@ -79,10 +80,10 @@ impl StatsRequest {
     /// over a file the run reads).
     pub fn check(&self) -> Result<CheckedStats, ArenaError> {
         let blocks = match (self.shard, self.blocks) {
-            (Some(shard), Some(blocks)) if blocks != shard.count => {
+            (Some(shard), Some(blocks)) if blocks != shard.count() => {
                 return Err(BlocksDisagree { blocks, shard }.into());
             }
-            (Some(shard), _) => shard.count,
+            (Some(shard), _) => shard.count(),
             (None, blocks) => blocks.unwrap_or(1),
         };
         let strategy = Strategy::from_name(&self.strategy)?;

@@ -15,7 +15,7 @@ use crate::error::ArenaError;
 use crate::nes::NesRequestError;
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::{
-    self, BoardHeight, Depth, Jobs, MaxPieces, ReactionFrames, StartLevel,
+    self, BoardHeight, Depth, GameCount, Jobs, MaxPieces, ReactionFrames, StartLevel,
 };
 use tetris_arena_jobs::{JobFiles, frameless_game_over_rule};
 use tetris_arena_reports::tune::checkpoint::{FitnessKind, TuneSettings};
@@ -33,7 +33,7 @@ pub struct TuneRequest {
     /// Lookahead depth of the candidates.
     pub depth: Depth,
     /// Games per candidate per iteration.
-    pub games: u64,
+    pub games: GameCount,
     /// The field's rows.
     pub board_height: BoardHeight,
     /// The games' piece generator.
@@ -105,9 +105,6 @@ pub enum TuneRequestError {
     /// A count of 0.
     #[error("{0} must be at least 1")]
     Zero(&'static str),
-    /// More games than a candidate's result counts.
-    #[error("--games must be at most {}", u32::MAX)]
-    TooManyGames,
     /// A population outside 2..=[`MAX_POPULATION`].
     #[error("--population must be from 2 to {MAX_POPULATION}")]
     Population,
@@ -171,7 +168,7 @@ impl TuneRequest {
             method: settings.method,
             searcher: settings.searcher.clone(),
             depth: Depth::try_from(settings.depth as u64)?,
-            games: settings.games,
+            games: GameCount::try_from(settings.games)?,
             board_height: BoardHeight::try_from(settings.board_height as u64)?,
             generator: values::generator(&settings.generator)?,
             iterations,
@@ -260,13 +257,8 @@ impl TuneRequest {
             return Err(TuneRequestError::PlateauDepth.into());
         }
         self.generator.check_preview(self.depth.get())?;
-        for (name, value) in [("--games", self.games), ("--iterations", self.iterations)] {
-            if value == 0 {
-                return Err(TuneRequestError::Zero(name).into());
-            }
-        }
-        if self.games > u64::from(u32::MAX) {
-            return Err(TuneRequestError::TooManyGames.into());
+        if self.iterations == 0 {
+            return Err(TuneRequestError::Zero("--iterations").into());
         }
         if !(2..=MAX_POPULATION).contains(&self.population) {
             return Err(TuneRequestError::Population.into());
@@ -274,10 +266,10 @@ impl TuneRequest {
         // Bounded before anything is built or played: a population's strategies and its
         // games' values are all in memory during an iteration.
         let population = self.population as u64;
-        if population.saturating_mul(self.games) > MAX_ITERATION_GAMES {
+        if population.saturating_mul(self.games.get()) > MAX_ITERATION_GAMES {
             return Err(TuneRequestError::IterationGames {
                 population,
-                games: self.games,
+                games: self.games.get(),
             }
             .into());
         }
@@ -304,7 +296,7 @@ impl TuneRequest {
             method: self.method,
             searcher: self.searcher.clone(),
             depth: self.depth.get(),
-            games: self.games,
+            games: self.games.get(),
             board_height: self.board_height.rows(),
             generator: self.generator.to_string(),
             seed: self.seed,

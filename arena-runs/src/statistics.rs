@@ -22,10 +22,11 @@ use tetris_registry::Strategy;
 
 use crate::error::RunError;
 use crate::games::play_counted_game;
-use crate::shard::{Shard, ShardTasks, run_shard_tasks};
+use crate::shard::{ShardTasks, run_shard_tasks};
 use crate::{Progress, TaskOutcome};
 use tetris_arena_games::analysis::pieces::{PieceStatistics, RowRule};
 use tetris_arena_games::sim::game::{GameEnd, GameSettings};
+use tetris_arena_io::values::Shard;
 
 /// The distance between the seeds of two consecutive blocks: block K's game j uses seed
 /// `S + K × 2^32 + j`, so two blocks' seeds could only meet after 2^32 games in one block.
@@ -125,7 +126,7 @@ pub fn play_statistics_blocks(
     jobs: usize,
     progress: &Progress,
 ) -> Result<Vec<PieceStatistics>, RunError> {
-    if !shard.is_whole() && shard.count != settings.blocks {
+    if !shard.is_whole() && shard.count() != settings.blocks {
         return Err(RunError::Internal(format!(
             "stats shard {shard} of a run of {} blocks",
             settings.blocks
@@ -238,7 +239,7 @@ mod tests {
             [4, 3, 3]
         );
         assert_eq!(run.shard_pieces(Shard::WHOLE), 10);
-        assert_eq!(run.shard_pieces(Shard { index: 1, count: 3 }), 3);
+        assert_eq!(run.shard_pieces(Shard::new(1, 3).unwrap()), 3);
         assert_eq!(run.block_seed(0, 5), 12);
         assert_eq!(run.block_seed(2, 1), 7 + 2 * (1 << 32) + 1);
         // Wrapping, as the classic run's seeds always did.

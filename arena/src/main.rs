@@ -89,10 +89,6 @@ fn own_value_error(error: &clap::Error) -> Option<String> {
     if let Some(value) = source.downcast_ref::<ValueError>() {
         return Some(value.to_string());
     }
-    // `--shard K/N` parses in the runner's crate, with its error.
-    if let Some(value) = source.downcast_ref::<tetris_arena_runs::RunError>() {
-        return Some(value.to_string());
-    }
     source
         .downcast_ref::<ArenaError>()
         .map(ArenaError::to_string)

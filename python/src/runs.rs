@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use tetris_arena_io::output::{MadeBy, RunReport, json_line};
+use tetris_arena_io::values::Shard;
 use tetris_arena_io::values::{
     self, BoardHeight, GameCount, Jobs, PieceCount, ReactionFrames, StartLevel, TapRate,
 };
@@ -19,7 +20,6 @@ use tetris_arena_requests::nes::{CheckedNes, NesRequest};
 use tetris_arena_requests::stats::{StatsRequest, StatsResult};
 use tetris_arena_requests::tournament::{CheckedTournament, TournamentRequest};
 use tetris_arena_runs::Progress;
-use tetris_arena_runs::shard::Shard;
 use tetris_arena_runs::shard::{Part, RunDelivery, nes_part, tournament_part};
 
 use crate::library::{game_over_rule, piece_cap};

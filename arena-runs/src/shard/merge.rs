@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::RunError;
-use crate::shard::Shard;
 use crate::shard::kinds::{ShardedNes, ShardedStats, ShardedTournament};
 use crate::shard::part::{Contents, Part, PartBody, PartTiming, ShardedRun};
 use crate::statistics::StatisticsSettings;
@@ -23,6 +22,7 @@ use crate::{Finished, MAX_JOBS};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+use tetris_arena_io::values::Shard;
 
 /// What a merge gives back: the unsharded run's settings and results, ready for its report.
 pub enum Merged {
@@ -131,12 +131,8 @@ fn check_held<K: ShardedRun>(
             timing.jobs
         )));
     }
-    let Shard { index, count: n } = shard;
-    if n == 0 || index >= n {
-        return Err(fail(format!(
-            "{shown}: shard {index}/{n} does not exist (shards are 0/N to N-1/N)"
-        )));
-    }
+    // The shard exists: a part's shard is checked as it is read (`Shard`'s deserializer).
+    let (index, n) = (shard.index(), shard.count());
     // The count is checked before anything is sized by it or iterated up to it (a part
     // saying `"games": 9223372036854775807` once made the merge allocate without bound).
     let games = K::games(&contents.settings);
@@ -187,7 +183,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
     });
     let first_path = parts[0].0.clone();
     let first_shard = parts[0].1.shard;
-    let count = first_shard.count;
+    let count = first_shard.count();
     let mut first_settings = None;
     let mut by_index: BTreeMap<u64, PathBuf> = BTreeMap::new();
     let mut held: Vec<Held<K>> = Vec::with_capacity(parts.len());
@@ -211,14 +207,14 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
                 settings_difference(&settings, first_settings)
             )));
         }
-        let Shard { index, count: n } = part.shard;
+        let (index, n) = (part.shard.index(), part.shard.count());
         if n != count {
             return Err(fail(format!(
                 "{} is shard {index}/{n} but {} is shard {}/{count}: parts of different \
                  shardings",
                 path.display(),
                 first_path.display(),
-                first_shard.index
+                first_shard.index()
             )));
         }
         let part = check_held::<K>(&path, part.shard, part.games, &part.timing, contents)?;
@@ -254,7 +250,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
         }
     }
     // Every part's results, checked with it, go in task order.
-    held.sort_by_key(|part| part.shard.index);
+    held.sort_by_key(|part| part.shard.index());
     let wall = held.iter().map(|part| part.wall).max().unwrap_or_default();
     let mut results = Vec::new();
     let mut last = None;
@@ -299,12 +295,12 @@ fn games_difference(held: &[u64], shard: Shard, games: u64) -> String {
     if let Some(game) = shard.games(games).find(|game| !held_set.contains(game)) {
         return format!("lacks game {game}");
     }
-    let belongs = |game: u64| game < games && Shard::of_game(game, shard.count) == shard.index;
+    let belongs = |game: u64| game < games && Shard::of_game(game, shard.count()) == shard.index();
     if let Some(game) = held_set.iter().find(|&&game| !belongs(game)) {
         return format!(
             "holds game {game}, which belongs to shard {}/{} or to no shard",
-            game % shard.count,
-            shard.count
+            game % shard.count(),
+            shard.count()
         );
     }
     if held_set.len() != held.len() {

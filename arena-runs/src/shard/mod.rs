@@ -13,8 +13,8 @@
 //! - `arena stats` has no independent games (each game starts where the previous one ended);
 //!   there a shard is one of N blocks ([`crate::statistics`]).
 //!
-//! Here: the shard ([`Shard`], parsed from `K/N` with one message per mistake), its games
-//! ([`Shard::games`], [`run_shard_tasks`]), where a run that may be a shard delivers its
+//! Here: the shards' games ([`run_shard_tasks`]; the shard itself, [`Shard`], is a typed
+//! value of `tetris_arena_io::values`, parsed from `K/N` with one message per mistake), where a run that may be a shard delivers its
 //! results, checked before any game ([`RunDelivery`], [`check_part_file`]); the part file a
 //! shard writes ([`part`]); and the merge of the parts, which checks that they are one run's
 //! and puts the results back in the unsharded run's order ([`merge`]).
@@ -24,15 +24,12 @@ pub mod kinds;
 pub mod merge;
 pub mod part;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
 use crate::{Finished, Progress, TaskOutcome};
 use tetris_arena_io::output::{ResultsDestination, check_output_file};
+use tetris_arena_io::values::Shard;
 
 pub use kinds::{NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings};
 pub use merge::{Merged, check_part, merge_parts};
@@ -40,102 +37,6 @@ pub use part::{
     Contents, PART_FORMAT, PART_VERSION, Part, PartBody, PartTiming, ShardedRun, nes_part,
     stats_part, tournament_part, write_part,
 };
-
-/// Shard `index` of `count` (0-based: `0 ≤ index < count`). It is also the `shard` object of
-/// a part file (`{"index": K, "count": N}`); a shard read from a file is not checked until
-/// the merge checks it ([`merge_parts`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Shard {
-    /// K: which shard, from 0.
-    pub index: u64,
-    /// N: how many shards.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole run, as one shard (`0/1`).
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether this is the whole run.
-    pub fn is_whole(self) -> bool {
-        self.count == 1
-    }
-
-    /// The shard that game `game` belongs to, in a run of `count` shards.
-    pub fn of_game(game: u64, count: u64) -> u64 {
-        game % count
-    }
-
-    /// How many of a run's `games` games this shard holds.
-    pub fn game_count(self, games: u64) -> u64 {
-        if self.index >= games {
-            0
-        } else {
-            (games - self.index).div_ceil(self.count)
-        }
-    }
-
-    /// The `local`-th game (0-based) of this shard: `index + local × count`.
-    pub fn game(self, local: u64) -> u64 {
-        self.index + local * self.count
-    }
-
-    /// This shard's games of a run of `games` games, in increasing order.
-    pub fn games(self, games: u64) -> impl Iterator<Item = u64> {
-        (0..self.game_count(games)).map(move |local| self.game(local))
-    }
-
-    /// Checks that a run of `games` games (or stats blocks) gives this shard at least one.
-    pub fn check_for(self, games: u64, what: &str) -> Result<(), RunError> {
-        if self.count > games {
-            return Err(RunError::Refused(format!(
-                "--shard {self}: {} shards for {games} {what} would leave shard {}/{} empty \
-                 (use at most {games} shards)",
-                self.count, games, self.count
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = RunError;
-
-    /// `K/N` with 0 ≤ K < N (decimal integers).
-    fn from_str(text: &str) -> Result<Shard, RunError> {
-        let fail = |why: &str| RunError::Refused(format!("--shard {text:?}: {why}"));
-        let (index, count) = text
-            .split_once('/')
-            .ok_or_else(|| fail("expected K/N, e.g. 0/3 (shards are numbered from 0)"))?;
-        let number = |part: &str, name: &str| {
-            if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_digit()) {
-                return Err(fail(&format!(
-                    "{name} must be a whole number (K/N, e.g. 0/3)"
-                )));
-            }
-            part.parse::<u64>()
-                .map_err(|_| fail(&format!("{name} is too large")))
-        };
-        let (index, count) = (number(index, "K")?, number(count, "N")?);
-        if count == 0 {
-            return Err(fail("N must be at least 1"));
-        }
-        if index >= count {
-            return Err(fail(&format!(
-                "K must be below N: shards are numbered 0 to {} (K/N, e.g. 0/3)",
-                count - 1
-            )));
-        }
-        Ok(Shard { index, count })
-    }
-}
 
 /// Checks, before any game, where a sharded run writes its part: `--out` must name a `.json`
 /// file in an existing folder, and `--json` does not apply (`arena merge` prints the report).
@@ -244,41 +145,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shards_parse_from_k_slash_n_counted_from_zero() {
-        assert_eq!(
-            "0/3".parse::<Shard>().unwrap(),
-            Shard { index: 0, count: 3 }
-        );
-        assert_eq!(
-            "2/3".parse::<Shard>().unwrap(),
-            Shard { index: 2, count: 3 }
-        );
-        assert_eq!("0/1".parse::<Shard>().unwrap(), Shard::WHOLE);
-        assert_eq!(Shard { index: 2, count: 3 }.to_string(), "2/3");
-        for bad in [
-            "3/3", "1/0", "0/0", "-1/3", "1", "a/3", "1/b", "1/3/4", "", "/3", "1/", " 1/3",
-        ] {
-            let error = bad.parse::<Shard>().unwrap_err().to_string();
-            assert!(error.starts_with("--shard"), "{bad}: {error}");
-            assert!(!error.contains('\n'), "{bad}: {error}");
-        }
-        assert!(
-            "99999999999999999999/3"
-                .parse::<Shard>()
-                .unwrap_err()
-                .to_string()
-                .contains("too large")
-        );
-    }
-
-    #[test]
     fn every_game_belongs_to_exactly_one_shard_round_robin() {
         for games in 1..=20u64 {
             for count in 1..=games {
                 let mut seen = vec![0u32; games as usize];
                 let mut sizes = Vec::new();
                 for index in 0..count {
-                    let shard = Shard { index, count };
+                    let shard = Shard::new(index, count).unwrap();
                     let held: Vec<u64> = shard.games(games).collect();
                     assert_eq!(held.len() as u64, shard.game_count(games));
                     assert!(held.windows(2).all(|pair| pair[0] < pair[1]));
@@ -296,15 +169,15 @@ mod tests {
                 assert!(max - min <= 1, "balanced: {sizes:?}");
             }
         }
-        let shard = Shard { index: 1, count: 3 };
+        let shard = Shard::new(1, 3).unwrap();
         assert_eq!(shard.games(10).collect::<Vec<_>>(), [1, 4, 7]);
         assert_eq!(
-            Shard { index: 0, count: 3 }.games(10).collect::<Vec<_>>(),
+            Shard::new(0, 3).unwrap().games(10).collect::<Vec<_>>(),
             [0, 3, 6, 9]
         );
-        assert_eq!(Shard { index: 5, count: 8 }.game_count(3), 0);
-        assert!(Shard { index: 0, count: 4 }.check_for(3, "games").is_err());
-        assert!(Shard { index: 0, count: 3 }.check_for(3, "games").is_ok());
+        assert_eq!(Shard::new(5, 8).unwrap().game_count(3), 0);
+        assert!(Shard::new(0, 4).unwrap().check_for(3, "games").is_err());
+        assert!(Shard::new(0, 3).unwrap().check_for(3, "games").is_ok());
     }
 
     #[test]
@@ -325,7 +198,7 @@ mod tests {
         assert_eq!(whole.results, (0..21).collect::<Vec<u64>>());
         let mut all = Vec::new();
         for index in 0..3 {
-            let shard = Shard { index, count: 3 };
+            let shard = Shard::new(index, 3).unwrap();
             let part = run_shard_tasks(
                 ShardTasks {
                     shard,

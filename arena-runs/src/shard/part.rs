@@ -31,7 +31,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::Finished;
 use crate::error::RunError;
-use crate::shard::Shard;
 use crate::shard::kinds::{
     NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings,
 };
@@ -42,6 +41,7 @@ use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
 use tetris_arena_io::output::{MadeBy, json_line, print_output, write_atomically, written_line};
+use tetris_arena_io::values::Shard;
 
 /// The `format` of every part.
 pub const PART_FORMAT: &str = "tetris-arena-part";
@@ -474,7 +474,7 @@ mod tests {
             assert_eq!(reread(text), text);
             let part: Part = serde_json::from_str(text).unwrap();
             assert_eq!(part.body.command(), command);
-            assert_eq!(part.shard, Shard { index: 1, count: 2 });
+            assert_eq!(part.shard, Shard::new(1, 2).unwrap());
             assert_eq!(part.body.run_games(), 2);
         }
     }

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use tetris_core::{GameOverRule, PLATEAU_STOP_LEVEL};
 
-use crate::commands::options::{NesPlayerOptions, Parallel};
+use crate::commands::options::{NesPlayerOptions, Parallel, SeedOption};
 use tetris_arena_io::output::{announce_written, write_output};
 use tetris_arena_io::values::{self, GameCount};
 use tetris_arena_reports::nes::NesReport;
@@ -46,10 +46,9 @@ pub struct Args {
     /// Games to play (1 to 10,000,000).
     #[arg(long, value_name = "N")]
     pub games: GameCount,
-    /// Base seed: game k (counted from 0) uses seed S + k, which draws the NES randomizer's
-    /// start state.
-    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// A game stops when a line clear takes the level to K (the clear is scored); 29 is the
     /// transition to one frame per row, at 230 lines from level 19. At most 255, above
     /// --start-level.
@@ -102,7 +101,7 @@ impl Args {
         NesRequest {
             strategy: self.strategy.clone(),
             games: self.games,
-            seed: self.seed,
+            seed: self.seed.seed,
             start_level: self.player.start_level,
             to_level: self.to_level,
             max_lines: self.max_lines,
@@ -111,7 +110,7 @@ impl Args {
             inputs: self.player.inputs,
             reaction_frames: self.player.reaction_frames,
             run: RunOptions {
-                jobs: self.parallel.jobs,
+                jobs: self.parallel.threads.jobs,
                 shard: self.parallel.shard,
                 out: self.out.clone(),
                 json: self.json,

@@ -4,10 +4,10 @@
 
 use tetris_core::{GameOverRule, GeneratorKind, InputModel, Timeline};
 
+use tetris_arena_io::values::Shard;
 use tetris_arena_io::values::{
     self, BoardHeight, Jobs, MaxPieces, ReactionFrames, StartLevel, TapRate,
 };
-use tetris_arena_runs::shard::Shard;
 
 /// The rules of frame-less games: the pieces, the field and when a game is over (`play`,
 /// `tournament`, `stats`).
@@ -27,6 +27,28 @@ pub struct GameRules {
     pub game_over: Option<GameOverRule>,
 }
 
+/// The seed of a game or a run, defined once for every command that takes one (`play`,
+/// `sequence`, `tournament`, `nes`, `stats`, `tune`).
+#[derive(Debug, clap::Args)]
+pub struct SeedOption {
+    /// The seed, a whole number from 0 (default 0). In a run, game k (counted from 0) uses
+    /// seed S + k for every strategy (`nes`: it draws the randomizer's start state; `stats
+    /// --blocks`: block K's game j uses S + K x 2^32 + j); `tune`: the seed of the whole run
+    /// (its starting population, every update and every game); `play` and `sequence`: the
+    /// generator's seed. A file:PATH generator ignores it.
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
+    pub seed: u64,
+}
+
+/// The worker threads of a run (`tournament`, `nes`, `stats`, `tune`).
+#[derive(Debug, clap::Args)]
+pub struct JobsOption {
+    /// Games played at once, 1 to 256 (default: the available cores); never more threads than
+    /// games. Results do not depend on it, only the timings do.
+    #[arg(long, value_name = "J")]
+    pub jobs: Option<Jobs>,
+}
+
 /// The piece cap of a game (`play`, `tournament`).
 #[derive(Debug, clap::Args)]
 pub struct PieceCap {
@@ -38,13 +60,12 @@ pub struct PieceCap {
 }
 
 /// How a parallel run is carried out: its threads and its shard (`tournament`, `nes`,
-/// `stats`).
+/// `stats`; `tune` takes the threads alone).
 #[derive(Debug, clap::Args)]
 pub struct Parallel {
-    /// Games played at once, 1 to 256 (default: the available cores); never more threads than
-    /// games. Results do not depend on it, only the timings do.
-    #[arg(long, value_name = "J")]
-    pub jobs: Option<Jobs>,
+    /// The worker threads.
+    #[command(flatten)]
+    pub threads: JobsOption,
     /// Play only shard K of N (0 <= K < N, counted from 0): the games g with g % N = K (for
     /// `stats`, block K of N), with the seeds of the whole run; needs --out PART.json, where
     /// the shard's partial result is written instead of the report. `arena merge` of the N

@@ -20,13 +20,12 @@
 
 use std::path::PathBuf;
 
-use crate::commands::options::{GameRules, PieceCap};
+use crate::commands::options::{GameRules, PieceCap, SeedOption};
 use tetris_arena_games::analysis::estimate::EstimateJson;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::game::{GameEnd, PlayOptions};
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::output::{print_output, print_to_stderr, write_output};
-use tetris_arena_io::values;
 use tetris_arena_jobs::game::{CheckedGame, GameRequest, PlayOutputs};
 use tetris_arena_jobs::game_report::{PlayJson, play_text};
 use tetris_arena_reports::html::viewer::verified_replay_page;
@@ -43,9 +42,9 @@ pub struct Args {
     /// bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide (`arena list` shows the names and
     /// options).
     pub strategy: String,
-    /// The generator's seed (ignored by file:PATH).
-    #[arg(long, default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// The game's rules.
     #[command(flatten)]
     pub rules: GameRules,
@@ -91,7 +90,7 @@ impl Args {
         GameRequest {
             strategy: self.strategy.clone(),
             generator: self.rules.generator.clone(),
-            seed: self.seed,
+            seed: self.seed.seed,
             max_pieces: self.cap.max_pieces,
             board_height: self.rules.board_height,
             game_over: self.rules.game_over,

@@ -14,9 +14,9 @@ use web_time::Instant;
 use tetris_core::Board;
 use tetris_registry::{Strategy, StrategySpec};
 
+use crate::commands::options::JobsOption;
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::output::{check_output_file, print_output, write_output};
-use tetris_arena_io::values::Jobs;
 use tetris_arena_jobs::game_report::{ReplayJson, replay_text};
 use tetris_arena_jobs::{JobFiles, RequestError};
 use tetris_arena_reports::html::viewer::ReplayViewer;
@@ -45,9 +45,9 @@ pub struct Args {
     /// strategy is rebuilt either way, so a weights file in its name must still exist).
     #[arg(long)]
     pub redecide: bool,
-    /// For a trace: threads for the games played again by --redecide (default: the cores).
-    #[arg(long, value_name = "J")]
-    pub jobs: Option<Jobs>,
+    /// For a trace: the threads of the games played again by --redecide.
+    #[command(flatten)]
+    pub threads: JobsOption,
     /// Print the verified result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if looks_like_a_trace(&args.file) {
         return replay_trace(&args);
     }
-    if args.jobs.is_some() {
+    if args.threads.jobs.is_some() {
         return Err(ArenaError::Usage(
             "--jobs: only for a trace of an NES run (arena nes --trace), whose games \
              --redecide plays again"
@@ -187,7 +187,7 @@ fn replay_trace(args: &Args) -> Result<(), ArenaError> {
     let started = Instant::now();
     let request = TraceReplayRequest {
         file: args.file.clone(),
-        jobs: args.jobs,
+        jobs: args.threads.jobs,
     };
     let mut checked = request.check(&mut |lock| {
         if let Some(watcher) = watcher.as_mut() {

@@ -1,5 +1,6 @@
 //! `arena sequence`: the first N pieces of a generator, as letters on one line.
 
+use crate::commands::options::SeedOption;
 use tetris_core::GeneratorKind;
 
 use tetris_arena_io::values::{self, SequenceLength};
@@ -12,9 +13,9 @@ pub struct Args {
     /// Generator: uniform, nes, bag7, sz, java or file:PATH.
     #[arg(long, default_value = "uniform", value_parser = values::generator)]
     pub generator: GeneratorKind,
-    /// Seed (ignored by file:PATH).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// How many pieces to print (at least 1).
     #[arg(long)]
     pub count: SequenceLength,
@@ -26,7 +27,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let request = SequenceRequest {
         generator: args.generator,
-        seed: args.seed,
+        seed: args.seed.seed,
         count: args.count,
     };
     let mut stdout = std::io::stdout().lock();

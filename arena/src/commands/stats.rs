@@ -12,10 +12,10 @@
 use std::path::PathBuf;
 use web_time::Instant;
 
-use crate::commands::options::{GameRules, Parallel};
+use crate::commands::options::{GameRules, Parallel, SeedOption};
 use tetris_arena_games::analysis::pieces::RowRule;
 use tetris_arena_io::output::print_output;
-use tetris_arena_io::values::{self, PieceCount};
+use tetris_arena_io::values::PieceCount;
 use tetris_arena_reports::stats::deliver_stats;
 use tetris_arena_requests::error::ArenaError;
 use tetris_arena_requests::stats::{StatsRequest, StatsResult};
@@ -31,10 +31,9 @@ pub struct Args {
     /// board with the next seed.
     #[arg(long, value_name = "N")]
     pub pieces: PieceCount,
-    /// Base seed: game k (counted from 0) uses seed S + k (with --blocks: block K's game j uses
-    /// S + K x 2^32 + j).
-    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// The games' rules (after a game over the next game starts on an empty board).
     #[command(flatten)]
     pub rules: GameRules,
@@ -73,13 +72,13 @@ impl Args {
         StatsRequest {
             strategy: self.strategy.clone(),
             pieces: self.pieces,
-            seed: self.seed,
+            seed: self.seed.seed,
             generator: self.rules.generator.clone(),
             board_height: self.rules.board_height,
             game_over: self.rules.game_over,
             row_rule: self.row,
             blocks: self.blocks,
-            jobs: self.parallel.jobs,
+            jobs: self.parallel.threads.jobs,
             shard: self.parallel.shard,
             out: self.out.clone(),
             json: self.json,

@@ -15,10 +15,9 @@
 
 use std::path::PathBuf;
 
-use crate::commands::options::{GameRules, Parallel, PieceCap};
+use crate::commands::options::{GameRules, Parallel, PieceCap, SeedOption};
 use crate::commands::play::uncapped_note;
 use tetris_arena_io::output::{print_to_stderr, write_output};
-use tetris_arena_io::values;
 use tetris_arena_io::values::GameCount;
 use tetris_arena_reports::tournament::TournamentReport;
 use tetris_arena_requests::RunOptions;
@@ -38,10 +37,9 @@ pub struct Args {
     /// Games per strategy (1 to 10,000,000): every strategy plays the same N piece sequences.
     #[arg(long, value_name = "N")]
     pub games: GameCount,
-    /// Base seed (default 0, as for every command): game k (counted from 0) uses seed S + k
-    /// for every strategy.
-    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// The games' rules.
     #[command(flatten)]
     pub rules: GameRules,
@@ -86,14 +84,14 @@ impl Args {
         TournamentRequest {
             strategies: self.strategies.clone(),
             games: self.games,
-            seed: self.seed,
+            seed: self.seed.seed,
             generator: self.rules.generator.clone(),
             max_pieces: self.cap.max_pieces,
             board_height: self.rules.board_height,
             game_over: self.rules.game_over,
             estimate: self.estimate,
             run: RunOptions {
-                jobs: self.parallel.jobs,
+                jobs: self.parallel.threads.jobs,
                 shard: self.parallel.shard,
                 out: self.out.clone(),
                 json: self.json,

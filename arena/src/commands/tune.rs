@@ -9,13 +9,12 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tetris_core::{GameOverRule, GeneratorKind};
 
-use crate::commands::options::NesPlayerOptions;
+use crate::commands::options::{GameRules, JobsOption, NesPlayerOptions, SeedOption};
 use tetris_arena_io::output::{
     MadeBy, announce_written, pretty_json, print_output, print_to_stderr, write_atomically,
 };
-use tetris_arena_io::values::{self, BoardHeight, Depth, Jobs, MaxPieces};
+use tetris_arena_io::values::{Depth, GameCount, MaxPieces};
 use tetris_arena_requests::error::ArenaError;
 use tetris_arena_requests::tune::{CheckedTune, StartWeights, TuneRequest};
 use tetris_arena_runs::interrupt;
@@ -49,20 +48,14 @@ pub struct Args {
     pub depth: Depth,
     /// Games per candidate per iteration; every candidate of an iteration plays the same
     /// sequences, renewed every iteration.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub games: u64,
-    /// Board rows, 4 to 32 (the width is always 10); a short field ends games sooner.
-    #[arg(long, value_name = "H", default_value = "20")]
-    pub board_height: BoardHeight,
-    /// The piece generator of the games.
-    #[arg(long, value_name = "G", default_value = "uniform", value_parser = values::generator)]
-    pub generator: GeneratorKind,
+    #[arg(long, value_name = "N", default_value = "10")]
+    pub games: GameCount,
     /// Iterations to run in all (a resumed run counts the checkpoint's iterations).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub iterations: u64,
-    /// The run's seed: it decides the starting population, every update and every game.
-    #[arg(long, value_name = "S", default_value_t = 0, value_parser = values::seed, allow_hyphen_values = true)]
-    pub seed: u64,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedOption,
     /// Candidates per iteration (population, swarm size), 2 to 20000; population × games is
     /// at most 10000000 per iteration (a run stays under about 1 GB of memory).
     #[arg(long, value_name = "P", default_value_t = 20)]
@@ -76,14 +69,12 @@ pub struct Args {
     /// Every game stops after this many pieces, so strong candidates end.
     #[arg(long, value_name = "N", default_value = "5000")]
     pub max_pieces: MaxPieces,
-    /// When a game is over: `simulation` (the next piece cannot spawn) or `literature` (a
-    /// piece lands with a cell above row 0). Default: the searcher's (`literature` for drop).
-    #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
-    pub game_over: Option<GameOverRule>,
-    /// Games played at once, 1 to 256 (default: the available cores); never more threads
-    /// than an iteration's games. Results do not depend on it.
-    #[arg(long, value_name = "J")]
-    pub jobs: Option<Jobs>,
+    /// The games' rules.
+    #[command(flatten)]
+    pub rules: GameRules,
+    /// The worker threads.
+    #[command(flatten)]
+    pub threads: JobsOption,
     /// Write the whole state to FILE (JSON, atomically) after every iteration.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
@@ -141,15 +132,15 @@ impl Args {
             searcher: self.searcher.clone(),
             depth: self.depth,
             games: self.games,
-            board_height: self.board_height,
-            generator: self.generator.clone(),
+            board_height: self.rules.board_height,
+            generator: self.rules.generator.clone(),
             iterations: self.iterations,
-            seed: self.seed,
+            seed: self.seed.seed,
             population: self.population,
             fitness: self.fitness,
             max_pieces: self.max_pieces,
-            game_over: self.game_over,
-            jobs: self.jobs,
+            game_over: self.rules.game_over,
+            jobs: self.threads.jobs,
             out: self.out.clone(),
             checkpoint: self.checkpoint.clone(),
             work_dir: self.runner.as_ref().map(|_| {
