@@ -70,7 +70,15 @@ pub enum ArenaError {
     /// ` after`).
     #[error("interrupted by Ctrl-C{0}")]
     Interrupted(String),
-    /// A replay or trace whose game does not re-play as recorded, or that does not parse.
+    /// A recorded game that does not re-play as recorded: the first difference.
+    #[error("replay {path}: {error}")]
+    ReplayMismatch {
+        /// The replay file.
+        path: String,
+        /// What differs.
+        error: tetris_arena_games::sim::replay::ReplayError,
+    },
+    /// A trace whose games do not re-play as traced, or a replay that does not parse.
     #[error("replay {path}: {message}")]
     Replay {
         /// The replay file.
@@ -102,6 +110,7 @@ impl ArenaError {
             | ArenaError::TuneRequest(_)
             | ArenaError::MergeRequest(_)
             | ArenaError::Usage(_)
+            | ArenaError::ReplayMismatch { .. }
             | ArenaError::Replay { .. } => ErrorKind::BadInput,
             ArenaError::File(error) => error.kind(),
             ArenaError::Game(error) => error.kind(),

@@ -24,6 +24,7 @@ pub mod error;
 pub mod merge;
 pub mod nes;
 pub mod nes_trace;
+pub mod replay;
 pub mod stats;
 pub mod tournament;
 pub mod tune;

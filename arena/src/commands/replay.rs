@@ -12,18 +12,17 @@ use std::path::PathBuf;
 use web_time::Instant;
 
 use tetris_core::Board;
-use tetris_registry::{Strategy, StrategySpec};
+use tetris_registry::StrategySpec;
 
 use crate::commands::options::JobsOption;
-use tetris_arena_games::sim::replay::Replay;
-use tetris_arena_io::output::{check_output_file, print_output, write_output};
+use tetris_arena_io::output::{print_output, write_output};
 use tetris_arena_jobs::game_report::{ReplayJson, replay_text};
-use tetris_arena_jobs::{JobFiles, RequestError};
 use tetris_arena_reports::html::viewer::ReplayViewer;
 use tetris_arena_reports::nes_trace::{trace_replay_json, trace_replay_text};
 use tetris_arena_reports::terminal::{DEFAULT_SPEED, Frame, Watcher};
 use tetris_arena_requests::error::ArenaError;
-use tetris_arena_requests::nes_trace::{TraceReplayRequest, looks_like_a_trace};
+use tetris_arena_requests::nes_trace::TraceReplayRequest;
+use tetris_arena_requests::replay::{CheckedReplay, ReplayRequest};
 use tetris_arena_runs::{Progress, interrupt};
 
 /// Options of `arena replay`.
@@ -60,51 +59,27 @@ pub struct Args {
 
 /// Runs `arena replay`.
 pub fn run(args: Args) -> Result<(), ArenaError> {
-    // Checked here rather than with clap's `requires`, whose one-line error would not name
-    // the missing option.
-    if args.speed.is_some() && !args.watch {
-        return Err(RequestError::Needs {
-            option: "--speed",
-            needs: "--watch",
-        }
-        .into());
-    }
-    if looks_like_a_trace(&args.file) {
-        return replay_trace(&args);
-    }
-    if args.threads.jobs.is_some() {
-        return Err(ArenaError::Usage(
-            "--jobs: only for a trace of an NES run (arena nes --trace), whose games \
-             --redecide plays again"
-                .into(),
-        ));
-    }
+    let request = ReplayRequest {
+        file: args.file.clone(),
+        redecide: args.redecide,
+        jobs: args.threads.jobs,
+        html: args.html.clone(),
+        watch: args.watch,
+        speed: args.speed,
+    };
+    let mut checked = match request.check()? {
+        CheckedReplay::Trace(trace) => return replay_trace(&args, trace),
+        CheckedReplay::Game(game) => game,
+    };
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
     };
-    if let Some(path) = &args.html {
-        check_output_file("--html", path)?;
-    }
-    let replay = Replay::load(&args.file)?;
-    // The page never replaces the replay, nor a weights or pattern file its strategy reads.
-    let files = JobFiles::default()
-        .output("--html", args.html.as_deref())
-        .input("replay file", &args.file);
-    match replay.strategy.parse::<StrategySpec>() {
-        Ok(spec) => files.strategy(&spec),
-        Err(_) => files,
-    }
-    .check()?;
-    let shown = args.file.display().to_string();
-    let mut strategy = match args.redecide {
-        true => Some(Strategy::from_name(&replay.strategy)?),
-        false => None,
-    };
     if let Some(watcher) = watcher.as_mut() {
+        let replay = &checked.replay;
         let empty = Board::new(usize::from(replay.rules.board_height)).map_err(|error| {
             ArenaError::Replay {
-                path: shown.clone(),
+                path: checked.shown.clone(),
                 message: format!("rules: {error}"),
             }
         })?;
@@ -125,58 +100,48 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     let started = Instant::now();
     let mut viewer = args.html.as_ref().map(|_| ReplayViewer::new());
-    let verified = replay
-        .verify(strategy.as_mut(), &mut |step| {
-            if let Some(viewer) = viewer.as_mut() {
-                viewer.observe(step);
-            }
-            if let Some(watcher) = watcher.as_mut() {
-                watcher.show(&Frame {
-                    title: &replay.strategy,
-                    board: step.board,
-                    last: Some(step.last),
-                    pieces: step.pieces,
-                    lines: step.lines,
-                    score: step.score,
-                    upcoming: step.upcoming,
-                });
-            }
-        })
-        .map_err(|error| ArenaError::Replay {
-            path: shown.clone(),
-            message: error.to_string(),
-        })?;
+    let title = checked.replay.strategy.clone();
+    let verified = checked.verify(&mut |step| {
+        if let Some(viewer) = viewer.as_mut() {
+            viewer.observe(step);
+        }
+        if let Some(watcher) = watcher.as_mut() {
+            watcher.show(&Frame {
+                title: &title,
+                board: step.board,
+                last: Some(step.last),
+                pieces: step.pieces,
+                lines: step.lines,
+                score: step.score,
+                upcoming: step.upcoming,
+            });
+        }
+    })?;
     let elapsed = started.elapsed();
     if let Some(watcher) = watcher {
         watcher.finish()?;
     }
+    let (replay, shown) = (&checked.replay, &checked.shown);
     if let (Some(path), Some(viewer)) = (&args.html, viewer) {
-        let page = viewer.page(&replay).map_err(ArenaError::Internal)?;
+        let page = viewer.page(replay).map_err(ArenaError::Internal)?;
         write_output("replay viewer page", path, page.as_bytes())?;
     }
     if args.json {
         return Ok(print_output(
-            &ReplayJson::new(&shown, &replay, &verified, args.redecide).to_json(),
+            &ReplayJson::new(shown, replay, &verified, checked.redecides()).to_json(),
         )?);
     }
     Ok(print_output(&replay_text(
-        &shown,
-        &replay,
+        shown,
+        replay,
         &verified,
-        args.redecide,
+        checked.redecides(),
         elapsed,
     ))?)
 }
 
 /// Checks a trace of an NES run (module documentation), drawing each lock with `--watch`.
-fn replay_trace(args: &Args) -> Result<(), ArenaError> {
-    if args.html.is_some() {
-        return Err(ArenaError::Usage(format!(
-            "--html: {} is the trace of an NES run (arena nes --trace): the page shows replays \
-             of arena play; watch the trace with --watch",
-            args.file.display()
-        )));
-    }
+fn replay_trace(args: &Args, request: TraceReplayRequest) -> Result<(), ArenaError> {
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),
         false => None,
@@ -185,10 +150,6 @@ fn replay_trace(args: &Args) -> Result<(), ArenaError> {
         watcher.start();
     }
     let started = Instant::now();
-    let request = TraceReplayRequest {
-        file: args.file.clone(),
-        jobs: args.threads.jobs,
-    };
     let mut checked = request.check(&mut |lock| {
         if let Some(watcher) = watcher.as_mut() {
             watcher.show(&Frame {
