@@ -37,8 +37,8 @@ pub struct ReplayRequest {
 /// A checked [`ReplayRequest`].
 pub enum CheckedReplay {
     /// A game recorded by `arena play --record`: loaded, its files checked, its strategy
-    /// rebuilt when it decides again.
-    Game(CheckedGameReplay),
+    /// rebuilt when it decides again (boxed: a strategy is large beside a trace's request).
+    Game(Box<CheckedGameReplay>),
     /// The trace of an NES run, to check lock by lock ([`TraceReplayRequest::check`]).
     Trace(TraceReplayRequest),
 }
@@ -107,11 +107,11 @@ impl ReplayRequest {
             true => Some(Strategy::from_name(&replay.strategy)?),
             false => None,
         };
-        Ok(CheckedReplay::Game(CheckedGameReplay {
+        Ok(CheckedReplay::Game(Box::new(CheckedGameReplay {
             replay,
             shown: self.file.display().to_string(),
             strategy,
-        }))
+        })))
     }
 }
 
