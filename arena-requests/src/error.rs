@@ -75,8 +75,8 @@ pub enum ArenaError {
     ReplayMismatch {
         /// The replay file.
         path: String,
-        /// What differs.
-        error: tetris_arena_games::sim::replay::ReplayError,
+        /// What differs (boxed: the top-level error stays small).
+        error: Box<tetris_arena_games::sim::replay::ReplayError>,
     },
     /// A trace whose games do not re-play as traced, or a replay that does not parse.
     #[error("replay {path}: {message}")]

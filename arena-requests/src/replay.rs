@@ -127,7 +127,7 @@ impl CheckedGameReplay {
             .verify(self.strategy.as_mut(), observer)
             .map_err(|error| ArenaError::ReplayMismatch {
                 path: self.shown.clone(),
-                error,
+                error: Box::new(error),
             })
     }
 
