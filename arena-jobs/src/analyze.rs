@@ -80,6 +80,8 @@ pub struct CheckedAnalysis {
     pub context: DecisionContext,
     /// Every placement of the current piece.
     pub all: bool,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 impl AnalyzeRequest {
@@ -112,6 +114,7 @@ impl AnalyzeRequest {
             pieces: self.pieces,
             context,
             all: self.all,
+            _checked: (),
         })
     }
 }

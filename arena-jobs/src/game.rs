@@ -35,6 +35,8 @@ pub struct CheckedGame {
     pub strategy: Strategy,
     /// The game's settings.
     pub settings: GameSettings,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 impl GameRequest {
@@ -57,7 +59,11 @@ impl GameRequest {
             max_pieces: self.max_pieces.map(MaxPieces::get),
             game_over_rule,
         };
-        Ok(CheckedGame { strategy, settings })
+        Ok(CheckedGame {
+            strategy,
+            settings,
+            _checked: (),
+        })
     }
 }
 

@@ -60,6 +60,8 @@ pub struct CheckedRun {
     pub shard: Shard,
     /// The report, or the shard's part file.
     pub delivery: RunDelivery,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 impl RunOptions {
@@ -72,6 +74,7 @@ impl RunOptions {
             jobs: Jobs::count_or_cores(self.jobs),
             shard,
             delivery,
+            _checked: (),
         })
     }
 }

@@ -64,6 +64,8 @@ pub struct CheckedNes {
     pub run: CheckedRun,
     /// The trace's file, if any (the games keep their locks only then).
     pub trace: Option<PathBuf>,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 /// A rule of the NES run that the request breaks.
@@ -314,6 +316,7 @@ impl NesRequest {
             strategy,
             run,
             trace: self.trace.clone(),
+            _checked: (),
         })
     }
 }

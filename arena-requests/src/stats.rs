@@ -61,6 +61,8 @@ pub struct CheckedStats {
     pub shard: Shard,
     /// With a shard: the part file.
     pub part_file: Option<PathBuf>,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 /// `--blocks` and `--shard` that disagree on the block count.
@@ -124,6 +126,7 @@ impl StatsRequest {
             jobs: Jobs::count_or_cores(self.jobs),
             shard: self.shard.unwrap_or(Shard::WHOLE),
             part_file,
+            _checked: (),
         })
     }
 }

@@ -57,6 +57,8 @@ pub struct CheckedTournament {
     pub strategies: Vec<Strategy>,
     /// Threads, shard and delivery.
     pub run: CheckedRun,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 impl TournamentRequest {
@@ -121,6 +123,7 @@ impl TournamentRequest {
             settings,
             strategies,
             run,
+            _checked: (),
         })
     }
 }

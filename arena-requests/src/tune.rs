@@ -150,6 +150,8 @@ pub struct CheckedTune {
     pub jobs: usize,
     /// CEM's start from given weights (`None`: from scratch).
     pub start: Option<CemStart>,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 impl TuneRequest {
@@ -219,6 +221,7 @@ impl TuneRequest {
             start: self.cem_start()?,
             settings,
             jobs: Jobs::count_or_cores(self.jobs),
+            _checked: (),
         })
     }
 

@@ -432,6 +432,7 @@ fn play_json(
     let CheckedGame {
         mut strategy,
         settings,
+        ..
     } = GameRequest {
         strategy: strategy.to_string(),
         generator: values::generator(generator).map_err(py_error)?,

@@ -262,6 +262,8 @@ pub struct CheckedPosition {
     top: usize,
     placement: Option<PlacementBody>,
     states: bool,
+    /// Private: a value of this type comes only from its request's check.
+    _checked: (),
 }
 
 /// A position's ranking and, when asked for, the path states of its detailed placements.
@@ -353,6 +355,7 @@ impl PositionBody {
             top,
             placement: self.placement,
             states: self.states,
+            _checked: (),
         })
     }
 }

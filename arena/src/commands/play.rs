@@ -119,6 +119,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     let CheckedGame {
         mut strategy,
         settings,
+        ..
     } = checked;
     let mut watcher = match args.watch {
         true => Some(Watcher::new(args.speed.unwrap_or(DEFAULT_SPEED))?),

@@ -168,6 +168,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         settings,
         jobs,
         start,
+        ..
     } = request.check()?;
     let features: Vec<String> = feature_names(&settings.evaluator)?
         .iter()
