@@ -69,6 +69,8 @@ pub enum AnalyzeRequestError {
 }
 
 /// An analysis request, checked: the strategy, the position and the decision's context.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedAnalysis {
     /// The strategy.
     pub strategy: Strategy,
@@ -80,8 +82,6 @@ pub struct CheckedAnalysis {
     pub context: DecisionContext,
     /// Every placement of the current piece.
     pub all: bool,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 impl AnalyzeRequest {
@@ -114,7 +114,6 @@ impl AnalyzeRequest {
             pieces: self.pieces,
             context,
             all: self.all,
-            _checked: (),
         })
     }
 }

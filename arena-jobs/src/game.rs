@@ -30,13 +30,13 @@ pub struct GameRequest {
 
 /// A game request, checked: the strategy, built, and the game's settings.
 #[derive(Clone)]
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedGame {
     /// The strategy, ready to play.
     pub strategy: Strategy,
     /// The game's settings.
     pub settings: GameSettings,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 impl GameRequest {
@@ -59,11 +59,7 @@ impl GameRequest {
             max_pieces: self.max_pieces.map(MaxPieces::get),
             game_over_rule,
         };
-        Ok(CheckedGame {
-            strategy,
-            settings,
-            _checked: (),
-        })
+        Ok(CheckedGame { strategy, settings })
     }
 }
 

@@ -53,6 +53,8 @@ pub struct RunOptions {
 
 /// [`RunOptions`], checked for a run of a number of games.
 #[derive(Clone, Debug)]
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedRun {
     /// Worker threads.
     pub jobs: usize,
@@ -60,8 +62,6 @@ pub struct CheckedRun {
     pub shard: Shard,
     /// The report, or the shard's part file.
     pub delivery: RunDelivery,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 impl RunOptions {
@@ -74,7 +74,6 @@ impl RunOptions {
             jobs: Jobs::count_or_cores(self.jobs),
             shard,
             delivery,
-            _checked: (),
         })
     }
 }

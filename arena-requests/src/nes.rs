@@ -55,6 +55,8 @@ pub struct NesRequest {
 
 /// An NES request, checked: the run's settings, its strategy (built once; the workers clone
 /// it) and the run's plan.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedNes {
     /// Everything that decides the games.
     pub settings: NesRunSettings,
@@ -64,8 +66,6 @@ pub struct CheckedNes {
     pub run: CheckedRun,
     /// The trace's file, if any (the games keep their locks only then).
     pub trace: Option<PathBuf>,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 /// A rule of the NES run that the request breaks.
@@ -316,7 +316,6 @@ impl NesRequest {
             strategy,
             run,
             trace: self.trace.clone(),
-            _checked: (),
         })
     }
 }

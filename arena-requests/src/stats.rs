@@ -50,6 +50,8 @@ pub struct StatsRequest {
 }
 
 /// A statistics request, checked.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedStats {
     /// Everything that decides the games.
     pub settings: StatisticsSettings,
@@ -61,8 +63,6 @@ pub struct CheckedStats {
     pub shard: Shard,
     /// With a shard: the part file.
     pub part_file: Option<PathBuf>,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 /// `--blocks` and `--shard` that disagree on the block count.
@@ -126,7 +126,6 @@ impl StatsRequest {
             jobs: Jobs::count_or_cores(self.jobs),
             shard: self.shard.unwrap_or(Shard::WHOLE),
             part_file,
-            _checked: (),
         })
     }
 }

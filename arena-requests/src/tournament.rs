@@ -50,6 +50,8 @@ pub struct TournamentRequest {
 
 /// A tournament request, checked: the settings stored with the results, the strategies
 /// (built once; the workers clone them) and the run's plan.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedTournament {
     /// Everything that decides the games.
     pub settings: TournamentSettings,
@@ -57,8 +59,6 @@ pub struct CheckedTournament {
     pub strategies: Vec<Strategy>,
     /// Threads, shard and delivery.
     pub run: CheckedRun,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 impl TournamentRequest {
@@ -123,7 +123,6 @@ impl TournamentRequest {
             settings,
             strategies,
             run,
-            _checked: (),
         })
     }
 }

@@ -143,6 +143,8 @@ pub enum TuneRequestError {
 }
 
 /// A tuning request, checked.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedTune {
     /// The run's settings (stored in the checkpoint).
     pub settings: TuneSettings,
@@ -150,8 +152,6 @@ pub struct CheckedTune {
     pub jobs: usize,
     /// CEM's start from given weights (`None`: from scratch).
     pub start: Option<CemStart>,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 impl TuneRequest {
@@ -221,7 +221,6 @@ impl TuneRequest {
             start: self.cem_start()?,
             settings,
             jobs: Jobs::count_or_cores(self.jobs),
-            _checked: (),
         })
     }
 

@@ -257,13 +257,13 @@ pub struct ErrorAnswer {
 }
 
 /// The position's analysis request, checked, and how many placements to detail.
+// Non-exhaustive: outside this crate a value comes only from its request's check.
+#[non_exhaustive]
 pub struct CheckedPosition {
     analysis: CheckedAnalysis,
     top: usize,
     placement: Option<PlacementBody>,
     states: bool,
-    /// Private: a value of this type comes only from its request's check.
-    _checked: (),
 }
 
 /// A position's ranking and, when asked for, the path states of its detailed placements.
@@ -355,7 +355,6 @@ impl PositionBody {
             top,
             placement: self.placement,
             states: self.states,
-            _checked: (),
         })
     }
 }
