@@ -9,6 +9,31 @@ use crate::frameless_game_over_rule;
 use tetris_arena_games::analysis::position::{Analysis, analyze_in, check_pieces_fit_depth};
 use tetris_arena_io::values::Level;
 
+/// A mid-game board (a stack 7 rows high, a well on the right, three holes): the documents'
+/// example position (the server's example bodies, the live page's example board).
+pub const EXAMPLE_BOARD: [&str; 20] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "....#.....",
+    "#..###....",
+    "##.####.#.",
+    "###.#####.",
+    "#####.###.",
+    "##.######.",
+    "#########.",
+];
+
 /// A position to analyze.
 #[derive(Clone, Debug)]
 pub struct AnalyzeRequest {

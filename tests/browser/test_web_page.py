@@ -381,6 +381,18 @@ def cell_index(row, column):
 def test_editing(live, binary, folder):
     page = live.page
     page.click("#tab-analyse")
+    # What the page takes from the arena: the tap rates (`--tap-rate`: 2 to 8) and the
+    # documents' example position (docs/server-performance.md), 20 rows of a 20-row field.
+    options = page.eval_on_selector_all("#tap-rate option", "os => os.map(o => o.value)")
+    check("edit: the tap-rate menu lists 2 to 8", options == ["", "2", "3", "4", "5", "6", "7", "8"], str(options))
+    page.fill("#height", "20")
+    page.click("#board-example")
+    example = ["." * 10] * 13 + [
+        "....#.....", "#..###....", "##.####.#.", "###.#####.", "#####.###.", "##.######.",
+        "#########.",
+    ]
+    shown = page.get_attribute("#analyse-board", "data-board")
+    check("edit: the example board is the documents' position", shown == "/".join(example), shown)
     page.fill("#analyse-strategy", "bfs+elashi@2")
     page.select_option("#current", "T")
     page.fill("#preview", "L")

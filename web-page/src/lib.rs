@@ -20,7 +20,7 @@ use thiserror::Error as ThisError;
 
 use tetris_arena_io::ErrorKind;
 use tetris_arena_reports::html::{
-    BOARD_SCRIPT, BOARD_STYLE, PAGE_STYLE, escape_html, fill_template, footer,
+    BOARD_SCRIPT, BOARD_STYLE, PAGE_STYLE, escape_html, fill_template, footer, script_json,
 };
 
 /// The page template.
@@ -79,6 +79,17 @@ pub fn available() -> Result<(), PageMissing> {
     module::BYTES.map(|_| ()).map_err(PageMissing)
 }
 
+/// The values the page's script takes from the arena rather than writing them again: the tap
+/// rates the gamepad search takes ([`tetris_registry::TAP_RATES`]) and the documents' example
+/// position ([`tetris_arena_jobs::analyze::EXAMPLE_BOARD`]), as JSON for a
+/// `<script type="application/json">`.
+fn constants() -> String {
+    script_json(&serde_json::json!({
+        "tap_rates": tetris_registry::TAP_RATES.collect::<Vec<u8>>(),
+        "example_board": tetris_arena_jobs::analyze::EXAMPLE_BOARD,
+    }))
+}
+
 /// The page, or why this arena cannot write it.
 pub fn page() -> Result<String, PageMissing> {
     let module = module::BYTES.map_err(PageMissing)?;
@@ -97,6 +108,7 @@ pub fn page() -> Result<String, PageMissing> {
             // Inside <script> elements: neither text can hold "</script" (checked by a test).
             ("glue", module::GLUE),
             ("worker_script", WORKER_SCRIPT),
+            ("constants", &constants()),
             ("board_script", BOARD_SCRIPT),
             ("page_script", PAGE_SCRIPT),
         ],

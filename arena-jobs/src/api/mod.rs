@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use tetris_core::{GeneratorKind, Piece, Placement};
 
-use crate::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
+use crate::analyze::{AnalyzeRequest, CheckedAnalysis, EXAMPLE_BOARD, FrameOptions};
 use crate::error::JobError;
 use crate::game::GameRequest;
 use crate::game_report::PlayJson;
@@ -358,31 +358,6 @@ impl PositionBody {
         })
     }
 }
-
-/// A mid-game board (a stack 7 rows high, a well on the right, three holes): the documents'
-/// example position.
-pub const EXAMPLE_BOARD: [&str; 20] = [
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "..........",
-    "....#.....",
-    "#..###....",
-    "##.####.#.",
-    "###.#####.",
-    "#####.###.",
-    "##.######.",
-    "#########.",
-];
 
 /// `/v1/analyze`'s example body.
 fn analyze_example() -> serde_json::Value {

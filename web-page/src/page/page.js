@@ -41,17 +41,11 @@
   const $ = (id) => document.getElementById(id);
   const { WIDTH, LETTERS } = ArenaBoard;
   const SPEEDS = ["1", "2", "5", "10", "20", "50", "100", "500", "max"];
-  const TAP_RATES = ["", "2", "3", "4", "5", "6", "7", "8"];
-  /** A mid-game board (the documents' example position, arena/src/api/mod.rs). */
-  const EXAMPLE_BOARD = [
-    "....#.....",
-    "#..###....",
-    "##.####.#.",
-    "###.#####.",
-    "#####.###.",
-    "##.######.",
-    "#########.",
-  ];
+  /** What the page takes from the arena itself (web-page/src/lib.rs): the tap rates the
+   * gamepad search takes and the documents' example position, so neither is written twice. */
+  const ARENA = JSON.parse($("arena-constants").textContent);
+  const TAP_RATES = ["", ...ARENA.tap_rates.map(String)];
+  const EXAMPLE_BOARD = ARENA.example_board;
   const SUGGESTED = [
     "bfs+elashi@2",
     "column-drop+dellacherie",
