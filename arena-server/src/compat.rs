@@ -180,23 +180,11 @@ pub async fn eval_document() {}
 /// The strategy StackRabbit's endpoints answer with: the NES level-19 bot, two pieces deep.
 pub const COMPAT_STRATEGY: &str = "gamepad+nes-plateau@2";
 
-/// The request types answered, by path.
-const ANSWERED: [&str; 9] = [
-    "version",
-    "get-move",
-    "get-move-cpp",
-    "engine-movelist",
-    "engine-movelist-cpp",
-    "rate-move",
-    "rate-move-cpp",
-    "eval",
-    "ping",
-];
-
 /// StackRabbit's routes: the types answered, and StackRabbit's other types refused by name.
 pub fn routes() -> Router<AppState> {
     let mut router = Router::new();
-    for name in ANSWERED.iter().chain(NOT_SUPPORTED_TYPES.iter()) {
+    let answered = RequestType::ANSWERED.iter().map(RequestType::name);
+    for name in answered.chain(NOT_SUPPORTED_TYPES.iter().copied()) {
         let kind = RequestType::from_name(name);
         router = router.route(
             &format!("/{name}"),

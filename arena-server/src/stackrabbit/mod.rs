@@ -80,20 +80,29 @@ pub enum RequestType {
 }
 
 impl RequestType {
+    /// Every type this server answers; their names are [`RequestType::name`]'s, the one list
+    /// of them (the server's routes are made from it).
+    pub const ANSWERED: [RequestType; 9] = [
+        RequestType::Version,
+        RequestType::GetMove,
+        RequestType::GetMoveCpp,
+        RequestType::EngineMovelist,
+        RequestType::EngineMovelistCpp,
+        RequestType::RateMove,
+        RequestType::RateMoveCpp,
+        RequestType::Eval,
+        RequestType::Ping,
+    ];
+
     /// The type a request's name names (`get-move`, …), exactly as StackRabbit matches it.
     pub fn from_name(name: &str) -> RequestType {
-        match name {
-            "ping" => RequestType::Ping,
-            "version" => RequestType::Version,
-            "get-move" => RequestType::GetMove,
-            "get-move-cpp" => RequestType::GetMoveCpp,
-            "engine-movelist" => RequestType::EngineMovelist,
-            "engine-movelist-cpp" => RequestType::EngineMovelistCpp,
-            "rate-move" => RequestType::RateMove,
-            "rate-move-cpp" => RequestType::RateMoveCpp,
-            "eval" => RequestType::Eval,
-            _ if NOT_SUPPORTED_TYPES.contains(&name) => RequestType::NotSupported(name.into()),
-            _ => RequestType::Unknown(name.into()),
+        match RequestType::ANSWERED
+            .iter()
+            .find(|kind| kind.name() == name)
+        {
+            Some(kind) => kind.clone(),
+            None if NOT_SUPPORTED_TYPES.contains(&name) => RequestType::NotSupported(name.into()),
+            None => RequestType::Unknown(name.into()),
         }
     }
 
