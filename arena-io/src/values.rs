@@ -215,6 +215,21 @@ macro_rules! ranged_value {
                 self.0.fmt(formatter)
             }
         }
+
+        /// Written as the number itself.
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+
+        /// Read as a number, through the same check as the option (a file's value out of
+        /// range is the option's message).
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                $name::try_from(u64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+            }
+        }
     };
 }
 
@@ -262,6 +277,21 @@ macro_rules! count_value {
         impl fmt::Display for $name {
             fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
                 self.0.fmt(formatter)
+            }
+        }
+
+        /// Written as the number itself.
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+
+        /// Read as a number, through the same check as the option (a file's value out of
+        /// range is the option's message).
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                $name::try_from(u64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
             }
         }
     };

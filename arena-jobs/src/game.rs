@@ -53,10 +53,10 @@ impl GameRequest {
         let game_over_rule =
             frameless_game_over_rule(self.game_over, std::slice::from_ref(strategy.spec()))?;
         let settings = GameSettings {
-            board_height: self.board_height.get(),
+            board_height: self.board_height,
             generator: self.generator.clone(),
             seed: self.seed,
-            max_pieces: self.max_pieces.map(MaxPieces::get),
+            max_pieces: self.max_pieces,
             game_over_rule,
         };
         Ok(CheckedGame { strategy, settings })

@@ -53,7 +53,7 @@ impl PlayJson {
             strategy: strategy.name(),
             generator: settings.generator.to_string(),
             seed: settings.seed,
-            board_height: settings.board_height,
+            board_height: settings.board_height.get(),
             game_over_rule: settings.game_over_rule,
             pieces: result.pieces,
             lines: result.lines,
@@ -194,9 +194,10 @@ pub fn play_text(
     let _ = writeln!(
         text,
         "end        {}",
-        result
-            .end
-            .describe(settings.max_pieces, settings.game_over_rule)
+        result.end.describe(
+            settings.max_pieces.map(|cap| cap.get()),
+            settings.game_over_rule
+        )
     );
     let _ = writeln!(text, "time       {seconds:.3} s");
     // With --watch or --record the time includes the pauses or the path searches.

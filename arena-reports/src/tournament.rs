@@ -261,7 +261,7 @@ impl<'a> TournamentReport<'a> {
     /// do not depend on `--jobs`); empty unless the games recorded them.
     pub(crate) fn merged_statistics(&self, index: usize) -> PieceStatistics {
         let mut merged = PieceStatistics::new(
-            self.settings.board_height as usize,
+            self.settings.board_height.rows(),
             tetris_arena_runs::tournament::TOURNAMENT_ROW_RULE,
         );
         for row in self
@@ -553,8 +553,8 @@ impl RunReport for TournamentReport<'_> {
                 seed_rule: settings.seed_rule(),
                 generator: settings.generator.to_string(),
                 board_width: 10,
-                board_height: settings.board_height,
-                max_pieces: settings.max_pieces,
+                board_height: settings.board_height.get(),
+                max_pieces: settings.max_pieces.map(|cap| cap.get()),
                 game_over: settings.game_over_rule,
                 game_over_rule: game_over_rule_text(settings.game_over_rule),
                 preview_rule: preview_rule(&settings.generator),

@@ -22,7 +22,7 @@ pub fn play_watched(
     let mut view = GameView {
         title: strategy.name(),
         depth: strategy.depth(),
-        board: Board::new(usize::from(settings.board_height))?,
+        board: Board::new(settings.board_height.rows())?,
         score: NesScore::new(0),
         sequence: settings.generator.start(settings.seed)?,
         upcoming: VecDeque::new(),

@@ -95,7 +95,7 @@ impl StatsRequest {
             pieces: self.pieces.get(),
             seed: self.seed,
             generator: self.generator.clone(),
-            board_height: self.board_height.get(),
+            board_height: self.board_height,
             blocks,
             game_over_rule: frameless_game_over_rule(
                 self.game_over,
@@ -168,7 +168,7 @@ impl CheckedStats {
                 )),
             },
             None => StatsResult::Whole(Box::new(merge_blocks(
-                self.settings.board_height,
+                self.settings.board_height.get(),
                 self.settings.row_rule,
                 &blocks,
             ))),

@@ -114,8 +114,8 @@ impl TournamentRequest {
             games,
             seed: self.seed,
             generator: self.generator.clone(),
-            max_pieces: self.max_pieces.map(MaxPieces::get),
-            board_height: self.board_height.get(),
+            max_pieces: self.max_pieces,
+            board_height: self.board_height,
             piece_statistics: self.plots.is_some() || self.html.is_some() || self.estimate,
             estimate: self.estimate,
         };

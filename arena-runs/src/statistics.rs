@@ -27,6 +27,7 @@ use crate::{Progress, TaskOutcome};
 use tetris_arena_games::analysis::pieces::{PieceStatistics, RowRule};
 use tetris_arena_games::sim::game::{GameEnd, GameSettings};
 use tetris_arena_io::values::Shard;
+use tetris_arena_io::values::{BoardHeight, MaxPieces};
 
 /// The distance between the seeds of two consecutive blocks: block K's game j uses seed
 /// `S + K × 2^32 + j`, so two blocks' seeds could only meet after 2^32 games in one block.
@@ -49,7 +50,7 @@ pub struct StatisticsSettings {
     /// The piece generator.
     pub generator: GeneratorKind,
     /// Board rows.
-    pub board_height: u8,
+    pub board_height: BoardHeight,
     /// Independent blocks (1: the classic run).
     pub blocks: u64,
     /// When a game is over (each game over starts the next game of the block; absent in
@@ -132,7 +133,7 @@ pub fn play_statistics_blocks(
             settings.blocks
         )));
     }
-    let height = usize::from(settings.board_height);
+    let height = settings.board_height.rows();
     let finished = run_shard_tasks(
         ShardTasks {
             shard,
@@ -152,7 +153,10 @@ pub fn play_statistics_blocks(
                     board_height: settings.board_height,
                     generator: settings.generator.clone(),
                     seed: settings.block_seed(block, game),
-                    max_pieces: Some(pieces - placed),
+                    // At least 1: the block's games go on while pieces are left to place.
+                    max_pieces: Some(MaxPieces::try_from(pieces - placed).map_err(|_| {
+                        RunError::Internal(format!("block {block}: no piece left to place"))
+                    })?),
                     game_over_rule: settings.game_over_rule,
                 };
                 let mut statistics = PieceStatistics::new(height, settings.row_rule);
@@ -206,7 +210,7 @@ mod tests {
             pieces,
             seed,
             generator: GeneratorKind::Uniform,
-            board_height: 8,
+            board_height: BoardHeight::try_from(8).unwrap(),
             blocks,
             game_over_rule: GameOverRule::Simulation,
             row_rule: RowRule::Pivot,

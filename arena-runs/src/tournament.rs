@@ -16,6 +16,7 @@ use crate::{Progress, TaskOutcome};
 use tetris_arena_games::analysis::pieces::{PieceStatistics, RowRule};
 use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::game::{GameEnd, GameSettings};
+use tetris_arena_io::values::{BoardHeight, MaxPieces};
 
 /// The row rule of the piece statistics of `tournament --plots`/`--estimate` and
 /// `play --estimate`: the piece's top cell, as before `arena stats --row` (whose default is
@@ -43,9 +44,9 @@ pub struct TournamentSettings {
     /// The piece generator.
     pub generator: GeneratorKind,
     /// The piece cap.
-    pub max_pieces: Option<u64>,
+    pub max_pieces: Option<MaxPieces>,
     /// Board rows.
-    pub board_height: u8,
+    pub board_height: BoardHeight,
     /// When a game is over (absent in parts written before it was recorded: simulation).
     #[serde(default)]
     pub game_over_rule: GameOverRule,
@@ -103,7 +104,7 @@ pub fn play_tournament_game(
     let game_settings = settings.game_settings(game);
     let mut statistics = settings.piece_statistics.then(|| {
         let mut statistics = Box::new(PieceStatistics::new(
-            settings.board_height as usize,
+            settings.board_height.rows(),
             TOURNAMENT_ROW_RULE,
         ));
         statistics.start_game();

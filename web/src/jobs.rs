@@ -208,8 +208,12 @@ impl SteppedGame {
             count: played,
             next: self.game.upcoming().to_vec(),
             end: end.map(GameEnd::name),
-            end_text: end
-                .map(|end| end.describe(self.settings.max_pieces, self.settings.game_over_rule)),
+            end_text: end.map(|end| {
+                end.describe(
+                    self.settings.max_pieces.map(|cap| cap.get()),
+                    self.settings.game_over_rule,
+                )
+            }),
         };
         Ok(serde_json::to_string(&answer).expect("steps serialize"))
     }

@@ -36,18 +36,19 @@ use tetris_registry::Strategy;
 use crate::error::GameError;
 use crate::sim::evaluation::Evaluation;
 use crate::sim::placement::PlayedPlacement;
+use tetris_arena_io::values::{BoardHeight, MaxPieces};
 
-/// The settings of one game.
+/// The settings of one game, each a checked value (read back through the same checks).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSettings {
-    /// Board rows (4..=32).
-    pub board_height: u8,
+    /// Board rows.
+    pub board_height: BoardHeight,
     /// The piece generator.
     pub generator: GeneratorKind,
     /// The generator's seed.
     pub seed: u64,
     /// Stop after this many pieces (`None`: play to the end).
-    pub max_pieces: Option<u64>,
+    pub max_pieces: Option<MaxPieces>,
     /// When the game is over (part files written before the rule was recorded were all
     /// played under the simulation rule).
     #[serde(default)]
@@ -209,13 +210,13 @@ impl LiveGame {
         settings: &GameSettings,
         options: PlayOptions,
     ) -> Result<LiveGame, GameError> {
-        let board = Board::new(settings.board_height as usize)?;
+        let board = Board::new(settings.board_height.rows())?;
         let rule = settings.game_over_rule;
         let depth = strategy.depth();
         Ok(LiveGame {
             game: PlacementGame::new(board, rule)?,
             generator: settings.generator.start(settings.seed)?,
-            max_pieces: settings.max_pieces,
+            max_pieces: settings.max_pieces.map(MaxPieces::get),
             options,
             context: DecisionContext::with_game_over_rule(rule),
             // The strategy sees `depth` pieces per decision, drawn in order from the
@@ -375,7 +376,7 @@ pub fn dealt_pieces(
     if !settings.generator.deals_after_placement() {
         return Ok(generator.take(wanted).collect());
     }
-    let mut board = Board::new(usize::from(settings.board_height))?;
+    let mut board = Board::new(settings.board_height.rows())?;
     let mut pieces = Vec::with_capacity(wanted);
     for index in 0..wanted {
         let Some(piece) = generator.next() else {
@@ -398,10 +399,10 @@ mod tests {
 
     fn settings(generator: &str, seed: u64, max_pieces: Option<u64>) -> GameSettings {
         GameSettings {
-            board_height: 20,
+            board_height: BoardHeight::default(),
             generator: generator.parse().unwrap(),
             seed,
-            max_pieces,
+            max_pieces: max_pieces.map(|cap| MaxPieces::try_from(cap).unwrap()),
             game_over_rule: GameOverRule::Simulation,
         }
     }
@@ -492,7 +493,7 @@ mod tests {
     fn torture_game(strategy: &str, rule: GameOverRule) -> GameResult {
         let mut strategy = Strategy::from_name(strategy).unwrap();
         let rules = GameSettings {
-            board_height: 6,
+            board_height: BoardHeight::try_from(6).unwrap(),
             game_over_rule: rule,
             ..settings("sz", 5, Some(100_000))
         };

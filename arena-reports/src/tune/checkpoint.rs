@@ -47,6 +47,7 @@ use tetris_arena_games::sim::nes::{
 };
 use tetris_arena_io::format::indented_table;
 use tetris_arena_io::output::{MadeBy, write_atomically};
+use tetris_arena_io::values::{BoardHeight, MaxPieces};
 use tetris_arena_runs::games::play_counted_game;
 use tetris_arena_runs::{self, Progress, TaskOutcome, interrupt};
 
@@ -667,6 +668,8 @@ pub fn play_candidates(
     jobs: usize,
 ) -> Result<Vec<Vec<u64>>, ReportError> {
     let generator: GeneratorKind = settings.generator.parse()?;
+    let board_height = BoardHeight::try_from(settings.board_height as u64)?;
+    let max_pieces = MaxPieces::try_from(settings.max_pieces)?;
     let games = settings.games as usize;
     let strategies = candidates
         .iter()
@@ -683,10 +686,10 @@ pub fn play_candidates(
                 settings,
                 strategies[candidate].clone(),
                 GameSettings {
-                    board_height: settings.board_height as u8,
+                    board_height,
                     generator: generator.clone(),
                     seed: first_game_seed.wrapping_add(game as u64),
-                    max_pieces: Some(settings.max_pieces),
+                    max_pieces: Some(max_pieces),
                     game_over_rule: settings.game_over_rule,
                 },
             )?;

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, GameOverRule, InputModel, Timeline};
+use tetris_core::{GameOverRule, InputModel, Timeline};
 use tetris_registry::{RegistryError, StrategySpec};
 
 use crate::Finished;
@@ -72,7 +72,7 @@ fn check_game_row(settings: &TournamentSettings, row: &GameRow) -> Result<(), Ga
         start_level: 0,
     }
     .check(None)?;
-    if let Some(cap) = settings.max_pieces
+    if let Some(cap) = settings.max_pieces.map(|cap| cap.get())
         && row.pieces > cap
     {
         return Err(GameContradiction::AboveCap {
@@ -88,7 +88,7 @@ fn check_game_row(settings: &TournamentSettings, row: &GameRow) -> Result<(), Ga
     };
     match row.end {
         GameEnd::GameOver => {}
-        GameEnd::PieceCap => match settings.max_pieces {
+        GameEnd::PieceCap => match settings.max_pieces.map(|cap| cap.get()) {
             None => return end("but its settings have no max_pieces".into()),
             Some(cap) if row.pieces != cap => {
                 return end(format!(
@@ -232,14 +232,7 @@ impl ShardedRun for ShardedTournament {
             strategy_spec(path, name)?;
         }
         crate::check_games_and_seeds(settings.games, settings.seed)
-            .and_then(|()| Board::new(usize::from(settings.board_height)).map_err(Into::into))
             .map_err(|error| bad(path, error.to_string()))?;
-        if settings.max_pieces == Some(0) {
-            return Err(bad(
-                path,
-                "its settings say max_pieces 0 (at least 1)".into(),
-            ));
-        }
         if settings.estimate && !settings.piece_statistics {
             return Err(bad(
                 path,
@@ -286,7 +279,7 @@ impl ShardedRun for ShardedTournament {
             }
             let what = format!("game {} of strategy {}", result.game, result.strategy);
             if let Some(statistics) = &result.statistics {
-                check_statistics(path, &what, statistics, settings.board_height)?;
+                check_statistics(path, &what, statistics, settings.board_height.get())?;
                 if statistics.row_rule != TOURNAMENT_ROW_RULE {
                     return Err(bad(
                         path,
@@ -589,10 +582,7 @@ impl ShardedRun for ShardedStats {
     fn check_settings(path: &Path, settings: &StatsPartSettings) -> Result<(), RunError> {
         strategy_spec(path, &settings.strategy)?;
         let run = &settings.run;
-        run.check()
-            .and_then(|()| Board::new(usize::from(run.board_height)).map_err(Into::into))
-            .map(drop)
-            .map_err(|error| bad(path, error.to_string()))
+        run.check().map_err(|error| bad(path, error.to_string()))
     }
 
     fn tasks(
@@ -620,7 +610,7 @@ impl ShardedRun for ShardedStats {
                     ),
                 ));
             }
-            check_statistics(path, &what, statistics, settings.board_height)?;
+            check_statistics(path, &what, statistics, settings.board_height.get())?;
             BlockContradiction::check(settings, block, statistics)
                 .map_err(|contradiction| bad(path, format!("{what}: {contradiction}")))?;
         }
@@ -636,7 +626,7 @@ impl ShardedRun for ShardedStats {
         Ok(Merged::Stats {
             strategy,
             statistics: Box::new(merge_blocks(
-                run.board_height,
+                run.board_height.get(),
                 run.row_rule,
                 &finished.results,
             )),

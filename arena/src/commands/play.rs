@@ -26,6 +26,7 @@ use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::game::{GameEnd, PlayOptions};
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::output::{print_output, print_to_stderr, write_output};
+use tetris_arena_io::values::BoardHeight;
 use tetris_arena_jobs::game::{CheckedGame, GameRequest, PlayOutputs};
 use tetris_arena_jobs::game_report::{PlayJson, play_text};
 use tetris_arena_reports::html::viewer::verified_replay_page;
@@ -140,7 +141,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     let mut statistics = args.estimate.then(|| {
         let mut statistics = PieceStatistics::new(
-            usize::from(settings.board_height),
+            settings.board_height.rows(),
             tetris_arena_runs::tournament::TOURNAMENT_ROW_RULE,
         );
         statistics.start_game();
@@ -198,7 +199,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
 
 /// The note printed before games without a piece cap, on a terminal or not: on a tall field
 /// strong strategies practically never top out, and the user should know before waiting.
-pub fn uncapped_note(board_height: u8) -> String {
+pub fn uncapped_note(board_height: BoardHeight) -> String {
     format!(
         "note: no --max-pieces: on 10 x {board_height} strong strategies practically never top \
          out, so a game may never end; --max-pieces N (or a shorter --board-height) bounds it"
@@ -234,8 +235,8 @@ mod tests {
         let checked = checked(&["bfs+elashi", "--board-height", "4", "--max-pieces", "1"])
             .unwrap()
             .settings;
-        assert_eq!(checked.board_height, 4);
-        assert_eq!(checked.max_pieces, Some(1));
+        assert_eq!(checked.board_height.get(), 4);
+        assert_eq!(checked.max_pieces.map(|cap| cap.get()), Some(1));
         assert_eq!(checked.generator, GeneratorKind::Uniform);
         assert!(self::checked(&["bfs+elashi", "--board-height", "32"]).is_ok());
         for bad in [

@@ -246,8 +246,8 @@ impl Replay {
                 0
             },
             rules: ReplayRules {
-                board_height: settings.board_height,
-                max_pieces: settings.max_pieces,
+                board_height: settings.board_height.get(),
+                max_pieces: settings.max_pieces.map(|cap| cap.get()),
                 frame_timing: strategy.frame_timing(),
                 game_over_rule: Some(settings.game_over_rule),
             },

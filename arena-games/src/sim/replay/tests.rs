@@ -191,10 +191,10 @@ fn seeded_sequences_must_be_the_generators() {
 /// (a gamepad searcher) and recorded with their paths.
 fn recorded_nes_game(strategy: &mut Strategy) -> Replay {
     let settings = GameSettings {
-        board_height: 20,
+        board_height: tetris_arena_io::values::BoardHeight::default(),
         generator: GeneratorKind::Nes,
         seed: 5,
-        max_pieces: Some(40),
+        max_pieces: Some(tetris_arena_io::values::MaxPieces::try_from(40).unwrap()),
         game_over_rule: GameOverRule::Simulation,
     };
     let options = PlayOptions {
