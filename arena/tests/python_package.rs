@@ -5,9 +5,9 @@
 //!
 //! The virtual environment (`target/python-venv`) gets the pinned `python/tests/requirements.txt`
 //! once (pip, about 15 s; again only when the file changes). The package is built by maturin in
-//! its own target folder (`target/python-build`, the dev profile: a test needs no optimised
-//! engines, and a nested cargo must not wait for the lock of the cargo running this test);
-//! later runs rebuild only what changed. Without Python 3 with venv and pip, or without access
+//! the test build's own target folder and profile (`target/`, `test`), so the engine crates
+//! `cargo test` just compiled are reused rather than built again (cargo holds the folder's
+//! lock only while it builds, not while the tests run); later runs rebuild only what changed. Without Python 3 with venv and pip, or without access
 //! to the package index, the test is skipped with a message, except under `CI=true`, where it
 //! fails.
 
@@ -38,6 +38,15 @@ fn report(output: &Output) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// The `dev` profile made the workspace's `test` profile (Cargo.toml): `cargo test` builds the
+/// dependencies of its tests with that profile, so an extension module built with these
+/// settings reuses them. (Building with `--profile test` itself would build a test harness.)
+const TEST_PROFILE: [(&str, &str); 3] = [
+    ("CARGO_PROFILE_DEV_OPT_LEVEL", "2"),
+    ("CARGO_PROFILE_DEV_DEBUG", "line-tables-only"),
+    ("CARGO_PROFILE_DEV_LTO", "off"),
+];
 
 #[test]
 fn the_python_package_passes_its_tests() {
@@ -72,11 +81,12 @@ fn the_python_package_passes_its_tests() {
             "./python",
         ])
         .env("PATH", path)
-        .env("CARGO_TARGET_DIR", target.join("python-build"))
+        // The test build's own folder and profile: the engines this `cargo test` compiled are
+        // reused, not built a third time (cargo releases the folder's lock once its tests
+        // run, so this nested build does not wait for it).
+        .env("CARGO_TARGET_DIR", &target)
         .env("MATURIN_PEP517_ARGS", "--profile dev")
-        // Line tables only, as the test profile has (docs/testing.md, "CI"): the full debug
-        // info of the dev profile only slows this build.
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only"));
+        .envs(TEST_PROFILE));
     assert!(
         installed.status.success(),
         "pip install ./python failed:\n{}",
