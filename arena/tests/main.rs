@@ -13,8 +13,8 @@
 mod common;
 
 mod console_rule;
+mod contracts;
 mod fuzz_corpus;
-mod hardening;
 mod html_pages;
 mod inspect_commands;
 mod literature_game;

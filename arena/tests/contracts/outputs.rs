@@ -10,11 +10,13 @@ use std::fs;
 use std::os::unix::fs::{FileTypeExt, symlink};
 use std::path::{Path, PathBuf};
 
+use super::{names, text, tune_args as checkpoint_run_args};
+use crate::common::run;
 use crate::common::{fail, scratch_folder, succeed};
+use serde_json::Value;
 
-fn text(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+/// A PID that belongs to no process: above the Linux kernel's largest (2^22).
+const DEAD_PID: u32 = 4_194_305;
 
 /// A short game of a fast strategy, with `extra` options.
 fn play_args<'a>(strategy: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -426,5 +428,80 @@ fn a_merge_never_writes_over_its_parts() {
     assert_eq!(fs::read_to_string(&first).unwrap(), kept);
     // The merge itself works once the output is another file.
     succeed("merge", &[&first, &second, "--out", &path("whole.json")]);
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_checkpoint_and_the_weights_must_be_two_files() {
+    let folder = scratch_folder("hardening", "same-file");
+    fs::create_dir(folder.join("sub")).unwrap();
+    let file = folder.join("f.json");
+    let around = folder.join("sub/../f.json");
+    for other in [&file, &around] {
+        let mut args = checkpoint_run_args("cem", text(&file), text(other));
+        args.extend(["--iterations", "1"]);
+        let message = fail("tune", &args);
+        assert!(
+            message.contains("are the same file"),
+            "{other:?}: {message}"
+        );
+    }
+    assert!(!file.exists(), "nothing was written");
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// `arena stats … --out DIR` of a short run.
+fn stats_into(folder: &Path, seed: &str) -> std::process::Output {
+    run(
+        "stats",
+        &[
+            "column-drop+elashi",
+            "--pieces",
+            "200",
+            "--seed",
+            seed,
+            "--board-height",
+            "6",
+            "--out",
+            text(folder),
+        ],
+    )
+}
+
+#[test]
+fn a_stats_folder_is_replaced_whole_and_leftovers_of_killed_runs_are_cleaned() {
+    let folder = scratch_folder("hardening", "stats-out");
+    let out = folder.join("out");
+    assert!(stats_into(&out, "1").status.success());
+    let files = [
+        "cell_heat_map.svg",
+        "column_shares.svg",
+        "full_clear_intervals.svg",
+        "row_shares.svg",
+        "stats.json",
+    ];
+    assert_eq!(names(&out), files);
+    // What a SIGKILL in the write windows leaves: a half-written folder and a half-written
+    // file of a process that no longer runs.
+    let stale_folder = folder.join(format!(".out.{DEAD_PID}.tmp"));
+    fs::create_dir(&stale_folder).unwrap();
+    fs::write(stale_folder.join("stats.json"), "{").unwrap();
+    fs::write(out.join(format!(".stats.json.{DEAD_PID}.tmp")), "{").unwrap();
+    assert!(stats_into(&out, "2").status.success());
+    assert_eq!(names(&folder), ["out"]);
+    assert_eq!(names(&out), files);
+    let json: Value = serde_json::from_str(&fs::read_to_string(out.join("stats.json")).unwrap())
+        .expect("a whole stats.json");
+    assert_eq!(json["seed"], 2);
+    // A folder holding anything else is not replaced (it would be lost).
+    fs::write(out.join("notes.txt"), "mine").unwrap();
+    let output = stats_into(&out, "3");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("holds \"notes.txt\""),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
     fs::remove_dir_all(&folder).unwrap();
 }

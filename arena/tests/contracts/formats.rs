@@ -4,16 +4,13 @@
 //! and every file a command writes is announced by one `WHAT written to PATH` line on stderr.
 
 use std::fs;
-use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
 
+use super::text;
+use crate::common::succeed;
 use crate::common::{run, scratch_folder};
-
-fn text(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// Runs `arena COMMAND ARGS…`, which must succeed; its stdout and its stderr lines.
 fn succeed_with_stderr(command: &str, args: &[&str]) -> (String, Vec<String>) {
@@ -439,4 +436,95 @@ fn every_written_file_is_announced_on_stderr_with_its_name() {
         ]
     );
     fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn tabs_and_line_breaks_of_a_report_are_kept() {
+    // The escaping leaves ordinary text alone: a report's lines are still lines.
+    let listed = succeed("list", &[]);
+    assert!(listed.lines().count() > 10, "{listed}");
+}
+
+#[test]
+fn every_command_takes_seed_0_by_default() {
+    // `play` always did; `tournament`, `nes` and `stats` required `--seed`.
+    let explicit = succeed(
+        "stats",
+        &[
+            "column-drop+dellacherie",
+            "--pieces",
+            "200",
+            "--board-height",
+            "8",
+            "--seed",
+            "0",
+            "--json",
+        ],
+    );
+    let default = succeed(
+        "stats",
+        &[
+            "column-drop+dellacherie",
+            "--pieces",
+            "200",
+            "--board-height",
+            "8",
+            "--json",
+        ],
+    );
+    // The same report but for the command that made it.
+    assert_eq!(
+        crate::common::text_without_made_by(&default),
+        crate::common::text_without_made_by(&explicit)
+    );
+    let tournament = succeed(
+        "tournament",
+        &[
+            "column-drop+dellacherie",
+            "--games",
+            "2",
+            "--board-height",
+            "6",
+            "--json",
+        ],
+    );
+    assert!(tournament.contains("\"seed\": 0"), "{tournament}");
+}
+
+#[test]
+fn games_without_a_piece_cap_are_announced_off_the_terminal_too() {
+    // Small fields end the games; the note comes all the same (stderr is not a terminal here).
+    for command in [
+        &["play", "column-drop+dellacherie", "--board-height", "6"][..],
+        &[
+            "tournament",
+            "column-drop+dellacherie",
+            "--games",
+            "2",
+            "--board-height",
+            "6",
+        ],
+    ] {
+        let output = crate::common::run(command[0], &command[1..]);
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr,
+            "note: no --max-pieces: on 10 x 6 strong strategies practically never top out, so a \
+             game may never end; --max-pieces N (or a shorter --board-height) bounds it\n",
+            "{command:?}"
+        );
+    }
+    // With a cap, or with --json (a script reading stdout), there is nothing to say.
+    let capped = crate::common::run(
+        "play",
+        &[
+            "column-drop+dellacherie",
+            "--board-height",
+            "6",
+            "--max-pieces",
+            "50",
+        ],
+    );
+    assert!(capped.stderr.is_empty());
 }
