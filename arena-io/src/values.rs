@@ -154,6 +154,24 @@ fn whole_number(option: &'static str, text: &str) -> Result<u64, ValueError> {
     Ok(text.parse::<u64>().unwrap_or(u64::MAX))
 }
 
+/// Serde for a typed value: written as the number itself, read as a number through the same
+/// check as the option (a file's value out of range gets the option's message).
+macro_rules! serde_through_check {
+    ($name:ident) => {
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
+                $name::try_from(u64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
 /// Declares an integer domain value with an inclusive range: the type, its `FromStr`, its
 /// `TryFrom<u64>` (what the other front ends call) and its `Display`.
 macro_rules! ranged_value {
@@ -216,20 +234,7 @@ macro_rules! ranged_value {
             }
         }
 
-        /// Written as the number itself.
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-
-        /// Read as a number, through the same check as the option (a file's value out of
-        /// range is the option's message).
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                $name::try_from(u64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-            }
-        }
+        serde_through_check!($name);
     };
 }
 
@@ -280,20 +285,7 @@ macro_rules! count_value {
             }
         }
 
-        /// Written as the number itself.
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-
-        /// Read as a number, through the same check as the option (a file's value out of
-        /// range is the option's message).
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$name, D::Error> {
-                $name::try_from(u64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
-            }
-        }
+        serde_through_check!($name);
     };
 }
 

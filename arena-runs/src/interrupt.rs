@@ -3,8 +3,9 @@
 //! piece, so that what is finished can still be reported and written (finished games for
 //! `tournament` and `nes`; finished iterations, already written, for `tune`; nothing for
 //! `stats` and `play`, whose one result needs every piece), and the command ends with an
-//! `error:` that says what was kept, exit code 2; a second press quits at once without
-//! writing.
+//! `error:` that says what was kept, exit code 130; a second press quits at once without
+//! writing. A front end with signals of its own (the Python package, whose interpreter takes
+//! Ctrl-C) asks for the same stop with [`request_stop`].
 
 use std::path::Path;
 
@@ -56,13 +57,24 @@ pub fn install_with_note(note: &'static str) {
     });
 }
 
-/// Whether Ctrl-C was pressed since [`install`].
+/// Whether Ctrl-C was pressed since [`install`] (or a stop requested since [`clear`]).
 pub fn interrupted() -> bool {
     INTERRUPTS.load(Ordering::SeqCst) > 0
 }
 
+/// Asks the running run to stop as the first Ctrl-C does, without a handler: for a front end
+/// that receives the signal itself (the Python package).
+pub fn request_stop() {
+    INTERRUPTS.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Forgets a requested stop, so that the next run starts uninterrupted.
+pub fn clear() {
+    INTERRUPTS.store(0, Ordering::SeqCst);
+}
+
 /// After an interrupted run's results were printed (and written to `out`): the `error:` that
-/// ends the command with code 2, saying how many of the `planned` games finished. `Ok` when
+/// ends the command with code 130, saying how many of the `planned` games finished. `Ok` when
 /// the run was not interrupted.
 pub fn finished_or_error(
     interrupted: bool,

@@ -111,6 +111,37 @@ bad_input!(
     tetris_core::TimelineError,
 );
 
+/// Runs `job` (a game or a run, which needs no interpreter) on a thread of its own while this
+/// thread holds the interpreter only to check its signals, every 50 ms: Ctrl-C (Python's
+/// `KeyboardInterrupt`) asks the job to stop as the command line's first Ctrl-C does (the
+/// runner's stop), waits for it, and raises the `KeyboardInterrupt`. The runner's stop is
+/// process-wide: it is cleared before and after each job.
+pub(crate) fn interruptible<T: Send, E: Send>(
+    py: Python<'_>,
+    job: impl FnOnce() -> Result<T, E> + Send,
+) -> PyResult<Result<T, E>> {
+    use tetris_arena_runs::interrupt;
+    interrupt::clear();
+    let result = std::thread::scope(|scope| {
+        let running = scope.spawn(job);
+        while !running.is_finished() {
+            py.detach(|| std::thread::sleep(std::time::Duration::from_millis(50)));
+            if let Err(signal) = py.check_signals() {
+                interrupt::request_stop();
+                // Stopped games end after their current piece; what the job returns is
+                // dropped: the caller asked for nothing more.
+                let _ = py.detach(|| running.join());
+                return Err(signal);
+            }
+        }
+        Ok(running
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    interrupt::clear();
+    result
+}
+
 /// One keyword argument of a call as its `made_by` command shows it: `name=` and Python's
 /// `repr` of the value.
 pub(crate) fn keyword<'py, T: IntoPyObject<'py>>(

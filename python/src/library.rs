@@ -37,7 +37,7 @@ use tetris_registry::{
     searchers,
 };
 
-use crate::{keyword, py_error, python_call};
+use crate::{interruptible, keyword, py_error, python_call};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -447,12 +447,14 @@ fn play_json(
         keep_placements: placements,
         ..PlayOptions::default()
     };
-    let result = py
-        .detach(|| {
-            play_game(&mut strategy, &settings, options, &mut |_| {
-                ControlFlow::Continue(())
-            })
+    let result = interruptible(py, || {
+        play_game(&mut strategy, &settings, options, &mut |_| {
+            match tetris_arena_runs::interrupt::interrupted() {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
         })
-        .map_err(py_error)?;
+    })?
+    .map_err(py_error)?;
     Ok(PlayJson::new(&strategy, &settings, &result, placements).to_json())
 }

@@ -23,7 +23,7 @@ use tetris_arena_runs::Progress;
 use tetris_arena_runs::shard::{Part, RunDelivery, nes_part, tournament_part};
 
 use crate::library::{game_over_rule, piece_cap};
-use crate::{py_error, python_call};
+use crate::{interruptible, py_error, python_call};
 
 /// Adds the functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -124,9 +124,7 @@ fn tournament_json(
     }
     .check()
     .map_err(py_error)?;
-    let finished = py
-        .detach(|| checked.play(&Progress::hidden()))
-        .map_err(py_error)?;
+    let finished = interruptible(py, || checked.play(&Progress::hidden()))?.map_err(py_error)?;
     let CheckedTournament { settings, run, .. } = checked;
     deliver(
         run.delivery,
@@ -199,9 +197,13 @@ fn nes_json(
     }
     .check()
     .map_err(py_error)?;
-    let finished = py
-        .detach(|| checked.play(&Progress::hidden(), &|| false))
-        .map_err(py_error)?;
+    let finished = interruptible(py, || {
+        checked.play(
+            &Progress::hidden(),
+            &tetris_arena_runs::interrupt::interrupted,
+        )
+    })?
+    .map_err(py_error)?;
     let CheckedNes {
         settings,
         run,
@@ -273,9 +275,8 @@ fn stats_json(
     .check()
     .map_err(py_error)?;
     let started = std::time::Instant::now();
-    let result = py
-        .detach(|| checked.play(&Progress::hidden(), started))
-        .map_err(py_error)?;
+    let result =
+        interruptible(py, || checked.play(&Progress::hidden(), started))?.map_err(py_error)?;
     match result {
         StatsResult::Part { path, part } => {
             part.write(&path).map_err(py_error)?;

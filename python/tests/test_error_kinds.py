@@ -5,7 +5,10 @@ missing), with the command line's message."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -37,3 +40,32 @@ def test_a_file_that_is_there_but_wrong_is_bad_input(tmp_path):
         ta.sequence(3, generator=f"file:{pieces}")
     cli = run_arena("sequence", "--generator", f"file:{pieces}", "--count", "3")
     assert cli.returncode == 2
+
+
+def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
+    # A tournament that would run for hours (strong strategies, no piece cap, a million
+    # games): Ctrl-C (SIGINT) stops it and raises KeyboardInterrupt, as the command line stops
+    # with exit code 130.
+    script = (
+        "import tetris_arena as ta\n"
+        "print('started', flush=True)\n"
+        "ta.tournament(['bfs+elashi@2'], games=1000000, seed=1, jobs=1)\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout.readline().strip() == "started"
+        # The call is under way well within a second of the print; the signal then reaches
+        # the interpreter while the run plays.
+        time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode != 0, stderr
+    assert stderr.strip().splitlines()[-1] == "KeyboardInterrupt", stderr
