@@ -46,7 +46,12 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
     # A tournament that would run for hours (strong strategies, no piece cap, a million
     # games): Ctrl-C (SIGINT) stops it and raises KeyboardInterrupt, as the command line stops
     # with exit code 130.
+    # Python raises KeyboardInterrupt on SIGINT unless it started with SIGINT ignored (as a
+    # job started in the background of a non-interactive shell, CI's, does): the script
+    # installs Python's own handler, as an interactive session has it.
     script = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import tetris_arena as ta\n"
         "print('started', flush=True)\n"
         "ta.tournament(['bfs+elashi@2'], games=1000000, seed=1, jobs=1)\n"
