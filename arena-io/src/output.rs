@@ -286,8 +286,9 @@ pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, Fil
 pub trait RunReport {
     /// The JSON report; `with_games` adds every game (the `--out` file's form).
     fn json(&self, with_games: bool) -> String;
-    /// One CSV row per game, with a header.
-    fn csv(&self) -> String;
+    /// One CSV row per game, with a header; `None` when the run streamed its games to the
+    /// CSV file as they finished ([`ResultsDestination::games_file`]).
+    fn csv(&self) -> Option<String>;
     /// The text tables.
     fn text(&self) -> String;
 }
@@ -325,16 +326,27 @@ impl ResultsDestination {
 }
 
 impl ResultsDestination {
+    /// The `--out` file when it is a CSV of games: the run streams each game to it as it
+    /// finishes, in order (a [`StreamedFile`]), rather than holding them for the report.
+    pub fn games_file(&self) -> Option<&Path> {
+        match &self.file {
+            Some((path, OutputFormat::Csv)) => Some(path),
+            _ => None,
+        }
+    }
+
     /// Writes the `--out` file, if any, atomically (what [`ResultsDestination::deliver`] does
     /// before it prints; a front end that returns the report instead of printing it calls
     /// this alone).
     pub fn write_file(&self, report: &impl RunReport) -> Result<(), FileError> {
         if let Some((path, format)) = &self.file {
             let contents = match format {
-                OutputFormat::Json => report.json(true),
+                OutputFormat::Json => Some(report.json(true)),
                 OutputFormat::Csv => report.csv(),
             };
-            write_atomically(path, contents.as_bytes())?;
+            if let Some(contents) = contents {
+                write_atomically(path, contents.as_bytes())?;
+            }
         }
         Ok(())
     }
@@ -342,35 +354,109 @@ impl ResultsDestination {
 
 /// Writes `contents` to `path` atomically (temp file in the same folder + rename).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), FileError> {
-    let shown = path.display().to_string();
-    if path.file_name().is_none() {
-        return Err(FileError::Refused(format!("{shown}: not a file name")));
+    let mut file = StreamedFile::create(path)?;
+    file.write(contents)?;
+    file.commit()
+}
+
+/// A file written piece by piece and put in place atomically: the pieces go to a temporary
+/// file beside `path` (through a buffer), which [`StreamedFile::commit`] syncs and renames
+/// over `path`; dropped without a commit (an error, Ctrl-C), the temporary file is removed
+/// and `path` is left as it was. What a run streams its games to (`--out FILE.csv`), and what
+/// [`write_atomically`] writes a whole file with.
+pub struct StreamedFile {
+    path: std::path::PathBuf,
+    temporary: std::path::PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl StreamedFile {
+    /// Starts the file `path` (refused when `path` is no file name or not a regular file
+    /// that may be replaced).
+    pub fn create(path: &Path) -> Result<StreamedFile, FileError> {
+        StreamedFile::create_beside(path, "tmp")
     }
-    check_replaceable("", path, FileKind::Regular)?;
-    clean_stale_temporaries(path);
-    let temporary = temporary_path(path, "tmp");
-    // A leftover of this process's own name (a PID reused after a killed run) goes first; a
-    // new file is never opened through a link planted under the temporary name.
-    let _ = fs::remove_file(&temporary);
-    let mut file = create_new_file(&temporary).map_err(|error| FileError::Io {
-        path: shown.clone(),
-        message: format!(
-            "cannot write there (creating the temporary file {} failed: {error})",
-            temporary.display()
-        ),
-        kind: error.kind(),
-    })?;
-    let mut write = || -> Result<(), FileError> {
-        let io = |error: std::io::Error| FileError::io(&shown, &error);
-        file.write_all(contents).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        // Checked again at the last moment: the path may have changed during the run.
+
+    /// [`StreamedFile::create`] with a temporary file of its own `kind` (a second file
+    /// streamed beside the same `path`, e.g. a spill that [`StreamedFile::append`] joins in).
+    pub fn create_beside(path: &Path, kind: &str) -> Result<StreamedFile, FileError> {
+        let shown = path.display().to_string();
+        if path.file_name().is_none() {
+            return Err(FileError::Refused(format!("{shown}: not a file name")));
+        }
         check_replaceable("", path, FileKind::Regular)?;
-        fs::rename(&temporary, path).map_err(io)
-    };
-    write().inspect_err(|_| {
+        clean_stale_temporaries(path);
+        let temporary = temporary_path(path, kind);
+        // A leftover of this process's own name (a PID reused after a killed run) goes first;
+        // a new file is never opened through a link planted under the temporary name.
         let _ = fs::remove_file(&temporary);
-    })
+        let file = create_new_file(&temporary).map_err(|error| FileError::Io {
+            path: shown,
+            message: format!(
+                "cannot write there (creating the temporary file {} failed: {error})",
+                temporary.display()
+            ),
+            kind: error.kind(),
+        })?;
+        Ok(StreamedFile {
+            path: path.to_path_buf(),
+            temporary,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    fn io(&self, error: &std::io::Error) -> FileError {
+        FileError::io(self.path.display().to_string(), error)
+    }
+
+    /// Appends `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), FileError> {
+        let file = self
+            .file
+            .as_mut()
+            .expect("a streamed file is written until committed");
+        file.write_all(bytes)
+            .map_err(|error| FileError::io(self.path.display().to_string(), &error))
+    }
+
+    /// Appends everything written to `other` (a second streamed file), which is removed.
+    pub fn append(&mut self, mut other: StreamedFile) -> Result<(), FileError> {
+        let mut spill = other.file.take().expect("a spill is appended once");
+        spill.flush().map_err(|error| other.io(&error))?;
+        drop(spill);
+        let mut source = fs::File::open(&other.temporary).map_err(|error| other.io(&error))?;
+        let target = self
+            .file
+            .as_mut()
+            .expect("a streamed file is written until committed");
+        std::io::copy(&mut source, target).map_err(|error| other.io(&error))?;
+        drop(source);
+        fs::remove_file(&other.temporary).map_err(|error| other.io(&error))
+    }
+
+    /// Syncs the file and puts it in place of `path` (checked again at the last moment: the
+    /// path may have changed during the run).
+    pub fn commit(mut self) -> Result<(), FileError> {
+        let file = self.file.take().expect("a streamed file is committed once");
+        let result = (|| {
+            let file = file.into_inner().map_err(|error| self.io(error.error()))?;
+            file.sync_all().map_err(|error| self.io(&error))?;
+            check_replaceable("", &self.path, FileKind::Regular)?;
+            fs::rename(&self.temporary, &self.path).map_err(|error| self.io(&error))
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+        result
+    }
+}
+
+impl Drop for StreamedFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// The line saying that `what` was written to `path`: `WHAT written to PATH`, the path

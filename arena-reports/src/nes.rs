@@ -337,6 +337,57 @@ struct ReportJson {
 }
 
 impl<'a> NesReport<'a> {
+    /// One CSV row per game, with a header (`--out FILE.csv`).
+    fn games_csv(&self) -> String {
+        let rows: Vec<GameCsv> = self
+            .finished
+            .results
+            .iter()
+            .map(|game| {
+                let [no_clears, singles, doubles, triples, tetrises] = game.clears;
+                GameCsv {
+                    game: game.seed - self.settings.seed,
+                    seed: game.seed,
+                    score: game.score,
+                    line_clear_points: game.line_clear_points,
+                    lines: game.lines,
+                    level: game.level,
+                    pieces: game.pieces,
+                    frames: game.frames,
+                    no_clears,
+                    singles,
+                    doubles,
+                    triples,
+                    tetrises,
+                    end: game.end.name(),
+                    points_before_level_29: game.points_before_29(),
+                    seconds: format!("{:.6}", game.elapsed.as_secs_f64()),
+                }
+            })
+            .collect();
+        csv_text(
+            &rows,
+            &[
+                "game",
+                "seed",
+                "score",
+                "line_clear_points",
+                "lines",
+                "level",
+                "pieces",
+                "frames",
+                "no_clears",
+                "singles",
+                "doubles",
+                "triples",
+                "tetrises",
+                "end",
+                "points_before_level_29",
+                "seconds",
+            ],
+        )
+    }
+
     /// Summarizes the games.
     pub fn new(settings: &'a NesRunSettings, finished: &'a Finished<NesGameResult>) -> Self {
         NesReport {
@@ -681,55 +732,8 @@ impl RunReport for NesReport<'_> {
         tetris_arena_io::output::pretty_json(&report)
     }
 
-    /// One CSV row per game, with a header.
-    fn csv(&self) -> String {
-        let rows: Vec<GameCsv> = self
-            .finished
-            .results
-            .iter()
-            .map(|game| {
-                let [no_clears, singles, doubles, triples, tetrises] = game.clears;
-                GameCsv {
-                    game: game.seed - self.settings.seed,
-                    seed: game.seed,
-                    score: game.score,
-                    line_clear_points: game.line_clear_points,
-                    lines: game.lines,
-                    level: game.level,
-                    pieces: game.pieces,
-                    frames: game.frames,
-                    no_clears,
-                    singles,
-                    doubles,
-                    triples,
-                    tetrises,
-                    end: game.end.name(),
-                    points_before_level_29: game.points_before_29(),
-                    seconds: format!("{:.6}", game.elapsed.as_secs_f64()),
-                }
-            })
-            .collect();
-        csv_text(
-            &rows,
-            &[
-                "game",
-                "seed",
-                "score",
-                "line_clear_points",
-                "lines",
-                "level",
-                "pieces",
-                "frames",
-                "no_clears",
-                "singles",
-                "doubles",
-                "triples",
-                "tetrises",
-                "end",
-                "points_before_level_29",
-                "seconds",
-            ],
-        )
+    fn csv(&self) -> Option<String> {
+        Some(self.games_csv())
     }
 
     /// The report as text.

@@ -7,6 +7,7 @@
 
 use std::fmt::Display;
 use std::path::Path;
+use tetris_arena_games::analysis::counts::ValueCounts;
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -345,16 +346,14 @@ const MAX_LINE_BINS: u64 = 40;
 /// of the games cut short beside it (when there are any), the legend below both.
 const LINES_PLOT_SIZE: (u32, u32) = (1000, 600);
 
-/// One game of a tournament as the lines-per-game chart takes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameLines {
-    /// The strategy's index into the chart's names.
-    pub strategy: usize,
-    /// Lines the game cleared.
-    pub lines: u64,
-    /// Whether the game was cut short (the piece cap, or a file sequence's end) rather than
-    /// ended by its game-over rule.
-    pub cut_short: bool,
+/// One strategy's games of a tournament as the lines-per-game chart takes them.
+#[derive(Clone, Copy, Debug)]
+pub struct StrategyLines<'a> {
+    /// The lines of its games that ended by the game-over rule.
+    pub game_over_lines: &'a ValueCounts,
+    /// Its games cut short (the piece cap, or a file sequence's end) rather than ended by
+    /// the game-over rule.
+    pub cut_short: u64,
 }
 
 /// The distribution of lines per game of every strategy of a tournament.
@@ -368,14 +367,12 @@ pub struct GameLines {
 /// strategy with its count of games cut short.
 pub fn lines_per_game_chart(
     names: &[String],
-    games: impl Iterator<Item = GameLines>,
+    games: &[StrategyLines<'_>],
 ) -> Result<String, ReportError> {
     let fail = |error: &dyn Display| drawing_error("lines-per-game chart", error);
-    let games: Vec<GameLines> = games.collect();
     let most_lines = games
         .iter()
-        .filter(|game| !game.cut_short)
-        .map(|game| game.lines)
+        .filter_map(|strategy| strategy.game_over_lines.max())
         .max()
         .unwrap_or(0);
     let bin_width = most_lines / MAX_LINE_BINS + 1;
@@ -383,12 +380,11 @@ pub fn lines_per_game_chart(
     let mut counts = vec![vec![0u64; bins]; names.len()];
     let mut totals = vec![0u64; names.len()];
     let mut cut_short = vec![0u64; names.len()];
-    for game in &games {
-        totals[game.strategy] += 1;
-        if game.cut_short {
-            cut_short[game.strategy] += 1;
-        } else {
-            counts[game.strategy][(game.lines / bin_width) as usize] += 1;
+    for (index, strategy) in games.iter().enumerate() {
+        cut_short[index] = strategy.cut_short;
+        totals[index] = strategy.cut_short + strategy.game_over_lines.count();
+        for (lines, times) in strategy.game_over_lines.iter() {
+            counts[index][(lines / bin_width) as usize] += times;
         }
     }
     let share = |count: u64, total: u64| count as f64 / total.max(1) as f64;
@@ -545,7 +541,7 @@ const LEGEND_ROW: u32 = 28;
 pub fn write_tournament_plots(
     folder: &Path,
     names: &[String],
-    games: impl Iterator<Item = GameLines>,
+    games: &[StrategyLines<'_>],
 ) -> Result<(), ReportError> {
     std::fs::create_dir_all(folder)
         .map_err(|error| ReportError::io(folder.display().to_string(), &error))?;
@@ -677,26 +673,36 @@ mod tests {
             cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
             full_clear_histogram(&[]).unwrap(),
             full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),
-            lines_per_game_chart(
-                &["a".into(), "b".into()],
-                games(&[(0, 3, false), (1, 900, true)]),
-            )
-            .unwrap(),
-            lines_per_game_chart(&["a".into()], std::iter::empty()).unwrap(),
-            lines_per_game_chart(&["a".into()], games(&[(0, 9, true)])).unwrap(),
+            chart(&["a", "b"], &[(0, 3, false), (1, 900, true)]).unwrap(),
+            chart(&["a"], &[]).unwrap(),
+            chart(&["a"], &[(0, 9, true)]).unwrap(),
         ] {
             assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
             assert!(svg.trim_end().ends_with("</svg>"));
         }
     }
 
-    /// Games of the lines-per-game chart from (strategy, lines, cut short).
-    fn games(games: &[(usize, u64, bool)]) -> impl Iterator<Item = GameLines> + '_ {
-        games.iter().map(|&(strategy, lines, cut_short)| GameLines {
-            strategy,
-            lines,
-            cut_short,
-        })
+    /// The lines-per-game chart of the strategies `names` and their games, each
+    /// (strategy, lines, cut short).
+    fn chart(names: &[&str], games: &[(usize, u64, bool)]) -> Result<String, ReportError> {
+        let mut game_over_lines = vec![ValueCounts::new(); names.len()];
+        let mut cut_short = vec![0; names.len()];
+        for &(strategy, lines, cut) in games {
+            match cut {
+                true => cut_short[strategy] += 1,
+                false => game_over_lines[strategy].add(lines),
+            }
+        }
+        let strategies: Vec<StrategyLines<'_>> = game_over_lines
+            .iter()
+            .zip(cut_short)
+            .map(|(game_over_lines, cut_short)| StrategyLines {
+                game_over_lines,
+                cut_short,
+            })
+            .collect();
+        let names: Vec<String> = names.iter().map(|name| name.to_string()).collect();
+        lines_per_game_chart(&names, &strategies)
     }
 
     /// Every `<text …>` element of `svg`: its attributes and its text.
@@ -738,10 +744,7 @@ mod tests {
             ("columns", column_share_histograms(&statistics)),
             (
                 "lines",
-                lines_per_game_chart(
-                    &["a".into(), "b".into()],
-                    games(&[(0, 3, false), (1, 9, false), (1, 500, true)]),
-                ),
+                chart(&["a", "b"], &[(0, 3, false), (1, 9, false), (1, 500, true)]),
             ),
         ] {
             let svg = svg.unwrap();
@@ -762,7 +765,7 @@ mod tests {
         // games (1 line wide up to 5, not 23 wide up to 900).
         let mut played = vec![(0, 3, false), (0, 5, false)];
         played.extend([(0, 900, true); 10]);
-        let svg = lines_per_game_chart(&["bfs+elashi".into()], games(&played)).unwrap();
+        let svg = chart(&["bfs+elashi"], &played).unwrap();
         let texts = texts(&svg);
         let caption = texts
             .iter()
@@ -785,7 +788,7 @@ mod tests {
             .unwrap();
         assert!(attribute(attributes, "y") > 600.0, "{attributes}");
         // Without games cut short there is no panel for them, and the legend is the names.
-        let svg = lines_per_game_chart(&["a".into()], games(&[(0, 3, false)])).unwrap();
+        let svg = chart(&["a"], &[(0, 3, false)]).unwrap();
         assert!(!svg.contains("Cut short"));
         assert!(texts_of(&svg).contains(&"a"));
     }

@@ -10,16 +10,16 @@ use std::path::Path;
 use serde::Serialize;
 use tetris_core::GeneratorKind;
 
-use crate::csv::csv_text;
+use crate::csv::{CsvRows, csv_text};
 use crate::error::ReportError;
 use crate::plots;
 use tetris_arena_games::analysis::estimate::{ESTIMATE_RULE, EstimateJson};
 use tetris_arena_games::analysis::pieces::{LogLinearFit, PieceStatistics};
 use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis};
 use tetris_arena_io::format::{aligned, format_p_value, optional, significant};
+use tetris_arena_io::output::StreamedFile;
 use tetris_arena_io::output::{MadeBy, RunReport, announce_written, pretty_json, write_folder};
-use tetris_arena_runs::Finished;
-use tetris_arena_runs::tournament::TournamentSettings;
+use tetris_arena_runs::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
 use tetris_core::GameOverRule;
 use tetris_registry::WeightsChoice;
 
@@ -89,8 +89,8 @@ pub const INTERVAL_RULE: &str = "95% interval of mean lines: mean +/- t(0.975, g
 pub struct TournamentReport<'a> {
     /// The run's settings.
     pub settings: &'a TournamentSettings,
-    /// The finished games, sorted by (strategy, game).
-    pub finished: Finished<GameRow>,
+    /// The finished games: their summaries, and the games themselves when the run held them.
+    pub run: TournamentRun,
     /// Their statistics.
     pub analysis: TournamentAnalysis,
 }
@@ -209,14 +209,40 @@ struct TimingJson<'a> {
     strategies: Vec<StrategyTimingJson<'a>>,
 }
 
+/// Why a report has no `games` list: the run played more than it holds.
+#[derive(Serialize)]
+pub struct GamesLeftOut {
+    /// The games finished.
+    games: u64,
+    /// The most a report lists.
+    limit: u64,
+    /// Where the games are instead.
+    note: &'static str,
+}
+
+impl GamesLeftOut {
+    /// The note of a run of `games` finished games.
+    pub fn of(games: u64) -> GamesLeftOut {
+        GamesLeftOut {
+            games,
+            limit: HELD_GAMES_LIMIT,
+            note: "a run of more games than the limit keeps only its summaries; --out FILE.csv \
+                   writes every game as it finishes",
+        }
+    }
+}
+
 /// The whole JSON report: settings, games, summary, pairwise, and the timings kept apart.
 #[derive(Serialize)]
 struct ReportJson<'a> {
     settings: SettingsJson<'a>,
     interrupted: bool,
-    games_finished: usize,
+    games_finished: u64,
     games_planned: usize,
-    games: Vec<GameJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<Vec<GameJson<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_left_out: Option<GamesLeftOut>,
     summary: Vec<SummaryJson<'a>>,
     pairwise: Vec<PairJson<'a>>,
     timing: TimingJson<'a>,
@@ -224,57 +250,36 @@ struct ReportJson<'a> {
 }
 
 impl<'a> TournamentReport<'a> {
-    /// Sorts the games by (strategy, game) and computes the statistics.
-    pub fn new(settings: &'a TournamentSettings, mut finished: Finished<GameRow>) -> Self {
-        finished.results.sort_by_key(|row| (row.strategy, row.game));
-        let analysis =
-            TournamentAnalysis::of(&finished.results, settings.specs.len(), settings.games);
+    /// The report of `run`, computed from its summaries.
+    pub fn new(settings: &'a TournamentSettings, run: TournamentRun) -> Self {
+        let analysis = run.tally.analysis();
         TournamentReport {
             settings,
-            finished,
+            run,
             analysis,
         }
+    }
+
+    /// Finished games of every strategy.
+    pub fn games_finished(&self) -> u64 {
+        self.run.end.finished
     }
 
     /// One game's row; `with_seconds` for the CSV, which keeps the game's time but not the
     /// `game_over` flag (its `end` says it).
     fn game_row(&self, row: &GameRow, with_seconds: bool) -> GameJson<'_> {
-        GameJson {
-            strategy: &self.settings.names[row.strategy],
-            game: row.game,
-            seed: row.seed,
-            pieces: row.pieces,
-            lines: row.lines,
-            score: row.score,
-            singles: row.clears[1],
-            doubles: row.clears[2],
-            triples: row.clears[3],
-            tetrises: row.clears[4],
-            end: row.end.name(),
-            game_over: (!with_seconds)
-                .then_some(row.end == tetris_arena_games::sim::game::GameEnd::GameOver),
-            seconds: with_seconds.then(|| format!("{:.6}", row.elapsed.as_secs_f64())),
-        }
+        game_json(&self.settings.names, row, with_seconds)
     }
 
     /// The piece statistics of all games of strategy `index`, merged in game order (so they
     /// do not depend on `--jobs`); empty unless the games recorded them.
     pub(crate) fn merged_statistics(&self, index: usize) -> PieceStatistics {
-        let mut merged = PieceStatistics::new(
-            self.settings.board_height.rows(),
-            tetris_arena_runs::tournament::TOURNAMENT_ROW_RULE,
-        );
-        for row in self
-            .finished
-            .results
-            .iter()
-            .filter(|row| row.strategy == index)
-        {
-            if let Some(statistics) = &row.statistics {
-                merged.merge(statistics);
-            }
-        }
-        merged
+        self.run.statistics.get(index).cloned().unwrap_or_else(|| {
+            PieceStatistics::new(
+                self.settings.board_height.rows(),
+                tetris_arena_runs::tournament::TOURNAMENT_ROW_RULE,
+            )
+        })
     }
 
     /// Each strategy's expected-length fit (`--estimate`; `None` for all without it, or for
@@ -335,18 +340,19 @@ impl<'a> TournamentReport<'a> {
         )
     }
 
-    /// Every game as the lines-per-game chart takes it: a game stopped by the piece cap or by
-    /// its file sequence's end is cut short.
-    pub(crate) fn game_lines(&self) -> impl Iterator<Item = plots::GameLines> + '_ {
-        self.finished.results.iter().map(|row| plots::GameLines {
-            strategy: row.strategy,
-            lines: row.lines,
-            cut_short: matches!(
-                row.end,
-                tetris_arena_games::sim::game::GameEnd::PieceCap
-                    | tetris_arena_games::sim::game::GameEnd::SequenceEnded
-            ),
-        })
+    /// Each strategy's games as the lines-per-game chart takes them: the lines of its games
+    /// that ended by a top-out, and how many were cut short by the piece cap or by their file
+    /// sequence's end.
+    pub(crate) fn game_lines(&self) -> Vec<plots::StrategyLines<'_>> {
+        self.run
+            .tally
+            .strategies
+            .iter()
+            .map(|tally| plots::StrategyLines {
+                game_over_lines: &tally.game_over_lines,
+                cut_short: tally.capped + tally.sequence_ends,
+            })
+            .collect()
     }
 
     /// Writes `lines_per_game.svg` and, per strategy in `folder/<strategy>/` (every character
@@ -367,7 +373,7 @@ impl<'a> TournamentReport<'a> {
     /// [`TournamentReport::write_plots`] into the empty folder `folder`.
     fn write_plots_into(&self, folder: &Path) -> Result<(), ReportError> {
         let settings = self.settings;
-        plots::write_tournament_plots(folder, &settings.names, self.game_lines())?;
+        plots::write_tournament_plots(folder, &settings.names, &self.game_lines())?;
         for (index, name) in settings.names.iter().enumerate() {
             let merged = self.merged_statistics(index);
             let strategy_folder = folder.join(strategy_folder_name(name));
@@ -408,12 +414,12 @@ impl<'a> TournamentReport<'a> {
             ("Game over", game_over_rule_text(rules.game_over_rule)),
             ("Score", SCORE_RULE.to_string()),
         ];
-        if self.finished.interrupted {
+        if self.run.end.interrupted {
             lines.push((
                 "INTERRUPTED",
                 format!(
                     "{} of {} games finished; the statistics cover those",
-                    self.finished.results.len(),
+                    self.games_finished(),
                     rules.total_games()
                 ),
             ));
@@ -543,7 +549,7 @@ impl RunReport for TournamentReport<'_> {
             .collect();
         let summaries = &self.analysis.summaries;
         let estimates = self.estimates();
-        let wall_seconds = self.finished.wall.as_secs_f64();
+        let wall_seconds = self.run.end.wall.as_secs_f64();
         let all_pieces: u64 = summaries.iter().map(|summary| summary.total_pieces).sum();
         let report = ReportJson {
             settings: SettingsJson {
@@ -563,15 +569,19 @@ impl RunReport for TournamentReport<'_> {
                 tetris_share_rule: TETRIS_SHARE_RULE,
                 interval_rule: INTERVAL_RULE,
             },
-            interrupted: self.finished.interrupted,
-            games_finished: self.finished.results.len(),
+            interrupted: self.run.end.interrupted,
+            games_finished: self.games_finished(),
             games_planned: settings.total_games(),
             games: self
-                .finished
-                .results
-                .iter()
-                .map(|row| self.game_row(row, false))
-                .collect(),
+                .run
+                .games
+                .as_ref()
+                .map(|games| games.iter().map(|row| self.game_row(row, false)).collect()),
+            games_left_out: self
+                .run
+                .games
+                .is_none()
+                .then(|| GamesLeftOut::of(self.games_finished())),
             summary: summaries
                 .iter()
                 .enumerate()
@@ -617,7 +627,7 @@ impl RunReport for TournamentReport<'_> {
                 })
                 .collect(),
             timing: TimingJson {
-                jobs: self.finished.jobs,
+                jobs: self.run.end.jobs,
                 wall_seconds,
                 pieces_per_second: (wall_seconds > 0.0).then(|| all_pieces as f64 / wall_seconds),
                 strategies: summaries
@@ -635,21 +645,16 @@ impl RunReport for TournamentReport<'_> {
         pretty_json(&report)
     }
 
-    /// One CSV row per game per strategy, with a header; `seconds` is the only timing column.
-    fn csv(&self) -> String {
-        let rows: Vec<GameJson<'_>> = self
-            .finished
-            .results
-            .iter()
-            .map(|row| self.game_row(row, true))
-            .collect();
-        csv_text(
-            &rows,
-            &[
-                "strategy", "game", "seed", "pieces", "lines", "score", "singles", "doubles",
-                "triples", "tetrises", "end", "seconds",
-            ],
-        )
+    /// The CSV of the games the report holds, unless the run streamed them to the file as
+    /// they finished ([`GamesCsv`]): a merge's games.
+    fn csv(&self) -> Option<String> {
+        let games = self
+            .run
+            .games
+            .as_ref()
+            .filter(|_| !self.run.games_streamed)?;
+        let rows: Vec<GameJson<'_>> = games.iter().map(|row| self.game_row(row, true)).collect();
+        Some(csv_text(&rows, &GAME_COLUMNS))
     }
 
     /// The rules, the summary table and the pairwise matrix as aligned text.
@@ -663,8 +668,8 @@ impl RunReport for TournamentReport<'_> {
         text.push_str(&format!(
             "Lines: 95% interval by Student t, cut at 0; Tetris share = rows cleared by Tetrises / all \
              rows; pieces/s per thread of game time.\nWall time {:.2} s with {} jobs.\n\n",
-            self.finished.wall.as_secs_f64(),
-            self.finished.jobs
+            self.run.end.wall.as_secs_f64(),
+            self.run.end.jobs
         ));
         if self.settings.estimate {
             text.push_str(&self.estimate_text());
@@ -706,4 +711,79 @@ pub fn is_plots_output(entry: &Path) -> bool {
                         .any(|plot| file.file_name() == *plot)
             })
         })
+}
+
+/// The columns of a tournament's CSV of games: one row per game per strategy, sorted by
+/// (strategy, game); `seconds` is the only timing column.
+const GAME_COLUMNS: [&str; 12] = [
+    "strategy", "game", "seed", "pieces", "lines", "score", "singles", "doubles", "triples",
+    "tetrises", "end", "seconds",
+];
+
+/// A tournament's CSV of games (`--out FILE.csv`), written as the games finish: each
+/// strategy's rows go to a file of their own beside FILE (the games come game-major, the
+/// file is strategy-major), joined in strategy order when the run ends, then put in place
+/// atomically ([`StreamedFile`]). Memory stays at a buffer per strategy however many games.
+pub struct GamesCsv {
+    names: Vec<String>,
+    /// Strategy 0's file is FILE's own temporary file; the others are spills.
+    files: Vec<CsvRows<StreamedFile>>,
+}
+
+impl GamesCsv {
+    /// Starts the CSV `path` of a tournament of the strategies `names`.
+    pub fn create(path: &Path, names: &[String]) -> Result<GamesCsv, ReportError> {
+        let mut files = Vec::with_capacity(names.len());
+        for index in 0..names.len() {
+            let file = match index {
+                0 => StreamedFile::create(path)?,
+                _ => StreamedFile::create_beside(path, &format!("strategy{index}"))?,
+            };
+            files.push(CsvRows::new(
+                file,
+                (index == 0).then_some(&GAME_COLUMNS[..]),
+            ));
+        }
+        Ok(GamesCsv {
+            names: names.to_vec(),
+            files,
+        })
+    }
+
+    /// Writes one finished game.
+    pub fn write(&mut self, row: &GameRow) -> Result<(), ReportError> {
+        let json = game_json(&self.names, row, true);
+        self.files[row.strategy].write(&json)
+    }
+
+    /// Joins the strategies' rows and puts the file in place.
+    pub fn commit(self) -> Result<(), ReportError> {
+        let mut files = self.files.into_iter().map(CsvRows::finish);
+        let mut first = files.next().expect("a tournament has a strategy")?;
+        for file in files {
+            first.append(file?)?;
+        }
+        Ok(first.commit()?)
+    }
+}
+
+/// One game's row of the report's `games` and of the CSV (`with_seconds`, which keeps the
+/// game's time but not the `game_over` flag: its `end` says it).
+fn game_json<'a>(names: &'a [String], row: &GameRow, with_seconds: bool) -> GameJson<'a> {
+    GameJson {
+        strategy: &names[row.strategy],
+        game: row.game,
+        seed: row.seed,
+        pieces: row.pieces,
+        lines: row.lines,
+        score: row.score,
+        singles: row.clears[1],
+        doubles: row.clears[2],
+        triples: row.clears[3],
+        tetrises: row.clears[4],
+        end: row.end.name(),
+        game_over: (!with_seconds)
+            .then_some(row.end == tetris_arena_games::sim::game::GameEnd::GameOver),
+        seconds: with_seconds.then(|| format!("{:.6}", row.elapsed.as_secs_f64())),
+    }
 }

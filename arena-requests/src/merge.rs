@@ -6,15 +6,14 @@ use std::path::PathBuf;
 
 use crate::error::ArenaError;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
 use tetris_arena_io::output::{ResultsDestination, check_output_folder};
 use tetris_arena_jobs::JobFiles;
 use tetris_arena_reports::stats::is_stats_output;
 use tetris_arena_runs::Finished;
-use tetris_arena_runs::shard::{Merged, Part, merge_parts};
+use tetris_arena_runs::shard::{Merged, Part, merge_part_files};
 use tetris_arena_runs::statistics::StatisticsSettings;
-use tetris_arena_runs::tournament::TournamentSettings;
+use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings};
 
 /// A merge: the part files, and the outputs of the run they make up.
 #[derive(Clone, Debug)]
@@ -47,6 +46,13 @@ pub enum MergeRequestError {
          piece statistics)"
     )]
     PlotsWithoutStatistics,
+    /// A CSV of games asked of parts that hold only their summaries.
+    #[error(
+        "merge: --out FILE.csv lists every game, and these parts hold only their games' \
+         summaries (a shard of more than 100,000 games keeps no list): write --out FILE.json, \
+         or give each shard --out FILE.csv of its own games"
+    )]
+    GamesOfSummaries,
 }
 
 /// A merge request, checked: the whole run, merged, with where its report goes.
@@ -55,8 +61,8 @@ pub enum CheckedMerge {
     Tournament {
         /// Its settings.
         settings: TournamentSettings,
-        /// Every game, in task order.
-        finished: Finished<GameRow>,
+        /// Its games' summaries, and the games when every part held them.
+        run: TournamentRun,
         /// The results file and the form printed.
         destination: ResultsDestination,
     },
@@ -93,23 +99,27 @@ impl MergeRequest {
             .output("--out", self.out.as_deref())
             .output("--plots", self.plots.as_deref())
             .check()?;
-        let mut parts = Vec::with_capacity(self.parts.len());
-        for path in &self.parts {
-            parts.push((path.clone(), Part::read(path)?));
-        }
+        // Read one at a time: the merge keeps each part's summary, not the part.
+        let parts = self
+            .parts
+            .iter()
+            .map(|path| Ok((path.clone(), Part::read(path)?)));
         let plots_of = |command| match self.plots {
             Some(_) => Err(MergeRequestError::PlotsOfOtherParts { command }),
             None => Ok(()),
         };
-        Ok(match merge_parts(parts)? {
-            Merged::Tournament { settings, finished } => {
+        Ok(match merge_part_files(parts)? {
+            Merged::Tournament { settings, run } => {
                 let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
                 if self.plots.is_some() && !settings.piece_statistics {
                     return Err(MergeRequestError::PlotsWithoutStatistics.into());
                 }
+                if destination.games_file().is_some() && run.games.is_none() {
+                    return Err(MergeRequestError::GamesOfSummaries.into());
+                }
                 CheckedMerge::Tournament {
                     settings,
-                    finished,
+                    run,
                     destination,
                 }
             }

@@ -8,17 +8,15 @@ use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
 use crate::{CheckedRun, RunOptions};
-use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_io::output::{check_output_file, check_output_folder};
 use tetris_arena_io::values::{BoardHeight, GameCount, MaxPieces};
 use tetris_arena_jobs::{
     DistinctStrategies, JobFiles, RequestError, distinct_strategies, frameless_game_over_rule,
 };
-use tetris_arena_reports::tournament::is_plots_output;
-use tetris_arena_runs::RunError;
-use tetris_arena_runs::shard::{ShardTasks, run_shard_tasks};
-use tetris_arena_runs::tournament::{TournamentSettings, play_tournament_game};
-use tetris_arena_runs::{self, Finished, Progress};
+use tetris_arena_reports::tournament::{GamesCsv, is_plots_output};
+use tetris_arena_runs::shard::RunDelivery;
+use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings, play_tournament};
+use tetris_arena_runs::{self, Progress, RunError};
 
 /// A tournament: the strategies, the games' rules, how the run is carried out and what it
 /// writes.
@@ -128,21 +126,43 @@ impl TournamentRequest {
 }
 
 impl CheckedTournament {
-    /// Plays the checked run's games (its shard's, every strategy's) on its threads, in task
-    /// order, counting them on `progress`.
-    pub fn play(&self, progress: &Progress) -> Result<Finished<GameRow>, ArenaError> {
-        run_shard_tasks(
-            ShardTasks {
-                shard: self.run.shard,
-                games: self.settings.games,
-                tasks_per_game: self.settings.specs.len() as u64,
-            },
+    /// Plays the checked run's games (its shard's, every strategy's) on its threads, counting
+    /// them on `progress`, into the run's summaries; with a CSV `--out` file each game is
+    /// written to it as it finishes (put in place when the run ends, interrupted or not).
+    pub fn play(&self, progress: &Progress) -> Result<TournamentRun, ArenaError> {
+        let games_file = match &self.run.delivery {
+            RunDelivery::Report(destination) => destination.games_file(),
+            RunDelivery::Part(_) => None,
+        };
+        let mut csv = games_file
+            .map(|path| GamesCsv::create(path, &self.settings.names))
+            .transpose()?;
+        let mut csv_error = None;
+        let played = play_tournament(
+            &self.settings,
+            &self.strategies,
+            self.run.shard,
             self.run.jobs,
             progress,
-            || Ok::<_, RunError>(self.strategies.clone()),
-            |strategies, task| play_tournament_game(strategies, &self.settings, task, progress),
-        )
-        .map_err(ArenaError::from)
+            |row| {
+                if let Some(csv) = csv.as_mut() {
+                    if let Err(error) = csv.write(row) {
+                        csv_error = Some(error);
+                        return Err(RunError::Refused("the games file failed".into()));
+                    }
+                }
+                Ok(())
+            },
+        );
+        if let Some(error) = csv_error {
+            return Err(error.into());
+        }
+        let mut played = played?;
+        if let Some(csv) = csv {
+            csv.commit()?;
+            played.games_streamed = true;
+        }
+        Ok(played)
     }
 
     /// The games the checked run plays (its shard's, all strategies').

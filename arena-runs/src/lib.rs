@@ -27,7 +27,9 @@ pub mod shard;
 pub mod statistics;
 pub mod tournament;
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Duration;
 
 use web_time::Instant;
@@ -83,11 +85,184 @@ pub fn check_last_seed(seed: u64, last_offset: Option<u64>, games: &str) -> Resu
     }
 }
 
-/// Runs tasks `0..tasks` on `jobs` worker threads of a local pool (no more threads than
-/// tasks: a thread without a task would only build its engines). Each worker gets its own
-/// state from `new_worker` (typically cloned engines) and runs `run_task(state, task)` for
-/// the task numbers it pulls; `progress` counts finished tasks. The first error stops every
+/// How a run that handed its results over as they came ([`run_tasks_in_order`]) ended.
+#[derive(Clone, Copy, Debug)]
+pub struct RunEnd {
+    /// Results handed over.
+    pub finished: u64,
+    /// Whether Ctrl-C stopped the run before every task finished.
+    pub interrupted: bool,
+    /// Worker threads used.
+    pub jobs: usize,
+    /// Wall-clock time of the whole run (timing only).
+    pub wall: Duration,
+}
+
+/// How far ahead of the first result not yet handed over a worker may start a task, per
+/// worker: what bounds the results held out of order (a slow game holds at most this many
+/// later ones per worker), while leaving every worker busy.
+pub const ORDER_WINDOW_PER_JOB: u64 = 256;
+
+/// Runs tasks `0..tasks` on `jobs` worker threads (no more threads than tasks: a thread
+/// without a task would only build its engines) and hands each result to `take` on the
+/// calling thread **in task order**, as soon as every earlier task's result was handed over,
+/// so the run holds at most [`ORDER_WINDOW_PER_JOB`] × jobs results at a time however many
+/// tasks it has: a worker does not start a task that far ahead of the first result not yet
+/// handed over. Each worker gets its own state from `new_worker` (typically cloned engines)
+/// and runs `run_task(state, task)` for the task numbers it pulls, in increasing order;
+/// `progress` counts finished tasks. The first error (a task's or `take`'s) stops every
 /// worker after its current task and is returned.
+///
+/// Interrupted (see [`interrupt`]), the tasks that finished are handed over in task order,
+/// with gaps where a task was stopped, and [`RunEnd::interrupted`] is set.
+pub fn run_tasks_in_order<W, T, E>(
+    tasks: u64,
+    jobs: usize,
+    progress: &Progress,
+    new_worker: impl Fn() -> Result<W, E> + Sync,
+    run_task: impl Fn(&mut W, u64) -> Result<TaskOutcome<T>, E> + Sync,
+    mut take: impl FnMut(u64, T) -> Result<(), E>,
+) -> Result<RunEnd, E>
+where
+    T: Send,
+    E: From<RunError> + Send,
+{
+    let start = Instant::now();
+    let jobs = jobs.clamp(1, usize::try_from(tasks).unwrap_or(usize::MAX).max(1));
+    let window = ORDER_WINDOW_PER_JOB * jobs as u64;
+    let next_task = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let ended = AtomicBool::new(false);
+    // The first task whose result is not handed over yet; workers wait on it.
+    let handed_over = (Mutex::new(0u64), Condvar::new());
+    let stopping = || {
+        interrupt::interrupted() || failed.load(Ordering::SeqCst) || ended.load(Ordering::SeqCst)
+    };
+    let (sender, receiver) = mpsc::channel::<Result<(u64, T), E>>();
+    let worker = |sender: mpsc::Sender<Result<(u64, T), E>>| {
+        let mut state = match new_worker() {
+            Ok(state) => state,
+            Err(error) => {
+                failed.store(true, Ordering::SeqCst);
+                let _ = sender.send(Err(error));
+                return;
+            }
+        };
+        loop {
+            if stopping() {
+                break;
+            }
+            let task = next_task.fetch_add(1, Ordering::SeqCst);
+            if task >= tasks {
+                break;
+            }
+            // Wait until the task is within the window (or the run stops).
+            {
+                let (first, moved) = &handed_over;
+                let mut first = first.lock().unwrap_or_else(|poison| poison.into_inner());
+                while task >= *first + window && !stopping() {
+                    first = moved
+                        .wait_timeout(first, Duration::from_millis(50))
+                        .unwrap_or_else(|poison| poison.into_inner())
+                        .0;
+                }
+            }
+            if stopping() {
+                break;
+            }
+            match run_task(&mut state, task) {
+                Ok(TaskOutcome::Done(result)) => {
+                    let _ = sender.send(Ok((task, result)));
+                }
+                Ok(TaskOutcome::Last(result)) => {
+                    ended.store(true, Ordering::SeqCst);
+                    let _ = sender.send(Ok((task, result)));
+                }
+                Ok(TaskOutcome::Stopped) => break,
+                Err(error) => {
+                    failed.store(true, Ordering::SeqCst);
+                    let _ = sender.send(Err(error));
+                    return;
+                }
+            }
+            progress.task_done();
+        }
+    };
+    let mut waiting: BTreeMap<u64, T> = BTreeMap::new();
+    let mut next = 0u64;
+    let mut finished = 0u64;
+    let mut first_error = None;
+    let mut hand_over = |task: u64, result: T, first_error: &mut Option<E>| {
+        finished += 1;
+        if first_error.is_none() {
+            if let Err(error) = take(task, result) {
+                failed.store(true, Ordering::SeqCst);
+                *first_error = Some(error);
+            }
+        }
+    };
+    let spawned = std::thread::scope(|scope| -> Result<(), RunError> {
+        for index in 0..jobs {
+            let sender = sender.clone();
+            let worker = &worker;
+            std::thread::Builder::new()
+                .name(format!("arena-worker-{index}"))
+                .spawn_scoped(scope, move || worker(sender))
+                .map_err(|error| {
+                    failed.store(true, Ordering::SeqCst);
+                    RunError::Threads {
+                        jobs,
+                        message: error.to_string(),
+                    }
+                })?;
+        }
+        drop(sender);
+        for message in receiver.iter() {
+            match message {
+                Ok((task, result)) => {
+                    waiting.insert(task, result);
+                    let before = next;
+                    while let Some(result) = waiting.remove(&next) {
+                        hand_over(next, result, &mut first_error);
+                        next += 1;
+                    }
+                    if next != before {
+                        let (first, moved) = &handed_over;
+                        *first.lock().unwrap_or_else(|poison| poison.into_inner()) = next;
+                        moved.notify_all();
+                    }
+                }
+                Err(error) => {
+                    failed.store(true, Ordering::SeqCst);
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        Ok(())
+    });
+    progress.finish();
+    spawned?;
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    // Interrupted: what finished after a stopped task, still in task order.
+    for (task, result) in std::mem::take(&mut waiting) {
+        hand_over(task, result, &mut first_error);
+    }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    let all_finished = ended.load(Ordering::SeqCst) || finished == tasks;
+    Ok(RunEnd {
+        finished,
+        interrupted: interrupt::interrupted() && !all_finished,
+        jobs,
+        wall: start.elapsed(),
+    })
+}
+
+/// [`run_tasks_in_order`] with every result kept, in task order: for runs whose results are
+/// few (a tuning iteration's games, a statistics run's blocks).
 pub fn run_tasks<W, T, E>(
     tasks: u64,
     jobs: usize,
@@ -99,63 +274,16 @@ where
     T: Send,
     E: From<RunError> + Send,
 {
-    let start = Instant::now();
-    let jobs = jobs.clamp(1, usize::try_from(tasks).unwrap_or(usize::MAX).max(1));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|error| {
-            E::from(RunError::Threads {
-                jobs,
-                message: error.to_string(),
-            })
-        })?;
-    let next_task = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let ended = AtomicBool::new(false);
-    let worker = || -> Result<Vec<(u64, T)>, E> {
-        let mut state = new_worker()?;
-        let mut results = Vec::new();
-        loop {
-            if interrupt::interrupted()
-                || failed.load(Ordering::SeqCst)
-                || ended.load(Ordering::SeqCst)
-            {
-                break;
-            }
-            let task = next_task.fetch_add(1, Ordering::SeqCst);
-            if task >= tasks {
-                break;
-            }
-            match run_task(&mut state, task) {
-                Ok(TaskOutcome::Done(result)) => results.push((task, result)),
-                Ok(TaskOutcome::Last(result)) => {
-                    results.push((task, result));
-                    ended.store(true, Ordering::SeqCst);
-                }
-                Ok(TaskOutcome::Stopped) => break,
-                Err(error) => {
-                    failed.store(true, Ordering::SeqCst);
-                    return Err(error);
-                }
-            }
-            progress.task_done();
-        }
-        Ok(results)
-    };
-    let worker_results = pool.broadcast(|_| worker());
-    progress.finish();
-    let mut numbered = Vec::new();
-    for result in worker_results {
-        numbered.extend(result?);
-    }
-    numbered.sort_by_key(|(task, _)| *task);
-    let all_finished = ended.load(Ordering::SeqCst) || numbered.len() as u64 == tasks;
+    let mut results = Vec::new();
+    let end = run_tasks_in_order(tasks, jobs, progress, new_worker, run_task, |_, result| {
+        results.push(result);
+        Ok(())
+    })?;
     Ok(Finished {
-        interrupted: interrupt::interrupted() && !all_finished,
-        results: numbered.into_iter().map(|(_, result)| result).collect(),
-        jobs,
-        wall: start.elapsed(),
+        results,
+        interrupted: end.interrupted,
+        jobs: end.jobs,
+        wall: end.wall,
     })
 }
 

@@ -12,11 +12,12 @@ use tetris_registry::{Strategy, StrategySpec};
 
 use crate::error::RunError;
 use crate::games::play_counted_game;
-use crate::{Progress, TaskOutcome};
+use crate::shard::{ShardTasks, run_shard_tasks_in_order};
+use crate::{Progress, RunEnd, TaskOutcome};
 use tetris_arena_games::analysis::pieces::{PieceStatistics, RowRule};
-use tetris_arena_games::analysis::tournament::GameRow;
+use tetris_arena_games::analysis::tournament::{GameRow, TournamentTally};
 use tetris_arena_games::sim::game::{GameEnd, GameSettings};
-use tetris_arena_io::values::{BoardHeight, MaxPieces};
+use tetris_arena_io::values::{BoardHeight, MaxPieces, Shard};
 
 /// The row rule of the piece statistics of `tournament --plots`/`--estimate` and
 /// `play --estimate`: the piece's top cell, as before `arena stats --row` (whose default is
@@ -134,4 +135,99 @@ pub fn play_tournament_game(
         elapsed: result.elapsed,
         statistics,
     }))
+}
+
+/// The most games a run holds in memory for its report's list of games (`--json`, a `.json`
+/// `--out` file, a part): a run of more keeps only its summaries ([`TournamentTally`]), and
+/// its games go to a CSV file as they finish (`--out FILE.csv`). At about 150 bytes a game
+/// held, the list takes at most some 15 MB.
+pub const HELD_GAMES_LIMIT: u64 = 100_000;
+
+/// A tournament's (or one shard's) finished games, as [`play_tournament`] keeps them.
+pub struct TournamentRun {
+    /// Every finished game, summarized.
+    pub tally: TournamentTally,
+    /// Each strategy's piece statistics over its games, merged in game order (empty unless
+    /// the settings record them).
+    pub statistics: Vec<PieceStatistics>,
+    /// Every finished game, sorted by (strategy, game), without its piece statistics: only
+    /// when the run plays at most [`HELD_GAMES_LIMIT`] games.
+    pub games: Option<Vec<GameRow>>,
+    /// How the run ended.
+    pub end: RunEnd,
+    /// Whether its games were written to a CSV file as they finished (so a report makes no
+    /// CSV of them again).
+    pub games_streamed: bool,
+}
+
+/// Plays the games of `shard` of the tournament `settings` with clones of `strategies` on
+/// `jobs` threads, handing each finished game to `on_game` in task order (game-major: every
+/// strategy's game 0, then game 1, …) and folding it into the run's summaries, so the run's
+/// memory does not grow with its games (see [`crate::run_tasks_in_order`]).
+pub fn play_tournament(
+    settings: &TournamentSettings,
+    strategies: &[Strategy],
+    shard: Shard,
+    jobs: usize,
+    progress: &Progress,
+    mut on_game: impl FnMut(&GameRow) -> Result<(), RunError>,
+) -> Result<TournamentRun, RunError> {
+    let count = strategies.len();
+    let planned = shard.game_count(settings.games) * count as u64;
+    let mut tally = TournamentTally::new(count);
+    let mut statistics: Vec<PieceStatistics> = (0..count)
+        .filter(|_| settings.piece_statistics)
+        .map(|_| PieceStatistics::new(settings.board_height.rows(), TOURNAMENT_ROW_RULE))
+        .collect();
+    let mut games = (planned <= HELD_GAMES_LIMIT).then(Vec::new);
+    // The rows of the sequence being gathered (every strategy's game of one number).
+    let mut sequence: Vec<Option<GameRow>> = vec![None; count];
+    let mut sequence_game = None;
+    let close_sequence = |sequence: &mut Vec<Option<GameRow>>,
+                          tally: &mut TournamentTally,
+                          games: &mut Option<Vec<GameRow>>| {
+        tally.add_sequence(&sequence.iter().map(Option::as_ref).collect::<Vec<_>>());
+        for row in sequence.iter_mut().filter_map(Option::take) {
+            if let Some(games) = games.as_mut() {
+                games.push(row);
+            }
+        }
+    };
+    let end = run_shard_tasks_in_order(
+        ShardTasks {
+            shard,
+            games: settings.games,
+            tasks_per_game: count as u64,
+        },
+        jobs,
+        progress,
+        || Ok::<_, RunError>(strategies.to_vec()),
+        |strategies, task| play_tournament_game(strategies, settings, task, progress),
+        |_, mut row| {
+            on_game(&row)?;
+            if sequence_game.is_some_and(|game| game != row.game) {
+                close_sequence(&mut sequence, &mut tally, &mut games);
+            }
+            sequence_game = Some(row.game);
+            if let Some(game_statistics) = row.statistics.take() {
+                if let Some(merged) = statistics.get_mut(row.strategy) {
+                    merged.merge(&game_statistics);
+                }
+            }
+            let strategy = row.strategy;
+            sequence[strategy] = Some(row);
+            Ok(())
+        },
+    )?;
+    close_sequence(&mut sequence, &mut tally, &mut games);
+    if let Some(games) = games.as_mut() {
+        games.sort_by_key(|row| (row.strategy, row.game));
+    }
+    Ok(TournamentRun {
+        tally,
+        statistics,
+        games,
+        end,
+        games_streamed: false,
+    })
 }

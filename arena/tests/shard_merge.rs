@@ -48,7 +48,7 @@ fn run_shards(command: &str, args: &[&str], folder: &Path) -> Vec<String> {
             );
             let json: Value = serde_json::from_str(&fs::read_to_string(&part).unwrap()).unwrap();
             assert_eq!(json["format"], "tetris-arena-part");
-            assert_eq!(json["version"], 1);
+            assert_eq!(json["version"], 2);
             assert_eq!(json["command"], command);
             assert_eq!(json["shard"]["index"], index);
             assert_eq!(json["shard"]["count"], 3);
@@ -421,9 +421,11 @@ fn merge_names_the_file_that_is_not_a_part_or_holds_the_wrong_games() {
     );
     // A part of a newer version.
     let mut part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
-    part["version"] = serde_json::json!(2);
+    part["version"] = serde_json::json!(3);
     fs::write(&tampered, part.to_string()).unwrap();
-    assert!(merge_error(&[&tampered]).contains("part version 2, this arena reads version 1"));
+    assert!(
+        merge_error(&[&tampered]).contains("part version 3, this arena reads versions 1 and 2")
+    );
     // A part whose results lack a game it claims.
     let mut part: Value = serde_json::from_str(&fs::read_to_string(&parts[1]).unwrap()).unwrap();
     part["results"].as_array_mut().unwrap().pop();
@@ -599,8 +601,9 @@ fn merge_refuses_parts_that_contradict_their_own_settings() {
             format!("{first}: it ended by sequence_ended but its generator uniform never ends"),
         ),
         (
-            Box::new(|part| part["results"][0]["statistics"]["game_overs"] = 1.into()),
-            format!("{first}: its piece statistics count 1 game overs, the game 0"),
+            // The games' piece statistics are kept merged per strategy, in the summary.
+            Box::new(|part| part["summary"]["statistics"][0]["game_overs"] = 1.into()),
+            "strategy 0's piece statistics do not count the games its summary counts".into(),
         ),
         (
             Box::new(|part| part["timing"]["wall_seconds"] = (-1.5).into()),
@@ -790,6 +793,70 @@ fn merge_refuses_parts_that_contradict_their_own_settings() {
                 "{command} {pointer:?}: {error}"
             );
         }
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
+
+/// A part of a shard of more games than a report lists holds only its games' summary; the
+/// merge adds the summaries and prints exactly what merging the games prints. Here the same
+/// three small parts are merged as written (with their games) and with their games taken
+/// out (as a shard of more than 100,000 games writes them): the text is the same, and the
+/// JSON the same but for the list of games, which the summary-only merge leaves out and
+/// says so. A summary edited to contradict itself or its shard is refused.
+#[test]
+fn parts_holding_only_their_summaries_merge_into_the_same_report() {
+    let folder = common::scratch_folder("merge", "summaries");
+    let parts = run_shards("tournament", &TOURNAMENT, &folder);
+    let summary_only: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(index, part)| {
+            let part: Value = serde_json::from_str(&fs::read_to_string(part).unwrap()).unwrap();
+            assert!(part["summary"]["tally"]["strategies"].is_array());
+            tampered(&folder, &part, &format!("summary{index}.json"), |part| {
+                let object = part.as_object_mut().unwrap();
+                object.remove("results");
+                object.remove("games");
+            })
+        })
+        .collect();
+    assert_eq!(
+        text_without_timing(&merge(&summary_only, &[])),
+        text_without_timing(&merge(&parts, &[]))
+    );
+    let mut with_games = json_without_timing(&merge(&parts, &["--json"]));
+    let without_games = json_without_timing(&merge(&summary_only, &["--json"]));
+    assert_eq!(with_games["games"].as_array().unwrap().len(), 30);
+    assert_eq!(without_games["games_left_out"]["games"], 30);
+    let object = with_games.as_object_mut().unwrap();
+    object.remove("games");
+    object.insert(
+        "games_left_out".into(),
+        without_games["games_left_out"].clone(),
+    );
+    assert_eq!(without_games, with_games);
+
+    let part: Value = serde_json::from_str(&fs::read_to_string(&summary_only[0]).unwrap()).unwrap();
+    for (name, edit, expected) in [
+        (
+            "one game more",
+            "/summary/tally/strategies/0/lines",
+            "games of lines but",
+        ),
+        ("a pair's count", "/summary/tally/pairs/0/ties", "pair 0-1"),
+    ] {
+        let edited = tampered(&folder, &part, "edited.json", |part| {
+            let value = part.pointer_mut(edit).unwrap();
+            match value {
+                Value::Array(counts) => counts.push(serde_json::json!([100000, 1])),
+                Value::Number(number) => *value = (number.as_u64().unwrap() + 1).into(),
+                _ => unreachable!(),
+            }
+        });
+        let mut others = summary_only.clone();
+        others[0] = edited;
+        let error = merge_error(&others.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(error.contains(expected), "{name}: {error}");
     }
     fs::remove_dir_all(&folder).unwrap();
 }

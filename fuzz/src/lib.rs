@@ -207,9 +207,9 @@ pub fn part(data: &[u8]) {
         return;
     }
     match merge_parts(vec![(scratch.0.clone(), part)]) {
-        Ok(Merged::Tournament { settings, finished }) => {
-            let report = TournamentReport::new(&settings, finished);
-            let _ = (report.text(), report.json(true), report.csv());
+        Ok(Merged::Tournament { settings, run }) => {
+            let report = TournamentReport::new(&settings, run);
+            let _ = (report.text(), report.json(true));
         }
         Ok(Merged::Nes { settings, finished }) => {
             let report = NesReport::new(&settings, &finished);

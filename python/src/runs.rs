@@ -124,12 +124,13 @@ fn tournament_json(
     }
     .check()
     .map_err(py_error)?;
-    let finished = interruptible(py, || checked.play(&Progress::hidden()))?.map_err(py_error)?;
+    let played = interruptible(py, || checked.play(&Progress::hidden()))?.map_err(py_error)?;
     let CheckedTournament { settings, run, .. } = checked;
+    let part = tournament_part(&settings, run.shard, &played);
     deliver(
         run.delivery,
-        || tournament_part(&settings, run.shard, &finished),
-        || TournamentReport::new(&settings, finished.clone()),
+        || part,
+        || TournamentReport::new(&settings, played),
     )
 }
 

@@ -1,6 +1,7 @@
 //! What results mean: summaries and tests over games, per-piece statistics, and how a strategy
 //! judges a position.
 
+pub mod counts;
 pub mod decision_time;
 pub mod estimate;
 pub mod features;

@@ -13,14 +13,17 @@
 //! The Tetris share pools all games: rows cleared by Tetrises ÷ all rows cleared.
 //!
 //! BetaTetris's figures: the percentiles 1, 5, 25 and 50 ([`PERCENTILES`]) of each
-//! distribution, by linear interpolation between the closest ranks ([`percentile`]: NumPy's
+//! distribution, by linear interpolation between the closest ranks ([`ValueCounts::percentile`]: NumPy's
 //! default, Hyndman and Fan's type 7, so the 50th is the median); the points before level 29
 //! ([`NesGameResult::points_before_29`]) summarized as the scores are; and the games reaching
 //! levels 19, 29 and 39 (a game's final level at or above it: levels only rise in a game).
 
 use tetris_core::scoring::MAX_SCORE;
 
-use crate::analysis::stats::{mean, median};
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::counts::ValueCounts;
+use crate::analysis::decision_time::DecisionTimes;
 use crate::sim::nes::{NesEnd, NesGameResult, REPORTED_LEVELS};
 
 /// The score of a game that "maxed out": the most the NES displays.
@@ -29,19 +32,6 @@ pub const MAX_OUT_SCORE: u32 = MAX_SCORE;
 pub const NEAR_MAX_OUT_SCORE: u32 = 900_000;
 /// The percentiles reported, as BetaTetris publishes them: the 1st, 5th, 25th and 50th.
 pub const PERCENTILES: [u32; 4] = [1, 5, 25, 50];
-
-/// The `p`th percentile (0 to 100) of `sorted` (ascending) by linear interpolation between
-/// the closest ranks: with N values and `h = (N − 1) × p / 100`, the value at 0-based rank
-/// ⌊h⌋ plus (h − ⌊h⌋) times the step to the next one (NumPy's default `linear`, Hyndman and
-/// Fan's type 7; the 50th is the median). `None` when there are no values.
-pub fn percentile(sorted: &[f64], p: u32) -> Option<f64> {
-    let last = sorted.len().checked_sub(1)?;
-    let rank = last as f64 * f64::from(p) / 100.0;
-    let below = rank.floor() as usize;
-    let above = (below + 1).min(last);
-    let fraction = rank - below as f64;
-    Some(sorted[below] + fraction * (sorted[above] - sorted[below]))
-}
 
 /// The statistics of one value per game: the displayed scores (capped at 999,999) or the
 /// uncapped line-clear points.
@@ -72,35 +62,207 @@ pub struct ScoreStatistics {
 }
 
 impl ScoreStatistics {
-    /// The statistics of `scores` (one value per game, in game order: the sums run in that
-    /// order, so the result does not depend on how the games were scheduled); `None` when
-    /// there are none.
+    /// The statistics of `scores` (one value per game); `None` when there are none.
     pub fn of(scores: &[u64]) -> Option<ScoreStatistics> {
-        let values: Vec<f64> = scores.iter().map(|&score| score as f64).collect();
-        let mut ascending = values.clone();
-        ascending.sort_by(f64::total_cmp);
-        let descending: Vec<f64> = ascending.iter().rev().copied().collect();
-        let best_third_games = scores.len().div_ceil(3);
-        let best_three_quarters_games = (3 * scores.len()).div_ceil(4);
-        let share = |threshold: u32| {
-            let reached = scores
-                .iter()
-                .filter(|&&score| score >= u64::from(threshold));
-            reached.count() as f64 / scores.len() as f64
-        };
+        ScoreStatistics::of_counts(&ValueCounts::of(scores.iter().copied()))
+    }
+
+    /// The statistics of the values `counts` counts (exact: see [`ValueCounts`]); `None`
+    /// when there are none.
+    pub fn of_counts(counts: &ValueCounts) -> Option<ScoreStatistics> {
+        let games = counts.count();
+        let best_third_games = games.div_ceil(3);
+        let best_three_quarters_games = (3 * games).div_ceil(4);
+        let share = |threshold: u32| counts.at_least(u64::from(threshold)) as f64 / games as f64;
         Some(ScoreStatistics {
-            games: scores.len(),
-            mean: mean(&values)?,
-            median: median(&values)?,
-            best: scores.iter().copied().max()?,
+            games: games as usize,
+            mean: counts.mean()?,
+            median: counts.median()?,
+            best: counts.max()?,
             max_out_share: share(MAX_OUT_SCORE),
             near_max_out_share: share(NEAR_MAX_OUT_SCORE),
-            best_third_games,
-            best_third_mean: mean(&descending[..best_third_games])?,
-            best_three_quarters_games,
-            best_three_quarters_mean: mean(&descending[..best_three_quarters_games])?,
-            percentiles: PERCENTILES.map(|p| percentile(&ascending, p).unwrap_or(f64::NAN)),
+            best_third_games: best_third_games as usize,
+            best_third_mean: counts.top_mean(best_third_games)?,
+            best_three_quarters_games: best_three_quarters_games as usize,
+            best_three_quarters_mean: counts.top_mean(best_three_quarters_games)?,
+            percentiles: PERCENTILES.map(|p| counts.percentile(p).unwrap_or(f64::NAN)),
         })
+    }
+}
+
+/// An NES run's finished games, summarized exactly and mergeably: the counts of each
+/// distinct displayed score, uncapped line-clear points, points before level 29, lines and
+/// final level ([`ValueCounts`]), exact sums of the pieces and frames, the clears, the ends
+/// and the decision times' histogram. Its memory grows with the distinct values (at most
+/// 50,001 displayed scores), never with the games; two tallies add up in any order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NesTally {
+    /// Displayed score (capped at 999,999) per game.
+    pub scores: ValueCounts,
+    /// Uncapped line-clear points per game.
+    pub line_clear_points: ValueCounts,
+    /// Points before level 29 per game ([`NesGameResult::points_before_29`]).
+    pub points_before_level_29: ValueCounts,
+    /// Rows cleared per game.
+    pub lines: ValueCounts,
+    /// Final level per game.
+    pub levels: ValueCounts,
+    /// Pieces over all games.
+    pub pieces: u64,
+    /// Frames over all games (to each game's last lock).
+    pub frames: u128,
+    /// `clears[n]`: locks that cleared n rows, over all games.
+    pub clears: [u64; 5],
+    /// Games that ended by a top-out.
+    pub top_outs: u64,
+    /// Games that reached the stop level.
+    pub reached_stop_level: u64,
+    /// Games that reached the line cap.
+    pub reached_line_cap: u64,
+    /// Sum of the games' wall-clock times (timing only).
+    pub seconds: f64,
+    /// Every decision's time (timing only; not written to part files).
+    #[serde(skip)]
+    pub decision_times: DecisionTimes,
+}
+
+impl NesTally {
+    /// Counts one finished game.
+    pub fn add(&mut self, game: &NesGameResult) {
+        self.scores.add(u64::from(game.score));
+        self.line_clear_points.add(game.line_clear_points);
+        self.points_before_level_29.add(game.points_before_29());
+        self.lines.add(u64::from(game.lines));
+        self.levels.add(u64::from(game.level));
+        self.pieces += game.pieces;
+        self.frames += u128::from(game.frames);
+        for (total, count) in self.clears.iter_mut().zip(game.clears) {
+            *total += count;
+        }
+        match game.end {
+            NesEnd::ToppedOut => self.top_outs += 1,
+            NesEnd::ReachedStopLevel => self.reached_stop_level += 1,
+            NesEnd::ReachedLineCap => self.reached_line_cap += 1,
+        }
+        self.seconds += game.elapsed.as_secs_f64();
+        self.decision_times.merge(&game.decision_times);
+    }
+
+    /// The tally of `games`.
+    pub fn of(games: &[NesGameResult]) -> NesTally {
+        let mut tally = NesTally::default();
+        for game in games {
+            tally.add(game);
+        }
+        tally
+    }
+
+    /// Adds `other`'s games.
+    pub fn merge(&mut self, other: &NesTally) {
+        self.scores.merge(&other.scores);
+        self.line_clear_points.merge(&other.line_clear_points);
+        self.points_before_level_29
+            .merge(&other.points_before_level_29);
+        self.lines.merge(&other.lines);
+        self.levels.merge(&other.levels);
+        self.pieces += other.pieces;
+        self.frames += other.frames;
+        for (total, count) in self.clears.iter_mut().zip(other.clears) {
+            *total += count;
+        }
+        self.top_outs += other.top_outs;
+        self.reached_stop_level += other.reached_stop_level;
+        self.reached_line_cap += other.reached_line_cap;
+        self.seconds += other.seconds;
+        self.decision_times.merge(&other.decision_times);
+    }
+
+    /// Finished games.
+    pub fn games(&self) -> u64 {
+        self.scores.count()
+    }
+
+    /// Why these counts cannot be those of any NES games, if they cannot: every game counted
+    /// once in each distribution and with one end, clears that add up to the lines and
+    /// pieces, no displayed score above the cap or above its game's uncapped points' range,
+    /// and a finite, non-negative time.
+    pub fn contradiction(&self) -> Option<String> {
+        let games = self.games();
+        let counts = [
+            ("uncapped points", self.line_clear_points.count()),
+            (
+                "points before level 29",
+                self.points_before_level_29.count(),
+            ),
+            ("lines", self.lines.count()),
+            ("levels", self.levels.count()),
+            (
+                "ends",
+                self.top_outs + self.reached_stop_level + self.reached_line_cap,
+            ),
+        ];
+        if let Some((what, count)) = counts.iter().find(|(_, count)| *count != games) {
+            return Some(format!("{games} games of scores but {count} of {what}"));
+        }
+        let cleared: u128 = (0..5).map(|n| n as u128 * u128::from(self.clears[n])).sum();
+        if cleared != self.lines.sum() {
+            return Some(format!(
+                "clears of {cleared} rows but {} lines",
+                self.lines.sum()
+            ));
+        }
+        let placements: u128 = self.clears.iter().map(|&count| u128::from(count)).sum();
+        if placements != u128::from(self.pieces) {
+            return Some(format!(
+                "{placements} locks in the clears but {} pieces",
+                self.pieces
+            ));
+        }
+        if self
+            .scores
+            .max()
+            .is_some_and(|best| best > u64::from(MAX_OUT_SCORE))
+        {
+            return Some(format!("a score above {MAX_OUT_SCORE}"));
+        }
+        // Each game's displayed score is its uncapped points capped, and its points before 29
+        // at most its points: the sums follow.
+        if self.scores.sum() > self.line_clear_points.sum()
+            || self.points_before_level_29.sum() > self.line_clear_points.sum()
+        {
+            return Some("scores or points before level 29 above the uncapped points".to_string());
+        }
+        if !(self.seconds >= 0.0 && self.seconds.is_finite()) {
+            return Some(format!("game time {} seconds", self.seconds));
+        }
+        None
+    }
+
+    /// The run's summary.
+    pub fn summary(&self) -> NesSummary {
+        let games = self.games();
+        let total_lines = self.lines.sum() as u64;
+        let tetrises = self.clears[4];
+        let mean = |sum: u128| (games > 0).then(|| sum as f64 / games as f64);
+        NesSummary {
+            scores: ScoreStatistics::of_counts(&self.scores),
+            line_clear_points: ScoreStatistics::of_counts(&self.line_clear_points),
+            points_before_level_29: ScoreStatistics::of_counts(&self.points_before_level_29),
+            reached_levels: REPORTED_LEVELS
+                .map(|level| self.levels.at_least(u64::from(level)) as usize),
+            mean_line_clear_points: self.line_clear_points.mean(),
+            mean_lines: self.lines.mean(),
+            total_lines,
+            tetrises,
+            tetris_share: (total_lines > 0).then(|| (4 * tetrises) as f64 / total_lines as f64),
+            top_outs: self.top_outs as usize,
+            reached_stop_level: self.reached_stop_level as usize,
+            reached_line_cap: self.reached_line_cap as usize,
+            mean_pieces: mean(u128::from(self.pieces)),
+            mean_frames: mean(self.frames),
+            total_pieces: self.pieces,
+        }
     }
 }
 
@@ -140,35 +302,9 @@ pub struct NesSummary {
 }
 
 impl NesSummary {
-    /// Summarizes `games` (summed in the order given).
+    /// Summarizes `games` (the summary of their [`NesTally`]).
     pub fn of(games: &[NesGameResult]) -> NesSummary {
-        let scores: Vec<u64> = games.iter().map(|game| u64::from(game.score)).collect();
-        let points: Vec<u64> = games.iter().map(|game| game.line_clear_points).collect();
-        let before_29: Vec<u64> = games.iter().map(NesGameResult::points_before_29).collect();
-        let ended = |end: NesEnd| games.iter().filter(|game| game.end == end).count();
-        let column = |value: fn(&NesGameResult) -> f64| -> Option<f64> {
-            mean(&games.iter().map(value).collect::<Vec<f64>>())
-        };
-        let total_lines: u64 = games.iter().map(|game| u64::from(game.lines)).sum();
-        let tetrises: u64 = games.iter().map(|game| game.clears[4]).sum();
-        NesSummary {
-            scores: ScoreStatistics::of(&scores),
-            line_clear_points: ScoreStatistics::of(&points),
-            points_before_level_29: ScoreStatistics::of(&before_29),
-            reached_levels: REPORTED_LEVELS
-                .map(|level| games.iter().filter(|game| game.level >= level).count()),
-            mean_line_clear_points: column(|game| game.line_clear_points as f64),
-            mean_lines: column(|game| f64::from(game.lines)),
-            total_lines,
-            tetrises,
-            tetris_share: (total_lines > 0).then(|| (4 * tetrises) as f64 / total_lines as f64),
-            top_outs: ended(NesEnd::ToppedOut),
-            reached_stop_level: ended(NesEnd::ReachedStopLevel),
-            reached_line_cap: ended(NesEnd::ReachedLineCap),
-            mean_pieces: column(|game| game.pieces as f64),
-            mean_frames: column(|game| game.frames as f64),
-            total_pieces: games.iter().map(|game| game.pieces).sum(),
-        }
+        NesTally::of(games).summary()
     }
 }
 
@@ -302,7 +438,11 @@ mod tests {
         // Worked out by hand with h = (N - 1) p / 100 (NumPy's default gives the same):
         // five values, h = 0.04, 0.2, 1, 2 → 10.4, 12, 20, 30.
         let five = [10.0, 20.0, 30.0, 40.0, 50.0];
-        let at = |values: &[f64], p| percentile(values, p).unwrap();
+        let at = |values: &[f64], p| {
+            ValueCounts::of(values.iter().map(|&value| value as u64))
+                .percentile(p)
+                .unwrap()
+        };
         assert!((at(&five, 1) - 10.4).abs() < 1e-9);
         assert!((at(&five, 5) - 12.0).abs() < 1e-9);
         assert_eq!(at(&five, 25), 20.0);
@@ -315,7 +455,7 @@ mod tests {
         assert_eq!(at(&four, 25), 17.5);
         assert_eq!(at(&four, 50), 25.0);
         assert_eq!(at(&[7.0], 1), 7.0);
-        assert_eq!(percentile(&[], 50), None);
+        assert_eq!(ValueCounts::new().percentile(50), None);
         // The statistics sort first: the same four in another order.
         let statistics = ScoreStatistics::of(&[40, 10, 30, 20]).unwrap();
         let [p1, p5, p25, p50] = statistics.percentiles;

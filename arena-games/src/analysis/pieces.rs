@@ -481,6 +481,18 @@ impl PieceStatistics {
     /// - a piece's pivot column and row must be where some orientation of it fits on the
     ///   10 × H field (checked when the columns are recorded).
     pub fn check(&self) -> Result<(), StatisticsContradiction> {
+        self.check_with(true)
+    }
+
+    /// [`PieceStatistics::check`] of the statistics of games merged from independent games
+    /// (a tournament strategy's, whose games may end at the piece cap): every rule but the
+    /// block's (all games but the last a game over), in its place at most `games` game overs.
+    pub fn check_merged(&self) -> Result<(), StatisticsContradiction> {
+        self.check_with(false)
+    }
+
+    /// The checks, with or without the rule of a block of games played back to back.
+    fn check_with(&self, block: bool) -> Result<(), StatisticsContradiction> {
         use StatisticsContradiction as Contradiction;
         let height = self.board_height;
         if self.row_counts.len() != height || self.cell_counts.len() != height {
@@ -553,8 +565,8 @@ impl PieceStatistics {
         }
         let games_fit = self.games >= 1
             && self.game_overs <= self.games
-            && self.game_overs >= self.games - 1
-            && u128::from(self.games - 1) <= pieces;
+            && (!block
+                || (self.game_overs >= self.games - 1 && u128::from(self.games - 1) <= pieces));
         if !games_fit {
             return Err(Contradiction::Games {
                 games: self.games,

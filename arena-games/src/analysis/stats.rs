@@ -1,8 +1,9 @@
 //! Summary statistics of game results and the exact sign test that compares two strategies on
 //! the same piece sequences.
 //!
-//! Everything here is a pure function of its inputs, summed in the order given, so the same
-//! games give bit-identical statistics whatever the number of threads that played them.
+//! Everything here is a pure function of its inputs' values, never of their order (the
+//! summaries come from [`ValueCounts`], exact integer counts and sums), so the same games give
+//! bit-identical statistics whatever the number of threads or shards that played them.
 //!
 //! The distributions come from the `statrs` crate, a maintained and tested implementation,
 //! rather than hand-written special functions: Student's t quantile for the 95% interval, and
@@ -15,6 +16,8 @@
 //! at any count.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
+
+use crate::analysis::counts::ValueCounts;
 
 /// Two-sided 95% confidence: the interval leaves 2.5% on each side.
 const UPPER_TAIL_95: f64 = 0.975;
@@ -33,7 +36,8 @@ pub struct Summary {
     pub min: f64,
     /// The largest value.
     pub max: f64,
-    /// The sample standard deviation, `sqrt(Σ (v − mean)² / (count − 1))`; `None` for one value.
+    /// The sample standard deviation, `sqrt(Σ (v − mean)² / (count − 1))`, computed from exact
+    /// integer sums ([`ValueCounts::variance`]); `None` for one value.
     pub standard_deviation: Option<f64>,
     /// The standard error of the mean, `standard_deviation / sqrt(count)`; `None` for one value.
     pub standard_error: Option<f64>,
@@ -46,29 +50,35 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Summarizes `values` (counts, never negative); `None` when there are none.
+    /// Summarizes `values` (counts: whole numbers, never negative); `None` when there are
+    /// none. The same as [`Summary::of_counts`] of their [`ValueCounts`].
     pub fn of(values: &[f64]) -> Option<Summary> {
         debug_assert!(
-            values.iter().all(|&value| value >= 0.0),
+            values
+                .iter()
+                .all(|&value| value >= 0.0 && value.fract() == 0.0),
             "a summary is of counts"
         );
-        let mean = mean(values)?;
-        let median = median(values)?;
-        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let standard_deviation = standard_deviation(values);
-        let standard_error =
-            standard_deviation.map(|deviation| deviation / (values.len() as f64).sqrt());
+        Summary::of_counts(&ValueCounts::of(values.iter().map(|&value| value as u64)))
+    }
+
+    /// Summarizes the values `counts` counts (see [`ValueCounts`] for each figure's exact
+    /// definition); `None` when there are none.
+    pub fn of_counts(counts: &ValueCounts) -> Option<Summary> {
+        let mean = counts.mean()?;
+        let standard_deviation = counts.standard_deviation();
+        let count = counts.count();
+        let standard_error = standard_deviation.map(|deviation| deviation / (count as f64).sqrt());
         let interval_95 = standard_error.map(|error| {
-            let half_width = student_t_quantile(UPPER_TAIL_95, values.len() - 1) * error;
+            let half_width = student_t_quantile(UPPER_TAIL_95, count - 1) * error;
             ((mean - half_width).max(0.0), mean + half_width)
         });
         Some(Summary {
-            count: values.len(),
+            count: count as usize,
             mean,
-            median,
-            min,
-            max,
+            median: counts.median()?,
+            min: counts.min()? as f64,
+            max: counts.max()? as f64,
             standard_deviation,
             standard_error,
             interval_95,
@@ -76,54 +86,9 @@ impl Summary {
     }
 }
 
-/// The arithmetic mean, summed in the order given; `None` for no values.
-pub fn mean(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    Some(values.iter().sum::<f64>() / values.len() as f64)
-}
-
-/// The median: the middle value after sorting, or the mean of the two middle values for an
-/// even count; `None` for no values.
-pub fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let middle = sorted.len() / 2;
-    Some(if sorted.len() % 2 == 1 {
-        sorted[middle]
-    } else {
-        (sorted[middle - 1] + sorted[middle]) / 2.0
-    })
-}
-
-/// The sample standard deviation `sqrt(Σ (v − mean)² / (n − 1))`; `None` below two values.
-///
-/// Two passes (mean first, then squared deviations) rather than the one-pass sum of squares,
-/// which loses every digit when the values are large and close together.
-pub fn standard_deviation(values: &[f64]) -> Option<f64> {
-    if values.len() < 2 {
-        return None;
-    }
-    let mean = mean(values)?;
-    let squares: f64 = values
-        .iter()
-        .map(|value| (value - mean) * (value - mean))
-        .sum();
-    Some((squares / (values.len() - 1) as f64).sqrt())
-}
-
-/// The standard error of the mean, `standard_deviation / sqrt(n)`; `None` below two values.
-pub fn standard_error(values: &[f64]) -> Option<f64> {
-    standard_deviation(values).map(|deviation| deviation / (values.len() as f64).sqrt())
-}
-
 /// The quantile of Student's t with `degrees_of_freedom` (≥ 1): the t with
 /// `P(T ≤ t) = probability`, from statrs.
-fn student_t_quantile(probability: f64, degrees_of_freedom: usize) -> f64 {
+fn student_t_quantile(probability: f64, degrees_of_freedom: u64) -> f64 {
     StudentsT::new(0.0, 1.0, degrees_of_freedom as f64)
         .expect("one or more degrees of freedom make a valid Student's t")
         .inverse_cdf(probability)
@@ -294,10 +259,8 @@ mod tests {
 
     #[test]
     fn medians_of_odd_and_even_counts_and_tiny_samples() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
-        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(median(&[]), None);
-        assert_eq!(mean(&[]), None);
+        assert_eq!(Summary::of(&[3.0, 1.0, 2.0]).unwrap().median, 2.0);
+        assert_eq!(Summary::of(&[4.0, 1.0, 3.0, 2.0]).unwrap().median, 2.5);
         assert!(Summary::of(&[]).is_none());
         let single = Summary::of(&[7.0]).unwrap();
         assert_eq!(
@@ -381,13 +344,13 @@ mod tests {
     }
 
     /// Student's t quantile t(0.975, n − 1) as `Summary` uses it: the half-width of the 95%
-    /// interval over the standard error, for a sample of n consecutive counts centred on a
-    /// power of two at least n and 64 (so the mean is exact, the counts and the interval stay
+    /// interval over the standard error, for a sample of n counts two apart centred on a
+    /// power of two at least 2n and 64 (so the mean is exact, the counts and the interval stay
     /// above 0, and the centre's small ulp keeps the half-width's digits).
     fn t_975_through_interval(count: usize) -> f64 {
-        let centre = count.next_power_of_two().max(64) as f64;
+        let centre = (2 * count).next_power_of_two().max(64) as f64;
         let values: Vec<f64> = (0..count)
-            .map(|i| centre + i as f64 - (count - 1) as f64 / 2.0)
+            .map(|i| centre + (2 * i) as f64 - (count - 1) as f64)
             .collect();
         let summary = Summary::of(&values).unwrap();
         assert_eq!(summary.mean, centre);

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::counts::ValueCounts;
 use crate::analysis::pieces::PieceStatistics;
-use crate::analysis::stats::{Summary, mean, sign_test_p_value};
+use crate::analysis::stats::{Summary, sign_test_p_value};
 use crate::sim::game::GameEnd;
 
 /// One finished game.
@@ -38,6 +39,136 @@ pub struct GameRow {
     /// The game's per-piece statistics, when `--plots` asks for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statistics: Option<Box<PieceStatistics>>,
+}
+
+/// One strategy's finished games, summarized exactly and mergeably: the counts of each
+/// distinct value of lines, pieces and score ([`ValueCounts`]), the lines of the games that
+/// ended by a top-out (the lines-per-game chart's), the clears and the ends. Its memory grows
+/// with the distinct values, never with the games; two tallies add up in any order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyTally {
+    /// Lines per game.
+    pub lines: ValueCounts,
+    /// Pieces per game.
+    pub pieces: ValueCounts,
+    /// NES score per game.
+    pub scores: ValueCounts,
+    /// Lines per game of the games that ended by a top-out (the others were cut short by the
+    /// piece cap or their file sequence's end).
+    pub game_over_lines: ValueCounts,
+    /// `clears[n]` = placements that cleared n rows, over all games.
+    pub clears: [u64; 5],
+    /// Games stopped by the piece cap.
+    pub capped: u64,
+    /// Games whose file sequence ran out.
+    pub sequence_ends: u64,
+    /// Sum of the games' wall-clock times (timing only).
+    pub seconds: f64,
+}
+
+impl StrategyTally {
+    /// Counts one finished game.
+    pub fn add(&mut self, row: &GameRow) {
+        self.lines.add(row.lines);
+        self.pieces.add(row.pieces);
+        self.scores.add(u64::from(row.score));
+        match row.end {
+            GameEnd::GameOver => self.game_over_lines.add(row.lines),
+            GameEnd::PieceCap => self.capped += 1,
+            GameEnd::SequenceEnded => self.sequence_ends += 1,
+            GameEnd::Stopped => debug_assert!(false, "a stopped game is no result"),
+        }
+        for (total, count) in self.clears.iter_mut().zip(row.clears) {
+            *total += count;
+        }
+        self.seconds += row.elapsed.as_secs_f64();
+    }
+
+    /// Adds `other`'s games.
+    pub fn merge(&mut self, other: &StrategyTally) {
+        self.lines.merge(&other.lines);
+        self.pieces.merge(&other.pieces);
+        self.scores.merge(&other.scores);
+        self.game_over_lines.merge(&other.game_over_lines);
+        for (total, count) in self.clears.iter_mut().zip(other.clears) {
+            *total += count;
+        }
+        self.capped += other.capped;
+        self.sequence_ends += other.sequence_ends;
+        self.seconds += other.seconds;
+    }
+
+    /// Finished games.
+    pub fn games(&self) -> u64 {
+        self.lines.count()
+    }
+
+    /// Why these counts cannot be those of any games, if they cannot: every game is counted
+    /// once in each distribution and has one end, its clears add up to its lines and pieces
+    /// (each placement clears 0 to 4 rows), and no time is negative.
+    pub fn contradiction(&self) -> Option<String> {
+        let games = self.games();
+        if self.pieces.count() != games || self.scores.count() != games {
+            return Some(format!(
+                "{games} games of lines but {} of pieces and {} of scores",
+                self.pieces.count(),
+                self.scores.count()
+            ));
+        }
+        let ends = self.game_over_lines.count() + self.capped + self.sequence_ends;
+        if ends != games {
+            return Some(format!("{games} games but {ends} game ends"));
+        }
+        let cleared: u128 = (0..5).map(|n| n as u128 * u128::from(self.clears[n])).sum();
+        if cleared != self.lines.sum() {
+            return Some(format!(
+                "clears of {cleared} rows but {} lines",
+                self.lines.sum()
+            ));
+        }
+        let placements: u128 = self.clears.iter().map(|&count| u128::from(count)).sum();
+        if placements != self.pieces.sum() {
+            return Some(format!(
+                "{placements} placements in the clears but {} pieces",
+                self.pieces.sum()
+            ));
+        }
+        let over = self
+            .game_over_lines
+            .iter()
+            .find(|&(lines, times)| self.lines.times(lines) < times);
+        if let Some((lines, times)) = over {
+            return Some(format!(
+                "{times} top-outs with {lines} lines, more than its games with {lines} lines"
+            ));
+        }
+        if !(self.seconds >= 0.0 && self.seconds.is_finite()) {
+            return Some(format!("game time {} seconds", self.seconds));
+        }
+        None
+    }
+
+    /// This tally's summary.
+    pub fn summary(&self) -> StrategySummary {
+        let games = self.games();
+        let total_lines = self.lines.sum() as u64;
+        let tetrises = self.clears[4];
+        StrategySummary {
+            games: games as usize,
+            lines: Summary::of_counts(&self.lines),
+            mean_pieces: self.pieces.mean(),
+            mean_score: self.scores.mean(),
+            total_pieces: self.pieces.sum() as u64,
+            total_lines,
+            tetrises,
+            tetris_share: (total_lines > 0).then(|| (4 * tetrises) as f64 / total_lines as f64),
+            capped: self.capped as usize,
+            game_overs: self.game_over_lines.count() as usize,
+            sequence_ends: self.sequence_ends as usize,
+            seconds: self.seconds,
+        }
+    }
 }
 
 /// A strategy's summary over its finished games.
@@ -69,30 +200,6 @@ pub struct StrategySummary {
 }
 
 impl StrategySummary {
-    /// Summarizes `rows` (one strategy's games, in game order).
-    pub fn new(rows: &[&GameRow]) -> StrategySummary {
-        let lines: Vec<f64> = rows.iter().map(|row| row.lines as f64).collect();
-        let pieces: Vec<f64> = rows.iter().map(|row| row.pieces as f64).collect();
-        let scores: Vec<f64> = rows.iter().map(|row| f64::from(row.score)).collect();
-        let total_lines: u64 = rows.iter().map(|row| row.lines).sum();
-        let tetrises: u64 = rows.iter().map(|row| row.clears[4]).sum();
-        let count_end = |end: GameEnd| rows.iter().filter(|row| row.end == end).count();
-        StrategySummary {
-            games: rows.len(),
-            lines: Summary::of(&lines),
-            mean_pieces: mean(&pieces),
-            mean_score: mean(&scores),
-            total_pieces: rows.iter().map(|row| row.pieces).sum(),
-            total_lines,
-            tetrises,
-            tetris_share: (total_lines > 0).then(|| (4 * tetrises) as f64 / total_lines as f64),
-            capped: count_end(GameEnd::PieceCap),
-            game_overs: count_end(GameEnd::GameOver),
-            sequence_ends: count_end(GameEnd::SequenceEnded),
-            seconds: rows.iter().map(|row| row.elapsed.as_secs_f64()).sum(),
-        }
-    }
-
     /// Pieces per second of game time (one thread), the strategy's speed.
     pub fn pieces_per_second(&self) -> Option<f64> {
         (self.seconds > 0.0).then(|| self.total_pieces as f64 / self.seconds)
@@ -117,6 +224,154 @@ pub struct PairResult {
     pub p_value: f64,
 }
 
+/// A against B on the sequences both finished, as counters that add up across parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairTally {
+    /// Sequences both finished.
+    pub sequences: u64,
+    /// Sequences where A outlasted B.
+    pub a_outlasted: u64,
+    /// Sequences where B outlasted A.
+    pub b_outlasted: u64,
+    /// Equal lines and pieces.
+    pub ties: u64,
+}
+
+impl PairTally {
+    /// Counts one sequence both finished.
+    pub fn add(&mut self, game_a: &GameRow, game_b: &GameRow) {
+        self.sequences += 1;
+        match (game_a.lines, game_a.pieces).cmp(&(game_b.lines, game_b.pieces)) {
+            std::cmp::Ordering::Greater => self.a_outlasted += 1,
+            std::cmp::Ordering::Less => self.b_outlasted += 1,
+            std::cmp::Ordering::Equal => self.ties += 1,
+        }
+    }
+
+    /// Adds `other`'s sequences.
+    pub fn merge(&mut self, other: &PairTally) {
+        self.sequences += other.sequences;
+        self.a_outlasted += other.a_outlasted;
+        self.b_outlasted += other.b_outlasted;
+        self.ties += other.ties;
+    }
+}
+
+/// A tournament's games, summarized exactly and mergeably: one [`StrategyTally`] per
+/// strategy and one [`PairTally`] per pair (a < b, in strategy order). Games are added one
+/// sequence at a time ([`TournamentTally::add_sequence`]); tallies of disjoint games (two
+/// shards' parts) add up ([`TournamentTally::merge`]) to the tally of all of them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentTally {
+    /// One per strategy, in command-line order.
+    pub strategies: Vec<StrategyTally>,
+    /// One per pair (a, b), a < b, in the order (0, 1), (0, 2), …, (1, 2), ….
+    pub pairs: Vec<PairTally>,
+}
+
+impl TournamentTally {
+    /// No games of `strategies` strategies.
+    pub fn new(strategies: usize) -> TournamentTally {
+        TournamentTally {
+            strategies: vec![StrategyTally::default(); strategies],
+            pairs: vec![PairTally::default(); strategies * strategies.saturating_sub(1) / 2],
+        }
+    }
+
+    /// The pairs (a, b), a < b, in the order of [`TournamentTally::pairs`].
+    pub fn pair_indices(strategies: usize) -> impl Iterator<Item = (usize, usize)> {
+        (0..strategies).flat_map(move |a| (a + 1..strategies).map(move |b| (a, b)))
+    }
+
+    /// Counts one sequence: `games[s]` is strategy s's game on it, `None` when that game did
+    /// not finish (an interrupted run).
+    pub fn add_sequence(&mut self, games: &[Option<&GameRow>]) {
+        debug_assert_eq!(games.len(), self.strategies.len());
+        for (tally, game) in self.strategies.iter_mut().zip(games) {
+            if let Some(game) = game {
+                tally.add(game);
+            }
+        }
+        for (pair, (a, b)) in self.pairs.iter_mut().zip(Self::pair_indices(games.len())) {
+            if let (Some(game_a), Some(game_b)) = (games[a], games[b]) {
+                pair.add(game_a, game_b);
+            }
+        }
+    }
+
+    /// Adds the games of `other`, a tally of other sequences of the same strategies.
+    pub fn merge(&mut self, other: &TournamentTally) {
+        for (tally, more) in self.strategies.iter_mut().zip(&other.strategies) {
+            tally.merge(more);
+        }
+        for (pair, more) in self.pairs.iter_mut().zip(&other.pairs) {
+            pair.merge(more);
+        }
+    }
+
+    /// Finished games of every strategy.
+    pub fn games(&self) -> u64 {
+        self.strategies.iter().map(StrategyTally::games).sum()
+    }
+
+    /// Why this tally cannot be that of a tournament of `strategies` strategies, if it
+    /// cannot: a tally per strategy and per pair, each consistent
+    /// ([`StrategyTally::contradiction`]), and no pair comparing more sequences than either
+    /// strategy finished or counting its sequences other than once.
+    pub fn contradiction(&self, strategies: usize) -> Option<String> {
+        if self.strategies.len() != strategies
+            || self.pairs.len() != TournamentTally::new(strategies).pairs.len()
+        {
+            return Some(format!(
+                "{} strategy tallies and {} pair tallies for {strategies} strategies",
+                self.strategies.len(),
+                self.pairs.len()
+            ));
+        }
+        for (index, tally) in self.strategies.iter().enumerate() {
+            if let Some(contradiction) = tally.contradiction() {
+                return Some(format!("strategy {index}: {contradiction}"));
+            }
+        }
+        for (pair, (a, b)) in self.pairs.iter().zip(Self::pair_indices(strategies)) {
+            let counted =
+                u128::from(pair.a_outlasted) + u128::from(pair.b_outlasted) + u128::from(pair.ties);
+            let finished = self.strategies[a].games().min(self.strategies[b].games());
+            if counted != u128::from(pair.sequences) || pair.sequences > finished {
+                return Some(format!(
+                    "pair {a}-{b}: {} sequences of {} outlasted, {} outlasted and {} ties, \
+                     with {finished} games finished by both at most",
+                    pair.sequences, pair.a_outlasted, pair.b_outlasted, pair.ties
+                ));
+            }
+        }
+        None
+    }
+
+    /// Every strategy's summary and every pair's comparison.
+    pub fn analysis(&self) -> TournamentAnalysis {
+        TournamentAnalysis {
+            summaries: self.strategies.iter().map(StrategyTally::summary).collect(),
+            pairs: self
+                .pairs
+                .iter()
+                .zip(Self::pair_indices(self.strategies.len()))
+                .map(|(pair, (a, b))| PairResult {
+                    a,
+                    b,
+                    sequences: pair.sequences,
+                    a_outlasted: pair.a_outlasted,
+                    b_outlasted: pair.b_outlasted,
+                    ties: pair.ties,
+                    p_value: sign_test_p_value(pair.a_outlasted, pair.b_outlasted),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Every strategy's summary and every pair's comparison.
 pub struct TournamentAnalysis {
     /// One summary per strategy, in command-line order.
@@ -126,50 +381,20 @@ pub struct TournamentAnalysis {
 }
 
 impl TournamentAnalysis {
-    /// Summarizes `rows` (finished games of `strategies` strategies × `games` games, in any
-    /// order) and compares every pair (a < b) in strategy order.
-    pub fn of(rows: &[GameRow], strategies: usize, games: u64) -> TournamentAnalysis {
-        // by_game[s][k]: strategy s's game k, if it finished.
-        let mut by_game: Vec<Vec<Option<&GameRow>>> = vec![vec![None; games as usize]; strategies];
-        for row in rows {
-            by_game[row.strategy][row.game as usize] = Some(row);
-        }
-        let summaries = by_game
-            .iter()
-            .map(|games| {
-                let rows: Vec<&GameRow> = games.iter().flatten().copied().collect();
-                StrategySummary::new(&rows)
-            })
-            .collect();
-        let mut pairs = Vec::new();
-        for a in 0..strategies {
-            for b in a + 1..strategies {
-                let mut pair = PairResult {
-                    a,
-                    b,
-                    sequences: 0,
-                    a_outlasted: 0,
-                    b_outlasted: 0,
-                    ties: 0,
-                    p_value: 1.0,
-                };
-                for (game_a, game_b) in by_game[a].iter().zip(&by_game[b]) {
-                    let (Some(game_a), Some(game_b)) = (game_a, game_b) else {
-                        continue;
-                    };
-                    pair.sequences += 1;
-                    let outcome_a = (game_a.lines, game_a.pieces);
-                    let outcome_b = (game_b.lines, game_b.pieces);
-                    match outcome_a.cmp(&outcome_b) {
-                        std::cmp::Ordering::Greater => pair.a_outlasted += 1,
-                        std::cmp::Ordering::Less => pair.b_outlasted += 1,
-                        std::cmp::Ordering::Equal => pair.ties += 1,
-                    }
-                }
-                pair.p_value = sign_test_p_value(pair.a_outlasted, pair.b_outlasted);
-                pairs.push(pair);
+    /// Summarizes `rows` (finished games of `strategies` strategies, in any order) and
+    /// compares every pair (a < b) in strategy order: the analysis of their
+    /// [`TournamentTally`].
+    pub fn of(rows: &[GameRow], strategies: usize) -> TournamentAnalysis {
+        let mut sorted: Vec<&GameRow> = rows.iter().collect();
+        sorted.sort_by_key(|row| (row.game, row.strategy));
+        let mut tally = TournamentTally::new(strategies);
+        for sequence in sorted.chunk_by(|a, b| a.game == b.game) {
+            let mut games = vec![None; strategies];
+            for row in sequence {
+                games[row.strategy] = Some(*row);
             }
+            tally.add_sequence(&games);
         }
-        TournamentAnalysis { summaries, pairs }
+        tally.analysis()
     }
 }

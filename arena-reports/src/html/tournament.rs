@@ -86,8 +86,8 @@ impl TournamentReport<'_> {
 
         body.push_str(&settings_panel(
             &self.settings_lines(),
-            self.finished.wall,
-            self.finished.jobs,
+            self.run.end.wall,
+            self.run.end.jobs,
         ));
 
         let _ = writeln!(
@@ -115,7 +115,7 @@ impl TournamentReport<'_> {
         body.push_str(&plot(
             "Each strategy's distribution of lines per game; the games cut short by the piece \
              cap (or a file sequence's end) apart, on the right",
-            &plots::lines_per_game_chart(names, self.game_lines())?,
+            &plots::lines_per_game_chart(names, &self.game_lines())?,
             true,
         ));
         body.push_str("</section>\n");

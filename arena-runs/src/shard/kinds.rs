@@ -13,21 +13,24 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, InputModel, Timeline};
 use tetris_registry::{RegistryError, StrategySpec};
 
-use crate::Finished;
 use crate::error::RunError;
 use crate::shard::checks::{BlockContradiction, GameContradiction, GameCounts};
 use crate::shard::merge::Merged;
-use crate::shard::part::{ShardedRun, part_body_variant};
+use crate::shard::part::{MergedParts, ShardedRun, part_body_variant};
 use crate::statistics::{StatisticsSettings, merge_blocks};
+use crate::tournament::TournamentRun;
 use crate::tournament::{TOURNAMENT_ROW_RULE, TournamentSettings};
+use crate::{Finished, RunEnd};
+use tetris_arena_games::analysis::nes::NesTally;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::analysis::tournament::GameRow;
+use tetris_arena_games::analysis::tournament::{GameRow, TournamentTally};
 use tetris_arena_games::sim::game::GameEnd;
 use tetris_arena_games::sim::nes::{
     MAX_START_LEVEL, MAX_TAP_RATE, MIN_TAP_RATE, NesEnd, NesGameResult, NesRunSettings,
     POINTS_BEFORE_LEVEL, stop_level_lines,
 };
 use tetris_arena_games::sim::reaction::MAX_REACTION_FRAMES;
+use tetris_arena_io::values::Shard;
 
 /// One line about the part `path`, for the merge.
 fn bad(path: &Path, message: String) -> RunError {
@@ -206,8 +209,21 @@ fn check_nes_game(
     Ok(())
 }
 
-/// `arena tournament`'s parts: the run's [`TournamentSettings`] (the strategies by name) and
-/// one [`GameRow`] per game and strategy.
+/// A tournament part's summary: the games' [`TournamentTally`] and, for a run that records
+/// them, each strategy's piece statistics merged over its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentSummary {
+    /// The games, summarized.
+    pub tally: TournamentTally,
+    /// One per strategy when the settings record piece statistics; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statistics: Vec<PieceStatistics>,
+}
+
+/// `arena tournament`'s parts: the run's [`TournamentSettings`] (the strategies by name), the
+/// shard's [`TournamentSummary`] and, for a shard of at most
+/// [`crate::tournament::HELD_GAMES_LIMIT`] games, one [`GameRow`] per game and strategy.
 #[derive(Clone, Copy, Debug)]
 pub struct ShardedTournament;
 
@@ -217,9 +233,133 @@ impl ShardedRun for ShardedTournament {
     const MAX_GAMES: u64 = crate::MAX_GAMES;
     type Settings = TournamentSettings;
     type Result = GameRow;
+    type Summary = TournamentSummary;
 
     fn games(settings: &TournamentSettings) -> u64 {
         settings.games
+    }
+
+    fn summarize(settings: &TournamentSettings, results: &[GameRow]) -> TournamentSummary {
+        let strategies = settings.names.len();
+        let mut tally = TournamentTally::new(strategies);
+        let mut statistics: Vec<PieceStatistics> = (0..strategies)
+            .filter(|_| settings.piece_statistics)
+            .map(|_| PieceStatistics::new(settings.board_height.rows(), TOURNAMENT_ROW_RULE))
+            .collect();
+        for sequence in results.chunk_by(|a, b| a.game == b.game) {
+            let mut games = vec![None; strategies];
+            for row in sequence {
+                if let Some(game) = games.get_mut(row.strategy) {
+                    *game = Some(row);
+                }
+                if let (Some(merged), Some(game)) =
+                    (statistics.get_mut(row.strategy), &row.statistics)
+                {
+                    merged.merge(game);
+                }
+            }
+            tally.add_sequence(&games);
+        }
+        TournamentSummary { tally, statistics }
+    }
+
+    fn check_summary(
+        path: &Path,
+        settings: &TournamentSettings,
+        shard: Shard,
+        summary: &TournamentSummary,
+    ) -> Result<(), RunError> {
+        let strategies = settings.names.len();
+        let tally = &summary.tally;
+        if let Some(contradiction) = tally.contradiction(strategies) {
+            return Err(bad(path, format!("its summary: {contradiction}")));
+        }
+        let games = shard.game_count(settings.games);
+        let counted = tally.strategies.iter().map(|strategy| strategy.games());
+        let sequences = tally.pairs.iter().map(|pair| pair.sequences);
+        if let Some(count) = counted.chain(sequences).find(|&count| count != games) {
+            return Err(bad(
+                path,
+                format!(
+                    "its summary counts {count} games of a strategy or pair, its shard has {games}"
+                ),
+            ));
+        }
+        let cap = settings.max_pieces.map_or(u64::MAX, |cap| cap.get());
+        if tally.strategies.iter().any(|strategy| {
+            strategy.pieces.max().is_some_and(|most| most > cap)
+                || (strategy.capped > 0 && settings.max_pieces.is_none())
+                || strategy
+                    .scores
+                    .max()
+                    .is_some_and(|best| best > u64::from(tetris_core::scoring::MAX_SCORE))
+        }) {
+            return Err(bad(
+                path,
+                "its summary has a game past the piece cap, capped without a cap, or a score \
+                 above the cap"
+                    .into(),
+            ));
+        }
+        let expected = if settings.piece_statistics {
+            strategies
+        } else {
+            0
+        };
+        if summary.statistics.len() != expected {
+            return Err(bad(
+                path,
+                "its summary's piece statistics do not match its settings".into(),
+            ));
+        }
+        for (index, statistics) in summary.statistics.iter().enumerate() {
+            let what = format!("strategy {index}'s piece statistics");
+            if statistics.board_height != settings.board_height.rows() {
+                return Err(bad(path, format!("{what}: not of its board")));
+            }
+            statistics
+                .check_merged()
+                .map_err(|contradiction| bad(path, format!("{what}: {contradiction}")))?;
+            let strategy = &tally.strategies[index];
+            let agrees = statistics.row_rule == TOURNAMENT_ROW_RULE
+                && statistics.games == strategy.games()
+                && u128::from(statistics.pieces) == strategy.pieces.sum()
+                && u128::from(statistics.lines) == strategy.lines.sum()
+                && statistics.game_overs == strategy.game_over_lines.count();
+            if !agrees {
+                return Err(bad(
+                    path,
+                    format!("{what} do not count the games its summary counts"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A version 2 part's games carry no piece statistics (its summary holds them merged):
+    /// then the games' tally must be the summary's, and the summary's statistics are taken.
+    fn reconcile(
+        recorded: Option<TournamentSummary>,
+        of_results: TournamentSummary,
+    ) -> Option<TournamentSummary> {
+        match recorded {
+            None => Some(of_results),
+            Some(recorded) => {
+                let statistics_agree = of_results
+                    .statistics
+                    .iter()
+                    .all(|statistics| statistics.games == 0)
+                    || of_results.statistics == recorded.statistics;
+                (recorded.tally == of_results.tally && statistics_agree).then_some(recorded)
+            }
+        }
+    }
+
+    fn merge_summary(total: &mut TournamentSummary, part: &TournamentSummary) {
+        total.tally.merge(&part.tally);
+        for (merged, more) in total.statistics.iter_mut().zip(&part.statistics) {
+            merged.merge(more);
+        }
     }
 
     part_body_variant!(Tournament);
@@ -268,7 +408,9 @@ impl ShardedRun for ShardedTournament {
             if result.seed != settings.seed.wrapping_add(result.game) {
                 return Err(bad(path, format!("game {} has a wrong seed", result.game)));
             }
-            if result.statistics.is_some() != settings.piece_statistics {
+            // A version 2 part keeps its games' piece statistics merged in its summary, not
+            // per game.
+            if result.statistics.is_some() && !settings.piece_statistics {
                 return Err(bad(
                     path,
                     format!(
@@ -307,7 +449,8 @@ impl ShardedRun for ShardedTournament {
     fn merged(
         path: &Path,
         mut settings: TournamentSettings,
-        finished: Finished<GameRow>,
+        summary: TournamentSummary,
+        merged: MergedParts<GameRow>,
     ) -> Result<Merged, RunError> {
         // A part stores the names only (`specs` is not serialized): parsed back here (each
         // was checked to parse).
@@ -316,7 +459,26 @@ impl ShardedRun for ShardedTournament {
             .iter()
             .map(|name| strategy_spec(path, name))
             .collect::<Result<_, _>>()?;
-        Ok(Merged::Tournament { settings, finished })
+        let games = merged.results.map(|mut games| {
+            for row in &mut games {
+                row.statistics = None;
+            }
+            games.sort_by_key(|row| (row.strategy, row.game));
+            games
+        });
+        let run = TournamentRun {
+            end: RunEnd {
+                finished: summary.tally.games(),
+                interrupted: false,
+                jobs: merged.jobs,
+                wall: merged.wall,
+            },
+            tally: summary.tally,
+            statistics: summary.statistics,
+            games,
+            games_streamed: false,
+        };
+        Ok(Merged::Tournament { settings, run })
     }
 }
 
@@ -426,9 +588,40 @@ impl ShardedRun for ShardedNes {
     const MAX_GAMES: u64 = crate::MAX_GAMES;
     type Settings = NesPartSettings;
     type Result = NesGameResult;
+    type Summary = NesTally;
 
     fn games(settings: &NesPartSettings) -> u64 {
         settings.games
+    }
+
+    fn summarize(_settings: &NesPartSettings, results: &[NesGameResult]) -> NesTally {
+        NesTally::of(results)
+    }
+
+    fn check_summary(
+        path: &Path,
+        settings: &NesPartSettings,
+        shard: Shard,
+        summary: &NesTally,
+    ) -> Result<(), RunError> {
+        if let Some(contradiction) = summary.contradiction() {
+            return Err(bad(path, format!("its summary: {contradiction}")));
+        }
+        let games = shard.game_count(settings.games);
+        if summary.games() != games {
+            return Err(bad(
+                path,
+                format!(
+                    "its summary counts {} games, its shard has {games}",
+                    summary.games()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn merge_summary(total: &mut NesTally, part: &NesTally) {
+        total.merge(part);
     }
 
     part_body_variant!(Nes);
@@ -521,12 +714,21 @@ impl ShardedRun for ShardedNes {
     fn merged(
         path: &Path,
         settings: NesPartSettings,
-        finished: Finished<NesGameResult>,
+        _summary: NesTally,
+        merged: MergedParts<NesGameResult>,
     ) -> Result<Merged, RunError> {
         let strategy = strategy_spec(path, &settings.strategy)?;
+        let Some(results) = merged.results else {
+            return Err(bad(path, "an nes part without its games".into()));
+        };
         Ok(Merged::Nes {
             settings: settings.into_run(strategy),
-            finished,
+            finished: Finished {
+                results,
+                interrupted: false,
+                jobs: merged.jobs,
+                wall: merged.wall,
+            },
         })
     }
 }
@@ -572,9 +774,42 @@ impl ShardedRun for ShardedStats {
     const MAX_GAMES: u64 = crate::statistics::MAX_BLOCKS;
     type Settings = StatsPartSettings;
     type Result = PieceStatistics;
+    type Summary = PieceStatistics;
 
     fn games(settings: &StatsPartSettings) -> u64 {
         settings.run.blocks
+    }
+
+    fn summarize(settings: &StatsPartSettings, results: &[PieceStatistics]) -> PieceStatistics {
+        merge_blocks(
+            settings.run.board_height.get(),
+            settings.run.row_rule,
+            results,
+        )
+    }
+
+    fn check_summary(
+        path: &Path,
+        settings: &StatsPartSettings,
+        _shard: Shard,
+        summary: &PieceStatistics,
+    ) -> Result<(), RunError> {
+        if summary.row_rule != settings.run.row_rule {
+            return Err(bad(
+                path,
+                "its summary's row rule is not its settings'".into(),
+            ));
+        }
+        check_statistics(
+            path,
+            "its summary",
+            summary,
+            settings.run.board_height.get(),
+        )
+    }
+
+    fn merge_summary(total: &mut PieceStatistics, part: &PieceStatistics) {
+        total.merge(part);
     }
 
     part_body_variant!(Stats);
@@ -620,16 +855,13 @@ impl ShardedRun for ShardedStats {
     fn merged(
         _path: &Path,
         settings: StatsPartSettings,
-        finished: Finished<PieceStatistics>,
+        summary: PieceStatistics,
+        _merged: MergedParts<PieceStatistics>,
     ) -> Result<Merged, RunError> {
         let StatsPartSettings { strategy, run } = settings;
         Ok(Merged::Stats {
             strategy,
-            statistics: Box::new(merge_blocks(
-                run.board_height.get(),
-                run.row_rule,
-                &finished.results,
-            )),
+            statistics: Box::new(summary),
             settings: run,
         })
     }

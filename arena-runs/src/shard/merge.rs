@@ -15,12 +15,11 @@ use std::time::Duration;
 
 use crate::error::RunError;
 use crate::shard::kinds::{ShardedNes, ShardedStats, ShardedTournament};
-use crate::shard::part::{Contents, Part, PartBody, PartTiming, ShardedRun};
+use crate::shard::part::{Contents, MergedParts, Part, PartBody, PartTiming, ShardedRun};
 use crate::statistics::StatisticsSettings;
-use crate::tournament::TournamentSettings;
+use crate::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
 use crate::{Finished, MAX_JOBS};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
 use tetris_arena_io::values::Shard;
 
@@ -30,8 +29,8 @@ pub enum Merged {
     Tournament {
         /// Its settings.
         settings: TournamentSettings,
-        /// Every game, in task order (game-major).
-        finished: Finished<GameRow>,
+        /// Its games' summaries, and the games when every part held them.
+        run: TournamentRun,
     },
     /// An `arena nes` run.
     Nes {
@@ -56,8 +55,22 @@ pub enum Merged {
 /// and holding exactly its games, and puts their results back together in the unsharded
 /// run's order. Every failure is one line (see the module documentation).
 pub fn merge_parts(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError> {
-    let Some((_, first)) = parts.first() else {
-        return Err(fail("no part given".into()));
+    merge_part_files(parts.into_iter().map(Ok))
+}
+
+/// [`merge_parts`] of parts read one at a time (`parts` yields each with its file name, or
+/// the error of reading it): a part is checked, its summary added and the part dropped before
+/// the next is read, so the merge's memory is bounded by one part and the summaries, not by
+/// the games (the games themselves are kept only while every part holds them and they number
+/// at most [`HELD_GAMES_LIMIT`]), and its time is linear in the parts.
+pub fn merge_part_files(
+    parts: impl IntoIterator<Item = Result<(PathBuf, Part), RunError>>,
+) -> Result<Merged, RunError> {
+    let mut parts = parts.into_iter().peekable();
+    let first = match parts.peek() {
+        None => return Err(fail("no part given".into())),
+        Some(Err(_)) => return Err(parts.next().expect("peeked").expect_err("an error")),
+        Some(Ok((_, first))) => first,
     };
     // The first part's command says what the others must be.
     match first.body {
@@ -72,13 +85,17 @@ fn fail(message: String) -> RunError {
     RunError::Refused(format!("merge: {message}"))
 }
 
+/// Results, each with its task (game, the task's number within its game).
+type TaskResults<R> = Vec<((u64, u64), R)>;
+
 /// A part of kind `K` checked alone ([`check_held`]), taken apart.
 struct Held<K: ShardedRun> {
-    path: PathBuf,
-    shard: Shard,
     settings: K::Settings,
-    /// Each result with its task (see [`ShardedRun::tasks`]).
-    results: Vec<((u64, u64), K::Result)>,
+    /// The summary of its games.
+    summary: K::Summary,
+    /// Each result with its task (see [`ShardedRun::tasks`]); `None` when the part holds
+    /// only its summary.
+    results: Option<TaskResults<K::Result>>,
     /// The shard's wall time.
     wall: Duration,
 }
@@ -152,44 +169,85 @@ fn check_held<K: ShardedRun>(
             K::UNIT.trim_end_matches('s')
         )));
     }
-    // Compared lazily: the shard's games are never collected (a part holds what its file
-    // holds, within the file's size limit).
-    let holds_its_games = games_held.len() as u64 == shard.game_count(games)
-        && games_held.iter().copied().eq(shard.games(games));
-    if !holds_its_games {
-        return Err(fail(format!(
-            "{shown} (shard {shard}) {}",
-            games_difference(&games_held, shard, games)
-        )));
+    let Contents {
+        settings,
+        summary,
+        results,
+    } = contents;
+    // A part holds its games' results, or (version 2, a shard of many games) only their
+    // summary; a version 1 part always holds its games and is summarized here.
+    let holds_results = !results.is_empty() || summary.is_none();
+    if holds_results {
+        // Compared lazily: the shard's games are never collected (a part holds what its file
+        // holds, within the file's size limit).
+        let holds_its_games = games_held.len() as u64 == shard.game_count(games)
+            && games_held.iter().copied().eq(shard.games(games));
+        if !holds_its_games {
+            return Err(fail(format!(
+                "{shown} (shard {shard}) {}",
+                games_difference(&games_held, shard, games)
+            )));
+        }
     }
-    K::check_settings(path, &contents.settings)?;
-    let tasks = K::tasks(path, &contents.settings, &games_held, &contents.results)?;
+    K::check_settings(path, &settings)?;
+    let results = if holds_results {
+        let tasks = K::tasks(path, &settings, &games_held, &results)?;
+        Some(tasks.into_iter().zip(results).collect::<Vec<_>>())
+    } else {
+        if !games_held.is_empty() {
+            return Err(fail(format!(
+                "{shown}: it lists games but holds no results for them"
+            )));
+        }
+        None
+    };
+    let summary = match (summary, &results) {
+        (Some(summary), None) => summary,
+        (summary, Some(results)) => {
+            let ordered: Vec<K::Result> =
+                results.iter().map(|(_, result)| result.clone()).collect();
+            let of_results = K::summarize(&settings, &ordered);
+            K::reconcile(summary, of_results).ok_or_else(|| {
+                fail(format!(
+                    "{shown}: its summary is not that of the games it holds"
+                ))
+            })?
+        }
+        (None, None) => unreachable!("a part without a summary holds its results"),
+    };
+    K::check_summary(path, &settings, shard, &summary)?;
     Ok(Held {
-        path: path.to_path_buf(),
-        shard,
-        settings: contents.settings,
-        results: tasks.into_iter().zip(contents.results).collect(),
+        settings,
+        summary,
+        results,
         wall,
     })
 }
 
-/// [`merge_parts`] for parts whose first is of kind `K`: every check, in the order of the
-/// parts given (so the first mistake found is the one told), then the results in task order.
-fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError> {
-    // Each part's jobs are checked to be at most MAX_JOBS, and each shard is given once: no
-    // sum of them overflows, but it saturates all the same.
-    let jobs = parts.iter().fold(0usize, |jobs, (_, part)| {
-        jobs.saturating_add(part.timing.jobs)
-    });
-    let first_path = parts[0].0.clone();
-    let first_shard = parts[0].1.shard;
-    let count = first_shard.count();
-    let mut first_settings = None;
+/// [`merge_part_files`] for parts whose first is of kind `K`: every check, in the order of
+/// the parts given (so the first mistake found is the one told), each part's summary added
+/// as it is read, then the results (when every part held them) in task order.
+fn merge<K: ShardedRun>(
+    parts: impl Iterator<Item = Result<(PathBuf, Part), RunError>>,
+) -> Result<Merged, RunError> {
+    let mut jobs = 0usize;
+    let mut first: Option<(PathBuf, Shard, serde_json::Value)> = None;
     let mut by_index: BTreeMap<u64, PathBuf> = BTreeMap::new();
-    let mut held: Vec<Held<K>> = Vec::with_capacity(parts.len());
-    for (path, part) in parts {
+    let mut summary: Option<K::Summary> = None;
+    let mut settings_kept: Option<K::Settings> = None;
+    let mut results: Option<TaskResults<K::Result>> = Some(Vec::new());
+    let mut wall = Duration::ZERO;
+    let mut last_path = PathBuf::new();
+    for part in parts {
+        let (path, part) = part?;
+        // Each part's jobs are checked to be at most MAX_JOBS, and each shard is given once:
+        // no sum of them overflows, but it saturates all the same.
+        jobs = jobs.saturating_add(part.timing.jobs);
         let command = part.body.command();
         let Some(contents) = K::contents(part.body) else {
+            let first_path = first
+                .as_ref()
+                .map_or(path.clone(), |(path, ..)| path.clone());
             return Err(fail(format!(
                 "{} is a {command} part but {} is a {} part",
                 path.display(),
@@ -198,7 +256,8 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
             )));
         };
         let settings = serde_json::to_value(&contents.settings).expect("settings serialize");
-        let first_settings = first_settings.get_or_insert_with(|| settings.clone());
+        let (first_path, first_shard, first_settings) =
+            first.get_or_insert_with(|| (path.clone(), part.shard, settings.clone()));
         if settings != *first_settings {
             return Err(fail(format!(
                 "{} has different settings from {}: {}",
@@ -207,6 +266,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
                 settings_difference(&settings, first_settings)
             )));
         }
+        let count = first_shard.count();
         let (index, n) = (part.shard.index(), part.shard.count());
         if n != count {
             return Err(fail(format!(
@@ -217,7 +277,7 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
                 first_shard.index()
             )));
         }
-        let part = check_held::<K>(&path, part.shard, part.games, &part.timing, contents)?;
+        let held = check_held::<K>(&path, part.shard, part.games, &part.timing, contents)?;
         if let Some(other) = by_index.insert(index, path.clone()) {
             return Err(fail(format!(
                 "shard {index}/{count} is given twice ({} and {})",
@@ -225,8 +285,30 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
                 path.display()
             )));
         }
-        held.push(part);
+        wall = wall.max(held.wall);
+        match summary.as_mut() {
+            Some(total) => K::merge_summary(total, &held.summary),
+            None => summary = Some(held.summary),
+        }
+        // The games are kept while every part holds them, up to the limit a report lists.
+        results = match (results, held.results) {
+            (Some(mut kept), Some(more))
+                if (kept.len() + more.len()) as u64 <= HELD_GAMES_LIMIT =>
+            {
+                kept.extend(more);
+                Some(kept)
+            }
+            _ => None,
+        };
+        settings_kept = Some(held.settings);
+        last_path = path;
     }
+    let (Some((_, first_shard, _)), Some(summary), Some(settings)) =
+        (first, summary, settings_kept)
+    else {
+        return Err(fail("no part given".into()));
+    };
+    let count = first_shard.count();
     // At most the first few missing shards are named (N is at most the run's game count, and
     // the line stays one line).
     const NAMED_MISSING: usize = 10;
@@ -249,24 +331,16 @@ fn merge<K: ShardedRun>(parts: Vec<(PathBuf, Part)>) -> Result<Merged, RunError>
             )));
         }
     }
-    // Every part's results, checked with it, go in task order.
-    held.sort_by_key(|part| part.shard.index());
-    let wall = held.iter().map(|part| part.wall).max().unwrap_or_default();
-    let mut results = Vec::new();
-    let mut last = None;
-    for part in held {
-        results.extend(part.results);
-        last = Some((part.path, part.settings));
-    }
-    let (path, settings) = last.expect("at least one part");
-    results.sort_by_key(|(task, _)| *task);
-    let finished = Finished {
-        results: results.into_iter().map(|(_, result)| result).collect(),
-        interrupted: false,
+    let results = results.map(|mut results| {
+        results.sort_by_key(|(task, _)| *task);
+        results.into_iter().map(|(_, result)| result).collect()
+    });
+    let merged = MergedParts {
+        results,
         jobs,
         wall,
     };
-    K::merged(&path, settings, finished)
+    K::merged(&last_path, settings, summary, merged)
 }
 
 /// The first top-level field in which two settings objects differ, as words.

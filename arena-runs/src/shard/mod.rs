@@ -27,12 +27,15 @@ pub mod part;
 use std::path::{Path, PathBuf};
 
 use crate::error::RunError;
-use crate::{Finished, Progress, TaskOutcome};
+use crate::{Finished, Progress, RunEnd, TaskOutcome};
 use tetris_arena_io::output::{ResultsDestination, check_output_file};
 use tetris_arena_io::values::Shard;
 
-pub use kinds::{NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings};
-pub use merge::{Merged, check_part, merge_parts};
+pub use kinds::{
+    NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings,
+    TournamentSummary,
+};
+pub use merge::{Merged, check_part, merge_part_files, merge_parts};
 pub use part::{
     Contents, PART_FORMAT, PART_VERSION, Part, PartBody, PartTiming, ShardedRun, nes_part,
     stats_part, tournament_part, write_part,
@@ -128,16 +131,53 @@ where
     T: Send,
     E: From<RunError> + Send,
 {
+    let mut results = Vec::new();
+    let end =
+        run_shard_tasks_in_order(tasks, jobs, progress, new_worker, run_task, |_, result| {
+            results.push(result);
+            Ok(())
+        })?;
+    Ok(Finished {
+        results,
+        interrupted: end.interrupted,
+        jobs: end.jobs,
+        wall: end.wall,
+    })
+}
+
+/// [`run_shard_tasks`] handing each result over as it comes, in task order
+/// ([`crate::run_tasks_in_order`]): `take` is given the task's number in the whole run and
+/// its result, and no more results are held than the runner's window.
+pub fn run_shard_tasks_in_order<W, T, E>(
+    tasks: ShardTasks,
+    jobs: usize,
+    progress: &Progress,
+    new_worker: impl Fn() -> Result<W, E> + Sync,
+    run_task: impl Fn(&mut W, u64) -> Result<TaskOutcome<T>, E> + Sync,
+    mut take: impl FnMut(u64, T) -> Result<(), E>,
+) -> Result<RunEnd, E>
+where
+    T: Send,
+    E: From<RunError> + Send,
+{
     let ShardTasks {
         shard,
         games,
         tasks_per_game,
     } = tasks;
-    let tasks = shard.game_count(games) * tasks_per_game;
-    crate::run_tasks(tasks, jobs, progress, new_worker, |worker, local| {
+    let whole_task = move |local: u64| {
         let game = shard.game(local / tasks_per_game);
-        run_task(worker, game * tasks_per_game + local % tasks_per_game)
-    })
+        game * tasks_per_game + local % tasks_per_game
+    };
+    let tasks = shard.game_count(games) * tasks_per_game;
+    crate::run_tasks_in_order(
+        tasks,
+        jobs,
+        progress,
+        new_worker,
+        |worker, local| run_task(worker, whole_task(local)),
+        |local, result| take(whole_task(local), result),
+    )
 }
 
 #[cfg(test)]

@@ -33,20 +33,23 @@ use crate::Finished;
 use crate::error::RunError;
 use crate::shard::kinds::{
     NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings,
+    TournamentSummary,
 };
 use crate::shard::merge::Merged;
 use crate::statistics::StatisticsSettings;
-use crate::tournament::TournamentSettings;
+use crate::tournament::{TournamentRun, TournamentSettings};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::analysis::tournament::GameRow;
 use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
 use tetris_arena_io::output::{MadeBy, json_line, print_output, write_atomically, written_line};
 use tetris_arena_io::values::Shard;
 
 /// The `format` of every part.
 pub const PART_FORMAT: &str = "tetris-arena-part";
-/// The part version this arena writes and reads.
-pub const PART_VERSION: u32 = 1;
+/// The part version this arena writes: 2, whose parts carry their games' summary and list
+/// their games only when they hold them (at most [`crate::tournament::HELD_GAMES_LIMIT`] per part).
+pub const PART_VERSION: u32 = 2;
+/// The part versions this arena reads: 1 (every game, no summary; summarized on reading) and 2.
+pub const PART_VERSIONS_READ: [u32; 2] = [1, 2];
 
 /// The largest part file `arena merge` reads: 1 GiB. A game takes about 150 bytes in a
 /// tournament's part (per strategy; about 750 with the piece statistics of `--plots`), about
@@ -67,6 +70,36 @@ pub trait ShardedRun: Sized {
     type Settings: Clone + Debug + Serialize + DeserializeOwned;
     /// One result as a part stores it.
     type Result: Clone + Debug + Serialize + DeserializeOwned;
+    /// The exact, mergeable summary of a part's results (what the report is computed from).
+    type Summary: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+
+    /// The summary of `results` (every result of a part, in task order).
+    fn summarize(settings: &Self::Settings, results: &[Self::Result]) -> Self::Summary;
+
+    /// Checks that `summary`, that of the part `path` of shard `shard`, counts exactly the
+    /// shard's games and contradicts neither itself nor `settings` (checked before).
+    fn check_summary(
+        path: &Path,
+        settings: &Self::Settings,
+        shard: Shard,
+        summary: &Self::Summary,
+    ) -> Result<(), RunError>;
+
+    /// The summary of a part that holds both its results and a summary (`recorded`, absent
+    /// from version 1 parts) given the summary of its results (`of_results`): `None` when
+    /// they disagree. By default they must be equal.
+    fn reconcile(
+        recorded: Option<Self::Summary>,
+        of_results: Self::Summary,
+    ) -> Option<Self::Summary> {
+        match recorded {
+            Some(recorded) if recorded != of_results => None,
+            _ => Some(of_results),
+        }
+    }
+
+    /// Adds `part`'s summary to `total` (the parts' summaries in the order given).
+    fn merge_summary(total: &mut Self::Summary, part: &Self::Summary);
 
     /// How many games (blocks) the whole run has, which its shards share out.
     fn games(settings: &Self::Settings) -> u64;
@@ -99,13 +132,26 @@ pub trait ShardedRun: Sized {
     ) -> Result<Vec<(u64, u64)>, RunError>;
 
     /// The unsharded run, from the settings (of the part `path`, which every part shares,
-    /// checked by [`ShardedRun::check_settings`]) and every result in task order; a failure
-    /// names `path`.
+    /// checked by [`ShardedRun::check_settings`]), the parts' summaries merged, and every
+    /// result in task order when every part held them; a failure names `path`.
     fn merged(
         path: &Path,
         settings: Self::Settings,
-        finished: Finished<Self::Result>,
+        summary: Self::Summary,
+        merged: MergedParts<Self::Result>,
     ) -> Result<Merged, RunError>;
+}
+
+/// What the merge gathered besides the summary: the results, when every part held them, and
+/// the timings.
+pub struct MergedParts<R> {
+    /// Every result in task order, when every part held its results and they number at most
+    /// [`crate::tournament::HELD_GAMES_LIMIT`]; `None` otherwise.
+    pub results: Option<Vec<R>>,
+    /// The parts' jobs, added.
+    pub jobs: usize,
+    /// The slowest part's wall time.
+    pub wall: Duration,
 }
 
 /// [`ShardedRun::body`] and [`ShardedRun::contents`] for the kind that `PartBody::$variant`
@@ -128,13 +174,19 @@ macro_rules! part_body_variant {
 }
 pub(crate) use part_body_variant;
 
-/// The settings and results a part of kind `K` holds.
+/// The settings, summary and results a part of kind `K` holds.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(bound = "", deny_unknown_fields)]
 pub struct Contents<K: ShardedRun> {
     /// The run's settings.
     pub settings: K::Settings,
-    /// One per task held (game-major), in task order.
+    /// The summary of the shard's games (absent from version 1 parts, whose results are
+    /// summarized on reading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<K::Summary>,
+    /// One per task held (game-major), in task order: every task of the shard's games, or
+    /// none in a version 2 part of more than [`crate::tournament::HELD_GAMES_LIMIT`] games.
+    #[serde(default)]
     pub results: Vec<K::Result>,
 }
 
@@ -149,7 +201,9 @@ pub struct Part {
     pub version: u32,
     /// Which shard of how many.
     pub shard: Shard,
-    /// The games it holds, in increasing order (for `stats`: the blocks).
+    /// The games whose results it holds, in increasing order (for `stats`: the blocks); empty
+    /// when it holds only their summary.
+    #[serde(default)]
     pub games: Vec<u64>,
     /// How long the shard took (timing only).
     pub timing: PartTiming,
@@ -171,13 +225,17 @@ struct PartFile {
     format: String,
     version: u32,
     shard: Shard,
+    #[serde(default)]
     games: Vec<u64>,
     timing: PartTiming,
     #[serde(default)]
     made_by: Option<MadeBy>,
     command: PartCommand,
     settings: serde_json::Value,
-    results: serde_json::Value,
+    #[serde(default)]
+    summary: Option<serde_json::Value>,
+    #[serde(default)]
+    results: Option<serde_json::Value>,
 }
 
 /// The `command` of a part file.
@@ -195,11 +253,16 @@ impl TryFrom<PartFile> for Part {
     fn try_from(file: PartFile) -> Result<Part, serde_json::Error> {
         fn contents<K: ShardedRun>(
             settings: serde_json::Value,
-            results: serde_json::Value,
+            summary: Option<serde_json::Value>,
+            results: Option<serde_json::Value>,
         ) -> Result<PartBody, serde_json::Error> {
             Ok(K::body(Contents {
                 settings: serde_json::from_value(settings)?,
-                results: serde_json::from_value(results)?,
+                summary: summary.map(serde_json::from_value).transpose()?,
+                results: results
+                    .map(serde_json::from_value)
+                    .transpose()?
+                    .unwrap_or_default(),
             }))
         }
         let PartFile {
@@ -211,12 +274,13 @@ impl TryFrom<PartFile> for Part {
             made_by,
             command,
             settings,
+            summary,
             results,
         } = file;
         let body = match command {
-            PartCommand::Tournament => contents::<ShardedTournament>(settings, results)?,
-            PartCommand::Nes => contents::<ShardedNes>(settings, results)?,
-            PartCommand::Stats => contents::<ShardedStats>(settings, results)?,
+            PartCommand::Tournament => contents::<ShardedTournament>(settings, summary, results)?,
+            PartCommand::Nes => contents::<ShardedNes>(settings, summary, results)?,
+            PartCommand::Stats => contents::<ShardedStats>(settings, summary, results)?,
         };
         Ok(Part {
             format,
@@ -243,6 +307,9 @@ pub struct PartTiming {
 /// The command of a part, with its settings and results.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
+// One part is held at a time (the merge reads them one by one): the variants' sizes matter
+// little, and boxing would only add indirection to every access.
+#[allow(clippy::large_enum_variant)]
 pub enum PartBody {
     /// `arena tournament`: one result per game and strategy, game-major.
     Tournament(Contents<ShardedTournament>),
@@ -315,7 +382,7 @@ impl Part {
             "{} shard {}: {} of {} {}",
             self.body.command(),
             self.shard,
-            self.games.len(),
+            self.shard.game_count(self.body.run_games()),
             self.body.run_games(),
             self.body.unit(),
         );
@@ -351,9 +418,13 @@ impl Part {
             )));
         }
         let version = value.get("version").and_then(|version| version.as_u64());
-        if version != Some(u64::from(PART_VERSION)) {
+        if !PART_VERSIONS_READ
+            .map(u64::from)
+            .iter()
+            .any(|&known| version == Some(known))
+        {
             return Err(fail(format!(
-                "part version {}, this arena reads version {PART_VERSION}",
+                "part version {}, this arena reads versions 1 and 2",
                 value
                     .get("version")
                     .map_or("missing".into(), |v| v.to_string())
@@ -363,18 +434,27 @@ impl Part {
     }
 }
 
-/// The part of a tournament shard.
-pub fn tournament_part(
-    settings: &TournamentSettings,
-    shard: Shard,
-    finished: &Finished<GameRow>,
-) -> Part {
+/// The part of a tournament shard: its summary, and its games when it played at most
+/// [`crate::tournament::HELD_GAMES_LIMIT`].
+pub fn tournament_part(settings: &TournamentSettings, shard: Shard, run: &TournamentRun) -> Part {
+    let results = run.games.clone().map(|mut games| {
+        // Game-major, as the tasks are numbered.
+        games.sort_by_key(|row| (row.game, row.strategy));
+        games
+    });
+    let games = match &results {
+        Some(_) => shard.games(settings.games).collect(),
+        None => Vec::new(),
+    };
     let contents = Contents::<ShardedTournament> {
         settings: settings.clone(),
-        results: finished.results.clone(),
+        summary: Some(TournamentSummary {
+            tally: run.tally.clone(),
+            statistics: run.statistics.clone(),
+        }),
+        results: results.unwrap_or_default(),
     };
-    let games = shard.games(settings.games).collect();
-    Part::new(shard, games, finished.jobs, finished.wall, contents)
+    Part::new(shard, games, run.end.jobs, run.end.wall, contents)
 }
 
 /// The part of an `arena nes` shard.
@@ -383,8 +463,10 @@ pub fn nes_part(
     shard: Shard,
     finished: &Finished<NesGameResult>,
 ) -> Part {
+    let part_settings = NesPartSettings::of(settings);
     let contents = Contents::<ShardedNes> {
-        settings: NesPartSettings::of(settings),
+        summary: Some(ShardedNes::summarize(&part_settings, &finished.results)),
+        settings: part_settings,
         results: finished.results.clone(),
     };
     let games = shard.games(settings.games).collect();
@@ -400,11 +482,13 @@ pub fn stats_part(
     jobs: usize,
     wall: Duration,
 ) -> Part {
+    let part_settings = StatsPartSettings {
+        strategy: strategy.to_string(),
+        run: settings.clone(),
+    };
     let contents = Contents::<ShardedStats> {
-        settings: StatsPartSettings {
-            strategy: strategy.to_string(),
-            run: settings.clone(),
-        },
+        summary: Some(ShardedStats::summarize(&part_settings, &blocks)),
+        settings: part_settings,
         results: blocks,
     };
     let games = settings.shard_blocks(shard).collect();
@@ -413,8 +497,8 @@ pub fn stats_part(
 
 /// Ends a sharded run: writes its part to `path` atomically and prints one line saying so. An
 /// interrupted shard writes nothing (a part holds all of its shard's games) and fails.
-pub fn write_part<T>(part: &Part, path: &Path, finished: &Finished<T>) -> Result<(), RunError> {
-    if finished.interrupted {
+pub fn write_part(part: &Part, path: &Path, interrupted: bool) -> Result<(), RunError> {
+    if interrupted {
         return Err(RunError::Interrupted(format!(
             ": {} was not written (a part holds every game of its shard; \
              run the shard again)",

@@ -46,10 +46,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     match request.check()? {
         CheckedMerge::Tournament {
             settings,
-            finished,
+            run,
             destination,
         } => {
-            let report = TournamentReport::new(&settings, finished);
+            let report = TournamentReport::new(&settings, run);
             if let Some(folder) = &args.plots {
                 report.write_plots(folder)?;
             }

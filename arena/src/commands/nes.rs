@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             return Ok(write_part(
                 &nes_part(&settings, shard, &finished),
                 &path,
-                &finished,
+                finished.interrupted,
             )?);
         }
         RunDelivery::Report(destination) => destination,

@@ -111,16 +111,16 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     interrupt::install();
     let total = checked.task_count();
     let progress = Progress::games_and_speed(total, checked.settings.max_pieces.is_some());
-    let finished = checked.play(&progress)?;
+    let played = checked.play(&progress)?;
     let CheckedTournament { settings, run, .. } = checked;
     let destination = match run.delivery {
         RunDelivery::Part(path) => {
-            let part = tournament_part(&settings, run.shard, &finished);
-            return Ok(write_part(&part, &path, &finished)?);
+            let part = tournament_part(&settings, run.shard, &played);
+            return Ok(write_part(&part, &path, played.end.interrupted)?);
         }
         RunDelivery::Report(destination) => destination,
     };
-    let report = TournamentReport::new(&settings, finished);
+    let report = TournamentReport::new(&settings, played);
     if let Some(folder) = &args.plots {
         report.write_plots(folder)?;
     }
@@ -129,8 +129,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     destination.deliver(&report)?;
     Ok(interrupt::finished_or_error(
-        report.finished.interrupted,
-        report.finished.results.len(),
+        report.run.end.interrupted,
+        report.games_finished() as usize,
         total,
         args.out.as_deref(),
     )?)
