@@ -274,17 +274,18 @@ where
     T: Send,
     E: From<RunError> + Send,
 {
-    let mut results = Vec::new();
-    let end = run_tasks_in_order(tasks, jobs, progress, new_worker, run_task, |_, result| {
-        results.push(result);
-        Ok(())
-    })?;
-    Ok(Finished {
-        results,
-        interrupted: end.interrupted,
-        jobs: end.jobs,
-        wall: end.wall,
-    })
+    // The whole run is the one shard of itself: one definition of collecting the results.
+    shard::run_shard_tasks(
+        shard::ShardTasks {
+            shard: tetris_arena_io::values::Shard::WHOLE,
+            games: tasks,
+            tasks_per_game: 1,
+        },
+        jobs,
+        progress,
+        new_worker,
+        run_task,
+    )
 }
 
 #[cfg(test)]
