@@ -6,20 +6,22 @@
 //! levels 19 (from 18), 29 and 39, the points before level 29, lines per game and the 1st,
 //! 5th, 25th and 50th percentiles; old fields keep their names and values.
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, InputModel, Timeline};
 
-use crate::csv::csv_text;
-use tetris_arena_games::analysis::decision_time::DecisionTimes;
+use crate::csv::{StreamedCsv, csv_text};
+use crate::error::ReportError;
+use crate::tournament::GamesLeftOut;
 use tetris_arena_games::analysis::nes::{NesSummary, PERCENTILES, ScoreStatistics};
 use tetris_arena_games::sim::nes::{
     FRAMES_PER_SECOND, NesGameResult, NesRunSettings, REPORTED_LEVELS,
 };
 use tetris_arena_io::format::{optional, thousands};
 use tetris_arena_io::output::{MadeBy, RunReport};
-use tetris_arena_runs::Finished;
+use tetris_arena_runs::nes::NesRun;
 
 /// The score rule, as printed and stored with the results.
 pub const SCORE_RULE: &str = "NES line-clear points 40/100/300/1200 x (level + 1) with the level \
@@ -101,10 +103,80 @@ fn ordinal(p: u32) -> String {
 pub struct NesReport<'a> {
     /// The settings of the run.
     pub settings: &'a NesRunSettings,
-    /// The finished games, in game order.
-    pub finished: &'a Finished<NesGameResult>,
+    /// The finished games: their summary, and the games when the run held them.
+    pub run: &'a NesRun,
     /// Their summary.
     pub summary: NesSummary,
+}
+
+/// The columns of an NES run's CSV of games, one row per game in game order.
+const GAME_COLUMNS: [&str; 16] = [
+    "game",
+    "seed",
+    "score",
+    "line_clear_points",
+    "lines",
+    "level",
+    "pieces",
+    "frames",
+    "no_clears",
+    "singles",
+    "doubles",
+    "triples",
+    "tetrises",
+    "end",
+    "points_before_level_29",
+    "seconds",
+];
+
+/// One game's CSV row.
+fn game_csv(settings: &NesRunSettings, game: &NesGameResult) -> GameCsv {
+    let [no_clears, singles, doubles, triples, tetrises] = game.clears;
+    GameCsv {
+        game: game.seed - settings.seed,
+        seed: game.seed,
+        score: game.score,
+        line_clear_points: game.line_clear_points,
+        lines: game.lines,
+        level: game.level,
+        pieces: game.pieces,
+        frames: game.frames,
+        no_clears,
+        singles,
+        doubles,
+        triples,
+        tetrises,
+        end: game.end.name(),
+        points_before_level_29: game.points_before_29(),
+        seconds: format!("{:.6}", game.elapsed.as_secs_f64()),
+    }
+}
+
+/// An NES run's CSV of games (`--out FILE.csv`), written as the games finish
+/// ([`StreamedCsv`]).
+pub struct NesGamesCsv<'a> {
+    settings: &'a NesRunSettings,
+    file: StreamedCsv,
+}
+
+impl<'a> NesGamesCsv<'a> {
+    /// Starts the CSV `path` of the run `settings`.
+    pub fn create(path: &Path, settings: &'a NesRunSettings) -> Result<Self, ReportError> {
+        Ok(NesGamesCsv {
+            settings,
+            file: StreamedCsv::create(path, &GAME_COLUMNS, 1)?,
+        })
+    }
+
+    /// Writes one finished game.
+    pub fn write(&mut self, game: &NesGameResult) -> Result<(), ReportError> {
+        self.file.write(0, &game_csv(self.settings, game))
+    }
+
+    /// Puts the file in place.
+    pub fn commit(self) -> Result<(), ReportError> {
+        self.file.commit()
+    }
 }
 
 /// The settings object of the JSON report, also the first line of a trace
@@ -271,7 +343,8 @@ struct TimingJson {
     jobs: usize,
     wall_seconds: f64,
     pieces_per_second: Option<f64>,
-    game_seconds: Vec<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game_seconds: Option<Vec<f64>>,
     /// Mean time per decision (the choice and its path), in milliseconds; `None` for a merged
     /// run (part files keep no decision times) or a run without decisions.
     decision_mean_ms: Option<f64>,
@@ -327,74 +400,30 @@ struct ReportJson {
     gravity_note: Option<String>,
     settings: SettingsJson,
     interrupted: bool,
-    games_finished: usize,
+    games_finished: u64,
     games_planned: u64,
     summary: SummaryJson,
     timing: TimingJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     games: Option<Vec<GameJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_left_out: Option<GamesLeftOut>,
     made_by: MadeBy,
 }
 
 impl<'a> NesReport<'a> {
-    /// One CSV row per game, with a header (`--out FILE.csv`).
-    fn games_csv(&self) -> String {
-        let rows: Vec<GameCsv> = self
-            .finished
-            .results
-            .iter()
-            .map(|game| {
-                let [no_clears, singles, doubles, triples, tetrises] = game.clears;
-                GameCsv {
-                    game: game.seed - self.settings.seed,
-                    seed: game.seed,
-                    score: game.score,
-                    line_clear_points: game.line_clear_points,
-                    lines: game.lines,
-                    level: game.level,
-                    pieces: game.pieces,
-                    frames: game.frames,
-                    no_clears,
-                    singles,
-                    doubles,
-                    triples,
-                    tetrises,
-                    end: game.end.name(),
-                    points_before_level_29: game.points_before_29(),
-                    seconds: format!("{:.6}", game.elapsed.as_secs_f64()),
-                }
-            })
-            .collect();
-        csv_text(
-            &rows,
-            &[
-                "game",
-                "seed",
-                "score",
-                "line_clear_points",
-                "lines",
-                "level",
-                "pieces",
-                "frames",
-                "no_clears",
-                "singles",
-                "doubles",
-                "triples",
-                "tetrises",
-                "end",
-                "points_before_level_29",
-                "seconds",
-            ],
-        )
-    }
-
-    /// Summarizes the games.
-    pub fn new(settings: &'a NesRunSettings, finished: &'a Finished<NesGameResult>) -> Self {
+    /// The report of `run`, computed from its summary.
+    pub fn new(settings: &'a NesRunSettings, run: &'a NesRun) -> Self {
         NesReport {
             settings,
-            finished,
-            summary: NesSummary::of(&finished.results),
+            run,
+            summary: run.tally.summary(),
         }
+    }
+
+    /// Finished games.
+    pub fn games_finished(&self) -> u64 {
+        self.run.end.finished
     }
 
     /// The settings object of the JSON report (and of the trace's first line).
@@ -405,7 +434,7 @@ impl<'a> NesReport<'a> {
     /// The share of games reaching each of [`REPORTED_LEVELS`] (19, 29, 39), `None` where the
     /// run cannot measure it ([`NesRunSettings::measures_level`]).
     pub(crate) fn level_shares(&self) -> [(u8, Option<(usize, f64)>); 3] {
-        let games = self.finished.results.len();
+        let games = self.games_finished() as usize;
         let mut shares = [(0, None); 3];
         for (index, level) in REPORTED_LEVELS.into_iter().enumerate() {
             let reached = self.summary.reached_levels[index];
@@ -640,8 +669,8 @@ impl RunReport for NesReport<'_> {
         let points: Option<ScoreStatistics> = summary.line_clear_points;
         let before_29: Option<ScoreStatistics> = summary.points_before_level_29;
         let level_shares = self.level_shares();
-        let wall_seconds = self.finished.wall.as_secs_f64();
-        let decisions = decision_times(&self.finished.results);
+        let wall_seconds = self.run.end.wall.as_secs_f64();
+        let decisions = &self.run.tally.decision_times;
         let report = ReportJson {
             strategy: spec.to_string(),
             searcher: spec.searcher.clone(),
@@ -650,11 +679,11 @@ impl RunReport for NesReport<'_> {
             ignores_gravity: settings.ignores_gravity,
             gravity_note: settings.gravity_note(),
             settings: self.settings_json(),
-            interrupted: self.finished.interrupted,
-            games_finished: self.finished.results.len(),
+            interrupted: self.run.end.interrupted,
+            games_finished: self.games_finished(),
             games_planned: settings.games,
             summary: SummaryJson {
-                games: self.finished.results.len(),
+                games: self.games_finished() as usize,
                 mean_score: scores.map(|scores| scores.mean),
                 median_score: scores.map(|scores| scores.median),
                 best_score: scores.map(|scores| scores.best),
@@ -695,22 +724,23 @@ impl RunReport for NesReport<'_> {
                 points_before_level_29_percentiles: before_29.as_ref().map(PercentilesJson::of),
             },
             timing: TimingJson {
-                jobs: self.finished.jobs,
+                jobs: self.run.end.jobs,
                 wall_seconds,
                 pieces_per_second: (wall_seconds > 0.0)
                     .then(|| summary.total_pieces as f64 / wall_seconds),
-                game_seconds: self
-                    .finished
-                    .results
-                    .iter()
-                    .map(|game| game.elapsed.as_secs_f64())
-                    .collect(),
+                game_seconds: self.run.games.as_ref().map(|games| {
+                    games
+                        .iter()
+                        .map(|game| game.elapsed.as_secs_f64())
+                        .collect()
+                }),
                 decision_mean_ms: decisions.mean().map(milliseconds),
                 decision_p99_ms: decisions.percentile(99.0).map(milliseconds),
             },
-            games: with_games.then(|| {
-                self.finished
-                    .results
+            games_left_out: (with_games && self.run.games.is_none())
+                .then(|| GamesLeftOut::of(self.games_finished())),
+            games: self.run.games.as_ref().filter(|_| with_games).map(|games| {
+                games
                     .iter()
                     .map(|game| GameJson {
                         game: game.seed - settings.seed,
@@ -732,15 +762,26 @@ impl RunReport for NesReport<'_> {
         tetris_arena_io::output::pretty_json(&report)
     }
 
+    /// The CSV of the games the report holds, unless the run streamed them to the file as
+    /// they finished ([`NesGamesCsv`]): a merge's games.
     fn csv(&self) -> Option<String> {
-        Some(self.games_csv())
+        let games = self
+            .run
+            .games
+            .as_ref()
+            .filter(|_| !self.run.games_streamed)?;
+        let rows: Vec<GameCsv> = games
+            .iter()
+            .map(|game| game_csv(self.settings, game))
+            .collect();
+        Some(csv_text(&rows, &GAME_COLUMNS))
     }
 
     /// The report as text.
     fn text(&self) -> String {
         let rules = self.settings;
         let summary = &self.summary;
-        let played = self.finished;
+        let played = &self.run.end;
         let mut text = format!(
             "NES plateau benchmark: {}, {} games\n",
             rules.strategy, rules.games
@@ -754,8 +795,7 @@ impl RunReport for NesReport<'_> {
         if played.interrupted {
             text.push_str(&format!(
                 "INTERRUPTED: {} of {} games finished; the statistics cover those\n",
-                played.results.len(),
-                rules.games
+                played.finished, rules.games
             ));
         }
         text.push('\n');
@@ -794,7 +834,7 @@ impl RunReport for NesReport<'_> {
         let wall = played.wall.as_secs_f64();
         // One timing line (the only machine-dependent one): wall time, pieces/s and, when the
         // games kept them, the decision times.
-        let decisions = decision_times(&played.results);
+        let decisions = &self.run.tally.decision_times;
         let decision_times = match (decisions.mean(), decisions.percentile(99.0)) {
             (Some(mean), Some(p99)) => format!(
                 "; decision time per piece (choice and path) mean {:.2} ms, 99th percentile \
@@ -815,15 +855,6 @@ impl RunReport for NesReport<'_> {
         ));
         text
     }
-}
-
-/// Every game's decision times together.
-fn decision_times(games: &[NesGameResult]) -> DecisionTimes {
-    let mut all = DecisionTimes::new();
-    for game in games {
-        all.merge(&game.decision_times);
-    }
-    all
 }
 
 /// A duration in milliseconds.

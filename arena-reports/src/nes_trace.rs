@@ -37,7 +37,8 @@ impl NesReport<'_> {
                 made_by: MadeBy::current(),
             }),
         );
-        for game in &self.finished.results {
+        // A traced run holds its games (at most MAX_TRACED_GAMES of them).
+        for game in self.run.games.iter().flatten() {
             let Some(locks) = &game.trace else {
                 continue;
             };

@@ -271,14 +271,14 @@ pub fn cell_heat_map(shares: &[[f64; 10]]) -> Result<String, ReportError> {
 /// The histogram of the pieces between full clears: bins of width 5 pieces (wider, a multiple
 /// of 5, when that would make more than 60 bins), bin k holding the intervals from k × width
 /// to (k + 1) × width − 1, its bar centred on the multiples of 5 among them.
-pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ReportError> {
+pub fn full_clear_histogram(intervals: &ValueCounts) -> Result<String, ReportError> {
     let fail = |error: &dyn Display| drawing_error("full-clear histogram", error);
-    let longest = intervals.iter().copied().max().unwrap_or(0);
+    let longest = intervals.max().unwrap_or(0);
     let bin_width = 5 * (longest / 5 / MAX_HISTOGRAM_BARS + 1);
     let bins = (longest / bin_width + 1) as usize;
     let mut counts = vec![0u64; bins];
-    for &interval in intervals {
-        counts[(interval / bin_width) as usize] += 1;
+    for (interval, times) in intervals.iter() {
+        counts[(interval / bin_width) as usize] += times;
     }
     let tallest = counts.iter().copied().max().unwrap_or(0).max(1);
     let mut svg = String::new();
@@ -288,10 +288,10 @@ pub fn full_clear_histogram(intervals: &[u64]) -> Result<String, ReportError> {
         let caption = if intervals.is_empty() {
             "Pieces between full clears: no full clear".to_string()
         } else {
-            let mean = intervals.iter().sum::<u64>() as f64 / intervals.len() as f64;
+            let mean = intervals.mean().unwrap_or(0.0);
             format!(
                 "Pieces between full clears: {} clears, mean {mean:.2} (bins of {bin_width})",
-                intervals.len()
+                intervals.count()
             )
         };
         // Intervals are multiples of 5: a bar is centred on its bin's values.
@@ -671,8 +671,8 @@ mod tests {
             row_share_chart(&[0.5, 0.5], None, RowRule::Top).unwrap(),
             column_share_histograms(&PieceStatistics::new(8, RowRule::Pivot)).unwrap(),
             cell_heat_map(&[[0.0; 10]; 8]).unwrap(),
-            full_clear_histogram(&[]).unwrap(),
-            full_clear_histogram(&[5, 10, 10, 4000]).unwrap(),
+            full_clear_histogram(&ValueCounts::new()).unwrap(),
+            full_clear_histogram(&ValueCounts::of([5, 10, 10, 4000])).unwrap(),
             chart(&["a", "b"], &[(0, 3, false), (1, 900, true)]).unwrap(),
             chart(&["a"], &[]).unwrap(),
             chart(&["a"], &[(0, 9, true)]).unwrap(),
@@ -740,7 +740,10 @@ mod tests {
                 row_share_chart(&statistics.row_shares(), Some(&fit), RowRule::Top),
             ),
             ("heat map", cell_heat_map(&[[0.01; 10]; 20])),
-            ("full clears", full_clear_histogram(&[5, 10, 10, 40])),
+            (
+                "full clears",
+                full_clear_histogram(&ValueCounts::of([5, 10, 10, 40])),
+            ),
             ("columns", column_share_histograms(&statistics)),
             (
                 "lines",
@@ -796,7 +799,7 @@ mod tests {
     #[test]
     fn the_full_clear_axis_is_labelled_in_whole_pieces_even_without_a_clear() {
         // Without a clear the axis spans -2.5..2.5 pieces: one label, 0, not -2, -1, -0, ….
-        let svg = full_clear_histogram(&[]).unwrap();
+        let svg = full_clear_histogram(&ValueCounts::new()).unwrap();
         let labels: Vec<&str> = texts_of(&svg)
             .into_iter()
             .filter(|text| text.parse::<f64>().is_ok())

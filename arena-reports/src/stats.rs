@@ -115,12 +115,7 @@ pub fn stats_json(
     statistics: &PieceStatistics,
 ) -> String {
     let blocks = settings.blocks;
-    let intervals: Vec<f64> = statistics
-        .full_clear_intervals
-        .iter()
-        .map(|&interval| interval as f64)
-        .collect();
-    let summary = Summary::of(&intervals);
+    let summary = Summary::of_counts(&statistics.full_clear_intervals);
     let report = StatsJson {
         strategy,
         generator: settings.generator.to_string(),
@@ -177,7 +172,7 @@ pub fn stats_json(
             expected_lines: fit.expected_lines(),
         }),
         full_clears: FullClearsJson {
-            count: statistics.full_clear_intervals.len(),
+            count: statistics.full_clear_intervals.count() as usize,
             after_cells_above_top: statistics.full_clears_after_lost_cells,
             mean_interval: summary.map(|summary| summary.mean),
             median_interval: summary.map(|summary| summary.median),
@@ -357,12 +352,7 @@ pub fn stats_text(
             );
         }
     }
-    let intervals: Vec<f64> = statistics
-        .full_clear_intervals
-        .iter()
-        .map(|&interval| interval as f64)
-        .collect();
-    match Summary::of(&intervals) {
+    match Summary::of_counts(&statistics.full_clear_intervals) {
         Some(summary) => {
             let _ = writeln!(
                 text,

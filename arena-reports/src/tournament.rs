@@ -10,14 +10,13 @@ use std::path::Path;
 use serde::Serialize;
 use tetris_core::GeneratorKind;
 
-use crate::csv::{CsvRows, csv_text};
+use crate::csv::{StreamedCsv, csv_text};
 use crate::error::ReportError;
 use crate::plots;
 use tetris_arena_games::analysis::estimate::{ESTIMATE_RULE, EstimateJson};
 use tetris_arena_games::analysis::pieces::{LogLinearFit, PieceStatistics};
 use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis};
 use tetris_arena_io::format::{aligned, format_p_value, optional, significant};
-use tetris_arena_io::output::StreamedFile;
 use tetris_arena_io::output::{MadeBy, RunReport, announce_written, pretty_json, write_folder};
 use tetris_arena_runs::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
 use tetris_core::GameOverRule;
@@ -720,50 +719,31 @@ const GAME_COLUMNS: [&str; 12] = [
     "tetrises", "end", "seconds",
 ];
 
-/// A tournament's CSV of games (`--out FILE.csv`), written as the games finish: each
-/// strategy's rows go to a file of their own beside FILE (the games come game-major, the
-/// file is strategy-major), joined in strategy order when the run ends, then put in place
-/// atomically ([`StreamedFile`]). Memory stays at a buffer per strategy however many games.
+/// A tournament's CSV of games (`--out FILE.csv`), written as the games finish, one group of
+/// rows per strategy ([`StreamedCsv`]).
 pub struct GamesCsv {
     names: Vec<String>,
-    /// Strategy 0's file is FILE's own temporary file; the others are spills.
-    files: Vec<CsvRows<StreamedFile>>,
+    file: StreamedCsv,
 }
 
 impl GamesCsv {
     /// Starts the CSV `path` of a tournament of the strategies `names`.
     pub fn create(path: &Path, names: &[String]) -> Result<GamesCsv, ReportError> {
-        let mut files = Vec::with_capacity(names.len());
-        for index in 0..names.len() {
-            let file = match index {
-                0 => StreamedFile::create(path)?,
-                _ => StreamedFile::create_beside(path, &format!("strategy{index}"))?,
-            };
-            files.push(CsvRows::new(
-                file,
-                (index == 0).then_some(&GAME_COLUMNS[..]),
-            ));
-        }
         Ok(GamesCsv {
             names: names.to_vec(),
-            files,
+            file: StreamedCsv::create(path, &GAME_COLUMNS, names.len())?,
         })
     }
 
     /// Writes one finished game.
     pub fn write(&mut self, row: &GameRow) -> Result<(), ReportError> {
-        let json = game_json(&self.names, row, true);
-        self.files[row.strategy].write(&json)
+        self.file
+            .write(row.strategy, &game_json(&self.names, row, true))
     }
 
-    /// Joins the strategies' rows and puts the file in place.
+    /// Puts the file in place.
     pub fn commit(self) -> Result<(), ReportError> {
-        let mut files = self.files.into_iter().map(CsvRows::finish);
-        let mut first = files.next().expect("a tournament has a strategy")?;
-        for file in files {
-            first.append(file?)?;
-        }
-        Ok(first.commit()?)
+        self.file.commit()
     }
 }
 

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use crate::error::ArenaError;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+use tetris_arena_games::sim::nes::NesRunSettings;
 use tetris_arena_io::output::{ResultsDestination, check_output_folder};
 use tetris_arena_jobs::JobFiles;
 use tetris_arena_reports::stats::is_stats_output;
-use tetris_arena_runs::Finished;
+use tetris_arena_runs::nes::NesRun;
 use tetris_arena_runs::shard::{Merged, Part, merge_part_files};
 use tetris_arena_runs::statistics::StatisticsSettings;
 use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings};
@@ -49,8 +49,7 @@ pub enum MergeRequestError {
     /// A CSV of games asked of parts that hold only their summaries.
     #[error(
         "merge: --out FILE.csv lists every game, and these parts hold only their games' \
-         summaries (a shard of more than 100,000 games keeps no list): write --out FILE.json, \
-         or give each shard --out FILE.csv of its own games"
+         summaries (a shard of more than 100,000 games keeps no list): write --out FILE.json"
     )]
     GamesOfSummaries,
 }
@@ -70,8 +69,8 @@ pub enum CheckedMerge {
     Nes {
         /// Its settings.
         settings: NesRunSettings,
-        /// Every game, in game order.
-        finished: Finished<NesGameResult>,
+        /// Its games' summary, and the games when every part held them.
+        run: Box<NesRun>,
         /// The results file and the form printed.
         destination: ResultsDestination,
     },
@@ -108,27 +107,33 @@ impl MergeRequest {
             Some(_) => Err(MergeRequestError::PlotsOfOtherParts { command }),
             None => Ok(()),
         };
+        // The results file of a run whose games the parts hold (`holds_games`) or not: a CSV
+        // lists every game.
+        let destination = |holds_games: bool| -> Result<ResultsDestination, ArenaError> {
+            let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
+            if destination.games_file().is_some() && !holds_games {
+                return Err(MergeRequestError::GamesOfSummaries.into());
+            }
+            Ok(destination)
+        };
         Ok(match merge_part_files(parts)? {
             Merged::Tournament { settings, run } => {
-                let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
                 if self.plots.is_some() && !settings.piece_statistics {
                     return Err(MergeRequestError::PlotsWithoutStatistics.into());
                 }
-                if destination.games_file().is_some() && run.games.is_none() {
-                    return Err(MergeRequestError::GamesOfSummaries.into());
-                }
+                let destination = destination(run.games.is_some())?;
                 CheckedMerge::Tournament {
                     settings,
                     run,
                     destination,
                 }
             }
-            Merged::Nes { settings, finished } => {
+            Merged::Nes { settings, run } => {
                 plots_of("nes")?;
-                let destination = ResultsDestination::check(self.out.as_deref(), self.json)?;
+                let destination = destination(run.games.is_some())?;
                 CheckedMerge::Nes {
                     settings,
-                    finished,
+                    run,
                     destination,
                 }
             }

@@ -15,10 +15,11 @@ use tetris_arena_games::sim::nes::{
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::{GameCount, ReactionFrames, StartLevel};
 use tetris_arena_jobs::JobFiles;
-use tetris_arena_reports::nes::SettingsJson;
+use tetris_arena_reports::nes::{NesGamesCsv, SettingsJson};
 use tetris_arena_reports::nes_trace::MAX_TRACED_GAMES;
-use tetris_arena_runs::shard::{ShardTasks, run_shard_tasks};
-use tetris_arena_runs::{self, Finished, Progress, TaskOutcome};
+use tetris_arena_runs::nes::{NesGames, NesRun};
+use tetris_arena_runs::shard::{RunDelivery, ShardTasks, run_shard_tasks_in_order};
+use tetris_arena_runs::{self, Finished, Progress, RunEnd, RunError, TaskOutcome};
 
 /// An NES run: the strategy, the games' rules and the player's limits.
 #[derive(Clone, Debug)]
@@ -321,35 +322,77 @@ impl NesRequest {
 }
 
 impl CheckedNes {
-    /// Plays the checked run's games (its shard's) on its threads, in game order, counting
-    /// them and their scores on `progress`; a game stops after its current piece, dropped,
-    /// once `stop` says so.
+    /// Plays the checked run's games (its shard's) on its threads, counting them and their
+    /// scores on `progress`, into the run's summary (the games kept only for a run of at most
+    /// [`tetris_arena_runs::tournament::HELD_GAMES_LIMIT`]); with a CSV `--out` file each game
+    /// is written to it as it finishes. A game stops after its current piece, dropped, once
+    /// `stop` says so.
     pub fn play(
         &self,
         progress: &Progress,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<Finished<NesGameResult>, ArenaError> {
-        self.play_games(progress, stop, self.trace.is_some())
+    ) -> Result<NesRun, ArenaError> {
+        let games_file = match &self.run.delivery {
+            RunDelivery::Report(destination) => destination.games_file(),
+            RunDelivery::Part(_) => None,
+        };
+        let mut csv = games_file
+            .map(|path| NesGamesCsv::create(path, &self.settings))
+            .transpose()?;
+        let mut csv_error = None;
+        let mut games = NesGames::new(self.run.shard.game_count(self.settings.games));
+        let end = self.play_games(progress, stop, self.trace.is_some(), |game| {
+            if let Some(csv) = csv.as_mut() {
+                if let Err(error) = csv.write(&game) {
+                    csv_error = Some(error);
+                    return Err(RunError::Refused("the games file failed".into()));
+                }
+            }
+            games.add(game);
+            Ok(())
+        });
+        if let Some(error) = csv_error {
+            return Err(error.into());
+        }
+        let mut run = games.finish(end?);
+        if let Some(csv) = csv {
+            csv.commit()?;
+            run.games_streamed = true;
+        }
+        Ok(run)
     }
 
-    /// [`CheckedNes::play`], every game with its trace ([`tetris_arena_games::sim::nes::NesGamePlay::trace`]):
-    /// what `arena replay --redecide` holds a trace against.
+    /// [`CheckedNes::play`], every game kept with its trace
+    /// ([`tetris_arena_games::sim::nes::NesGamePlay::trace`]): what `arena replay --redecide`
+    /// holds a trace against (a trace has at most [`MAX_TRACED_GAMES`] games).
     pub fn play_traced(
         &self,
         progress: &Progress,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Finished<NesGameResult>, ArenaError> {
-        self.play_games(progress, stop, true)
+        let mut results = Vec::new();
+        let end = self.play_games(progress, stop, true, |game| {
+            results.push(game);
+            Ok(())
+        })?;
+        Ok(Finished {
+            results,
+            interrupted: end.interrupted,
+            jobs: end.jobs,
+            wall: end.wall,
+        })
     }
 
+    /// Plays the games, handing each to `take` in game order as it finishes.
     fn play_games(
         &self,
         progress: &Progress,
         stop: &(dyn Fn() -> bool + Sync),
         trace: bool,
-    ) -> Result<Finished<NesGameResult>, ArenaError> {
+        mut take: impl FnMut(NesGameResult) -> Result<(), RunError>,
+    ) -> Result<RunEnd, ArenaError> {
         let settings = &self.settings;
-        run_shard_tasks(
+        run_shard_tasks_in_order(
             ShardTasks {
                 shard: self.run.shard,
                 games: settings.games,
@@ -375,7 +418,9 @@ impl CheckedNes {
                     None => TaskOutcome::Stopped,
                 })
             },
+            |_, game| take(game),
         )
+        .map_err(ArenaError::from)
     }
 }
 

@@ -18,7 +18,7 @@ use tetris_arena_reports::stats::is_stats_output;
 use tetris_arena_runs::Progress;
 use tetris_arena_runs::shard::check_part_file;
 use tetris_arena_runs::shard::{Part, stats_part};
-use tetris_arena_runs::statistics::{StatisticsSettings, merge_blocks, play_statistics_blocks};
+use tetris_arena_runs::statistics::{StatisticsSettings, play_statistics_blocks};
 
 /// A statistics run.
 #[derive(Clone, Debug)]
@@ -148,7 +148,7 @@ impl CheckedStats {
     /// and makes the result: the shard's part, or the merged statistics. `started` is when the
     /// run began (the part records its wall time).
     pub fn play(&self, progress: &Progress, started: Instant) -> Result<StatsResult, ArenaError> {
-        let blocks = play_statistics_blocks(
+        let statistics = play_statistics_blocks(
             &self.strategy,
             &self.settings,
             self.shard,
@@ -162,16 +162,13 @@ impl CheckedStats {
                     &self.strategy.name(),
                     &self.settings,
                     self.shard,
-                    blocks,
+                    // A shard plays one block.
+                    vec![statistics],
                     self.jobs,
                     started.elapsed(),
                 )),
             },
-            None => StatsResult::Whole(Box::new(merge_blocks(
-                self.settings.board_height.get(),
-                self.settings.row_rule,
-                &blocks,
-            ))),
+            None => StatsResult::Whole(Box::new(statistics)),
         })
     }
 }

@@ -22,6 +22,7 @@
 pub mod error;
 pub mod games;
 pub mod interrupt;
+pub mod nes;
 pub mod progress;
 pub mod shard;
 pub mod statistics;

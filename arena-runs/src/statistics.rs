@@ -22,7 +22,7 @@ use tetris_registry::Strategy;
 
 use crate::error::RunError;
 use crate::games::play_counted_game;
-use crate::shard::{ShardTasks, run_shard_tasks};
+use crate::shard::{ShardTasks, run_shard_tasks_in_order};
 use crate::{Progress, TaskOutcome};
 use tetris_arena_games::analysis::pieces::{PieceStatistics, RowRule};
 use tetris_arena_games::sim::game::{GameEnd, GameSettings};
@@ -119,14 +119,15 @@ impl StatisticsSettings {
 
 /// Plays the blocks of `shard` (every block for [`Shard::WHOLE`]; block K of a `K/N` shard,
 /// whose N must be the settings' block count) with clones of `strategy` on `jobs` threads;
-/// each block's statistics, in block order.
+/// their statistics merged in block order as the blocks finish (so the run holds one
+/// statistics record, not one per block).
 pub fn play_statistics_blocks(
     strategy: &Strategy,
     settings: &StatisticsSettings,
     shard: Shard,
     jobs: usize,
     progress: &Progress,
-) -> Result<Vec<PieceStatistics>, RunError> {
+) -> Result<PieceStatistics, RunError> {
     if !shard.is_whole() && shard.count() != settings.blocks {
         return Err(RunError::Internal(format!(
             "stats shard {shard} of a run of {} blocks",
@@ -134,7 +135,8 @@ pub fn play_statistics_blocks(
         )));
     }
     let height = settings.board_height.rows();
-    let finished = run_shard_tasks(
+    let mut merged_blocks = PieceStatistics::new(height, settings.row_rule);
+    let end = run_shard_tasks_in_order(
         ShardTasks {
             shard,
             games: settings.blocks,
@@ -176,16 +178,20 @@ pub fn play_statistics_blocks(
             }
             Ok(TaskOutcome::Done(merged))
         },
+        |_, block| {
+            merged_blocks.merge(&block);
+            Ok(())
+        },
     )?;
-    if finished.interrupted {
+    if end.interrupted {
         // The statistics of a run are those of all its pieces: a part is not written.
         return Err(RunError::Interrupted(format!(
             ": {} of {} blocks finished; nothing was written",
-            finished.results.len(),
+            end.finished,
             settings.shard_blocks(shard).count()
         )));
     }
-    Ok(finished.results)
+    Ok(merged_blocks)
 }
 
 /// The blocks' statistics merged in block order: the run's statistics.

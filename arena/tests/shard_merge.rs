@@ -737,11 +737,12 @@ fn merge_refuses_parts_that_contradict_their_own_settings() {
             ),
         ),
         (
+            // The intervals are counted: [interval, how many], in increasing order.
             Box::new(|part| {
                 part["results"][0]["full_clear_intervals"]
                     .as_array_mut()
                     .unwrap()
-                    .push(0.into());
+                    .insert(0, serde_json::json!([0, 1]));
             }),
             "block 0: piece statistics' full clears contradict its counts: an interval of 0 \
              pieces"
@@ -797,45 +798,73 @@ fn merge_refuses_parts_that_contradict_their_own_settings() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
-/// A part of a shard of more games than a report lists holds only its games' summary; the
-/// merge adds the summaries and prints exactly what merging the games prints. Here the same
-/// three small parts are merged as written (with their games) and with their games taken
-/// out (as a shard of more than 100,000 games writes them): the text is the same, and the
-/// JSON the same but for the list of games, which the summary-only merge leaves out and
-/// says so. A summary edited to contradict itself or its shard is refused.
-#[test]
-fn parts_holding_only_their_summaries_merge_into_the_same_report() {
-    let folder = common::scratch_folder("merge", "summaries");
-    let parts = run_shards("tournament", &TOURNAMENT, &folder);
-    let summary_only: Vec<String> = parts
+/// The parts `parts` with their games taken out, as a shard of more than 100,000 games
+/// writes them (`summaryK.json` beside them, named by `prefix`).
+fn summary_only_copies(parts: &[String], folder: &Path, prefix: &str) -> Vec<String> {
+    parts
         .iter()
         .enumerate()
         .map(|(index, part)| {
             let part: Value = serde_json::from_str(&fs::read_to_string(part).unwrap()).unwrap();
-            assert!(part["summary"]["tally"]["strategies"].is_array());
-            tampered(&folder, &part, &format!("summary{index}.json"), |part| {
-                let object = part.as_object_mut().unwrap();
-                object.remove("results");
-                object.remove("games");
-            })
+            assert!(part["summary"].is_object());
+            tampered(
+                folder,
+                &part,
+                &format!("{prefix}-summary{index}.json"),
+                |part| {
+                    let object = part.as_object_mut().unwrap();
+                    object.remove("results");
+                    object.remove("games");
+                },
+            )
         })
-        .collect();
-    assert_eq!(
-        text_without_timing(&merge(&summary_only, &[])),
-        text_without_timing(&merge(&parts, &[]))
-    );
-    let mut with_games = json_without_timing(&merge(&parts, &["--json"]));
-    let without_games = json_without_timing(&merge(&summary_only, &["--json"]));
-    assert_eq!(with_games["games"].as_array().unwrap().len(), 30);
-    assert_eq!(without_games["games_left_out"]["games"], 30);
-    let object = with_games.as_object_mut().unwrap();
-    object.remove("games");
-    object.insert(
-        "games_left_out".into(),
-        without_games["games_left_out"].clone(),
-    );
-    assert_eq!(without_games, with_games);
+        .collect()
+}
 
+/// A part of a shard of more games than a report lists holds only its games' summary; the
+/// merge adds the summaries and prints exactly what merging the games prints. Here the same
+/// three small parts of a tournament and of an NES run are merged as written (with their
+/// games) and with their games taken out: the text is the same, and the JSON the same but
+/// for the list of games, which the summary-only merge leaves out and says so. A summary
+/// edited to contradict itself or its shard is refused.
+#[test]
+fn parts_holding_only_their_summaries_merge_into_the_same_report() {
+    let folder = common::scratch_folder("merge", "summaries");
+    for (command, args, games) in [("tournament", &TOURNAMENT[..], 30), ("nes", &NES[..], 9)] {
+        let parts = run_shards(command, args, &folder);
+        let summary_only = summary_only_copies(&parts, &folder, command);
+        assert_eq!(
+            text_without_timing(&merge(&summary_only, &[])),
+            text_without_timing(&merge(&parts, &[])),
+            "{command}"
+        );
+        let with_games_file = path(&folder, "with-games.json");
+        merge(&parts, &["--out", &with_games_file]);
+        let mut with_games = json_without_timing(&fs::read_to_string(&with_games_file).unwrap());
+        let without_games_file = path(&folder, "without-games.json");
+        merge(&summary_only, &["--out", &without_games_file]);
+        let without_games = json_without_timing(&fs::read_to_string(&without_games_file).unwrap());
+        assert_eq!(with_games["games"].as_array().unwrap().len(), games);
+        assert_eq!(without_games["games_left_out"]["games"], games);
+        let object = with_games.as_object_mut().unwrap();
+        object.remove("games");
+        object.insert(
+            "games_left_out".into(),
+            without_games["games_left_out"].clone(),
+        );
+        assert_eq!(without_games, with_games, "{command}");
+        // A CSV lists every game: summaries alone cannot make one.
+        let csv = path(&folder, "games.csv");
+        let mut args: Vec<&str> = summary_only.iter().map(String::as_str).collect();
+        args.extend(["--out", &csv]);
+        assert!(common::fail("merge", &args).contains("--out FILE.csv lists every game"));
+    }
+
+    let summary_only = summary_only_copies(
+        &run_shards("tournament", &TOURNAMENT, &folder),
+        &folder,
+        "edited",
+    );
     let part: Value = serde_json::from_str(&fs::read_to_string(&summary_only[0]).unwrap()).unwrap();
     for (name, edit, expected) in [
         (

@@ -211,8 +211,8 @@ pub fn part(data: &[u8]) {
             let report = TournamentReport::new(&settings, run);
             let _ = (report.text(), report.json(true));
         }
-        Ok(Merged::Nes { settings, finished }) => {
-            let report = NesReport::new(&settings, &finished);
+        Ok(Merged::Nes { settings, run }) => {
+            let report = NesReport::new(&settings, &run);
             let _ = (report.text(), report.json(true), report.csv());
         }
         Ok(Merged::Stats {

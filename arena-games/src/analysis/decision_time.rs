@@ -21,23 +21,31 @@ const DOUBLINGS: u32 = 40;
 /// How many buckets a histogram has.
 const BUCKETS: usize = (PER_DOUBLING * DOUBLINGS) as usize;
 
-/// Decision times: a count per logarithmic bucket, their number and their exact sum.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Decision times: a count per logarithmic bucket, their number and their exact sum. The
+/// buckets are allocated with the first decision, so an empty histogram (a game kept in a
+/// report's list after its times were counted in the run's) costs nothing.
+#[derive(Clone, Debug, Default)]
 pub struct DecisionTimes {
-    buckets: Box<[u64; BUCKETS]>,
+    /// [`BUCKETS`] counters, or none before the first decision.
+    buckets: Vec<u64>,
     count: u64,
     total_nanos: u128,
 }
 
-impl Default for DecisionTimes {
-    fn default() -> DecisionTimes {
-        DecisionTimes {
-            buckets: Box::new([0; BUCKETS]),
-            count: 0,
-            total_nanos: 0,
-        }
+impl PartialEq for DecisionTimes {
+    /// The same decisions counted (an unallocated histogram equals an all-zero one).
+    fn eq(&self, other: &DecisionTimes) -> bool {
+        let counters = |times: &DecisionTimes| -> Vec<u64> {
+            (0..BUCKETS)
+                .map(|bucket| times.buckets.get(bucket).copied().unwrap_or(0))
+                .collect()
+        };
+        (self.count, self.total_nanos) == (other.count, other.total_nanos)
+            && counters(self) == counters(other)
     }
 }
+
+impl Eq for DecisionTimes {}
 
 /// The bucket of `nanos` (≥ 1): 16 × the exponent of its leading bit, plus the four bits
 /// after that bit (which sixteenth of its doubling it is in; exact integer arithmetic).
@@ -70,6 +78,7 @@ impl DecisionTimes {
     /// Counts one decision that took `time`.
     pub fn record(&mut self, time: Duration) {
         let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
+        self.allocate();
         self.buckets[bucket_of(nanos)] += 1;
         self.count += 1;
         self.total_nanos += u128::from(nanos);
@@ -77,11 +86,22 @@ impl DecisionTimes {
 
     /// Adds `other`'s decisions.
     pub fn merge(&mut self, other: &DecisionTimes) {
+        if other.buckets.is_empty() {
+            return;
+        }
+        self.allocate();
         for (mine, theirs) in self.buckets.iter_mut().zip(other.buckets.iter()) {
             *mine += theirs;
         }
         self.count += other.count;
         self.total_nanos += other.total_nanos;
+    }
+
+    /// The counters, allocated when they are first needed.
+    fn allocate(&mut self) {
+        if self.buckets.is_empty() {
+            self.buckets = vec![0; BUCKETS];
+        }
     }
 
     /// How many decisions were counted.

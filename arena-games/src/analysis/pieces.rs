@@ -42,11 +42,10 @@
 //! Over 600 lines only with its unit tests (about a third), which build counts by hand and check
 //! the private fit.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use tetris_core::{Board, Piece};
 
+use crate::analysis::counts::ValueCounts;
 use crate::sim::placement::PlayedPlacement;
 
 /// The board's width in cells.
@@ -174,8 +173,11 @@ pub struct PieceStatistics {
     pub cell_counts: Vec<[u64; WIDTH]>,
     /// Cells that locked above the field (not in `cell_counts`).
     pub cells_above_top: u64,
-    /// The interval of every full clear, in the order they happened.
-    pub full_clear_intervals: Vec<u64>,
+    /// How many full clears came after each interval (in pieces): counts, so that the
+    /// statistics of any number of pieces take bounded memory. Read also from the list of
+    /// every interval that parts and files written before kept.
+    #[serde(deserialize_with = "intervals_as_counts")]
+    pub full_clear_intervals: ValueCounts,
     /// Full clears whose interval saw a cell lock above the field (its interval need not be
     /// a multiple of 5).
     pub full_clears_after_lost_cells: u64,
@@ -185,6 +187,23 @@ pub struct PieceStatistics {
     /// Cells locked above the field (never stored) since then.
     #[serde(skip)]
     cells_lost_since_full_clear: u64,
+}
+
+/// Reads the full-clear intervals as counts (`[[interval, count], …]`, what is written now)
+/// or as the list of every interval (`[interval, …]`, what was written before).
+fn intervals_as_counts<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<ValueCounts, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Intervals {
+        List(Vec<u64>),
+        Counts(ValueCounts),
+    }
+    Ok(match Intervals::deserialize(deserializer)? {
+        Intervals::List(list) => ValueCounts::of(list),
+        Intervals::Counts(counts) => counts,
+    })
 }
 
 impl PieceStatistics {
@@ -202,7 +221,7 @@ impl PieceStatistics {
             pieces_above_top: 0,
             cell_counts: vec![[0; WIDTH]; board_height],
             cells_above_top: 0,
-            full_clear_intervals: Vec::new(),
+            full_clear_intervals: ValueCounts::new(),
             full_clears_after_lost_cells: 0,
             pieces_since_full_clear: 0,
             cells_lost_since_full_clear: 0,
@@ -234,8 +253,7 @@ impl PieceStatistics {
             }
         }
         self.cells_above_top += other.cells_above_top;
-        self.full_clear_intervals
-            .extend_from_slice(&other.full_clear_intervals);
+        self.full_clear_intervals.merge(&other.full_clear_intervals);
         self.full_clears_after_lost_cells += other.full_clears_after_lost_cells;
     }
 
@@ -283,7 +301,7 @@ impl PieceStatistics {
                 0,
                 "an empty board after cells that do not fill whole rows"
             );
-            self.full_clear_intervals.push(self.pieces_since_full_clear);
+            self.full_clear_intervals.add(self.pieces_since_full_clear);
             if self.cells_lost_since_full_clear > 0 {
                 self.full_clears_after_lost_cells += 1;
             }
@@ -322,11 +340,7 @@ impl PieceStatistics {
 
     /// The full-clear intervals as (interval in pieces, how many), shortest first.
     pub fn full_clear_histogram(&self) -> Vec<(u64, u64)> {
-        let mut histogram = BTreeMap::new();
-        for &interval in &self.full_clear_intervals {
-            *histogram.entry(interval).or_insert(0u64) += 1;
-        }
-        histogram.into_iter().collect()
+        self.full_clear_intervals.iter().collect()
     }
 
     /// The fit of the rows [`fit_rows`] picks; `None` when fewer than two rows qualify.
@@ -585,10 +599,10 @@ impl PieceStatistics {
     fn check_full_clears(&self) -> Result<(), StatisticsContradiction> {
         let fail = |why| Err(StatisticsContradiction::FullClears(why));
         let intervals = &self.full_clear_intervals;
-        if intervals.contains(&0) {
+        if intervals.times(0) > 0 {
             return fail("an interval of 0 pieces");
         }
-        let sum = total(intervals);
+        let sum = intervals.sum();
         if sum > u128::from(self.pieces) {
             return fail("the intervals hold more pieces than were placed");
         }
@@ -596,13 +610,16 @@ impl PieceStatistics {
             return fail("too few lines to empty the board so often");
         }
         let after_lost = u128::from(self.full_clears_after_lost_cells);
-        if after_lost > intervals.len() as u128 || after_lost > u128::from(self.pieces_above_top) {
+        if after_lost > u128::from(intervals.count())
+            || after_lost > u128::from(self.pieces_above_top)
+        {
             return fail("more full clears after lost cells than full clears or lost pieces");
         }
-        let not_whole_rows = intervals
+        let not_whole_rows: u128 = intervals
             .iter()
-            .filter(|&&interval| interval % 5 != 0)
-            .count() as u128;
+            .filter(|&(interval, _)| interval % 5 != 0)
+            .map(|(_, times)| u128::from(times))
+            .sum();
         if not_whole_rows > after_lost {
             return fail("an interval that is not a multiple of 5 without a lost cell");
         }
@@ -860,7 +877,10 @@ mod tests {
                 &board,
             );
             let expected: &[u64] = if index == 4 { &[5] } else { &[] };
-            assert_eq!(statistics.full_clear_intervals, expected);
+            assert_eq!(
+                statistics.full_clear_intervals,
+                ValueCounts::of(expected.iter().copied())
+            );
         }
         assert_eq!(statistics.lines, 2);
         // Every O's top cell is in row 18; the bottom two rows got 10 cells each.
@@ -1032,7 +1052,7 @@ mod tests {
         // A full clear after 4 pieces of 4 cells each, none lost: 16 cells are not whole rows.
         let mut edited = top;
         edited.lines = 1;
-        edited.full_clear_intervals = vec![4];
+        edited.full_clear_intervals = ValueCounts::of([4]);
         assert_eq!(
             edited.check(),
             Err(StatisticsContradiction::FullClears(
@@ -1040,7 +1060,7 @@ mod tests {
             ))
         );
         // A full clear one piece after the last, one line since: 4 cells are no whole row.
-        edited.full_clear_intervals = vec![1];
+        edited.full_clear_intervals = ValueCounts::of([1]);
         assert_eq!(
             edited.check(),
             Err(StatisticsContradiction::FullClears(
@@ -1108,5 +1128,22 @@ mod tests {
             row_rule("x").unwrap_err().to_string(),
             "--row: unknown row rule \"x\": use pivot or top"
         );
+    }
+
+    #[test]
+    fn full_clear_intervals_are_read_as_counts_or_as_the_list_files_held_before() {
+        let mut statistics = PieceStatistics::new(4, RowRule::Pivot);
+        statistics.full_clear_intervals = ValueCounts::of([10, 5, 10]);
+        let mut json = serde_json::to_value(&statistics).unwrap();
+        assert_eq!(
+            json["full_clear_intervals"],
+            serde_json::json!([[5, 1], [10, 2]])
+        );
+        let read: PieceStatistics = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(read.full_clear_intervals, statistics.full_clear_intervals);
+        // The list of every interval, as parts written before kept it.
+        json["full_clear_intervals"] = serde_json::json!([10, 5, 10]);
+        let read: PieceStatistics = serde_json::from_value(json).unwrap();
+        assert_eq!(read.full_clear_intervals, statistics.full_clear_intervals);
     }
 }

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use super::{PAGE_STYLE, data_table, escape_html, settings_panel};
 use crate::nes::{NesReport, PERCENTILE_RULE, POINTS_BEFORE_LEVEL_29_RULE, REACHED_LEVEL_RULE};
 use tetris_arena_io::format::thousands;
+use tetris_arena_runs::tournament::HELD_GAMES_LIMIT;
 
 /// The page's own style.
 const NES_STYLE: &str = include_str!("nes.css");
@@ -43,7 +44,7 @@ impl NesReport<'_> {
     /// The report as one self-contained HTML page.
     pub fn html(&self) -> String {
         let settings = self.settings;
-        let played = self.finished;
+        let played = &self.run.end;
         let title = format!(
             "NES benchmark: {}, {} games",
             settings.strategy, settings.games
@@ -69,8 +70,7 @@ impl NesReport<'_> {
                 body,
                 "<p class=\"warning\">Interrupted: {} of {} games finished; the figures \
                  cover those.</p>",
-                played.results.len(),
-                settings.games
+                played.finished, settings.games
             );
         }
         body.push_str(&settings_panel(
@@ -127,8 +127,16 @@ impl NesReport<'_> {
         )
     }
 
-    /// Every game in one table, in game order.
+    /// Every game in one table, in game order (a run of more games than it holds says so).
     fn games_html(&self) -> String {
+        let Some(games) = &self.run.games else {
+            return format!(
+                "<section class=\"panel\"><h2>Games</h2>\n<p>{} games: a run of more than \
+                 {HELD_GAMES_LIMIT} keeps only their summary; <code>--out FILE.csv</code> \
+                 writes every game.</p></section>\n",
+                self.games_finished()
+            );
+        };
         let base_seed = self.settings.seed;
         let mut rows = vec![
             [
@@ -145,7 +153,7 @@ impl NesReport<'_> {
             .map(String::from)
             .to_vec(),
         ];
-        for game in &self.finished.results {
+        for game in games {
             rows.push(vec![
                 (game.seed - base_seed).to_string(),
                 game.seed.to_string(),

@@ -13,14 +13,15 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, InputModel, Timeline};
 use tetris_registry::{RegistryError, StrategySpec};
 
+use crate::RunEnd;
 use crate::error::RunError;
+use crate::nes::NesRun;
 use crate::shard::checks::{BlockContradiction, GameContradiction, GameCounts};
 use crate::shard::merge::Merged;
 use crate::shard::part::{MergedParts, ShardedRun, part_body_variant};
 use crate::statistics::{StatisticsSettings, merge_blocks};
 use crate::tournament::TournamentRun;
 use crate::tournament::{TOURNAMENT_ROW_RULE, TournamentSettings};
-use crate::{Finished, RunEnd};
 use tetris_arena_games::analysis::nes::NesTally;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::analysis::tournament::{GameRow, TournamentTally};
@@ -607,6 +608,22 @@ impl ShardedRun for ShardedNes {
         if let Some(contradiction) = summary.contradiction() {
             return Err(bad(path, format!("its summary: {contradiction}")));
         }
+        let (start, stop) = (
+            u64::from(settings.start_level),
+            u64::from(settings.stop_level),
+        );
+        let levels = (summary.levels.min(), summary.levels.max());
+        if let (Some(lowest), Some(highest)) = levels {
+            if lowest < start || highest > stop {
+                return Err(bad(
+                    path,
+                    format!(
+                        "its summary has games ending on levels {lowest} to {highest}, outside \
+                         its settings' {start} to {stop}"
+                    ),
+                ));
+            }
+        }
         let games = shard.game_count(settings.games);
         if summary.games() != games {
             return Err(bad(
@@ -714,21 +731,24 @@ impl ShardedRun for ShardedNes {
     fn merged(
         path: &Path,
         settings: NesPartSettings,
-        _summary: NesTally,
+        summary: NesTally,
         merged: MergedParts<NesGameResult>,
     ) -> Result<Merged, RunError> {
         let strategy = strategy_spec(path, &settings.strategy)?;
-        let Some(results) = merged.results else {
-            return Err(bad(path, "an nes part without its games".into()));
-        };
-        Ok(Merged::Nes {
-            settings: settings.into_run(strategy),
-            finished: Finished {
-                results,
+        let run = NesRun {
+            end: RunEnd {
+                finished: summary.games(),
                 interrupted: false,
                 jobs: merged.jobs,
                 wall: merged.wall,
             },
+            tally: summary,
+            games: merged.results,
+            games_streamed: false,
+        };
+        Ok(Merged::Nes {
+            settings: settings.into_run(strategy),
+            run: Box::new(run),
         })
     }
 }

@@ -13,14 +13,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::MAX_JOBS;
 use crate::error::RunError;
+use crate::nes::NesRun;
 use crate::shard::kinds::{ShardedNes, ShardedStats, ShardedTournament};
 use crate::shard::part::{Contents, MergedParts, Part, PartBody, PartTiming, ShardedRun};
 use crate::statistics::StatisticsSettings;
 use crate::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
-use crate::{Finished, MAX_JOBS};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+use tetris_arena_games::sim::nes::NesRunSettings;
 use tetris_arena_io::values::Shard;
 
 /// What a merge gives back: the unsharded run's settings and results, ready for its report.
@@ -36,8 +37,9 @@ pub enum Merged {
     Nes {
         /// Its settings.
         settings: NesRunSettings,
-        /// Every game, in game order.
-        finished: Finished<NesGameResult>,
+        /// Its games' summary, and the games when every part held them (boxed: its summary's
+        /// counts make it the largest variant).
+        run: Box<NesRun>,
     },
     /// An `arena stats` run.
     Stats {

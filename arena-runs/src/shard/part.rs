@@ -29,8 +29,8 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::Finished;
 use crate::error::RunError;
+use crate::nes::NesRun;
 use crate::shard::kinds::{
     NesPartSettings, ShardedNes, ShardedStats, ShardedTournament, StatsPartSettings,
     TournamentSummary,
@@ -39,7 +39,7 @@ use crate::shard::merge::Merged;
 use crate::statistics::StatisticsSettings;
 use crate::tournament::{TournamentRun, TournamentSettings};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
-use tetris_arena_games::sim::nes::{NesGameResult, NesRunSettings};
+use tetris_arena_games::sim::nes::NesRunSettings;
 use tetris_arena_io::output::{MadeBy, json_line, print_output, write_atomically, written_line};
 use tetris_arena_io::values::Shard;
 
@@ -457,20 +457,19 @@ pub fn tournament_part(settings: &TournamentSettings, shard: Shard, run: &Tourna
     Part::new(shard, games, run.end.jobs, run.end.wall, contents)
 }
 
-/// The part of an `arena nes` shard.
-pub fn nes_part(
-    settings: &NesRunSettings,
-    shard: Shard,
-    finished: &Finished<NesGameResult>,
-) -> Part {
-    let part_settings = NesPartSettings::of(settings);
-    let contents = Contents::<ShardedNes> {
-        summary: Some(ShardedNes::summarize(&part_settings, &finished.results)),
-        settings: part_settings,
-        results: finished.results.clone(),
+/// The part of an `arena nes` shard: its summary, and its games when it played at most
+/// [`crate::tournament::HELD_GAMES_LIMIT`].
+pub fn nes_part(settings: &NesRunSettings, shard: Shard, run: &NesRun) -> Part {
+    let games = match &run.games {
+        Some(_) => shard.games(settings.games).collect(),
+        None => Vec::new(),
     };
-    let games = shard.games(settings.games).collect();
-    Part::new(shard, games, finished.jobs, finished.wall, contents)
+    let contents = Contents::<ShardedNes> {
+        settings: NesPartSettings::of(settings),
+        summary: Some(run.tally.clone()),
+        results: run.games.clone().unwrap_or_default(),
+    };
+    Part::new(shard, games, run.end.jobs, run.end.wall, contents)
 }
 
 /// The part of an `arena stats` shard: its blocks' statistics.

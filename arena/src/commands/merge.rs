@@ -57,9 +57,9 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         }
         CheckedMerge::Nes {
             settings,
-            finished,
+            run,
             destination,
-        } => Ok(destination.deliver(&NesReport::new(&settings, &finished))?),
+        } => Ok(destination.deliver(&NesReport::new(&settings, &run))?),
         CheckedMerge::Stats {
             strategy,
             settings,

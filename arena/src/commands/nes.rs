@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             return Ok(write_part(
                 &nes_part(&settings, shard, &finished),
                 &path,
-                finished.interrupted,
+                finished.end.interrupted,
             )?);
         }
         RunDelivery::Report(destination) => destination,
@@ -150,8 +150,8 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     }
     destination.deliver(&report)?;
     Ok(interrupt::finished_or_error(
-        finished.interrupted,
-        finished.results.len(),
+        finished.end.interrupted,
+        finished.end.finished as usize,
         settings.games,
         args.out.as_deref(),
     )?)
