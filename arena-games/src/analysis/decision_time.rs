@@ -35,13 +35,10 @@ pub struct DecisionTimes {
 impl PartialEq for DecisionTimes {
     /// The same decisions counted (an unallocated histogram equals an all-zero one).
     fn eq(&self, other: &DecisionTimes) -> bool {
-        let counters = |times: &DecisionTimes| -> Vec<u64> {
-            (0..BUCKETS)
-                .map(|bucket| times.buckets.get(bucket).copied().unwrap_or(0))
-                .collect()
-        };
+        let counter =
+            |times: &DecisionTimes, bucket: usize| times.buckets.get(bucket).copied().unwrap_or(0);
         (self.count, self.total_nanos) == (other.count, other.total_nanos)
-            && counters(self) == counters(other)
+            && (0..BUCKETS).all(|bucket| counter(self, bucket) == counter(other, bucket))
     }
 }
 

@@ -276,8 +276,14 @@ impl TournamentTally {
     pub fn new(strategies: usize) -> TournamentTally {
         TournamentTally {
             strategies: vec![StrategyTally::default(); strategies],
-            pairs: vec![PairTally::default(); strategies * strategies.saturating_sub(1) / 2],
+            pairs: vec![PairTally::default(); Self::pair_count(strategies)],
         }
+    }
+
+    /// How many pairs `strategies` strategies make (saturating: a count read from a file is
+    /// compared, never allocated, before it is checked).
+    pub fn pair_count(strategies: usize) -> usize {
+        strategies.saturating_mul(strategies.saturating_sub(1)) / 2
     }
 
     /// The pairs (a, b), a < b, in the order of [`TournamentTally::pairs`].
@@ -321,9 +327,7 @@ impl TournamentTally {
     /// ([`StrategyTally::contradiction`]), and no pair comparing more sequences than either
     /// strategy finished or counting its sequences other than once.
     pub fn contradiction(&self, strategies: usize) -> Option<String> {
-        if self.strategies.len() != strategies
-            || self.pairs.len() != TournamentTally::new(strategies).pairs.len()
-        {
+        if self.strategies.len() != strategies || self.pairs.len() != Self::pair_count(strategies) {
             return Some(format!(
                 "{} strategy tallies and {} pair tallies for {strategies} strategies",
                 self.strategies.len(),
@@ -378,23 +382,4 @@ pub struct TournamentAnalysis {
     pub summaries: Vec<StrategySummary>,
     /// Every pair (a < b) in command-line order.
     pub pairs: Vec<PairResult>,
-}
-
-impl TournamentAnalysis {
-    /// Summarizes `rows` (finished games of `strategies` strategies, in any order) and
-    /// compares every pair (a < b) in strategy order: the analysis of their
-    /// [`TournamentTally`].
-    pub fn of(rows: &[GameRow], strategies: usize) -> TournamentAnalysis {
-        let mut sorted: Vec<&GameRow> = rows.iter().collect();
-        sorted.sort_by_key(|row| (row.game, row.strategy));
-        let mut tally = TournamentTally::new(strategies);
-        for sequence in sorted.chunk_by(|a, b| a.game == b.game) {
-            let mut games = vec![None; strategies];
-            for row in sequence {
-                games[row.strategy] = Some(*row);
-            }
-            tally.add_sequence(&games);
-        }
-        tally.analysis()
-    }
 }

@@ -192,30 +192,27 @@ fn check_held<K: ShardedRun>(
         }
     }
     K::check_settings(path, &settings)?;
-    let results = if holds_results {
+    let (summary, results) = if holds_results {
         let tasks = K::tasks(path, &settings, &games_held, &results)?;
-        Some(tasks.into_iter().zip(results).collect::<Vec<_>>())
+        let of_results = K::summarize(&settings, &results);
+        let summary = K::reconcile(summary, of_results).ok_or_else(|| {
+            fail(format!(
+                "{shown}: its summary is not that of the games it holds"
+            ))
+        })?;
+        (
+            summary,
+            Some(tasks.into_iter().zip(results).collect::<Vec<_>>()),
+        )
     } else {
         if !games_held.is_empty() {
             return Err(fail(format!(
                 "{shown}: it lists games but holds no results for them"
             )));
         }
-        None
-    };
-    let summary = match (summary, &results) {
-        (Some(summary), None) => summary,
-        (summary, Some(results)) => {
-            let ordered: Vec<K::Result> =
-                results.iter().map(|(_, result)| result.clone()).collect();
-            let of_results = K::summarize(&settings, &ordered);
-            K::reconcile(summary, of_results).ok_or_else(|| {
-                fail(format!(
-                    "{shown}: its summary is not that of the games it holds"
-                ))
-            })?
-        }
-        (None, None) => unreachable!("a part without a summary holds its results"),
+        // Not holding results means the part has a summary (see `holds_results`).
+        let summary = summary.ok_or_else(|| fail(format!("{shown}: no summary and no games")))?;
+        (summary, None)
     };
     K::check_summary(path, &settings, shard, &summary)?;
     Ok(Held {
