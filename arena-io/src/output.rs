@@ -46,6 +46,15 @@ pub enum OutputFormat {
     Json,
     /// `.csv`: one row per game.
     Csv,
+    /// `.jsonl`: one line of JSON per game (the object the JSON report's `games` list holds).
+    JsonLines,
+}
+
+impl OutputFormat {
+    /// Whether the file lists the games (one row or line each), written as they finish.
+    pub fn lists_games(self) -> bool {
+        matches!(self, OutputFormat::Csv | OutputFormat::JsonLines)
+    }
 }
 
 /// Checks, before any game is played, that `path` names a file whose folder exists and can
@@ -271,9 +280,10 @@ pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, Fil
     let format = match extension.as_deref() {
         Some("json") => OutputFormat::Json,
         Some("csv") => OutputFormat::Csv,
+        Some("jsonl") => OutputFormat::JsonLines,
         _ => {
             return Err(FileError::Refused(format!(
-                "{option} {}: the file name must end in .json or .csv",
+                "{option} {}: the file name must end in .json, .csv or .jsonl",
                 path.display()
             )));
         }
@@ -286,9 +296,9 @@ pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, Fil
 pub trait RunReport {
     /// The JSON report; `with_games` adds every game (the `--out` file's form).
     fn json(&self, with_games: bool) -> String;
-    /// One CSV row per game, with a header; `None` when the run streamed its games to the
-    /// CSV file as they finished ([`ResultsDestination::games_file`]).
-    fn csv(&self) -> Option<String>;
+    /// The file listing the games in `format` (CSV, JSON Lines); `None` when the run
+    /// streamed its games to the file as they finished ([`ResultsDestination::games_file`]).
+    fn games_file(&self, format: OutputFormat) -> Option<String>;
     /// The text tables.
     fn text(&self) -> String;
 }
@@ -326,11 +336,12 @@ impl ResultsDestination {
 }
 
 impl ResultsDestination {
-    /// The `--out` file when it is a CSV of games: the run streams each game to it as it
-    /// finishes, in order (a [`StreamedFile`]), rather than holding them for the report.
-    pub fn games_file(&self) -> Option<&Path> {
+    /// The `--out` file when it lists the games (CSV, JSON Lines), with its format: the run
+    /// streams each game to it as it finishes, in order (a [`StreamedFile`]), rather than
+    /// holding them for the report.
+    pub fn games_file(&self) -> Option<(&Path, OutputFormat)> {
         match &self.file {
-            Some((path, OutputFormat::Csv)) => Some(path),
+            Some((path, format)) if format.lists_games() => Some((path, *format)),
             _ => None,
         }
     }
@@ -342,7 +353,7 @@ impl ResultsDestination {
         if let Some((path, format)) = &self.file {
             let contents = match format {
                 OutputFormat::Json => Some(report.json(true)),
-                OutputFormat::Csv => report.csv(),
+                games => report.games_file(*games),
             };
             if let Some(contents) = contents {
                 write_atomically(path, contents.as_bytes())?;
@@ -761,10 +772,11 @@ mod tests {
     }
 
     #[test]
-    fn results_files_are_json_or_csv_in_an_existing_folder() {
+    fn results_files_are_json_csv_or_json_lines_in_an_existing_folder() {
         let format = |name: &str| check_results_file("--out", Path::new(name));
         assert_eq!(format("results.csv").unwrap(), OutputFormat::Csv);
         assert_eq!(format("results.JSON").unwrap(), OutputFormat::Json);
+        assert_eq!(format("games.jsonl").unwrap(), OutputFormat::JsonLines);
         assert!(format("results.txt").is_err());
         assert!(format("csv").is_err());
         assert!(format("/nonexistent-folder/results.json").is_err());

@@ -1,8 +1,6 @@
 //! CSV text of a report's rows, through the `csv` crate (quoting where a field needs it); the
 //! one place the reports' CSV is written, so the `csv` dependency stays in this crate.
 
-use std::path::Path;
-
 use serde::Serialize;
 use tetris_arena_io::output::StreamedFile;
 
@@ -89,46 +87,6 @@ impl<F: RowSink> CsvRows<F> {
     pub fn finish(mut self) -> Result<F, ReportError> {
         self.hand_over()?;
         Ok(self.sink)
-    }
-}
-
-/// A CSV file of games written as they finish (`--out FILE.csv`): the rows of each group (a
-/// tournament's strategies; one group for an NES run) go to a file of their own beside FILE —
-/// the games come game-major, the file is group-major — joined in group order when the run
-/// ends and put in place atomically ([`StreamedFile`]). Memory stays at a buffer per group
-/// however many games.
-pub struct StreamedCsv {
-    /// Group 0's file is FILE's own temporary file; the others are spills.
-    groups: Vec<CsvRows<StreamedFile>>,
-}
-
-impl StreamedCsv {
-    /// Starts the CSV `path` with `header` and `groups` groups (at least 1).
-    pub fn create(path: &Path, header: &[&str], groups: usize) -> Result<StreamedCsv, ReportError> {
-        let mut files = Vec::with_capacity(groups);
-        for group in 0..groups.max(1) {
-            let file = match group {
-                0 => StreamedFile::create(path)?,
-                _ => StreamedFile::create_beside(path, &format!("group{group}"))?,
-            };
-            files.push(CsvRows::new(file, (group == 0).then_some(header)));
-        }
-        Ok(StreamedCsv { groups: files })
-    }
-
-    /// Writes one row of group `group`.
-    pub fn write<T: Serialize>(&mut self, group: usize, row: &T) -> Result<(), ReportError> {
-        self.groups[group].write(row)
-    }
-
-    /// Joins the groups' rows and puts the file in place.
-    pub fn commit(self) -> Result<(), ReportError> {
-        let mut files = self.groups.into_iter().map(CsvRows::finish);
-        let mut first = files.next().expect("a CSV has a group")?;
-        for file in files {
-            first.append(file?)?;
-        }
-        Ok(first.commit()?)
     }
 }
 

@@ -12,6 +12,7 @@
 pub mod csv;
 pub mod error;
 pub mod features;
+pub mod games_file;
 pub mod html;
 pub mod nes;
 pub mod nes_trace;

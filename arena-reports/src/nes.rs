@@ -12,15 +12,15 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tetris_core::{GameOverRule, InputModel, Timeline};
 
-use crate::csv::{StreamedCsv, csv_text};
 use crate::error::ReportError;
+use crate::games_file::{GamesFile, games_text};
 use crate::tournament::GamesLeftOut;
 use tetris_arena_games::analysis::nes::{NesSummary, PERCENTILES, ScoreStatistics};
 use tetris_arena_games::sim::nes::{
     FRAMES_PER_SECOND, NesGameResult, NesRunSettings, REPORTED_LEVELS,
 };
 use tetris_arena_io::format::{optional, thousands};
-use tetris_arena_io::output::{MadeBy, RunReport};
+use tetris_arena_io::output::{MadeBy, OutputFormat, RunReport};
 use tetris_arena_runs::nes::NesRun;
 
 /// The score rule, as printed and stored with the results.
@@ -152,30 +152,53 @@ fn game_csv(settings: &NesRunSettings, game: &NesGameResult) -> GameCsv {
     }
 }
 
-/// An NES run's CSV of games (`--out FILE.csv`), written as the games finish
-/// ([`StreamedCsv`]).
-pub struct NesGamesCsv<'a> {
+/// An NES run's file of games (`--out FILE.csv` or `FILE.jsonl`), written as the games finish
+/// ([`GamesFile`]).
+pub struct NesGamesFile<'a> {
     settings: &'a NesRunSettings,
-    file: StreamedCsv,
+    file: GamesFile,
 }
 
-impl<'a> NesGamesCsv<'a> {
-    /// Starts the CSV `path` of the run `settings`.
-    pub fn create(path: &Path, settings: &'a NesRunSettings) -> Result<Self, ReportError> {
-        Ok(NesGamesCsv {
+impl<'a> NesGamesFile<'a> {
+    /// Starts the file `path` in `format` of the run `settings`.
+    pub fn create(
+        path: &Path,
+        format: OutputFormat,
+        settings: &'a NesRunSettings,
+    ) -> Result<Self, ReportError> {
+        Ok(NesGamesFile {
             settings,
-            file: StreamedCsv::create(path, &GAME_COLUMNS, 1)?,
+            file: GamesFile::create(path, format, &GAME_COLUMNS, 1)?,
         })
     }
 
     /// Writes one finished game.
     pub fn write(&mut self, game: &NesGameResult) -> Result<(), ReportError> {
-        self.file.write(0, &game_csv(self.settings, game))
+        let settings = self.settings;
+        self.file
+            .write(0, || game_csv(settings, game), || game_json(settings, game))
     }
 
     /// Puts the file in place.
     pub fn commit(self) -> Result<(), ReportError> {
         self.file.commit()
+    }
+}
+
+/// One game's object in the JSON report's `games` list.
+fn game_json(settings: &NesRunSettings, game: &NesGameResult) -> GameJson {
+    GameJson {
+        game: game.seed - settings.seed,
+        seed: game.seed,
+        score: game.score,
+        line_clear_points: game.line_clear_points,
+        lines: game.lines,
+        level: game.level,
+        pieces: game.pieces,
+        frames: game.frames,
+        clears: game.clears,
+        end: game.end.name(),
+        points_before_level_29: game.points_before_29(),
     }
 }
 
@@ -739,42 +762,32 @@ impl RunReport for NesReport<'_> {
             },
             games_left_out: (with_games && self.run.games.is_none())
                 .then(|| GamesLeftOut::of(self.games_finished())),
-            games: self.run.games.as_ref().filter(|_| with_games).map(|games| {
-                games
-                    .iter()
-                    .map(|game| GameJson {
-                        game: game.seed - settings.seed,
-                        seed: game.seed,
-                        score: game.score,
-                        line_clear_points: game.line_clear_points,
-                        lines: game.lines,
-                        level: game.level,
-                        pieces: game.pieces,
-                        frames: game.frames,
-                        clears: game.clears,
-                        end: game.end.name(),
-                        points_before_level_29: game.points_before_29(),
-                    })
-                    .collect()
-            }),
+            games: self
+                .run
+                .games
+                .as_ref()
+                .filter(|_| with_games)
+                .map(|games| games.iter().map(|game| game_json(settings, game)).collect()),
             made_by: MadeBy::current(),
         };
         tetris_arena_io::output::pretty_json(&report)
     }
 
-    /// The CSV of the games the report holds, unless the run streamed them to the file as
-    /// they finished ([`NesGamesCsv`]): a merge's games.
-    fn csv(&self) -> Option<String> {
+    /// The file of the games the report holds, unless the run streamed them to the file as
+    /// they finished ([`NesGamesFile`]): a merge's games.
+    fn games_file(&self, format: OutputFormat) -> Option<String> {
         let games = self
             .run
             .games
             .as_ref()
             .filter(|_| !self.run.games_streamed)?;
-        let rows: Vec<GameCsv> = games
-            .iter()
-            .map(|game| game_csv(self.settings, game))
-            .collect();
-        Some(csv_text(&rows, &GAME_COLUMNS))
+        let settings = self.settings;
+        Some(games_text(
+            format,
+            &GAME_COLUMNS,
+            || games.iter().map(|game| game_csv(settings, game)).collect(),
+            || games.iter().map(|game| game_json(settings, game)).collect(),
+        ))
     }
 
     /// The report as text.

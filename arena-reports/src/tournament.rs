@@ -10,14 +10,16 @@ use std::path::Path;
 use serde::Serialize;
 use tetris_core::GeneratorKind;
 
-use crate::csv::{StreamedCsv, csv_text};
 use crate::error::ReportError;
+use crate::games_file::{GamesFile, games_text};
 use crate::plots;
 use tetris_arena_games::analysis::estimate::{ESTIMATE_RULE, EstimateJson};
 use tetris_arena_games::analysis::pieces::{LogLinearFit, PieceStatistics};
 use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis};
 use tetris_arena_io::format::{aligned, format_p_value, optional, significant};
-use tetris_arena_io::output::{MadeBy, RunReport, announce_written, pretty_json, write_folder};
+use tetris_arena_io::output::{
+    MadeBy, OutputFormat, RunReport, announce_written, pretty_json, write_folder,
+};
 use tetris_arena_runs::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
 use tetris_core::GameOverRule;
 use tetris_registry::WeightsChoice;
@@ -644,16 +646,26 @@ impl RunReport for TournamentReport<'_> {
         pretty_json(&report)
     }
 
-    /// The CSV of the games the report holds, unless the run streamed them to the file as
-    /// they finished ([`GamesCsv`]): a merge's games.
-    fn csv(&self) -> Option<String> {
+    /// The file of the games the report holds, unless the run streamed them to the file as
+    /// they finished ([`TournamentGamesFile`]): a merge's games.
+    fn games_file(&self, format: OutputFormat) -> Option<String> {
         let games = self
             .run
             .games
             .as_ref()
             .filter(|_| !self.run.games_streamed)?;
-        let rows: Vec<GameJson<'_>> = games.iter().map(|row| self.game_row(row, true)).collect();
-        Some(csv_text(&rows, &GAME_COLUMNS))
+        let rows = |with_seconds| -> Vec<GameJson<'_>> {
+            games
+                .iter()
+                .map(|row| self.game_row(row, with_seconds))
+                .collect()
+        };
+        Some(games_text(
+            format,
+            &GAME_COLUMNS,
+            || rows(true),
+            || rows(false),
+        ))
     }
 
     /// The rules, the summary table and the pairwise matrix as aligned text.
@@ -719,26 +731,34 @@ const GAME_COLUMNS: [&str; 12] = [
     "tetrises", "end", "seconds",
 ];
 
-/// A tournament's CSV of games (`--out FILE.csv`), written as the games finish, one group of
-/// rows per strategy ([`StreamedCsv`]).
-pub struct GamesCsv {
+/// A tournament's file of games (`--out FILE.csv` or `FILE.jsonl`), written as the games
+/// finish, one group of rows per strategy ([`GamesFile`]).
+pub struct TournamentGamesFile {
     names: Vec<String>,
-    file: StreamedCsv,
+    file: GamesFile,
 }
 
-impl GamesCsv {
-    /// Starts the CSV `path` of a tournament of the strategies `names`.
-    pub fn create(path: &Path, names: &[String]) -> Result<GamesCsv, ReportError> {
-        Ok(GamesCsv {
+impl TournamentGamesFile {
+    /// Starts the file `path` in `format` of a tournament of the strategies `names`.
+    pub fn create(
+        path: &Path,
+        format: OutputFormat,
+        names: &[String],
+    ) -> Result<TournamentGamesFile, ReportError> {
+        Ok(TournamentGamesFile {
             names: names.to_vec(),
-            file: StreamedCsv::create(path, &GAME_COLUMNS, names.len())?,
+            file: GamesFile::create(path, format, &GAME_COLUMNS, names.len())?,
         })
     }
 
     /// Writes one finished game.
     pub fn write(&mut self, row: &GameRow) -> Result<(), ReportError> {
-        self.file
-            .write(row.strategy, &game_json(&self.names, row, true))
+        let names = &self.names;
+        self.file.write(
+            row.strategy,
+            || game_json(names, row, true),
+            || game_json(names, row, false),
+        )
     }
 
     /// Puts the file in place.

@@ -48,8 +48,9 @@ pub enum MergeRequestError {
     PlotsWithoutStatistics,
     /// A CSV of games asked of parts that hold only their summaries.
     #[error(
-        "merge: --out FILE.csv lists every game, and these parts hold only their games' \
-         summaries (a shard of more than 100,000 games keeps no list): write --out FILE.json"
+        "merge: --out FILE.csv or FILE.jsonl lists every game, and these parts hold only their \
+         games' summaries (a shard of more than 100,000 games keeps no list): write --out \
+         FILE.json"
     )]
     GamesOfSummaries,
 }

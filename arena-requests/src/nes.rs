@@ -15,7 +15,7 @@ use tetris_arena_games::sim::nes::{
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::{GameCount, ReactionFrames, StartLevel};
 use tetris_arena_jobs::JobFiles;
-use tetris_arena_reports::nes::{NesGamesCsv, SettingsJson};
+use tetris_arena_reports::nes::{NesGamesFile, SettingsJson};
 use tetris_arena_reports::nes_trace::MAX_TRACED_GAMES;
 use tetris_arena_runs::nes::{NesGames, NesRun};
 use tetris_arena_runs::shard::{RunDelivery, ShardTasks, run_shard_tasks_in_order};
@@ -324,8 +324,8 @@ impl NesRequest {
 impl CheckedNes {
     /// Plays the checked run's games (its shard's) on its threads, counting them and their
     /// scores on `progress`, into the run's summary (the games kept only for a run of at most
-    /// [`tetris_arena_runs::tournament::HELD_GAMES_LIMIT`]); with a CSV `--out` file each game
-    /// is written to it as it finishes. A game stops after its current piece, dropped, once
+    /// [`tetris_arena_runs::tournament::HELD_GAMES_LIMIT`]); with a CSV or JSON Lines `--out`
+    /// file each game is written to it as it finishes. A game stops after its current piece, dropped, once
     /// `stop` says so.
     pub fn play(
         &self,
@@ -336,27 +336,27 @@ impl CheckedNes {
             RunDelivery::Report(destination) => destination.games_file(),
             RunDelivery::Part(_) => None,
         };
-        let mut csv = games_file
-            .map(|path| NesGamesCsv::create(path, &self.settings))
+        let mut games_file = games_file
+            .map(|(path, format)| NesGamesFile::create(path, format, &self.settings))
             .transpose()?;
-        let mut csv_error = None;
+        let mut file_error = None;
         let mut games = NesGames::new(self.run.shard.game_count(self.settings.games));
         let end = self.play_games(progress, stop, self.trace.is_some(), |game| {
-            if let Some(csv) = csv.as_mut() {
-                if let Err(error) = csv.write(&game) {
-                    csv_error = Some(error);
+            if let Some(file) = games_file.as_mut() {
+                if let Err(error) = file.write(&game) {
+                    file_error = Some(error);
                     return Err(RunError::Refused("the games file failed".into()));
                 }
             }
             games.add(game);
             Ok(())
         });
-        if let Some(error) = csv_error {
+        if let Some(error) = file_error {
             return Err(error.into());
         }
         let mut run = games.finish(end?);
-        if let Some(csv) = csv {
-            csv.commit()?;
+        if let Some(file) = games_file {
+            file.commit()?;
             run.games_streamed = true;
         }
         Ok(run)

@@ -13,7 +13,7 @@ use tetris_arena_io::values::{BoardHeight, GameCount, MaxPieces};
 use tetris_arena_jobs::{
     DistinctStrategies, JobFiles, RequestError, distinct_strategies, frameless_game_over_rule,
 };
-use tetris_arena_reports::tournament::{GamesCsv, is_plots_output};
+use tetris_arena_reports::tournament::{TournamentGamesFile, is_plots_output};
 use tetris_arena_runs::shard::RunDelivery;
 use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings, play_tournament};
 use tetris_arena_runs::{self, Progress, RunError};
@@ -127,17 +127,17 @@ impl TournamentRequest {
 
 impl CheckedTournament {
     /// Plays the checked run's games (its shard's, every strategy's) on its threads, counting
-    /// them on `progress`, into the run's summaries; with a CSV `--out` file each game is
-    /// written to it as it finishes (put in place when the run ends, interrupted or not).
+    /// them on `progress`, into the run's summaries; with a CSV or JSON Lines `--out` file
+    /// each game is written to it as it finishes (put in place when the run ends, interrupted or not).
     pub fn play(&self, progress: &Progress) -> Result<TournamentRun, ArenaError> {
         let games_file = match &self.run.delivery {
             RunDelivery::Report(destination) => destination.games_file(),
             RunDelivery::Part(_) => None,
         };
-        let mut csv = games_file
-            .map(|path| GamesCsv::create(path, &self.settings.names))
+        let mut games_file = games_file
+            .map(|(path, format)| TournamentGamesFile::create(path, format, &self.settings.names))
             .transpose()?;
-        let mut csv_error = None;
+        let mut file_error = None;
         let played = play_tournament(
             &self.settings,
             &self.strategies,
@@ -145,21 +145,21 @@ impl CheckedTournament {
             self.run.jobs,
             progress,
             |row| {
-                if let Some(csv) = csv.as_mut() {
-                    if let Err(error) = csv.write(row) {
-                        csv_error = Some(error);
+                if let Some(file) = games_file.as_mut() {
+                    if let Err(error) = file.write(row) {
+                        file_error = Some(error);
                         return Err(RunError::Refused("the games file failed".into()));
                     }
                 }
                 Ok(())
             },
         );
-        if let Some(error) = csv_error {
+        if let Some(error) = file_error {
             return Err(error.into());
         }
         let mut played = played?;
-        if let Some(csv) = csv {
-            csv.commit()?;
+        if let Some(file) = games_file {
+            file.commit()?;
             played.games_streamed = true;
         }
         Ok(played)

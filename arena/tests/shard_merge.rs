@@ -265,6 +265,17 @@ fn an_nes_run_in_three_shards_merges_into_the_unsharded_text_json_and_csv() {
         csv_without_seconds(&fs::read_to_string(&merged_csv).unwrap()),
         csv_without_seconds(&fs::read_to_string(&whole_csv).unwrap())
     );
+    // JSON Lines, streamed by the run and made by the merge: the report's games, line by line.
+    let (whole_lines, merged_lines) = (path(&folder, "whole.jsonl"), path(&folder, "merged.jsonl"));
+    run_whole(&["--out", &whole_lines]);
+    merge(&parts, &["--out", &merged_lines]);
+    let whole_lines = fs::read_to_string(&whole_lines).unwrap();
+    assert_eq!(fs::read_to_string(&merged_lines).unwrap(), whole_lines);
+    let games: Vec<Value> = whole_lines
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(&Value::Array(games), &merged_file["games"]);
     fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -857,7 +868,9 @@ fn parts_holding_only_their_summaries_merge_into_the_same_report() {
         let csv = path(&folder, "games.csv");
         let mut args: Vec<&str> = summary_only.iter().map(String::as_str).collect();
         args.extend(["--out", &csv]);
-        assert!(common::fail("merge", &args).contains("--out FILE.csv lists every game"));
+        assert!(
+            common::fail("merge", &args).contains("--out FILE.csv or FILE.jsonl lists every game")
+        );
     }
 
     let summary_only = summary_only_copies(

@@ -297,8 +297,24 @@ fn out_writes_json_and_csv_files() {
         assert_eq!(fields[10], game["end"].as_str().unwrap());
         assert!(fields[11].parse::<f64>().unwrap() >= 0.0);
     }
-    // Only the two results: no temporary file left beside them.
-    assert_eq!(fs::read_dir(&folder).unwrap().count(), 2);
+    // JSON Lines: one line per game, each the object of the report's `games` list, in its
+    // order (written as the games finish, with 2 jobs).
+    let lines_path = folder.join("games.jsonl");
+    let output = tournament(&three_strategy_args(&[
+        "--out",
+        lines_path.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]));
+    assert!(output.status.success());
+    let lines: Vec<Value> = fs::read_to_string(&lines_path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(&lines, games);
+    // Only the three results: no temporary file left beside them.
+    assert_eq!(fs::read_dir(&folder).unwrap().count(), 3);
     fs::remove_dir_all(&folder).unwrap();
 }
 

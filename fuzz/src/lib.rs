@@ -18,7 +18,7 @@ use tetris_registry::{Strategy, StrategySpec, evaluator_from_weights_json, evalu
 
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::input::read_board;
-use tetris_arena_io::output::RunReport as _;
+use tetris_arena_io::output::{OutputFormat, RunReport as _};
 use tetris_arena_io::values;
 use tetris_arena_reports::nes::NesReport;
 use tetris_arena_reports::stats::{stats_json, stats_text};
@@ -209,11 +209,21 @@ pub fn part(data: &[u8]) {
     match merge_parts(vec![(scratch.0.clone(), part)]) {
         Ok(Merged::Tournament { settings, run }) => {
             let report = TournamentReport::new(&settings, run);
-            let _ = (report.text(), report.json(true));
+            let _ = (
+                report.text(),
+                report.json(true),
+                report.games_file(OutputFormat::Csv),
+                report.games_file(OutputFormat::JsonLines),
+            );
         }
         Ok(Merged::Nes { settings, run }) => {
             let report = NesReport::new(&settings, &run);
-            let _ = (report.text(), report.json(true), report.csv());
+            let _ = (
+                report.text(),
+                report.json(true),
+                report.games_file(OutputFormat::Csv),
+                report.games_file(OutputFormat::JsonLines),
+            );
         }
         Ok(Merged::Stats {
             strategy,

@@ -82,10 +82,10 @@ BAD = [
     Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, shard="1/1", out="p.json"), nes("--shard", "1/1", "--out", "p.json"), "K must be below N"),
     Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, blocks=2, shard="0/3", out="p.json"), stats("--blocks", "2", "--shard", "0/3", "--out", "p.json"), "--blocks 2 and --shard 0/3 disagree"),
     # Paths.
-    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="results.txt"), tournament("--out", "results.txt"), "must end in .json or .csv"),
+    Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="results.txt"), tournament("--out", "results.txt"), "must end in .json, .csv or .jsonl"),
     Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="no-such-folder/r.json"), tournament("--out", "no-such-folder/r.json"), "folder does not exist"),
     Bad(lambda: ta.tournament(["bfs+elashi"], games=2, seed=1, out="a-folder.json"), tournament("--out", "a-folder.json"), "is a folder, not a file"),
-    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, out="a-file.txt"), nes("--out", "a-file.txt"), "must end in .json or .csv"),
+    Bad(lambda: ta.nes("gamepad+nes-plateau", games=2, seed=1, out="a-file.txt"), nes("--out", "a-file.txt"), "must end in .json, .csv or .jsonl"),
     Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, out="a-file.txt"), stats("--out", "a-file.txt"), "a-file.txt"),
     # The NES run: its strategies, levels, tap rate, rules and input models.
     Bad(lambda: ta.nes("drop+elashi", games=2, seed=1), ["nes", "drop+elashi", "--games", "2", "--seed", "1"], "plays the literature's game"),
