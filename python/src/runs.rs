@@ -57,7 +57,7 @@ fn run_options(
 
 /// Delivers a run's results as `arena tournament`/`arena nes` do, without printing: a shard's
 /// part is written to its file and returned as JSON text; a whole run's `--out` file (if any)
-/// is written and its JSON report (with every game) returned.
+/// is written and its JSON report (with every game, for runs of at most 100,000) returned.
 fn deliver<R: RunReport>(
     delivery: RunDelivery,
     part: impl FnOnce() -> Part,

@@ -235,10 +235,11 @@ def tournament(
     out: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Every strategy plays the same ``games`` piece sequences (game k uses seed ``seed +
-    k``): ``arena tournament ... --json`` as a dict with the settings, every game, each
-    strategy's summary and the pairwise sign tests. ``jobs`` threads (default: every core);
-    the results do not depend on it. ``out`` also writes the results file (``.json`` or
-    ``.csv``, as ``--out``); ``shard="K/N"`` plays one shard and writes its part to ``out``
+    k``): ``arena tournament ... --json`` as a dict with the settings, every game (for runs
+    of at most 100,000 games; larger runs give ``games_left_out`` instead), each strategy's
+    summary and the pairwise sign tests. ``jobs`` threads (default: every core); the results
+    do not depend on it. ``out`` also writes the results file (``.json``, or ``.csv`` or
+    ``.jsonl`` with every game, written as the games finish, as ``--out``); ``shard="K/N"`` plays one shard and writes its part to ``out``
     (returned as a dict), for ``arena merge``."""
     return json.loads(
         _native.tournament_json(
@@ -275,7 +276,7 @@ def nes(
     trace: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The NES plateau benchmark: ``arena nes STRATEGY --games N --seed S ...`` as a dict
-    (the report with every game). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
+    (the report with every game, for runs of at most 100,000 games). ``out`` and ``shard`` as for ``tournament``; ``max_lines``
     is ``--max-lines`` (a game also ends when a line clear takes its lines to it). The
     player's speed is ``tap_rate`` (``--tap-rate``; 2 when neither is given) or ``timeline``
     (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both;
