@@ -546,6 +546,42 @@ ranged_value! {
 }
 
 ranged_value! {
+    /// How long the move server waits for a request's head (its request line and headers),
+    /// in milliseconds (`arena serve --header-timeout-ms`): 1 ms to 10 minutes.
+    HeaderTimeout(u64), option "--header-timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// How long the move server keeps a connection that sends nothing and waits for no
+    /// answer, in milliseconds (`arena serve --idle-timeout-ms`): 1 ms to 10 minutes.
+    IdleTimeout(u64), option "--idle-timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// How long the move server waits for a request's whole body, in milliseconds
+    /// (`arena serve --body-timeout-ms`): 1 ms to 10 minutes.
+    BodyTimeout(u64), option "--body-timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// How long the move server waits for a client to take more of its answer, in
+    /// milliseconds (`arena serve --write-timeout-ms`): 1 ms to 10 minutes.
+    WriteTimeout(u64), option "--write-timeout-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// How long the move server lets the requests in flight finish after SIGINT or SIGTERM,
+    /// in milliseconds (`arena serve --shutdown-grace-ms`): 1 ms to 10 minutes.
+    ShutdownGrace(u64), option "--shutdown-grace-ms", range 1, 600_000, note ""
+}
+
+ranged_value! {
+    /// The most connections the move server keeps open (`arena serve --max-connections`): 1
+    /// to 100,000 (each holds a socket: the process's open-file limit must allow them).
+    MaxConnections(usize), option "--max-connections", range 1, 100_000, note ""
+}
+
+ranged_value! {
     /// The largest request body the move server reads, in bytes (`arena serve --max-body`):
     /// 1 KiB to 16 MiB (a position is a few hundred bytes).
     BodyLimit(usize), option "--max-body", range 1024, 16 << 20, note ""

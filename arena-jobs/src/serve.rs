@@ -21,7 +21,10 @@ use tetris_registry::{StrategySpec, WeightsChoice};
 
 use crate::error::JobError;
 use tetris_arena_io::input::{board_from_cells, board_from_rows};
-use tetris_arena_io::values::{BoardHeight, BodyLimit, QueueLength, TimeLimit, Workers};
+use tetris_arena_io::values::{
+    BoardHeight, BodyLimit, BodyTimeout, HeaderTimeout, IdleTimeout, MaxConnections, QueueLength,
+    ShutdownGrace, TimeLimit, Workers, WriteTimeout,
+};
 
 /// The most pieces one served game plays.
 pub const MAX_SERVED_PIECES: u64 = 100_000;
@@ -39,6 +42,92 @@ pub struct ServeRequest {
     pub timeout: Option<TimeLimit>,
     /// The largest body read (`None`: [`ServeRequest::DEFAULT_MAX_BODY`]).
     pub max_body: Option<BodyLimit>,
+    /// The limits every connection lives under.
+    pub connections: ConnectionRequest,
+}
+
+/// `arena serve`'s limits on connections; each `None` takes its default
+/// ([`ConnectionRequest`]'s constants).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConnectionRequest {
+    /// `--header-timeout-ms`.
+    pub header_timeout: Option<HeaderTimeout>,
+    /// `--idle-timeout-ms`.
+    pub idle_timeout: Option<IdleTimeout>,
+    /// `--body-timeout-ms`.
+    pub body_timeout: Option<BodyTimeout>,
+    /// `--write-timeout-ms`.
+    pub write_timeout: Option<WriteTimeout>,
+    /// `--max-connections`.
+    pub max_connections: Option<MaxConnections>,
+    /// `--shutdown-grace-ms`.
+    pub shutdown_grace: Option<ShutdownGrace>,
+}
+
+impl ConnectionRequest {
+    /// The default time to send a request's head, in milliseconds.
+    pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
+    /// The default time a connection may stay silent between requests, in milliseconds.
+    pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 30_000;
+    /// The default time to send a request's body, in milliseconds.
+    pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 10_000;
+    /// The default time a client may take no more of its answer, in milliseconds.
+    pub const DEFAULT_WRITE_TIMEOUT_MS: u64 = 10_000;
+    /// The default number of open connections.
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 1_000;
+    /// The default grace period at shutdown, in milliseconds.
+    pub const DEFAULT_SHUTDOWN_GRACE_MS: u64 = 10_000;
+
+    /// The limits, defaults filled in.
+    pub fn check(self) -> ConnectionLimits {
+        let millis =
+            |value: Option<u64>, default: u64| Duration::from_millis(value.unwrap_or(default));
+        ConnectionLimits {
+            header_timeout: millis(
+                self.header_timeout.map(HeaderTimeout::get),
+                Self::DEFAULT_HEADER_TIMEOUT_MS,
+            ),
+            idle_timeout: millis(
+                self.idle_timeout.map(IdleTimeout::get),
+                Self::DEFAULT_IDLE_TIMEOUT_MS,
+            ),
+            body_timeout: millis(
+                self.body_timeout.map(BodyTimeout::get),
+                Self::DEFAULT_BODY_TIMEOUT_MS,
+            ),
+            write_timeout: millis(
+                self.write_timeout.map(WriteTimeout::get),
+                Self::DEFAULT_WRITE_TIMEOUT_MS,
+            ),
+            max_connections: self
+                .max_connections
+                .map_or(Self::DEFAULT_MAX_CONNECTIONS, MaxConnections::get),
+            shutdown_grace: millis(
+                self.shutdown_grace.map(ShutdownGrace::get),
+                Self::DEFAULT_SHUTDOWN_GRACE_MS,
+            ),
+        }
+    }
+}
+
+/// The limits every connection lives under, checked (docs/server.md, "Connections").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// A request's head (request line and headers) must arrive within this time, counted from
+    /// the moment the server waits for it; otherwise the connection is closed.
+    pub header_timeout: Duration,
+    /// A connection that serves no request and sends no byte for this long is closed.
+    pub idle_timeout: Duration,
+    /// A request's body must arrive within this time after its head (408 otherwise).
+    pub body_timeout: Duration,
+    /// A client that takes no byte of its answer for this long is disconnected.
+    pub write_timeout: Duration,
+    /// At most this many connections are open; the oldest not serving a request is closed
+    /// for a new one, or the new one is refused when every connection is serving one.
+    pub max_connections: usize,
+    /// After SIGINT or SIGTERM, the requests in flight have this long to finish before every
+    /// connection still open is closed.
+    pub shutdown_grace: Duration,
 }
 
 /// The server's settings, checked.
@@ -54,6 +143,8 @@ pub struct ServeSettings {
     pub timeout: Duration,
     /// The largest body read, in bytes.
     pub max_body: usize,
+    /// The limits every connection lives under.
+    pub connections: ConnectionLimits,
 }
 
 impl ServeRequest {
@@ -81,6 +172,7 @@ impl ServeRequest {
                     .map_or(Self::DEFAULT_TIMEOUT_MS, TimeLimit::get),
             ),
             max_body: self.max_body.map_or(Self::DEFAULT_MAX_BODY, BodyLimit::get),
+            connections: self.connections.check(),
         })
     }
 }

@@ -195,8 +195,9 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Answers one StackRabbit request: plain text (JSON text for the JSON answers), errors as 400
-/// with the message as the body.
-async fn answer(
+/// with the message as the body. Also the answer to a path that names a type only once
+/// percent-decoded (`/get%2Dmove`), which the fallback hands here.
+pub(crate) async fn answer(
     kind: RequestType,
     State(state): State<AppState>,
     RawQuery(query): RawQuery,

@@ -13,12 +13,15 @@
 //! keeps it up whatever clients send: the body limit (413), the bounded queue (503 at once
 //! when full), the time limit per request (503 after it; the job is cancelled), bounded games
 //! ([`tetris_arena_jobs::serve`]), and searches on their own threads, never on the async ones.
-//! One log line per request goes to stderr; SIGINT or SIGTERM stops accepting, lets the
-//! requests in flight finish, and exits 0.
+//! Every connection lives under timeouts and a cap on their number ([`connections`]). One log
+//! line per request goes to stderr (a request whose client left says so); SIGINT or SIGTERM
+//! stops accepting, lets the requests in flight finish within a grace period, and exits 0.
 
 pub mod api;
 pub mod compat;
+pub mod connections;
 pub mod error;
+pub mod memory;
 pub mod pool;
 pub mod stackrabbit;
 
@@ -263,29 +266,43 @@ pub fn router(state: AppState) -> Router {
         .fallback(no_such_endpoint)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(state.settings.max_body))
-        .layer(
-            CorsLayer::new()
-                .allow_origin(Any)
-                .allow_methods(Any)
-                .allow_headers(Any),
-        )
+        .layer(middleware::from_fn_with_state(state.clone(), read_body))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             refuse_declared_large_bodies,
         ))
         .layer(middleware::from_fn_with_state(state.clone(), limit_time))
         .layer(middleware::from_fn(log_request))
+        // Outermost, so that every answer carries them, the server's own refusals (413, 503,
+        // 408) included: a browser reads an error only with CORS' header.
+        .layer(middleware::from_fn(common_headers))
+        .layer(
+            CorsLayer::new()
+                .allow_origin(Any)
+                .allow_methods(Any)
+                .allow_headers(Any),
+        )
         .with_state(state)
 }
 
-/// Any other path: for a GET outside `/v1/`, StackRabbit's hint for an unknown request type
-/// (plain text, as a StackRabbit client reads it); otherwise `{"error"}` naming the endpoint.
-/// Both with status 404.
-async fn no_such_endpoint(request: Request) -> ApiError {
+/// Any other path: for a GET outside `/v1/`, the StackRabbit request type its path names once
+/// percent-decoded and stripped of whitespace, as StackRabbit reads it (`/get%2Dmove` is
+/// `get-move`), or StackRabbit's hint for an unknown type (plain text, as a StackRabbit client
+/// reads it); otherwise `{"error"}` naming the endpoint. Both refusals with status 404.
+async fn no_such_endpoint(State(state): State<AppState>, request: Request) -> Response {
     let path = request.uri().path();
     if request.method() == axum::http::Method::GET && !path.starts_with("/v1/") {
-        if let Some(hint) = stackrabbit::RequestType::from_path(path).refusal() {
-            return ApiError::new(StatusCode::NOT_FOUND, hint.to_string()).text();
+        let kind = stackrabbit::RequestType::from_path(path);
+        match kind.refusal() {
+            Some(hint) => {
+                return ApiError::new(StatusCode::NOT_FOUND, hint.to_string())
+                    .text()
+                    .into_response();
+            }
+            None => {
+                let query = axum::extract::RawQuery(request.uri().query().map(str::to_string));
+                return compat::answer(kind, State(state), query).await;
+            }
         }
     }
     ApiError::new(
@@ -296,6 +313,7 @@ async fn no_such_endpoint(request: Request) -> ApiError {
             path
         ),
     )
+    .into_response()
 }
 
 /// A known path with a method it does not take: 405 with `{"error"}` naming the method and
@@ -338,6 +356,66 @@ async fn refuse_declared_large_bodies(
     next.run(request).await
 }
 
+/// Reads a request's whole body before the handler runs: within the body timeout (408 and
+/// `Connection: close` otherwise: a client that stops sending holds no worker and no
+/// connection) and the body limit (413). The handler then reads it from memory.
+async fn read_body(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.settings.max_body;
+    let timeout = state.settings.connections.body_timeout;
+    let text = !request.uri().path().starts_with("/v1/");
+    let (parts, body) = request.into_parts();
+    let error = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => {
+            return next
+                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await;
+        }
+        Ok(Err(error)) if is_over_limit(&error) => ApiError::too_large(limit),
+        Ok(Err(error)) => ApiError::bad_request(format!("the body could not be read: {error}")),
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the body did not arrive within the server's body timeout of {} ms \
+                 (--body-timeout-ms)",
+                timeout.as_millis()
+            ),
+        ),
+    };
+    let mut response = match text {
+        true => error.text().into_response(),
+        false => error.into_response(),
+    };
+    // The rest of the body may still come: the connection cannot serve another request.
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// Whether reading a body failed on the body limit (not on a client that broke off).
+fn is_over_limit(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(error) = source {
+        if error.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
+/// Headers every answer carries: `X-Content-Type-Options: nosniff`, so that a browser never
+/// reads a plain-text error (which echoes what the client sent) as HTML or script.
+async fn common_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 /// Answers 503 when a request outlasts the time limit (reading its body included); the
 /// handler is dropped, which cancels its job.
 async fn limit_time(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -361,27 +439,48 @@ async fn limit_time(State(state): State<AppState>, request: Request, next: Next)
     }
 }
 
-/// One line per request on stderr: method, path, status, microseconds.
+/// One line per request on stderr: method, path, status, microseconds; or, for a request
+/// whose client went away before its answer (its job is cancelled), `client gone` instead of
+/// the status.
 async fn log_request(request: Request, next: Next) -> Response {
-    let start = Instant::now();
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
+    /// Logs the request when dropped: with its status once answered, else as abandoned.
+    struct LogLine {
+        start: Instant,
+        method: axum::http::Method,
+        path: String,
+        status: Option<u16>,
+    }
+    impl Drop for LogLine {
+        fn drop(&mut self) {
+            let (method, path, micros) =
+                (&self.method, &self.path, self.start.elapsed().as_micros());
+            match self.status {
+                Some(status) => tracing::info!("{method} {path} {status} {micros}us"),
+                None => tracing::info!(
+                    "{method} {path} client gone {micros}us (the request was cancelled)"
+                ),
+            }
+        }
+    }
+    let mut line = LogLine {
+        start: Instant::now(),
+        method: request.method().clone(),
+        path: request.uri().path().to_string(),
+        status: None,
+    };
     let response = next.run(request).await;
-    tracing::info!(
-        "{method} {path} {} {}us",
-        response.status().as_u16(),
-        start.elapsed().as_micros()
-    );
+    line.status = Some(response.status().as_u16());
     response
 }
 
 /// Runs the server until SIGINT or SIGTERM: binds `settings.bind`, calls `listening` with the
 /// address bound (port 0 picks a free one), answers requests, and on the signal lets the
-/// requests in flight finish.
+/// requests in flight finish within the grace period ([`connections::serve`]).
 pub fn serve(
     settings: ServeSettings,
     listening: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
+    crate::memory::large_blocks_on_their_own_pages();
     let pool = WorkerPool::start(settings.workers, settings.max_queue)
         .map_err(|error| ServeError::Internal(format!("cannot start the workers: {error}")))?;
     let state = AppState {
@@ -395,12 +494,10 @@ pub fn serve(
         .build()
         .map_err(|error| ServeError::Internal(format!("cannot start the server: {error}")))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(settings.bind)
-            .await
-            .map_err(|error| ServeError::Bind {
-                address: settings.bind.to_string(),
-                message: error.to_string(),
-            })?;
+        let listener = connections::listen(settings.bind).map_err(|error| ServeError::Bind {
+            address: settings.bind.to_string(),
+            message: error.to_string(),
+        })?;
         let address = listener.local_addr().map_err(|error| ServeError::Bind {
             address: settings.bind.to_string(),
             message: error.to_string(),
@@ -411,11 +508,14 @@ pub fn serve(
             .with_ansi(false)
             .try_init();
         listening(address);
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .map_err(|error| ServeError::Internal(format!("the server stopped: {error}")))?;
-        tracing::info!("stopped: every request in flight was answered");
+        let limits = settings.connections;
+        match connections::serve(listener, router(state), limits, shutdown_signal()).await {
+            0 => tracing::info!("stopped: every request in flight was answered"),
+            dropped => tracing::info!(
+                "stopped: closed {dropped} connections still open after the grace period \
+                 (--shutdown-grace-ms)"
+            ),
+        }
         Ok(())
     })
 }
@@ -440,7 +540,6 @@ async fn shutdown_signal() {
         () = interrupt => {},
         () = terminate => {},
     }
-    tracing::info!("shutting down: no new connections; answering the requests in flight");
 }
 
 #[cfg(test)]

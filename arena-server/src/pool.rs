@@ -10,25 +10,49 @@
 //! at that instant, the first request after the start included).
 //!
 //! Each job carries a [`Cancel`] flag, set when its request gives up (the time limit passed,
-//! or the client went away): a job still queued is then skipped, and a long job (a game)
-//! stops after its current piece.
+//! or the client went away). A job still waiting gives its place back at once: the next
+//! admission drops the cancelled jobs from the queue before it counts the places, and a worker
+//! never starts one. A running job's search watches the flag ([`tetris_core::stop`]) and
+//! returns within one last-level search of it; a game stops after its current piece.
 
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use tokio::sync::oneshot;
 
-/// One job: runs on a worker.
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// One job: runs on a worker, which hands it the place it holds while it runs.
+type Job = Box<dyn FnOnce(Place) + Send + 'static>;
 
-/// The pool's threads and its queue's sending end.
+/// The pool's queue and the workers' count of running jobs, shared with the workers.
+struct Shared {
+    state: Mutex<Queue>,
+    /// Signalled when a job joins the queue or the pool closes.
+    ready: Condvar,
+}
+
+/// Jobs waiting and jobs running.
+struct Queue {
+    /// Admitted jobs no worker has taken yet, oldest first, each with its request's flag.
+    waiting: VecDeque<(Cancel, Job)>,
+    /// Jobs a worker is running and whose outcome is not yet sent.
+    running: usize,
+    /// The pool was dropped: the workers end.
+    closed: bool,
+}
+
+impl Queue {
+    /// Drops the waiting jobs whose request gave up: their places are free again.
+    fn forget_cancelled(&mut self) {
+        self.waiting.retain(|(cancel, _)| !cancel.is_set());
+    }
+}
+
+/// The pool's threads and its queue.
 pub struct WorkerPool {
-    queue: SyncSender<Job>,
-    /// Jobs admitted and not yet answered (running or waiting), at most `places`.
-    admitted: Arc<AtomicUsize>,
-    /// `workers + queue`.
+    shared: Arc<Shared>,
+    /// `workers + queue`: jobs admitted and not yet answered (running or waiting), at most.
     places: usize,
 }
 
@@ -40,35 +64,47 @@ pub struct Busy;
 pub enum JobOutcome<T> {
     /// It ran to its end.
     Done(T),
-    /// It was cancelled before it started.
+    /// It was cancelled: before it started, or while it ran (its result, cut short, is
+    /// dropped).
     Skipped,
     /// It panicked (a bug; the worker lives on).
     Panicked,
 }
 
+/// Locks `state`, whatever a panicking holder left (the queue stays consistent: no job runs
+/// under the lock).
+fn lock(state: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 impl WorkerPool {
     /// Starts `workers` threads behind a queue where `queue` jobs may wait.
     pub fn start(workers: usize, queue: usize) -> std::io::Result<WorkerPool> {
-        let places = workers + queue;
-        // Never full: a job is sent only after taking one of the `places`, and leaves the
-        // channel before it gives its place back.
-        let (sender, receiver) = sync_channel::<Job>(places);
-        let receiver = Arc::new(Mutex::new(receiver));
+        let shared = Arc::new(Shared {
+            state: Mutex::new(Queue {
+                waiting: VecDeque::new(),
+                running: 0,
+                closed: false,
+            }),
+            ready: Condvar::new(),
+        });
         for index in 0..workers {
-            let receiver = Arc::clone(&receiver);
+            let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name(format!("arena-serve-worker-{index}"))
-                .spawn(move || work(&receiver))?;
+                .spawn(move || work(&shared))?;
         }
         Ok(WorkerPool {
-            queue: sender,
-            admitted: Arc::new(AtomicUsize::new(0)),
-            places,
+            shared,
+            places: workers + queue,
         })
     }
 
-    /// Queues `job`, which gets the request's cancel flag; its outcome arrives on the
-    /// returned channel. [`Busy`] when the queue is full.
+    /// Queues `job`, which gets the request's cancel flag (its searches watch it); its
+    /// outcome arrives on the returned channel. [`Busy`] when every place is taken by a job
+    /// whose request still waits.
     pub fn submit<T, F>(
         &self,
         cancel: Cancel,
@@ -78,13 +114,18 @@ impl WorkerPool {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> T + Send + 'static,
     {
-        let place = Place::take(&self.admitted, self.places).ok_or(Busy)?;
         let (sender, receiver) = oneshot::channel();
-        let job: Job = Box::new(move || {
-            let outcome = if cancel.is_set() {
+        let flag = cancel.clone();
+        let job: Job = Box::new(move |place: Place| {
+            let outcome = if flag.is_set() {
                 JobOutcome::Skipped
             } else {
-                match catch_unwind(AssertUnwindSafe(|| job(&cancel))) {
+                let watched = Arc::clone(&flag.0);
+                match catch_unwind(AssertUnwindSafe(|| {
+                    tetris_core::stop::watching(watched, || job(&flag))
+                })) {
+                    // Stopped on the way: whatever it returned is cut short.
+                    Ok(_) if flag.is_set() => JobOutcome::Skipped,
                     Ok(value) => JobOutcome::Done(value),
                     Err(_) => JobOutcome::Panicked,
                 }
@@ -95,46 +136,64 @@ impl WorkerPool {
             // The request may have given up: nobody to tell, and nothing to do.
             let _ = sender.send(outcome);
         });
-        match self.queue.try_send(job) {
-            Ok(()) => Ok(receiver),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
+        let mut state = lock(&self.shared.state);
+        state.forget_cancelled();
+        if state.running + state.waiting.len() >= self.places {
+            return Err(Busy);
         }
+        state.waiting.push_back((cancel, job));
+        drop(state);
+        self.shared.ready.notify_one();
+        Ok(receiver)
+    }
+
+    /// Jobs running and jobs waiting whose requests still wait (for tests and the log).
+    pub fn load(&self) -> (usize, usize) {
+        let mut state = lock(&self.shared.state);
+        state.forget_cancelled();
+        (state.running, state.waiting.len())
     }
 }
 
-/// One of the pool's places, held by a job from its admission to its answer.
-struct Place(Arc<AtomicUsize>);
-
-impl Place {
-    /// Takes a place if one of the `places` is free.
-    fn take(admitted: &Arc<AtomicUsize>, places: usize) -> Option<Place> {
-        admitted
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |taken| {
-                (taken < places).then_some(taken + 1)
-            })
-            .ok()
-            .map(|_| Place(Arc::clone(admitted)))
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        lock(&self.shared.state).closed = true;
+        self.shared.ready.notify_all();
     }
 }
+
+/// A running job's place: counted in [`Queue::running`] until dropped.
+struct Place(Arc<Shared>);
 
 impl Drop for Place {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        lock(&self.0.state).running -= 1;
     }
 }
 
-/// A worker's loop: takes the next job and runs it, until the pool is dropped.
-fn work(receiver: &Mutex<Receiver<Job>>) {
+/// A worker's loop: takes the oldest job whose request still waits and runs it, until the
+/// pool is dropped.
+fn work(shared: &Arc<Shared>) {
     loop {
-        // The lock is held only while waiting for a job, never while running one.
-        let job = match receiver.lock() {
-            Ok(receiver) => receiver.recv(),
-            Err(poisoned) => poisoned.into_inner().recv(),
+        let job = {
+            let mut state = lock(&shared.state);
+            loop {
+                state.forget_cancelled();
+                if let Some((_, job)) = state.waiting.pop_front() {
+                    state.running += 1;
+                    break job;
+                }
+                if state.closed {
+                    return;
+                }
+                state = shared
+                    .ready
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
         };
-        match job {
-            Ok(job) => job(),
-            Err(_) => return,
-        }
+        // The lock is held only while taking a job, never while running one.
+        job(Place(Arc::clone(shared)));
     }
 }
 
@@ -192,14 +251,21 @@ mod tests {
         let cancel = Cancel::new();
         let second = pool.submit(cancel.clone(), |_| 2).unwrap();
         assert!(pool.submit(Cancel::new(), |_| 3).is_err());
+        assert_eq!(pool.load(), (1, 1));
+        // Its request gives up: its place is free at once, while the worker is still busy,
+        // and the cancelled job never runs (nobody is told: its channel is closed).
         drop(cancel.guard());
+        assert_eq!(pool.load(), (1, 0));
+        let third = pool.submit(Cancel::new(), |_| 3).unwrap();
+        assert!(pool.submit(Cancel::new(), |_| 4).is_err());
         release.send(()).unwrap();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         runtime.block_on(async {
             assert!(matches!(first.await.unwrap(), JobOutcome::Done(1)));
-            assert!(matches!(second.await.unwrap(), JobOutcome::Skipped));
+            assert!(second.await.is_err());
+            assert!(matches!(third.await.unwrap(), JobOutcome::Done(3)));
         });
         // A panicking job is reported and the worker goes on.
         let panicked = pool
@@ -211,6 +277,42 @@ mod tests {
         let after = pool.submit(Cancel::new(), |_| 4).unwrap();
         runtime.block_on(async {
             assert!(matches!(after.await.unwrap(), JobOutcome::Done(4)));
+        });
+    }
+
+    #[test]
+    fn a_running_job_sees_its_request_give_up_through_the_stop_signal() {
+        // The job stands for a search: it loops until `tetris_core::stop::requested()`, which
+        // only the pool's watching of its request's flag can make true.
+        let pool = WorkerPool::start(1, 0).unwrap();
+        let (started, started_wait) = std::sync::mpsc::channel::<()>();
+        let cancel = Cancel::new();
+        let outcome = pool
+            .submit(cancel.clone(), move |_| {
+                started.send(()).unwrap();
+                let mut spins = 0u64;
+                while !tetris_core::stop::requested() {
+                    spins += 1;
+                    std::thread::yield_now();
+                }
+                spins
+            })
+            .unwrap();
+        started_wait.recv().unwrap();
+        drop(cancel.guard());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            // Cut short: its result is not handed on as done.
+            assert!(matches!(outcome.await.unwrap(), JobOutcome::Skipped));
+        });
+        // The worker is free again, and its next job watches its own flag, not set.
+        let next = pool
+            .submit(Cancel::new(), |_| tetris_core::stop::requested())
+            .unwrap();
+        runtime.block_on(async {
+            assert!(matches!(next.await.unwrap(), JobOutcome::Done(false)));
         });
     }
 

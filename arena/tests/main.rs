@@ -24,6 +24,7 @@ mod python_package;
 mod reaction_time;
 mod replay_verification;
 mod server;
+mod server_limits;
 mod server_readme;
 mod server_schema;
 mod server_stackrabbit;

@@ -636,6 +636,10 @@ impl LookaheadChain {
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
+        // Stopped from outside (`crate::stop`): what the walk found is partial, so no choice.
+        if crate::stop::requested() {
+            return None;
+        }
         if let Some(count) = finalists {
             walk.final_round(
                 &mut self.levels[..levels],
@@ -646,6 +650,9 @@ impl LookaheadChain {
             );
             if purpose == Purpose::Decide {
                 walk.report.clear();
+            }
+            if crate::stop::requested() {
+                return None;
             }
         }
         let (value, index) = walk.best?;
@@ -813,6 +820,9 @@ where
         }
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
+            if crate::stop::requested() {
+                break;
+            }
             if level == 0 {
                 self.first_index = index;
             }
@@ -1016,6 +1026,9 @@ where
         );
         let mut overall: Option<(ChainValue, usize)> = None;
         for (index, placement) in finalists {
+            if crate::stop::requested() {
+                break;
+            }
             self.first_index = index;
             self.walk_finalist(deeper, board, placement);
             let Some((mut value, first)) = self.best else {
@@ -2142,6 +2155,83 @@ mod tests {
             skipping > 100 && none > 10 && cut_short > 10 && skipping_by_spawn > 100,
             "{skipping} {none} {cut_short} {skipping_by_spawn}"
         );
+    }
+
+    /// [`DropFromAbove`] that sets a stop flag at its `stop_at`-th search, and counts them.
+    struct StopsAt {
+        flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+        stop_at: usize,
+        searches: usize,
+    }
+
+    impl Searcher for StopsAt {
+        fn name(&self) -> &str {
+            "stops-at"
+        }
+
+        fn search(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            self.searches += 1;
+            if self.searches == self.stop_at {
+                self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            DropFromAbove.search(board, piece, options, out);
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_the_search_without_a_choice_and_changes_nothing_unstopped() {
+        let pieces = [Piece::T, Piece::I, Piece::O];
+        let options = || ChainOptions {
+            expectimax: true,
+            ..ChainOptions::with_depth(3)
+        };
+        let evaluator = PileHeight::new(neutral);
+        let board = Board::standard();
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut never = StopsAt {
+            flag: std::sync::Arc::clone(&flag),
+            stop_at: usize::MAX,
+            searches: 0,
+        };
+        // Watched but never stopped: the same choice as unwatched, after the same searches.
+        let watched = crate::stop::watching(std::sync::Arc::clone(&flag), || {
+            LookaheadChain::new(options()).best(&mut never, &evaluator, &board, &pieces)
+        });
+        let all = never.searches;
+        never.searches = 0;
+        let unwatched =
+            LookaheadChain::new(options()).best(&mut never, &evaluator, &board, &pieces);
+        assert_eq!(never.searches, all);
+        let index = |choice: Option<ChainChoice>| choice.map(|choice| (choice.index, choice.value));
+        assert_eq!(index(watched), index(unwatched));
+        assert!(index(watched).is_some());
+        // Stopped at the 50th search (of some 50,000): no choice, and the walk ends soon after.
+        let mut stopped = StopsAt {
+            flag: std::sync::Arc::clone(&flag),
+            stop_at: 50,
+            searches: 0,
+        };
+        let choice = crate::stop::watching(std::sync::Arc::clone(&flag), || {
+            LookaheadChain::new(options()).best(&mut stopped, &evaluator, &board, &pieces)
+        });
+        assert!(choice.is_none());
+        assert!(all > 1_000, "{all} searches");
+        // The search in progress and the unknown piece's seven finish; nothing after.
+        assert!(stopped.searches <= 50 + 7, "{} searches", stopped.searches);
+        // A set flag stops nothing outside `watching`.
+        let mut after = StopsAt {
+            flag,
+            stop_at: usize::MAX,
+            searches: 0,
+        };
+        let choice = LookaheadChain::new(options()).best(&mut after, &evaluator, &board, &pieces);
+        assert_eq!(index(choice), index(unwatched));
     }
 
     #[test]

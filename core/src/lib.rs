@@ -71,6 +71,7 @@ pub mod playout;
 pub mod rules;
 pub mod scoring;
 pub mod search;
+pub mod stop;
 pub mod straight_drop;
 pub mod timeline;
 

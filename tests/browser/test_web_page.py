@@ -21,6 +21,7 @@ It writes the page with `arena web`, opens it from file://, and checks that:
     placement plays its path to where it locks;
   - a shared link (the URL with its #fragment) opened in a fresh page restores the same fields,
     board and analysis, and a Watch link plays the same game again;
+  - a newer analysis does not wait for one still running: the busy worker is stopped;
   - the page loads nothing but itself (its file:// URL; the workers' blob: URLs) and logs no
     error.
 Screenshots of each view go to the output folder.
@@ -152,7 +153,7 @@ class LivePage:
         page.click("#board-load")
         return self.wait_analysis(rows, strategy, current + preview)
 
-    def wait_analysis(self, rows, strategy, pieces):
+    def wait_analysis(self, rows, strategy, pieces, timeout=120):
         board = "/".join(rows)
 
         def analysed():
@@ -164,7 +165,7 @@ class LivePage:
             body = self.hook("analysis.body")
             return body["strategy"] == strategy and body["current"] + "".join(body["preview"]) == pieces
 
-        wait_until(analysed, f"the analysis of {strategy} {pieces}")
+        wait_until(analysed, f"the analysis of {strategy} {pieces}", timeout)
         return self.hook("analysis")
 
     def self_contained(self, name):
@@ -374,6 +375,31 @@ def test_analyse(live, binary, folder):
     live.page.screenshot(path=str(folder / "analyse.png"), full_page=True)
 
 
+def test_cancel(live, binary, folder):
+    """A newer analysis does not wait for one still running (an expectimax@4 of the NES bot
+    on an empty board takes half a minute): the page stops the busy worker and asks a new one."""
+    page = live.page
+    page.click("#tab-analyse")
+    page.fill("#board-text", "\n".join(EMPTY_BOARD))
+    page.click("#board-load")
+    page.select_option("#current", "T")
+    page.fill("#preview", "IOS")
+    page.fill("#level", "0")
+    page.fill("#analyse-strategy", "gamepad+nes-plateau,expectimax@4")
+    time.sleep(1.5)
+    check("cancel: the deep analysis is still running",
+          page.get_attribute("#analysis", "data-state") == "pending")
+    started = time.monotonic()
+    page.fill("#preview", "I")
+    page.fill("#level", "")
+    page.fill("#analyse-strategy", "bfs+elashi@2")
+    analysis = live.wait_analysis(EMPTY_BOARD, "bfs+elashi@2", "TI", timeout=15)
+    took = time.monotonic() - started
+    cli = cli_analysis(binary, folder, "after-cancel", "bfs+elashi@2", EMPTY_BOARD, "TI")
+    check_analysis("cancel: the next analysis", analysis, cli)
+    check(f"cancel: the next analysis came in {took:.1f} s, without waiting", took < 10)
+
+
 def cell_index(row, column):
     return row * 10 + column
 
@@ -540,6 +566,7 @@ def main():
             ("analyse", lambda: test_analyse(live, args.arena, args.out)),
             ("edit", lambda: test_editing(live, args.arena, args.out)),
             ("share", lambda: test_share(context, live, args.arena)),
+            ("cancel", lambda: test_cancel(live, args.arena, args.out)),
         ]
         for name, test in tests:
             try:

@@ -55,16 +55,27 @@ pub fn check_pieces_fit_depth(strategy: &Strategy, pieces: &[Piece]) -> Result<(
         return Ok(());
     }
     let spec = strategy.spec();
+    // The depth to suggest: the one that looks at every piece given, when there is one.
+    let remedy = match pieces.len() <= tetris_registry::MAX_DEPTH {
+        true => format!(
+            "give at most {} or raise the depth (e.g. {}+{}@{})",
+            strategy.depth(),
+            spec.searcher,
+            spec.evaluator,
+            pieces.len()
+        ),
+        false => format!(
+            "give at most {} (no strategy looks at more than {} pieces: @{} is the deepest)",
+            strategy.depth(),
+            tetris_registry::MAX_DEPTH,
+            tetris_registry::MAX_DEPTH
+        ),
+    };
     Err(GameError::Refused(format!(
-        "{} pieces given but strategy {} looks at {} per decision: give at most {} or raise \
-         the depth (e.g. {}+{}@{})",
+        "{} pieces given but strategy {} looks at {} per decision: {remedy}",
         pieces.len(),
         strategy.name(),
         strategy.depth(),
-        strategy.depth(),
-        spec.searcher,
-        spec.evaluator,
-        pieces.len()
     )))
 }
 

@@ -93,9 +93,10 @@ pub fn board_after(board: &Board, placement: &Placement) -> (Board, u8) {
 /// StackRabbit's rule (its `getLevelAfterLineClears`, which assumes an 18, 19 or 29 start): at
 /// level 18 below 126 lines, 19 below 136 and 29 below 196 the level stays; otherwise it goes
 /// up by one whenever the clear crosses a multiple of 10 lines. The console's real rule
-/// depends on the start level, which StackRabbit's requests do not carry.
-pub fn level_after_clears(level: u8, lines: u32, cleared: u8) -> u16 {
-    let level16 = u16::from(level);
+/// depends on the start level, which StackRabbit's requests do not carry. Level 255 stays 255:
+/// the answer must be a level a request may send again (StackRabbit answers 256, and the
+/// console's level byte would wrap to 0; both are refused as a request's level).
+pub fn level_after_clears(level: u8, lines: u32, cleared: u8) -> u8 {
     let stays = match level {
         18 => lines < 126,
         19 => lines < 136,
@@ -103,9 +104,9 @@ pub fn level_after_clears(level: u8, lines: u32, cleared: u8) -> u16 {
         _ => false,
     };
     if !stays && lines % 10 + u32::from(cleared) >= 10 {
-        level16 + 1
+        level.saturating_add(1)
     } else {
-        level16
+        level
     }
 }
 
@@ -543,7 +544,8 @@ mod tests {
             (29, 196, 4, 30),
             (25, 200, 1, 25),
             (25, 209, 1, 26),
-            (255, 9, 1, 256),
+            // Not StackRabbit's 256: an answer a request may send again.
+            (255, 9, 1, 255),
         ] {
             assert_eq!(
                 level_after_clears(level, lines, cleared),

@@ -6,8 +6,11 @@
 use std::io::Write;
 use std::net::SocketAddr;
 
-use tetris_arena_io::values::{BodyLimit, QueueLength, TimeLimit, Workers};
-use tetris_arena_jobs::serve::ServeRequest;
+use tetris_arena_io::values::{
+    BodyLimit, BodyTimeout, HeaderTimeout, IdleTimeout, MaxConnections, QueueLength, ShutdownGrace,
+    TimeLimit, Workers, WriteTimeout,
+};
+use tetris_arena_jobs::serve::{ConnectionRequest, ServeRequest};
 
 /// What `arena serve --help` says after the options.
 const ENDPOINTS: &str = "\
@@ -21,7 +24,11 @@ Endpoints (docs/server.md has every field):
   GET  /ping /version /get-move /engine-movelist /rate-move /eval (and -cpp)  StackRabbit's API
 Example: curl -s localhost:3000/v1/analyze -d '{\"strategy\": \"bfs+elashi@2\", \"board\": \"0000...\", \"current\": \"T\", \"preview\": [\"I\"]}'
 Bad requests answer 400 with the command line's message; a full queue or the time limit, 503.
-SIGINT or SIGTERM: stop accepting, finish the requests in flight, exit 0.";
+Connections: a head must arrive within --header-timeout-ms, a body within --body-timeout-ms (408
+otherwise); a silent connection is closed after --idle-timeout-ms, a client that takes none of
+its answer after --write-timeout-ms; beyond --max-connections the oldest idle one is closed.
+SIGINT or SIGTERM: stop accepting, let the requests in flight finish for up to
+--shutdown-grace-ms, close what is left, exit 0.";
 
 /// Options of `arena serve`.
 #[derive(Debug, clap::Args)]
@@ -46,6 +53,32 @@ pub struct Args {
     /// one is answered 413.
     #[arg(long, value_name = "BYTES")]
     pub max_body: Option<BodyLimit>,
+    /// How long a client may take to send a request's head (request line and headers), in
+    /// milliseconds, 1 to 600000 (default 10000), counted from the connection's start or the
+    /// end of the previous answer; the connection is then closed.
+    #[arg(long, value_name = "MS")]
+    pub header_timeout_ms: Option<HeaderTimeout>,
+    /// How long a connection that sends nothing and waits for no answer stays open, in
+    /// milliseconds, 1 to 600000 (default 30000).
+    #[arg(long, value_name = "MS")]
+    pub idle_timeout_ms: Option<IdleTimeout>,
+    /// How long a client may take to send a request's body after its head, in milliseconds,
+    /// 1 to 600000 (default 10000); then the answer is 408 and the connection closed.
+    #[arg(long, value_name = "MS")]
+    pub body_timeout_ms: Option<BodyTimeout>,
+    /// How long a client may take none of its answer, in milliseconds, 1 to 600000 (default
+    /// 10000); then the connection is closed and the answer dropped.
+    #[arg(long, value_name = "MS")]
+    pub write_timeout_ms: Option<WriteTimeout>,
+    /// The most connections open at once, 1 to 100000 (default 1000); for one more, the
+    /// oldest connection not serving a request is closed (the new one is refused when all
+    /// are). Keep it below the open-file limit (`ulimit -n`).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<MaxConnections>,
+    /// After SIGINT or SIGTERM, how long the requests in flight may take to finish, in
+    /// milliseconds, 1 to 600000 (default 10000); connections still open then are closed.
+    #[arg(long, value_name = "MS")]
+    pub shutdown_grace_ms: Option<ShutdownGrace>,
 }
 
 /// Runs `arena serve` until SIGINT or SIGTERM.
@@ -56,6 +89,14 @@ pub fn run(args: Args) -> Result<(), tetris_arena_server::ServeError> {
         max_queue: args.max_queue,
         timeout: args.timeout_ms,
         max_body: args.max_body,
+        connections: ConnectionRequest {
+            header_timeout: args.header_timeout_ms,
+            idle_timeout: args.idle_timeout_ms,
+            body_timeout: args.body_timeout_ms,
+            write_timeout: args.write_timeout_ms,
+            max_connections: args.max_connections,
+            shutdown_grace: args.shutdown_grace_ms,
+        },
     }
     .check()?;
     tetris_arena_server::serve(settings, |address| {

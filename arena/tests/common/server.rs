@@ -27,9 +27,32 @@ pub struct Server {
 impl Server {
     /// Starts the server with `args` and waits for its address.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["serve", "--bind", "127.0.0.1:0"])
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+        command.args(["serve", "--bind", "127.0.0.1:0"]).args(args);
+        Server::start_command(command)
+    }
+
+    /// Starts the server with at most `files` open files (`ulimit -n`, through `sh`) and
+    /// `args`, and waits for its address.
+    pub fn start_with_open_files(files: u32, args: &[&str]) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .args([
+                "-c",
+                &format!("ulimit -n {files} && exec \"$0\" \"$@\""),
+                env!("CARGO_BIN_EXE_arena"),
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+            ])
+            .args(args);
+        Server::start_command(command)
+    }
+
+    /// Starts `command` (an `arena serve` that prints its address first) and waits for its
+    /// address.
+    fn start_command(mut command: Command) -> Server {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -60,6 +83,24 @@ impl Server {
             _stdout: stdout,
             log,
         }
+    }
+
+    /// The server's resident memory, in KiB (`VmRSS` of /proc).
+    pub fn resident_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("a VmRSS line")
+    }
+
+    /// The files the server holds open (its listener, its connections, …), from /proc.
+    pub fn open_files(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .expect("the server's /proc fd folder")
+            .count()
     }
 
     /// What the server logged on stderr so far.

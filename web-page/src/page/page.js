@@ -100,6 +100,13 @@
       this.ready = this.call("init", { module: engineBytes });
     }
 
+    /** Stops the worker at once, a job in progress included; its pending jobs fail with `why`. */
+    stop(why) {
+      this.worker.terminate();
+      for (const waiting of this.pending.values()) waiting.reject(new Error(why));
+      this.pending.clear();
+    }
+
     /** Sends job `kind`; a promise of its answer. */
     call(kind, fields) {
       const id = this.nextId++;
@@ -114,6 +121,17 @@
   function engine(name) {
     if (!engines.has(name)) engines.set(name, new Engine());
     return engines.get(name);
+  }
+
+  /**
+   * Stops the worker `name` (a search cannot be interrupted inside the module: only ending its
+   * worker frees the engine), so that its next job starts on a fresh one.
+   */
+  function restartEngine(name, why) {
+    const running = engines.get(name);
+    if (running === undefined) return;
+    engines.delete(name);
+    running.stop(why);
   }
 
   /** Sends a job to the worker `name` once it is ready. */
@@ -606,6 +624,7 @@
     focus: 0,
     shown: null, // {piece, x, y, rotation}: a placement's state drawn over the board
     timer: null,
+    running: false, // the latest analysis is still running in its worker
     animation: null,
     asked: 0,
     answer: null,
@@ -752,7 +771,11 @@
   async function runAnalysis() {
     if (shapes === null) return;
     const body = analysisBody();
+    // An analysis still running is out of date: its worker is stopped, so that this one does
+    // not wait for it (an expectimax@4 takes half a minute).
+    if (analyse.running) restartEngine("analyse", "cancelled: a newer analysis replaced it");
     const asked = ++analyse.asked;
+    analyse.running = true;
     const boardText = ArenaBoard.rowsText(analyse.board, analyse.height);
     const table = $("analysis");
     table.dataset.state = "pending";
@@ -761,6 +784,7 @@
       answer = await job("analyse", "analyze", { body: JSON.stringify(body) });
     } catch (error) {
       if (asked !== analyse.asked) return;
+      analyse.running = false;
       hook.analysis = { body, error: error.message };
       analyse.answer = null;
       showError($("analysis-error"), error.message);
@@ -771,6 +795,7 @@
       return;
     }
     if (asked !== analyse.asked) return;
+    analyse.running = false;
     hook.analysis = { body, answer };
     analyse.answer = answer;
     showError($("analysis-error"), "");
