@@ -68,7 +68,7 @@ impl ConnectionRequest {
     /// The default time to send a request's head, in milliseconds.
     pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
     /// The default time a connection may stay silent between requests, in milliseconds.
-    pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 30_000;
+    pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 5_000;
     /// The default time to send a request's body, in milliseconds.
     pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 10_000;
     /// The default time a client may take no more of its answer, in milliseconds.

@@ -380,8 +380,12 @@ def test_cancel(live, binary, folder):
     on an empty board takes half a minute): the page stops the busy worker and asks a new one."""
     page = live.page
     page.click("#tab-analyse")
+    # The board's height as the 20 rows given (an earlier test left 16).
+    page.fill("#height", "20")
+    page.dispatch_event("#height", "change")
     page.fill("#board-text", "\n".join(EMPTY_BOARD))
     page.click("#board-load")
+    page.fill("#top", "200")
     page.select_option("#current", "T")
     page.fill("#preview", "IOS")
     page.fill("#level", "0")

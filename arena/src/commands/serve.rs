@@ -59,7 +59,7 @@ pub struct Args {
     #[arg(long, value_name = "MS")]
     pub header_timeout_ms: Option<HeaderTimeout>,
     /// How long a connection that sends nothing and waits for no answer stays open, in
-    /// milliseconds, 1 to 600000 (default 30000).
+    /// milliseconds, 1 to 600000 (default 5000).
     #[arg(long, value_name = "MS")]
     pub idle_timeout_ms: Option<IdleTimeout>,
     /// How long a client may take to send a request's body after its head, in milliseconds,
