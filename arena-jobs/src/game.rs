@@ -171,3 +171,45 @@ mod tests {
         assert!(PlayOutputs::default().check(&game).is_ok());
     }
 }
+
+/// How a front end names the settings that [`uncapped_note`] names: the note is in the
+/// caller's own words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapSpelling {
+    /// The piece cap (`--max-pieces`, `max_pieces`).
+    pub max_pieces: &'static str,
+    /// The piece cap with a value (`--max-pieces N`, `max_pieces=N`).
+    pub max_pieces_set: &'static str,
+    /// The board's height (`--board-height`, `board_height`).
+    pub board_height: &'static str,
+}
+
+impl CapSpelling {
+    /// The command line's flags.
+    pub const COMMAND_LINE: CapSpelling = CapSpelling {
+        max_pieces: "--max-pieces",
+        max_pieces_set: "--max-pieces N",
+        board_height: "--board-height",
+    };
+    /// The Python package's keywords.
+    pub const PYTHON: CapSpelling = CapSpelling {
+        max_pieces: "max_pieces",
+        max_pieces_set: "max_pieces=N",
+        board_height: "board_height",
+    };
+}
+
+/// The note every front end gives before games without a piece cap (the command line on
+/// stderr, Python as a `RuntimeWarning`): on a tall field strong strategies practically never
+/// top out, and the user should know before waiting.
+pub fn uncapped_note(board_height: BoardHeight, spelling: CapSpelling) -> String {
+    let CapSpelling {
+        max_pieces,
+        max_pieces_set,
+        board_height: height,
+    } = spelling;
+    format!(
+        "no {max_pieces}: on 10 x {board_height} strong strategies practically never top out, so \
+         a game may never end; {max_pieces_set} (or a shorter {height}) bounds it"
+    )
+}

@@ -224,6 +224,7 @@ impl Games {
                 actions: Vec::new(),
                 ended: true,
                 seed: 0,
+                last_clear: 0,
             })
             .collect();
         Ok(Games {
@@ -487,8 +488,9 @@ impl Games {
         )
     }
 
-    /// Per game: pieces placed, lines, NES score and seed.
-    fn progress(&self) -> Vec<(u64, u64, u32, u64)> {
+    /// Per game: pieces placed, lines, NES score, seed, NES level (the score's: from level
+    /// 0, up one every 10 lines) and the rows the last placement cleared.
+    fn progress(&self) -> Vec<(u64, u64, u32, u64, u8, u8)> {
         self.games
             .iter()
             .map(|game| {
@@ -498,6 +500,8 @@ impl Games {
                     state.lines(),
                     state.score().score(),
                     game.seed,
+                    state.score().level(),
+                    game.last_clear,
                 )
             })
             .collect()

@@ -24,7 +24,7 @@ use tetris_arena_games::sim::placement::format_path;
 use tetris_arena_io::output::MadeBy;
 use tetris_arena_io::values::{self, BoardHeight, MaxPieces, SequenceLength};
 use tetris_arena_jobs::analyze::{AnalyzeRequest, FrameOptions};
-use tetris_arena_jobs::game::{CheckedGame, GameRequest};
+use tetris_arena_jobs::game::{CapSpelling, CheckedGame, GameRequest, uncapped_note};
 use tetris_arena_jobs::game_report::PlayJson;
 use tetris_arena_jobs::sequence::SequenceRequest;
 use tetris_arena_reports::position::analysis_json;
@@ -119,6 +119,17 @@ pub(crate) fn searcher_named(name: &str) -> PyResult<AnySearcher> {
 pub(crate) fn evaluator_named(text: &str) -> PyResult<AnyEvaluator> {
     let spec: EvaluatorSpec = text.parse().map_err(py_error)?;
     spec.build().map_err(py_error)
+}
+
+/// Warns, as a `RuntimeWarning` at the line that called `play` or `tournament`, that games
+/// without a piece cap on a board of `board_height` rows may never end: the command line's
+/// note, in Python's keywords. Given once the call is checked (a bad call raises instead).
+pub(crate) fn warn_uncapped(py: Python<'_>, board_height: BoardHeight) -> PyResult<()> {
+    let note = uncapped_note(board_height, CapSpelling::PYTHON);
+    let message = std::ffi::CString::new(note).expect("the note holds no NUL");
+    let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+    // 3: past the native function, the package's wrapper and its range check (`_in_range`).
+    PyErr::warn(py, category.as_any(), &message, 3)
 }
 
 /// Every registered searcher: `name`, `description`, `gravity_aware`, `game_over_rule`.
@@ -443,6 +454,9 @@ fn play_json(
     }
     .check()
     .map_err(py_error)?;
+    if settings.max_pieces.is_none() {
+        warn_uncapped(py, settings.board_height)?;
+    }
     let options = PlayOptions {
         keep_placements: placements,
         ..PlayOptions::default()

@@ -124,6 +124,9 @@ fn tournament_json(
     }
     .check()
     .map_err(py_error)?;
+    if checked.settings.max_pieces.is_none() {
+        crate::library::warn_uncapped(py, checked.settings.board_height)?;
+    }
     let played = interruptible(py, || checked.play(&Progress::hidden()))?.map_err(py_error)?;
     let CheckedTournament { settings, run, .. } = checked;
     let part = tournament_part(&settings, run.shard, &played);

@@ -239,7 +239,7 @@ def test_bad_strategies_and_other_arguments_raise_value_error():
     with pytest.raises(ValueError, match="raise preview"):
         env.strategy_action("bfs+elashi@2")
     for options in [{"searcher": "nope"}, {"reward": "points"}, {"preview": 7},
-                    {"illegal_action": "ignore"}, {"render_mode": "human"}]:
+                    {"illegal_action": "ignore"}, {"render_mode": "window"}]:
         with pytest.raises(ValueError):
             ta.TetrisEnv(**options)
     with pytest.raises(ValueError):

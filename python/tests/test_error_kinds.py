@@ -68,9 +68,16 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
         # the interpreter while the run plays.
         time.sleep(1.0)
         process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
         _, stderr = process.communicate(timeout=120)
+        stopped = time.monotonic() - signalled
     finally:
         process.kill()
         process.wait()
     assert process.returncode != 0, stderr
     assert stderr.strip().splitlines()[-1] == "KeyboardInterrupt", stderr
+    # Within a second: the run stops after each game's current piece, and the call looks for
+    # signals every 50 ms.
+    assert stopped < 1.0, f"the process ended {stopped:.2f} s after SIGINT"
+    # The tournament has no piece cap: the command line's note came first, as a warning.
+    assert "RuntimeWarning: no max_pieces" in stderr, stderr

@@ -261,26 +261,82 @@ def test_the_version_is_the_packages_and_cargos():
     assert metadata.version("tetris-arena") == version
 
 
-def test_rgb_array_renders_the_board():
+def test_rgb_array_renders_the_board_the_current_piece_and_the_preview():
     env = ta.TetrisEnv(board_height=8, render_mode="rgb_array")
     assert "rgb_array" in env.metadata["render_modes"]
-    _, info = env.reset(seed=1)
+    observation, info = env.reset(seed=1)
     frame = env.render()
     cell = ta.RENDER_CELL_PIXELS
-    assert frame.dtype == np.uint8 and frame.shape == (8 * cell, 10 * cell, 3)
-    empty = frame.copy()
+    assert frame.dtype == np.uint8 and frame.shape == (8 * cell, 16 * cell, 3)
     observation, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     frame = env.render()
     occupied = observation["board"].astype(bool)
     assert occupied.sum() == 4
     centres = frame[cell // 2 :: cell, cell // 2 :: cell]
-    assert centres.shape == (8, 10, 3)
-    assert (centres[occupied] != centres[~occupied][0]).any(axis=1).all()
-    assert (centres[~occupied] == empty[cell // 2 :: cell, cell // 2 :: cell][~occupied]).all()
+    assert centres.shape == (8, 16, 3)
+    board = centres[:, :10]
+    # The current piece's cells at its spawn (its first orientation, pivot column 5): in its
+    # own colour, over whatever is locked; the locked cells in one grey, the rest empty.
+    spawn = np.zeros((8, 10), dtype=bool)
+    for column, row in ta.piece_cells(int(observation["current"])):
+        spawn[row, 5 + column] = True
+    grey, empty = board[occupied & ~spawn][0], board[~occupied & ~spawn][0]
+    assert (board[occupied & ~spawn] == grey).all() and (board[~occupied & ~spawn] == empty).all()
+    assert (grey != empty).any()
+    piece_colour = board[spawn][0]
+    assert (board[spawn] == piece_colour).all()
+    assert (piece_colour != grey).any() and (piece_colour != empty).any()
     env = gym.make("tetris_arena/Tetris-v0", render_mode="rgb_array")
     check_env(env.unwrapped, skip_render_check=False)
     env.reset(seed=2)
-    assert env.render().shape == (20 * cell, 10 * cell, 3)
+    assert env.render().shape == (20 * cell, 16 * cell, 3)
+
+
+def test_rgb_array_frames_differ_when_only_the_current_piece_does():
+    # Two games on the empty board, no preview, no lines: only their first pieces differ.
+    frames = {}
+    for seed in range(50):
+        env = ta.TetrisEnv(preview=0, render_mode="rgb_array")
+        observation, _ = env.reset(seed=seed)
+        frames.setdefault(int(observation["current"]), env.render())
+        if len(frames) == 7:
+            break
+    assert len(frames) == 7
+    shown = list(frames.values())
+    for index, frame in enumerate(shown):
+        for other in shown[index + 1 :]:
+            assert (frame != other).any()
+
+
+def test_the_environments_info_has_the_games_numbers():
+    env = ta.TetrisEnv(board_height=4, preview=0, searcher="column-drop")
+    _, info = env.reset(seed=3)
+    assert {key: info[key] for key in ("pieces", "lines", "score", "level", "last_clear")} == {
+        "pieces": 0, "lines": 0, "score": 0, "level": 0, "last_clear": 0}
+    # The game played by a strategy as `arena play` plays it: the same lines and score after
+    # every piece, and the level of its score (from level 0, one more every 10 lines).
+    cli = ta.play("column-drop+dellacherie", seed=3, board_height=4, max_pieces=60)
+    lines = 0
+    for placement in cli["placements"]:
+        action = env.unwrapped.strategy_action("column-drop+dellacherie")
+        _, _, terminated, truncated, info = env.step(action)
+        lines += placement["cleared"]
+        assert info["last_clear"] == placement["cleared"]
+        assert info["lines"] == lines and info["level"] == lines // 10
+        if terminated or truncated:
+            break
+    assert info["pieces"] == cli["pieces"] and info["score"] == cli["score"]
+    assert info["lines"] == cli["lines"]
+
+
+def test_human_rendering_needs_pygame_and_says_so():
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        with pytest.raises(ModuleNotFoundError, match=r"pip install 'tetris-arena\[human\]'"):
+            ta.TetrisEnv(render_mode="human")
+    else:  # pragma: no cover (the test environment has no pygame)
+        pytest.skip("pygame is installed: its window is not tested here")
 
 
 OUT_OF_RANGE = {

@@ -4,6 +4,7 @@ analyses, games and tournaments, and the same error messages."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -92,10 +93,9 @@ def test_placements_and_paths_are_analyzes_for_every_searcher():
             assert [(p["x"], p["y"], p["rotation"]) for p in got] == [
                 (p["x"], p["y"], p["rotation"]) for p in expected
             ]
-            assert [[list(c) for c in p["cells"]] for p in got] == [p["cells"] for p in expected]
-            assert [p["path"].split() if p["path"] is not None else None for p in got] == [
-                p["path"] for p in expected
-            ]
+            # The same fields in the same shapes: cells as [column, row], paths as lists.
+            assert [p["cells"] for p in got] == [p["cells"] for p in expected]
+            assert [p["path"] for p in got] == [p["path"] for p in expected]
 
 
 @pytest.mark.parametrize("evaluator", EVALUATORS)
@@ -141,13 +141,26 @@ def test_play_is_the_clis():
     ]:
         expected = arena_json("play", strategy, *options, "--json")
         args = dict(zip(options[::2], options[1::2]))
-        got = ta.play(
+        height = int(args.get("--board-height", 20))
+        call = lambda: ta.play(  # noqa: E731
             strategy,
             seed=int(args.get("--seed", 0)),
             generator=args.get("--generator", "uniform"),
             max_pieces=int(args["--max-pieces"]) if "--max-pieces" in args else None,
-            board_height=int(args.get("--board-height", 20)),
+            board_height=height,
         )
+        if "--max-pieces" in args:
+            got = call()
+        else:
+            # Without a cap, the command line's note in Python's words, at the caller's line.
+            with pytest.warns(RuntimeWarning) as warned:
+                got = call()
+            assert [str(w.message) for w in warned] == [
+                f"no max_pieces: on 10 x {height} strong strategies practically never top "
+                "out, so a game may never end; max_pieces=N (or a shorter board_height) "
+                "bounds it"
+            ]
+            assert warned[0].filename == __file__
         assert _without_made_by(got) == _without_made_by(expected)
     assert "placements" not in ta.play("bfs+elashi", max_pieces=5, placements=False)
 
@@ -342,3 +355,25 @@ def test_bad_boards_and_pieces_raise_value_error():
         ta.analyze("bfs+elashi", np.ones((20, 10)), "T")
     with pytest.raises(ValueError):
         ta.piece_cells("O", 4)
+
+
+def test_the_public_names_are_the_packages_own():
+    assert dir(ta) == sorted(ta.__all__ + ["envs"])
+    names = [name for name in dir(ta) if not name.startswith("_")]
+    for imported in ["Any", "Dict", "json", "np", "annotations"]:
+        assert imported not in names
+
+
+def test_run_seeds_default_to_the_clis_0():
+    assert _without_made_by(ta.stats("column-drop+dellacherie", pieces=50))["seed"] == 0
+    expected = arena_json("tournament", "column-drop+dellacherie", "--games", "2",
+                          "--max-pieces", "20", "--json")
+    got = ta.tournament(["column-drop+dellacherie"], games=2, max_pieces=20)
+    assert _without_timing(got)["games"] == _without_timing(expected)["games"]
+
+
+def test_a_bad_uncapped_call_raises_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="unknown evaluator"):
+            ta.play("bfs+nope")

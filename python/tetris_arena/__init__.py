@@ -161,11 +161,18 @@ def features(board: Any, evaluator: str) -> Dict[str, float]:
 def placements(board: Any, piece: Piece, searcher: str = "bfs") -> List[Dict[str, Any]]:
     """Every placement of ``piece`` on ``board`` under a registered searcher, in its order:
     ``{"piece", "x", "y", "rotation", "cells", "path"}`` (pivot ``x``, ``y``; ``cells`` the
-    four ``(column, row)``; ``path`` the inputs from the spawn as ``arena analyze`` writes
-    them, ``None`` when the searcher gives none)."""
+    four ``[column, row]``; ``path`` the list of inputs from the spawn, ``None`` when the
+    searcher gives none): the fields of ``analyze``'s placements, in the same shapes."""
     letter = _letter(piece)
     return [
-        {"piece": letter.upper(), "x": x, "y": y, "rotation": r, "cells": cells, "path": path}
+        {
+            "piece": letter.upper(),
+            "x": x,
+            "y": y,
+            "rotation": r,
+            "cells": [list(cell) for cell in cells],
+            "path": None if path is None else path.split(),
+        }
         for (x, y, r, cells, path) in _native.placements(as_board(board), letter, searcher)
     ]
 
@@ -213,7 +220,8 @@ def play(
     """One game: ``arena play STRATEGY --seed S ... --json`` as a dict (strategy, generator,
     seed, board_height, game_over_rule, pieces, lines, score, game_over and, unless
     ``placements`` is false, the placements ``{"piece", "x", "y", "rotation",
-    "cleared"}``)."""
+    "cleared"}``). Without ``max_pieces`` a ``RuntimeWarning`` says that the game may never
+    end (as the command line's note); Ctrl-C stops it with ``KeyboardInterrupt``."""
     return json.loads(
         _native.play_json(
             strategy, seed, generator, max_pieces, board_height, game_over, placements
@@ -225,7 +233,7 @@ def play(
 def tournament(
     strategies: Sequence[str],
     games: int,
-    seed: int,
+    seed: int = 0,
     generator: str = "uniform",
     max_pieces: Optional[int] = None,
     board_height: int = 20,
@@ -240,7 +248,8 @@ def tournament(
     summary and the pairwise sign tests. ``jobs`` threads (default: every core); the results
     do not depend on it. ``out`` also writes the results file (``.json``, or ``.csv`` or
     ``.jsonl`` with every game, written as the games finish, as ``--out``); ``shard="K/N"`` plays one shard and writes its part to ``out``
-    (returned as a dict), for ``arena merge``."""
+    (returned as a dict), for ``arena merge``. Without ``max_pieces``, the ``RuntimeWarning``
+    of ``play``."""
     return json.loads(
         _native.tournament_json(
             list(strategies),
@@ -261,7 +270,7 @@ def tournament(
 def nes(
     strategy: str,
     games: int,
-    seed: int,
+    seed: int = 0,
     start_level: int = 19,
     to_level: int = 29,
     tap_rate: Optional[int] = None,
@@ -308,7 +317,7 @@ def nes(
 def stats(
     strategy: str,
     pieces: int,
-    seed: int,
+    seed: int = 0,
     generator: str = "uniform",
     board_height: int = 20,
     game_over: Optional[str] = None,
@@ -336,6 +345,12 @@ def stats(
             _path(out),
         )
     )
+
+
+def __dir__() -> List[str]:
+    """The public names (``__all__``) and the ``envs`` module: not the names the package
+    imports for itself (``json``, ``np``, ``typing``'s)."""
+    return sorted(__all__ + ["envs"])
 
 
 def _path(path: Any) -> Optional[str]:

@@ -36,14 +36,22 @@ would, raises ``ValueError``. One vector holds at most ``MAX_VECTOR_GAMES`` (16,
 Actions are integers only (Python or NumPy integers, integer arrays): a float, a string or a
 bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
 
-``render_mode="ansi"`` renders the board as text, ``"rgb_array"`` as an ``(H * c, 10 * c,
+``info`` (scalar environment) holds, after ``reset`` and every ``step``: ``action_mask``,
+``pieces`` (placed), ``lines``, ``score`` (NES points from level 0), ``level`` (the score's:
+0, then one more every 10 lines) and ``last_clear`` (rows the last placement cleared).
+
+``render_mode="ansi"`` renders the board as text; ``"rgb_array"`` as an ``(H * c, 16 * c,
 3)`` ``uint8`` image, ``c = RENDER_CELL_PIXELS`` pixels per cell (what Gymnasium's video
-recorder takes).
+recorder takes): the board's 10 columns (locked cells grey, the current piece in its colour at
+its spawn position), then a panel with the preview pieces in their colours, and the lines and
+the score in digits; ``"human"`` shows those frames in a window, with pygame (``pip install
+'tetris-arena[human]'``; without it the environment refuses the mode and says so).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import inspect
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
@@ -63,6 +71,33 @@ RENDER_CELL_PIXELS = 16
 _EMPTY_RGB = (16, 16, 24)
 _OCCUPIED_RGB = (200, 200, 210)
 _GRID_RGB = (48, 48, 60)
+#: The pieces' colours, in ``PIECES`` order (T J Z O S L I): the guideline's.
+_PIECE_RGB = (
+    (170, 60, 200),
+    (50, 80, 220),
+    (220, 50, 50),
+    (230, 210, 40),
+    (60, 200, 70),
+    (240, 140, 30),
+    (40, 200, 220),
+)
+#: The digits' and labels' colour.
+_TEXT_RGB = (230, 230, 230)
+#: Columns of cells right of the board in a frame: the preview and the numbers.
+_PANEL_CELLS = 6
+#: 3 x 5 pixel glyphs of the digits, a row per string, for the panel's numbers.
+_DIGITS = {
+    "0": ("###", "#.#", "#.#", "#.#", "###"),
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"),
+    "9": ("###", "#.#", "###", "..#", "###"),
+}
 
 
 def _integer(value: Any, name: str) -> int:
@@ -129,14 +164,99 @@ def _action(action: Any) -> int:
     return value if -(2**63) <= value < 2**63 else -1
 
 
-def _rgb_frame(board: np.ndarray) -> np.ndarray:
-    """A board as an RGB image, ``RENDER_CELL_PIXELS`` pixels per cell, a one-pixel grid."""
+def _rgb_frame(
+    board: np.ndarray,
+    current: int,
+    preview: np.ndarray,
+    lines: int,
+    score: int,
+) -> np.ndarray:
+    """A frame (see the module documentation): the board with the current piece at its spawn
+    position, then the preview and the numbers; ``RENDER_CELL_PIXELS`` pixels per cell, a
+    one-pixel grid over the board."""
     cell = RENDER_CELL_PIXELS
-    occupied = np.kron(board.astype(bool), np.ones((cell, cell), dtype=bool))
-    frame = np.where(occupied[..., None], _OCCUPIED_RGB, _EMPTY_RGB).astype(np.uint8)
-    frame[cell - 1 :: cell, :] = _GRID_RGB
-    frame[:, cell - 1 :: cell] = _GRID_RGB
+    height = board.shape[0]
+    colours = np.zeros((height, 10 + _PANEL_CELLS), dtype=np.int64)  # 0 empty, 1 locked
+    colours[:, :10] = board.astype(bool)
+    # Piece index k is colour k + 2; the current piece at its spawn (the cells it would take
+    # in its first orientation, over what is locked), each preview piece below the last.
+    if 0 <= int(current) < 7:
+        for column, row in _native.piece_cells(_native.PIECES[int(current)], 0):
+            x, y = 5 + column, row
+            if 0 <= y < height and 0 <= x < 10:
+                colours[y, x] = int(current) + 2
+    for position, piece in enumerate(int(piece) for piece in preview):
+        if not 0 <= piece < 7:
+            continue
+        for column, row in _native.piece_cells(_native.PIECES[piece], 0):
+            x, y = 10 + 2 + column, 1 + 3 * position + row
+            if 0 <= y < height:
+                colours[y, x] = piece + 2
+    palette = np.array((_EMPTY_RGB, _OCCUPIED_RGB) + _PIECE_RGB, dtype=np.uint8)
+    frame = np.kron(palette[colours], np.ones((cell, cell, 1), dtype=np.uint8))
+    board_width = 10 * cell
+    frame[cell - 1 :: cell, :board_width] = _GRID_RGB
+    frame[:, cell - 1 : board_width : cell] = _GRID_RGB
+    # The numbers, lines above score, at the panel's foot.
+    scale = max(1, cell // 8)
+    for index, number in enumerate((lines, score)):
+        top = frame.shape[0] - (2 - index) * 7 * scale - scale
+        _draw_number(frame, str(number), top, board_width + scale, scale)
     return frame
+
+
+def _draw_number(frame: np.ndarray, text: str, top: int, left: int, scale: int) -> None:
+    """Draws ``text`` (digits) into ``frame`` with its top-left corner at ``(top, left)``, each
+    glyph pixel ``scale`` pixels wide, as far as the frame reaches."""
+    for position, digit in enumerate(text):
+        glyph = _DIGITS[digit]
+        for row, pixels in enumerate(glyph):
+            for column, pixel in enumerate(pixels):
+                if pixel != "#":
+                    continue
+                y = top + row * scale
+                x = left + (position * 4 + column) * scale
+                if 0 <= y and y + scale <= frame.shape[0] and x + scale <= frame.shape[1]:
+                    frame[y : y + scale, x : x + scale] = _TEXT_RGB
+
+
+#: Whether pygame, which ``render_mode="human"`` needs, is installed.
+_HAS_PYGAME = importlib.util.find_spec("pygame") is not None
+
+
+class _Window:
+    """A pygame window showing frames (``render_mode="human"``)."""
+
+    def __init__(self, fps: int) -> None:
+        try:
+            import pygame
+        except ImportError:
+            raise ModuleNotFoundError(
+                "render_mode='human' needs pygame, an optional dependency: "
+                "pip install 'tetris-arena[human]' (or pip install pygame)"
+            ) from None
+        self.pygame = pygame
+        self.fps = fps
+        self.screen = None
+        self.clock = None
+
+    def show(self, frame: np.ndarray) -> None:
+        pygame = self.pygame
+        if self.screen is None:
+            pygame.init()
+            pygame.display.set_caption("Tetris Arena")
+            self.screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
+            self.clock = pygame.time.Clock()
+        pygame.event.pump()
+        surface = pygame.surfarray.make_surface(frame.swapaxes(0, 1))
+        self.screen.blit(surface, (0, 0))
+        pygame.display.flip()
+        self.clock.tick(self.fps)
+
+    def close(self) -> None:
+        if self.screen is not None:
+            self.pygame.display.quit()
+            self.screen = None
 
 
 def register_environments() -> None:
@@ -220,10 +340,16 @@ class TetrisEnv(gym.Env):
         reward: ``"lines"`` or ``"score"`` (NES points).
         max_pieces: truncate the episode after this many pieces.
         illegal_action: ``"end"`` (the episode terminates) or ``"raise"``.
-        render_mode: ``None``, ``"ansi"`` (text) or ``"rgb_array"`` (an RGB image).
+        render_mode: ``None``, ``"ansi"`` (text), ``"rgb_array"`` (an RGB image) or
+            ``"human"`` (a window; needs pygame).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 10}
+    # "human" only where pygame is installed: the modes listed are the ones this
+    # installation renders (Gymnasium's checker tries each).
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"] + (["human"] if _HAS_PYGAME else []),
+        "render_fps": 10,
+    }
 
     @_in_range
     def __init__(
@@ -238,8 +364,11 @@ class TetrisEnv(gym.Env):
         illegal_action: str = "end",
         render_mode: Optional[str] = None,
     ) -> None:
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"unknown render_mode {render_mode!r} (valid: ansi rgb_array)")
+        if render_mode not in (None, "ansi", "rgb_array", "human"):
+            raise ValueError(
+                f"unknown render_mode {render_mode!r} (valid: ansi rgb_array human)"
+            )
+        self._window = _Window(self.metadata["render_fps"]) if render_mode == "human" else None
         self.games = _new_games(
             1, board_height, preview, generator, game_over, searcher, reward, max_pieces,
             illegal_action,
@@ -256,7 +385,18 @@ class TetrisEnv(gym.Env):
         board, current, preview, mask = self.games.observe_one()
         self._mask = mask
         observation = {"board": board, "current": np.int64(current), "preview": preview}
-        return observation, {"action_mask": mask}
+        pieces, lines, score, _, level, last_clear = self.games.progress()[0]
+        info = {
+            "action_mask": mask,
+            "pieces": pieces,
+            "lines": lines,
+            "score": score,
+            "level": level,
+            "last_clear": last_clear,
+        }
+        if self.render_mode == "human":
+            self._window.show(self._frame())
+        return observation, info
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -285,16 +425,26 @@ class TetrisEnv(gym.Env):
             self._started = False
         return observation, reward, terminated, truncated, info
 
-    def render(self) -> Any:
-        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``), or
-        as an ``(H * c, 10 * c, 3)`` ``uint8`` image (``"rgb_array"``, ``c =
-        RENDER_CELL_PIXELS``); ``None`` without a render mode."""
-        if self.render_mode is None:
-            return None
+    def _frame(self) -> np.ndarray:
+        """The ``rgb_array`` frame of the game as it stands."""
         b = self._buffers
         self.games.observe(b.boards, b.current, b.preview, b.masks)
+        return _rgb_frame(b.boards[0], b.current[0], b.preview[0], self.lines, self.score)
+
+    def render(self) -> Any:
+        """The board as text with the pieces, pieces placed, lines and score (``"ansi"``), or
+        as an ``(H * c, 16 * c, 3)`` ``uint8`` image (``"rgb_array"``, ``c =
+        RENDER_CELL_PIXELS``); ``"human"`` shows that image in its window (and returns
+        ``None``, as without a render mode)."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "human":
+            self._window.show(self._frame())
+            return None
+        b = self._buffers
         if self.render_mode == "rgb_array":
-            return _rgb_frame(b.boards[0])
+            return self._frame()
+        self.games.observe(b.boards, b.current, b.preview, b.masks)
         rows = ["|" + "".join("#" if c else "." for c in row) + "|" for row in b.boards[0]]
         letters = _native.PIECES + "-"  # index 7: the sequence has ended
         preview = "".join(letters[int(piece)] for piece in b.preview[0])
@@ -318,6 +468,12 @@ class TetrisEnv(gym.Env):
     def score(self) -> int:
         """NES score of this game."""
         return self.games.progress()[0][2]
+
+    def close(self) -> None:
+        """Closes the ``"human"`` window, if any."""
+        if self._window is not None:
+            self._window.close()
+        super().close()
 
     def legal_placements(self) -> List[Tuple[int, int, int, int]]:
         """The legal actions with the placements they name: ``(action, x, y, rotation)``."""

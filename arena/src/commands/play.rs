@@ -26,8 +26,7 @@ use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::game::{GameEnd, PlayOptions};
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::output::{print_output, print_to_stderr, write_output};
-use tetris_arena_io::values::BoardHeight;
-use tetris_arena_jobs::game::{CheckedGame, GameRequest, PlayOutputs};
+use tetris_arena_jobs::game::{CapSpelling, CheckedGame, GameRequest, PlayOutputs, uncapped_note};
 use tetris_arena_jobs::game_report::{PlayJson, play_text};
 use tetris_arena_reports::html::viewer::verified_replay_page;
 use tetris_arena_reports::terminal::{DEFAULT_SPEED, Watcher};
@@ -128,7 +127,10 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     let replayed = args.record.is_some() || args.html.is_some();
     if settings.max_pieces.is_none() && !args.json {
-        print_to_stderr(&uncapped_note(settings.board_height));
+        print_to_stderr(&format!(
+            "note: {}",
+            uncapped_note(settings.board_height, CapSpelling::COMMAND_LINE)
+        ));
     }
     interrupt::install_with_note(
         "interrupted: the game stops after its current piece; an unfinished game is not \
@@ -195,15 +197,6 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         text.push_str(&format!("estimate   {}\n", estimate.text()));
     }
     Ok(print_output(&text)?)
-}
-
-/// The note printed before games without a piece cap, on a terminal or not: on a tall field
-/// strong strategies practically never top out, and the user should know before waiting.
-pub fn uncapped_note(board_height: BoardHeight) -> String {
-    format!(
-        "note: no --max-pieces: on 10 x {board_height} strong strategies practically never top \
-         out, so a game may never end; --max-pieces N (or a shorter --board-height) bounds it"
-    )
 }
 
 #[cfg(test)]

@@ -16,9 +16,9 @@
 use std::path::PathBuf;
 
 use crate::commands::options::{GameRules, Parallel, PieceCap, SeedOption};
-use crate::commands::play::uncapped_note;
 use tetris_arena_io::output::{print_to_stderr, write_output};
 use tetris_arena_io::values::GameCount;
+use tetris_arena_jobs::game::{CapSpelling, uncapped_note};
 use tetris_arena_reports::tournament::TournamentReport;
 use tetris_arena_requests::RunOptions;
 use tetris_arena_requests::error::ArenaError;
@@ -106,7 +106,10 @@ impl Args {
 pub fn run(args: Args) -> Result<(), ArenaError> {
     let checked = args.request().check()?;
     if checked.settings.max_pieces.is_none() && !args.json {
-        print_to_stderr(&uncapped_note(checked.settings.board_height));
+        print_to_stderr(&format!(
+            "note: {}",
+            uncapped_note(checked.settings.board_height, CapSpelling::COMMAND_LINE)
+        ));
     }
     interrupt::install();
     let total = checked.task_count();

@@ -40,6 +40,8 @@ pub(super) struct Game {
     pub(super) ended: bool,
     /// The seed of this game.
     pub(super) seed: u64,
+    /// Rows the last placement cleared (0 before the first).
+    pub(super) last_clear: u8,
 }
 
 impl Games {
@@ -53,6 +55,7 @@ impl Games {
         game.upcoming.clear();
         game.ended = false;
         game.seed = seed;
+        game.last_clear = 0;
         self.refill(index);
         Ok(())
     }
@@ -114,6 +117,7 @@ impl Games {
         let board_before = *game.state.board();
         let placed = game.state.place(&placement).map_err(py_error)?;
         game.upcoming.pop_front();
+        game.last_clear = placed.outcome.rows_cleared;
         // The generator hears of every placement before it deals again, as in `arena play`
         // (`mdptetris` skips MDPTetris's trial draws; the others ignore it).
         game.generator
