@@ -41,7 +41,7 @@ pub struct SearcherJson {
 pub struct ListJson {
     searchers: Vec<&'static str>,
     evaluators: Vec<EvaluatorJson>,
-    generators: &'static [&'static str],
+    generators: Vec<&'static str>,
     searcher_details: Vec<SearcherJson>,
     strategy_options: Vec<NamedJson>,
     game_over_rules: Vec<NamedJson>,
@@ -49,6 +49,17 @@ pub struct ListJson {
 }
 
 impl ListJson {
+    /// [`ListJson::current`] as the move server offers it: without the generators a served
+    /// request may not name (`file:PATH`: the server reads no files, [`crate::serve`]).
+    pub fn served() -> ListJson {
+        let mut list = ListJson::current();
+        list.generators.retain(|name| {
+            tetris_arena_io::values::generator(name)
+                .is_ok_and(|generator| crate::serve::check_served_generator(&generator).is_ok())
+        });
+        list
+    }
+
     /// The registry's names now, made by the running command.
     pub fn current() -> ListJson {
         ListJson {
@@ -61,7 +72,7 @@ impl ListJson {
                     default_preset: entry.presets.first().map(|preset| preset.name),
                 })
                 .collect(),
-            generators: &GeneratorKind::NAMES,
+            generators: GeneratorKind::NAMES.to_vec(),
             searcher_details: searchers()
                 .into_iter()
                 .map(|entry| SearcherJson {

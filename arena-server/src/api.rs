@@ -94,14 +94,15 @@ pub async fn play(
         .expect("a static header"))
 }
 
-/// The strategies: every searcher, evaluator (with presets), generator, option and rule.
+/// The strategies: every searcher, evaluator (with presets), generator a request may name, option
+/// and rule.
 #[utoipa::path(get, path = "/v1/strategies", responses(
-    (status = 200, description = "As `arena list --json`", body = ListJson),
+    (status = 200, description = "As `arena list --json`, without the file:PATH generator the server refuses", body = ListJson),
 ))]
 pub async fn strategies() -> Json<ListJson> {
     Json(MadeBy::during(
         "arena serve: GET /v1/strategies",
-        ListJson::current,
+        ListJson::served,
     ))
 }
 

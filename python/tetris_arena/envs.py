@@ -334,7 +334,7 @@ class TetrisEnv(gym.Env):
     Args:
         board_height: rows of the board (4 to 32; always 10 columns).
         preview: pieces shown after the current one (0 to 6).
-        generator: uniform, nes, bag7, sz, java or file:PATH.
+        generator: uniform, nes, bag7, sz, java, mdptetris (preview 0 only) or file:PATH.
         game_over: ``"simulation"`` or ``"literature"``; default: the searcher's.
         searcher: the registered searcher whose placements are the legal actions.
         reward: ``"lines"`` or ``"score"`` (NES points).

@@ -9,13 +9,21 @@ use tetris_arena_io::values::{
     self, BoardHeight, Jobs, MaxPieces, ReactionFrames, StartLevel, TapRate,
 };
 
+/// `--generator`'s help: every generator name ([`GeneratorKind::NAMES`], so that a new
+/// generator is listed where the option is) and `note`.
+pub fn generator_help(note: &str) -> String {
+    let names = GeneratorKind::NAMES;
+    let (last, others) = names.split_last().expect("generators");
+    format!("Piece generator: {} or {last}{note}", others.join(", "))
+}
+
 /// The rules of frame-less games: the pieces, the field and when a game is over (`play`,
 /// `tournament`, `stats`).
 #[derive(Debug, clap::Args)]
 pub struct GameRules {
-    /// Piece generator: uniform, nes, bag7, sz, java or file:PATH (a file gives every game the
-    /// same sequence, from its start).
-    #[arg(long, value_name = "G", default_value = "uniform", value_parser = values::generator)]
+    /// The piece generator (its help lists [`GeneratorKind::NAMES`]: [`generator_help`]).
+    #[arg(long, value_name = "G", default_value = "uniform", value_parser = values::generator,
+          help = generator_help(" (a file gives every game the same sequence, from its start)"))]
     pub generator: GeneratorKind,
     /// Board rows, 4 to 32 (the width is always 10). A short field ends games sooner.
     #[arg(long, value_name = "H", default_value = "20")]

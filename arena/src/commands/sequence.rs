@@ -1,6 +1,6 @@
 //! `arena sequence`: the first N pieces of a generator, as letters on one line.
 
-use crate::commands::options::SeedOption;
+use crate::commands::options::{SeedOption, generator_help};
 use tetris_core::GeneratorKind;
 
 use tetris_arena_io::values::{self, SequenceLength};
@@ -10,8 +10,9 @@ use tetris_arena_requests::error::ArenaError;
 /// Options of `arena sequence`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Generator: uniform, nes, bag7, sz, java or file:PATH.
-    #[arg(long, default_value = "uniform", value_parser = values::generator)]
+    /// The piece generator ([`generator_help`]).
+    #[arg(long, default_value = "uniform", value_parser = values::generator,
+          help = generator_help(""))]
     pub generator: GeneratorKind,
     /// The seed.
     #[command(flatten)]
