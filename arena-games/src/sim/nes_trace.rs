@@ -291,7 +291,7 @@ impl<'a> TraceReader<'a> {
             if text.trim().is_empty() {
                 continue;
             }
-            return serde_json::from_str(text)
+            return tetris_core::files::parse_json(text)
                 .map(Some)
                 .map_err(|error| TraceError::Malformed {
                     line: index as u64 + 1,

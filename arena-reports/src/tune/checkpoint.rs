@@ -600,7 +600,7 @@ pub fn load_checkpoint(
     features: &[String],
 ) -> Result<Checkpoint, ReportError> {
     let text = tetris_arena_io::input::read_text(path, CHECKPOINT_LIMIT, "checkpoint")?;
-    serde_json::from_str::<Checkpoint>(&text)
+    tetris_core::files::parse_json::<Checkpoint>(&text)
         .map_err(|error| CheckpointError::NotACheckpoint(error.to_string()))
         .and_then(|checkpoint| {
             checkpoint.check(settings, features)?;

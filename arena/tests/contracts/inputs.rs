@@ -487,3 +487,109 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// `text` (a JSON object, or JSON Lines whose first line is one) with that object's first key
+/// written once more in front, with its value: the key and the edited text.
+fn with_a_repeated_key(text: &str) -> (String, String) {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let object: serde_json::Map<String, Value> = match serde_json::from_str(first) {
+        Ok(object) => object,
+        // A pretty-printed file: the whole text is the object.
+        Err(_) => serde_json::from_str(text).unwrap(),
+    };
+    let (key, value) = object.iter().next().unwrap();
+    let repeated = format!("{{{}:{value},", Value::from(key.as_str()));
+    let edited = text.replacen('{', &repeated, 1);
+    assert!(rest.is_empty() || edited.ends_with(rest));
+    (key.clone(), edited)
+}
+
+#[test]
+fn a_key_repeated_in_any_json_file_the_arena_reads_is_refused() {
+    // serde keeps the last of two values of one key without a word; every JSON file the
+    // arena reads refuses the file instead, naming the key: replays, traces, checkpoints and
+    // weights here (part files in shard_merge.rs; board files are arrays, without keys).
+    // Weights files had their own check before (serde's for the fields of a plain object, a
+    // feature given twice for the weights), and keep its words.
+    let folder = scratch_folder("hardening", "repeated-keys");
+    let path = |name: &str| folder.join(name).to_str().unwrap().to_string();
+    let (replay, trace, checkpoint, weights) = (
+        path("replay.json"),
+        path("trace.jsonl"),
+        path("checkpoint.json"),
+        path("weights.json"),
+    );
+    succeed(
+        "play",
+        &[
+            "column-drop+elashi",
+            "--max-pieces",
+            "5",
+            "--record",
+            &replay,
+        ],
+    );
+    succeed(
+        "nes",
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "1",
+            "--max-lines",
+            "1",
+            "--trace",
+            &trace,
+        ],
+    );
+    let mut args = tune_args("cem", &checkpoint, &weights);
+    args.extend(["--iterations", "1"]);
+    succeed("tune", &args);
+    let strategy = format!("column-drop+elashi:{}", path("repeated-weights.json"));
+    let cases: [(&str, Vec<&str>); 4] = [
+        (&replay, vec!["replay", "REPEATED"]),
+        (&trace, vec!["replay", "REPEATED"]),
+        (
+            &checkpoint,
+            [vec!["tune"], tune_args("cem", "REPEATED", &weights)].concat(),
+        ),
+        (&weights, vec!["play", &strategy, "--max-pieces", "5"]),
+    ];
+    for (file, command) in cases {
+        let text = fs::read_to_string(file).unwrap();
+        let (key, edited) = with_a_repeated_key(&text);
+        let repeated = match file == weights {
+            true => path("repeated-weights.json"),
+            false => format!("{file}.repeated"),
+        };
+        fs::write(&repeated, &edited).unwrap();
+        let mut args: Vec<&str> = command
+            .iter()
+            .map(|arg| {
+                if *arg == "REPEATED" {
+                    repeated.as_str()
+                } else {
+                    arg
+                }
+            })
+            .collect();
+        if file == checkpoint {
+            args.extend(["--iterations", "2", "--resume"]);
+        }
+        // The file as written is accepted (with the key once).
+        fs::write(&repeated, &text).unwrap();
+        let output = run(args[0], &args[1..]);
+        assert!(
+            output.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        fs::write(&repeated, &edited).unwrap();
+        let message = fail(args[0], &args[1..]);
+        let expected = match file == weights {
+            true => format!("duplicate field `{key}`"),
+            false => format!("duplicate key {key:?} at line "),
+        };
+        assert!(message.contains(&expected), "{file}: {message}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}
