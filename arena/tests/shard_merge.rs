@@ -1003,7 +1003,8 @@ fn merge_refuses_parts_no_run_writes() {
              true for these settings"
         )
     );
-    // A key twice: the first game's lines, 198 then 197 in the issue.
+    // A key twice: the first game's lines, 198 then 197 in the issue, the last the right one
+    // (the merge used to read it and say nothing).
     let (part, value) = &tournament[0];
     let lines = value["results"][0]["lines"].as_u64().unwrap();
     let text = fs::read_to_string(part).unwrap();
@@ -1011,7 +1012,7 @@ fn merge_refuses_parts_no_run_writes() {
     assert!(text.contains(&once));
     let twice = text.replacen(
         &once,
-        &format!("\"lines\":{lines},\"lines\":{},", lines + 1),
+        &format!("\"lines\":{},\"lines\":{lines},", lines + 1),
         1,
     );
     let repeated = path(&folder, "repeated.json");

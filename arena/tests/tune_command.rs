@@ -949,38 +949,56 @@ fn a_checkpoint_whose_history_figures_disagree_is_refused_naming_the_field() {
     ]);
     tune_ok(&args);
     let saved: Value = serde_json::from_slice(&fs::read(&checkpoint).unwrap()).unwrap();
-    let cases: [(f64, f64, &str); 5] = [
-        // The reproduction: a mean of 5 above the iteration's best of 3.
+    let best = saved["history"][1]["best"].as_f64().unwrap();
+    assert!(best > 0.0, "the run scores lines: {saved}");
+    // Each case: history[1]'s best and mean; a best above the run's best moves the best
+    // candidate's fitness (and iteration) with it, so that every rule of before still holds.
+    let cases: [(f64, f64, String); 5] = [
+        // The reproduction: a mean 2 above the iteration's best (3 there).
         (
-            3.0,
-            5.0,
-            "history[1].mean: 5 is above the iteration's best, 3",
+            best,
+            best + 2.0,
+            format!(
+                "history[1].mean: {} is above the iteration's best, {best}",
+                best + 2.0
+            ),
         ),
-        // The other 4 candidates score 0 or more: the mean is at least 3 / 5.
+        // The other 4 candidates score 0 or more: the mean is at least a fifth of the best.
         (
-            3.0,
+            best,
             0.0,
-            "history[1].mean: 0 is below the iteration's best shared by its 5",
+            "history[1].mean: 0 is below the iteration's best shared by its 5".into(),
         ),
         // 3 games of whole lines: a fitness is a multiple of 1/3.
-        (1.5, 1.0, "history[1].best: 1.5 is no candidate's fitness"),
-        // 15 games in all: the mean is a multiple of 1/15.
         (
-            3.0,
-            2.05,
-            "history[1].mean: 2.05 is no mean of 5 candidates' fitness",
+            80.5,
+            80.5,
+            "history[1].best: 80.5 is no candidate's fitness".into(),
+        ),
+        // 15 games in all: the mean is a multiple of 1/15 (0.6 × best is one).
+        (
+            best,
+            0.6 * best + 1.0 / 45.0,
+            format!(
+                "history[1].mean: {} is no mean of 5 candidates' fitness",
+                0.6 * best + 1.0 / 45.0
+            ),
         ),
         // 200 pieces fill 800 cells, 80 rows of 10.
         (
             81.0,
             81.0,
-            "history[1].best: 81 is more than a game of these settings gives (80",
+            "history[1].best: 81 is more than a game of these settings gives (80".into(),
         ),
     ];
     for (index, (best, mean, expected)) in cases.into_iter().enumerate() {
         let mut edited = saved.clone();
         edited["history"][1]["best"] = best.into();
         edited["history"][1]["mean"] = mean.into();
+        if best > saved["best"]["fitness"].as_f64().unwrap() {
+            edited["best"]["fitness"] = best.into();
+            edited["best"]["iteration"] = 1.into();
+        }
         let path = folder.join(format!("edited-{index}.json"));
         let text_before = edited.to_string();
         fs::write(&path, &text_before).unwrap();

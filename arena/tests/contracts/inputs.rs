@@ -488,20 +488,20 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
-/// `text` (a JSON object, or JSON Lines whose first line is one) with that object's first key
-/// written once more in front, with its value: the key and the edited text.
-fn with_a_repeated_key(text: &str) -> (String, String) {
-    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let object: serde_json::Map<String, Value> = match serde_json::from_str(first) {
-        Ok(object) => object,
-        // A pretty-printed file: the whole text is the object.
-        Err(_) => serde_json::from_str(text).unwrap(),
-    };
-    let (key, value) = object.iter().next().unwrap();
-    let repeated = format!("{{{}:{value},", Value::from(key.as_str()));
-    let edited = text.replacen('{', &repeated, 1);
-    assert!(rest.is_empty() || edited.ends_with(rest));
-    (key.clone(), edited)
+/// `text` with the first key of the object that follows `anchor` (the first `{` of the text
+/// when `anchor` is `{`) written once more in front, with the same value: the key and the
+/// edited text. The value is the one already there, so a reader that kept the last value
+/// would read the same file.
+fn with_a_repeated_key(text: &str, anchor: &str) -> (String, String) {
+    let at = text.find(anchor).unwrap() + anchor.len();
+    let mut values = serde_json::Deserializer::from_str(&text[at - 1..]).into_iter::<Value>();
+    let object = values.next().unwrap().unwrap();
+    let (key, value) = object.as_object().unwrap().iter().next().unwrap();
+    let repeated = format!("{}:{value},", Value::from(key.as_str()));
+    (
+        key.clone(),
+        format!("{}{repeated}{}", &text[..at], &text[at..]),
+    )
 }
 
 #[test]
@@ -509,8 +509,10 @@ fn a_key_repeated_in_any_json_file_the_arena_reads_is_refused() {
     // serde keeps the last of two values of one key without a word; every JSON file the
     // arena reads refuses the file instead, naming the key: replays, traces, checkpoints and
     // weights here (part files in shard_merge.rs; board files are arrays, without keys).
-    // Weights files had their own check before (serde's for the fields of a plain object, a
-    // feature given twice for the weights), and keep its words.
+    // Before, serde's derived readers refused a field given twice in a plain object (replays,
+    // checkpoints, weights: they keep serde's refusal or reach the first pass first; weights
+    // files keep their own words) but read the last of two in a `serde_json::Value`, such as
+    // a trace's settings, which a repeated key now refuses too.
     let folder = scratch_folder("hardening", "repeated-keys");
     let path = |name: &str| folder.join(name).to_str().unwrap().to_string();
     let (replay, trace, checkpoint, weights) = (
@@ -545,18 +547,19 @@ fn a_key_repeated_in_any_json_file_the_arena_reads_is_refused() {
     args.extend(["--iterations", "1"]);
     succeed("tune", &args);
     let strategy = format!("column-drop+elashi:{}", path("repeated-weights.json"));
-    let cases: [(&str, Vec<&str>); 4] = [
-        (&replay, vec!["replay", "REPEATED"]),
-        (&trace, vec!["replay", "REPEATED"]),
+    let cases: [(&str, &str, Vec<&str>); 4] = [
+        (&replay, "{", vec!["replay", "REPEATED"]),
+        (&trace, "\"settings\":{", vec!["replay", "REPEATED"]),
         (
             &checkpoint,
+            "{",
             [vec!["tune"], tune_args("cem", "REPEATED", &weights)].concat(),
         ),
-        (&weights, vec!["play", &strategy, "--max-pieces", "5"]),
+        (&weights, "{", vec!["play", &strategy, "--max-pieces", "5"]),
     ];
-    for (file, command) in cases {
+    for (file, anchor, command) in cases {
         let text = fs::read_to_string(file).unwrap();
-        let (key, edited) = with_a_repeated_key(&text);
+        let (key, edited) = with_a_repeated_key(&text, anchor);
         let repeated = match file == weights {
             true => path("repeated-weights.json"),
             false => format!("{file}.repeated"),
