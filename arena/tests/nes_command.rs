@@ -1557,16 +1557,6 @@ fn a_traces_run_line_is_proven_as_the_settings_of_a_run() {
         ends.iter()
             .all(|end| end["end"] == "line-cap" && end["level"] == 19)
     );
-    // As written: no game reached level 29 or topped out, so neither the stop level nor the
-    // console rule shows; the cap does (both games ended at 12 lines from 8 or more).
-    let checked = common::run_json("replay", &[trace.to_str().unwrap()]);
-    assert_eq!(
-        unproven_fields(&checked),
-        [
-            ("settings.stop_level".to_string(), false),
-            ("settings.game_over_rule".to_string(), false)
-        ]
-    );
     let changed = |name: &str, change: &dyn Fn(&mut Value)| -> PathBuf {
         let mut edited = lines.clone();
         change(&mut edited[0]["settings"]);
@@ -1636,6 +1626,16 @@ fn a_traces_run_line_is_proven_as_the_settings_of_a_run() {
             assert!(message.contains(named), "{field}: {message}");
         }
     }
+    // As written: no game reached level 29 or topped out, so neither the stop level nor the
+    // console rule shows; the cap does (both games ended at 12 lines from 8 or more).
+    let checked = common::run_json("replay", &[trace.to_str().unwrap()]);
+    assert_eq!(
+        unproven_fields(&checked),
+        [
+            ("settings.stop_level".to_string(), false),
+            ("settings.game_over_rule".to_string(), false)
+        ]
+    );
     // A reaction time: every lock of such a run records its plan, and these record none.
     let path = changed("reaction.jsonl", &|settings| {
         settings["reaction_frames"] = Value::from(5)
