@@ -913,3 +913,62 @@ impl RunReport for NesReport<'_> {
 fn milliseconds(time: Duration) -> f64 {
     time.as_secs_f64() * 1000.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_line_must_be_the_settings_object_a_run_writes() {
+        let settings = NesRunSettings {
+            strategy: "gamepad+nes-plateau@2".parse().unwrap(),
+            ignores_gravity: false,
+            games: 2,
+            seed: 9,
+            start_level: 19,
+            stop_level: 29,
+            max_lines: Some(12),
+            timeline: Timeline::THIRTY_HZ,
+            game_over_rule: GameOverRule::Console,
+            inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
+        };
+        let written = serde_json::to_value(SettingsJson::of(&settings)).unwrap();
+        assert_eq!(written["stop_level_lines"], 230);
+        assert!(SettingsJson::check_recorded(&written, &settings).is_ok());
+        let field_of = |edit: &dyn Fn(&mut serde_json::Map<String, serde_json::Value>)| {
+            let mut recorded = written.clone();
+            edit(recorded.as_object_mut().unwrap());
+            match SettingsJson::check_recorded(&recorded, &settings) {
+                Err(TraceError::RunLine { field, message }) => format!("{field}: {message}"),
+                other => format!("{other:?}"),
+            }
+        };
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("board_height".into(), 21.into());
+            }),
+            "settings.board_height: recorded as 21, but a run with these settings writes 20"
+        );
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.remove("preview_pieces");
+            }),
+            "settings.preview_pieces: missing: a run with these settings writes 1"
+        );
+        // A run without a reaction time leaves the field out.
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("reaction_frames".into(), 0.into());
+            }),
+            "settings.reaction_frames: a run with these settings does not write it"
+        );
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("game_over_rule".into(), "simulation".into());
+            }),
+            "settings.game_over_rule: recorded as \"simulation\", but a run with these settings \
+             writes \"console\""
+        );
+    }
+}
