@@ -839,3 +839,110 @@ pub fn compare_games(recorded: &TracedGame, played: &NesGameResult) -> Result<()
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetris_core::Timeline;
+
+    /// A game whose last lock started at `before` lines and whose end is `end` at `lines`
+    /// and `level` (only the ends and the last lock's lines count here).
+    fn game(before: u32, end: NesEnd, lines: u32, level: u8) -> TracedGame {
+        let lock = TraceLock {
+            seed: 0,
+            piece: 1,
+            preview: Piece::T,
+            level,
+            lines: before,
+            points: 0,
+            spawn_frame: 0,
+            board: Board::new(20).unwrap(),
+            placement: PlayedPlacement {
+                piece: Piece::I,
+                x: 5,
+                y: 19,
+                rotation: 0,
+                cleared: 0,
+                path: None,
+                evaluation: None,
+            },
+            plan: None,
+        };
+        TracedGame {
+            locks: vec![lock],
+            end: TraceEnd {
+                seed: 0,
+                end,
+                pieces: 1,
+                lines,
+                level,
+                score: 0,
+                line_clear_points: 0,
+                points_before_level_29: 0,
+            },
+        }
+    }
+
+    fn settings(max_lines: Option<u32>) -> NesRunSettings {
+        NesRunSettings {
+            strategy: "gamepad+nes-plateau".parse().unwrap(),
+            ignores_gravity: false,
+            games: 2,
+            seed: 0,
+            start_level: 19,
+            stop_level: 29,
+            max_lines,
+            timeline: Timeline::THIRTY_HZ,
+            game_over_rule: GameOverRule::Console,
+            inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
+        }
+    }
+
+    #[test]
+    fn the_ends_prove_the_stop_level_and_the_cap_only_where_a_game_reached_them() {
+        // Cap 12: one game ends at 12 lines from 10, one at 13 from 8 (a triple from 10 would
+        // be 13 too): every cap from 11 to 12 ends both where they ended; none reached level
+        // 29, so any stop level above 19 gives them.
+        let capped = [
+            game(10, NesEnd::ReachedLineCap, 12, 19),
+            game(8, NesEnd::ReachedLineCap, 13, 19),
+        ];
+        assert_eq!(
+            unproven_by_the_ends(&settings(Some(12)), &capped),
+            [
+                TraceFact::StopLevel { above: 19 },
+                TraceFact::MaxLines {
+                    above: 10,
+                    at_most: Some(12),
+                    or_none: false,
+                },
+            ]
+        );
+        // From 11 lines, only a cap of 12 ends the first game at 12 with a single.
+        let exact = [game(11, NesEnd::ReachedLineCap, 12, 19)];
+        assert_eq!(
+            unproven_by_the_ends(&settings(Some(12)), &exact),
+            [TraceFact::StopLevel { above: 19 }]
+        );
+        // A game that reached the stop level proves it; without a cap, a cap above its lines
+        // before the last lock and below the stop level's 230 would end it there too (the
+        // stop level wins a clear that does both), and a top-out at 50 lines bounds it below.
+        let stopped = [
+            game(228, NesEnd::ReachedStopLevel, 231, 29),
+            game(50, NesEnd::ToppedOut, 50, 22),
+        ];
+        assert_eq!(
+            unproven_by_the_ends(&settings(None), &stopped),
+            [TraceFact::MaxLines {
+                above: 228,
+                at_most: Some(229),
+                or_none: true,
+            }]
+        );
+        assert_eq!(
+            unproven_by_the_ends(&settings(None), &[]),
+            [TraceFact::NoGames]
+        );
+    }
+}
