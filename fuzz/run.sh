@@ -15,13 +15,19 @@ runs=${RUNS:-1000000}
 max_time=${MAX_TIME:-3600}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(board weights pieces replay checkpoint strategy part serve_body stackrabbit_query)
+    targets=(board weights pieces replay checkpoint strategy part serve_body stackrabbit_query nes_trace)
 fi
 mkdir -p logs
 for target in "${targets[@]}"; do
     mkdir -p "corpus-work/$target" "corpus/$target"
+    # Inputs up to 4 KiB, but a trace's run line alone is about 3 KB (its rules in words), so a
+    # trace with one short game needs 12 KB or more.
+    max_len=4096
+    if [ "$target" = nes_trace ]; then
+        max_len=32768
+    fi
     nice cargo +nightly fuzz run -O "$target" "corpus-work/$target" "corpus/$target" -- \
-        -runs="$runs" -max_total_time="$max_time" -timeout=10 -max_len=4096 \
+        -runs="$runs" -max_total_time="$max_time" -timeout=10 -max_len="$max_len" \
         2> "logs/$target.log"
     grep -E '^Done|^#[0-9]+ *DONE' "logs/$target.log" | tail -1
     # Minimize: the inputs that cover every edge, then the KEEP that add the most edges.

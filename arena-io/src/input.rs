@@ -54,7 +54,7 @@ pub fn read_board(path: &Path, height: u8) -> Result<Board, FileError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let bad_board = |message: String| FileError::Refused(format!("board file {shown}: {message}"));
     let rows: Vec<String> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(text)
+        tetris_core::files::parse_json(text)
             .map_err(|error| bad_board(format!("not a JSON array of row strings: {error}")))?
     } else {
         // As `Board::from_str`: empty lines at the end do not count, every other line is a row.

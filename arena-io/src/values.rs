@@ -34,6 +34,40 @@ pub const MAX_GAMES: u64 = 10_000_000;
 /// level rules hold for 29 as well (first level-up at 200 lines).
 pub const MAX_START_LEVEL: u8 = tetris_core::scoring::ONE_FRAME_LEVEL;
 
+/// The longest game a result file may record ([`game_duration`]): a year, in seconds. No
+/// game of the arena lasts that long (the slowest, an NES game to level 39 at the deepest
+/// search, takes minutes), and the bound keeps every sum of game times far from overflowing.
+pub const MAX_GAME_SECONDS: u64 = 365 * 24 * 60 * 60;
+
+/// Reads a game's wall-clock time as results write it (`{"secs": S, "nanos": N}`, serde's
+/// form of a `Duration`), accepting only a time a game can take: nanoseconds below one
+/// second (serde would carry 2,000,000,000 into the seconds) and at most
+/// [`MAX_GAME_SECONDS`] seconds. The message names the field (`elapsed.nanos`).
+pub fn game_duration<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<std::time::Duration, D::Error> {
+    /// serde's fields of a `Duration`.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Recorded {
+        secs: u64,
+        nanos: u32,
+    }
+    let Recorded { secs, nanos } = Recorded::deserialize(deserializer)?;
+    if nanos >= 1_000_000_000 {
+        return Err(serde::de::Error::custom(format!(
+            "elapsed.nanos is {nanos}, but the nanoseconds of a duration are below 1000000000"
+        )));
+    }
+    if secs > MAX_GAME_SECONDS {
+        return Err(serde::de::Error::custom(format!(
+            "elapsed.secs is {secs}, but a game lasts at most {MAX_GAME_SECONDS} seconds (a \
+             year)"
+        )));
+    }
+    Ok(std::time::Duration::new(secs, nanos))
+}
+
 /// The most reaction frames a player may have: the most frames a search can go on after
 /// ([`tetris_core::MAX_PLAYED_FRAMES`], one second).
 pub const MAX_REACTION_FRAMES: u8 = tetris_core::MAX_PLAYED_FRAMES as u8;
@@ -732,6 +766,36 @@ impl FromStr for PieceList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_time_is_one_a_game_can_take() {
+        #[derive(Debug, Deserialize)]
+        struct Timed {
+            #[serde(deserialize_with = "game_duration")]
+            elapsed: std::time::Duration,
+        }
+        let read = |text: &str| serde_json::from_str::<Timed>(text).map(|timed| timed.elapsed);
+        let year = r#"{"elapsed":{"secs":31536000,"nanos":999999999}}"#;
+        assert_eq!(
+            read(year).unwrap(),
+            std::time::Duration::new(31_536_000, 999_999_999)
+        );
+        let refused = [
+            (
+                r#"{"elapsed":{"secs":31536001,"nanos":0}}"#,
+                "elapsed.secs is 31536001, but a game lasts at most 31536000 seconds (a year)",
+            ),
+            (
+                r#"{"elapsed":{"secs":0,"nanos":1000000000}}"#,
+                "elapsed.nanos is 1000000000, but the nanoseconds of a duration are below \
+                 1000000000",
+            ),
+        ];
+        for (text, message) in refused {
+            let error = read(text).unwrap_err().to_string();
+            assert!(error.starts_with(message), "{error}");
+        }
+    }
 
     #[test]
     fn shards_parse_from_k_slash_n_counted_from_zero() {

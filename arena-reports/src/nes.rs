@@ -6,6 +6,7 @@
 //! levels 19 (from 18), 29 and 39, the points before level 29, lines per game and the 1st,
 //! 5th, 25th and 50th percentiles; old fields keep their names and values.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use tetris_arena_games::analysis::nes::{NesSummary, PERCENTILES, ScoreStatistics
 use tetris_arena_games::sim::nes::{
     FRAMES_PER_SECOND, NesGameResult, NesRunSettings, REPORTED_LEVELS,
 };
+use tetris_arena_games::sim::nes_trace::TraceError;
 use tetris_arena_io::format::{optional, thousands};
 use tetris_arena_io::output::{MadeBy, OutputFormat, RunReport};
 use tetris_arena_runs::nes::NesRun;
@@ -204,21 +206,22 @@ fn game_json(settings: &NesRunSettings, game: &NesGameResult) -> GameJson {
 
 /// The settings object of the JSON report, also the first line of a trace
 /// ([`crate::nes_trace`]), which `arena replay` reads back with this same type
-/// (`NesRequest::of_trace`): so the fields that decide the games are described once. Only
-/// those are read; the rules in words (skipped when reading) are left at their defaults.
+/// (`NesRequest::of_trace`): so the fields that decide the games are described once. Every
+/// field is read (an unknown one is refused); the ones the others derive (the rules in words,
+/// the board, the preview, the stop level's lines) are then held against what a run with the
+/// read settings writes ([`SettingsJson::check_recorded`]).
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SettingsJson {
     /// Games in the run.
     pub games: u64,
     /// The first game's seed.
     pub seed: u64,
-    #[serde(skip_deserializing)]
     seed_rule: String,
     /// The level every game starts at.
     pub start_level: u8,
     /// The level whose transition ends a game.
     pub stop_level: u8,
-    #[serde(skip_deserializing)]
     stop_level_lines: Option<u32>,
     /// The line cap, if any.
     pub max_lines: Option<u32>,
@@ -239,30 +242,18 @@ pub struct SettingsJson {
         skip_serializing_if = "tetris_arena_games::sim::reaction::sees_preview_at_once"
     )]
     pub reaction_frames: u8,
-    #[serde(skip_deserializing)]
     board_width: u8,
-    #[serde(skip_deserializing)]
     board_height: u8,
-    #[serde(skip_deserializing)]
     preview_pieces: u8,
-    #[serde(skip_deserializing)]
-    piece_rule: &'static str,
-    #[serde(skip_deserializing)]
+    piece_rule: Cow<'static, str>,
     end_rule: String,
-    #[serde(skip_deserializing)]
-    score_rule: &'static str,
-    #[serde(skip_deserializing)]
-    best_third_rule: &'static str,
-    #[serde(skip_deserializing)]
-    line_clear_points_rule: &'static str,
-    #[serde(skip_deserializing)]
-    tetris_share_rule: &'static str,
-    #[serde(skip_deserializing)]
-    percentile_rule: &'static str,
-    #[serde(skip_deserializing)]
-    points_before_level_29_rule: &'static str,
-    #[serde(skip_deserializing)]
-    reached_level_rule: &'static str,
+    score_rule: Cow<'static, str>,
+    best_third_rule: Cow<'static, str>,
+    line_clear_points_rule: Cow<'static, str>,
+    tetris_share_rule: Cow<'static, str>,
+    percentile_rule: Cow<'static, str>,
+    points_before_level_29_rule: Cow<'static, str>,
+    reached_level_rule: Cow<'static, str>,
 }
 
 impl SettingsJson {
@@ -285,16 +276,64 @@ impl SettingsJson {
             board_width: 10,
             board_height: 20,
             preview_pieces: 1,
-            piece_rule: PIECE_RULE,
+            piece_rule: Cow::Borrowed(PIECE_RULE),
             end_rule: end_rule(settings.game_over_rule, settings.max_lines),
-            score_rule: SCORE_RULE,
-            best_third_rule: BEST_THIRD_RULE,
-            line_clear_points_rule: LINE_CLEAR_POINTS_RULE,
-            tetris_share_rule: TETRIS_SHARE_RULE,
-            percentile_rule: PERCENTILE_RULE,
-            points_before_level_29_rule: POINTS_BEFORE_LEVEL_29_RULE,
-            reached_level_rule: REACHED_LEVEL_RULE,
+            score_rule: Cow::Borrowed(SCORE_RULE),
+            best_third_rule: Cow::Borrowed(BEST_THIRD_RULE),
+            line_clear_points_rule: Cow::Borrowed(LINE_CLEAR_POINTS_RULE),
+            tetris_share_rule: Cow::Borrowed(TETRIS_SHARE_RULE),
+            percentile_rule: Cow::Borrowed(PERCENTILE_RULE),
+            points_before_level_29_rule: Cow::Borrowed(POINTS_BEFORE_LEVEL_29_RULE),
+            reached_level_rule: Cow::Borrowed(REACHED_LEVEL_RULE),
         }
+    }
+
+    /// Holds `recorded`, the settings object of a trace's run line (already read as a
+    /// [`SettingsJson`], so its fields are known), against what a run with `settings` (read
+    /// from it and checked as `arena nes` checks them) writes: every field must be the one a
+    /// run writes, and no field a run leaves out may be there. The error names the first field
+    /// that differs, as the trace spells it (`settings.board_height`).
+    pub fn check_recorded(
+        recorded: &serde_json::Value,
+        settings: &NesRunSettings,
+    ) -> Result<(), TraceError> {
+        let written = serde_json::to_value(SettingsJson::of(settings)).map_err(|error| {
+            TraceError::RunLine {
+                field: "settings".into(),
+                message: error.to_string(),
+            }
+        })?;
+        let (Some(recorded), Some(written)) = (recorded.as_object(), written.as_object()) else {
+            return Err(TraceError::RunLine {
+                field: "settings".into(),
+                message: "not an object".into(),
+            });
+        };
+        for (field, value) in written {
+            if recorded.get(field) != Some(value) {
+                // The rules in words run to hundreds of characters: not quoted.
+                let message = match (recorded.get(field), value.as_str()) {
+                    (Some(_), Some(text)) if text.len() > 60 => {
+                        "recorded otherwise than a run with these settings writes it".to_string()
+                    }
+                    (Some(found), _) => {
+                        format!("recorded as {found}, but a run with these settings writes {value}")
+                    }
+                    (None, _) => format!("missing: a run with these settings writes {value}"),
+                };
+                return Err(TraceError::RunLine {
+                    field: format!("settings.{field}"),
+                    message,
+                });
+            }
+        }
+        if let Some(field) = recorded.keys().find(|field| !written.contains_key(*field)) {
+            return Err(TraceError::RunLine {
+                field: format!("settings.{field}"),
+                message: "a run with these settings does not write it".into(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -873,4 +912,63 @@ impl RunReport for NesReport<'_> {
 /// A duration in milliseconds.
 fn milliseconds(time: Duration) -> f64 {
     time.as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_line_must_be_the_settings_object_a_run_writes() {
+        let settings = NesRunSettings {
+            strategy: "gamepad+nes-plateau@2".parse().unwrap(),
+            ignores_gravity: false,
+            games: 2,
+            seed: 9,
+            start_level: 19,
+            stop_level: 29,
+            max_lines: Some(12),
+            timeline: Timeline::THIRTY_HZ,
+            game_over_rule: GameOverRule::Console,
+            inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
+        };
+        let written = serde_json::to_value(SettingsJson::of(&settings)).unwrap();
+        assert_eq!(written["stop_level_lines"], 230);
+        assert!(SettingsJson::check_recorded(&written, &settings).is_ok());
+        let field_of = |edit: &dyn Fn(&mut serde_json::Map<String, serde_json::Value>)| {
+            let mut recorded = written.clone();
+            edit(recorded.as_object_mut().unwrap());
+            match SettingsJson::check_recorded(&recorded, &settings) {
+                Err(TraceError::RunLine { field, message }) => format!("{field}: {message}"),
+                other => format!("{other:?}"),
+            }
+        };
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("board_height".into(), 21.into());
+            }),
+            "settings.board_height: recorded as 21, but a run with these settings writes 20"
+        );
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.remove("preview_pieces");
+            }),
+            "settings.preview_pieces: missing: a run with these settings writes 1"
+        );
+        // A run without a reaction time leaves the field out.
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("reaction_frames".into(), 0.into());
+            }),
+            "settings.reaction_frames: a run with these settings does not write it"
+        );
+        assert_eq!(
+            field_of(&|recorded| {
+                recorded.insert("game_over_rule".into(), "simulation".into());
+            }),
+            "settings.game_over_rule: recorded as \"simulation\", but a run with these settings \
+             writes \"console\""
+        );
+    }
 }

@@ -123,6 +123,9 @@ pub fn trace_replay_text(checked: &TraceFound, elapsed: Duration) -> String {
             checked.unproven_top_outs
         );
     }
+    for unproven in &checked.unproven {
+        let _ = writeln!(text, "unproven   {unproven}");
+    }
     let _ = writeln!(text, "time       {:.2} s", elapsed.as_secs_f64());
     text
 }
@@ -139,8 +142,21 @@ struct TraceReplayJson<'a> {
     verified: bool,
     redecided: bool,
     unproven_top_outs: u64,
+    unproven: Vec<UnprovenJson>,
     seconds: f64,
     made_by: MadeBy,
+}
+
+/// One setting of the run line the games do not prove (`arena replay --json`'s `unproven`,
+/// as for a replay's header).
+#[derive(Serialize)]
+struct UnprovenJson {
+    /// The field, as the trace spells it.
+    field: &'static str,
+    /// Whether the strategy re-decided the games under the other values too.
+    redecided: bool,
+    /// The line `arena replay` prints after `unproven   `.
+    text: String,
 }
 
 /// [`trace_replay_text`] as one JSON object.
@@ -155,6 +171,15 @@ pub fn trace_replay_json(checked: &TraceFound, elapsed: Duration) -> String {
         verified: true,
         redecided: checked.redecided,
         unproven_top_outs: checked.unproven_top_outs,
+        unproven: checked
+            .unproven
+            .iter()
+            .map(|unproven| UnprovenJson {
+                field: unproven.fact.field(),
+                redecided: unproven.redecided,
+                text: unproven.to_string(),
+            })
+            .collect(),
         seconds: elapsed.as_secs_f64(),
         made_by: MadeBy::current(),
     })

@@ -5,12 +5,16 @@
 use std::path::PathBuf;
 
 use crate::error::ArenaError;
+use crate::nes::NesRequest;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::nes::NesRunSettings;
 use tetris_arena_io::output::{ResultsDestination, check_output_folder};
 use tetris_arena_jobs::JobFiles;
+use tetris_arena_jobs::frameless_game_over_rule;
 use tetris_arena_reports::stats::is_stats_output;
+use tetris_arena_runs::RunError;
 use tetris_arena_runs::nes::NesRun;
+use tetris_arena_runs::shard::kinds::NesPartSettings;
 use tetris_arena_runs::shard::{Merged, Part, merge_part_files};
 use tetris_arena_runs::statistics::StatisticsSettings;
 use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings};
@@ -53,6 +57,65 @@ pub enum MergeRequestError {
          FILE.json"
     )]
     GamesOfSummaries,
+}
+
+/// Checks the settings of the merged run with the check of the command that writes its
+/// parts, so that parts no run could write are refused as the command would refuse the run:
+/// an NES run's through [`NesRequest::run_settings`], and they must be what that check
+/// derives (whether the searcher ignores gravity); a tournament's game-over rule through
+/// [`frameless_game_over_rule`] and its generator's preview through
+/// [`tetris_core::GeneratorKind::check_preview`], as `arena tournament` checks them (its other
+/// rules build the strategies, which reads their weights files: a merge reads only parts). A
+/// statistics run's settings are checked by that command's own check as each part is read.
+/// Every part holds the same settings (the merge checked it), so the fault is named in
+/// `part`, the first.
+fn check_run_settings(part: &std::path::Path, merged: &Merged) -> Result<(), RunError> {
+    let refused =
+        |message: String| RunError::Refused(format!("merge: {}: {message}", part.display()));
+    match merged {
+        Merged::Nes { settings, .. } => {
+            let checked = NesRequest::of_settings(settings)
+                .and_then(|request| request.run_settings())
+                .map_err(|error| refused(format!("arena nes refuses its settings: {error}")))?;
+            let (written, read) = (
+                serde_json::to_value(NesPartSettings::of(&checked)),
+                serde_json::to_value(NesPartSettings::of(settings)),
+            );
+            if let (Ok(serde_json::Value::Object(written)), Ok(read)) = (written, read) {
+                if let Some((field, value)) = written
+                    .iter()
+                    .find(|(field, value)| read.get(field.as_str()) != Some(value))
+                {
+                    return Err(refused(format!(
+                        "settings.{field} is {}, but arena nes records {value} for these settings",
+                        read.get(field.as_str())
+                            .map_or("missing".into(), |value| value.to_string())
+                    )));
+                }
+            }
+        }
+        Merged::Tournament { settings, .. } => {
+            frameless_game_over_rule(Some(settings.game_over_rule), &settings.specs).map_err(
+                |error| {
+                    refused(format!(
+                        "settings.game_over_rule: arena tournament refuses it: {error}"
+                    ))
+                },
+            )?;
+            for spec in &settings.specs {
+                settings
+                    .generator
+                    .check_preview(spec.depth)
+                    .map_err(|error| {
+                        refused(format!(
+                            "settings.generator: arena tournament refuses it for {spec}: {error}"
+                        ))
+                    })?;
+            }
+        }
+        Merged::Stats { .. } => {}
+    }
+    Ok(())
 }
 
 /// A merge request, checked: the whole run, merged, with where its report goes.
@@ -117,7 +180,11 @@ impl MergeRequest {
             }
             Ok(destination)
         };
-        Ok(match merge_part_files(parts)? {
+        let merged = merge_part_files(parts)?;
+        if let Some(first) = self.parts.first() {
+            check_run_settings(first, &merged)?;
+        }
+        Ok(match merged {
             Merged::Tournament { settings, run } => {
                 if self.plots.is_some() && !settings.piece_statistics {
                     return Err(MergeRequestError::PlotsWithoutStatistics.into());

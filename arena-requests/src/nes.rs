@@ -202,12 +202,33 @@ impl NesRequest {
         })
     }
 
-    /// Checks every rule of an NES run before any game starts: the seeds, the levels, the
-    /// line cap (below the stop level's lines), the strategy (depth at most the NES's
-    /// preview, a searcher whose pieces start at the spawn), the game-over rule its searcher
-    /// can play, and the outputs (none a file the strategy reads; the HTML report and the
-    /// trace not of a shard, the trace of at most [`MAX_TRACED_GAMES`] games).
-    pub fn check(&self) -> Result<CheckedNes, ArenaError> {
+    /// The request of a run with `settings` (a part's, read back by `arena merge`): its
+    /// rules and player, no outputs, to be checked by [`NesRequest::run_settings`].
+    pub fn of_settings(settings: &NesRunSettings) -> Result<NesRequest, ArenaError> {
+        Ok(NesRequest {
+            strategy: settings.strategy.to_string(),
+            games: GameCount::try_from(settings.games)?,
+            seed: settings.seed,
+            start_level: StartLevel::try_from(u64::from(settings.start_level))?,
+            to_level: u64::from(settings.stop_level),
+            max_lines: settings.max_lines.map(u64::from),
+            timeline: settings.timeline,
+            game_over: Some(settings.game_over_rule),
+            inputs: settings.inputs,
+            reaction_frames: ReactionFrames::try_from(u64::from(settings.reaction_frames))?,
+            run: RunOptions::default(),
+            html: None,
+            trace: None,
+        })
+    }
+
+    /// Checks every rule of an NES run that its settings alone decide (no file is read, no
+    /// evaluator built), and returns the run's settings: the seeds, the levels, the line cap
+    /// (below the stop level's lines), the strategy (depth at most the NES's preview, a
+    /// searcher whose pieces start at the spawn), the game-over rule and reaction time its
+    /// searcher can play. [`NesRequest::check`] starts with it; `arena merge` checks a part's
+    /// settings with it.
+    pub fn run_settings(&self) -> Result<NesRunSettings, ArenaError> {
         let games = self.games.get();
         tetris_arena_runs::check_last_seed(self.seed, Some(games - 1), &format!("{games} games"))?;
         let start = self.start_level;
@@ -237,6 +258,65 @@ impl NesRequest {
                 Some(cap as u32)
             }
         };
+        let spec: StrategySpec = self.strategy.parse()?;
+        if spec.depth > MAX_NES_DEPTH {
+            return Err(ArenaError::Registry(
+                tetris_registry::RegistryError::Strategy {
+                    strategy: spec.to_string(),
+                    message: format!(
+                        "depth {} sees more pieces than the NES shows: use depth 1 or 2 (current \
+                     piece and preview)",
+                        spec.depth
+                    ),
+                },
+            ));
+        }
+        let searcher = searcher_by_name(&spec.searcher);
+        let starts_at_the_spawn = searcher
+            .as_ref()
+            .is_some_and(|searcher| searcher.path_start() == PieceState::SPAWN);
+        if !starts_at_the_spawn {
+            // The console's pieces spawn at the top and fall; a searcher whose pieces come
+            // from above the field (`drop`) places them where no NES piece can be.
+            return Err(ArenaError::Registry(
+                tetris_registry::RegistryError::Strategy {
+                    strategy: spec.to_string(),
+                    message: format!(
+                        "searcher {} plays the literature's game (pieces dropped from above the \
+                     field), not the console's: use a searcher that starts from the spawn",
+                        spec.searcher
+                    ),
+                },
+            ));
+        }
+        // The strategy's frame timing is its searcher's (`Strategy::frame_timing`).
+        let ignores_gravity = searcher.is_none_or(|searcher| searcher.frame_timing().is_none());
+        let game_over_rule = nes_game_over_rule(self.game_over, !ignores_gravity, &spec.searcher)?;
+        if ignores_gravity && self.reaction_frames.get() > 0 {
+            return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
+        }
+        Ok(NesRunSettings {
+            strategy: spec,
+            ignores_gravity,
+            games,
+            seed: self.seed,
+            start_level: start.get(),
+            stop_level: stop,
+            max_lines,
+            timeline: self.timeline,
+            game_over_rule,
+            inputs: self.inputs,
+            reaction_frames: self.reaction_frames.get(),
+        })
+    }
+
+    /// Checks every rule of an NES run before any game starts: its settings
+    /// ([`NesRequest::run_settings`]), the strategy built, and the outputs (none a file the
+    /// strategy reads; the HTML report and the trace not of a shard, the trace of at most
+    /// [`MAX_TRACED_GAMES`] games).
+    pub fn check(&self) -> Result<CheckedNes, ArenaError> {
+        let settings = self.run_settings()?;
+        let games = settings.games;
         if let Some(path) = &self.html {
             if self.run.shard.is_some() {
                 return Err(NesRequestError::HtmlOfShard.into());
@@ -257,61 +337,14 @@ impl NesRequest {
             }
             check_output_file("--trace", path)?;
         }
-        let spec: StrategySpec = self.strategy.parse()?;
-        if spec.depth > MAX_NES_DEPTH {
-            return Err(ArenaError::Registry(
-                tetris_registry::RegistryError::Strategy {
-                    strategy: spec.to_string(),
-                    message: format!(
-                        "depth {} sees more pieces than the NES shows: use depth 1 or 2 (current \
-                     piece and preview)",
-                        spec.depth
-                    ),
-                },
-            ));
-        }
-        let starts_at_the_spawn = searcher_by_name(&spec.searcher)
-            .is_some_and(|searcher| searcher.path_start() == PieceState::SPAWN);
-        if !starts_at_the_spawn {
-            // The console's pieces spawn at the top and fall; a searcher whose pieces come
-            // from above the field (`drop`) places them where no NES piece can be.
-            return Err(ArenaError::Registry(
-                tetris_registry::RegistryError::Strategy {
-                    strategy: spec.to_string(),
-                    message: format!(
-                        "searcher {} plays the literature's game (pieces dropped from above the \
-                     field), not the console's: use a searcher that starts from the spawn",
-                        spec.searcher
-                    ),
-                },
-            ));
-        }
-        let strategy = Strategy::new(spec.clone())?;
-        let ignores_gravity = strategy.frame_timing().is_none();
-        let game_over_rule = nes_game_over_rule(self.game_over, !ignores_gravity, &spec.searcher)?;
-        if ignores_gravity && self.reaction_frames.get() > 0 {
-            return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
-        }
+        let strategy = Strategy::new(settings.strategy.clone())?;
         let run = self.run.check(games)?;
         JobFiles::default()
             .output("--out", self.run.out.as_deref())
             .output("--html", self.html.as_deref())
             .output("--trace", self.trace.as_deref())
-            .strategy(&spec)
+            .strategy(&settings.strategy)
             .check()?;
-        let settings = NesRunSettings {
-            strategy: spec,
-            ignores_gravity,
-            games,
-            seed: self.seed,
-            start_level: start.get(),
-            stop_level: stop,
-            max_lines,
-            timeline: self.timeline,
-            game_over_rule,
-            inputs: self.inputs,
-            reaction_frames: self.reaction_frames.get(),
-        };
         Ok(CheckedNes {
             settings,
             strategy,

@@ -6,16 +6,19 @@
 
 use std::path::{Path, PathBuf};
 
-use tetris_registry::StrategySpec;
+use tetris_core::{GameOverRule, InputModel, Timeline};
+use tetris_registry::{StrategySpec, TAP_RATES};
 
 use crate::error::ArenaError;
 use crate::nes::NesRequest;
+use tetris_arena_games::sim::nes::NesRunSettings;
 use tetris_arena_games::sim::nes_trace::{
-    CheckedLock, TRACE_LIMIT, TraceError, TraceFound, TraceReader, TracedGame, check_game,
-    compare_games,
+    CheckedLock, TRACE_LIMIT, TraceError, TraceFact, TraceFound, TraceReader, TraceUnproven,
+    TracedGame, check_game, compare_games, games_also_check, unproven_by_the_ends,
 };
 use tetris_arena_io::values::{GameCount, Jobs};
 use tetris_arena_jobs::JobFiles;
+use tetris_arena_reports::nes::SettingsJson;
 use tetris_arena_runs::Progress;
 
 /// Whether the file at `path` starts as a trace does: a first line that is a JSON object with
@@ -55,6 +58,9 @@ pub struct TraceChecked {
     pub found: TraceFound,
     /// The run's request, to play the games again.
     request: NesRequest,
+    /// The request of each other value of each setting in `found.unproven` that the
+    /// strategy decides by (in the order of the fact's values), to re-decide the games under.
+    others: Vec<Vec<NesRequest>>,
 }
 
 impl TraceReplayRequest {
@@ -77,6 +83,16 @@ impl TraceReplayRequest {
             .strategy(&spec)
             .check()?;
         let settings = request.check()?.settings;
+        // The run line must be the one a run with these settings writes: its strategy's
+        // canonical name, and every field the settings derive.
+        let canonical = settings.strategy.to_string();
+        if run.strategy != canonical {
+            return Err(bad_trace(TraceError::RunLine {
+                field: "strategy".into(),
+                message: format!("a run writes its strategy's canonical name, {canonical}"),
+            }));
+        }
+        SettingsJson::check_recorded(&run.settings, &settings).map_err(bad_trace)?;
         let mut games: Vec<TracedGame> = Vec::new();
         let (mut locks, mut unproven_top_outs) = (0, 0);
         while let Some(game) = reader.next_game().map_err(bad_trace)? {
@@ -91,6 +107,16 @@ impl TraceReplayRequest {
             unproven_top_outs += u64::from(checked.top_out_unproven);
             games.push(game);
         }
+        let (unproven, others) = open_settings(&request, &settings, &games)
+            .into_iter()
+            .map(|(fact, others)| {
+                let unproven = TraceUnproven {
+                    fact,
+                    redecided: false,
+                };
+                (unproven, others)
+            })
+            .unzip();
         Ok(TraceChecked {
             found: TraceFound {
                 shown,
@@ -100,8 +126,10 @@ impl TraceReplayRequest {
                 locks,
                 unproven_top_outs,
                 redecided: false,
+                unproven,
             },
             request,
+            others,
         })
     }
 }
@@ -135,8 +163,130 @@ impl TraceChecked {
         }
         found.unproven_top_outs = 0;
         found.redecided = true;
+        // The settings the strategy decides by, re-decided under each value the frames left:
+        // a value under which it plays some lock otherwise is excluded; the stop level and the
+        // cap only end games, and the reaction time's length is the one the strategy played
+        // by (other lengths are not tried).
+        let mut unproven = Vec::new();
+        for (mut open, others) in std::mem::take(&mut found.unproven)
+            .into_iter()
+            .zip(&self.others)
+        {
+            if !open.fact.decides() {
+                unproven.push(open);
+                continue;
+            }
+            let mut same = Vec::new();
+            for other in others {
+                same.push(redecides_the_same(other, &found.games, progress, stop)?);
+            }
+            open.redecided = true;
+            match &mut open.fact {
+                TraceFact::TapRate { others, .. } => {
+                    let mut kept = same.iter();
+                    others.retain(|_| kept.next() == Some(&true));
+                    if !others.is_empty() {
+                        unproven.push(open);
+                    }
+                }
+                _ if same.first() == Some(&true) => unproven.push(open),
+                _ => {}
+            }
+        }
+        found.unproven = unproven;
         Ok(())
     }
+}
+
+/// Whether the strategy of `request` (one setting changed from the trace's) plays every game
+/// of `games` lock by lock as recorded.
+fn redecides_the_same(
+    request: &NesRequest,
+    games: &[TracedGame],
+    progress: &Progress,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<bool, ArenaError> {
+    let checked = NesRequest {
+        games: GameCount::try_from(games.len() as u64)?,
+        ..request.clone()
+    }
+    .check()?;
+    let finished = checked.play_traced(progress, stop)?;
+    if finished.interrupted {
+        return Err(ArenaError::Interrupted(String::new()));
+    }
+    Ok(games
+        .iter()
+        .zip(&finished.results)
+        .all(|(recorded, played)| compare_games(recorded, played).is_ok()))
+}
+
+/// The settings of the run line its games leave open (the module documentation of
+/// [`tetris_arena_games::sim::nes_trace`], "What the games prove about the run line"), each
+/// with the request of every other value the games also check under: the stop level and the
+/// line cap from the games' ends; the game-over rule, the tap rate and the input model by
+/// checking every game again under each other value `arena nes` accepts (its own check says
+/// which); the reaction time's length, which no frame shows.
+fn open_settings(
+    request: &NesRequest,
+    settings: &NesRunSettings,
+    games: &[TracedGame],
+) -> Vec<(TraceFact, Vec<NesRequest>)> {
+    let mut open: Vec<(TraceFact, Vec<NesRequest>)> = unproven_by_the_ends(settings, games)
+        .into_iter()
+        .map(|fact| (fact, Vec::new()))
+        .collect();
+    if games.is_empty() {
+        return open;
+    }
+    let also = |changed: NesRequest| -> Option<NesRequest> {
+        let checked = changed.check().ok()?;
+        games_also_check(&checked.settings, games).then_some(changed)
+    };
+    let other = match settings.game_over_rule {
+        GameOverRule::Console => GameOverRule::Simulation,
+        _ => GameOverRule::Console,
+    };
+    if let Some(changed) = also(NesRequest {
+        game_over: Some(other),
+        ..request.clone()
+    }) {
+        open.push((TraceFact::GameOverRule { other }, vec![changed]));
+    }
+    let (mut rates, mut requests) = (Vec::new(), Vec::new());
+    for rate in TAP_RATES.filter(|&rate| Some(rate) != settings.timeline.tap_rate()) {
+        if let Some(changed) = also(NesRequest {
+            timeline: Timeline::uniform(rate),
+            ..request.clone()
+        }) {
+            rates.push(rate);
+            requests.push(changed);
+        }
+    }
+    if !rates.is_empty() {
+        let recorded_mixed = settings.timeline.tap_rate().is_none();
+        open.push((
+            TraceFact::TapRate {
+                others: rates,
+                recorded_mixed,
+            },
+            requests,
+        ));
+    }
+    let other = match settings.inputs {
+        InputModel::TwoThumb => InputModel::Article,
+        InputModel::Article => InputModel::TwoThumb,
+    };
+    if let Some(changed) = also(NesRequest {
+        inputs: other,
+        ..request.clone()
+    }) {
+        open.push((TraceFact::Inputs { other }, vec![changed]));
+    }
+    if settings.reaction_frames > 0 {
+        open.push((TraceFact::ReactionFrames, Vec::new()));
+    }
+    open
 }
 
 /// A trace's fault as the one-line error about its file.

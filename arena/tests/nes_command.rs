@@ -1507,3 +1507,184 @@ fn a_searcher_that_ignores_gravity_leaves_a_trace_without_paths_that_replays() {
     assert_eq!(checked["locks"], pieces);
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// The `unproven` fields of `arena replay --json`'s report of a trace, with whether each was
+/// re-decided.
+fn unproven_fields(checked: &Value) -> Vec<(String, bool)> {
+    checked["unproven"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|fact| {
+            (
+                fact["field"].as_str().unwrap().to_string(),
+                fact["redecided"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_traces_run_line_is_proven_as_the_settings_of_a_run() {
+    // The trace of issue 64: two games from level 19 capped at 12 lines, both ending at the
+    // cap (no top-out, no stop level). Edits no run writes are refused naming the field; edits
+    // a run could write but the games do not show are said `unproven`.
+    let folder = scratch_folder("trace-run-line");
+    let trace = folder.join("trace.jsonl");
+    let run = |extra: &[&str], path: &Path| {
+        let mut args = vec![
+            "gamepad+nes-plateau@2",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--max-lines",
+            "12",
+            "--trace",
+            path.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        nes_ok(&args);
+        fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect::<Vec<Value>>()
+    };
+    let lines = run(&[], &trace);
+    let ends: Vec<&Value> = lines.iter().filter(|line| line["event"] == "end").collect();
+    assert!(
+        ends.iter()
+            .all(|end| end["end"] == "line-cap" && end["level"] == 19)
+    );
+    let changed = |name: &str, change: &dyn Fn(&mut Value)| -> PathBuf {
+        let mut edited = lines.clone();
+        change(&mut edited[0]["settings"]);
+        let path = folder.join(name);
+        write_trace(&path, &edited);
+        path
+    };
+    let refusals: [(&str, &str, Value, &str); 8] = [
+        (
+            "height.jsonl",
+            "board_height",
+            Value::from(21),
+            "settings.board_height",
+        ),
+        (
+            "width.jsonl",
+            "board_width",
+            Value::from(11),
+            "settings.board_width",
+        ),
+        (
+            "none.jsonl",
+            "preview_pieces",
+            Value::from(0),
+            "settings.preview_pieces",
+        ),
+        (
+            "two.jsonl",
+            "preview_pieces",
+            Value::from(2),
+            "settings.preview_pieces",
+        ),
+        (
+            "lines.jsonl",
+            "stop_level_lines",
+            Value::from(0),
+            "settings.stop_level_lines",
+        ),
+        // Alone, a stop level or a rule leaves what the run derives from it behind.
+        (
+            "stop.jsonl",
+            "stop_level",
+            Value::from(30),
+            "settings.stop_level_lines",
+        ),
+        (
+            "rule.jsonl",
+            "game_over_rule",
+            Value::from("simulation"),
+            "settings.end_rule",
+        ),
+        (
+            "key.jsonl",
+            "extra",
+            Value::from(1),
+            "unknown field `extra`",
+        ),
+    ];
+    for (name, field, value, named) in refusals {
+        let path = changed(name, &|settings| settings[field] = value.clone());
+        for redecide in [false, true] {
+            let mut args = vec![path.to_str().unwrap()];
+            if redecide {
+                args.push("--redecide");
+            }
+            let message = common::fail("replay", &args);
+            assert!(message.contains(named), "{field}: {message}");
+        }
+    }
+    // As written: no game reached level 29 or topped out, so neither the stop level nor the
+    // console rule shows; the cap does (both games ended at 12 lines from 8 or more).
+    let checked = common::run_json("replay", &[trace.to_str().unwrap()]);
+    assert_eq!(
+        unproven_fields(&checked),
+        [
+            ("settings.stop_level".to_string(), false),
+            ("settings.game_over_rule".to_string(), false)
+        ]
+    );
+    // A reaction time: every lock of such a run records its plan, and these record none.
+    let path = changed("reaction.jsonl", &|settings| {
+        settings["reaction_frames"] = Value::from(5)
+    });
+    let message = common::fail("replay", &[path.to_str().unwrap()]);
+    assert!(message.contains("game seed 9, piece 1: plan"), "{message}");
+    // The run line of the simulation rule, and of stop level 30, each as a run writes it: the
+    // games are the same (none tops out or reaches level 29), so the edit passes, and says
+    // that the games do not prove it, re-decided or not.
+    let simulation = run(
+        &["--game-over", "simulation"],
+        &folder.join("simulation.jsonl"),
+    );
+    let thirty = run(&["--to-level", "30"], &folder.join("thirty.jsonl"));
+    for (name, source, field, value) in [
+        (
+            "as-simulation.jsonl",
+            &simulation,
+            "game_over_rule",
+            "simulation",
+        ),
+        ("as-thirty.jsonl", &thirty, "stop_level", "30"),
+    ] {
+        let path = changed(name, &|settings| *settings = source[0]["settings"].clone());
+        for redecide in [false, true] {
+            let mut args = vec![path.to_str().unwrap()];
+            if redecide {
+                args.push("--redecide");
+            }
+            let checked = common::run_json("replay", &args);
+            assert_eq!(checked["verified"], true);
+            assert_eq!(
+                checked["settings"][field].to_string().trim_matches('"'),
+                value
+            );
+            let fields = unproven_fields(&checked);
+            let named = format!("settings.{field}");
+            let fact = fields.iter().find(|(field, _)| *field == named);
+            // The stop level only ends games: re-deciding cannot tell its values apart.
+            let redecided = redecide && field == "game_over_rule";
+            assert_eq!(fact, Some(&(named.clone(), redecided)), "{fields:?}");
+            let text = common::run("replay", &args);
+            let text = String::from_utf8(text.stdout).unwrap();
+            assert!(
+                text.lines()
+                    .any(|line| line.starts_with(&format!("unproven   {named}: "))),
+                "{text}"
+            );
+        }
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

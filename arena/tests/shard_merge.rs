@@ -902,3 +902,162 @@ fn parts_holding_only_their_summaries_merge_into_the_same_report() {
     }
     fs::remove_dir_all(&folder).unwrap();
 }
+
+/// Two shards of a tournament and of an NES run, edited as issue 64 found them merging: the
+/// settings the command refuses (the console rule for a tournament, a searcher that ignores
+/// gravity under it for an NES run), a key repeated (the last one used to win), and a game's
+/// time that no game takes. Each is refused with one line naming the part and the fault.
+#[test]
+fn merge_refuses_parts_no_run_writes() {
+    let folder = common::scratch_folder("merge", "no-run-writes");
+    let shards = |command: &str, args: &[&str]| -> Vec<(String, Value)> {
+        (0..2)
+            .map(|index| {
+                let part = path(&folder, &format!("{command}-{index}.json"));
+                let shard = format!("{index}/2");
+                ok(
+                    command,
+                    &[args, &["--shard", &shard, "--out", &part]].concat(),
+                );
+                let value = serde_json::from_str(&fs::read_to_string(&part).unwrap()).unwrap();
+                (part, value)
+            })
+            .collect()
+    };
+    let tournament = shards(
+        "tournament",
+        &[
+            "column-drop+dellacherie",
+            "column-drop+elashi",
+            "--games",
+            "4",
+            "--seed",
+            "7",
+            "--board-height",
+            "8",
+            "--max-pieces",
+            "40",
+        ],
+    );
+    let nes = shards(
+        "nes",
+        &[
+            "gamepad+nes-plateau@1",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--max-lines",
+            "2",
+        ],
+    );
+    for parts in [&tournament, &nes] {
+        let paths: Vec<String> = parts.iter().map(|(path, _)| path.clone()).collect();
+        merge(&paths, &["--json"]);
+    }
+    // Both parts edited alike, so that they still agree with each other.
+    let both = |parts: &[(String, Value)], name: &str, edit: &dyn Fn(&mut Value)| {
+        let edited: Vec<String> = parts
+            .iter()
+            .enumerate()
+            .map(|(index, (_, part))| {
+                tampered(&folder, part, &format!("{name}-{index}.json"), |part| {
+                    edit(part)
+                })
+            })
+            .collect();
+        let message = merge_error(&[&edited[0], &edited[1]]);
+        (edited[0].clone(), message)
+    };
+    let (first, message) = both(&tournament, "console", &|part| {
+        part["settings"]["game_over_rule"] = "console".into()
+    });
+    assert!(
+        message.starts_with(&format!(
+            "error: merge: {first}: settings.game_over_rule: arena tournament refuses it: \
+             --game-over: the console rule needs the NES frame model"
+        )),
+        "{message}"
+    );
+    assert_eq!(nes[0].1["settings"]["game_over_rule"], "console");
+    let (first, message) = both(&nes, "bfs", &|part| {
+        part["settings"]["strategy"] = "bfs+nes-plateau".into()
+    });
+    assert!(
+        message.starts_with(&format!(
+            "error: merge: {first}: arena nes refuses its settings: --game-over: searcher bfs \
+             ignores gravity and cannot play the console rule"
+        )),
+        "{message}"
+    );
+    // Under the simulation rule bfs is a strategy arena nes plays, but the parts say that it
+    // does not ignore gravity, which arena nes derives from the searcher.
+    let (first, message) = both(&nes, "gravity", &|part| {
+        part["settings"]["strategy"] = "bfs+nes-plateau".into();
+        part["settings"]["game_over_rule"] = "simulation".into();
+    });
+    assert_eq!(
+        message,
+        format!(
+            "error: merge: {first}: settings.ignores_gravity is false, but arena nes records \
+             true for these settings"
+        )
+    );
+    // A key twice: the first game's lines, 198 then 197 in the issue, the last the right one
+    // (the merge used to read it and say nothing).
+    let (part, value) = &tournament[0];
+    let lines = value["results"][0]["lines"].as_u64().unwrap();
+    let text = fs::read_to_string(part).unwrap();
+    let once = format!("\"lines\":{lines},");
+    assert!(text.contains(&once));
+    let twice = text.replacen(
+        &once,
+        &format!("\"lines\":{},\"lines\":{lines},", lines + 1),
+        1,
+    );
+    let repeated = path(&folder, "repeated.json");
+    fs::write(&repeated, twice).unwrap();
+    let message = merge_error(&[&repeated, &tournament[1].0]);
+    assert!(
+        message.starts_with(&format!(
+            "error: merge: {repeated}: not JSON: duplicate key \"lines\" at line 1 column "
+        )),
+        "{message}"
+    );
+    // Game times no game takes: beyond a year, or nanoseconds of 2 s (read as 2 more seconds).
+    for (parts, command) in [(&tournament, "tournament"), (&nes, "nes")] {
+        for (field, value, expected) in [
+            (
+                "secs",
+                Value::from(u64::MAX),
+                "elapsed.secs is 18446744073709551615, but a game lasts at most 31536000 \
+                 seconds (a year)",
+            ),
+            (
+                "nanos",
+                Value::from(2_000_000_000u64),
+                "elapsed.nanos is 2000000000, but the nanoseconds of a duration are below \
+                 1000000000",
+            ),
+        ] {
+            let edited = tampered(
+                &folder,
+                &parts[0].1,
+                &format!("{command}-{field}.json"),
+                |part| {
+                    part["results"][0]["elapsed"][field] = value;
+                    // Without its summary (the merge sums the games up, as for a version 1
+                    // part), whose total time would otherwise contradict the edit.
+                    part.as_object_mut().unwrap().remove("summary");
+                },
+            );
+            let message = merge_error(&[&edited, &parts[1].0]);
+            assert_eq!(
+                message,
+                format!("error: merge: {edited}: bad part: {expected}"),
+                "{command}"
+            );
+        }
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

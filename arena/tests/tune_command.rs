@@ -928,3 +928,96 @@ fn the_report_shows_the_weights_aligned_with_six_decimals_and_the_file_keeps_eve
     }
     fs::remove_dir_all(&folder).unwrap();
 }
+
+#[test]
+fn a_checkpoint_whose_history_figures_disagree_is_refused_naming_the_field() {
+    // Two iterations of the small run (mean lines of 3 games of at most 200 pieces, 5
+    // candidates): each figure of a history record follows from the others and the
+    // settings, so an edit that breaks that is refused on resume, naming the field, and the
+    // checkpoint is left as it was.
+    let folder = scratch_folder("history-figures");
+    let checkpoint = folder.join("checkpoint.json");
+    let out = folder.join("weights.json");
+    let mut args = small("cem");
+    args.extend([
+        "--iterations",
+        "2",
+        "--out",
+        text(&out),
+        "--checkpoint",
+        text(&checkpoint),
+    ]);
+    tune_ok(&args);
+    let saved: Value = serde_json::from_slice(&fs::read(&checkpoint).unwrap()).unwrap();
+    let best = saved["history"][1]["best"].as_f64().unwrap();
+    assert!(best > 0.0, "the run scores lines: {saved}");
+    // Each case: history[1]'s best and mean; a best above the run's best moves the best
+    // candidate's fitness (and iteration) with it, so that every rule of before still holds.
+    let cases: [(f64, f64, String); 5] = [
+        // The reproduction: a mean 2 above the iteration's best (3 there).
+        (
+            best,
+            best + 2.0,
+            format!(
+                "history[1].mean: {} is above the iteration's best, {best}",
+                best + 2.0
+            ),
+        ),
+        // The other 4 candidates score 0 or more: the mean is at least a fifth of the best.
+        (
+            best,
+            0.0,
+            "history[1].mean: 0 is below the iteration's best shared by its 5".into(),
+        ),
+        // 3 games of whole lines: a fitness is a multiple of 1/3.
+        (
+            80.5,
+            80.5,
+            "history[1].best: 80.5 is no candidate's fitness".into(),
+        ),
+        // 15 games in all: the mean is a multiple of 1/15 (0.6 × best is one).
+        (
+            best,
+            0.6 * best + 1.0 / 45.0,
+            format!(
+                "history[1].mean: {} is no mean of 5 candidates' fitness",
+                0.6 * best + 1.0 / 45.0
+            ),
+        ),
+        // 200 pieces fill 800 cells, 80 rows of 10.
+        (
+            81.0,
+            81.0,
+            "history[1].best: 81 is more than a game of these settings gives (80".into(),
+        ),
+    ];
+    for (index, (best, mean, expected)) in cases.into_iter().enumerate() {
+        let mut edited = saved.clone();
+        edited["history"][1]["best"] = best.into();
+        edited["history"][1]["mean"] = mean.into();
+        if best > saved["best"]["fitness"].as_f64().unwrap() {
+            edited["best"]["fitness"] = best.into();
+            edited["best"]["iteration"] = 1.into();
+        }
+        let path = folder.join(format!("edited-{index}.json"));
+        let text_before = edited.to_string();
+        fs::write(&path, &text_before).unwrap();
+        let mut resume = small("cem");
+        resume.extend([
+            "--iterations",
+            "3",
+            "--out",
+            text(&out),
+            "--checkpoint",
+            text(&path),
+            "--resume",
+        ]);
+        let message = common::fail("tune", &resume);
+        assert!(
+            message.starts_with(&format!("error: checkpoint {}: {expected}", path.display())),
+            "{message}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text_before);
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

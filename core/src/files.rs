@@ -7,6 +7,16 @@
 //! replay)`. A regular file is refused by its size before any byte is read; anything else
 //! (a device such as `/dev/zero` or `/dev/urandom`, a pipe) is read up to one byte past the
 //! limit and then refused, so no reader grows without bound.
+//!
+//! Every JSON those files hold (boards, replays, traces, parts, checkpoints, the runner's
+//! files) is parsed by [`parse_json`], which refuses a key repeated in any object:
+//! serde keeps the last of two values silently (and the derived structs refuse a repeated
+//! field only outside `serde_json::Value`, maps and flattened fields), so `"lines":198,
+//! "lines":197` would read as 197 with no word. A first pass walks the whole document and
+//! names the first repeated key, with its line and column; then the normal parse runs.
+//! Weights files need no first pass: they are a plain object (whose derived fields refuse a
+//! repetition) holding a map of weights that their reader checks feature by feature
+//! ([`crate::evaluate`]: `feature "holes" is given twice`).
 
 use std::fs::File;
 use std::io::Read;
@@ -28,6 +38,81 @@ pub const BOARD_FILE_LIMIT: u64 = MIB;
 pub const WEIGHTS_FILE_LIMIT: u64 = MIB;
 /// The limit of a piece file: 64 Mi pieces (one byte each, white space between).
 pub const PIECE_FILE_LIMIT: u64 = 64 * MIB;
+
+/// Parses `text` as JSON into `T`, refusing a key repeated in any object of the document
+/// (module documentation) with serde_json's own error (`duplicate key "lines" at line 1
+/// column 30`), so every reader reports it as it reports any other fault of its JSON.
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    serde_json::from_str::<NoRepeatedKeys>(text)?;
+    serde_json::from_str(text)
+}
+
+/// [`parse_json`] of bytes (which must be UTF-8, as JSON is).
+pub fn parse_json_bytes<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<T, serde_json::Error> {
+    serde_json::from_slice::<NoRepeatedKeys>(bytes)?;
+    serde_json::from_slice(bytes)
+}
+
+/// Any JSON value, read only to find a key repeated in one of its objects (serde_json's
+/// recursion limit bounds the depth).
+struct NoRepeatedKeys;
+
+impl<'de> serde::Deserialize<'de> for NoRepeatedKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NoRepeatedKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoRepeatedKeys {
+    type Value = NoRepeatedKeys;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<NoRepeatedKeys>()?.is_some() {}
+        Ok(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            map.next_value::<NoRepeatedKeys>()?;
+            seen.insert(key);
+        }
+        Ok(self)
+    }
+}
 
 /// A byte count as the messages say it: `64 MiB`, `512 KiB`, `1 GiB`, `100 bytes`.
 pub fn size_text(bytes: u64) -> String {
@@ -103,6 +188,36 @@ pub fn text_of(bytes: Vec<u8>, shown: &str) -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_repeated_in_any_object_is_refused_with_its_place() {
+        // At the top, inside a value of any type (as serde_json::Value and maps read them),
+        // and inside an array (the place is the end of the repeated key);
+        // the same key in two objects is no repetition.
+        let refused = [
+            (r#"{"lines":198,"lines":197}"#, "lines", 1, 20),
+            ("{\"a\":{\"b\":1,\n\"b\":2}}", "b", 2, 3),
+            (r#"[{"x":[],"y":0},{"z":{},"z":{}}]"#, "z", 1, 27),
+        ];
+        for (text, key, line, column) in refused {
+            let error = parse_json::<serde_json::Value>(text).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("duplicate key {key:?} at line {line} column {column}"),
+                "{text}"
+            );
+            assert!(parse_json_bytes::<serde_json::Value>(text.as_bytes()).is_err());
+        }
+        let read: serde_json::Value = parse_json(r#"[{"x":1},{"x":2,"y":{"x":3}}]"#).unwrap();
+        assert_eq!(read[1]["y"]["x"], 3);
+        // A fault of the JSON itself reads as serde_json says it.
+        assert_eq!(
+            parse_json::<serde_json::Value>("{\"a\":")
+                .unwrap_err()
+                .to_string(),
+            "EOF while parsing a value at line 1 column 5"
+        );
+    }
 
     #[test]
     fn sizes_are_said_in_the_largest_whole_unit() {

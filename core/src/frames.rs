@@ -492,7 +492,14 @@ impl NesGame {
     /// row` (96 frames of entry delay, then a drop at once).
     pub fn place_directly(&mut self, state: PieceState) -> Result<NesLock, Error> {
         self.check_running()?;
-        if !Placement::new(self.current, state).is_lock_placement_on(&self.board) {
+        // A state read from a file (a trace) may hold numbers no state of the piece has: a
+        // rotation it lacks, a pivot far off the field. Refused before its cells are
+        // computed, which would index past the piece's orientations or overflow.
+        let rows = i16::from(self.board.height());
+        let possible = state.rotation < self.current.orientation_count()
+            && (-2..=11).contains(&state.x)
+            && (-2..=rows + 2).contains(&i16::from(state.y));
+        if !possible || !Placement::new(self.current, state).is_lock_placement_on(&self.board) {
             return Err(Error::FrameInputs(format!(
                 "the {} cannot lock at x {}, y {}, rotation {}",
                 self.current.letter(),
@@ -1020,6 +1027,19 @@ mod tests {
             let seed = game.settings().seed + 1;
             game = NesGame::with_board(board, NesGameSettings::plateau(seed));
             game_piece = game.current();
+        }
+        // A state no piece has (as a trace may hold) is refused, not a panic: a rotation past
+        // the piece's orientations, a pivot far off the field.
+        for impossible in [
+            PieceState {
+                rotation: 4,
+                ..high_i
+            },
+            PieceState { x: 127, ..high_i },
+            PieceState { y: -128, ..high_i },
+        ] {
+            let error = game.place_directly(impossible).unwrap_err().to_string();
+            assert!(error.contains("the I cannot lock at"), "{error}");
         }
         let lock = game.place_directly(high_i).unwrap();
         assert_eq!(lock.rows_cleared, 3);

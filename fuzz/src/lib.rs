@@ -43,6 +43,7 @@ pub const TARGETS: &[(&str, EntryPoint)] = &[
     ("part", part),
     ("serve_body", serve_body),
     ("stackrabbit_query", stackrabbit_query),
+    ("nes_trace", nes_trace),
 ];
 
 /// A scratch file holding one input, removed when dropped (a fuzzer writes a million, and
@@ -137,6 +138,21 @@ pub fn replay(data: &[u8]) {
             let _ = replay.verify(None, &mut |_| {});
         }
     }
+}
+
+/// The trace of an NES run, checked as `arena replay TRACE` checks it: read (the run line
+/// parsed and proven as a run's settings, then one game at a time), every game replayed
+/// through the console's frame model, and what the games leave unproven worked out; not
+/// re-decided, which would search every lock.
+pub fn nes_trace(data: &[u8]) {
+    use tetris_arena_io::values::Jobs;
+    use tetris_arena_requests::nes_trace::TraceReplayRequest;
+    let scratch = ScratchFile::new("nes-trace", data);
+    let request = TraceReplayRequest {
+        file: scratch.0.clone(),
+        jobs: Jobs::try_from(1).ok(),
+    };
+    let _ = request.check(&mut |_| {});
 }
 
 /// A tuner checkpoint, resumed as `arena tune --resume` resumes it: the command line that

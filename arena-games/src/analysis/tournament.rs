@@ -35,6 +35,7 @@ pub struct GameRow {
     /// Why the game stopped.
     pub end: GameEnd,
     /// Wall-clock time of the game (timing only).
+    #[serde(deserialize_with = "tetris_arena_io::values::game_duration")]
     pub elapsed: Duration,
     /// The game's per-piece statistics, when `--plots` asks for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]

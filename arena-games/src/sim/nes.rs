@@ -309,6 +309,7 @@ pub struct NesGameResult {
     /// Why the game ended.
     pub end: NesEnd,
     /// Wall-clock time of the game (timing only).
+    #[serde(deserialize_with = "tetris_arena_io::values::game_duration")]
     pub elapsed: Duration,
     /// How long each of its decisions took: the choice and its path (timing only; not
     /// written to part files, so a merged run has none).

@@ -19,9 +19,27 @@
 //!    heading.
 //! 3. Then one `end` line for the game ([`TraceEnd`]): the fields of the report's `games`
 //!    array.
+//!
+//! # What the games prove about the run line
+//!
+//! The run line is read as a run's settings (every field typed, an unknown one refused), the
+//! run's request rebuilt from it is checked by `arena nes`'s own check, and the line must then
+//! be the one a run with those settings writes: the strategy's canonical name and every field
+//! the settings derive (the board's 10 × 20, one preview piece, the stop level's lines, the
+//! seed rule, the rules in words); anything else no run writes, and is refused naming the
+//! field. A lock records its plan made without the preview exactly when the run has a
+//! reaction time. Then, as for a replay's header ([`crate::sim::replay`]), the settings the
+//! games do not tell apart from other values a run accepts are reported ([`TraceUnproven`]):
+//! the stop level when no game reached it, the line cap when other caps (or none) end every
+//! game where it ended ([`unproven_by_the_ends`]), and the game-over rule, the tap rate and
+//! the input model when every game also checks under another value ([`games_also_check`]);
+//! with `--redecide` those values are re-decided too, and dropped when the strategy plays some
+//! lock otherwise. The reaction time's length shows in no frame: it is unproven without
+//! `--redecide`, and with it the length the strategy re-decided by (other lengths are not
+//! tried, as other seeds are not). The seed and the start level are shown by every game.
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{Board, Buttons, Input, InputModel, NesGame, Piece, PieceState};
+use tetris_core::{Board, Buttons, GameOverRule, Input, InputModel, NesGame, Piece, PieceState};
 
 use crate::sim::nes::{NesEnd, NesGameResult, NesRunSettings, POINTS_BEFORE_LEVEL};
 use crate::sim::placement::{LastPlacement, PlayedPlacement};
@@ -138,6 +156,15 @@ impl TraceEnd {
 /// Why a trace does not check out.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
+    /// A run line no run writes: a setting the run's own settings derive otherwise (the board,
+    /// the preview, the stop level's lines, the rules in words, the strategy's canonical name).
+    #[error("line 1: {field}: {message}")]
+    RunLine {
+        /// The field, as the file spells it (`settings.board_height`).
+        field: String,
+        /// What a run writes there instead.
+        message: String,
+    },
     /// A line that is not a trace line.
     #[error("line {line}: {message}")]
     Malformed {
@@ -264,7 +291,7 @@ impl<'a> TraceReader<'a> {
             if text.trim().is_empty() {
                 continue;
             }
-            return serde_json::from_str(text)
+            return tetris_core::files::parse_json(text)
                 .map(Some)
                 .map_err(|error| TraceError::Malformed {
                     line: index as u64 + 1,
@@ -294,6 +321,212 @@ pub struct TraceFound {
     pub unproven_top_outs: u64,
     /// Whether the strategy played every game again, lock by lock the same.
     pub redecided: bool,
+    /// The settings of the run line that the games do not prove (section "What the games
+    /// prove about the run line").
+    pub unproven: Vec<TraceUnproven>,
+}
+
+/// One setting of a trace's run line that its games do not prove: other values a run accepts
+/// give the same games (as [`crate::sim::replay::Unproven`] is for a replay's header).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceUnproven {
+    /// The setting and the other values that give the same games.
+    pub fact: TraceFact,
+    /// Whether the strategy re-decided every game under each of those values too (with
+    /// `--redecide`), playing every lock the same: then not even the decisions tell them
+    /// apart.
+    pub redecided: bool,
+}
+
+/// A setting of the run line and the other values under which the trace's games also check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceFact {
+    /// The trace holds no game, so no setting is shown by one.
+    NoGames,
+    /// `settings.stop_level`: no game reached it, so any stop level above the highest level
+    /// a game ended at gives the same games.
+    StopLevel {
+        /// The highest level a game ended at.
+        above: u8,
+    },
+    /// `settings.max_lines`: other caps (or none) end every game where it ended.
+    MaxLines {
+        /// Every cap above this many lines …
+        above: u32,
+        /// … and at most this many (`None`: no upper bound) …
+        at_most: Option<u32>,
+        /// … and, when true, no cap at all.
+        or_none: bool,
+    },
+    /// `settings.game_over_rule`: the games also check under the other NES rule.
+    GameOverRule {
+        /// The other rule.
+        other: GameOverRule,
+    },
+    /// `settings.tap_rate` (or `timeline`, for a mixed one): the paths are also pressed at
+    /// these tap rates.
+    TapRate {
+        /// The other tap rates, increasing.
+        others: Vec<u8>,
+        /// Whether the run line records a mixed timeline (field `timeline`).
+        recorded_mixed: bool,
+    },
+    /// `settings.inputs`: the paths are also paths of the other input model.
+    Inputs {
+        /// The other model.
+        other: InputModel,
+    },
+    /// `settings.reaction_frames`: the plans show a reaction time, not its length (only the
+    /// strategy's re-decision plays by the length).
+    ReactionFrames,
+}
+
+impl TraceFact {
+    /// The field, as the trace spells it.
+    pub fn field(&self) -> &'static str {
+        match self {
+            TraceFact::NoGames => "settings",
+            TraceFact::StopLevel { .. } => "settings.stop_level",
+            TraceFact::MaxLines { .. } => "settings.max_lines",
+            TraceFact::GameOverRule { .. } => "settings.game_over_rule",
+            TraceFact::TapRate {
+                recorded_mixed: true,
+                ..
+            } => "settings.timeline",
+            TraceFact::TapRate { .. } => "settings.tap_rate",
+            TraceFact::Inputs { .. } => "settings.inputs",
+            TraceFact::ReactionFrames => "settings.reaction_frames",
+        }
+    }
+
+    /// Whether re-deciding the games under the other values could tell them apart (the
+    /// strategy decides by them); the stop level and the line cap only end games.
+    pub fn decides(&self) -> bool {
+        matches!(
+            self,
+            TraceFact::GameOverRule { .. }
+                | TraceFact::TapRate { .. }
+                | TraceFact::Inputs { .. }
+                | TraceFact::ReactionFrames
+        )
+    }
+}
+
+impl std::fmt::Display for TraceUnproven {
+    /// One line: the field, then which other values give the same games (`arena replay`
+    /// prints it after `unproven   `).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.fact.field())?;
+        match &self.fact {
+            TraceFact::NoGames => {
+                return f.write_str("the trace holds no game, so no game shows a setting");
+            }
+            TraceFact::StopLevel { above } => {
+                return write!(
+                    f,
+                    "no game reached its stop level, so any stop level above {above} gives \
+                     these games"
+                );
+            }
+            TraceFact::MaxLines {
+                above,
+                at_most,
+                or_none,
+            } => {
+                let caps = match at_most {
+                    Some(most) if most == &(above + 1) => format!("a cap of {most} lines"),
+                    Some(most) => format!("any cap from {} to {most} lines", above + 1),
+                    None => format!("any cap above {above} lines"),
+                };
+                let none = if *or_none { ", or none," } else { "" };
+                return write!(f, "{caps}{none} ends every game where it ended");
+            }
+            TraceFact::GameOverRule { other } => {
+                write!(f, "the games also check under the {other} rule")?
+            }
+            TraceFact::TapRate { others, .. } => {
+                let rates: Vec<String> = others.iter().map(u8::to_string).collect();
+                write!(
+                    f,
+                    "the paths are also pressed at tap rate {}",
+                    rates.join(", ")
+                )?
+            }
+            TraceFact::Inputs { other } => {
+                write!(f, "the paths are also {other} input model paths")?
+            }
+            TraceFact::ReactionFrames => f.write_str(
+                "the plans show a reaction time, not its length (only the strategy plays by it)",
+            )?,
+        }
+        match self.redecided {
+            true => f.write_str(", and the strategy re-decides every lock the same"),
+            false => f.write_str(" (not re-decided: use --redecide)"),
+        }
+    }
+}
+
+/// The settings the ends of `games` (a trace's, checked under `settings`) leave open: the
+/// stop level when no game reached it, the line cap when other caps end every game where it
+/// ended, and, for a trace without games, everything. The stop level and the cap only end
+/// games, so their values are worked out from the ends; the settings the strategy decides by
+/// are tried by checking the games again under each other value
+/// ([`games_also_check`]), which the request layer does (it knows which values a run accepts).
+pub fn unproven_by_the_ends(settings: &NesRunSettings, games: &[TracedGame]) -> Vec<TraceFact> {
+    if games.is_empty() {
+        return vec![TraceFact::NoGames];
+    }
+    let mut facts = Vec::new();
+    let ended = |end: NesEnd| games.iter().filter(move |game| game.end.end == end);
+    if ended(NesEnd::ReachedStopLevel).next().is_none() {
+        let above = games.iter().map(|game| game.end.level).max().unwrap_or(0);
+        facts.push(TraceFact::StopLevel { above });
+    }
+    // The caps that end every game where it ended: a game ended at the cap by its last lock
+    // had fewer lines before it (the cap is above those) and its end's lines after it (the
+    // cap is at most those); a game that reached the stop level had fewer lines than the cap
+    // before its last lock (a clear that does both ends at the stop level); any other game
+    // never reached the cap.
+    let before_last = |game: &TracedGame| game.locks.last().map_or(0, |lock| lock.lines);
+    let mut above = 0;
+    let mut at_most: Option<u32> = None;
+    for game in games {
+        match game.end.end {
+            NesEnd::ReachedLineCap => {
+                above = above.max(before_last(game));
+                at_most = Some(at_most.map_or(game.end.lines, |most| most.min(game.end.lines)));
+            }
+            NesEnd::ReachedStopLevel => above = above.max(before_last(game)),
+            NesEnd::ToppedOut => above = above.max(game.end.lines),
+        }
+    }
+    // No cap at all ends every game where it ended when none ended at the cap; and a cap is
+    // below the stop level's lines (the request's rule: the stop level ends a game first).
+    let or_none = at_most.is_none();
+    let below_stop = settings.stop_lines().map(|lines| lines.saturating_sub(1));
+    let at_most = match (at_most, below_stop) {
+        (Some(most), Some(bound)) => Some(most.min(bound)),
+        (most, bound) => most.or(bound),
+    };
+    let caps = at_most.map_or(u64::MAX, |most| u64::from(most.saturating_sub(above)));
+    // The recorded value is one of these; another is left when there are two.
+    if caps.saturating_add(u64::from(or_none)) > 1 {
+        facts.push(TraceFact::MaxLines {
+            above,
+            at_most,
+            or_none,
+        });
+    }
+    facts
+}
+
+/// Whether every game of `games` also checks ([`check_game`]) under `settings` (the
+/// recorded ones with one setting changed).
+pub fn games_also_check(settings: &NesRunSettings, games: &[TracedGame]) -> bool {
+    games
+        .iter()
+        .enumerate()
+        .all(|(index, game)| check_game(settings, index as u64, game, &mut |_| {}).is_ok())
 }
 
 /// One lock of a game that checked out, as a watcher draws it.
@@ -413,6 +646,19 @@ pub fn check_game(
                 format!("\n{}", lock.board),
                 format!("the replay's is\n{}", replay.board()),
             ));
+        }
+        // A run with a reaction time records the plan made without the preview with every
+        // lock of a gravity-aware searcher, and a run without one never does.
+        let plans = settings.reaction_frames > 0 && !settings.ignores_gravity;
+        if lock.plan.is_some() != plans {
+            let (recorded, found) = match plans {
+                true => (
+                    "none",
+                    "a run with a reaction time records one with every lock",
+                ),
+                false => ("a plan", "a run without a reaction time records none"),
+            };
+            return Err(differs(at, "plan", recorded.into(), found.into()));
         }
         let locked = if settings.ignores_gravity {
             replay.place_directly(lock.placement.state())
@@ -592,4 +838,111 @@ pub fn compare_games(recorded: &TracedGame, played: &NesGameResult) -> Result<()
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetris_core::Timeline;
+
+    /// A game whose last lock started at `before` lines and whose end is `end` at `lines`
+    /// and `level` (only the ends and the last lock's lines count here).
+    fn game(before: u32, end: NesEnd, lines: u32, level: u8) -> TracedGame {
+        let lock = TraceLock {
+            seed: 0,
+            piece: 1,
+            preview: Piece::T,
+            level,
+            lines: before,
+            points: 0,
+            spawn_frame: 0,
+            board: Board::new(20).unwrap(),
+            placement: PlayedPlacement {
+                piece: Piece::I,
+                x: 5,
+                y: 19,
+                rotation: 0,
+                cleared: 0,
+                path: None,
+                evaluation: None,
+            },
+            plan: None,
+        };
+        TracedGame {
+            locks: vec![lock],
+            end: TraceEnd {
+                seed: 0,
+                end,
+                pieces: 1,
+                lines,
+                level,
+                score: 0,
+                line_clear_points: 0,
+                points_before_level_29: 0,
+            },
+        }
+    }
+
+    fn settings(max_lines: Option<u32>) -> NesRunSettings {
+        NesRunSettings {
+            strategy: "gamepad+nes-plateau".parse().unwrap(),
+            ignores_gravity: false,
+            games: 2,
+            seed: 0,
+            start_level: 19,
+            stop_level: 29,
+            max_lines,
+            timeline: Timeline::THIRTY_HZ,
+            game_over_rule: GameOverRule::Console,
+            inputs: InputModel::TwoThumb,
+            reaction_frames: 0,
+        }
+    }
+
+    #[test]
+    fn the_ends_prove_the_stop_level_and_the_cap_only_where_a_game_reached_them() {
+        // Cap 12: one game ends at 12 lines from 10, one at 13 from 8 (a triple from 10 would
+        // be 13 too): every cap from 11 to 12 ends both where they ended; none reached level
+        // 29, so any stop level above 19 gives them.
+        let capped = [
+            game(10, NesEnd::ReachedLineCap, 12, 19),
+            game(8, NesEnd::ReachedLineCap, 13, 19),
+        ];
+        assert_eq!(
+            unproven_by_the_ends(&settings(Some(12)), &capped),
+            [
+                TraceFact::StopLevel { above: 19 },
+                TraceFact::MaxLines {
+                    above: 10,
+                    at_most: Some(12),
+                    or_none: false,
+                },
+            ]
+        );
+        // From 11 lines, only a cap of 12 ends the first game at 12 with a single.
+        let exact = [game(11, NesEnd::ReachedLineCap, 12, 19)];
+        assert_eq!(
+            unproven_by_the_ends(&settings(Some(12)), &exact),
+            [TraceFact::StopLevel { above: 19 }]
+        );
+        // A game that reached the stop level proves it; without a cap, a cap above its lines
+        // before the last lock and below the stop level's 230 would end it there too (the
+        // stop level wins a clear that does both), and a top-out at 50 lines bounds it below.
+        let stopped = [
+            game(228, NesEnd::ReachedStopLevel, 231, 29),
+            game(50, NesEnd::ToppedOut, 50, 22),
+        ];
+        assert_eq!(
+            unproven_by_the_ends(&settings(None), &stopped),
+            [TraceFact::MaxLines {
+                above: 228,
+                at_most: Some(229),
+                or_none: true,
+            }]
+        );
+        assert_eq!(
+            unproven_by_the_ends(&settings(None), &[]),
+            [TraceFact::NoGames]
+        );
+    }
 }

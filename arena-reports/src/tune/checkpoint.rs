@@ -386,6 +386,16 @@ pub enum CheckpointError {
         /// The value.
         value: f64,
     },
+    /// A figure of the history that the others, or the run's settings, rule out.
+    #[error("history[{position}].{field}: {message}")]
+    HistoryFigure {
+        /// The record's place in the history (from 0).
+        position: usize,
+        /// `best` or `mean`.
+        field: &'static str,
+        /// Why no iteration records it.
+        message: String,
+    },
     /// A best candidate before any iteration, or none after one.
     #[error(
         "it has {} best candidate after {done} iterations (the first iteration sets one)",
@@ -446,7 +456,8 @@ impl Checkpoint {
     /// features; the method's state ([`Method::check`]: the settings' method, `--population`
     /// candidates, one weight per feature, normalised candidates, the methods' bounds); the
     /// history (one record per iteration done, iterations 0, 1, 2, … in order, each with the
-    /// first game seed the run's seed gives, no negative fitness); the best candidate (present
+    /// first game seed the run's seed gives, no negative fitness, and figures that agree with
+    /// each other and the settings: `check_figures`); the best candidate (present
     /// once an iteration finished, one weight per feature, normalised, the highest fitness of
     /// the history and from the first iteration that reached it, the swarm's own best for
     /// PSO); and before any iteration, the run's starting state. The numbers are finite: JSON
@@ -503,6 +514,13 @@ impl Checkpoint {
                     });
                 }
             }
+            check_figures(record, settings).map_err(|(field, message)| {
+                CheckpointError::HistoryFigure {
+                    position,
+                    field,
+                    message,
+                }
+            })?;
         }
         self.check_best(features.len())?;
         if done == 0 {
@@ -582,7 +600,7 @@ pub fn load_checkpoint(
     features: &[String],
 ) -> Result<Checkpoint, ReportError> {
     let text = tetris_arena_io::input::read_text(path, CHECKPOINT_LIMIT, "checkpoint")?;
-    serde_json::from_str::<Checkpoint>(&text)
+    tetris_core::files::parse_json::<Checkpoint>(&text)
         .map_err(|error| CheckpointError::NotACheckpoint(error.to_string()))
         .and_then(|checkpoint| {
             checkpoint.check(settings, features)?;
@@ -708,6 +726,86 @@ pub fn play_candidates(
         .chunks(games)
         .map(<[u64]>::to_vec)
         .collect())
+}
+
+/// Whether `value` times `count` is a whole number, as a sum of whole game values divided by
+/// `count` is (within the rounding of the division).
+fn whole_multiple(value: f64, count: f64) -> bool {
+    let product = value * count;
+    (product - product.round()).abs() <= 1e-6 * product.abs().max(1.0)
+}
+
+/// Checks the figures of one record of the history against each other and the settings, as
+/// [`finish_iteration`] derives them (higher fitness is better, every game value a whole
+/// number of at least 0): the best is one candidate's fitness, so a whole sum of game values
+/// over the games it counts (all, or the best ⌈N/3⌉ for `best-third`), and at most what such a
+/// game gives (lines: 4 cells a piece, 10 a line, so at most 4 × `max_pieces` / 10; the
+/// displayed score at most 999,999); the mean is the mean of `population` such fitnesses, so a
+/// whole sum over `population` × those games, at most the best, and at least the best shared
+/// by all the candidates (the others' fitness is 0 or more). Returns the field at fault and
+/// why.
+fn check_figures(
+    record: &IterationRecord,
+    settings: &TuneSettings,
+) -> Result<(), (&'static str, String)> {
+    let counted = match settings.fitness {
+        FitnessKind::BestThird => settings.games.div_ceil(3),
+        _ => settings.games,
+    } as f64;
+    let population = settings.population as f64;
+    let most = match settings.fitness {
+        FitnessKind::MeanLines | FitnessKind::BestThird => {
+            Some((4 * u128::from(settings.max_pieces) / 10) as f64)
+        }
+        FitnessKind::MeanScore => Some(f64::from(tetris_core::scoring::MAX_SCORE)),
+        FitnessKind::PlateauScore => None,
+    };
+    let (best, mean) = (record.best, record.mean);
+    if !whole_multiple(best, counted) {
+        return Err((
+            "best",
+            format!(
+                "{best} is no candidate's fitness: a sum of whole game values over {counted}                  games"
+            ),
+        ));
+    }
+    if let Some(most) = most.filter(|most| best > *most) {
+        return Err((
+            "best",
+            format!(
+                "{best} is more than a game of these settings gives ({most}: {})",
+                settings.fitness.name()
+            ),
+        ));
+    }
+    // The mean is a sum of `population` values divided by it: a few rounding steps from the
+    // exact mean, which lies between the best shared by all and the best.
+    let slack = 1e-9 * best.max(1.0);
+    if mean > best + slack {
+        return Err((
+            "mean",
+            format!("{mean} is above the iteration's best, {best}: a mean is at most the best"),
+        ));
+    }
+    if mean < best / population - slack {
+        return Err((
+            "mean",
+            format!(
+                "{mean} is below the iteration's best shared by its {population} candidates,                  {}: no fitness is below 0",
+                best / population
+            ),
+        ));
+    }
+    if !whole_multiple(mean, counted * population) {
+        return Err((
+            "mean",
+            format!(
+                "{mean} is no mean of {population} candidates' fitness: a sum of whole game                  values over {} games",
+                counted * population
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Finishes iteration `checkpoint.iterations_done` from each candidate's per-game values (as
@@ -961,6 +1059,29 @@ mod tests {
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
         }
+    }
+
+    #[test]
+    fn a_records_figures_are_those_finish_iteration_derives() {
+        // Four candidates of 3 games of at most 100 pieces (mean lines): fitness values
+        // 0, 1/3, 2 and 40 (the most: 400 cells, 40 rows) give the record finish_iteration
+        // writes, and it checks out; each figure moved off what such games give is named.
+        let settings = settings();
+        let fitness = [0.0, 1.0 / 3.0, 2.0, 40.0];
+        let record = |best: f64, mean: f64| IterationRecord {
+            iteration: 1,
+            first_game_seed: 0,
+            best,
+            mean,
+        };
+        let written = record(40.0, fitness.iter().sum::<f64>() / 4.0);
+        assert_eq!(check_figures(&written, &settings), Ok(()));
+        let field = |best, mean| check_figures(&record(best, mean), &settings).map_err(|e| e.0);
+        assert_eq!(field(3.0, 5.0), Err("mean"));
+        assert_eq!(field(3.0, 0.7), Err("mean"));
+        assert_eq!(field(3.0, 0.75), Ok(()));
+        assert_eq!(field(0.5, 0.5), Err("best"));
+        assert_eq!(field(40.0 + 1.0 / 3.0, 10.0), Err("best"));
     }
 
     #[test]

@@ -119,8 +119,8 @@ pub fn verify_result(
     task: u64,
     games: u64,
 ) -> Result<Vec<u64>, String> {
-    let result: TaskResult =
-        serde_json::from_str(text).map_err(|error| format!("not a task result: {error}"))?;
+    let result: TaskResult = tetris_core::files::parse_json(text)
+        .map_err(|error| format!("not a task result: {error}"))?;
     if result.format != RESULT_FORMAT {
         return Err(format!(
             "format {:?}, expected {RESULT_FORMAT:?}",
@@ -188,7 +188,7 @@ pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, Repo
             }),
             too_large => ReportError::Core(too_large),
         })?;
-    let spec: IterationSpec = serde_json::from_slice(&bytes).map_err(|error| {
+    let spec: IterationSpec = tetris_core::files::parse_json_bytes(&bytes).map_err(|error| {
         ReportError::Refused(format!("{shown}: not an iteration file: {error}"))
     })?;
     if spec.format != ITERATION_FORMAT {

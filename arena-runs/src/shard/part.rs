@@ -409,8 +409,8 @@ impl Part {
                 }
                 too_large => RunError::Refused(format!("merge: {too_large}")),
             })?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|error| fail(format!("not JSON: {error}")))?;
+        let value: serde_json::Value = tetris_core::files::parse_json(&text)
+            .map_err(|error| fail(format!("not JSON: {error}")))?;
         let format = value.get("format").and_then(|format| format.as_str());
         if format != Some(PART_FORMAT) {
             return Err(fail(format!(

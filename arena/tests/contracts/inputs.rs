@@ -487,3 +487,113 @@ fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// `text` with the first key of the object that follows `anchor` (the first `{` of the text
+/// when `anchor` is `{`) written once more in front, with the same value: the key and the
+/// edited text. The value is the one already there, so a reader that kept the last value
+/// would read the same file.
+fn with_a_repeated_key(text: &str, anchor: &str) -> (String, String) {
+    let at = text.find(anchor).unwrap() + anchor.len();
+    let mut values = serde_json::Deserializer::from_str(&text[at - 1..]).into_iter::<Value>();
+    let object = values.next().unwrap().unwrap();
+    let (key, value) = object.as_object().unwrap().iter().next().unwrap();
+    let repeated = format!("{}:{value},", Value::from(key.as_str()));
+    (
+        key.clone(),
+        format!("{}{repeated}{}", &text[..at], &text[at..]),
+    )
+}
+
+#[test]
+fn a_key_repeated_in_any_json_file_the_arena_reads_is_refused() {
+    // serde keeps the last of two values of one key without a word; every JSON file the
+    // arena reads refuses the file instead, naming the key: replays, traces, checkpoints and
+    // weights here (part files in shard_merge.rs; board files are arrays, without keys).
+    // Before, serde's derived readers refused a field given twice in a plain object (replays,
+    // checkpoints, weights: they keep serde's refusal or reach the first pass first; weights
+    // files keep their own words) but read the last of two in a `serde_json::Value`, such as
+    // a trace's settings, which a repeated key now refuses too.
+    let folder = scratch_folder("hardening", "repeated-keys");
+    let path = |name: &str| folder.join(name).to_str().unwrap().to_string();
+    let (replay, trace, checkpoint, weights) = (
+        path("replay.json"),
+        path("trace.jsonl"),
+        path("checkpoint.json"),
+        path("weights.json"),
+    );
+    succeed(
+        "play",
+        &[
+            "column-drop+elashi",
+            "--max-pieces",
+            "5",
+            "--record",
+            &replay,
+        ],
+    );
+    succeed(
+        "nes",
+        &[
+            "column-drop+nes-plateau",
+            "--games",
+            "1",
+            "--max-lines",
+            "1",
+            "--trace",
+            &trace,
+        ],
+    );
+    let mut args = tune_args("cem", &checkpoint, &weights);
+    args.extend(["--iterations", "1"]);
+    succeed("tune", &args);
+    let strategy = format!("column-drop+elashi:{}", path("repeated-weights.json"));
+    let cases: [(&str, &str, Vec<&str>); 4] = [
+        // First the one the old readers accepted.
+        (&trace, "\"settings\":{", vec!["replay", "REPEATED"]),
+        (&replay, "{", vec!["replay", "REPEATED"]),
+        (
+            &checkpoint,
+            "{",
+            [vec!["tune"], tune_args("cem", "REPEATED", &weights)].concat(),
+        ),
+        (&weights, "{", vec!["play", &strategy, "--max-pieces", "5"]),
+    ];
+    for (file, anchor, command) in cases {
+        let text = fs::read_to_string(file).unwrap();
+        let (key, edited) = with_a_repeated_key(&text, anchor);
+        let repeated = match file == weights {
+            true => path("repeated-weights.json"),
+            false => format!("{file}.repeated"),
+        };
+        fs::write(&repeated, &edited).unwrap();
+        let mut args: Vec<&str> = command
+            .iter()
+            .map(|arg| {
+                if *arg == "REPEATED" {
+                    repeated.as_str()
+                } else {
+                    arg
+                }
+            })
+            .collect();
+        if file == checkpoint {
+            args.extend(["--iterations", "2", "--resume"]);
+        }
+        // The file as written is accepted (with the key once).
+        fs::write(&repeated, &text).unwrap();
+        let output = run(args[0], &args[1..]);
+        assert!(
+            output.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        fs::write(&repeated, &edited).unwrap();
+        let message = fail(args[0], &args[1..]);
+        let expected = match file == weights {
+            true => format!("duplicate field `{key}`"),
+            false => format!("duplicate key {key:?} at line "),
+        };
+        assert!(message.contains(&expected), "{file}: {message}");
+    }
+    fs::remove_dir_all(&folder).unwrap();
+}

@@ -281,7 +281,7 @@ impl Replay {
         // Read the version first, so that a future format gets a clear message rather than a
         // complaint about a field this version does not know.
         let header: serde_json::Value =
-            serde_json::from_str(text).map_err(ReplayFormatError::Json)?;
+            tetris_core::files::parse_json(text).map_err(ReplayFormatError::Json)?;
         if header.get("format").and_then(|format| format.as_str()) != Some(REPLAY_FORMAT) {
             return Err(ReplayFormatError::NotAReplay);
         }
