@@ -15,7 +15,7 @@ use crate::games_file::{GamesFile, games_text};
 use crate::plots;
 use tetris_arena_games::analysis::estimate::{ESTIMATE_RULE, EstimateJson};
 use tetris_arena_games::analysis::pieces::{LogLinearFit, PieceStatistics};
-use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis};
+use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis, most_lines};
 use tetris_arena_io::format::{aligned, format_p_value, optional, significant};
 use tetris_arena_io::output::{
     MadeBy, OutputFormat, RunReport, announce_written, pretty_json, write_folder,
@@ -84,7 +84,9 @@ pub const TETRIS_SHARE_RULE: &str = "rows cleared by Tetrises (4 x Tetrises) / a
 
 /// The confidence interval's definition, as stored with the results.
 pub const INTERVAL_RULE: &str = "95% interval of mean lines: mean +/- t(0.975, games - 1) x \
-    standard error (Student t), cut at 0 below (no mean of line counts is negative)";
+    standard error (Student t), cut at 0 below (no mean of line counts is negative) and, with a \
+    piece cap N, at floor(4 N / 10) above (the most lines N pieces can clear on the 10-wide \
+    field)";
 
 /// A finished run with its statistics, ready to print and write.
 pub struct TournamentReport<'a> {
@@ -253,7 +255,7 @@ struct ReportJson<'a> {
 impl<'a> TournamentReport<'a> {
     /// The report of `run`, computed from its summaries.
     pub fn new(settings: &'a TournamentSettings, run: TournamentRun) -> Self {
-        let analysis = run.tally.analysis();
+        let analysis = run.tally.analysis(settings.max_pieces.map(|cap| cap.get()));
         TournamentReport {
             settings,
             run,
@@ -676,9 +678,18 @@ impl RunReport for TournamentReport<'_> {
         }
         text.push('\n');
         text.push_str(&self.summary_table());
+        // With a cap, the interval is also cut at the most lines the cap allows.
+        let cut = match self.settings.max_pieces {
+            Some(cap) => format!(
+                "cut at 0 and at {} (the most lines {} pieces can clear)",
+                most_lines(cap.get()),
+                cap.get()
+            ),
+            None => "cut at 0".to_string(),
+        };
         text.push_str(&format!(
-            "Lines: 95% interval by Student t, cut at 0; Tetris share = rows cleared by Tetrises / all \
-             rows; pieces/s per thread of game time.\nWall time {:.2} s with {} jobs.\n\n",
+            "Lines: 95% interval by Student t, {cut}; Tetris share = rows cleared by Tetrises / \
+             all rows; pieces/s per thread of game time.\nWall time {:.2} s with {} jobs.\n\n",
             self.run.end.wall.as_secs_f64(),
             self.run.end.jobs
         ));

@@ -128,11 +128,12 @@ fn json_holds_the_settings_every_game_and_a_summary_consistent_with_them() {
         let standard_error = (variance / 5.0).sqrt();
         assert!((row["lines"]["standard_error"].as_f64().unwrap() - standard_error).abs() < 1e-9);
         // Student t with 4 degrees of freedom: t(0.975, 4) = 2.7764451051977987, cut at 0
-        // (no mean of line counts is negative).
+        // (no mean of line counts is negative) and at 60, the most lines 150 pieces can clear
+        // (600 cells).
         let interval = row["lines"]["interval_95"].as_array().unwrap();
         let half_width = 2.776_445_105_197_799 * standard_error;
         assert!((interval[0].as_f64().unwrap() - (mean - half_width).max(0.0)).abs() < 1e-6);
-        assert!((interval[1].as_f64().unwrap() - (mean + half_width)).abs() < 1e-6);
+        assert!((interval[1].as_f64().unwrap() - (mean + half_width).min(60.0)).abs() < 1e-6);
         let capped = mine
             .iter()
             .filter(|game| game["end"] == "piece_cap")
@@ -186,6 +187,39 @@ fn json_holds_the_settings_every_game_and_a_summary_consistent_with_them() {
         assert!((pair["p_value"].as_f64().unwrap() - expected).abs() < 1e-12);
     }
     assert_eq!(json["timing"]["jobs"], 2);
+}
+
+#[test]
+fn a_capped_runs_interval_stops_at_the_most_lines_the_cap_allows() {
+    // Two games of at most 20 pieces: 20 pieces bring 80 cells, so no game clears more than 8
+    // lines. Seeds 1 and 2 clear 6 and 4: mean 5, standard error 1, and Student's interval
+    // 5 ± t(0.975, 1) = 5 ± 12.706... reaches 17.7, a mean no such game can have.
+    let args = [
+        "column-drop+dellacherie",
+        "--games",
+        "2",
+        "--max-pieces",
+        "20",
+        "--seed",
+        "1",
+    ];
+    let json = tournament_json(&args);
+    let lines: Vec<u64> = json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["lines"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [6, 4]);
+    let summary = &json["summary"][0]["lines"];
+    assert_eq!(summary["standard_error"].as_f64(), Some(1.0));
+    assert_eq!(summary["interval_95"], serde_json::json!([0.0, 8.0]));
+    let text = String::from_utf8(tournament(&args).stdout).unwrap();
+    assert!(text.contains("[0.0, 8.0]"), "{text}");
+    assert!(
+        text.contains("cut at 0 and at 8 (the most lines 20 pieces can clear)"),
+        "{text}"
+    );
 }
 
 #[test]

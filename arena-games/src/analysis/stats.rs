@@ -86,6 +86,18 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// The summary with its interval also cut at `most` above: the most any one value can be
+    /// (the lines a game of at most N pieces can clear), so that no mean above it is offered.
+    /// As the cut at 0, it leaves out only means that cannot be.
+    pub fn at_most(mut self, most: f64) -> Summary {
+        self.interval_95 = self
+            .interval_95
+            .map(|(low, high)| (low.min(most), high.min(most)));
+        self
+    }
+}
+
 /// The quantile of Student's t with `degrees_of_freedom` (≥ 1): the t with
 /// `P(T ≤ t) = probability`, from statrs.
 fn student_t_quantile(probability: f64, degrees_of_freedom: u64) -> f64 {
@@ -277,6 +289,21 @@ mod tests {
         assert_close(high - 2.0, 12.706_204_736_174_698, 1e-12);
         // 2 − 12.7 is below 0, which no mean of counts can be: the interval starts at 0.
         assert_eq!(low, 0.0);
+    }
+
+    #[test]
+    fn an_interval_cut_at_the_most_a_value_can_be_keeps_only_possible_means() {
+        // 4 and 6 lines of games of at most 20 pieces (at most 8 lines): 5 ± 12.706...
+        let summary = Summary::of(&[4.0, 6.0]).unwrap().at_most(8.0);
+        assert_eq!(summary.interval_95, Some((0.0, 8.0)));
+        // An interval wholly inside is unchanged.
+        let inside = Summary::of(&[100.0, 102.0]).unwrap();
+        assert_eq!(inside.at_most(200.0).interval_95, inside.interval_95);
+        // One value has no interval to cut.
+        assert_eq!(Summary::of(&[3.0]).unwrap().at_most(8.0).interval_95, None);
+        assert_eq!(crate::analysis::tournament::most_lines(20), 8);
+        assert_eq!(crate::analysis::tournament::most_lines(1_998), 799);
+        assert_eq!(crate::analysis::tournament::most_lines(1), 0);
     }
 
     #[test]

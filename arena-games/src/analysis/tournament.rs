@@ -150,14 +150,19 @@ impl StrategyTally {
         None
     }
 
-    /// This tally's summary.
-    pub fn summary(&self) -> StrategySummary {
+    /// This tally's summary; `most_lines`, when the games had a piece cap, the most lines a
+    /// game can clear ([`most_lines`]), where the lines' interval is cut.
+    pub fn summary(&self, most_lines: Option<u64>) -> StrategySummary {
         let games = self.games();
         let total_lines = self.lines.sum() as u64;
         let tetrises = self.clears[4];
+        let lines = Summary::of_counts(&self.lines);
         StrategySummary {
             games: games as usize,
-            lines: Summary::of_counts(&self.lines),
+            lines: match most_lines {
+                Some(most) => lines.map(|lines| lines.at_most(most as f64)),
+                None => lines,
+            },
             mean_pieces: self.pieces.mean(),
             mean_score: self.scores.mean(),
             total_pieces: self.pieces.sum() as u64,
@@ -170,6 +175,12 @@ impl StrategyTally {
             seconds: self.seconds,
         }
     }
+}
+
+/// The most lines a game of at most `max_pieces` pieces can clear from the empty 10-wide
+/// field: each piece brings 4 cells and each line takes 10, so ⌊4 × `max_pieces` / 10⌋.
+pub fn most_lines(max_pieces: u64) -> u64 {
+    max_pieces.saturating_mul(4) / tetris_core::BOARD_WIDTH as u64
 }
 
 /// A strategy's summary over its finished games.
@@ -355,10 +366,16 @@ impl TournamentTally {
         None
     }
 
-    /// Every strategy's summary and every pair's comparison.
-    pub fn analysis(&self) -> TournamentAnalysis {
+    /// Every strategy's summary and every pair's comparison, for games of at most
+    /// `max_pieces` pieces (`None`: no cap).
+    pub fn analysis(&self, max_pieces: Option<u64>) -> TournamentAnalysis {
+        let most = max_pieces.map(most_lines);
         TournamentAnalysis {
-            summaries: self.strategies.iter().map(StrategyTally::summary).collect(),
+            summaries: self
+                .strategies
+                .iter()
+                .map(|strategy| strategy.summary(most))
+                .collect(),
             pairs: self
                 .pairs
                 .iter()
