@@ -118,6 +118,17 @@ pub fn significant(value: f64) -> String {
     }
 }
 
+/// A value for people to read in a text table (features, weights, a chain's cost): a whole
+/// number as it is (`48`, `-7`), any other with [`SIGNIFICANT_DIGITS`] significant digits
+/// ([`significant`]: `12.89`, `1,134`). The JSON keeps every digit.
+pub fn readable(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format_number(value)
+    } else {
+        significant(value)
+    }
+}
+
 /// `value` with `decimals` decimals, or `-` when there is none.
 pub fn optional(value: Option<f64>, decimals: usize) -> String {
     match value {
@@ -215,6 +226,13 @@ mod tests {
         assert_eq!(format_number(-0.0), "0");
         assert_eq!(format_number(1.5), "1.5");
         assert_eq!(format_number(-3.2178882868487753), "-3.2178882868487753");
+        // For people: whole numbers as they are, the rest to four significant digits.
+        assert_eq!(readable(48.0), "48");
+        assert_eq!(readable(-0.0), "0");
+        assert_eq!(readable(-3.2178882868487753), "-3.218");
+        assert_eq!(readable(1134.3774140468224), "1,134");
+        assert_eq!(readable(12.885008263218383), "12.89");
+        assert_eq!(readable(0.000_123_4), "1.234e-4");
     }
 
     #[test]

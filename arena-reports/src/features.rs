@@ -4,7 +4,7 @@ use tetris_core::Evaluator;
 use tetris_registry::AnyEvaluator;
 
 use tetris_arena_games::analysis::features::FeatureList;
-use tetris_arena_io::format::{format_number, indented_table};
+use tetris_arena_io::format::{indented_table, readable};
 
 /// Writes an aligned table of features with each one's weight and weight × value to `out`.
 pub fn write_feature_table(out: &mut String, evaluator: &AnyEvaluator, features: &FeatureList) {
@@ -18,9 +18,9 @@ pub fn write_feature_table(out: &mut String, evaluator: &AnyEvaluator, features:
         let weight = weights.get(name).unwrap_or(0.0);
         table.push(vec![
             name.to_string(),
-            format_number(value),
-            format_number(weight),
-            format_number(weight * value),
+            readable(value),
+            readable(weight),
+            readable(weight * value),
         ]);
     }
     out.push_str(&indented_table(&table, "  "));

@@ -9,7 +9,7 @@ use tetris_arena_games::analysis::features::FeatureList;
 use tetris_arena_games::analysis::position::{
     Analysis, PlacementAnalysis, path_names, reported_cost, rule_name,
 };
-use tetris_arena_io::format::format_number;
+use tetris_arena_io::format::readable;
 use tetris_arena_io::output::{MadeBy, pretty_json};
 
 /// The JSON form of one placement (a struct, so the keys keep the contract's order).
@@ -134,7 +134,7 @@ fn describe_value(value: Option<ChainValue>, known: usize) -> String {
         ChainRule::Prefer => notes.push("preferred by the evaluator".into()),
         ChainRule::Reject => notes.push("rejected by the evaluator".into()),
     }
-    format!("{} ({})", format_number(value.cost), notes.join("; "))
+    format!("{} ({})", readable(value.cost), notes.join("; "))
 }
 
 /// The analysis as text: summary, best chain, features table and with --all a table.
@@ -195,7 +195,7 @@ pub fn analysis_text(
                     entry.placement.x.to_string(),
                     entry.placement.y.to_string(),
                     entry.placement.rotation.to_string(),
-                    value.map_or("-".into(), |value| format_number(value.cost)),
+                    value.map_or("-".into(), |value| readable(value.cost)),
                     value.map_or("-".into(), |value| format!("{}/{known}", value.length)),
                     value.map_or("-".into(), |value| rule_name(value.rule).to_string()),
                 ]
