@@ -145,6 +145,23 @@
 
   const clamp = (value, low, high) => Math.max(low, Math.min(high, value));
   const formatCount = (value) => Number(value).toLocaleString("en-US");
+
+  /**
+   * A value for people to read, as the command line's text prints it (arena-io's
+   * `format::readable`): a whole number as it is, any other to four significant digits, with
+   * thousands grouped, in scientific notation below 0.001 and from 10,000,000.
+   */
+  function readable(value) {
+    if (value === 0) return "0";
+    if (Number.isInteger(value) && Math.abs(value) < 1e15) return String(value);
+    if (!Number.isFinite(value)) return String(value);
+    const magnitude = Math.abs(value);
+    if (magnitude < 1e-3 || magnitude >= 1e7) return value.toExponential(3).replace("e+", "e");
+    const decimals = Math.max(0, 3 - Math.floor(Math.log10(magnitude)));
+    const [integer, fraction] = magnitude.toFixed(decimals).split(".");
+    const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return (value < 0 ? "-" : "") + grouped + (fraction === undefined ? "" : `.${fraction}`);
+  }
   const searcherOf = (strategy) => strategy.trim().split("+")[0];
   const gravityAware = (strategy) =>
     catalogue !== null &&
@@ -825,7 +842,7 @@
       row.appendChild(rank);
       const where = `${placement.piece} x ${placement.x}, y ${placement.y}, rotation ${placement.rotation}`;
       const texts = [
-        [placement.value === null ? "none" : String(placement.value), "number"],
+        [placement.value === null ? "none" : readable(placement.value), "number"],
         [where, ""],
         [placement.chain_length === null ? "–" : String(placement.chain_length), "number"],
         [placement.rule || "–", ""],
