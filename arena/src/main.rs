@@ -51,7 +51,8 @@ fn main() -> ExitCode {
             }
             // clap's message spans several lines (the message, indented details such as the
             // missing arguments, then usage and hints after a blank line); the contract is one
-            // line, so the first paragraph is joined.
+            // line, so the first paragraph is joined, with clap's tips (`a similar argument
+            // exists: '--games'`) after it.
             let rendered = error.render().to_string();
             let paragraph: Vec<&str> = rendered
                 .lines()
@@ -59,6 +60,15 @@ fn main() -> ExitCode {
                 .map(str::trim)
                 .collect();
             let mut joined = paragraph.join(" ");
+            for tip in rendered
+                .lines()
+                .skip(paragraph.len())
+                .map(str::trim)
+                .filter(|line| line.starts_with("tip:"))
+            {
+                joined.push_str("; ");
+                joined.push_str(tip);
+            }
             if error.kind() == ErrorKind::MissingSubcommand {
                 // `arena` alone: clap's usage line and its hint, on the one line.
                 joined.push_str("; usage: arena <COMMAND>; for more information, try '--help'");

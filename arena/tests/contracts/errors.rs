@@ -11,6 +11,24 @@ use std::process::{Command, Stdio};
 use crate::common::{self, fail, fail_with, scratch_folder, succeed};
 
 #[test]
+fn a_mistyped_option_or_command_keeps_claps_suggestion_on_the_one_line() {
+    assert_eq!(
+        fail("tournament", &["bfs+elashi", "--game", "3"]),
+        "error: unexpected argument '--game' found; tip: a similar argument exists: '--games'"
+    );
+    assert_eq!(
+        fail("play", &["bfs+elashi", "--max-piece", "3"]),
+        "error: unexpected argument '--max-piece' found; tip: a similar argument exists: \
+         '--max-pieces'"
+    );
+    // No suggestion where clap has none.
+    assert_eq!(
+        fail("list", &["--no-such-flag"]),
+        "error: unexpected argument '--no-such-flag' found"
+    );
+}
+
+#[test]
 fn the_exit_code_follows_the_kind_of_the_error() {
     // Bad input: 2, as clap's own usage errors.
     let line = fail(
