@@ -161,15 +161,13 @@ impl NesRequest {
     /// The request of the run a trace records (`arena replay TRACE`): its strategy and the
     /// settings of its run line, checked as `arena nes` checks them, to play on `jobs`
     /// threads. Errors: settings the trace cannot have been written with, named as the
-    /// option they stand for.
+    /// option they stand for (the caller says which file and line).
     pub fn of_trace(
         run: &tetris_arena_games::sim::nes_trace::TraceRun,
         jobs: Option<tetris_arena_io::values::Jobs>,
     ) -> Result<NesRequest, ArenaError> {
-        let settings: SettingsJson =
-            serde_json::from_value(run.settings.clone()).map_err(|error| {
-                ArenaError::Usage(format!("the trace's run line: settings: {error}"))
-            })?;
+        let settings: SettingsJson = serde_json::from_value(run.settings.clone())
+            .map_err(|error| ArenaError::Usage(error.to_string()))?;
         let timeline = match (settings.tap_rate, settings.timeline) {
             (Some(tap_rate), None) => {
                 tetris_arena_io::values::TapRate::try_from(u64::from(tap_rate))?.timeline()
@@ -177,8 +175,7 @@ impl NesRequest {
             (None, Some(timeline)) => timeline,
             _ => {
                 return Err(ArenaError::Usage(
-                    "the trace's run line: settings: give tap_rate or timeline, not both or neither"
-                        .into(),
+                    "give tap_rate or timeline, not both or neither".into(),
                 ));
             }
         };

@@ -76,7 +76,15 @@ impl TraceReplayRequest {
         let bad_trace = |error: TraceError| trace_error(&shown, error);
         let text = tetris_arena_io::input::read_text(&self.file, TRACE_LIMIT, "trace")?;
         let (mut reader, run) = TraceReader::new(&text).map_err(bad_trace)?;
-        let request = NesRequest::of_trace(&run, self.jobs)?;
+        // A setting no run could have: the file, its run line and the field say where.
+        let request =
+            NesRequest::of_trace(&run, self.jobs).map_err(|error| match error.kind() {
+                tetris_arena_io::ErrorKind::BadInput => bad_trace(TraceError::RunLine {
+                    field: "settings".into(),
+                    message: error.to_string(),
+                }),
+                _ => error,
+            })?;
         let spec: StrategySpec = run.strategy.parse()?;
         JobFiles::default()
             .input("trace", &self.file)

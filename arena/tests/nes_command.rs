@@ -1624,6 +1624,9 @@ fn a_traces_run_line_is_proven_as_the_settings_of_a_run() {
             }
             let message = common::fail("replay", &args);
             assert!(message.contains(named), "{field}: {message}");
+            // Every refusal names the file and the line, as the trace's other errors do.
+            let place = format!("error: replay {}: line 1: settings", path.display());
+            assert!(message.starts_with(&place), "{field}: {message}");
         }
     }
     // As written: no game reached level 29 or topped out, so neither the stop level nor the

@@ -1024,6 +1024,18 @@ fn merge_refuses_parts_no_run_writes() {
         )),
         "{message}"
     );
+    // A shard's wall time beyond a year: no shard runs that long.
+    let edited = tampered(&folder, &tournament[0].1, "wall.json", |part| {
+        part["timing"]["wall_seconds"] = Value::from(1e12);
+    });
+    let message = merge_error(&[&edited, &tournament[1].0]);
+    assert_eq!(
+        message,
+        format!(
+            "error: merge: {edited}: its timing says wall_seconds 1000000000000, but a shard \
+             runs at most 31536000 seconds (a year)"
+        )
+    );
     // Game times no game takes: beyond a year, or nanoseconds of 2 s (read as 2 more seconds).
     for (parts, command) in [(&tournament, "tournament"), (&nes, "nes")] {
         for (field, value, expected) in [

@@ -22,7 +22,7 @@ use crate::statistics::StatisticsSettings;
 use crate::tournament::{HELD_GAMES_LIMIT, TournamentRun, TournamentSettings};
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::nes::NesRunSettings;
-use tetris_arena_io::values::Shard;
+use tetris_arena_io::values::{MAX_GAME_SECONDS, Shard};
 
 /// What a merge gives back: the unsharded run's settings and results, ready for its report.
 pub enum Merged {
@@ -144,6 +144,15 @@ fn check_held<K: ShardedRun>(
             "{shown}: its timing says wall_seconds {wall}, not a duration in seconds"
         ))
     })?;
+    // As a game's time (`values::game_duration`): longer than any shard runs, and its sum
+    // over the parts far from overflowing.
+    if wall.as_secs() > MAX_GAME_SECONDS {
+        return Err(fail(format!(
+            "{shown}: its timing says wall_seconds {}, but a shard runs at most \
+             {MAX_GAME_SECONDS} seconds (a year)",
+            timing.wall_seconds
+        )));
+    }
     if !(1..=MAX_JOBS).contains(&timing.jobs) {
         return Err(fail(format!(
             "{shown}: its timing says {} jobs, a run has 1 to {MAX_JOBS}",
