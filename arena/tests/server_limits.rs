@@ -339,8 +339,9 @@ fn too_many_pieces_suggest_a_depth_that_exists() {
     assert_eq!(answer.status, 400);
     assert_eq!(
         answer.error(),
-        "10001 pieces given but strategy bfs+elashi@2 looks at 2 per decision: give at most 2 \
-         (no strategy looks at more than 4 pieces: @4 is the deepest)"
+        "10001 pieces given (the current piece and 10000 preview pieces) but strategy \
+         bfs+elashi@2 looks at 2 per decision (the current piece and 1 preview piece): give at \
+         most 2 (no strategy looks at more than 4 pieces: @4 is the deepest)"
     );
 }
 

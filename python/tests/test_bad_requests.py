@@ -114,7 +114,7 @@ BAD = [
     Bad(lambda: ta.stats("bfs+elashi", pieces=3, seed=1, blocks=5), ["stats", "bfs+elashi", "--pieces", "3", "--seed", "1", "--blocks", "5"], "would leave a block without pieces"),
     Bad(lambda: ta.stats("bfs+elashi", pieces=100, seed=1, game_over="console"), stats("--game-over", "console"), "needs the NES frame model"),
     # Analyses, sequences and features.
-    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,J"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T,J"], "2 pieces given but strategy bfs+elashi looks at 1"),
+    Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,J"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T,J"], "2 pieces given (the current piece and 1 preview piece) but strategy bfs+elashi looks at 1 per decision (the current piece alone)"),
     Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T,X"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T,X"], "'X' is not a piece letter"),
     Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), ""), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", ""], "--pieces is empty"),
     Bad(lambda: ta.analyze("bfs+elashi", ta.empty_board(), "T", game_over="console"), ["analyze", "bfs+elashi", "--board", EMPTY, "--pieces", "T", "--game-over", "console"], "needs the NES frame model"),

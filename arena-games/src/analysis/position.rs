@@ -72,11 +72,23 @@ pub fn check_pieces_fit_depth(strategy: &Strategy, pieces: &[Piece]) -> Result<(
         ),
     };
     Err(GameError::Refused(format!(
-        "{} pieces given but strategy {} looks at {} per decision: {remedy}",
+        "{} pieces given ({}) but strategy {} looks at {} per decision ({}): {remedy}",
         pieces.len(),
+        current_and_preview(pieces.len()),
         strategy.name(),
         strategy.depth(),
+        current_and_preview(strategy.depth()),
     )))
+}
+
+/// What `count` pieces of a decision are, in words: the current piece and the preview, so
+/// that a count is never read as preview pieces alone.
+fn current_and_preview(count: usize) -> String {
+    match count {
+        0 | 1 => "the current piece alone".to_string(),
+        2 => "the current piece and 1 preview piece".to_string(),
+        count => format!("the current piece and {} preview pieces", count - 1),
+    }
 }
 
 /// Analyzes `board` for `pieces` (current first, at most the strategy's depth) in `context`
