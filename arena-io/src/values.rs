@@ -573,40 +573,44 @@ ranged_value! {
     QueueLength(usize), option "--max-queue", range 0, 100_000, note ""
 }
 
+/// The longest any of the move server's time limits may be set (`--timeout-ms` and the
+/// connection timeouts): 10 minutes, in milliseconds.
+pub const MAX_WAIT_MS: u64 = 600_000;
+
 ranged_value! {
     /// The move server's time limit per request, in milliseconds (`arena serve --timeout-ms`):
     /// 1 ms to 10 minutes.
-    TimeLimit(u64), option "--timeout-ms", range 1, 600_000, note ""
+    TimeLimit(u64), option "--timeout-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a request's head (its request line and headers),
     /// in milliseconds (`arena serve --header-timeout-ms`): 1 ms to 10 minutes.
-    HeaderTimeout(u64), option "--header-timeout-ms", range 1, 600_000, note ""
+    HeaderTimeout(u64), option "--header-timeout-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server keeps a connection that sends nothing and waits for no
     /// answer, in milliseconds (`arena serve --idle-timeout-ms`): 1 ms to 10 minutes.
-    IdleTimeout(u64), option "--idle-timeout-ms", range 1, 600_000, note ""
+    IdleTimeout(u64), option "--idle-timeout-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a request's whole body, in milliseconds
     /// (`arena serve --body-timeout-ms`): 1 ms to 10 minutes.
-    BodyTimeout(u64), option "--body-timeout-ms", range 1, 600_000, note ""
+    BodyTimeout(u64), option "--body-timeout-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a client to take more of its answer, in
     /// milliseconds (`arena serve --write-timeout-ms`): 1 ms to 10 minutes.
-    WriteTimeout(u64), option "--write-timeout-ms", range 1, 600_000, note ""
+    WriteTimeout(u64), option "--write-timeout-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server lets the requests in flight finish after SIGINT or SIGTERM,
     /// in milliseconds (`arena serve --shutdown-grace-ms`): 1 ms to 10 minutes.
-    ShutdownGrace(u64), option "--shutdown-grace-ms", range 1, 600_000, note ""
+    ShutdownGrace(u64), option "--shutdown-grace-ms", range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {

@@ -267,10 +267,6 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(state.settings.max_body))
         .layer(middleware::from_fn_with_state(state.clone(), read_body))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            refuse_declared_large_bodies,
-        ))
         .layer(middleware::from_fn_with_state(state.clone(), limit_time))
         .layer(middleware::from_fn(log_request))
         // Outermost, so that every answer carries them, the server's own refusals (413, 503,
@@ -333,46 +329,40 @@ async fn method_not_allowed(request: Request) -> ApiError {
     }
 }
 
-/// Answers 413 at once when a request declares a body over the limit (`Content-Length`), before
-/// any of it is read; bodies without a length (chunked) are cut by the limit as they are read.
-async fn refuse_declared_large_bodies(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
+/// Reads a request's whole body before the handler runs, within the body limit (413) and the
+/// body timeout (408); either refusal closes the connection (`Connection: close`: the rest of
+/// the body may still come). A body declared over the limit (`Content-Length`) is refused at
+/// once, before any of it is read; one without a length (chunked) is cut by the limit as it
+/// is read. A client that stops sending holds no worker and no connection. The handler then
+/// reads the body from memory.
+async fn read_body(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let limit = state.settings.max_body;
+    let timeout = state.settings.connections.body_timeout;
+    let text = !request.uri().path().starts_with("/v1/");
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|length| length.to_str().ok())
         .and_then(|length| length.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        let error = ApiError::too_large(limit);
-        return match request.uri().path().starts_with("/v1/") {
-            true => error.into_response(),
-            false => error.text().into_response(),
-        };
-    }
-    next.run(request).await
-}
-
-/// Reads a request's whole body before the handler runs: within the body timeout (408 and
-/// `Connection: close` otherwise: a client that stops sending holds no worker and no
-/// connection) and the body limit (413). The handler then reads it from memory.
-async fn read_body(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let limit = state.settings.max_body;
-    let timeout = state.settings.connections.body_timeout;
-    let text = !request.uri().path().starts_with("/v1/");
     let (parts, body) = request.into_parts();
-    let error = match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
-        Ok(Ok(bytes)) => {
+    let read = async {
+        match declared.is_some_and(|length| length > limit as u64) {
+            true => None,
+            false => Some(tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await),
+        }
+    };
+    let error = match read.await {
+        None => ApiError::too_large(limit),
+        Some(Ok(Ok(bytes))) => {
             return next
                 .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
                 .await;
         }
-        Ok(Err(error)) if is_over_limit(&error) => ApiError::too_large(limit),
-        Ok(Err(error)) => ApiError::bad_request(format!("the body could not be read: {error}")),
-        Err(_) => ApiError::new(
+        Some(Ok(Err(error))) if is_over_limit(&error) => ApiError::too_large(limit),
+        Some(Ok(Err(error))) => {
+            ApiError::bad_request(format!("the body could not be read: {error}"))
+        }
+        Some(Err(_)) => ApiError::new(
             StatusCode::REQUEST_TIMEOUT,
             format!(
                 "the body did not arrive within the server's body timeout of {} ms \
@@ -385,7 +375,6 @@ async fn read_body(State(state): State<AppState>, request: Request, next: Next) 
         true => error.text().into_response(),
         false => error.into_response(),
     };
-    // The rest of the body may still come: the connection cannot serve another request.
     response.headers_mut().insert(
         header::CONNECTION,
         header::HeaderValue::from_static("close"),
