@@ -44,6 +44,9 @@ pub struct ServeRequest {
     pub max_body: Option<BodyLimit>,
     /// The limits every connection lives under.
     pub connections: ConnectionRequest,
+    /// The strategy behind StackRabbit's endpoints (`None`:
+    /// [`ServeRequest::DEFAULT_STACKRABBIT_STRATEGY`]).
+    pub stackrabbit_strategy: Option<String>,
 }
 
 /// `arena serve`'s limits on connections; each `None` takes its default
@@ -131,7 +134,7 @@ pub struct ConnectionLimits {
 }
 
 /// The server's settings, checked.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ServeSettings {
     /// The address to listen on.
     pub bind: SocketAddr,
@@ -145,6 +148,9 @@ pub struct ServeSettings {
     pub max_body: usize,
     /// The limits every connection lives under.
     pub connections: ConnectionLimits,
+    /// The strategy behind StackRabbit's endpoints: a gravity-aware one that reads no file,
+    /// as named (its name is parsed again per request, as every served strategy's is).
+    pub stackrabbit_strategy: std::sync::Arc<str>,
 }
 
 impl ServeRequest {
@@ -156,6 +162,10 @@ impl ServeRequest {
     pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
     /// The default body limit, in bytes.
     pub const DEFAULT_MAX_BODY: usize = 64 << 10;
+    /// The default strategy behind StackRabbit's endpoints: our strongest NES bot whose
+    /// answers keep within a decision's time budget on a small machine (docs/server.md,
+    /// "StackRabbit's endpoints", has the measured times).
+    pub const DEFAULT_STACKRABBIT_STRATEGY: &'static str = "gamepad+nes-plateau@2";
 
     /// The settings, defaults filled in.
     pub fn check(&self) -> Result<ServeSettings, JobError> {
@@ -173,6 +183,12 @@ impl ServeRequest {
             ),
             max_body: self.max_body.map_or(Self::DEFAULT_MAX_BODY, BodyLimit::get),
             connections: self.connections.check(),
+            stackrabbit_strategy: check_stackrabbit_strategy(
+                self.stackrabbit_strategy
+                    .as_deref()
+                    .unwrap_or(Self::DEFAULT_STACKRABBIT_STRATEGY),
+            )?
+            .into(),
         })
     }
 }
@@ -193,6 +209,12 @@ pub enum ServeRequestError {
         /// The file named.
         path: String,
     },
+    /// A strategy for StackRabbit's endpoints whose searcher ignores the frames.
+    #[error(
+        "--stackrabbit-strategy {0}: StackRabbit's endpoints answer frame-by-frame inputs, so \
+         the strategy's searcher must simulate them (gamepad+...)"
+    )]
+    StackRabbitNeedsFrames(String),
     /// The `file:PATH` generator.
     #[error("generator file:{0}: the server reads no files (use a seeded generator)")]
     PieceFile(String),
@@ -236,6 +258,18 @@ pub enum ServeRequestError {
         /// Rotation.
         rotation: i64,
     },
+}
+
+/// Checks the strategy behind StackRabbit's endpoints: a served strategy (no file read) whose
+/// searcher simulates the frames (its answers are frame-by-frame input sequences); gives its
+/// name back.
+pub fn check_stackrabbit_strategy(name: &str) -> Result<&str, JobError> {
+    check_served_strategy(name)?;
+    let strategy = tetris_registry::Strategy::from_name(name)?;
+    if strategy.frame_timing().is_none() {
+        return Err(ServeRequestError::StackRabbitNeedsFrames(name.to_string()).into());
+    }
+    Ok(name)
 }
 
 /// Refuses a strategy that would make the server read a file (before anything reads it).

@@ -1,13 +1,15 @@
 //! StackRabbit's endpoints over HTTP: the glue between a GET request and the contract of
 //! [`crate::stackrabbit`] (parsing and formats, pure code) and our analysis.
 //!
-//! Every position is analysed by [`COMPAT_STRATEGY`], the NES bot, with the request's level
-//! and tap rate (from `inputFrameTimeline`) through the command line's analysis request, so its
-//! checks hold here too. Values are ours, turned so that higher is better (minus our cost), as
-//! StackRabbit's scores are. How each answer is built:
+//! Every position is analysed by the server's StackRabbit strategy (`arena serve
+//! --stackrabbit-strategy`, a gamepad strategy), with the request's level and tap rate (from
+//! `inputFrameTimeline`) through the command line's analysis request, so its checks hold here
+//! too. Values are ours, turned so that higher is better (minus our cost), as StackRabbit's
+//! scores are. How each answer is built:
 //!
-//! - `get-move`: the best placement for the known pieces (current, and `nextPiece` when given)
-//!   with its frame-by-frame path;
+//! - `get-move`: the strategy's choice for the known pieces (current, and `nextPiece` when
+//!   given), what it plays in a game, with the path whose inputs come earliest
+//!   ([`Gamepad::earliest_inputs_path`]) in StackRabbit's frame grammar;
 //! - `engine-movelist`: the best [`ENGINE_MOVELIST_LENGTH`] first placements; with `nextPiece`
 //!   each with the best preview placement after it (`totalValue` the two-piece chain's value,
 //!   `evalScore` the first placement's value alone);
@@ -15,7 +17,7 @@
 //!   them if several), valued with the current piece alone ("NoAdjustment") and, with
 //!   `nextPiece`, with the best preview placement after it ("AfterAdjustment"); `Unknown score`
 //!   when no placement reached at the request's speed leaves that board;
-//! - `eval`: the value of the best move, as `get-move` would play it.
+//! - `eval`: the value of the strategy's choice, as `get-move` plays it.
 //!
 //! Errors answer 400 in plain text (StackRabbit sends 500; bad input is not a server error).
 
@@ -26,6 +28,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use tetris_core::{Input, InputModel, Piece, Placement};
+use tetris_search_bfs::Gamepad;
 
 use crate::error::ServeError;
 use crate::stackrabbit::{
@@ -177,9 +180,6 @@ pub async fn rate_move_document() {}
 ))]
 pub async fn eval_document() {}
 
-/// The strategy StackRabbit's endpoints answer with: the NES level-19 bot, two pieces deep.
-pub const COMPAT_STRATEGY: &str = "gamepad+nes-plateau@2";
-
 /// StackRabbit's routes: the types answered, and StackRabbit's other types refused by name.
 pub fn routes() -> Router<AppState> {
     let mut router = Router::new();
@@ -220,7 +220,8 @@ pub(crate) async fn answer(
             | RequestType::RateMove
             | RequestType::RateMoveCpp
     );
-    match run_job(&state, move |_| compute(&kind, &raw)).await {
+    let strategy = state.settings.stackrabbit_strategy.clone();
+    match run_job(&state, move |_| compute(&kind, &raw, &strategy)).await {
         // "No legal moves" is text, whatever the request type.
         Ok(body) => {
             let json = json && body != NO_LEGAL_MOVES;
@@ -239,20 +240,24 @@ fn text(body: String, json: bool) -> Response {
     (StatusCode::OK, [(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// The body of a request of `kind` with query `raw` (on a worker).
-fn compute(kind: &RequestType, raw: &str) -> Result<String, ServeError> {
+/// The body of a request of `kind` with query `raw` (on a worker), analysed by `strategy`.
+fn compute(kind: &RequestType, raw: &str, strategy: &str) -> Result<String, ServeError> {
     let query = parse_query(kind, raw)?;
+    let position = Position {
+        query: &query,
+        strategy,
+    };
     let body = match kind {
         RequestType::GetMove | RequestType::GetMoveCpp => {
-            let ranking = rank(&query, &known_pieces(&query), 1)?;
-            match ranking.placements.first() {
+            let ranking = position.rank(&known_pieces(&query), 0)?;
+            match ranking.choice {
                 None => NO_LEGAL_MOVES.to_string(),
-                Some(best) => {
-                    let path = best.path.clone().unwrap_or_default();
-                    match format_get_move(&query, Some((&best.placement, &path))) {
+                Some(choice) => {
+                    let path = position.earliest_path(&choice.placement)?;
+                    match format_get_move(&query, Some((&choice.placement, &path))) {
                         Err(CompatError::UnwritableFrame { .. }) => {
-                            let path = one_button_path(&query, &best.placement)?;
-                            format_get_move(&query, Some((&best.placement, &path)))?
+                            let path = position.one_button_path(&choice.placement)?;
+                            format_get_move(&query, Some((&choice.placement, &path)))?
                         }
                         answer => answer?,
                     }
@@ -260,7 +265,7 @@ fn compute(kind: &RequestType, raw: &str) -> Result<String, ServeError> {
             }
         }
         RequestType::EngineMovelist | RequestType::EngineMovelistCpp => {
-            let moves = movelist(&query)?;
+            let moves = position.movelist()?;
             if moves.is_empty() {
                 NO_LEGAL_MOVES.to_string()
             } else if *kind == RequestType::EngineMovelistCpp {
@@ -269,17 +274,13 @@ fn compute(kind: &RequestType, raw: &str) -> Result<String, ServeError> {
                 format_engine_movelist(&query, &moves)
             }
         }
-        RequestType::RateMove | RequestType::RateMoveCpp => match rate_move(&query)? {
+        RequestType::RateMove | RequestType::RateMoveCpp => match position.rate_move()? {
             None => NO_LEGAL_MOVES.to_string(),
             Some(scores) => format_rate_move(&scores),
         },
         RequestType::Eval => {
-            let ranking = rank(&query, &known_pieces(&query), 1)?;
-            match ranking
-                .placements
-                .first()
-                .and_then(|best| score(best.value))
-            {
+            let ranking = position.rank(&known_pieces(&query), 0)?;
+            match ranking.choice.and_then(|choice| score(Some(choice.value))) {
                 None => NO_LEGAL_MOVES.to_string(),
                 Some(value) => format_eval(value),
             }
@@ -298,69 +299,196 @@ fn compute(kind: &RequestType, raw: &str) -> Result<String, ServeError> {
     Ok(body)
 }
 
-/// A path to `placement` that StackRabbit's notation can write, for a best move whose own
-/// path cannot be written: our two-thumb search's paths may hold Down with a turn or a shift in
-/// one frame, which has no letter. The same placement searched under the article's input model
-/// (one of Left, Right, A, B on every tap frame, no soft drop: always writable) gives a real
-/// path at the same speed when that model reaches it; when it does not, the request is refused
-/// with the unwritable frame's message.
-fn one_button_path(query: &CompatQuery, placement: &Placement) -> Result<Vec<Input>, ServeError> {
-    let ranking = rank_with(query, &[query.current], 0, Some(InputModel::Article))?;
-    let path = ranking
-        .find(placement)
-        .and_then(|ranked| ranked.path.clone());
-    match path {
-        Some(path) => Ok(path),
-        None => Err(CompatError::NoWritablePath.into()),
+/// A StackRabbit request's position and the strategy that analyses it.
+struct Position<'a> {
+    query: &'a CompatQuery,
+    strategy: &'a str,
+}
+
+impl Position<'_> {
+    /// A path to `placement` that StackRabbit's notation can write, for a best move whose
+    /// earliest path cannot be written (it would need Down with a turn, which has no letter).
+    /// The same placement searched under the article's input model (one of Left, Right, A, B
+    /// on every tap frame, no soft drop: always writable) gives a real path at the same speed
+    /// when that model reaches it; when it does not, the request is refused with the
+    /// unwritable frame's message.
+    fn one_button_path(&self, placement: &Placement) -> Result<Vec<Input>, ServeError> {
+        let ranking = self.rank_with(&[self.query.current], 0, Some(InputModel::Article))?;
+        let path = ranking
+            .find(placement)
+            .and_then(|ranked| ranked.path.clone());
+        match path {
+            Some(path) => Ok(path),
+            None => Err(CompatError::NoWritablePath.into()),
+        }
     }
-}
 
-/// The pieces StackRabbit's request makes known: the current piece, then `nextPiece`.
-fn known_pieces(query: &CompatQuery) -> Vec<Piece> {
-    std::iter::once(query.current).chain(query.next).collect()
-}
-
-/// Our ranking of the position for `pieces`, at the request's level and tap rate, through the
-/// command line's analysis request; the `top` best with their chains.
-fn rank(query: &CompatQuery, pieces: &[Piece], top: usize) -> Result<Ranking, ServeError> {
-    rank_with(query, pieces, top, None)
-}
-
-/// [`rank`] under the input model `inputs` (`None`: the strategy's, two thumbs).
-fn rank_with(
-    query: &CompatQuery,
-    pieces: &[Piece],
-    top: usize,
-    inputs: Option<InputModel>,
-) -> Result<Ranking, ServeError> {
-    let CheckedAnalysis {
-        mut strategy,
-        board,
-        pieces,
-        context,
-        ..
-    } = AnalyzeRequest {
-        strategy: COMPAT_STRATEGY.to_string(),
-        board: query.board,
-        board_name: "board".to_string(),
-        pieces: pieces.to_vec(),
-        all: false,
-        game_over: None,
-        frames: FrameOptions {
-            level: Some(Level::try_from(u64::from(query.level))?),
-            timeline: Some(query.timeline),
-            inputs,
-            entry_delay: false,
-        },
+    /// The path to `placement` whose inputs come earliest (the gamepad search's
+    /// [`Gamepad::earliest_inputs_path`], under the request's timing): what a player reading
+    /// `get-move` presses from the piece's first frame.
+    fn earliest_path(&self, placement: &Placement) -> Result<Vec<Input>, ServeError> {
+        let analysis = self.analysis(&[self.query.current], None)?;
+        let options = analysis.context.current_piece_options(true);
+        let timing = options
+            .frame_timing
+            .ok_or_else(|| ServeError::Internal("a frame strategy has a timing".into()))?;
+        let path = Gamepad::with_timing(timing)
+            .earliest_inputs_path(&analysis.board, placement, options)
+            .ok_or_else(|| ServeError::Internal("the search's own placement has a path".into()))?;
+        Ok(path.into_iter().map(Input::Frame).collect())
     }
-    .check()?;
-    Ok(rank_placements(
-        &mut strategy,
-        &board,
-        &pieces,
-        context,
-        top,
-    ))
+
+    /// The request's position for `pieces` at its level and tap rate under the input model
+    /// `inputs` (`None`: the strategy's), checked by the command line's analysis request.
+    fn analysis(
+        &self,
+        pieces: &[Piece],
+        inputs: Option<InputModel>,
+    ) -> Result<CheckedAnalysis, ServeError> {
+        Ok(AnalyzeRequest {
+            strategy: self.strategy.to_string(),
+            board: self.query.board,
+            board_name: "board".to_string(),
+            pieces: pieces.to_vec(),
+            all: false,
+            game_over: None,
+            frames: FrameOptions {
+                level: Some(Level::try_from(u64::from(self.query.level))?),
+                timeline: Some(self.query.timeline),
+                inputs,
+                entry_delay: false,
+            },
+        }
+        .check()?)
+    }
+
+    /// Our ranking of the position for `pieces`; the `top` best with their chains.
+    fn rank(&self, pieces: &[Piece], top: usize) -> Result<Ranking, ServeError> {
+        self.rank_with(pieces, top, None)
+    }
+
+    /// [`Position::rank`] under the input model `inputs` (`None`: the strategy's).
+    fn rank_with(
+        &self,
+        pieces: &[Piece],
+        top: usize,
+        inputs: Option<InputModel>,
+    ) -> Result<Ranking, ServeError> {
+        let CheckedAnalysis {
+            mut strategy,
+            board,
+            pieces,
+            context,
+            ..
+        } = self.analysis(pieces, inputs)?;
+        Ok(rank_placements(
+            &mut strategy,
+            &board,
+            &pieces,
+            context,
+            top,
+        ))
+    }
+
+    /// `engine-movelist`'s moves, best first: the first placements that start a chain through every
+    /// known piece.
+    fn movelist(&self) -> Result<Vec<CompatMove>, ServeError> {
+        let query = self.query;
+        let alone = self.rank(&[query.current], 0)?;
+        let known = known_pieces(query);
+        let ranking = match query.next {
+            Some(_) => self.rank(&known, ENGINE_MOVELIST_LENGTH)?,
+            None => self.rank(&known, 0)?,
+        };
+        let explanation = format!("{}: minus its cost", ranking.strategy);
+        // With the preview, only the detailed placements carry their chain (the preview piece's
+        // placement); chains cut short rank after every full one, so these are the best.
+        let candidates = match query.next {
+            Some(_) => &ranking.placements[..ranking.detailed],
+            None => &ranking.placements[..],
+        };
+        let mut moves = Vec::new();
+        for ranked in candidates {
+            if moves.len() == ENGINE_MOVELIST_LENGTH {
+                break;
+            }
+            let Some(total) = score(ranked.value).filter(|_| {
+                ranked
+                    .value
+                    .is_some_and(|value| value.length == known.len())
+            }) else {
+                continue;
+            };
+            let eval_score = alone
+                .find(&ranked.placement)
+                .and_then(|single| score(single.value))
+                .unwrap_or(total);
+            let first = MoveValue {
+                placement: ranked.placement,
+                total_value: total,
+                eval_score,
+                special: is_special_move(&query.board, &ranked.placement),
+                explanation: explanation.clone(),
+            };
+            let second = ranked.chain.get(1).map(|&second| {
+                let after = board_after(&query.board, &ranked.placement).0;
+                MoveValue {
+                    placement: second,
+                    total_value: total,
+                    eval_score: total,
+                    special: is_special_move(&after, &second),
+                    explanation: explanation.clone(),
+                }
+            });
+            moves.push(CompatMove { first, second });
+        }
+        Ok(moves)
+    }
+
+    /// `rate-move`'s scores, or `None` when the current piece has no placement.
+    fn rate_move(&self) -> Result<Option<RateMoveScores>, ServeError> {
+        let query = self.query;
+        let second_board = query
+            .second_board
+            .ok_or(stackrabbit::CompatError::MissingParameter("secondBoard"))?;
+        let alone = self.rank(&[query.current], 0)?;
+        let Some(best_alone) = alone.placements.first().and_then(|best| score(best.value)) else {
+            return Ok(None);
+        };
+        let candidates: Vec<_> = alone
+            .placements
+            .iter()
+            .map(|ranked| ranked.placement)
+            .collect();
+        let players = rate_move_player_placements(&query.board, &second_board, &candidates);
+        // Several placements can leave the same board: the player's move is the best of them.
+        let best_of_players = |ranking: &Ranking| {
+            players
+                .iter()
+                .filter_map(|placement| {
+                    ranking
+                        .find(placement)
+                        .and_then(|ranked| score(ranked.value))
+                })
+                .reduce(f64::max)
+        };
+        let after_adjustment = match query.next {
+            None => None,
+            Some(_) => {
+                let both = self.rank(&known_pieces(query), 0)?;
+                let best = both.placements.first().and_then(|best| score(best.value));
+                best.map(|best| AdjustedScores {
+                    player: best_of_players(&both),
+                    best,
+                })
+            }
+        };
+        Ok(Some(RateMoveScores {
+            player_no_adjustment: best_of_players(&alone),
+            best_no_adjustment: best_alone,
+            after_adjustment,
+        }))
+    }
 }
 
 /// Our value of a chain, StackRabbit's way round: higher is better (minus the cost); `None`
@@ -369,100 +497,7 @@ fn score(value: Option<tetris_core::ChainValue>) -> Option<f64> {
     value.map(|value| -value.cost)
 }
 
-/// `engine-movelist`'s moves, best first: the first placements that start a chain through every
-/// known piece.
-fn movelist(query: &CompatQuery) -> Result<Vec<CompatMove>, ServeError> {
-    let alone = rank(query, &[query.current], 0)?;
-    let known = known_pieces(query);
-    let ranking = match query.next {
-        Some(_) => rank(query, &known, ENGINE_MOVELIST_LENGTH)?,
-        None => rank(query, &known, 0)?,
-    };
-    let explanation = format!("{}: minus its cost", ranking.strategy);
-    // With the preview, only the detailed placements carry their chain (the preview piece's
-    // placement); chains cut short rank after every full one, so these are the best.
-    let candidates = match query.next {
-        Some(_) => &ranking.placements[..ranking.detailed],
-        None => &ranking.placements[..],
-    };
-    let mut moves = Vec::new();
-    for ranked in candidates {
-        if moves.len() == ENGINE_MOVELIST_LENGTH {
-            break;
-        }
-        let Some(total) = score(ranked.value).filter(|_| {
-            ranked
-                .value
-                .is_some_and(|value| value.length == known.len())
-        }) else {
-            continue;
-        };
-        let eval_score = alone
-            .find(&ranked.placement)
-            .and_then(|single| score(single.value))
-            .unwrap_or(total);
-        let first = MoveValue {
-            placement: ranked.placement,
-            total_value: total,
-            eval_score,
-            special: is_special_move(&query.board, &ranked.placement),
-            explanation: explanation.clone(),
-        };
-        let second = ranked.chain.get(1).map(|&second| {
-            let after = board_after(&query.board, &ranked.placement).0;
-            MoveValue {
-                placement: second,
-                total_value: total,
-                eval_score: total,
-                special: is_special_move(&after, &second),
-                explanation: explanation.clone(),
-            }
-        });
-        moves.push(CompatMove { first, second });
-    }
-    Ok(moves)
-}
-
-/// `rate-move`'s scores, or `None` when the current piece has no placement.
-fn rate_move(query: &CompatQuery) -> Result<Option<RateMoveScores>, ServeError> {
-    let second_board = query
-        .second_board
-        .ok_or(stackrabbit::CompatError::MissingParameter("secondBoard"))?;
-    let alone = rank(query, &[query.current], 0)?;
-    let Some(best_alone) = alone.placements.first().and_then(|best| score(best.value)) else {
-        return Ok(None);
-    };
-    let candidates: Vec<_> = alone
-        .placements
-        .iter()
-        .map(|ranked| ranked.placement)
-        .collect();
-    let players = rate_move_player_placements(&query.board, &second_board, &candidates);
-    // Several placements can leave the same board: the player's move is the best of them.
-    let best_of_players = |ranking: &Ranking| {
-        players
-            .iter()
-            .filter_map(|placement| {
-                ranking
-                    .find(placement)
-                    .and_then(|ranked| score(ranked.value))
-            })
-            .reduce(f64::max)
-    };
-    let after_adjustment = match query.next {
-        None => None,
-        Some(_) => {
-            let both = rank(query, &known_pieces(query), 0)?;
-            let best = both.placements.first().and_then(|best| score(best.value));
-            best.map(|best| AdjustedScores {
-                player: best_of_players(&both),
-                best,
-            })
-        }
-    };
-    Ok(Some(RateMoveScores {
-        player_no_adjustment: best_of_players(&alone),
-        best_no_adjustment: best_alone,
-        after_adjustment,
-    }))
+/// The pieces StackRabbit's request makes known: the current piece, then `nextPiece`.
+fn known_pieces(query: &CompatQuery) -> Vec<Piece> {
+    std::iter::once(query.current).chain(query.next).collect()
 }

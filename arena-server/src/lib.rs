@@ -472,6 +472,7 @@ pub fn serve(
     crate::memory::large_blocks_on_their_own_pages();
     let pool = WorkerPool::start(settings.workers, settings.max_queue)
         .map_err(|error| ServeError::Internal(format!("cannot start the workers: {error}")))?;
+    let (bind, limits) = (settings.bind, settings.connections);
     let state = AppState {
         settings,
         pool: Arc::new(pool),
@@ -483,12 +484,12 @@ pub fn serve(
         .build()
         .map_err(|error| ServeError::Internal(format!("cannot start the server: {error}")))?;
     runtime.block_on(async move {
-        let listener = connections::listen(settings.bind).map_err(|error| ServeError::Bind {
-            address: settings.bind.to_string(),
+        let listener = connections::listen(bind).map_err(|error| ServeError::Bind {
+            address: bind.to_string(),
             message: error.to_string(),
         })?;
         let address = listener.local_addr().map_err(|error| ServeError::Bind {
-            address: settings.bind.to_string(),
+            address: bind.to_string(),
             message: error.to_string(),
         })?;
         let _ = tracing_subscriber::fmt()
@@ -497,7 +498,6 @@ pub fn serve(
             .with_ansi(false)
             .try_init();
         listening(address);
-        let limits = settings.connections;
         match connections::serve(listener, router(state), limits, shutdown_signal()).await {
             0 => tracing::info!("stopped: every request in flight was answered"),
             dropped => tracing::info!(

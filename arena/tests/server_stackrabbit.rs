@@ -8,6 +8,8 @@ use crate::common;
 
 use common::server::{Server, cells};
 use serde_json::{Value, json};
+use tetris_core::frames::FallingPiece;
+use tetris_core::{Board, Buttons, Piece, PieceState};
 
 /// A mid-game board, top row first, as 20 rows of `#`/`.`.
 const ROWS: [&str; 20] = [
@@ -92,34 +94,66 @@ fn board_after(rows: &[&str], placement: &Value) -> (String, usize) {
     (text, cleared)
 }
 
-/// A native frame path in StackRabbit's letters (docs/stackrabbit.md), trailing empty frames
-/// left out; `None` when a frame has no letter.
-fn letters(path: &Value) -> Option<String> {
-    let mut text = String::new();
-    for frame in path.as_array().unwrap() {
-        let bits: u8 = frame
-            .as_str()
-            .unwrap()
-            .strip_prefix('F')
-            .unwrap()
-            .parse()
-            .unwrap();
-        text.push(match bits {
-            0 => '.',
-            1 => 'L',
-            2 => 'R',
-            4 => 'D',
-            8 => 'A',
-            16 => 'B',
-            9 => 'E',
-            17 => 'F',
-            10 => 'I',
-            18 => 'G',
-            _ => return None,
-        });
+/// The buttons of one of StackRabbit's input letters (docs/stackrabbit.md).
+fn buttons(letter: char) -> Buttons {
+    match letter {
+        '.' => Buttons::NONE,
+        'L' => Buttons::LEFT,
+        'R' => Buttons::RIGHT,
+        'D' => Buttons::DOWN,
+        'A' => Buttons::A,
+        'B' => Buttons::B,
+        'E' => Buttons::LEFT.with(Buttons::A),
+        'F' => Buttons::LEFT.with(Buttons::B),
+        'I' => Buttons::RIGHT.with(Buttons::A),
+        'G' => Buttons::RIGHT.with(Buttons::B),
+        other => panic!("no input letter {other:?}"),
     }
-    let text = text.trim_end_matches('.').to_string();
-    Some(if text.is_empty() { "none".into() } else { text })
+}
+
+/// StackRabbit's entry delay after a lock at row shift `y`: min(18, 10 + 2 × ⌊(21 − y) / 4⌋)
+/// with the lock height 20 − y (StackRabbit's `calculateEntryDelayFrames`).
+fn entry_delay(y: i64) -> usize {
+    (10 + 2 * ((20 - y + 1) / 4) as usize).min(18)
+}
+
+/// Plays `get-move`'s input sequence through the NES frame model (`FallingPiece`) on `rows`
+/// at `level`, checking the grammar: a letter per frame up to and including the lock, then
+/// `*` × (ARE − 5), `^` × 17 when the lock clears rows, `*` × 5. Gives the lock state.
+fn play_sequence(
+    rows: &[&str],
+    piece: Piece,
+    level: u8,
+    sequence: &str,
+    y: i64,
+    clears: bool,
+) -> PieceState {
+    let board = Board::from_rows(rows).unwrap();
+    let frames_per_row = tetris_core::scoring::frames_per_row(level) as u8;
+    let mut falling = FallingPiece::spawn(piece, false, 0);
+    let moves: String = sequence.chars().take_while(|&c| c != '*').collect();
+    let mut lock = None;
+    for (frame, letter) in moves.chars().enumerate() {
+        assert_eq!(
+            lock, None,
+            "{sequence}: letters after the lock, frame {frame}"
+        );
+        lock = falling.frame(&board, buttons(letter), frames_per_row);
+    }
+    let lock = lock.unwrap_or_else(|| panic!("{sequence}: the piece has not locked"));
+    let delay = entry_delay(y);
+    let after = format!(
+        "{}{}{}",
+        "*".repeat(delay - 5),
+        if clears {
+            "^".repeat(17)
+        } else {
+            String::new()
+        },
+        "*".repeat(5)
+    );
+    assert_eq!(&sequence[moves.len()..], after, "{sequence}");
+    lock
 }
 
 /// JavaScript's toFixed(2) of minus a native cost (the costs here are far from ties).
@@ -131,7 +165,6 @@ fn score(value: &Value) -> String {
 fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
     let server = Server::start(&["--workers", "2"]);
     let board = cells(&ROWS);
-    let mut written = 0;
     // The native request names the same timeline in its shortest spelling (the tap rate's
     // `X` and dots), or the mixed one as it is.
     for (current, next, level, timeline, native_timeline) in [
@@ -159,13 +192,62 @@ fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
         assert_eq!(parts[4], cleared.to_string());
         // The level stays below StackRabbit's first transition (lines 0 + at most 4).
         assert_eq!(parts[3], level.to_string());
-        // Where the native path can be written, it is the path sent.
-        if let Some(path) = letters(&best["path"]) {
-            assert_eq!(parts[1], path);
-            written += 1;
+        // The sequence, played through the frame model, locks the piece where the native
+        // best move is, and ends with the frames to the next piece.
+        let piece: Piece = current.parse().unwrap();
+        let lock = play_sequence(&ROWS, piece, level, parts[1], placement[2], cleared > 0);
+        assert_eq!(
+            (
+                i64::from(lock.x),
+                i64::from(lock.y),
+                i64::from(lock.rotation)
+            ),
+            (
+                best["x"].as_i64().unwrap(),
+                best["y"].as_i64().unwrap(),
+                best["rotation"].as_i64().unwrap()
+            ),
+            "{current} {timeline}: {}",
+            parts[1]
+        );
+    }
+}
+
+#[test]
+fn get_move_at_level_18_acts_from_frame_0_and_counts_every_frame_to_the_next_piece() {
+    let server = Server::start(&["--workers", "1"]);
+    let empty = [".........."; 20];
+    let mut tetris_rows = empty;
+    for row in &mut tetris_rows[16..] {
+        *row = "#########.";
+    }
+    for (rows, piece, clears) in [
+        (empty, "T", false),
+        (empty, "L", false),
+        (tetris_rows, "I", true),
+    ] {
+        let answer = server.get(&format!(
+            "/get-move?{}",
+            query(&cells(&rows), piece, None, 18, "X.")
+        ));
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        let parts: Vec<&str> = answer.body.split('|').collect();
+        let placement: Vec<i64> = parts[0].split(',').map(|n| n.parse().unwrap()).collect();
+        let sequence = parts[1];
+        // The best move on an empty board is away from the spawn, so it starts at once.
+        assert_ne!(&sequence[..1], ".", "{piece}: {sequence}");
+        play_sequence(
+            &rows,
+            piece.parse().unwrap(),
+            18,
+            sequence,
+            placement[2],
+            clears,
+        );
+        if clears {
+            assert_eq!(parts[4], "4", "the I clears the four rows: {}", answer.body);
         }
     }
-    assert!(written >= 2, "most native paths here are writable");
 }
 
 #[test]

@@ -169,6 +169,7 @@
 //! and the band cache are one search whose invariants (see the note) span them all; the rest is its
 //! unit tests.
 
+mod earliest;
 mod flood;
 
 use crate::{BlockedColumns, legal_pivot_rows};
@@ -216,7 +217,7 @@ fn open_band_rows(board: &Board) -> i8 {
 }
 
 /// One per-frame state of the falling piece (see the design note).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct FrameState {
     x: i8,
     y: i8,

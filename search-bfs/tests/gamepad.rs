@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use tetris_core::frames::FallingPiece;
 use tetris_core::{
-    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placements, PlayedFrames,
-    SearchOptions, Searcher, Timeline,
+    Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placement, Placements,
+    PlayedFrames, SearchOptions, Searcher, Timeline,
 };
 use tetris_fixtures::{MID_GAME, RIGHT_SHELF, T_SLOT, XorShift, random_stack};
 use tetris_search_bfs::{Bfs, Gamepad};
@@ -180,7 +180,6 @@ fn assert_paths_replay(
     piece: Piece,
     entry_delay: bool,
 ) {
-    let frames_per_row = timing.frames_per_row;
     let mut out = Placements::new();
     let options = SearchOptions {
         with_paths: true,
@@ -191,8 +190,25 @@ fn assert_paths_replay(
     gamepad.search(board, piece, options, &mut out);
     assert!(!out.is_empty() || !board.can_spawn(piece));
     for (index, placement) in out.iter().enumerate() {
-        assert!(placement.is_lock_placement_on(board));
         let path = out.path(index).expect("paths were asked for");
+        assert_path_replays(timing, board, placement, entry_delay, path);
+    }
+}
+
+/// Replays `path` through the literal NES model at `timing`, checking that the piece locks in
+/// `placement`'s state on the last frame, that no thumb presses faster than the timeline
+/// allows and, under the article's model, that every frame keeps its schedule.
+fn assert_path_replays(
+    timing: FrameTiming,
+    board: &Board,
+    placement: &Placement,
+    entry_delay: bool,
+    path: &[Input],
+) {
+    let frames_per_row = timing.frames_per_row;
+    let piece = placement.piece;
+    assert!(placement.is_lock_placement_on(board));
+    {
         let mut falling = FallingPiece::spawn(piece, entry_delay, 0);
         let mut thumbs = ThumbGaps::new(timing.timeline);
         // The article's presses keep the thumbs' gaps only at a uniform timeline (under
@@ -990,4 +1006,121 @@ fn frames_the_search_could_not_have_played_give_no_placement() {
     assert_eq!(search(&mut gamepad, &[Buttons::DOWN; 41]), 0);
     // While the same frames with a rest between the presses are fine.
     assert!(search(&mut gamepad, &[Buttons::LEFT, Buttons::NONE, Buttons::LEFT]) > 0);
+}
+
+/// The frames of a path that press anything (0-based).
+fn input_frames(path: &[Input]) -> Vec<usize> {
+    path.iter()
+        .enumerate()
+        .filter(|(_, input)| **input != Input::Frame(Buttons::NONE))
+        .map(|(frame, _)| frame)
+        .collect()
+}
+
+#[test]
+fn the_earliest_inputs_path_reaches_every_placement_and_presses_no_later_than_the_search() {
+    // A dynamic programme per placement: a sample keeps the debug build's test short.
+    let boards = [
+        Board::standard(),
+        board(MID_GAME),
+        board(RIGHT_SHELF),
+        board(T_SLOT),
+    ];
+    let timings = [
+        timing(3, 2),
+        article(2, 2),
+        timeline(1, "X....X...X...", InputModel::TwoThumb),
+    ];
+    let mut gamepad = Gamepad::new();
+    for timing in timings {
+        for board in &boards {
+            for piece in Piece::ALL {
+                let options = SearchOptions {
+                    with_paths: true,
+                    frame_timing: Some(timing),
+                    ..SearchOptions::default()
+                };
+                let mut out = Placements::new();
+                gamepad.search(board, piece, options, &mut out);
+                let found: Vec<(Placement, Vec<Input>)> = out
+                    .iter()
+                    .enumerate()
+                    .map(|(index, placement)| (*placement, out.path(index).unwrap().to_vec()))
+                    .collect();
+                for (placement, searched) in found.into_iter().step_by(4) {
+                    let earliest: Vec<Input> = gamepad
+                        .earliest_inputs_path(board, &placement, options)
+                        .expect("every placement the search finds has a path")
+                        .into_iter()
+                        .map(Input::Frame)
+                        .collect();
+                    assert_path_replays(timing, board, &placement, false, &earliest);
+                    let (mine, its) = (input_frames(&earliest), input_frames(&searched));
+                    // Fewer input frames first, then earlier ones: never worse than the
+                    // search's own path on that order.
+                    assert!(
+                        (mine.len(), &mine) <= (its.len(), &its),
+                        "{placement:?}: {mine:?} against the search's {its:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_earliest_inputs_path_acts_from_the_first_frame_and_pairs_a_shift_with_a_turn() {
+    // Level 18 (3 frames per row), 30 Hz, empty board: every thumb may press on frames 0, 2,
+    // 4, …; a T turned once clockwise and 2 columns left pairs Left + A on frame 0 and
+    // presses Left on frame 2; 3 columns right, unturned, is Right on frames 0, 2 and 4.
+    // Then nothing until the piece locks (the search's own path soft-drops: Down is an
+    // input frame too, so the earliest path leaves it out).
+    let timing = timing(3, 2);
+    let board = Board::standard();
+    let options = SearchOptions {
+        with_paths: true,
+        frame_timing: Some(timing),
+        ..SearchOptions::default()
+    };
+    let mut gamepad = Gamepad::new();
+    let mut out = Placements::new();
+    gamepad.search(&board, Piece::T, options, &mut out);
+    let spawn_x = tetris_core::SPAWN_X;
+    let cases = [
+        (
+            spawn_x - 2,
+            Piece::T.clockwise(0),
+            vec![(0, Buttons::LEFT.with(Buttons::A)), (2, Buttons::LEFT)],
+        ),
+        (
+            spawn_x + 3,
+            0,
+            vec![
+                (0, Buttons::RIGHT),
+                (2, Buttons::RIGHT),
+                (4, Buttons::RIGHT),
+            ],
+        ),
+    ];
+    for (x, rotation, presses) in cases {
+        let index = out
+            .iter()
+            .position(|placement| {
+                placement.state().x == x && placement.state().rotation == rotation
+            })
+            .expect("the empty board has this placement");
+        let placement = out.iter().nth(index).copied().unwrap();
+        let path = gamepad
+            .earliest_inputs_path(&board, &placement, options)
+            .unwrap();
+        let path_inputs: Vec<Input> = path.iter().map(|&buttons| Input::Frame(buttons)).collect();
+        assert_path_replays(timing, &board, &placement, false, &path_inputs);
+        let pressed: Vec<(usize, Buttons)> = path
+            .iter()
+            .enumerate()
+            .filter(|(_, buttons)| **buttons != Buttons::NONE)
+            .map(|(frame, buttons)| (frame, *buttons))
+            .collect();
+        assert_eq!(pressed, presses, "x {x}, rotation {rotation}");
+    }
 }

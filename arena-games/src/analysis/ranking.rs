@@ -14,8 +14,8 @@
 //! Placements with no chain (removed by no-suicide or a filter) come last, unranked.
 
 use tetris_core::{
-    Board, ChainValue, DecisionContext, FrameTiming, Input, Piece, PieceState, Placement,
-    Placements, SearchOptions, Searcher,
+    Board, ChainChoice, ChainValue, DecisionContext, FrameTiming, Input, Piece, PieceState,
+    Placement, Placements, SearchOptions, Searcher,
 };
 use tetris_registry::Strategy;
 
@@ -55,6 +55,10 @@ pub struct Ranking {
     /// Placements the searcher found over every search of the ranking (each one a board
     /// judged or continued from): the work the answer took.
     pub nodes: u64,
+    /// The strategy's own choice, what a game plays (`None`: no placement). Usually the first
+    /// ranked placement; with expectimax's finalists (and playouts) it is the best finalist by
+    /// the averaged value, which the ranking's first-round values do not show.
+    pub choice: Option<ChainChoice>,
 }
 
 impl Ranking {
@@ -89,11 +93,10 @@ pub fn rank_placements(
         placements: Vec::new(),
         detailed: 0,
         nodes: 0,
+        choice: None,
     };
-    if chain
-        .best_in(&mut counting, evaluator, board, pieces, context)
-        .is_none()
-    {
+    ranking.choice = chain.best_in(&mut counting, evaluator, board, pieces, context);
+    if ranking.choice.is_none() {
         ranking.nodes = counting.nodes;
         return ranking;
     }

@@ -110,12 +110,12 @@ pub fn level_after_clears(level: u8, lines: u32, cleared: u8) -> u8 {
     }
 }
 
-/// A gamepad path (one [`Input::Frame`] per frame from the spawn) in StackRabbit's input
-/// sequence notation, one character a frame: `.` nothing, `A`, `B`, `L` (Left), `R` (Right),
-/// `E` Left + A, `F` Left + B, `I` Right + A, `G` Right + B, and `D` for Down alone (the letter
-/// StackRabbit's own push-down writes). The frames after the last input are left out, as
-/// StackRabbit does (the piece then falls by itself), and a path without any input is `none`.
-/// A frame with another combination (Down with A or B, say) has no letter: an error.
+/// A gamepad path (one [`Input::Frame`] per frame from the spawn to the frame that locks the
+/// piece) in StackRabbit's input sequence notation, one character a frame: `.` nothing, `A`,
+/// `B`, `L` (Left), `R` (Right), `E` Left + A, `F` Left + B, `I` Right + A, `G` Right + B, and
+/// `D` for Down alone (the letter StackRabbit's own push-down writes). Every frame is written,
+/// the falling ones after the last input included, so the letters count the frames to the
+/// lock. A frame with another combination (Down with A or B, say) has no letter: an error.
 pub fn input_sequence(path: &[Input]) -> Result<String, CompatError> {
     let mut letters = String::with_capacity(path.len());
     for (frame, input) in path.iter().enumerate() {
@@ -145,16 +145,42 @@ pub fn input_sequence(path: &[Input]) -> Result<String, CompatError> {
             buttons: buttons.0,
         })?);
     }
-    let trimmed = letters.trim_end_matches('.');
-    Ok(match trimmed.is_empty() {
-        true => "none".into(),
-        false => trimmed.into(),
-    })
+    Ok(letters)
+}
+
+/// The frames of a line clear's animation that StackRabbit writes as `^` after a lock that
+/// clears rows (the console may add 0 to 3 more, which its emulator client inserts itself).
+pub const LINE_CLEAR_FRAMES: usize = 17;
+
+/// The entry delay's last frames, written as `*` after the line clear's `^`.
+const ENTRY_DELAY_TAIL: usize = 5;
+
+/// StackRabbit's entry delay (ARE) after a lock whose placement's row shift is `y_offset` (the
+/// third number of its triple): min(18, 10 + 2 × ⌊(h + 1) / 4⌋) frames with h = 20 − y, the
+/// lock's height as StackRabbit counts it.
+pub fn entry_delay_frames(y_offset: i8) -> usize {
+    let lock_height = (20 - i32::from(y_offset)).max(0) as usize;
+    (10 + 2 * ((lock_height + 1) / 4)).min(18)
+}
+
+/// `get-move`'s input sequence: the path's letters ([`input_sequence`]: inputs from frame 0,
+/// the falling frames to the lock), then the frames to the next piece as StackRabbit's
+/// emulator client counts them: `*` × (ARE − 5), `^` × [`LINE_CLEAR_FRAMES`] when the lock
+/// cleared rows, `*` × 5 ([`entry_delay_frames`] of the placement's row shift).
+pub fn get_move_sequence(path: &[Input], y_offset: i8, cleared: u8) -> Result<String, CompatError> {
+    let mut letters = input_sequence(path)?;
+    let delay = entry_delay_frames(y_offset);
+    letters.extend(std::iter::repeat_n('*', delay - ENTRY_DELAY_TAIL));
+    if cleared > 0 {
+        letters.extend(std::iter::repeat_n('^', LINE_CLEAR_FRAMES));
+    }
+    letters.extend(std::iter::repeat_n('*', ENTRY_DELAY_TAIL));
+    Ok(letters)
 }
 
 /// `get-move`'s answer (and `get-move-cpp`'s): `rotation,xOffset,yOffset|inputSequence|board
 /// after (200 characters)|level after|lines after`, for the best placement and its gamepad
-/// path (an empty path writes `none`), or [`NO_LEGAL_MOVES`] when there is none.
+/// path ([`get_move_sequence`]), or [`NO_LEGAL_MOVES`] when there is none.
 pub fn format_get_move(
     query: &CompatQuery,
     best: Option<(&Placement, &[Input])>,
@@ -166,7 +192,7 @@ pub fn format_get_move(
     let (after, cleared) = board_after(&query.board, placement);
     Ok(format!(
         "{rotation},{x},{y}|{}|{}|{}|{}",
-        input_sequence(path)?,
+        get_move_sequence(path, y, cleared)?,
         board_text(&after),
         level_after_clears(query.level, query.lines, cleared),
         u64::from(query.lines) + u64::from(cleared),
@@ -448,9 +474,9 @@ mod tests {
     fn input_sequences_in_stackrabbits_letters() {
         // generateInputSequence(1, -5, "X."): Left + A on frame 0, then Left every 2nd frame.
         let path = frames("E.L.L.L.L..........");
-        assert_eq!(input_sequence(&path).unwrap(), "E.L.L.L.L");
-        assert_eq!(input_sequence(&frames("......")).unwrap(), "none");
-        assert_eq!(input_sequence(&[]).unwrap(), "none");
+        assert_eq!(input_sequence(&path).unwrap(), "E.L.L.L.L..........");
+        assert_eq!(input_sequence(&frames("......")).unwrap(), "......");
+        assert_eq!(input_sequence(&[]).unwrap(), "");
         let every = [
             (Buttons::B, 'B'),
             (Buttons::LEFT.with(Buttons::B), 'F'),
@@ -503,7 +529,12 @@ mod tests {
         )
         .unwrap();
         let board = format!("{}{}", "0".repeat(160), "1000000000".repeat(4));
-        assert_eq!(line, format!("1,-5,18|E.L.L.L.L|{board}|18|0"));
+        // Locked at row shift 18: h = 2, ARE = 10 + 2 × ⌊3 / 4⌋ = 10, so 5 `*` and 5 `*`.
+        let dots = ".".repeat(20);
+        assert_eq!(
+            line,
+            format!("1,-5,18|E.L.L.L.L{dots}**********|{board}|18|0")
+        );
     }
 
     #[test]
@@ -525,7 +556,12 @@ mod tests {
             Some((&placement, &path)),
         )
         .unwrap();
-        assert_eq!(line, format!("1,4,18|I.R.R.R|{}|19|133", "0".repeat(200)));
+        // A clear: ARE 10 as above, written 5 `*`, 17 `^`, 5 `*`.
+        let frames_after = format!("*****{}*****", "^".repeat(17));
+        assert_eq!(
+            line,
+            format!("1,4,18|I.R.R.R{frames_after}|{}|19|133", "0".repeat(200))
+        );
         assert_eq!(
             format_get_move(&query(board, Piece::I, None, 18, 129), None).unwrap(),
             "No legal moves"

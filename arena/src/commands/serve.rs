@@ -79,6 +79,11 @@ pub struct Args {
     /// milliseconds, 1 to 600000 (default 10000); connections still open then are closed.
     #[arg(long, value_name = "MS")]
     pub shutdown_grace_ms: Option<ShutdownGrace>,
+    /// The strategy StackRabbit's endpoints (get-move, engine-movelist, rate-move, eval)
+    /// answer with: a gamepad strategy that reads no file (default: the strongest NES bot
+    /// that answers within a decision's time; docs/server.md has the measured times).
+    #[arg(long, value_name = "STRATEGY", default_value = ServeRequest::DEFAULT_STACKRABBIT_STRATEGY)]
+    pub stackrabbit_strategy: String,
 }
 
 /// Runs `arena serve` until SIGINT or SIGTERM.
@@ -97,16 +102,15 @@ pub fn run(args: Args) -> Result<(), tetris_arena_server::ServeError> {
             max_connections: args.max_connections,
             shutdown_grace: args.shutdown_grace_ms,
         },
+        stackrabbit_strategy: Some(args.stackrabbit_strategy),
     }
     .check()?;
-    tetris_arena_server::serve(settings, |address| {
+    let workers = settings.workers;
+    tetris_arena_server::serve(settings, move |address| {
         let mut stdout = std::io::stdout().lock();
         // A closed stdout is no reason not to serve: the address is also in the log.
         let _ = writeln!(stdout, "listening on http://{address}");
         let _ = stdout.flush();
-        tracing::info!(
-            "listening on http://{address} with {} workers",
-            settings.workers
-        );
+        tracing::info!("listening on http://{address} with {workers} workers");
     })
 }
