@@ -27,18 +27,23 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use tetris_core::{Input, InputModel, Piece, Placement};
+use tetris_arena_games::sim::reaction::piece_frames;
+use tetris_core::{
+    Board, Buttons, DecisionContext, Input, InputModel, Piece, Placement, PlayedFrames,
+};
 use tetris_search_bfs::Gamepad;
 
 use crate::error::ServeError;
 use crate::stackrabbit::{
-    self, AdjustedScores, CompatError, CompatMove, CompatQuery, ENGINE_MOVELIST_LENGTH, MoveValue,
-    NO_LEGAL_MOVES, NOT_SUPPORTED_TYPES, PONG, RateMoveScores, RequestType, board_after,
+    self, AdjustedScores, CompatError, CompatMove, CompatQuery, ENGINE_MOVELIST_LENGTH, LineValue,
+    MoveValue, NO_LEGAL_MOVES, NOT_SUPPORTED_TYPES, PONG, RateMoveScores, RequestType, board_after,
     format_engine_movelist, format_engine_movelist_cpp, format_eval, format_get_move,
-    format_rate_move, format_version, is_special_move, parse_query, rate_move_player_placements,
+    format_rate_move, format_version, input_sequence, is_special_move, next_piece_odds,
+    parse_query, rate_move_player_placements,
 };
 use crate::{ApiError, AppState, run_job};
-use tetris_arena_games::analysis::ranking::{Ranking, rank_placements};
+use tetris_arena_games::analysis::lookahead::hypothetical_lines;
+use tetris_arena_games::analysis::ranking::{RankedPlacement, Ranking, rank_placements};
 use tetris_arena_io::values::Level;
 use tetris_arena_jobs::analyze::{AnalyzeRequest, CheckedAnalysis, FrameOptions};
 
@@ -248,22 +253,20 @@ fn compute(kind: &RequestType, raw: &str, strategy: &str) -> Result<String, Serv
         strategy,
     };
     let body = match kind {
-        RequestType::GetMove | RequestType::GetMoveCpp => {
-            let ranking = position.rank(&known_pieces(&query), 0)?;
-            match ranking.choice {
-                None => NO_LEGAL_MOVES.to_string(),
-                Some(choice) => {
-                    let path = position.earliest_path(&choice.placement)?;
-                    match format_get_move(&query, Some((&choice.placement, &path))) {
-                        Err(CompatError::UnwritableFrame { .. }) => {
-                            let path = position.one_button_path(&choice.placement)?;
-                            format_get_move(&query, Some((&choice.placement, &path)))?
-                        }
-                        answer => answer?,
+        RequestType::GetMove | RequestType::GetMoveCpp => match position.best_move()? {
+            None => NO_LEGAL_MOVES.to_string(),
+            Some(best) => {
+                let path = position.earliest_path(&best)?;
+                let placement = best.placement;
+                match format_get_move(&query, Some((&placement, &path))) {
+                    Err(CompatError::UnwritableFrame { .. }) => {
+                        let path = position.one_button_path(&placement)?;
+                        format_get_move(&query, Some((&placement, &path)))?
                     }
+                    answer => answer?,
                 }
             }
-        }
+        },
         RequestType::EngineMovelist | RequestType::EngineMovelistCpp => {
             let moves = position.movelist()?;
             if moves.is_empty() {
@@ -278,13 +281,10 @@ fn compute(kind: &RequestType, raw: &str, strategy: &str) -> Result<String, Serv
             None => NO_LEGAL_MOVES.to_string(),
             Some(scores) => format_rate_move(&scores),
         },
-        RequestType::Eval => {
-            let ranking = position.rank(&known_pieces(&query), 0)?;
-            match ranking.choice.and_then(|choice| score(Some(choice.value))) {
-                None => NO_LEGAL_MOVES.to_string(),
-                Some(value) => format_eval(value),
-            }
-        }
+        RequestType::Eval => match position.best_move()? {
+            None => NO_LEGAL_MOVES.to_string(),
+            Some(best) => format_eval(best.value),
+        },
         // Refused or answered before a worker was asked.
         RequestType::Ping
         | RequestType::Version
@@ -299,6 +299,18 @@ fn compute(kind: &RequestType, raw: &str, strategy: &str) -> Result<String, Serv
     Ok(body)
 }
 
+/// The move `get-move` answers ([`Position::best_move`]).
+struct Move {
+    /// Where the piece locks.
+    placement: Placement,
+    /// Its value (higher is better).
+    value: f64,
+    /// With a reaction time: the frames played before the preview is seen (the plan's).
+    blind: Vec<Buttons>,
+    /// Whether those frames lock the piece (the plan locked within the reaction time).
+    blind_locks: bool,
+}
+
 /// A StackRabbit request's position and the strategy that analyses it.
 struct Position<'a> {
     query: &'a CompatQuery,
@@ -306,6 +318,70 @@ struct Position<'a> {
 }
 
 impl Position<'_> {
+    /// The move `get-move` plays and `eval` values (`None` when the current piece has no
+    /// placement):
+    ///
+    /// - with `lookaheadDepth=1`, the best move of `engine-movelist` (its averaged value);
+    /// - with `reactionTime` R and `nextPiece`, the move of a player who plays R frames of a
+    ///   plan without the preview and then re-plans with it (the NES game's rule for a
+    ///   reaction time, [`piece_frames`]), valued as the ranking with both pieces values it;
+    /// - otherwise the strategy's choice for the known pieces, what it plays in a game.
+    fn best_move(&self) -> Result<Option<Move>, ServeError> {
+        let query = self.query;
+        if query.lookahead {
+            let moves = self.movelist()?;
+            return Ok(moves.first().map(|best| Move {
+                placement: best.first.placement,
+                value: best.first.total_value,
+                blind: Vec::new(),
+                blind_locks: false,
+            }));
+        }
+        let known = known_pieces(query);
+        if let (Some(next), 1..) = (query.next, query.reaction_time) {
+            let CheckedAnalysis {
+                mut strategy,
+                board,
+                context,
+                ..
+            } = self.analysis(&known, None)?;
+            let mut frames = Vec::new();
+            let play = piece_frames(
+                &mut strategy,
+                &board,
+                [query.current, next],
+                context,
+                query.reaction_time,
+                &mut frames,
+            )
+            .map_err(|fault| ServeError::Internal(fault.to_string()))?;
+            let Some(play) = play else {
+                return Ok(None);
+            };
+            let ranking = self.rank(&known, 0)?;
+            let value = ranking
+                .find(&play.placement)
+                .and_then(|ranked| score(ranked.value));
+            let blind_locks = frames.len() <= usize::from(query.reaction_time);
+            frames.truncate(usize::from(query.reaction_time));
+            return Ok(value.map(|value| Move {
+                placement: play.placement,
+                value,
+                blind: frames,
+                blind_locks,
+            }));
+        }
+        let ranking = self.rank(&known, 0)?;
+        Ok(ranking.choice.and_then(|choice| {
+            Some(Move {
+                placement: choice.placement,
+                value: score(Some(choice.value))?,
+                blind: Vec::new(),
+                blind_locks: false,
+            })
+        }))
+    }
+
     /// A path to `placement` that StackRabbit's notation can write, for a best move whose
     /// earliest path cannot be written (it would need Down with a turn, which has no letter).
     /// The same placement searched under the article's input model (one of Left, Right, A, B
@@ -323,17 +399,34 @@ impl Position<'_> {
         }
     }
 
-    /// The path to `placement` whose inputs come earliest (the gamepad search's
-    /// [`Gamepad::earliest_inputs_path`], under the request's timing): what a player reading
-    /// `get-move` presses from the piece's first frame.
-    fn earliest_path(&self, placement: &Placement) -> Result<Vec<Input>, ServeError> {
-        let analysis = self.analysis(&[self.query.current], None)?;
-        let options = analysis.context.current_piece_options(true);
+    /// The path to `best`'s placement whose inputs come earliest after its blind frames (the
+    /// gamepad search's [`Gamepad::earliest_inputs_path`], under the request's timing): what a
+    /// player reading `get-move` presses from the piece's first frame.
+    fn earliest_path(&self, best: &Move) -> Result<Vec<Input>, ServeError> {
+        let blind: Vec<Input> = best.blind.iter().copied().map(Input::Frame).collect();
+        if best.blind_locks {
+            return Ok(blind);
+        }
+        let mut analysis = self.analysis(&[self.query.current], None)?;
+        analysis.context.played = PlayedFrames::new(&best.blind)
+            .ok_or_else(|| ServeError::Internal("a reaction time is at most 60 frames".into()))?;
+        let rest = self.earliest_path_on(&analysis.board, &best.placement, &analysis.context)?;
+        Ok(blind.into_iter().chain(rest).collect())
+    }
+
+    /// [`Position::earliest_path`] on `board` in `context` (a later piece's: no entry delay).
+    fn earliest_path_on(
+        &self,
+        board: &Board,
+        placement: &Placement,
+        context: &DecisionContext,
+    ) -> Result<Vec<Input>, ServeError> {
+        let options = context.current_piece_options(true);
         let timing = options
             .frame_timing
             .ok_or_else(|| ServeError::Internal("a frame strategy has a timing".into()))?;
         let path = Gamepad::with_timing(timing)
-            .earliest_inputs_path(&analysis.board, placement, options)
+            .earliest_inputs_path(board, placement, options)
             .ok_or_else(|| ServeError::Internal("the search's own placement has a path".into()))?;
         Ok(path.into_iter().map(Input::Frame).collect())
     }
@@ -396,53 +489,141 @@ impl Position<'_> {
         let query = self.query;
         let alone = self.rank(&[query.current], 0)?;
         let known = known_pieces(query);
-        let ranking = match query.next {
-            Some(_) => self.rank(&known, ENGINE_MOVELIST_LENGTH)?,
-            None => self.rank(&known, 0)?,
+        // The chains of the best first placements: the preview's placement, and with the
+        // lookahead the chain its lines follow.
+        let detailed = match query.next.is_some() || query.lookahead {
+            true => ENGINE_MOVELIST_LENGTH,
+            false => 0,
         };
+        let ranking = self.rank(&known, detailed)?;
         let explanation = format!("{}: minus its cost", ranking.strategy);
         // With the preview, only the detailed placements carry their chain (the preview piece's
         // placement); chains cut short rank after every full one, so these are the best.
-        let candidates = match query.next {
-            Some(_) => &ranking.placements[..ranking.detailed],
-            None => &ranking.placements[..],
+        let candidates = match detailed {
+            0 => &ranking.placements[..],
+            _ => &ranking.placements[..ranking.detailed],
         };
         let mut moves = Vec::new();
         for ranked in candidates {
             if moves.len() == ENGINE_MOVELIST_LENGTH {
                 break;
             }
-            let Some(total) = score(ranked.value).filter(|_| {
+            let Some(chain_value) = score(ranked.value).filter(|_| {
                 ranked
                     .value
                     .is_some_and(|value| value.length == known.len())
             }) else {
                 continue;
             };
+            let lines = match query.lookahead {
+                true => {
+                    let mut lines = self.lines_after(&known, &ranked.chain)?;
+                    self.add_line_inputs(&ranked.chain, &mut lines)?;
+                    lines
+                }
+                false => Vec::new(),
+            };
+            let total = match query.lookahead {
+                true => expected_value(&lines),
+                false => chain_value,
+            };
             let eval_score = alone
                 .find(&ranked.placement)
                 .and_then(|single| score(single.value))
-                .unwrap_or(total);
-            let first = MoveValue {
+                .unwrap_or(chain_value);
+            let mut first = MoveValue {
                 placement: ranked.placement,
                 total_value: total,
                 eval_score,
                 special: is_special_move(&query.board, &ranked.placement),
                 explanation: explanation.clone(),
+                lines: Vec::new(),
             };
-            let second = ranked.chain.get(1).map(|&second| {
+            let mut second = ranked.chain.get(1).map(|&second| {
                 let after = board_after(&query.board, &ranked.placement).0;
                 MoveValue {
                     placement: second,
                     total_value: total,
-                    eval_score: total,
+                    eval_score: chain_value,
                     special: is_special_move(&after, &second),
                     explanation: explanation.clone(),
+                    lines: Vec::new(),
                 }
             });
-            moves.push(CompatMove { first, second });
+            // The lines follow the last known piece: on its move.
+            match second.as_mut() {
+                Some(second) => second.lines = lines,
+                None => first.lines = lines,
+            }
+            let playout_value = ranking
+                .finalists
+                .iter()
+                .find(|finalist| finalist.placement == ranked.placement)
+                .and_then(|finalist| score(finalist.value));
+            moves.push(CompatMove {
+                first,
+                second,
+                playout_value,
+            });
+        }
+        // With the lookahead, best first by the averaged value (the ranking's order among
+        // equals); otherwise the ranking's order is the answer's.
+        if query.lookahead {
+            moves.sort_by(|one, other| other.first.total_value.total_cmp(&one.first.total_value));
         }
         Ok(moves)
+    }
+
+    /// `lookaheadDepth=1`'s lines after `chain` (the placements of `pieces` from the request's
+    /// board): for each piece that may follow the last of `pieces`, its odds in StackRabbit's
+    /// table, its best placement at the end of the chain and the whole chain's value then
+    /// ([`NO_PLACEMENT_VALUE`] when it has none), with the earliest path to it; best first.
+    fn lines_after(
+        &self,
+        pieces: &[Piece],
+        chain: &[Placement],
+    ) -> Result<Vec<LineValue>, ServeError> {
+        let CheckedAnalysis {
+            mut strategy,
+            board,
+            context,
+            ..
+        } = self.analysis(pieces, None)?;
+        let last = *pieces.last().expect("a request knows its current piece");
+        let mut lines: Vec<LineValue> =
+            hypothetical_lines(&mut strategy, &board, pieces, chain, context)
+                .into_iter()
+                .map(|line| LineValue {
+                    piece: line.piece,
+                    probability: next_piece_odds(last, line.piece),
+                    placement: line.placement,
+                    value: score(line.value).unwrap_or(NO_PLACEMENT_VALUE),
+                    inputs: None,
+                })
+                .collect();
+        lines.sort_by(|one, other| other.value.total_cmp(&one.value));
+        Ok(lines)
+    }
+
+    /// Writes each line's path ([`LineValue::inputs`]): the earliest inputs to its placement
+    /// on the board `chain` (from the request's board) leaves, in StackRabbit's letters.
+    fn add_line_inputs(
+        &self,
+        chain: &[Placement],
+        lines: &mut [LineValue],
+    ) -> Result<(), ServeError> {
+        let analysis = self.analysis(&[self.query.current], None)?;
+        let mut end = analysis.board;
+        for placement in chain {
+            end = board_after(&end, placement).0;
+        }
+        for line in lines {
+            if let Some(placement) = &line.placement {
+                let path = self.earliest_path_on(&end, placement, &analysis.context)?;
+                line.inputs = Some(input_sequence(&path)?);
+            }
+        }
+        Ok(())
     }
 
     /// `rate-move`'s scores, or `None` when the current piece has no placement.
@@ -451,8 +632,13 @@ impl Position<'_> {
         let second_board = query
             .second_board
             .ok_or(stackrabbit::CompatError::MissingParameter("secondBoard"))?;
-        let alone = self.rank(&[query.current], 0)?;
-        let Some(best_alone) = alone.placements.first().and_then(|best| score(best.value)) else {
+        // With the lookahead every placement's chain is needed (the player's may be any).
+        let top = match query.lookahead {
+            true => usize::MAX,
+            false => 0,
+        };
+        let alone = self.rank(&[query.current], top)?;
+        let Some(best_alone) = self.best_value(&alone)? else {
             return Ok(None);
         };
         let candidates: Vec<_> = alone
@@ -462,32 +648,72 @@ impl Position<'_> {
             .collect();
         let players = rate_move_player_placements(&query.board, &second_board, &candidates);
         // Several placements can leave the same board: the player's move is the best of them.
-        let best_of_players = |ranking: &Ranking| {
-            players
-                .iter()
-                .filter_map(|placement| {
-                    ranking
-                        .find(placement)
-                        .and_then(|ranked| score(ranked.value))
-                })
-                .reduce(f64::max)
+        let best_of_players = |ranking: &Ranking| -> Result<Option<f64>, ServeError> {
+            let mut best: Option<f64> = None;
+            for placement in &players {
+                if let Some(ranked) = ranking.find(placement) {
+                    let value = self.value_of(ranking, ranked)?;
+                    best = match (best, value) {
+                        (Some(one), Some(other)) => Some(one.max(other)),
+                        (one, other) => one.or(other),
+                    };
+                }
+            }
+            Ok(best)
         };
         let after_adjustment = match query.next {
             None => None,
             Some(_) => {
-                let both = self.rank(&known_pieces(query), 0)?;
-                let best = both.placements.first().and_then(|best| score(best.value));
-                best.map(|best| AdjustedScores {
-                    player: best_of_players(&both),
-                    best,
-                })
+                let both = self.rank(&known_pieces(query), top)?;
+                match self.best_value(&both)? {
+                    Some(best) => Some(AdjustedScores {
+                        player: best_of_players(&both)?,
+                        best,
+                    }),
+                    None => None,
+                }
             }
         };
         Ok(Some(RateMoveScores {
-            player_no_adjustment: best_of_players(&alone),
+            player_no_adjustment: best_of_players(&alone)?,
             best_no_adjustment: best_alone,
             after_adjustment,
         }))
+    }
+
+    /// A ranked placement's value as StackRabbit gives it (`None`: no chain starts there): its
+    /// chain's, or with the lookahead its lines' average (a chain cut short has no lines: its
+    /// own value). With the lookahead, `ranking` must detail the placement (its chain).
+    fn value_of(
+        &self,
+        ranking: &Ranking,
+        ranked: &RankedPlacement,
+    ) -> Result<Option<f64>, ServeError> {
+        let full = ranked
+            .value
+            .is_some_and(|value| value.length == ranking.pieces.len());
+        if !self.query.lookahead || !full {
+            return Ok(score(ranked.value));
+        }
+        let lines = self.lines_after(&ranking.pieces, &ranked.chain)?;
+        Ok(Some(expected_value(&lines)))
+    }
+
+    /// The best value among the ranking's placements: the first's, or with the lookahead the
+    /// best of the first [`ENGINE_MOVELIST_LENGTH`] averaged (StackRabbit averages its best
+    /// moves only); `None` when no placement has a chain.
+    fn best_value(&self, ranking: &Ranking) -> Result<Option<f64>, ServeError> {
+        let count = match self.query.lookahead {
+            true => ENGINE_MOVELIST_LENGTH,
+            false => 1,
+        };
+        let mut best: Option<f64> = None;
+        for ranked in ranking.placements.iter().take(count) {
+            if let Some(value) = self.value_of(ranking, ranked)? {
+                best = Some(best.map_or(value, |best| best.max(value)));
+            }
+        }
+        Ok(best)
     }
 }
 
@@ -495,6 +721,16 @@ impl Position<'_> {
 /// when no chain continues.
 fn score(value: Option<tetris_core::ChainValue>) -> Option<f64> {
     value.map(|value| -value.cost)
+}
+
+/// StackRabbit's value of a lookahead line whose piece has no placement (the role of its
+/// death coefficient): far below any chain's value here, so a move after which some piece
+/// could end the game ranks below every move after which none could.
+pub const NO_PLACEMENT_VALUE: f64 = -1_000_000.0;
+
+/// The value of a move with the lookahead: its lines' values weighted by their odds.
+fn expected_value(lines: &[LineValue]) -> f64 {
+    lines.iter().map(|line| line.probability * line.value).sum()
 }
 
 /// The pieces StackRabbit's request makes known: the current piece, then `nextPiece`.

@@ -426,13 +426,124 @@ fn bad_stackrabbit_requests_answer_400_in_plain_text_with_stackrabbits_messages(
         assert_eq!(answer.body, message, "{request}");
         assert!(answer.header("content-type").unwrap().starts_with("text/plain"));
     }
-    let refused = server.get(&format!("/get-move?{}&reactionTime=18", base));
+    let refused = server.get(&format!("/get-move?{}&existingXOffset=2", base));
     assert_eq!(refused.status, 400);
     assert!(
         refused
             .body
-            .starts_with("Parameter reactionTime=18 is not supported by this server"),
+            .starts_with("Parameter existingXOffset=2 is not supported by this server"),
         "{}",
         refused.body
     );
+}
+
+/// A score as an analyser reads it: a number, or `None` for "Unknown score".
+fn read_score(value: &Value) -> Option<f64> {
+    let text = value.as_str().expect("scores are strings");
+    (text != "Unknown score").then(|| text.parse().expect("a score reads as a number"))
+}
+
+#[test]
+fn an_analysers_calls_answer_200_with_the_fields_it_reads() {
+    // The calls tetrisfish makes (engine-movelist with and without the next piece, rate-move
+    // at lookahead depths 0 and 1), at 30 Hz and a mixed timeline, with and without a
+    // reaction time, read as it reads them.
+    let server = Server::start(&["--workers", "2"]);
+    let board = cells(&ROWS);
+    for (timeline, reaction) in [("X.", 0), ("X....X...X...", 0), ("X.", 18)] {
+        let extra = format!("&reactionTime={reaction}");
+        for depth in [0, 1] {
+            // engine-movelist with the next piece: pairs, the first five read.
+            let request = format!(
+                "/engine-movelist?{}&lookaheadDepth={depth}{extra}",
+                query(&board, "T", Some("I"), 19, timeline)
+            );
+            let answer = server.get(&request);
+            assert_eq!(answer.status, 200, "{request}: {}", answer.body);
+            let pairs = answer.json();
+            let pairs = pairs.as_array().unwrap();
+            assert!(pairs.len() >= 5, "{request}");
+            let mut previous = f64::INFINITY;
+            for pair in &pairs[..5] {
+                assert_eq!(pair[0]["placement"].as_array().unwrap().len(), 3);
+                assert_eq!(pair[1]["placement"].as_array().unwrap().len(), 3);
+                let total: f64 = pair[0]["totalValue"].as_str().unwrap().parse().unwrap();
+                assert!(total <= previous, "best first: {request}");
+                previous = total;
+                let lines = pair[1]["hypotheticalLines"].as_array().unwrap();
+                if depth == 0 {
+                    assert!(lines.is_empty());
+                    continue;
+                }
+                // Seven lines after the I, with StackRabbit's odds (after an I: the S 12/64,
+                // the I 2/64, the rest 10/64), and the move's value is their average.
+                assert_eq!(lines.len(), 7);
+                let mut average = 0.0;
+                let mut odds = 0.0;
+                for line in lines {
+                    let piece = line["pieceSequence"].as_str().unwrap();
+                    let probability = line["probability"].as_f64().unwrap();
+                    let expected = match piece {
+                        "S" => 12.0,
+                        "I" => 2.0,
+                        _ => 10.0,
+                    } / 64.0;
+                    assert_eq!(probability, expected, "{piece}");
+                    assert_eq!(line["moveSequence"].as_array().unwrap().len(), 1);
+                    assert_eq!(line["moveSequenceAsInputs"].as_array().unwrap().len(), 1);
+                    average += probability * line["resultingValue"].as_f64().unwrap();
+                    odds += probability;
+                }
+                assert_eq!(odds, 1.0);
+                // Each line's value is rounded to two decimals: the average to within 0.01.
+                assert!((average - total).abs() <= 0.01, "{average} against {total}");
+            }
+            // Without the next piece: single moves.
+            let request = format!(
+                "/engine-movelist?{}&lookaheadDepth={depth}{extra}",
+                query(&board, "T", None, 19, timeline)
+            );
+            let answer = server.get(&request);
+            assert_eq!(answer.status, 200, "{request}: {}", answer.body);
+            let single = answer.json();
+            assert!(single[0]["placement"].is_array(), "{request}");
+            assert!(
+                single[0]["totalValue"]
+                    .as_str()
+                    .unwrap()
+                    .parse::<f64>()
+                    .is_ok()
+            );
+            // rate-move of the third-best native move: the player's value is never above the
+            // best, with the current piece alone and after the next piece.
+            let player = native(&server, "T", &["I"], 19, timeline, 3)["placements"][2].clone();
+            let (second_board, _) = board_after(&ROWS, &player);
+            let request = format!(
+                "/rate-move?{}&secondBoard={second_board}&lookaheadDepth={depth}{extra}",
+                query(&board, "T", Some("I"), 19, timeline)
+            );
+            let answer = server.get(&request);
+            assert_eq!(answer.status, 200, "{request}: {}", answer.body);
+            let scores = answer.json();
+            for (player, best) in [
+                ("playerMoveNoAdjustment", "bestMoveNoAdjustment"),
+                ("playerMoveAfterAdjustment", "bestMoveAfterAdjustment"),
+            ] {
+                let best = read_score(&scores[best]).expect("the best move has a score");
+                let player = read_score(&scores[player]).expect("the player's move is found");
+                assert!(player <= best, "{request}: {scores}");
+            }
+        }
+        // get-move with the reaction time: the sequence plays to the placement it names.
+        let request = format!(
+            "/get-move?{}{extra}",
+            query(&board, "L", Some("I"), 19, timeline)
+        );
+        let answer = server.get(&request);
+        assert_eq!(answer.status, 200, "{request}: {}", answer.body);
+        let parts: Vec<&str> = answer.body.split('|').collect();
+        let placement: Vec<i64> = parts[0].split(',').map(|n| n.parse().unwrap()).collect();
+        let cleared: usize = parts[4].parse().unwrap();
+        play_sequence(&ROWS, Piece::L, 19, parts[1], placement[2], cleared > 0);
+    }
 }

@@ -459,6 +459,9 @@ struct PlayoutBuffers {
     placements: Placements,
     /// The best chain of the best finalist so far, while the others are walked.
     best_chain: Vec<Placement>,
+    /// Each finalist's value in the last search, in the order walked
+    /// ([`LookaheadChain::finalist_values`]).
+    values: Vec<PlacementValue>,
 }
 
 impl LookaheadChain {
@@ -599,6 +602,7 @@ impl LookaheadChain {
         };
         self.best_chain.clear();
         self.report.clear();
+        self.playout_buffers.values.clear();
         let known = pieces.len().min(self.options.depth);
         if known == 0 {
             return None;
@@ -733,6 +737,14 @@ impl LookaheadChain {
     /// [`LookaheadChain::decide_in`].
     pub fn first_placement_values(&self) -> &[PlacementValue] {
         &self.report
+    }
+
+    /// With playouts ([`ChainOptions::playouts`]): each finalist of the last search, in the
+    /// searcher's order, with the value its choice was made on (its best chain's, averaged
+    /// over the unknown piece, plus the playouts' weighted mean); a finalist with no chain has
+    /// none. Empty without playouts, and when the search stopped before its finalists.
+    pub fn finalist_values(&self) -> &[PlacementValue] {
+        &self.playout_buffers.values
     }
 }
 
@@ -1032,6 +1044,10 @@ where
             self.first_index = index;
             self.walk_finalist(deeper, board, placement);
             let Some((mut value, first)) = self.best else {
+                buffers.values.push(PlacementValue {
+                    placement,
+                    value: None,
+                });
                 continue;
             };
             if value.length == self.pieces.len() {
@@ -1046,6 +1062,10 @@ where
                     .sum();
                 value.cost += playouts.weight * (total / playouts.count as f64);
             }
+            buffers.values.push(PlacementValue {
+                placement,
+                value: Some(value),
+            });
             if overall.is_none_or(|(best, _)| value.is_better_than(&best)) {
                 overall = Some((value, first));
                 buffers.best_chain.clone_from(self.best_chain);

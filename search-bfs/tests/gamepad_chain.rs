@@ -216,6 +216,37 @@ fn finalists_with_playouts_decide_over_the_flood_as_over_the_ordered_search() {
         compared += usize::from(expected.is_some());
         walked_again += usize::from(flooded.ordered > 1);
 
+        // With the weight 0 each finalist's value is its averaged value alone: what plain
+        // expectimax (no finalists) reports for that first placement; the choice is the best.
+        let mut averaged = LookaheadChain::new(ChainOptions {
+            expectimax: true,
+            ..ChainOptions::with_depth(2)
+        });
+        averaged.best_in(&mut ordered, &evaluator, &board, &pieces, context);
+        let finalists = chain.finalist_values();
+        if let Some(choice) = choice {
+            assert!(!finalists.is_empty() && finalists.len() <= 3, "{position}");
+            let best = finalists
+                .iter()
+                .filter_map(|finalist| finalist.value)
+                .reduce(|best, value| {
+                    if value.is_better_than(&best) {
+                        value
+                    } else {
+                        best
+                    }
+                });
+            assert_eq!(best, Some(choice.value), "{position}");
+        }
+        for finalist in finalists {
+            let report = averaged
+                .first_placement_values()
+                .iter()
+                .find(|entry| entry.placement == finalist.placement)
+                .expect("a finalist is a first placement");
+            assert_eq!(finalist.value, report.value, "{position}");
+        }
+
         // The report alone, without the second walk for ties, is the same.
         let mut plain = LookaheadChain::new(ChainOptions::with_depth(2));
         plain.best_in(&mut flooded, &evaluator, &board, &pieces, context);

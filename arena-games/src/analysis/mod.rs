@@ -5,6 +5,7 @@ pub mod counts;
 pub mod decision_time;
 pub mod estimate;
 pub mod features;
+pub mod lookahead;
 pub mod nes;
 pub mod pieces;
 pub mod position;

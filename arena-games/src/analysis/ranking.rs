@@ -15,7 +15,7 @@
 
 use tetris_core::{
     Board, ChainChoice, ChainValue, DecisionContext, FrameTiming, Input, Piece, PieceState,
-    Placement, Placements, SearchOptions, Searcher,
+    Placement, PlacementValue, Placements, SearchOptions, Searcher,
 };
 use tetris_registry::Strategy;
 
@@ -59,6 +59,12 @@ pub struct Ranking {
     /// ranked placement; with expectimax's finalists (and playouts) it is the best finalist by
     /// the averaged value, which the ranking's first-round values do not show.
     pub choice: Option<ChainChoice>,
+    /// With playouts: the finalists the choice was made among, each with its value then
+    /// (averaged over the unknown piece, plus the playouts'; [`LookaheadChain::finalist_values`]);
+    /// empty otherwise.
+    ///
+    /// [`LookaheadChain::finalist_values`]: tetris_core::LookaheadChain::finalist_values
+    pub finalists: Vec<PlacementValue>,
 }
 
 impl Ranking {
@@ -94,8 +100,10 @@ pub fn rank_placements(
         detailed: 0,
         nodes: 0,
         choice: None,
+        finalists: Vec::new(),
     };
     ranking.choice = chain.best_in(&mut counting, evaluator, board, pieces, context);
+    ranking.finalists = chain.finalist_values().to_vec();
     if ranking.choice.is_none() {
         ranking.nodes = counting.nodes;
         return ranking;

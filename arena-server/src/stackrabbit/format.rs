@@ -10,7 +10,7 @@
 //! turns the board into `secondBoard`).
 
 use serde::Serialize;
-use tetris_core::{BOARD_WIDTH, Board, Buttons, Input, PieceState, Placement, SPAWN_Y};
+use tetris_core::{BOARD_WIDTH, Board, Buttons, Input, Piece, PieceState, Placement, SPAWN_Y};
 
 use super::CompatError;
 use super::orientation::{stackrabbit_cpp_placement, stackrabbit_placement};
@@ -223,6 +223,48 @@ pub struct MoveValue {
     pub special: bool,
     /// A short explanation of the value (StackRabbit's `evalExplanation`), e.g. the evaluator.
     pub explanation: String,
+    /// With `lookaheadDepth=1`, on the last known piece's move: the lines over the pieces that
+    /// may come next, best first (StackRabbit's `hypotheticalLines`); otherwise empty.
+    pub lines: Vec<LineValue>,
+}
+
+/// One `lookaheadDepth=1` line: an imagined piece after a move, and its best answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineValue {
+    /// The imagined piece.
+    pub piece: Piece,
+    /// Its odds after the last known piece (StackRabbit's table).
+    pub probability: f64,
+    /// Its best placement after the move (`None`: it has none).
+    pub placement: Option<Placement>,
+    /// The value of the move followed by that placement (higher is better).
+    pub value: f64,
+    /// The path to that placement in StackRabbit's letters.
+    pub inputs: Option<String>,
+}
+
+/// A `hypotheticalLines` entry's JSON, its field names and order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LineJson {
+    piece_sequence: String,
+    probability: f64,
+    resulting_value: f64,
+    move_sequence: Vec<[i8; 3]>,
+    move_sequence_as_inputs: Vec<String>,
+}
+
+impl From<&LineValue> for LineJson {
+    fn from(line: &LineValue) -> LineJson {
+        LineJson {
+            piece_sequence: line.piece.to_string(),
+            probability: line.probability,
+            // Two decimals, as a number (StackRabbit's clients read it as one).
+            resulting_value: two_decimals(line.value).parse().unwrap_or(line.value),
+            move_sequence: line.placement.iter().map(stackrabbit_placement).collect(),
+            move_sequence_as_inputs: line.inputs.iter().cloned().collect(),
+        }
+    }
 }
 
 /// One `engine-movelist` entry: the current piece's placement and, when the request gave
@@ -233,6 +275,9 @@ pub struct CompatMove {
     pub first: MoveValue,
     /// The preview piece's placement after it (`None` without a preview, or when it has none).
     pub second: Option<MoveValue>,
+    /// When the strategy plays playouts and this move was one of its finalists: the value its
+    /// choice was made on (averaged over the piece after the known ones, plus the playouts').
+    pub playout_value: Option<f64>,
 }
 
 /// One move of `engine-movelist`'s JSON, its field names and order.
@@ -242,9 +287,9 @@ struct MovelistJson<'a> {
     placement: [i8; 3],
     is_special_move: bool,
     total_value: String,
-    /// StackRabbit's lines over the seven possible pieces after the preview, which we do not
-    /// compute: always empty.
-    hypothetical_lines: [u8; 0],
+    /// StackRabbit's lines over the seven possible pieces after the last known one (with
+    /// `lookaheadDepth=1`; otherwise empty).
+    hypothetical_lines: Vec<LineJson>,
     eval_explanation: &'a str,
     eval_score: String,
 }
@@ -255,7 +300,7 @@ impl<'a> From<&'a MoveValue> for MovelistJson<'a> {
             placement: stackrabbit_placement(&value.placement),
             is_special_move: value.special,
             total_value: two_decimals(value.total_value),
-            hypothetical_lines: [],
+            hypothetical_lines: value.lines.iter().map(LineJson::from).collect(),
             eval_explanation: &value.explanation,
             eval_score: two_decimals(value.eval_score),
         }
@@ -299,12 +344,24 @@ fn cpp_number(value: f64) -> String {
 
 /// `engine-movelist-cpp`'s answer, in StackRabbit's C++ engine's shape: a JSON array of the
 /// first [`ENGINE_MOVELIST_LENGTH`] moves, each `{"firstPlacement": [r, x, row],
-/// "secondPlacement": [...] (with a preview), "playoutScore": total value, "shallowEvalScore":
-/// the first placement's value, "resultingBoard": the compressed board after the move's
-/// placements}`; its seven `playout` fields are left out, as we play no playouts.
+/// "secondPlacement": [...] (with a preview), "playoutScore": the value after the playouts
+/// (a finalist of a strategy with playouts) or the total value, "shallowEvalScore": the first
+/// placement's value, "resultingBoard": the compressed board after the move's placements}`.
+/// The moves with playouts come first, best first (the first is the strategy's choice), then
+/// the others in `moves`' order; StackRabbit's per-playout fields are left out.
 pub fn format_engine_movelist_cpp(query: &CompatQuery, moves: &[CompatMove]) -> String {
+    let mut moves: Vec<&CompatMove> = moves.iter().collect();
+    // Stable: moves without playouts keep their order, after those with them.
+    moves.sort_by(
+        |one, other| match (one.playout_value, other.playout_value) {
+            (Some(one), Some(other)) => other.total_cmp(&one),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        },
+    );
     let entries: Vec<String> = moves
-        .iter()
+        .into_iter()
         .take(ENGINE_MOVELIST_LENGTH)
         .map(|entry| {
             let triple = |placement: &Placement| {
@@ -319,7 +376,7 @@ pub fn format_engine_movelist_cpp(query: &CompatQuery, moves: &[CompatMove]) -> 
             }
             text += &format!(
                 ", \"playoutScore\":{}, \"shallowEvalScore\":{}, \"resultingBoard\":\"{}\"}}",
-                cpp_number(entry.first.total_value),
+                cpp_number(entry.playout_value.unwrap_or(entry.first.total_value)),
                 cpp_number(entry.first.eval_score),
                 compress_board(&board)
             );
@@ -430,6 +487,8 @@ mod tests {
             level,
             lines,
             timeline: tetris_core::Timeline::THIRTY_HZ,
+            lookahead: false,
+            reaction_time: 0,
         }
     }
 
@@ -598,6 +657,7 @@ mod tests {
             eval_score: eval,
             special,
             explanation: "elashi".into(),
+            lines: Vec::new(),
         }
     }
 
@@ -622,6 +682,7 @@ mod tests {
         let pair = CompatMove {
             first: value(spawn_t, -3.5, 0.125, false),
             second: Some(value(flat_i, -3.5, 12.0, true)),
+            playout_value: None,
         };
         let with_next = format_engine_movelist(
             &query(Board::standard(), Piece::T, Some(Piece::I), 18, 0),
@@ -646,6 +707,7 @@ mod tests {
         let missing = CompatMove {
             first: value(spawn_t, 1.0, 1.0, false),
             second: None,
+            playout_value: None,
         };
         let topped = format_engine_movelist(
             &query(Board::standard(), Piece::T, Some(Piece::I), 18, 0),
@@ -679,6 +741,7 @@ mod tests {
         let moves = [CompatMove {
             first: value(spawn_t, 31.587, 28.44, false),
             second: Some(value(flat_i, 31.587, 1.0, false)),
+            playout_value: None,
         }];
         let text = format_engine_movelist_cpp(
             &query(Board::standard(), Piece::T, Some(Piece::I), 18, 0),
@@ -693,6 +756,46 @@ mod tests {
         );
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(parsed[0]["playoutScore"], 31.59);
+        // Finalists with playouts come first, best first, their playout value as the score;
+        // the other moves follow in their order.
+        let single = |x: i8, total: f64, playout_value: Option<f64>| CompatMove {
+            first: value(
+                Placement::new(
+                    Piece::T,
+                    PieceState {
+                        x,
+                        y: 18,
+                        rotation: 0,
+                    },
+                ),
+                total,
+                total,
+                false,
+            ),
+            second: None,
+            playout_value,
+        };
+        let moves = [
+            single(1, 9.0, None),
+            single(2, 8.0, Some(-40.0)),
+            single(3, 7.0, Some(-20.0)),
+            single(4, 6.0, None),
+        ];
+        let text =
+            format_engine_movelist_cpp(&query(Board::standard(), Piece::T, None, 18, 0), &moves);
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let order: Vec<(i64, f64)> = parsed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    entry["firstPlacement"][1].as_i64().unwrap(),
+                    entry["playoutScore"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(order, [(-2, -20.0), (-3, -40.0), (-4, 9.0), (-1, 6.0)]);
     }
 
     #[test]

@@ -25,16 +25,18 @@
 use thiserror::Error as ThisError;
 
 pub mod format;
+pub mod odds;
 pub mod orientation;
 pub mod query;
 
 pub use format::{
-    AdjustedScores, CompatMove, ENGINE_MOVELIST_LENGTH, MoveValue, NO_LEGAL_MOVES, PONG,
+    AdjustedScores, CompatMove, ENGINE_MOVELIST_LENGTH, LineValue, MoveValue, NO_LEGAL_MOVES, PONG,
     RateMoveScores, UNKNOWN_SCORE, board_after, board_text, compress_board, entry_delay_frames,
     format_engine_movelist, format_engine_movelist_cpp, format_eval, format_get_move,
     format_rate_move, format_version, get_move_sequence, input_sequence, is_special_move,
     level_after_clears, rate_move_player_placements, two_decimals,
 };
+pub use odds::next_piece_odds;
 pub use orientation::{
     placement_from_stackrabbit, stackrabbit_cpp_placement, stackrabbit_placement,
 };

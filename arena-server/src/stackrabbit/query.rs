@@ -4,8 +4,8 @@
 //! on `&` and each pair on `=`, and reads the parameters in the order given, throwing at the
 //! first bad one. We do the same (decoding each name and value after the split, so that an
 //! encoded `&` inside a value cannot split it), with StackRabbit's own messages where it has
-//! them, and then refuse what it would accept but we cannot honour (a reaction delay, a piece
-//! already in flight, playouts …), after every check of its own, so
+//! them, and then refuse what it would accept but we cannot honour (a piece already in
+//! flight, StackRabbit's playout settings …), after every check of its own, so
 //! a request StackRabbit refuses is refused here with its text. Unknown parameter names,
 //! duplicates and missing required parameters, which StackRabbit ignores or crashes on, are
 //! refused with our own texts. Nothing here panics on any input (a property test feeds it
@@ -82,6 +82,11 @@ pub struct CompatQuery {
     pub lines: u32,
     /// The input frame timeline, parsed by the request layer's rule.
     pub timeline: Timeline,
+    /// `lookaheadDepth=1` (JavaScript endpoints only): every move is valued over the seven
+    /// pieces that may follow the last known one.
+    pub lookahead: bool,
+    /// `reactionTime`: the frames the player plays before seeing `nextPiece` (0 to 60).
+    pub reaction_time: u8,
 }
 
 /// What to answer a `parse_query` failure: the error's text, StackRabbit's where it has one.
@@ -164,10 +169,6 @@ impl Default for Values {
 
 /// Why we cannot honour a value StackRabbit accepts (the end of [`CompatError::NotHonoured`]).
 mod reasons {
-    pub const REACTION: &str = "its search plans the whole move from the spawn and has no \
-        reaction delay (send reactionTime=0 or leave it out)";
-    pub const LOOKAHEAD: &str = "it does not compute StackRabbit's hypothetical lines over the \
-        seven possible pieces after the preview (send lookaheadDepth=0 or leave it out)";
     pub const PLAYOUTS: &str = "it plays no random playouts: its search is exhaustive over the \
         current piece and the preview (leave playoutCount=49, playoutLength=2 and \
         pruningBreadth=20 at StackRabbit's defaults or out)";
@@ -333,20 +334,6 @@ impl Values {
             value: value.to_string(),
             reason,
         };
-        if self.reaction_time != 0 {
-            return Err(refuse(
-                "reactionTime",
-                self.reaction_time,
-                reasons::REACTION,
-            ));
-        }
-        if self.lookahead_depth != 0 {
-            return Err(refuse(
-                "lookaheadDepth",
-                self.lookahead_depth,
-                reasons::LOOKAHEAD,
-            ));
-        }
         for (parameter, value, default) in [
             ("playoutCount", self.playout_count, DEFAULT_PLAYOUT_COUNT),
             ("playoutLength", self.playout_length, DEFAULT_PLAYOUT_LENGTH),
@@ -388,6 +375,8 @@ impl Values {
             level,
             lines,
             timeline,
+            lookahead: self.lookahead_depth == 1,
+            reaction_time: self.reaction_time as u8,
         })
     }
 }
@@ -854,8 +843,6 @@ mod tests {
         let js = RequestType::GetMove;
         let cpp = RequestType::EngineMovelistCpp;
         for (kind, pair, shown) in [
-            (&js, ("reactionTime", "5"), "reactionTime=5"),
-            (&js, ("lookaheadDepth", "1"), "lookaheadDepth=1"),
             (&cpp, ("playoutCount", "10"), "playoutCount=10"),
             (&cpp, ("playoutLength", "1"), "playoutLength=1"),
             (&cpp, ("pruningBreadth", "30"), "pruningBreadth=30"),
@@ -889,6 +876,9 @@ mod tests {
             ("pruningBreadth", "20"),
         ]);
         assert!(with(&cpp, &cpp_defaults).is_ok());
+        // A reaction time and the lookahead are honoured.
+        let honoured = with(&js, &[("reactionTime", "18"), ("lookaheadDepth", "1")]).unwrap();
+        assert_eq!((honoured.reaction_time, honoured.lookahead), (18, true));
         // A StackRabbit error later in the query wins over our refusal earlier in it.
         assert_eq!(
             error(&js, &[("reactionTime", "5"), ("nextPiece", "W")]),
