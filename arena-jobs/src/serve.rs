@@ -165,7 +165,8 @@ impl ServeRequest {
     /// The default strategy behind StackRabbit's endpoints: our strongest NES bot whose
     /// answers keep within a decision's time budget on a small machine (docs/server.md,
     /// "StackRabbit's endpoints", has the measured times).
-    pub const DEFAULT_STACKRABBIT_STRATEGY: &'static str = "gamepad+nes-plateau@2";
+    pub const DEFAULT_STACKRABBIT_STRATEGY: &'static str =
+        "gamepad+nes-plateau,expectimax=3,prefer-bonus=80,playouts=16,extra-deep-wells=5@2";
 
     /// The settings, defaults filled in.
     pub fn check(&self) -> Result<ServeSettings, JobError> {

@@ -27,6 +27,8 @@ pub struct HealthAnswer {
     pub version: &'static str,
     /// Worker threads.
     pub workers: usize,
+    /// The strategy StackRabbit's endpoints answer with (`--stackrabbit-strategy`).
+    pub stackrabbit_strategy: String,
 }
 
 /// The body as JSON of type `T`, or the one-line error (an over-long body is 413).
@@ -115,5 +117,6 @@ pub async fn health(State(state): State<AppState>) -> Json<HealthAnswer> {
         status: "ok",
         version: tetris_arena_io::output::made_by::VERSION,
         workers: state.settings.workers,
+        stackrabbit_strategy: state.settings.stackrabbit_strategy.to_string(),
     })
 }

@@ -31,6 +31,7 @@ use tetris_arena_games::sim::reaction::piece_frames;
 use tetris_core::{
     Board, Buttons, DecisionContext, Input, InputModel, Piece, Placement, PlayedFrames,
 };
+use tetris_registry::Strategy;
 use tetris_search_bfs::Gamepad;
 
 use crate::error::ServeError;
@@ -109,7 +110,8 @@ pub struct MovelistMove {
     is_special_move: bool,
     /// The move's value, two decimals.
     total_value: String,
-    /// Always empty.
+    /// With `lookaheadDepth=1`: the lines over the pieces after the last known one; else
+    /// empty.
     hypothetical_lines: Vec<serde_json::Value>,
     /// A short text.
     eval_explanation: String,
@@ -410,13 +412,21 @@ impl Position<'_> {
         let mut analysis = self.analysis(&[self.query.current], None)?;
         analysis.context.played = PlayedFrames::new(&best.blind)
             .ok_or_else(|| ServeError::Internal("a reaction time is at most 60 frames".into()))?;
-        let rest = self.earliest_path_on(&analysis.board, &best.placement, &analysis.context)?;
+        let rest = self.earliest_path_on(
+            &mut analysis.strategy,
+            &analysis.board,
+            &best.placement,
+            &analysis.context,
+        )?;
         Ok(blind.into_iter().chain(rest).collect())
     }
 
-    /// [`Position::earliest_path`] on `board` in `context` (a later piece's: no entry delay).
+    /// [`Position::earliest_path`] on `board` in `context` (a later piece's: no entry delay);
+    /// the strategy's own path when no earliest path is found (one with more input frames
+    /// than [`Gamepad::earliest_inputs_path`] considers).
     fn earliest_path_on(
         &self,
+        strategy: &mut Strategy,
         board: &Board,
         placement: &Placement,
         context: &DecisionContext,
@@ -425,10 +435,12 @@ impl Position<'_> {
         let timing = options
             .frame_timing
             .ok_or_else(|| ServeError::Internal("a frame strategy has a timing".into()))?;
-        let path = Gamepad::with_timing(timing)
-            .earliest_inputs_path(board, placement, options)
-            .ok_or_else(|| ServeError::Internal("the search's own placement has a path".into()))?;
-        Ok(path.into_iter().map(Input::Frame).collect())
+        match Gamepad::with_timing(timing).earliest_inputs_path(board, placement, options) {
+            Some(path) => Ok(path.into_iter().map(Input::Frame).collect()),
+            None => strategy.path_to(board, placement, *context).ok_or_else(|| {
+                ServeError::Internal("the search's own placement has a path".into())
+            }),
+        }
     }
 
     /// The request's position for `pieces` at its level and tap rate under the input model
@@ -612,14 +624,19 @@ impl Position<'_> {
         chain: &[Placement],
         lines: &mut [LineValue],
     ) -> Result<(), ServeError> {
-        let analysis = self.analysis(&[self.query.current], None)?;
+        let mut analysis = self.analysis(&[self.query.current], None)?;
         let mut end = analysis.board;
         for placement in chain {
             end = board_after(&end, placement).0;
         }
         for line in lines {
             if let Some(placement) = &line.placement {
-                let path = self.earliest_path_on(&end, placement, &analysis.context)?;
+                let path = self.earliest_path_on(
+                    &mut analysis.strategy,
+                    &end,
+                    placement,
+                    &analysis.context,
+                )?;
                 line.inputs = Some(input_sequence(&path)?);
             }
         }

@@ -326,6 +326,11 @@ fn the_server_answers_health_and_its_openapi_document() {
     let health = server.get("/v1/health");
     assert_eq!(health.status, 200);
     assert_eq!(health.json()["workers"], 1);
+    // StackRabbit's endpoints answer with the strongest NES bot unless told otherwise.
+    assert_eq!(
+        health.json()["stackrabbit_strategy"],
+        "gamepad+nes-plateau,expectimax=3,prefer-bonus=80,playouts=16,extra-deep-wells=5@2"
+    );
     assert_eq!(health.header("access-control-allow-origin"), Some("*"));
     let document = server.get("/openapi.json").json();
     assert!(document["openapi"].as_str().unwrap().starts_with("3."));
@@ -1230,6 +1235,11 @@ fn serve_option_errors_are_one_line_and_exit_2() {
             &["--bind", "999.1.1.1:1"],
             "error: invalid value '999.1.1.1:1' for '--bind <ADDRESS>': invalid socket address \
              syntax",
+        ),
+        (
+            &["--stackrabbit-strategy", "bfs+elashi@2"],
+            "error: --stackrabbit-strategy bfs+elashi@2: StackRabbit's endpoints answer \
+             frame-by-frame inputs, so the strategy's searcher must simulate them (gamepad+...)",
         ),
     ] {
         assert_eq!(common::fail("serve", args), message, "{args:?}");

@@ -11,6 +11,10 @@ use serde_json::{Value, json};
 use tetris_core::frames::FallingPiece;
 use tetris_core::{Board, Buttons, Piece, PieceState};
 
+/// The strategy the native answers are compared with, given to the server's StackRabbit
+/// endpoints (whose default is the strongest NES bot).
+const PLAIN: &str = "gamepad+nes-plateau@2";
+
 /// A mid-game board, top row first, as 20 rows of `#`/`.`.
 const ROWS: [&str; 20] = [
     "..........",
@@ -163,7 +167,7 @@ fn score(value: &Value) -> String {
 
 #[test]
 fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
-    let server = Server::start(&["--workers", "2"]);
+    let server = Server::start(&["--workers", "2", "--stackrabbit-strategy", PLAIN]);
     let board = cells(&ROWS);
     // The native request names the same timeline in its shortest spelling (the tap rate's
     // `X` and dots), or the mixed one as it is.
@@ -215,7 +219,7 @@ fn get_move_answers_the_native_best_move_in_stackrabbits_line() {
 
 #[test]
 fn get_move_at_level_18_acts_from_frame_0_and_counts_every_frame_to_the_next_piece() {
-    let server = Server::start(&["--workers", "1"]);
+    let server = Server::start(&["--workers", "1", "--stackrabbit-strategy", PLAIN]);
     let empty = [".........."; 20];
     let mut tetris_rows = empty;
     for row in &mut tetris_rows[16..] {
@@ -252,7 +256,7 @@ fn get_move_at_level_18_acts_from_frame_0_and_counts_every_frame_to_the_next_pie
 
 #[test]
 fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
-    let server = Server::start(&["--workers", "2"]);
+    let server = Server::start(&["--workers", "2", "--stackrabbit-strategy", PLAIN]);
     let board = cells(&ROWS);
     // tetrisfish's request: engine-movelist with the preview piece, level 19, 30 Hz.
     let answer = server.get(&format!(
@@ -326,7 +330,7 @@ fn engine_movelist_answers_tetrisfish_s_request_with_the_native_ranking() {
 
 #[test]
 fn rate_move_scores_the_move_that_leaves_the_second_board() {
-    let server = Server::start(&["--workers", "2"]);
+    let server = Server::start(&["--workers", "2", "--stackrabbit-strategy", PLAIN]);
     let board = cells(&ROWS);
     let ranked = native(&server, "T", &["I"], 19, "X.", 2)["placements"].clone();
     let alone = native(&server, "T", &[], 19, "X.", 200)["placements"].clone();
@@ -370,7 +374,7 @@ fn rate_move_scores_the_move_that_leaves_the_second_board() {
 
 #[test]
 fn the_compressed_board_and_the_small_requests_answer_as_stackrabbit_does() {
-    let server = Server::start(&["--workers", "1"]);
+    let server = Server::start(&["--workers", "1", "--stackrabbit-strategy", PLAIN]);
     // StackRabbit's own example: 15 empty rows, 1110000000, 1111000000, three rows 1111111110.
     let expanded = format!(
         "{}{}{}{}",
@@ -405,7 +409,7 @@ fn the_compressed_board_and_the_small_requests_answer_as_stackrabbit_does() {
 
 #[test]
 fn bad_stackrabbit_requests_answer_400_in_plain_text_with_stackrabbits_messages() {
-    let server = Server::start(&["--workers", "1"]);
+    let server = Server::start(&["--workers", "1", "--stackrabbit-strategy", PLAIN]);
     let board = cells(&ROWS);
     let base = query(&board, "T", None, 19, "X.");
     for (request, status, message) in [

@@ -36,6 +36,7 @@
 //! a game's search.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{
     ARTICLE_INPUTS, ENTRY_DELAY_FRAMES, FRAME_INPUTS, FrameInput, FrameState, Gamepad, Step, Turn,
@@ -43,12 +44,20 @@ use super::{
 };
 use tetris_core::{Board, Buttons, InputModel, Placement, SearchOptions};
 
+/// The most frames that press something in a path considered: far more than a move needs
+/// (shifts across the field, two turns, a tuck), fewer than holding Down for every frame of a
+/// soft drop down a whole field would take. A path past it is not considered; so a placement
+/// reached only by such paths has no earliest path here (the caller keeps the search's own).
+const MAX_INPUT_FRAMES: usize = 48;
+
 /// The best way on from one state to the target: the frames that press something, and the
-/// state's own frame.
-#[derive(Clone, Debug)]
+/// state's own frame. `Copy` and heap-free: a search compares hundreds of thousands of them.
+#[derive(Clone, Copy, Debug)]
 struct Suffix {
-    /// The frames of the suffix that press anything, counted from the state (0 = its frame).
-    input_frames: Vec<u16>,
+    /// The frames of the suffix that press anything, counted from the state (0 = its frame):
+    /// the first `input_count`.
+    input_frames: [u16; MAX_INPUT_FRAMES],
+    input_count: u8,
     /// The buttons pressed over the suffix (a frame with a shift and a turn counts 2).
     presses: u16,
     /// The input of the state's own frame.
@@ -58,13 +67,57 @@ struct Suffix {
 }
 
 impl Suffix {
+    /// The suffix that locks at the target with `first` on the state's own frame.
+    fn locking(first: FrameInput) -> Suffix {
+        let pressed = buttons_pressed(first);
+        let mut input_frames = [0; MAX_INPUT_FRAMES];
+        input_frames[0] = 0;
+        Suffix {
+            input_frames,
+            input_count: u8::from(pressed != 0),
+            presses: pressed,
+            first,
+            next: None,
+        }
+    }
+
+    /// `first` on the state's own frame to `next`, then `after` (the best way on from
+    /// `next`); `None` when that makes more than [`MAX_INPUT_FRAMES`] input frames.
+    fn then(first: FrameInput, next: FrameState, after: &Suffix) -> Option<Suffix> {
+        let pressed = buttons_pressed(first);
+        let own = usize::from(pressed != 0);
+        let count = own + usize::from(after.input_count);
+        if count > MAX_INPUT_FRAMES {
+            return None;
+        }
+        let mut input_frames = [0; MAX_INPUT_FRAMES];
+        for (slot, frame) in input_frames[own..count]
+            .iter_mut()
+            .zip(&after.input_frames[..usize::from(after.input_count)])
+        {
+            *slot = frame.saturating_add(1);
+        }
+        Some(Suffix {
+            input_frames,
+            input_count: count as u8,
+            presses: pressed + after.presses,
+            first,
+            next: Some(next),
+        })
+    }
+
+    /// The input frames, counted from the state.
+    fn frames(&self) -> &[u16] {
+        &self.input_frames[..usize::from(self.input_count)]
+    }
+
     /// Whether `self` is a better way on than `other`: fewer input frames, then earlier ones,
     /// then fewer presses, then the first frame's input by [`tie_rank`].
     fn is_better_than(&self, other: &Suffix) -> bool {
-        fn key(suffix: &Suffix) -> (usize, &[u16], u16, std::cmp::Reverse<TieRank>) {
+        fn key(suffix: &Suffix) -> (u8, &[u16], u16, std::cmp::Reverse<TieRank>) {
             (
-                suffix.input_frames.len(),
-                &suffix.input_frames,
+                suffix.input_count,
+                suffix.frames(),
                 suffix.presses,
                 std::cmp::Reverse(tie_rank(suffix.first)),
             )
@@ -73,12 +126,41 @@ impl Suffix {
     }
 }
 
+/// A hasher for [`FrameState`]s: the state's 8 bytes as one word, spread by one
+/// multiplication (the default hasher costs more than the search's step here).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.0 = (self.0.rotate_left(8) ^ u64::from(value)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_i8(&mut self, value: i8) {
+        self.write_u8(value as u8);
+    }
+}
+
+/// Hash maps and sets of states with [`StateHasher`].
+type States = BuildHasherDefault<StateHasher>;
+
 impl Gamepad {
     /// The path to `target` whose inputs come earliest (see the module's design note): one
     /// [`Buttons`] per frame from the first frame the search would play (the spawn, or the
     /// frame after `options.played`) to the frame that locks the piece there, under the
     /// timing of `options` (or the searcher's default) and its entry delay and played frames.
-    /// `None` when the search does not reach `target` (so neither does any path here).
+    /// `None` when the search does not reach `target`, or only by paths with more than
+    /// [`MAX_INPUT_FRAMES`] input frames.
     pub fn earliest_inputs_path(
         &mut self,
         board: &Board,
@@ -102,52 +184,44 @@ impl Gamepad {
             self.state_after(piece, options.entry_delay, options.played.as_slice())?
         };
         let goal = target.state();
-        // Every state reachable from the start (the graph is acyclic: see the note).
+        // Every state reachable from the start (the graph is acyclic: see the note). States
+        // below the target's row cannot come back up to it.
         let mut reachable = vec![start];
-        let mut seen = HashSet::from([start]);
+        let mut seen: HashSet<FrameState, States> = HashSet::default();
+        seen.insert(start);
         let mut at = 0;
         while at < reachable.len() {
             let state = reachable[at];
             at += 1;
             for input in self.inputs_from(piece, &state) {
                 if let Some(Step::Falling(next)) = self.step(piece, &state, input) {
-                    if seen.insert(next) {
+                    if next.y <= goal.y && seen.insert(next) {
                         reachable.push(next);
                     }
                 }
             }
         }
-        reachable.sort_by_key(|state| std::cmp::Reverse(progress(state)));
-        let mut best: HashMap<FrameState, Suffix> = HashMap::with_capacity(reachable.len());
+        reachable.sort_unstable_by_key(|state| std::cmp::Reverse(progress(state)));
+        let mut best: HashMap<FrameState, Suffix, States> = HashMap::default();
+        best.reserve(reachable.len());
         for state in &reachable {
             let mut chosen: Option<Suffix> = None;
             for input in self.inputs_from(piece, state) {
-                let pressed = buttons_pressed(input);
-                let presses = pressed != 0;
                 let candidate = match self.step(piece, state, input) {
                     Some(Step::Locked(lock))
                         if lock == goal && self.fits(lock.x, lock.y, lock.rotation) =>
                     {
-                        Suffix {
-                            input_frames: if presses { vec![0] } else { Vec::new() },
-                            presses: pressed,
-                            first: input,
-                            next: None,
+                        Suffix::locking(input)
+                    }
+                    Some(Step::Falling(next)) => {
+                        match best
+                            .get(&next)
+                            .and_then(|after| Suffix::then(input, next, after))
+                        {
+                            Some(candidate) => candidate,
+                            None => continue,
                         }
                     }
-                    Some(Step::Falling(next)) => match best.get(&next) {
-                        Some(after) => Suffix {
-                            input_frames: presses
-                                .then_some(0)
-                                .into_iter()
-                                .chain(after.input_frames.iter().map(|frame| frame + 1))
-                                .collect(),
-                            presses: pressed + after.presses,
-                            first: input,
-                            next: Some(next),
-                        },
-                        None => continue,
-                    },
                     _ => continue,
                 };
                 if chosen
@@ -175,22 +249,23 @@ impl Gamepad {
 
     /// The inputs the search tries from `state`, in its order: those its thumbs and the piece
     /// allow (as [`Gamepad::expand_generic`] filters them).
-    fn inputs_from(&self, piece: tetris_core::Piece, state: &FrameState) -> Vec<FrameInput> {
+    fn inputs_from(
+        &self,
+        piece: tetris_core::Piece,
+        state: &FrameState,
+    ) -> impl Iterator<Item = FrameInput> + use<> {
         let turns = piece.orientation_count();
         let inputs: &'static [FrameInput] = match self.search_timing.inputs {
             InputModel::TwoThumb => &FRAME_INPUTS,
             InputModel::Article => &ARTICLE_INPUTS,
         };
-        inputs
-            .iter()
-            .copied()
-            .filter(|input| {
-                !((input.shift != 0 && waiting::<true>(state.shift_thumb))
-                    || (input.turn != Turn::None && waiting::<true>(state.rotate_thumb))
-                    || (input.turn == Turn::Clockwise && turns < 4)
-                    || (input.turn == Turn::Counterclockwise && turns < 2))
-            })
-            .collect()
+        let state = *state;
+        inputs.iter().copied().filter(move |input| {
+            !((input.shift != 0 && waiting::<true>(state.shift_thumb))
+                || (input.turn != Turn::None && waiting::<true>(state.rotate_thumb))
+                || (input.turn == Turn::Clockwise && turns < 4)
+                || (input.turn == Turn::Counterclockwise && turns < 2))
+        })
     }
 }
 
