@@ -114,32 +114,63 @@ bad_input!(
 /// Runs `job` (a game or a run, which needs no interpreter) on a thread of its own while this
 /// thread holds the interpreter only to check its signals, every 50 ms: Ctrl-C (Python's
 /// `KeyboardInterrupt`) asks the job to stop as the command line's first Ctrl-C does (the
-/// runner's stop), waits for it, and raises the `KeyboardInterrupt`. The runner's stop is
-/// process-wide: it is cleared before and after each job.
-pub(crate) fn interruptible<T: Send, E: Send>(
+/// runner's stop: no new game, the running ones end after their current piece), and waits for
+/// it. The job's result comes back with the signal ([`Interruptible`]), so that a run can keep
+/// its finished games where the command line keeps them before the `KeyboardInterrupt` is
+/// raised. The runner's stop is process-wide: it is cleared before and after each job.
+pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
-    job: impl FnOnce() -> Result<T, E> + Send,
-) -> PyResult<Result<T, E>> {
+    job: impl FnOnce() -> T + Send,
+) -> Interruptible<T> {
     use tetris_arena_runs::interrupt;
     interrupt::clear();
-    let result = std::thread::scope(|scope| {
+    let (result, signal) = std::thread::scope(|scope| {
         let running = scope.spawn(job);
+        let mut signal = None;
         while !running.is_finished() {
             py.detach(|| std::thread::sleep(std::time::Duration::from_millis(50)));
-            if let Err(signal) = py.check_signals() {
+            if let Err(caught) = py.check_signals() {
                 interrupt::request_stop();
-                // Stopped games end after their current piece; what the job returns is
-                // dropped: the caller asked for nothing more.
-                let _ = py.detach(|| running.join());
-                return Err(signal);
+                signal = Some(caught);
+                break;
             }
         }
-        Ok(running
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let result = py
+            .detach(|| running.join())
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (result, signal)
     });
     interrupt::clear();
-    result
+    Interruptible { result, signal }
+}
+
+/// What [`interruptible`] gives back: the job's result, and the signal that stopped it early
+/// (`None`: it ran to its end).
+pub(crate) struct Interruptible<T> {
+    result: T,
+    signal: Option<PyErr>,
+}
+
+impl<T> Interruptible<T> {
+    /// The job's result when it ran to its end; the signal (`KeyboardInterrupt`) when it was
+    /// stopped, whose result is dropped (a game cut short is no result).
+    pub(crate) fn finished(self) -> PyResult<T> {
+        match self.signal {
+            None => Ok(self.result),
+            Some(signal) => Err(signal),
+        }
+    }
+
+    /// `keep` applied to the job's result, stopped or not (a run writes its finished games to
+    /// its output, as the command line does after Ctrl-C); then the signal, if there was one,
+    /// is raised in place of what `keep` returned.
+    pub(crate) fn keeping<R>(self, keep: impl FnOnce(T) -> PyResult<R>) -> PyResult<R> {
+        let kept = keep(self.result);
+        match self.signal {
+            None => kept,
+            Some(signal) => Err(signal),
+        }
+    }
 }
 
 /// One keyword argument of a call as its `made_by` command shows it: `name=` and Python's

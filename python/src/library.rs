@@ -468,7 +468,8 @@ fn play_json(
                 false => ControlFlow::Continue(()),
             }
         })
-    })?
+    })
+    .finished()?
     .map_err(py_error)?;
     Ok(PlayJson::new(&strategy, &settings, &result, placements).to_json())
 }

@@ -127,14 +127,18 @@ fn tournament_json(
     if checked.settings.max_pieces.is_none() {
         crate::library::warn_uncapped(py, checked.settings.board_height)?;
     }
-    let played = interruptible(py, || checked.play(&Progress::hidden()))?.map_err(py_error)?;
-    let CheckedTournament { settings, run, .. } = checked;
-    let part = tournament_part(&settings, run.shard, &played);
-    deliver(
-        run.delivery,
-        || part,
-        || TournamentReport::new(&settings, played),
-    )
+    // After Ctrl-C the finished games are still delivered (to `out`, as the command line
+    // writes them), then `KeyboardInterrupt` is raised.
+    interruptible(py, || checked.play(&Progress::hidden())).keeping(|played| {
+        let played = played.map_err(py_error)?;
+        let CheckedTournament { settings, run, .. } = checked;
+        let part = tournament_part(&settings, run.shard, &played);
+        deliver(
+            run.delivery,
+            || part,
+            || TournamentReport::new(&settings, played),
+        )
+    })
 }
 
 /// `arena nes STRATEGY --json` with these options (`max_lines`: `--max-lines`; `tap_rate` or
@@ -201,30 +205,34 @@ fn nes_json(
     }
     .check()
     .map_err(py_error)?;
-    let finished = interruptible(py, || {
+    // After Ctrl-C the finished games are still delivered (to `out` and `trace`, as the
+    // command line writes them), then `KeyboardInterrupt` is raised.
+    interruptible(py, || {
         checked.play(
             &Progress::hidden(),
             &tetris_arena_runs::interrupt::interrupted,
         )
-    })?
-    .map_err(py_error)?;
-    let CheckedNes {
-        settings,
-        run,
-        trace,
-        ..
-    } = checked;
-    if let Some(path) = &trace {
-        // Checked with the request: not with a shard, so the run is a report.
-        NesReport::new(&settings, &finished)
-            .write_trace(path)
-            .map_err(py_error)?;
-    }
-    deliver(
-        run.delivery,
-        || nes_part(&settings, run.shard, &finished),
-        || NesReport::new(&settings, &finished),
-    )
+    })
+    .keeping(|finished| {
+        let finished = finished.map_err(py_error)?;
+        let CheckedNes {
+            settings,
+            run,
+            trace,
+            ..
+        } = checked;
+        if let Some(path) = &trace {
+            // Checked with the request: not with a shard, so the run is a report.
+            NesReport::new(&settings, &finished)
+                .write_trace(path)
+                .map_err(py_error)?;
+        }
+        deliver(
+            run.delivery,
+            || nes_part(&settings, run.shard, &finished),
+            || NesReport::new(&settings, &finished),
+        )
+    })
 }
 
 /// `arena stats STRATEGY --json` with these options: the CLI's JSON report (`out`: also its
@@ -279,8 +287,9 @@ fn stats_json(
     .check()
     .map_err(py_error)?;
     let started = std::time::Instant::now();
-    let result =
-        interruptible(py, || checked.play(&Progress::hidden(), started))?.map_err(py_error)?;
+    let result = interruptible(py, || checked.play(&Progress::hidden(), started))
+        .finished()?
+        .map_err(py_error)?;
     match result {
         StatsResult::Part { path, part } => {
             part.write(&path).map_err(py_error)?;

@@ -5,6 +5,7 @@ missing), with the command line's message."""
 
 from __future__ import annotations
 
+import csv
 import signal
 import subprocess
 import sys
@@ -81,3 +82,44 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
     assert stopped < 1.0, f"the process ended {stopped:.2f} s after SIGINT"
     # The tournament has no piece cap: the command line's note came first, as a warning.
     assert "RuntimeWarning: no max_pieces" in stderr, stderr
+
+
+def test_ctrl_c_keeps_the_finished_games_where_the_command_line_keeps_them(tmp_path):
+    # As `arena tournament --out` after its first Ctrl-C: the finished games are written to
+    # `out` (a CSV holds every game, whatever the run's size), and then the call raises
+    # KeyboardInterrupt. Games on a 4-row board end within a few pieces, so thousands finish
+    # in the second before the signal.
+    out = tmp_path / "run.csv"
+    script = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import tetris_arena as ta\n"
+        "print('started', flush=True)\n"
+        f"ta.tournament(['bfs+elashi', 'bfs+dellacherie'], games=10000000, seed=1, jobs=1,"
+        f" board_height=4, out={str(out)!r})\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout.readline().strip() == "started"
+        time.sleep(1.5)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+    assert stderr.strip().splitlines()[-1] == "KeyboardInterrupt", stderr
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    seeds = {"bfs+elashi": [], "bfs+dellacherie": []}
+    for row in rows:
+        seeds[row["strategy"]].append(int(row["seed"]))
+    finished = len(seeds["bfs+elashi"])
+    assert finished > 0
+    # Every game kept is whole, both strategies' rows of it, from the first seed on (game k
+    # is seed 1 + k): the games that finished, and nothing else.
+    assert seeds["bfs+elashi"] == list(range(1, finished + 1))
+    assert seeds["bfs+dellacherie"] == seeds["bfs+elashi"]
