@@ -7,7 +7,6 @@ use serde::Serialize;
 use thiserror::Error as ThisError;
 
 use tetris_arena_games::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
-use tetris_arena_games::sim::levels::ShownLevels;
 use tetris_arena_games::sim::replay::frames::path_states;
 use tetris_arena_io::output::MadeBy;
 use tetris_arena_jobs::JobError as ArenaJobError;
@@ -87,8 +86,6 @@ pub struct SteppedGame {
     game: LiveGame,
     /// The timing its gamepad paths are followed at (`None`: paths of moves).
     timing: Option<FrameTiming>,
-    /// The level shown, as the replay viewer shows it: a gamepad game at its gravity's level.
-    levels: ShownLevels,
     /// The last step's placements, packed ([`PACKED_FIELDS`]).
     packed: Vec<i32>,
 }
@@ -99,14 +96,15 @@ struct GameFacts<'a> {
     strategy: String,
     depth: usize,
     settings: &'a GameSettings,
-    /// The level shown before the first clear.
+    /// The game's level before the first clear: 0, or a gravity-aware searcher's gravity's
+    /// first level (the level its score counts from).
     start_level: u8,
 }
 
 /// The numbers of one placement in a step's packed placements ([`SteppedGame::placements`]),
 /// in this order: the piece (its index, T J Z O S L I = 0 … 6), pivot x, pivot y, rotation, the
-/// rows it cleared, then the game's lines, score and level after it (the level of the game's
-/// gravity, as the replay viewer shows it: [`ShownLevels`]), and how many numbers of its path's
+/// rows it cleared, then the game's lines, score and level after it (the game's one level, the
+/// level its score counts from and its gravity's: [`LiveGame::level`]), and how many numbers of its path's
 /// states follow (x, y, rotation of the path's start and after each input; 0 without a path).
 /// Numbers, not JSON: at full speed, writing and reading a step's JSON took a third of the
 /// page's time for the fastest strategies.
@@ -145,7 +143,6 @@ impl SteppedGame {
             settings: checked.settings,
             game,
             timing,
-            levels: ShownLevels::new(timing),
             packed: Vec::new(),
         })
     }
@@ -156,7 +153,7 @@ impl SteppedGame {
             strategy: self.strategy.name(),
             depth: self.strategy.depth(),
             settings: &self.settings,
-            start_level: self.levels.start,
+            start_level: self.game.start_level(),
         })
         .expect("settings serialize")
     }
@@ -176,15 +173,14 @@ impl SteppedGame {
             let mut shown = None;
             let before = *self.game.board();
             self.game.step(&mut self.strategy, &mut |step| {
-                shown = Some((step.placement.clone(), step.lines));
+                shown = Some((step.placement.clone(), step.lines, step.score, step.level));
                 std::ops::ControlFlow::Continue(())
             })?;
-            if let Some((placement, lines)) = shown {
+            if let Some((placement, lines, score, level)) = shown {
                 let states = placement
                     .path
                     .as_deref()
                     .and_then(|path| path_states(&before, placement.piece, path, start, timing));
-                self.levels.add_cleared_rows(placement.cleared);
                 let states = states.unwrap_or_default();
                 self.packed.extend([
                     placement.piece.index() as i32,
@@ -194,8 +190,8 @@ impl SteppedGame {
                     i32::from(placement.cleared),
                     // At most 4 rows a piece: a game's lines fit an i32 (at most 100,000 pieces).
                     lines as i32,
-                    self.game.score() as i32,
-                    i32::from(self.levels.level()),
+                    score as i32,
+                    i32::from(level),
                     states.len() as i32,
                 ]);
                 self.packed
@@ -334,7 +330,7 @@ mod tests {
     }
 
     #[test]
-    fn the_level_shown_is_the_games_gravity_level_as_in_the_replay_viewer() {
+    fn the_level_shown_is_the_games_one_level_and_its_score_counts_from_it() {
         // Without gravity, level 0 and one more every 10 lines (NES from level 0).
         let body = json!({"strategy": "bfs+elashi", "seed": 1, "max_pieces": 120}).to_string();
         let mut game = SteppedGame::new(&body, false).unwrap();
@@ -352,6 +348,21 @@ mod tests {
         assert_eq!(parse(&game.facts())["start_level"], 19);
         let (placements, _) = step_to_end(&mut game, 20);
         assert!(placements.iter().all(|placement| placement["level"] == 19));
+        // ... and its score counts from that level: each clear is worth (19 + 1) times its
+        // level-0 points (docs/spec/rules.md), as `arena play` scores it.
+        let body = json!({"strategy": "gamepad+nes-plateau@2", "seed": 1, "max_pieces": 60});
+        let mut game = SteppedGame::new(&body.to_string(), false).unwrap();
+        let (placements, _) = step_to_end(&mut game, 60);
+        let mut level_0 = 0;
+        for placement in &placements {
+            level_0 += [0, 40, 100, 300, 1200][placement["cleared"].as_u64().unwrap() as usize];
+            assert_eq!(placement["score"], 20 * level_0);
+        }
+        assert!(level_0 > 0, "the game clears rows");
+        assert_eq!(
+            parse(&play(&body.to_string()).unwrap())["score"],
+            placements.last().unwrap()["score"]
+        );
     }
 
     #[test]
