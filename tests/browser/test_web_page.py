@@ -10,6 +10,8 @@ It writes the page with `arena web`, opens it from file://, and checks that:
     the command line's one-line message;
   - Duel plays two strategies on the same pieces, each game the command line's, and says who
     leads by the command line's lines and score;
+  - a link with values the arena refuses (`#seed=abc&height=99&max=-5`, each alone, and an
+    Analyse level of 300) shows the command line's message for them and plays nothing;
   - Analyse ranks four named boards (the documents' example board with T then L, an empty
     board with a gamepad strategy at level 18 and tap rate 3, a deep well with I then T, and
     the same well with a gamepad strategy at level 19 and the mixed input-frame timeline
@@ -364,6 +366,46 @@ def test_duel(live, binary, folder):
     page.screenshot(path=str(folder / "duel.png"), full_page=True)
 
 
+def test_bad_link(context, binary, page_url):
+    """A link's values go through the request layer: a value it refuses shows its message
+    (the command line's for the same value) and plays nothing; none is clamped."""
+    cases = [
+        ("seed=abc&height=99&max=-5", ["--seed", "abc", "--board-height", "99",
+                                       "--max-pieces=-5"]),
+        ("seed=1&height=99&max=5", ["--seed", "1", "--board-height", "99", "--max-pieces", "5"]),
+        ("seed=1&height=12&max=-5", ["--seed", "1", "--board-height", "12", "--max-pieces=-5"]),
+    ]
+    for fragment, cli_args in cases:
+        code, message = error_line(binary, "play", "bfs+elashi", *cli_args)
+        fresh = LivePage(context, f"{page_url}#view=watch&strategy=bfs%2Belashi&{fragment}")
+        lane = fresh.wait_lane("watch")
+        shown = fresh.page.inner_text("#watch-error")
+        check(
+            f"bad link #{fragment}: the page says the arena's message and plays nothing",
+            code == 2 and lane["error"] == message and shown == message and lane["shown"] == 0,
+            f"page {shown!r} ({lane['shown']} shown), arena {message!r}",
+        )
+        check(f"bad link #{fragment}: the fields keep the values as given",
+              (fresh.page.input_value("#seed"), fresh.page.input_value("#height"),
+               fresh.page.input_value("#max-pieces"))
+              == tuple(part.split("=")[1] for part in fragment.split("&")))
+        fresh.self_contained(f"bad link #{fragment}")
+        fresh.page.close()
+    # Analyse's level, as typed in a link.
+    board = Path(tempfile.mkdtemp()) / "empty.board"
+    board.write_text("\n".join(EMPTY_BOARD) + "\n")
+    code, message = error_line(binary, "analyze", "gamepad+nes-plateau", "--board", str(board),
+                               "--pieces", "T", "--level", "300")
+    fresh = LivePage(context, f"{page_url}#view=analyse&analyse=gamepad%2Bnes-plateau&current=T"
+                              "&preview=&level=300")
+    wait_until(lambda: fresh.page.get_attribute("#analysis", "data-state") == "error",
+               "the refused analysis")
+    shown = fresh.page.inner_text("#analysis-error")
+    check("bad link level=300: the analysis shows the arena's message",
+          code == 2 and shown == message, f"page {shown!r}, arena {message!r}")
+    fresh.page.close()
+
+
 BOARDS = [
     # name, strategy, rows, current, preview, level, tap rate (or a timeline, as text)
     ("example board", "bfs+elashi@2", EXAMPLE_BOARD, "T", "L", None, None),
@@ -585,6 +627,7 @@ def main():
             ("analyse", lambda: test_analyse(live, args.arena, args.out)),
             ("edit", lambda: test_editing(live, args.arena, args.out)),
             ("share", lambda: test_share(context, live, args.arena)),
+            ("bad link", lambda: test_bad_link(context, args.arena, page_url)),
             ("cancel", lambda: test_cancel(live, args.arena, args.out)),
         ]
         for name, test in tests:
