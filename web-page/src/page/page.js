@@ -13,7 +13,8 @@
  *            the engine gives), the next pieces, pieces/lines/score/level, and the engine's
  *            measured speed (pieces per second of its own compute time).
  *   Duel     two strategies on the same pieces (same seed, generator and height), side by side,
- *            with the running score and who leads.
+ *            with each side's lines, score and level, and who leads in the measure the user
+ *            picks (lines or score; the other breaks a tie).
  *   Analyse  a board edited by clicks or pasted as rows, the current and preview pieces: the
  *            strategy's best placements (`/v1/analyze` with `states: true`); clicking one plays
  *            its path on the board.
@@ -607,30 +608,37 @@
   const duelLanes = [new Lane("duel-a", $("duel-a-lane")), new Lane("duel-b", $("duel-b-lane"))];
   const duel = new Match("duel", duelLanes);
 
-  /** The duel's running score: lines, score, and who leads (by lines, then by score). */
+  /**
+   * The duel's running score: each side's lines, score and level, and who leads in the measure
+   * picked under "lead by" (lines or score; the other breaks a tie).
+   */
   duel.onDraw = () => {
     const [a, b] = duelLanes.map((lane) => {
       const last = lane.shown > 0 ? lane.placements[lane.shown - 1] : null;
+      const start = lane.facts ? lane.facts.start_level : 0;
       return {
         name: lane.facts ? lane.facts.strategy : lane.hook.strategy || "?",
         pieces: lane.shown,
         lines: last ? last.lines : 0,
         score: last ? last.score : 0,
+        level: last ? last.level : start,
         over: lane.end === "game_over" && lane.done,
         refused: lane.error !== null,
       };
     });
-    const sign = Math.sign(a.lines - b.lines) || Math.sign(a.score - b.score);
+    const byScore = $("duel-rank").value === "score";
+    const [first, second] = byScore ? ["score", "lines"] : ["lines", "score"];
+    const sign = Math.sign(a[first] - b[first]) || Math.sign(a[second] - b[second]);
     const side = (s) => s.refused
       ? `${s.name}: refused (see below)`
-      : `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}` +
-        ` after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
+      : `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}, level ` +
+        `${s.level} after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
     const plural = (count, word) => `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
-    let lead = "level";
+    const words = { lines: "line", score: "point" };
+    let lead = "tied";
     if (sign !== 0) {
-      const by = a.lines !== b.lines
-        ? plural(Math.abs(a.lines - b.lines), "line")
-        : plural(Math.abs(a.score - b.score), "point");
+      const measure = a[first] !== b[first] ? first : second;
+      const by = plural(Math.abs(a[measure] - b[measure]), words[measure]);
       lead = `${sign > 0 ? "A" : "B"} leads by ${by}`;
     }
     if (a.refused || b.refused) lead = "no duel";
@@ -638,6 +646,9 @@
     element.textContent = `A ${side(a)} — B ${side(b)} — ${lead}.`;
     element.dataset.leader = a.refused || b.refused ? "none" : sign > 0 ? "a" : sign < 0 ? "b" : "tie";
   };
+
+  // The lead is counted again in the measure picked, at once (a finished duel too).
+  $("duel-rank").addEventListener("change", () => duel.onDraw());
 
   $("watch-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -986,7 +997,7 @@
     saveState();
   });
   for (const id of ["seed", "generator", "height", "max-pieces", "speed", "animate",
-    "watch-strategy", "duel-a-strategy", "duel-b-strategy"]) {
+    "watch-strategy", "duel-a-strategy", "duel-b-strategy", "duel-rank"]) {
     $(id).addEventListener("input", saveState);
     $(id).addEventListener("change", saveState);
   }
@@ -1037,6 +1048,7 @@
       strategy: $("watch-strategy").value,
       a: $("duel-a-strategy").value,
       b: $("duel-b-strategy").value,
+      rank: $("duel-rank").value,
       seed: $("seed").value,
       generator: $("generator").value,
       height: $("height").value,
@@ -1095,6 +1107,9 @@
     if (state.has("tap") && TAP_RATES.includes(state.get("tap"))) $("tap-rate").value = state.get("tap");
     set("timeline", "timeline");
     set("top", "top");
+    if (state.has("rank") && ["lines", "score"].includes(state.get("rank"))) {
+      $("duel-rank").value = state.get("rank");
+    }
     const height = drawnHeight(typed("height"), 20);
     analyse.height = height;
     analyse.board = state.has("board")
