@@ -27,6 +27,10 @@ pub struct PlayJson {
     pieces: u64,
     lines: u64,
     score: u32,
+    /// The level the game started at: 0, or a gravity-aware searcher's gravity's first level.
+    start_level: u8,
+    /// The level at the end, the one the score's last clear counted from.
+    level: u8,
     game_over: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     placements: Option<Vec<PlayedPlacement>>,
@@ -58,6 +62,8 @@ impl PlayJson {
             pieces: result.pieces,
             lines: result.lines,
             score: result.score,
+            start_level: result.start_level,
+            level: result.level,
             game_over: result.game_over(),
             placements: placements.then(|| {
                 result
@@ -92,6 +98,8 @@ pub struct ReplayJson<'a> {
     pieces: u64,
     lines: u64,
     score: u32,
+    /// The level at the end (null in a replay of format version 1 or 2, which records none).
+    level: Option<u8>,
     game_over: bool,
     end: &'static str,
     verified: bool,
@@ -137,6 +145,7 @@ impl<'a> ReplayJson<'a> {
             pieces: result.pieces,
             lines: result.lines,
             score: result.score,
+            level: result.level,
             game_over: result.game_over,
             end: result.end.name(),
             verified: true,
@@ -158,6 +167,18 @@ impl<'a> ReplayJson<'a> {
     /// The JSON report ([`pretty_json`]'s layout).
     pub fn to_json(&self) -> String {
         pretty_json(self)
+    }
+}
+
+/// The level line of a game's text: where it ended, and where it started and why.
+fn level_text(strategy: &Strategy, result: &GameResult) -> String {
+    match strategy.frame_timing() {
+        Some(timing) => format!(
+            "{} (from {}, the first level of the searcher's gravity, {} frames per row, which \
+             the score counts from)",
+            result.level, result.start_level, timing.frames_per_row
+        ),
+        None => format!("{} (from {})", result.level, result.start_level),
     }
 }
 
@@ -186,6 +207,7 @@ pub fn play_text(
     let _ = writeln!(text, "pieces     {}", result.pieces);
     let _ = writeln!(text, "lines      {}", result.lines);
     let _ = writeln!(text, "score      {}", result.score);
+    let _ = writeln!(text, "level      {}", level_text(strategy, result));
     let _ = writeln!(
         text,
         "clears     single {}, double {}, triple {}, tetris {}",
@@ -249,6 +271,13 @@ pub fn replay_text(
     let _ = writeln!(text, "pieces     {}", result.pieces);
     let _ = writeln!(text, "lines      {}", result.lines);
     let _ = writeln!(text, "score      {}", result.score);
+    if let Some(level) = result.level {
+        let start = replay.levels(&replay.rules).start;
+        let _ = writeln!(
+            text,
+            "level      {level} (from {start}, which the score counts from)"
+        );
+    }
     let _ = writeln!(
         text,
         "end        {}",

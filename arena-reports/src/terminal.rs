@@ -1,6 +1,6 @@
 //! Drawing a board in the terminal, for `arena play --watch` and `arena replay --watch`.
 //!
-//! A frame is a header (strategy, pieces, lines, score), the upcoming pieces, the last
+//! A frame is a header (strategy, pieces, lines, score, level), the upcoming pieces, the last
 //! placement, and the board with that placement's cells highlighted where they still are after
 //! its rows cleared. On a terminal ([`Style::Terminal`]) each frame overwrites the previous one
 //! (ANSI cursor-home and clear-to-end escapes) and the placed piece is drawn in colour. When
@@ -56,6 +56,8 @@ pub struct Frame<'a> {
     pub lines: u64,
     /// NES score so far.
     pub score: u32,
+    /// The level now: the one the score counts from.
+    pub level: u8,
     /// The pieces that come next, the next current piece first.
     pub upcoming: &'a [Piece],
 }
@@ -64,8 +66,8 @@ pub struct Frame<'a> {
 pub fn render(frame: &Frame<'_>, style: Style) -> String {
     let mut text = String::new();
     text.push_str(&format!(
-        "{} | pieces {} | lines {} | score {}\n",
-        frame.title, frame.pieces, frame.lines, frame.score
+        "{} | pieces {} | lines {} | score {} | level {}\n",
+        frame.title, frame.pieces, frame.lines, frame.score, frame.level
     ));
     let upcoming: Vec<String> = frame.upcoming.iter().map(Piece::to_string).collect();
     text.push_str(&format!(
@@ -280,9 +282,10 @@ mod tests {
             pieces: 2,
             lines: 0,
             score: 0,
+            level: 19,
             upcoming: &[Piece::T, Piece::I],
         };
-        let expected = "test | pieces 2 | lines 0 | score 0\n\
+        let expected = "test | pieces 2 | lines 0 | score 0 | level 19\n\
                         next: T I\n\
                         placed O x 1 y 2 rotation 0, cleared 0\n\
                         |..........|\n\

@@ -48,7 +48,8 @@ pub fn game_over_rule_text(rule: GameOverRule) -> String {
 }
 
 /// The score rule, as printed and stored with the results.
-pub const SCORE_RULE: &str = "NES line-clear points from level 0 with NES level progression, no \
+pub const SCORE_RULE: &str = "NES line-clear points with NES level progression from level 0 (a \
+    gravity-aware searcher: from the first level of its gravity, up to that gravity's last), no \
     soft-drop points, capped at 999,999";
 
 /// The preview rule, as printed and stored with the results.

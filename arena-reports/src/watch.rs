@@ -4,12 +4,13 @@
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use tetris_core::{Board, NesScore, Piece};
+use tetris_core::{Board, Piece};
 use tetris_registry::Strategy;
 
 use crate::error::ReportError;
 use crate::terminal::{Frame, Watcher};
 use tetris_arena_games::sim::game::{GameResult, GameSettings, PlayOptions, Step, play_game};
+use tetris_arena_games::sim::levels::game_levels;
 use tetris_arena_games::sim::placement::LastPlacement;
 
 /// Plays a game and shows it, frame by frame, with `watcher`.
@@ -23,17 +24,28 @@ pub fn play_watched(
         title: strategy.name(),
         depth: strategy.depth(),
         board: Board::new(settings.board_height.rows())?,
-        score: NesScore::new(0),
         sequence: settings.generator.start(settings.seed)?,
         upcoming: VecDeque::new(),
         shown: Vec::new(),
     };
     view.refill();
     watcher.start();
-    watcher.show(&view.frame(None, 0, 0));
+    let start = Counts {
+        pieces: 0,
+        lines: 0,
+        score: 0,
+        level: game_levels(strategy.frame_timing()).start,
+    };
+    watcher.show(&view.frame(None, start));
     Ok(play_game(strategy, settings, options, &mut |step| {
         let last = view.advance(step);
-        watcher.show(&view.frame(Some(last), step.pieces, step.lines));
+        let counts = Counts {
+            pieces: step.pieces,
+            lines: step.lines,
+            score: step.score,
+            level: step.level,
+        };
+        watcher.show(&view.frame(Some(last), counts));
         // Ctrl-C (when the command installed the handler) stops the game after this piece.
         if tetris_arena_runs::interrupt::interrupted() {
             ControlFlow::Break(())
@@ -44,13 +56,12 @@ pub fn play_watched(
 }
 
 /// What `--watch` shows besides the game's own step: the board before the placement (to find
-/// the cleared rows for the highlight), the score, and the next pieces, drawn from a second
+/// the cleared rows for the highlight) and the next pieces, drawn from a second
 /// copy of the generator so that the frame shows every piece the strategy will see.
 struct GameView {
     title: String,
     depth: usize,
     board: Board,
-    score: NesScore,
     sequence: tetris_core::PieceGenerator,
     upcoming: VecDeque<Piece>,
     shown: Vec<Piece>,
@@ -77,9 +88,6 @@ impl GameView {
         let outcome = self.board.lock(placed.piece, placed.state());
         debug_assert_eq!(&self.board, step.board, "the view follows the game");
         self.board = *step.board;
-        if outcome.rows_cleared > 0 {
-            self.score.add_cleared_rows(outcome.rows_cleared);
-        }
         self.upcoming.pop_front();
         self.refill();
         LastPlacement {
@@ -89,16 +97,26 @@ impl GameView {
         }
     }
 
-    /// The frame after `pieces` placements.
-    fn frame(&self, last: Option<LastPlacement>, pieces: u64, lines: u64) -> Frame<'_> {
+    /// The frame with the game's `counts`.
+    fn frame(&self, last: Option<LastPlacement>, counts: Counts) -> Frame<'_> {
         Frame {
             title: &self.title,
             board: &self.board,
             last,
-            pieces,
-            lines,
-            score: self.score.score(),
+            pieces: counts.pieces,
+            lines: counts.lines,
+            score: counts.score,
+            level: counts.level,
             upcoming: &self.shown,
         }
     }
+}
+
+/// The game's counts a frame shows, the game's own (its step's).
+#[derive(Clone, Copy)]
+struct Counts {
+    pieces: u64,
+    lines: u64,
+    score: u32,
+    level: u8,
 }

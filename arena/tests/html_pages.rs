@@ -180,9 +180,9 @@ fn a_gamepad_page_has_one_state_per_frame() {
 }
 
 #[test]
-fn a_gamepad_page_shows_the_level_of_its_gravity() {
+fn a_gamepad_page_shows_the_level_of_its_gravity_and_the_score_from_it() {
     // The gamepad plays at 2 frames per row, the gravity of levels 19 to 28: its page shows
-    // level 19 until 140 lines (docs/spec/rules.md), not the level 0 its score counts from.
+    // level 19 until 140 lines (docs/spec/rules.md), the level its score counts from.
     let folder = scratch_folder("html", "gamepad-level");
     let replay = folder.join("pad.json");
     let page_file = folder.join("pad.html");
@@ -205,9 +205,14 @@ fn a_gamepad_page_shows_the_level_of_its_gravity() {
     let placements = data["placements"].as_array().unwrap();
     assert_eq!(placements.len(), 30);
     assert!(placements.last().unwrap()["lines"].as_u64().unwrap() < 140);
+    let mut level_0 = 0;
     for placement in placements {
         assert_eq!(placement["level"], 19);
+        // Each clear is worth (19 + 1) times its level-0 points: 40, 100, 300, 1200.
+        level_0 += [0, 40, 100, 300, 1200][placement["cleared"].as_u64().unwrap() as usize];
+        assert_eq!(placement["score"], 20 * level_0);
     }
+    assert!(level_0 > 0, "the game clears rows");
     // A game without gravity starts at level 0, its score's level.
     let page_file = folder.join("bfs.html");
     succeed(
@@ -224,6 +229,7 @@ fn a_gamepad_page_shows_the_level_of_its_gravity() {
     );
     let data = page_data(&fs::read_to_string(&page_file).unwrap());
     assert_eq!(data["rules"]["start_level"], 0);
+    assert_eq!(data["rules"]["last_level"], Value::Null);
     assert_eq!(data["placements"][0]["level"], 0);
     fs::remove_dir_all(&folder).unwrap();
 }

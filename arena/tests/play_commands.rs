@@ -83,12 +83,12 @@ fn play_json_is_complete_legal_and_deterministic() {
     assert_eq!(first, succeed(&args), "two runs print the same bytes");
     let value = json(&first);
     // One member per line and one placement per line (docs/commands.md, "JSON output"): `{`,
-    // nine members, the placements' opening line, the placements, `]`, the `made_by` object
+    // eleven members, the placements' opening line, the placements, `]`, the `made_by` object
     // (its opening line, three members, its `}`) and `}`.
     let placements = value["placements"].as_array().unwrap().len();
-    assert_eq!(first.lines().count(), 18 + placements);
-    // Exactly the contract's fields (docs/spec/arena.md, "Command-line contract") and the game-over
-    // rule, which every result records (docs/spec/rules.md).
+    assert_eq!(first.lines().count(), 20 + placements);
+    // Exactly the contract's fields (docs/spec/arena.md, "Command-line contract"), the game-over
+    // rule, which every result records (docs/spec/rules.md), and the game's levels.
     let keys: Vec<&str> = value
         .as_object()
         .unwrap()
@@ -104,6 +104,8 @@ fn play_json_is_complete_legal_and_deterministic() {
         "pieces",
         "lines",
         "score",
+        "start_level",
+        "level",
         "game_over",
         "placements",
         "made_by",
@@ -153,6 +155,82 @@ fn play_json_is_complete_legal_and_deterministic() {
     }
     assert_eq!(value["lines"], clears.iter().sum::<u64>());
     assert_eq!(value["score"], nes_score(&clears));
+    // No gravity: from level 0, one level every 10 lines.
+    assert_eq!(value["start_level"], 0);
+    assert_eq!(value["level"], clears.iter().sum::<u64>() / 10);
+}
+
+/// NES score and level of a game played at 2 frames per row all through, worked out from
+/// docs/spec/rules.md independently of the arena: it starts at 19 (the first level of that
+/// gravity), the first level-up comes at 140 lines and then one every 10, up to 28 (the last
+/// level falling 2 frames per row); a clear of n rows scores [0, 40, 100, 300, 1200][n] ×
+/// (level + 1), the level after the clear's own level-up.
+fn nes_score_at_2_frames_per_row(clears: &[u64]) -> (u64, u64) {
+    let (mut lines, mut level, mut score) = (0, 19, 0);
+    for &rows in clears {
+        for _ in 0..rows {
+            lines += 1;
+            if lines >= 140 && lines % 10 == 0 && level < 28 {
+                level += 1;
+            }
+        }
+        score += [0, 40, 100, 300, 1200][rows as usize] * (level + 1);
+    }
+    (score.min(999_999), level)
+}
+
+#[test]
+fn a_gamepad_game_is_scored_at_its_gravitys_level_in_every_view() {
+    let folder = folder("gamepad-levels");
+    let replay = folder.join("game.json");
+    let page = folder.join("game.html");
+    // NES pieces, seed 2: the bot clears 191 lines in 500 pieces, past the first level-up.
+    let args = [
+        "play",
+        "gamepad+nes-plateau@2",
+        "--generator",
+        "nes",
+        "--seed",
+        "2",
+        "--max-pieces",
+        "500",
+    ];
+    let value = json(&succeed(&[&args[..], &["--json"]].concat()));
+    let clears: Vec<u64> = value["placements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|placement| placement["cleared"].as_u64().unwrap())
+        .collect();
+    let lines: u64 = clears.iter().sum();
+    assert!(lines > 150, "{lines} lines: the game passes level 20");
+    let (score, level) = nes_score_at_2_frames_per_row(&clears);
+    assert_eq!(value["lines"], lines);
+    assert_eq!(value["score"], score);
+    assert_eq!(value["start_level"], 19);
+    assert_eq!(value["level"], level);
+    assert_eq!(level, 19 + 1 + (lines - 140) / 10);
+    // The text says the same level and score.
+    let shown = succeed(&args);
+    assert!(shown.contains(&format!("score      {score}\n")), "{shown}");
+    assert!(
+        shown.contains(&format!("level      {level} (from 19, the first level")),
+        "{shown}"
+    );
+    // The replay records them, `arena replay` checks them, and its page shows them.
+    succeed(&[&args[..], &["--record", text(&replay)]].concat());
+    let file = json(&fs::read_to_string(&replay).unwrap());
+    assert_eq!(file["version"], 3);
+    assert_eq!(file["result"]["score"], score);
+    assert_eq!(file["result"]["level"], level);
+    let verified = json(&succeed(&["replay", text(&replay), "--json"]));
+    assert_eq!(verified["score"], score);
+    assert_eq!(verified["level"], level);
+    succeed(&["replay", text(&replay), "--html", text(&page)]);
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#""start_level":19,"last_level":28"#));
+    assert!(html.contains(&format!(r#""score":{score},"level":{level}"#)));
+    fs::remove_dir_all(&folder).unwrap();
 }
 
 #[test]
@@ -247,7 +325,7 @@ fn record_then_replay_verifies_and_redecides() {
     ]));
     let file = json(&fs::read_to_string(&replay).unwrap());
     assert_eq!(file["format"], "tetris-arena-replay");
-    assert_eq!(file["version"], 2);
+    assert_eq!(file["version"], 3);
     assert_eq!(file["rules"]["game_over_rule"], "simulation");
     assert_eq!(file["strategy"], "bfs+elashi@2");
     assert_eq!(file["rules"]["max_pieces"], 80);
@@ -569,8 +647,8 @@ fn bad_replay_files_exit_2_with_one_error_line() {
             "not a replay",
         ),
         (
-            write("version.json", &valid(&|v| v["version"] = 3.into())),
-            "version 3 is not supported",
+            write("version.json", &valid(&|v| v["version"] = 4.into())),
+            "version 4 is not supported",
         ),
         (
             write("letter.json", &valid(&|v| v["pieces"] = "TJX".into())),

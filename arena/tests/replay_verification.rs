@@ -507,14 +507,14 @@ fn a_replay_without_its_game_over_rule_is_refused_unless_version_1() {
         "drop+dellacherie,no-suicide",
         &["--board-height", "5", "--seed", "2", "--max-pieces", "300"],
     );
-    assert_eq!(read(&replay)["version"], 2);
+    assert_eq!(read(&replay)["version"], 3);
     tamper(&replay, |value| {
         value["rules"]
             .as_object_mut()
             .unwrap()
             .remove("game_over_rule");
     });
-    let missing = "rules: game_over_rule is missing, but a version-2 replay records it";
+    let missing = "rules: game_over_rule is missing, but a version-3 replay records it";
     assert_rejected(&replay, &[], &[missing]);
     assert_rejected(&replay, &["--redecide"], &[missing]);
     // Version 1 let the rule out, meaning simulation: read so, and said so.

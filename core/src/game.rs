@@ -1,8 +1,9 @@
 //! The game without frames, one placement at a time: [`PlacementGame`], beside the NES frame
 //! model's [`crate::NesGame`].
 //!
-//! A frame-less game (docs/spec/rules.md) is a board, the NES score from level 0 and the counts of
-//! pieces, lines and clears; each turn the front end spawns the next piece
+//! A frame-less game (docs/spec/rules.md) is a board, the NES score with its level (from level 0,
+//! or for a gravity-aware searcher from the level of its gravity: [`GameLevels`]) and the counts
+//! of pieces, lines and clears; each turn the front end spawns the next piece
 //! ([`PlacementGame::spawn`]), chooses one of its lock placements, and places it
 //! ([`PlacementGame::place`]): the piece locks, full rows clear, the lines score NES
 //! line-clear points ([`NesScore`]; soft-drop points are not counted). The game-over rule
@@ -32,7 +33,7 @@ use crate::error::Error;
 use crate::piece::Piece;
 use crate::placement::Placement;
 use crate::rules::GameOverRule;
-use crate::scoring::NesScore;
+use crate::scoring::{GameLevels, NesScore};
 
 /// The game-over rules a game without frames plays: [`GameOverRule`] without the console
 /// rule. [`FramelessRule::of`] is the one place a new [`GameOverRule`] must be sorted in.
@@ -97,10 +98,20 @@ impl PlacementGame {
     /// console rule keeps them) under `rule`, at level 0 with nothing placed; an
     /// [`Error::FramelessRule`] for the console rule, which needs the frame model.
     pub fn new(board: Board, rule: GameOverRule) -> Result<PlacementGame, Error> {
+        PlacementGame::with_levels(board, rule, GameLevels::FROM_ZERO)
+    }
+
+    /// A game as [`PlacementGame::new`] makes it, whose level starts and stops where `levels`
+    /// says (a gravity-aware searcher's game: [`GameLevels::of_gravity`]).
+    pub fn with_levels(
+        board: Board,
+        rule: GameOverRule,
+        levels: GameLevels,
+    ) -> Result<PlacementGame, Error> {
         Ok(PlacementGame {
             board: board.without_hidden_rows(),
             rule: FramelessRule::of(rule)?,
-            score: NesScore::new(0),
+            score: levels.score(),
             pieces: 0,
             lines: 0,
             clears: [0; 5],
@@ -120,7 +131,8 @@ impl PlacementGame {
         self.rule.rule()
     }
 
-    /// Score, lines and level (the game starts at level 0).
+    /// Score, lines and level (the game starts at its levels' start: level 0 unless made
+    /// [`PlacementGame::with_levels`]).
     #[inline]
     pub fn score(&self) -> &NesScore {
         &self.score

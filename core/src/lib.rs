@@ -97,7 +97,7 @@ pub use piece::{Footprint, Piece, SPAWN_X, SPAWN_Y};
 pub use placement::{Buttons, Input, PieceState, Placement};
 pub use playout::{MAX_PLAYOUTS, Playouts};
 pub use rules::GameOverRule;
-pub use scoring::NesScore;
+pub use scoring::{GameLevels, NesScore};
 pub use search::NamedSearcher;
 pub use search::{
     DecisionContext, FrameTiming, InputModel, MAX_PLAYED_FRAMES, Placements, PlayedFrames,

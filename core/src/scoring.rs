@@ -122,7 +122,9 @@ pub fn add_push_down_points(score: u32, held_rows: u8) -> u32 {
 /// Level, lines and score of one NES game (A-type), updated lock by lock.
 ///
 /// Lines count one at a time for level purposes (see [`first_level_up_lines`]); the level is
-/// the game's byte and wraps from 255 to 0 as the game's `inc` does. Line-clear points are
+/// the game's byte and wraps from 255 to 0 as the game's `inc` does, unless the score was made
+/// for a game that keeps one gravity ([`GameLevels::score`]), whose level stops at the last
+/// level of that gravity. Line-clear points are
 /// `[0, 40, 100, 300, 1200][rows] × (level + 1)` with the level AFTER this clear's own
 /// level-up. [`NesScore::score`] is the displayed score (capped at 999,999);
 /// [`NesScore::line_clear_points`] is the uncapped sum of all line-clear points.
@@ -130,9 +132,61 @@ pub fn add_push_down_points(score: u32, held_rows: u8) -> u32 {
 pub struct NesScore {
     start_level: u8,
     level: u8,
+    /// The level the counter stops at ([`GameLevels::last`]); `None`: the byte wraps.
+    last_level: Option<u8>,
     lines: u32,
     score: u32,
     line_clear_points: u64,
+}
+
+/// The levels of a game without frames (`arena play`, tournaments, the page): where its level
+/// starts and where it stops rising. The game's one level is both the level its score counts
+/// from and, for a gravity-aware searcher, the level of the gravity it plays at.
+///
+/// - A game without gravity starts at level 0 and rises by the NES rule without end (the
+///   console's byte, 255 then 0): [`GameLevels::FROM_ZERO`].
+/// - A game whose searcher simulates gravity (the gamepad search: 2 frames per row unless told
+///   otherwise) keeps that gravity from its first piece to its last, since a game without frames
+///   never changes it. Its level is the level of that gravity: it starts at the lowest level of
+///   that gravity (19 for 2 frames per row) and rises by the NES rule from there, up to the last
+///   level of the same gravity (28 for 2 frames per row), where it stays; with 1 frame per row
+///   (level 29 and up) it rises to 255 and stays ([`GameLevels::of_gravity`]). So the level
+///   shown, the level scored and the gravity searched always agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLevels {
+    /// The level of the first piece.
+    pub start: u8,
+    /// The highest level the game reaches (`None`: no limit, the level byte wraps past 255).
+    pub last: Option<u8>,
+}
+
+impl GameLevels {
+    /// A game without gravity: from level 0, rising without end.
+    pub const FROM_ZERO: GameLevels = GameLevels {
+        start: 0,
+        last: None,
+    };
+
+    /// The levels of a game played at `frames` frames per row all through: from the lowest
+    /// level of that gravity to the highest; `None` when no level has that gravity (0, or e.g.
+    /// 7 frames per row).
+    pub fn of_gravity(frames: u8) -> Option<GameLevels> {
+        let same = |level: &u8| frames_per_row(*level) == u32::from(frames);
+        let start = (0..=u8::MAX).find(same)?;
+        let last = (start..=u8::MAX).take_while(same).last().unwrap_or(start);
+        Some(GameLevels {
+            start,
+            last: Some(last),
+        })
+    }
+
+    /// A new score of a game with these levels, before its first clear.
+    pub fn score(self) -> NesScore {
+        NesScore {
+            last_level: self.last,
+            ..NesScore::new(self.start)
+        }
+    }
 }
 
 impl NesScore {
@@ -141,6 +195,7 @@ impl NesScore {
         NesScore {
             start_level,
             level: start_level,
+            last_level: None,
             lines: 0,
             score: 0,
             line_clear_points: 0,
@@ -193,7 +248,8 @@ impl NesScore {
         assert!(rows <= 4, "a lock clears at most 4 rows, not {rows}");
         for _ in 0..rows {
             self.lines += 1;
-            if levels_up_at(self.level, self.lines) {
+            let held = self.last_level.is_some_and(|last| self.level >= last);
+            if !held && levels_up_at(self.level, self.lines) {
                 self.level = self.level.wrapping_add(1);
             }
         }
@@ -224,6 +280,7 @@ mod tests {
         NesScore {
             start_level,
             level,
+            last_level: None,
             lines,
             score,
             line_clear_points: u64::from(score),
@@ -235,6 +292,53 @@ mod tests {
         while game.lines() < lines {
             game.add_cleared_rows(1);
         }
+    }
+
+    #[test]
+    fn a_gravitys_levels_are_the_levels_of_the_frames_per_row_table() {
+        // docs/spec/rules.md "Timing": 19–28 fall 2 frames per row, 29 and up 1, 10–12 5,
+        // level 0 alone 48; no level falls 7 or 0 frames per row.
+        let levels = |start, last| {
+            Some(GameLevels {
+                start,
+                last: Some(last),
+            })
+        };
+        assert_eq!(GameLevels::of_gravity(2), levels(19, 28));
+        assert_eq!(GameLevels::of_gravity(1), levels(29, 255));
+        assert_eq!(GameLevels::of_gravity(5), levels(10, 12));
+        assert_eq!(GameLevels::of_gravity(48), levels(0, 0));
+        assert_eq!(GameLevels::of_gravity(7), None);
+        assert_eq!(GameLevels::of_gravity(0), None);
+    }
+
+    #[test]
+    fn a_game_at_one_gravity_levels_up_by_the_nes_rule_and_stops_at_its_last_level() {
+        let mut game = GameLevels::of_gravity(2).unwrap().score();
+        assert_eq!(game.level(), 19);
+        // From 19 the first level-up comes at 140 lines (rules.md), then every 10 lines.
+        clear_singles_until(&mut game, 139);
+        assert_eq!(game.level(), 19);
+        game.add_cleared_rows(1);
+        assert_eq!(game.level(), 20);
+        // The console reaches 29 at 230 lines; 2 frames per row stop at 28.
+        clear_singles_until(&mut game, 229);
+        assert_eq!(game.level(), 28);
+        let before = game.score();
+        assert_eq!(game.add_cleared_rows(4), 1200 * 29, "a tetris at level 28");
+        assert_eq!(game.level(), 28);
+        assert_eq!(game.score(), (before + 34_800).min(MAX_SCORE));
+        // Without gravity: from 0, a level every ten lines, past 28 and 29.
+        let mut free = GameLevels::FROM_ZERO.score();
+        assert_eq!(free, NesScore::new(0));
+        clear_singles_until(&mut free, 1000);
+        assert_eq!(free.level(), 100);
+        // 1 frame per row: from 29, whose first level-up comes at 200 lines (rules.md).
+        let mut fast = GameLevels::of_gravity(1).unwrap().score();
+        clear_singles_until(&mut fast, 199);
+        assert_eq!(fast.level(), 29);
+        fast.add_cleared_rows(1);
+        assert_eq!(fast.level(), 30);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //!
 //! A game follows the rules of `arena play` (the arena's `sim::game`; the step is the core's
 //! [`PlacementGame`], the same as `arena play`'s): an empty 10 × H board,
-//! pieces from the generator in order, NES line-clear points from level 0, and the game-over
+//! pieces from the generator in order, NES line-clear points from level 0 (for the gravity-aware
+//! `gamepad` searcher from the first level of its gravity, 19, as `arena play` counts them:
+//! `tetris_arena_games::sim::levels`), and the game-over
 //! rule — under `simulation` the game is over when the next piece cannot spawn or has no
 //! placement; under `literature` a placement with a cell above row 0 is the game's last (its
 //! rows do not clear). A piece cap truncates the game, as does the end of a `file:` sequence.
@@ -46,11 +48,13 @@ use std::collections::VecDeque;
 
 use numpy::{BorrowError, PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+use tetris_arena_games::sim::levels::game_levels;
 use tetris_arena_io::values::{self, BoardHeight, MaxPieces};
 use tetris_arena_jobs::frameless_game_over_rule;
 use tetris_arena_runs::check_last_seed;
 use tetris_core::{
-    BOARD_WIDTH, Board, DecisionContext, GameOverRule, GeneratorKind, PlacementGame, Placements,
+    BOARD_WIDTH, Board, DecisionContext, GameLevels, GameOverRule, GeneratorKind, PlacementGame,
+    Placements,
 };
 use tetris_registry::{AnyEvaluator, AnySearcher, Strategy};
 
@@ -102,6 +106,9 @@ pub struct Games {
     height: u8,
     preview: usize,
     rule: GameOverRule,
+    /// Where each game's level starts and stops: the searcher's gravity's levels for a
+    /// gravity-aware searcher, as `arena play` scores its games.
+    levels: GameLevels,
     reward: Reward,
     max_pieces: Option<u64>,
     /// An illegal action ends the episode (`true`) or is an error.
@@ -182,6 +189,7 @@ impl Games {
         )
         .map_err(py_error)?;
         let searcher = searcher_named(searcher)?;
+        let levels = game_levels(tetris_core::Searcher::frame_timing(&searcher));
         let reward = match reward {
             "lines" => Reward::Lines,
             "score" => Reward::Score,
@@ -214,7 +222,7 @@ impl Games {
         // Reads and checks a piece file now rather than at the first reset.
         let first = generator.start(0).map_err(py_error)?;
         let empty = Board::new(usize::from(height)).map_err(py_error)?;
-        let unstarted = PlacementGame::new(empty, rule).map_err(py_error)?;
+        let unstarted = PlacementGame::with_levels(empty, rule, levels).map_err(py_error)?;
         let games = (0..count)
             .map(|_| Game {
                 state: unstarted.clone(),
@@ -234,6 +242,7 @@ impl Games {
             height,
             preview,
             rule,
+            levels,
             reward,
             max_pieces,
             illegal_ends,
@@ -489,7 +498,8 @@ impl Games {
     }
 
     /// Per game: pieces placed, lines, NES score, seed, NES level (the score's: from level
-    /// 0, up one every 10 lines) and the rows the last placement cleared.
+    /// 0, up one every 10 lines, or from a gravity-aware searcher's gravity's first level) and
+    /// the rows the last placement cleared.
     fn progress(&self) -> Vec<(u64, u64, u32, u64, u8, u8)> {
         self.games
             .iter()

@@ -244,3 +244,24 @@ def test_bad_strategies_and_other_arguments_raise_value_error():
             ta.TetrisEnv(**options)
     with pytest.raises(ValueError):
         ta.TetrisVectorEnv(0)
+
+
+def test_a_gamepad_game_is_scored_at_its_gravitys_level_in_play_and_the_environment():
+    # The gamepad searches at 2 frames per row, level 19's: its game starts at 19 and each
+    # clear scores [0, 40, 100, 300, 1200][rows] x (19 + 1) while fewer than 140 lines
+    # (docs/spec/rules.md), in `ta.play` and in the environment alike.
+    game = ta.play("gamepad+nes-plateau", seed=5, board_height=10, max_pieces=80)
+    points = [0, 40, 100, 300, 1200]
+    assert 0 < game["lines"] < 140
+    assert (game["start_level"], game["level"]) == (19, 19)
+    assert game["score"] == 20 * sum(points[p["cleared"]] for p in game["placements"])
+    env = ta.TetrisEnv(board_height=10, searcher="gamepad", reward="score")
+    _, info = env.reset(seed=5)
+    assert info["level"] == 19
+    for placement in game["placements"]:
+        _, _, terminated, truncated, info = env.step(
+            env.unwrapped.strategy_action("gamepad+nes-plateau"))
+        assert info["level"] == 19
+        if terminated or truncated:
+            break
+    assert (info["lines"], info["score"]) == (game["lines"], game["score"])

@@ -218,7 +218,9 @@ def play(
     placements: bool = True,
 ) -> Dict[str, Any]:
     """One game: ``arena play STRATEGY --seed S ... --json`` as a dict (strategy, generator,
-    seed, board_height, game_over_rule, pieces, lines, score, game_over and, unless
+    seed, board_height, game_over_rule, pieces, lines, score, start_level and level (the level
+    the score counts from: 0 and up, or for a ``gamepad`` strategy 19, its gravity's, up to
+    28), game_over and, unless
     ``placements`` is false, the placements ``{"piece", "x", "y", "rotation",
     "cleared"}``). Without ``max_pieces`` a ``RuntimeWarning`` says that the game may never
     end (as the command line's note); Ctrl-C stops it with ``KeyboardInterrupt``."""

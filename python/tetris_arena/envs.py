@@ -1,7 +1,9 @@
 """Gymnasium environments: ``tetris_arena/Tetris-v0`` and its vector form.
 
 One step is one placement. The game is ``arena play``'s (docs/spec/rules.md): an empty 10 x H board,
-pieces from a seeded generator, NES line-clear points from level 0, and a game-over rule.
+pieces from a seeded generator, NES line-clear points from level 0 (with the gravity-aware
+``gamepad`` searcher from level 19, the level of the gravity it searches at, as ``arena play``
+counts them), and a game-over rule.
 
 Actions: ``Discrete(4 * (H + 1) * 10)``; an action names a lock position,
 ``(rotation * (H + 1) + bottom_row + 1) * 10 + left_column`` (the piece's rotation index, the
@@ -37,8 +39,9 @@ Actions are integers only (Python or NumPy integers, integer arrays): a float, a
 bool is a ``TypeError``, never rounded. Stepping before ``reset`` is a ``ValueError``.
 
 ``info`` (scalar environment) holds, after ``reset`` and every ``step``: ``action_mask``,
-``pieces`` (placed), ``lines``, ``score`` (NES points from level 0), ``level`` (the score's:
-0, then one more every 10 lines) and ``last_clear`` (rows the last placement cleared).
+``pieces`` (placed), ``lines``, ``score`` (NES points), ``level`` (the score's: 0, then one
+more every 10 lines; with ``searcher="gamepad"`` 19, the level of its gravity, rising by the NES
+rule up to 28) and ``last_clear`` (rows the last placement cleared).
 
 ``render_mode="ansi"`` renders the board as text; ``"rgb_array"`` as an ``(H * c, 16 * c,
 3)`` ``uint8`` image, ``c = RENDER_CELL_PIXELS`` pixels per cell (what Gymnasium's video

@@ -8,8 +8,12 @@ It writes the page with `arena web`, opens it from file://, and checks that:
     (piece, x, y, rotation, rows cleared), the lines and the score are those of
     `arena play STRATEGY --seed S --max-pieces 200 --json`; a strategy the arena refuses shows
     the command line's one-line message;
-  - Duel plays two strategies on the same pieces, each game the command line's, and says who
-    leads by the command line's lines and score;
+  - Duel plays bfs+elashi@2 against gamepad+nes-plateau@2 on the same pieces, each game the
+    command line's; the gamepad side shows one level, 19 (its gravity's), and a score counted
+    from it (worked out here from the rules), and the lead follows the measure picked (lines or
+    score) with the command line's numbers;
+  - a link with values the arena refuses (`#seed=abc&height=99&max=-5`, each alone, and an
+    Analyse level of 300) shows the command line's message for them and plays nothing;
   - Analyse ranks four named boards (the documents' example board with T then L, an empty
     board with a gamepad strategy at level 18 and tap rate 3, a deep well with I then T, and
     the same well with a gamepad strategy at level 19 and the mixed input-frame timeline
@@ -337,12 +341,35 @@ def test_watch(live, binary, folder):
                cli_game(binary, "column-drop+dellacherie", big, 50))
 
 
+def score_from_level_19(placements):
+    """The NES score and level of a game that falls 2 frames per row all through, worked out
+    from docs/spec/rules.md apart from the arena: it starts at level 19 (the first level of that
+    gravity), levels up at 140 lines and then every 10, up to 28 (the last of that gravity); a
+    clear of n rows scores [0, 40, 100, 300, 1200][n] x (level + 1) after its own level-up."""
+    lines, level, score = 0, 19, 0
+    for placement in placements:
+        for _ in range(placement["cleared"]):
+            lines += 1
+            if lines >= 140 and lines % 10 == 0 and level < 28:
+                level += 1
+        score += [0, 40, 100, 300, 1200][placement["cleared"]] * (level + 1)
+    return min(score, 999_999), level
+
+
+def duel_leader(a, b, first, second):
+    """'a', 'b' or 'tie' by `first`, then `second`."""
+    key_a, key_b = (a[first], a[second]), (b[first], b[second])
+    return "a" if key_a > key_b else "b" if key_a < key_b else "tie"
+
+
 def test_duel(live, binary, folder):
+    # The issue's case: a searcher without gravity against the gravity-aware gamepad.
     page = live.page
     page.click("#tab-duel")
-    strategies = ("bfs+elashi@2", "column-drop+dellacherie")
+    strategies = ("bfs+elashi@2", "gamepad+nes-plateau@2")
     page.fill("#duel-a-strategy", strategies[0])
     page.fill("#duel-b-strategy", strategies[1])
+    page.select_option("#duel-rank", "lines")
     live.set_game_settings(4, 200)
     page.click("#duel-play")
     games = []
@@ -352,16 +379,81 @@ def test_duel(live, binary, folder):
         check_game(f"duel {side.upper()} {strategy} seed 4", lane, cli)
         games.append(cli)
     a, b = games
-    leader = "a" if (a["lines"], a["score"]) > (b["lines"], b["score"]) else (
-        "b" if (a["lines"], a["score"]) < (b["lines"], b["score"]) else "tie")
-    text = page.inner_text("#duel-score")
+    # B's one level: the level of its gravity, and the level its score counts from.
+    score, level = score_from_level_19(b["placements"])
+    shown_level = int(page.inner_text("#duel-b-level"))
+    shown_score = int(page.get_attribute("#duel-b-score", "data-value"))
     check(
-        "duel: the running score says who leads by the arena's lines and score",
+        f"duel: the gamepad side shows level {level} and the score from it ({score:,})",
+        b["lines"] > 0 and (shown_level, shown_score) == (level, score)
+        and (b["start_level"], b["level"], b["score"]) == (19, level, score),
+        f"page level {shown_level}, score {shown_score}; arena {b['level']}, {b['score']}",
+    )
+    check("duel: the side without gravity counts from level 0",
+          int(page.inner_text("#duel-a-level")) == a["lines"] // 10 == a["level"])
+    text = page.inner_text("#duel-score")
+    leader = duel_leader(a, b, "lines", "score")
+    check(
+        "duel: ranked by lines, the lead is the arena's lines (then score), said in lines",
         page.get_attribute("#duel-score", "data-leader") == leader
-        and f"{a['lines']:,} lines" in text and f"{b['lines']:,} lines" in text,
+        and f"{a['lines']:,} lines" in text and f"{b['lines']:,} lines" in text
+        and f"score {a['score']:,}" in text and f"score {b['score']:,}" in text
+        and (leader == "tie" or (" line" in text.split("leads by")[1])),
         text,
     )
+    page.select_option("#duel-rank", "score")
+    text = page.inner_text("#duel-score")
+    leader = duel_leader(a, b, "score", "lines")
+    points = abs(a["score"] - b["score"])
+    check(
+        "duel: ranked by score, the lead is the arena's score, said in points",
+        page.get_attribute("#duel-score", "data-leader") == leader
+        and (leader == "tie" or f"{leader.upper()} leads by {points:,} point" in text),
+        text,
+    )
+    check("duel: the measure is in the link", "rank=score" in page.url, page.url)
+    page.select_option("#duel-rank", "lines")
     page.screenshot(path=str(folder / "duel.png"), full_page=True)
+
+
+def test_bad_link(context, binary, page_url):
+    """A link's values go through the request layer: a value it refuses shows its message
+    (the command line's for the same value) and plays nothing; none is clamped."""
+    cases = [
+        ("seed=abc&height=99&max=-5", ["--seed", "abc", "--board-height", "99",
+                                       "--max-pieces=-5"]),
+        ("seed=1&height=99&max=5", ["--seed", "1", "--board-height", "99", "--max-pieces", "5"]),
+        ("seed=1&height=12&max=-5", ["--seed", "1", "--board-height", "12", "--max-pieces=-5"]),
+    ]
+    for fragment, cli_args in cases:
+        code, message = error_line(binary, "play", "bfs+elashi", *cli_args)
+        fresh = LivePage(context, f"{page_url}#view=watch&strategy=bfs%2Belashi&{fragment}")
+        lane = fresh.wait_lane("watch")
+        shown = fresh.page.inner_text("#watch-error")
+        check(
+            f"bad link #{fragment}: the page says the arena's message and plays nothing",
+            code == 2 and lane["error"] == message and shown == message and lane["shown"] == 0,
+            f"page {shown!r} ({lane['shown']} shown), arena {message!r}",
+        )
+        check(f"bad link #{fragment}: the fields keep the values as given",
+              (fresh.page.input_value("#seed"), fresh.page.input_value("#height"),
+               fresh.page.input_value("#max-pieces"))
+              == tuple(part.split("=")[1] for part in fragment.split("&")))
+        fresh.self_contained(f"bad link #{fragment}")
+        fresh.page.close()
+    # Analyse's level, as typed in a link.
+    board = Path(tempfile.mkdtemp()) / "empty.board"
+    board.write_text("\n".join(EMPTY_BOARD) + "\n")
+    code, message = error_line(binary, "analyze", "gamepad+nes-plateau", "--board", str(board),
+                               "--pieces", "T", "--level", "300")
+    fresh = LivePage(context, f"{page_url}#view=analyse&analyse=gamepad%2Bnes-plateau&current=T"
+                              "&preview=&level=300")
+    wait_until(lambda: fresh.page.get_attribute("#analysis", "data-state") == "error",
+               "the refused analysis")
+    shown = fresh.page.inner_text("#analysis-error")
+    check("bad link level=300: the analysis shows the arena's message",
+          code == 2 and shown == message, f"page {shown!r}, arena {message!r}")
+    fresh.page.close()
 
 
 BOARDS = [
@@ -484,7 +576,7 @@ def test_editing(live, binary, folder):
 def fields(page):
     ids = ["analyse-strategy", "current", "preview", "level", "tap-rate", "top", "height",
            "watch-strategy", "duel-a-strategy", "duel-b-strategy", "seed", "generator",
-           "max-pieces", "speed"]
+           "max-pieces", "speed", "duel-rank"]
     return {i: page.input_value(f"#{i}") for i in ids}
 
 
@@ -585,6 +677,7 @@ def main():
             ("analyse", lambda: test_analyse(live, args.arena, args.out)),
             ("edit", lambda: test_editing(live, args.arena, args.out)),
             ("share", lambda: test_share(context, live, args.arena)),
+            ("bad link", lambda: test_bad_link(context, args.arena, page_url)),
             ("cancel", lambda: test_cancel(live, args.arena, args.out)),
         ]
         for name, test in tests:

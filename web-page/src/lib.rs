@@ -80,12 +80,15 @@ pub fn available() -> Result<(), PageMissing> {
 }
 
 /// The values the page's script takes from the arena rather than writing them again: the tap
-/// rates the gamepad search takes ([`tetris_registry::TAP_RATES`]) and the documents' example
+/// rates the gamepad search takes ([`tetris_registry::TAP_RATES`]), the board heights (which
+/// size the board editor; the engine checks a typed height), and the documents' example
 /// position ([`tetris_arena_jobs::analyze::EXAMPLE_BOARD`]), as JSON for a
 /// `<script type="application/json">`.
 fn constants() -> String {
+    use tetris_arena_io::values::BoardHeight;
     script_json(&serde_json::json!({
         "tap_rates": tetris_registry::TAP_RATES.collect::<Vec<u8>>(),
+        "board_heights": [BoardHeight::MIN, BoardHeight::MAX],
         "example_board": tetris_arena_jobs::analyze::EXAMPLE_BOARD,
     }))
 }

@@ -2,14 +2,19 @@
 //! the strategies, a position's analysis and rating (the move server's bodies and answers,
 //! [`tetris_arena_jobs::api`]), a whole game, and a game stepped a few placements at a time for the
 //! live views.
+//!
+//! A body is the server's, with one difference ([`page_body`]): a number field may hold the
+//! text the user typed (a form field, or a value of a shared link), which is read by the
+//! option's own parser, so `seed=abc` or `max=-5` gets the command line's message for the same
+//! value instead of being dropped or clamped by the page.
 
 use serde::Serialize;
 use thiserror::Error as ThisError;
 
 use tetris_arena_games::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
-use tetris_arena_games::sim::levels::ShownLevels;
 use tetris_arena_games::sim::replay::frames::path_states;
 use tetris_arena_io::output::MadeBy;
+use tetris_arena_io::values::{self, BoardHeight, Level, MaxPieces, TopCount, ValueError};
 use tetris_arena_jobs::JobError as ArenaJobError;
 use tetris_arena_jobs::api::{self, BodyError, PlayBody, PositionBody};
 use tetris_arena_jobs::list::ListJson;
@@ -37,6 +42,38 @@ impl From<tetris_arena_games::GameError> for JobError {
     }
 }
 
+/// The number fields a page body may give as typed text, each read by its option's parser.
+pub const TYPED_FIELDS: [&str; 5] = ["seed", "board_height", "max_pieces", "level", "top"];
+
+/// The number of a field's typed `text` ([`TYPED_FIELDS`]): the value the option's parser
+/// reads (`--seed`'s, `--board-height`'s …), with its message for a value it refuses.
+fn typed_number(field: &str, text: &str) -> Result<serde_json::Value, ValueError> {
+    Ok(match field {
+        "seed" => values::seed(text)?.into(),
+        "board_height" => text.parse::<BoardHeight>()?.get().into(),
+        "max_pieces" => text.parse::<MaxPieces>()?.get().into(),
+        "level" => text.parse::<Level>()?.get().into(),
+        // `top` is the only other typed field.
+        _ => text.parse::<TopCount>()?.get().into(),
+    })
+}
+
+/// The server's body of a page's `body`: each field of [`TYPED_FIELDS`] that holds text
+/// becomes the number its option's parser reads; the rest is left for the body's reader (which
+/// also says what is wrong with a body that is no JSON object).
+pub fn page_body(body: &str) -> Result<String, JobError> {
+    let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_str(body) else {
+        return Ok(body.to_string());
+    };
+    for field in TYPED_FIELDS {
+        if let Some(serde_json::Value::String(text)) = fields.get(field) {
+            let number = typed_number(field, text).map_err(ArenaJobError::from)?;
+            fields.insert(field.to_string(), number);
+        }
+    }
+    Ok(serde_json::Value::Object(fields).to_string())
+}
+
 /// Every searcher, evaluator (with presets), generator, option and rule, as `arena list
 /// --json`.
 pub fn strategies() -> String {
@@ -61,21 +98,21 @@ pub fn shapes() -> String {
 
 /// A position's ranked placements: the body and answer of the server's `/v1/analyze`.
 pub fn analyze(body: &str) -> Result<String, JobError> {
-    let body: PositionBody = api::read_body(body.as_bytes())?;
+    let body: PositionBody = api::read_body(page_body(body)?.as_bytes())?;
     let answer = api::analyze(body)?;
     Ok(serde_json::to_string(&answer).expect("answers serialize"))
 }
 
 /// A player's placement rated against the best: the body and answer of `/v1/rate`.
 pub fn rate(body: &str) -> Result<String, JobError> {
-    let body: PositionBody = api::read_body(body.as_bytes())?;
+    let body: PositionBody = api::read_body(page_body(body)?.as_bytes())?;
     let answer = api::rate(body)?;
     Ok(serde_json::to_string(&answer).expect("answers serialize"))
 }
 
 /// A whole game: the body of `/v1/play`, answered as `arena play --json`.
 pub fn play(body: &str) -> Result<String, JobError> {
-    let body: PlayBody = api::read_body(body.as_bytes())?;
+    let body: PlayBody = api::read_body(page_body(body)?.as_bytes())?;
     Ok(api::play(body, FRONT_END, &mut || true)?)
 }
 
@@ -87,8 +124,6 @@ pub struct SteppedGame {
     game: LiveGame,
     /// The timing its gamepad paths are followed at (`None`: paths of moves).
     timing: Option<FrameTiming>,
-    /// The level shown, as the replay viewer shows it: a gamepad game at its gravity's level.
-    levels: ShownLevels,
     /// The last step's placements, packed ([`PACKED_FIELDS`]).
     packed: Vec<i32>,
 }
@@ -99,14 +134,15 @@ struct GameFacts<'a> {
     strategy: String,
     depth: usize,
     settings: &'a GameSettings,
-    /// The level shown before the first clear.
+    /// The game's level before the first clear: 0, or a gravity-aware searcher's gravity's
+    /// first level (the level its score counts from).
     start_level: u8,
 }
 
 /// The numbers of one placement in a step's packed placements ([`SteppedGame::placements`]),
 /// in this order: the piece (its index, T J Z O S L I = 0 … 6), pivot x, pivot y, rotation, the
-/// rows it cleared, then the game's lines, score and level after it (the level of the game's
-/// gravity, as the replay viewer shows it: [`ShownLevels`]), and how many numbers of its path's
+/// rows it cleared, then the game's lines, score and level after it (the game's one level, the
+/// level its score counts from and its gravity's: [`LiveGame::level`]), and how many numbers of its path's
 /// states follow (x, y, rotation of the path's start and after each input; 0 without a path).
 /// Numbers, not JSON: at full speed, writing and reading a step's JSON took a third of the
 /// page's time for the fastest strategies.
@@ -131,7 +167,7 @@ impl SteppedGame {
     /// The game of `body` (the `/v1/play` body), before its first piece; `paths`: find
     /// each placement's input path, to animate it (the game is the same without).
     pub fn new(body: &str, paths: bool) -> Result<SteppedGame, JobError> {
-        let body: PlayBody = api::read_body(body.as_bytes())?;
+        let body: PlayBody = api::read_body(page_body(body)?.as_bytes())?;
         let checked = body.request()?.check()?;
         let options = PlayOptions {
             keep_placements: false,
@@ -145,7 +181,6 @@ impl SteppedGame {
             settings: checked.settings,
             game,
             timing,
-            levels: ShownLevels::new(timing),
             packed: Vec::new(),
         })
     }
@@ -156,7 +191,7 @@ impl SteppedGame {
             strategy: self.strategy.name(),
             depth: self.strategy.depth(),
             settings: &self.settings,
-            start_level: self.levels.start,
+            start_level: self.game.start_level(),
         })
         .expect("settings serialize")
     }
@@ -176,15 +211,14 @@ impl SteppedGame {
             let mut shown = None;
             let before = *self.game.board();
             self.game.step(&mut self.strategy, &mut |step| {
-                shown = Some((step.placement.clone(), step.lines));
+                shown = Some((step.placement.clone(), step.lines, step.score, step.level));
                 std::ops::ControlFlow::Continue(())
             })?;
-            if let Some((placement, lines)) = shown {
+            if let Some((placement, lines, score, level)) = shown {
                 let states = placement
                     .path
                     .as_deref()
                     .and_then(|path| path_states(&before, placement.piece, path, start, timing));
-                self.levels.add_cleared_rows(placement.cleared);
                 let states = states.unwrap_or_default();
                 self.packed.extend([
                     placement.piece.index() as i32,
@@ -194,8 +228,8 @@ impl SteppedGame {
                     i32::from(placement.cleared),
                     // At most 4 rows a piece: a game's lines fit an i32 (at most 100,000 pieces).
                     lines as i32,
-                    self.game.score() as i32,
-                    i32::from(self.levels.level()),
+                    score as i32,
+                    i32::from(level),
                     states.len() as i32,
                 ]);
                 self.packed
@@ -334,7 +368,7 @@ mod tests {
     }
 
     #[test]
-    fn the_level_shown_is_the_games_gravity_level_as_in_the_replay_viewer() {
+    fn the_level_shown_is_the_games_one_level_and_its_score_counts_from_it() {
         // Without gravity, level 0 and one more every 10 lines (NES from level 0).
         let body = json!({"strategy": "bfs+elashi", "seed": 1, "max_pieces": 120}).to_string();
         let mut game = SteppedGame::new(&body, false).unwrap();
@@ -352,6 +386,21 @@ mod tests {
         assert_eq!(parse(&game.facts())["start_level"], 19);
         let (placements, _) = step_to_end(&mut game, 20);
         assert!(placements.iter().all(|placement| placement["level"] == 19));
+        // ... and its score counts from that level: each clear is worth (19 + 1) times its
+        // level-0 points (docs/spec/rules.md), as `arena play` scores it.
+        let body = json!({"strategy": "gamepad+nes-plateau@2", "seed": 1, "max_pieces": 60});
+        let mut game = SteppedGame::new(&body.to_string(), false).unwrap();
+        let (placements, _) = step_to_end(&mut game, 60);
+        let mut level_0 = 0;
+        for placement in &placements {
+            level_0 += [0, 40, 100, 300, 1200][placement["cleared"].as_u64().unwrap() as usize];
+            assert_eq!(placement["score"], 20 * level_0);
+        }
+        assert!(level_0 > 0, "the game clears rows");
+        assert_eq!(
+            parse(&play(&body.to_string()).unwrap())["score"],
+            placements.last().unwrap()["score"]
+        );
     }
 
     #[test]
@@ -374,6 +423,54 @@ mod tests {
         assert!(error(SteppedGame::new(&unbounded, false)).contains("max_pieces"));
         let analysis = analyze(r#"{"strategy": "bfs+elashi", "board": [], "current": "T"}"#);
         assert!(analysis.is_err());
+    }
+
+    #[test]
+    fn typed_fields_are_read_by_their_options_parsers_and_refused_with_their_messages() {
+        let error = |body: Value| match SteppedGame::new(&body.to_string(), false) {
+            Err(error) => error.to_string(),
+            Ok(_) => panic!("{body} is refused"),
+        };
+        // The link `#seed=abc&height=99&max=-5`, field by field: each value gets the message
+        // of the request layer's parser for it, naming the value, not a clamped game.
+        let game = |seed: &str, height: &str, max: &str| {
+            json!({"strategy": "bfs+elashi", "seed": seed, "board_height": height,
+                "max_pieces": max})
+        };
+        let seed = error(game("abc", "20", "5"));
+        assert_eq!(seed, values::seed("abc").unwrap_err().to_string());
+        assert!(seed.contains("\"abc\""), "{seed}");
+        let height = error(game("1", "99", "5"));
+        assert_eq!(height, "99".parse::<BoardHeight>().unwrap_err().to_string());
+        assert!(
+            height.contains("99") && height.contains("4..=32"),
+            "{height}"
+        );
+        let cap = error(game("1", "20", "-5"));
+        assert_eq!(cap, "-5".parse::<MaxPieces>().unwrap_err().to_string());
+        assert!(cap.contains("\"-5\""), "{cap}");
+        // A cap the parser takes but the page's (the server's) request refuses.
+        assert!(error(game("1", "20", "100001")).contains("100000"));
+        // Typed numbers play the game of the same numbers, the largest seed exactly.
+        let typed = game("18446744073709551615", "12", "30");
+        let numbers = json!({"strategy": "bfs+elashi", "seed": u64::MAX, "board_height": 12,
+            "max_pieces": 30});
+        let mut first = SteppedGame::new(&typed.to_string(), false).unwrap();
+        let mut second = SteppedGame::new(&numbers.to_string(), false).unwrap();
+        assert_eq!(first.facts(), second.facts());
+        assert_eq!(step_to_end(&mut first, 30), step_to_end(&mut second, 30));
+        // Analyse's typed level and top, too.
+        let position = |level: &str, top: &str| {
+            json!({"strategy": "gamepad+nes-plateau", "board": vec![".........."; 20],
+                "current": "T", "level": level, "top": top})
+            .to_string()
+        };
+        let answer = parse(&analyze(&position("19", "3")).unwrap());
+        assert_eq!(answer["placements"].as_array().map(Vec::len), Some(3));
+        let level = analyze(&position("300", "3")).unwrap_err().to_string();
+        assert_eq!(level, "300".parse::<Level>().unwrap_err().to_string());
+        let top = analyze(&position("19", "0")).unwrap_err().to_string();
+        assert_eq!(top, "0".parse::<TopCount>().unwrap_err().to_string());
     }
 
     #[test]

@@ -15,8 +15,11 @@
 //!   (or the piece has no placement): that placement is the game's last, counted as placed
 //!   and listed, but its rows do not clear (the game ends before any row clears, as in
 //!   El-Tetris, so they add no lines);
-//! - score: NES line-clear points from level 0 with NES level progression (soft-drop points
-//!   are not counted), displayed score capped at 999,999.
+//! - score: NES line-clear points with NES level progression (soft-drop points are not
+//!   counted), displayed score capped at 999,999; the game's one level starts at 0, or for a
+//!   gravity-aware searcher at the first level of the gravity it plays at and stops at the last
+//!   level of that gravity ([`crate::sim::levels::game_levels`]), so the level shown, the
+//!   level scored and the gravity searched agree.
 //!
 //! The step itself (spawn check, each rule's game over, clears, scoring, counts) is the core's
 //! [`PlacementGame`]; this module draws the pieces, asks the strategy, and records.
@@ -35,6 +38,7 @@ use tetris_registry::Strategy;
 
 use crate::error::GameError;
 use crate::sim::evaluation::Evaluation;
+use crate::sim::levels::game_levels;
 use crate::sim::placement::PlayedPlacement;
 use tetris_arena_io::values::{BoardHeight, MaxPieces};
 
@@ -115,8 +119,12 @@ pub struct GameResult {
     pub pieces: u64,
     /// Rows cleared.
     pub lines: u64,
-    /// NES score (displayed, capped at 999,999).
+    /// NES score (displayed, capped at 999,999), counted from the game's levels.
     pub score: u32,
+    /// The level the game started at (0, or a gravity-aware searcher's gravity's first level).
+    pub start_level: u8,
+    /// The level at the end: the one the last clear scored at.
+    pub level: u8,
     /// Clears by size: `clears[n]` = placements that cleared n rows (index 0 unused).
     pub clears: [u64; 5],
     /// Why the game stopped.
@@ -149,6 +157,10 @@ pub struct Step<'a> {
     pub pieces: u64,
     /// Lines so far.
     pub lines: u64,
+    /// The score so far (displayed, capped at 999,999).
+    pub score: u32,
+    /// The level now ([`LiveGame::level`]).
+    pub level: u8,
     /// The upcoming pieces the strategy will see next (current first).
     pub upcoming: &'a [Piece],
 }
@@ -213,8 +225,9 @@ impl LiveGame {
         let board = Board::new(settings.board_height.rows())?;
         let rule = settings.game_over_rule;
         let depth = strategy.depth();
+        let levels = game_levels(strategy.frame_timing());
         Ok(LiveGame {
-            game: PlacementGame::new(board, rule)?,
+            game: PlacementGame::with_levels(board, rule, levels)?,
             generator: settings.generator.start(settings.seed)?,
             max_pieces: settings.max_pieces.map(MaxPieces::get),
             options,
@@ -251,6 +264,17 @@ impl LiveGame {
     /// The NES score so far (displayed, capped at 999,999).
     pub fn score(&self) -> u32 {
         self.game.score().score()
+    }
+
+    /// The level the game started at ([`game_levels`]).
+    pub fn start_level(&self) -> u8 {
+        self.game.score().start_level()
+    }
+
+    /// The level now: the level the next clear scores at, and for a gravity-aware searcher
+    /// the level of its gravity.
+    pub fn level(&self) -> u8 {
+        self.game.score().level()
     }
 
     /// The pieces the strategy will see for its next decision, current first (empty before
@@ -329,6 +353,8 @@ impl LiveGame {
             placement: &played,
             pieces: game.pieces(),
             lines: game.lines(),
+            score: game.score().score(),
+            level: game.score().level(),
             upcoming: &self.window,
         });
         let options = self.options;
@@ -353,6 +379,8 @@ impl LiveGame {
             pieces: self.game.pieces(),
             lines: self.game.lines(),
             score: self.game.score().score(),
+            start_level: self.game.score().start_level(),
+            level: self.game.score().level(),
             clears: self.game.clears(),
             end: self.end.unwrap_or(GameEnd::Stopped),
             placements: self.placements,

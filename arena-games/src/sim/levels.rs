@@ -1,50 +1,34 @@
-//! The level a page shows during a game (the replay viewer and the live page): the level of
-//! the game's gravity, which for a gamepad game is not the level its score counts from.
+//! The levels of a game without frames (`arena play`, tournaments, replays, the page): one
+//! level, both the level the score counts from and the level of the gravity the searcher
+//! plays at (docs/rules-and-choices.md, "Levels of a game without frames").
 
-use tetris_core::FrameTiming;
-use tetris_core::scoring::{NesScore, frames_per_row};
+use tetris_core::{FrameTiming, GameLevels};
 
-/// The level a page shows during a game whose gravity is `timing`'s (the replay viewer and the
-/// live page). Without a timing the game has no gravity and starts at level 0, the level its
-/// score is counted from, rising every 10 lines. With one, it starts at the lowest level whose
-/// gravity is the timing's frames per row (every timing a replay holds is some level's,
-/// `check_frame_timing`) and rises by the NES rule from that start ([`NesScore`]), but not past
-/// the last level of that gravity: a game without frames keeps its timing to the end.
-#[derive(Clone, Debug)]
-pub struct ShownLevels {
-    score: NesScore,
-    /// The level the game starts at.
-    pub start: u8,
-    /// The last level shown.
-    pub last: u8,
+/// The levels of a game whose searcher simulates `timing` (`None`: a searcher that ignores
+/// gravity, whose game starts at level 0). A gravity-aware game starts at the lowest level of
+/// its timing's gravity and rises by the NES rule up to the last level of that gravity
+/// ([`GameLevels::of_gravity`]: 19 to 28 for 2 frames per row). Every timing a game can have is
+/// some level's (the searchers' defaults; a replay's is checked by `check_frame_timing` first),
+/// so the fallback to level 0 for another is never taken.
+pub fn game_levels(timing: Option<FrameTiming>) -> GameLevels {
+    timing
+        .and_then(|timing| GameLevels::of_gravity(timing.frames_per_row))
+        .unwrap_or(GameLevels::FROM_ZERO)
 }
 
-impl ShownLevels {
-    /// The levels of a game at `timing` (`None`: no gravity), before its first clear.
-    pub fn new(timing: Option<FrameTiming>) -> ShownLevels {
-        let (start, last) = match timing {
-            None => (0, u8::MAX),
-            Some(timing) => {
-                let same = |level: &u8| frames_per_row(*level) == u32::from(timing.frames_per_row);
-                let start = (0..=u8::MAX).find(same).unwrap_or(0);
-                let last = (start..=u8::MAX).take_while(same).last().unwrap_or(start);
-                (start, last)
-            }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gamepad_game_starts_at_its_gravitys_first_level() {
+        assert_eq!(game_levels(None), GameLevels::FROM_ZERO);
+        let published = game_levels(Some(FrameTiming::LEVEL_19_30_HZ));
+        assert_eq!((published.start, published.last), (19, Some(28)));
+        let level_29 = FrameTiming {
+            frames_per_row: 1,
+            ..FrameTiming::LEVEL_19_30_HZ
         };
-        ShownLevels {
-            score: NesScore::new(start),
-            start,
-            last,
-        }
-    }
-
-    /// Counts a placement's cleared rows (0 to 4).
-    pub fn add_cleared_rows(&mut self, rows: u8) {
-        self.score.add_cleared_rows(rows);
-    }
-
-    /// The level shown now.
-    pub fn level(&self) -> u8 {
-        self.score.level().min(self.last)
+        assert_eq!(game_levels(Some(level_29)).start, 29);
     }
 }

@@ -544,6 +544,8 @@ pub struct CheckedLock<'a> {
     pub lines: u32,
     /// The displayed score so far.
     pub score: u32,
+    /// The level after the lock.
+    pub level: u8,
     /// The piece that comes next.
     pub next: Piece,
 }
@@ -728,6 +730,7 @@ pub fn check_game(
             pieces: lock.piece,
             lines: replay.score().lines(),
             score: replay.score().score(),
+            level: replay.score().level(),
             next: replay.current(),
         });
     }

@@ -270,10 +270,11 @@
       ["piece cap", rules.max_pieces === null ? "none" : String(rules.max_pieces)],
       ["game over", rules.game_over],
       ["frame timing", timing],
-      ["level", rules.frame_timing
+      ["level", rules.last_level !== null
         ? `from ${rules.start_level}, the lowest level of this gravity, rising with the lines ` +
-          `up to ${rules.last_level}, its last (the timing stays the same all game)`
-        : "from 0, rising every 10 lines (no gravity: the level only counts the score)"],
+          `up to ${rules.last_level}, its last (the timing stays the same all game); the score ` +
+          "counts from this level"
+        : `from ${rules.start_level}, rising every 10 lines (the level the score counts from)`],
       ["score", rules.score],
       ["result", `${result.pieces} pieces, ${result.lines} lines, score ${result.score.toLocaleString("en-US")}`],
       ["end", result.end_text],

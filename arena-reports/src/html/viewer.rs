@@ -10,13 +10,11 @@
 //! after it. Only a replay that verifies gets a page. The page's script (`viewer.js`) rebuilds
 //! the boards by locking the recorded placements and clearing full rows.
 //!
-//! The level shown is the level of the game's gravity (`shown_levels`): a game without
-//! frames starts at level 0 (its score's level), but a gamepad game fell at its recorded
-//! `frame_timing`, which is a level's gravity: it starts at the lowest level of that gravity
-//! (19 for 2 frames per row, the timing `arena play` records) and rises with the lines by the
-//! NES rule, up to the last level of that gravity, since a game without frames keeps its
-//! timing to the end. The score stays the frame-less game's (line-clear points from level 0,
-//! docs/spec/rules.md), as the page's rules say.
+//! The level shown is the game's one level, the verifier's (`Replay::levels`): a game
+//! without gravity starts at level 0, a gamepad game at the lowest level of its recorded
+//! `frame_timing`'s gravity (19 for 2 frames per row, the timing `arena play` records) and
+//! rises with the lines by the NES rule up to the last level of that gravity, since a game
+//! without frames keeps its timing to the end; the score counts from that same level.
 
 use serde::Serialize;
 use tetris_core::{Evaluator, FrameTiming, GameOverRule, Piece};
@@ -25,7 +23,6 @@ use tetris_registry::Strategy;
 use super::{PAGE_STYLE, escape_html, fill_template, script_json};
 use crate::tournament::{SCORE_RULE, game_over_rule_text};
 use tetris_arena_games::sim::evaluation::Evaluation;
-use tetris_arena_games::sim::levels::ShownLevels;
 use tetris_arena_games::sim::placement::format_path;
 use tetris_arena_games::sim::replay::frames::flat_states;
 use tetris_arena_games::sim::replay::{Replay, ReplayStep};
@@ -45,6 +42,7 @@ struct CheckedPlacement {
     states: Vec<i8>,
     lines: u64,
     score: u32,
+    level: u8,
 }
 
 /// Collects, from a replay's verification, what its viewer page shows (pass
@@ -80,11 +78,11 @@ struct RulesData {
     max_pieces: Option<u64>,
     frame_timing: Option<FrameTiming>,
     /// The level the game starts at: 0, or for a gamepad game the lowest level of its
-    /// gravity ([`shown_levels`]).
+    /// gravity (`Replay::levels`).
     start_level: u8,
-    /// The last level the page shows: 255 without a frame timing, else the last level of its
-    /// gravity.
-    last_level: u8,
+    /// The highest level the game can reach: null without a limit (no gravity), else the last
+    /// level of its gravity.
+    last_level: Option<u8>,
     game_over_rule: GameOverRule,
     /// The rule in words.
     game_over: String,
@@ -114,30 +112,10 @@ struct PlacementData<'a> {
     states: &'a [i8],
     lines: u64,
     score: u32,
-    /// The level after the placement ([`shown_levels`]).
+    /// The level after the placement (the verifier's).
     level: u8,
     #[serde(skip_serializing_if = "Option::is_none")]
     evaluation: Option<&'a Evaluation>,
-}
-
-/// The levels of a game whose gravity is `timing`'s: the start level, the last level shown,
-/// and the level after each placement, given the lines after each ([`ShownLevels`]).
-fn shown_levels(timing: Option<FrameTiming>, lines: &[u64]) -> (u8, u8, Vec<u8>) {
-    let mut shown = ShownLevels::new(timing);
-    let mut counted = 0;
-    let levels = lines
-        .iter()
-        .map(|&lines| {
-            // At most 4 rows per placement: the lines after each are the verifier's counts.
-            while counted < lines {
-                let rows = (lines - counted).min(4);
-                shown.add_cleared_rows(rows as u8);
-                counted += rows;
-            }
-            shown.level()
-        })
-        .collect();
-    (shown.start, shown.last, levels)
 }
 
 impl ReplayViewer {
@@ -152,6 +130,7 @@ impl ReplayViewer {
             states: flat_states(step.path),
             lines: step.lines,
             score: step.score,
+            level: step.level,
         });
     }
 
@@ -179,8 +158,7 @@ impl ReplayViewer {
                 .collect()
         });
         let result = &replay.result;
-        let lines: Vec<u64> = self.checked.iter().map(|checked| checked.lines).collect();
-        let (start_level, last_level, levels) = shown_levels(replay.rules.frame_timing, &lines);
+        let levels = replay.levels(&replay.rules);
         let rule = replay.rules.rule();
         let data = ViewerData {
             strategy: &replay.strategy,
@@ -191,8 +169,8 @@ impl ReplayViewer {
                 board_height: replay.rules.board_height,
                 max_pieces: replay.rules.max_pieces,
                 frame_timing: replay.rules.frame_timing,
-                start_level,
-                last_level,
+                start_level: levels.start,
+                last_level: levels.last,
                 game_over_rule: rule,
                 game_over: game_over_rule_text(rule),
                 score: SCORE_RULE,
@@ -218,8 +196,7 @@ impl ReplayViewer {
                 .placements
                 .iter()
                 .zip(&self.checked)
-                .zip(levels)
-                .map(|((placement, checked), level)| PlacementData {
+                .map(|(placement, checked)| PlacementData {
                     piece: placement.piece,
                     x: placement.x,
                     y: placement.y,
@@ -233,7 +210,7 @@ impl ReplayViewer {
                     states: &checked.states,
                     lines: checked.lines,
                     score: checked.score,
-                    level,
+                    level: checked.level,
                     evaluation: placement.evaluation.as_ref(),
                 })
                 .collect(),
@@ -281,33 +258,49 @@ pub fn verified_replay_page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetris_core::InputModel;
-
-    fn timing(frames_per_row: u8) -> Option<FrameTiming> {
-        Some(FrameTiming {
-            frames_per_row,
-            timeline: tetris_core::Timeline::THIRTY_HZ,
-            inputs: InputModel::TwoThumb,
-        })
-    }
+    use std::ops::ControlFlow;
+    use tetris_arena_games::sim::game::{GameSettings, PlayOptions, play_game};
+    use tetris_arena_io::values::{BoardHeight, MaxPieces};
+    use tetris_core::GeneratorKind;
 
     #[test]
-    fn the_level_shown_is_the_level_of_the_games_gravity() {
-        // Without gravity: level 0, one level per 10 lines (the score's level).
-        assert_eq!(shown_levels(None, &[9, 10, 25]), (0, 255, vec![0, 1, 2]));
-        // 2 frames per row is levels 19–28: from 19 the first level-up comes at 140 lines,
-        // then one per 10 lines (docs/spec/rules.md), and the game's gravity never reaches
-        // level 29's, so the level stops at 28.
-        assert_eq!(
-            shown_levels(timing(2), &[0, 139, 140, 229, 230, 400]),
-            (19, 28, vec![19, 19, 20, 28, 28, 28])
+    fn a_gamepad_pages_levels_are_its_gravitys_and_its_score_counts_from_them() {
+        let mut strategy = Strategy::from_name("gamepad+nes-plateau").unwrap();
+        let settings = GameSettings {
+            board_height: BoardHeight::default(),
+            generator: GeneratorKind::Nes,
+            seed: 5,
+            max_pieces: Some(MaxPieces::try_from(40).unwrap()),
+            game_over_rule: GameOverRule::Simulation,
+        };
+        let options = PlayOptions {
+            keep_placements: true,
+            keep_paths: true,
+            keep_evaluations: false,
+        };
+        let result = play_game(&mut strategy, &settings, options, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let replay = Replay::record(&strategy, &settings, &result).unwrap();
+        let mut viewer = ReplayViewer::new();
+        replay
+            .verify(None, &mut |step| viewer.observe(step))
+            .unwrap();
+        let page = viewer.page(&replay).unwrap();
+        // 2 frames per row: levels 19 to 28 (docs/spec/rules.md's gravity table).
+        assert!(
+            page.contains(r#""start_level":19,"last_level":28"#),
+            "{page}"
         );
-        // 5 frames per row is levels 10–12: from 10 the first level-up is at 100 lines.
-        assert_eq!(
-            shown_levels(timing(5), &[99, 100, 110, 120]),
-            (10, 12, vec![10, 11, 12, 12])
-        );
-        // 1 frame per row is every level from 29 on.
-        assert_eq!(shown_levels(timing(1), &[0]), (29, 255, vec![29]));
+        assert!(viewer.checked.iter().all(|checked| checked.level == 19));
+        // Fewer than 140 lines: every clear scores at level 19, 20 times its level-0 worth.
+        let level_0: u32 = replay
+            .placements
+            .iter()
+            .map(|placement| [0, 40, 100, 300, 1200][usize::from(placement.cleared)])
+            .sum();
+        assert!(level_0 > 0);
+        assert_eq!(viewer.checked.last().unwrap().score, 20 * level_0);
     }
 }

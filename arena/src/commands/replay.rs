@@ -95,6 +95,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
             pieces: 0,
             lines: 0,
             score: 0,
+            level: replay.levels(&replay.rules).start,
             upcoming: &replay.pieces[..depth.min(replay.pieces.len())],
         });
     }
@@ -113,6 +114,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
                 pieces: step.pieces,
                 lines: step.lines,
                 score: step.score,
+                level: step.level,
                 upcoming: step.upcoming,
             });
         }
@@ -159,6 +161,7 @@ fn replay_trace(args: &Args, request: TraceReplayRequest) -> Result<(), ArenaErr
                 pieces: lock.pieces,
                 lines: u64::from(lock.lines),
                 score: lock.score,
+                level: lock.level,
                 upcoming: &[lock.next],
             });
         }

@@ -50,7 +50,7 @@ impl Games {
         let generator = self.generator.start(seed).map_err(py_error)?;
         let board = Board::new(usize::from(self.height)).map_err(py_error)?;
         let game = &mut self.games[index];
-        game.state = PlacementGame::new(board, self.rule).map_err(py_error)?;
+        game.state = PlacementGame::with_levels(board, self.rule, self.levels).map_err(py_error)?;
         game.generator = generator;
         game.upcoming.clear();
         game.ended = false;

@@ -13,12 +13,18 @@
  *            the engine gives), the next pieces, pieces/lines/score/level, and the engine's
  *            measured speed (pieces per second of its own compute time).
  *   Duel     two strategies on the same pieces (same seed, generator and height), side by side,
- *            with the running score and who leads.
+ *            with each side's lines, score and level, and who leads in the measure the user
+ *            picks (lines or score; the other breaks a tie).
  *   Analyse  a board edited by clicks or pasted as rows, the current and preview pieces: the
  *            strategy's best placements (`/v1/analyze` with `states: true`); clicking one plays
  *            its path on the board.
  *   Share    the page's state is kept in the URL's #fragment; opening a link restores it (and
  *            a Watch or Duel link plays the same game again).
+ * Number fields (seed, board height, max pieces, level, top) are sent to the engine as typed:
+ * the engine reads them with the command line's parsers and checks them with the request layer,
+ * so a bad value, typed or from a link, gets the arena's message on the page instead of being
+ * clamped (web/src/jobs.rs, `page_body`). The page only reads the board height to size a
+ * board before the engine has answered.
  * No network, no dependencies: it works from file://.
  *
  * Test hook, `window.arenaPage`:
@@ -42,9 +48,11 @@
   const { WIDTH, LETTERS } = ArenaBoard;
   const SPEEDS = ["1", "2", "5", "10", "20", "50", "100", "500", "max"];
   /** What the page takes from the arena itself (web-page/src/lib.rs): the tap rates the
-   * gamepad search takes and the documents' example position, so neither is written twice. */
+   * gamepad search takes, the board heights (to size a board) and the documents' example
+   * position, so none is written twice. */
   const ARENA = JSON.parse($("arena-constants").textContent);
   const TAP_RATES = ["", ...ARENA.tap_rates.map(String)];
+  const [MIN_HEIGHT, MAX_HEIGHT] = ARENA.board_heights;
   const EXAMPLE_BOARD = ARENA.example_board;
   const SUGGESTED = [
     "bfs+elashi@2",
@@ -167,10 +175,21 @@
     catalogue !== null &&
     catalogue.searcher_details.some((s) => s.name === searcherOf(strategy) && s.gravity_aware);
 
-  /** An integer field's value within [low, high], or `fallback` when it is not a number. */
-  function integerField(id, low, high, fallback) {
-    const value = Number.parseInt($(id).value, 10);
-    return Number.isFinite(value) ? clamp(value, low, high) : fallback;
+  /** A field's text as typed (trimmed): the engine reads and checks it. */
+  const typed = (id) => $(id).value.trim();
+
+  /**
+   * The rows to draw a board of before the engine has checked the typed height: the height
+   * when it is one the arena takes, else `fallback` (the engine then says what is wrong).
+   */
+  function drawnHeight(text, fallback) {
+    const rows = /^\d+$/.test(text) ? Number(text) : NaN;
+    return rows >= MIN_HEIGHT && rows <= MAX_HEIGHT ? rows : fallback;
+  }
+
+  /** `fields` without the empty ones (a field left empty takes the arena's default). */
+  function withoutEmpty(fields) {
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
   }
 
   function showError(element, text) {
@@ -236,6 +255,15 @@
       this.reset(20);
     }
 
+    /** The board redrawn empty at `height` rows (the game's, once the engine checked it). */
+    resize(height) {
+      if (height === this.height) return;
+      this.height = height;
+      this.board = new Uint8Array(WIDTH * height);
+      this.cells = ArenaBoard.create(this.boardElement, height);
+      this.draw();
+    }
+
     /** An empty board of `height` rows and no game. */
     reset(height) {
       this.generation += 1;
@@ -297,7 +325,7 @@
       try {
         facts = await job(this.name, "new-game", {
           game: this.name,
-          body: playBodyText(body),
+          body: JSON.stringify(body),
           paths,
         });
       } catch (error) {
@@ -307,6 +335,7 @@
       if (generation !== this.generation) return;
       this.facts = facts;
       this.hook.facts = facts;
+      this.resize(facts.settings.board_height);
       this.literature = facts.settings.game_over_rule === "literature";
       $(`${this.name}-title`).textContent = facts.strategy;
       this.setState("playing");
@@ -432,27 +461,17 @@
 
   // ---- Games played together (Watch: one lane; Duel: two on the same pieces) ----
 
-  /** The game settings bar's values. */
+  /** The game settings bar's values, the numbers as typed (a seed is any 64-bit number, more
+   * than a JavaScript number holds exactly: the engine reads the digits). */
   function gameSettings() {
     return {
-      // As typed: a seed is any 64-bit number, more than a JavaScript number holds exactly
-      // (playBodyText writes it into the body as it is; the engine checks it).
-      seed: $("seed").value.trim() || "0",
+      seed: typed("seed"),
       generator: $("generator").value || "uniform",
-      board_height: integerField("height", 4, 32, 20),
-      max_pieces: integerField("max-pieces", 1, 100000, 500),
+      board_height: typed("height"),
+      max_pieces: typed("max-pieces"),
       speed: $("speed").value,
       animate: $("animate").checked,
     };
-  }
-
-  /**
-   * A /v1/play body as JSON text, its seed written as the digits typed (so every 64-bit seed
-   * is exact); a seed that is no whole number stays a string, which the engine refuses with
-   * its message. (A quote inside a JSON string is escaped, so only the key matches.)
-   */
-  function playBodyText(body) {
-    return JSON.stringify(body).replace(/"seed":"(\d+)"/, '"seed":$1');
   }
 
   class Match {
@@ -472,14 +491,14 @@
       this.speed = settings.speed === "max" ? Infinity : Number(settings.speed);
       this.animate = settings.animate && Number.isFinite(this.speed);
       this.lanes.forEach((lane, i) => {
-        lane.reset(settings.board_height);
-        const body = {
+        lane.reset(drawnHeight(settings.board_height, 20));
+        const body = withoutEmpty({
           strategy: strategies[i].trim(),
           seed: settings.seed,
           generator: settings.generator,
           board_height: settings.board_height,
           max_pieces: settings.max_pieces,
-        };
+        });
         lane.begin(body, this.animate);
       });
       this.position = 0;
@@ -589,30 +608,37 @@
   const duelLanes = [new Lane("duel-a", $("duel-a-lane")), new Lane("duel-b", $("duel-b-lane"))];
   const duel = new Match("duel", duelLanes);
 
-  /** The duel's running score: lines, score, and who leads (by lines, then by score). */
+  /**
+   * The duel's running score: each side's lines, score and level, and who leads in the measure
+   * picked under "lead by" (lines or score; the other breaks a tie).
+   */
   duel.onDraw = () => {
     const [a, b] = duelLanes.map((lane) => {
       const last = lane.shown > 0 ? lane.placements[lane.shown - 1] : null;
+      const start = lane.facts ? lane.facts.start_level : 0;
       return {
         name: lane.facts ? lane.facts.strategy : lane.hook.strategy || "?",
         pieces: lane.shown,
         lines: last ? last.lines : 0,
         score: last ? last.score : 0,
+        level: last ? last.level : start,
         over: lane.end === "game_over" && lane.done,
         refused: lane.error !== null,
       };
     });
-    const sign = Math.sign(a.lines - b.lines) || Math.sign(a.score - b.score);
+    const byScore = $("duel-rank").value === "score";
+    const [first, second] = byScore ? ["score", "lines"] : ["lines", "score"];
+    const sign = Math.sign(a[first] - b[first]) || Math.sign(a[second] - b[second]);
     const side = (s) => s.refused
       ? `${s.name}: refused (see below)`
-      : `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}` +
-        ` after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
+      : `${s.name}: ${formatCount(s.lines)} lines, score ${formatCount(s.score)}, level ` +
+        `${s.level} after ${formatCount(s.pieces)} pieces${s.over ? " (game over)" : ""}`;
     const plural = (count, word) => `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
-    let lead = "level";
+    const words = { lines: "line", score: "point" };
+    let lead = "tied";
     if (sign !== 0) {
-      const by = a.lines !== b.lines
-        ? plural(Math.abs(a.lines - b.lines), "line")
-        : plural(Math.abs(a.score - b.score), "point");
+      const measure = a[first] !== b[first] ? first : second;
+      const by = plural(Math.abs(a[measure] - b[measure]), words[measure]);
       lead = `${sign > 0 ? "A" : "B"} leads by ${by}`;
     }
     if (a.refused || b.refused) lead = "no duel";
@@ -620,6 +646,9 @@
     element.textContent = `A ${side(a)} — B ${side(b)} — ${lead}.`;
     element.dataset.leader = a.refused || b.refused ? "none" : sign > 0 ? "a" : sign < 0 ? "b" : "tie";
   };
+
+  // The lead is counted again in the measure picked, at once (a finished duel too).
+  $("duel-rank").addEventListener("change", () => duel.onDraw());
 
   $("watch-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -760,17 +789,18 @@
   function analysisBody() {
     const strategy = $("analyse-strategy").value.trim();
     const rows = ArenaBoard.rowsText(analyse.board, analyse.height).split("/");
-    const body = {
+    // The height as typed: the editor's rows when the engine takes it, else its message.
+    const body = withoutEmpty({
       strategy,
       board: rows,
       current: $("current").value,
       preview: $("preview").value.trim().toUpperCase().split("").filter((c) => c !== " "),
-      board_height: analyse.height,
-      top: integerField("top", 1, 200, 10),
+      board_height: typed("height") || String(analyse.height),
+      top: typed("top"),
       states: true,
-    };
+    });
     if (gravityAware(strategy)) {
-      if ($("level").value.trim() !== "") body.level = integerField("level", 0, 255, 19);
+      if (typed("level") !== "") body.level = typed("level");
       if ($("tap-rate").value !== "") body.tap_rate = Number($("tap-rate").value);
       // Sent as typed: the server parses it (and refuses it beside a tap rate) with the one
       // message every front end gives.
@@ -958,17 +988,16 @@
     });
   });
 
+  // A typed height the arena takes resizes the editor; any other is left as typed, and the
+  // analysis shows the engine's message for it.
   $("height").addEventListener("change", () => {
-    const height = integerField("height", 4, 32, 20);
-    $("height").value = String(height);
-    if (height !== analyse.height) {
-      resizeBoard(height);
-      scheduleAnalysis();
-    }
+    const height = drawnHeight(typed("height"), analyse.height);
+    if (height !== analyse.height) resizeBoard(height);
+    scheduleAnalysis();
     saveState();
   });
   for (const id of ["seed", "generator", "height", "max-pieces", "speed", "animate",
-    "watch-strategy", "duel-a-strategy", "duel-b-strategy"]) {
+    "watch-strategy", "duel-a-strategy", "duel-b-strategy", "duel-rank"]) {
     $(id).addEventListener("input", saveState);
     $(id).addEventListener("change", saveState);
   }
@@ -1019,6 +1048,7 @@
       strategy: $("watch-strategy").value,
       a: $("duel-a-strategy").value,
       b: $("duel-b-strategy").value,
+      rank: $("duel-rank").value,
       seed: $("seed").value,
       generator: $("generator").value,
       height: $("height").value,
@@ -1077,8 +1107,10 @@
     if (state.has("tap") && TAP_RATES.includes(state.get("tap"))) $("tap-rate").value = state.get("tap");
     set("timeline", "timeline");
     set("top", "top");
-    const height = integerField("height", 4, 32, 20);
-    $("height").value = String(height);
+    if (state.has("rank") && ["lines", "score"].includes(state.get("rank"))) {
+      $("duel-rank").value = state.get("rank");
+    }
+    const height = drawnHeight(typed("height"), 20);
     analyse.height = height;
     analyse.board = state.has("board")
       ? decodeBoard(state.get("board"), height)

@@ -8,8 +8,9 @@
  *
  * Kinds:
  *   init {module}            the WebAssembly module's bytes; ok: {strategies, shapes} (parsed)
- *   analyze {body}           a /v1/analyze body; ok: the answer, parsed
- *   new-game {game, body, paths}  a /v1/play body; ok: the game's facts (strategy, depth,
+ *   analyze {body}           a /v1/analyze body (number fields may be typed text, which the
+ *                            engine reads with the command line's parsers); ok: the answer
+ *   new-game {game, body, paths}  a /v1/play body (likewise); ok: the game's facts (strategy, depth,
  *                            settings, start_level); `game` is the page's name for it
  *   step {game, count}       up to `count` more placements; ok: the step's answer, parsed
  *                            (count, next, end, end_text), its `placements` unpacked

@@ -307,6 +307,22 @@ pub enum ResultError {
         /// Score of the placements.
         score: u32,
     },
+    /// Another level at the end.
+    #[error("level {recorded} recorded, the placements end at level {level}")]
+    Level {
+        /// Level recorded.
+        recorded: u8,
+        /// The level the placements reach.
+        level: u8,
+    },
+    /// A replay of a version that records the level, without it.
+    #[error(
+        "level is missing, but a version-{version} replay records it (versions 1 and 2 do not)"
+    )]
+    MissingLevel {
+        /// The replay's format version.
+        version: u32,
+    },
     /// `game_over` that disagrees with `end`.
     #[error("game_over is {game_over} but the end is {}", .end.name())]
     GameOverFlag {

@@ -2,7 +2,7 @@
 //! a played game ([`Replay::record`]), reading ([`Replay::load`], [`Replay::parse`]) and
 //! writing ([`Replay::to_json`]).
 //!
-//! # The replay file (format version 2)
+//! # The replay file (format version 3)
 //!
 //! A JSON object, written atomically, with one placement per line so that a replay reads and
 //! diffs well:
@@ -10,7 +10,7 @@
 //! ```text
 //! {
 //!   "format": "tetris-arena-replay",
-//!   "version": 2,
+//!   "version": 3,
 //!   "strategy": "bfs+elashi@2",
 //!   "generator": "uniform",
 //!   "seed": 0,
@@ -20,22 +20,27 @@
 //!     {"piece":"S","x":4,"y":18,"rotation":0,"cleared":0,"path":"L D D D …"},
 //!     …
 //!   ],
-//!   "result": {"pieces":100,"lines":38,"score":4020,"game_over":false,"end":"piece_cap"},
+//!   "result": {"pieces":100,"lines":38,"score":4020,"level":3,"game_over":false,"end":"piece_cap"},
 //!   "made_by": {"program":"tetris-arena","version":"0.1.0","command":"arena play …"}
 //! }
 //! ```
 //!
-//! - `format` and `version` identify the file; this arena writes version 2 and reads versions
-//!   1 and 2. The two differ in one field: version 2 requires `rules.game_over_rule`, which
-//!   this arena always records. Version 1 let it be left out, meaning `simulation` (replays
-//!   written before the rule was recorded were all played under it); such a replay still
-//!   reads, and `arena replay` says that the rule was assumed rather than recorded
-//!   ([`ReplayRules::rule_assumed`]).
+//! - `format` and `version` identify the file; this arena writes version 3 and reads versions
+//!   1 to 3. Version 3 scores a gravity-aware searcher's game at the level of its gravity (the
+//!   game's one level, below) and records the level at the end (`result.level`); versions 1
+//!   and 2 scored every game from level 0 and record no level, and are checked by that rule.
+//!   Version 2 requires `rules.game_over_rule`, which this arena always records. Version 1
+//!   let it be left out, meaning `simulation` (replays written before the rule was recorded
+//!   were all played under it); such a replay still reads, and `arena replay` says that the
+//!   rule was assumed rather than recorded ([`ReplayRules::rule_assumed`]).
 //! - `strategy` is the canonical strategy name; `generator` and `seed` name the piece sequence
 //!   (docs/spec/arena.md's generator names; a `file:` game has no seed and records 0); `rules` holds the board height, the piece cap (`null`:
 //!   none), the frame timing of a gravity-aware searcher and the `game_over_rule`
 //!   (`simulation` or `literature`). The other rules are fixed: the board starts empty, and
-//!   the score is NES line-clear points from level 0 (docs/spec/rules.md), capped at 999,999.
+//!   the score is NES line-clear points (docs/spec/rules.md), capped at 999,999, counted from
+//!   level 0, or for a gravity-aware searcher from the first level of its `frame_timing`'s
+//!   gravity up to that gravity's last level ([`crate::sim::levels::game_levels`]: 19 to 28
+//!   at 2 frames per row).
 //! - `pieces` is the start of the piece sequence as letters: the first `placements + depth`
 //!   pieces of the generator (fewer when a `file:` sequence runs out), i.e. every piece the
 //!   strategy saw, including the piece that could not spawn at a game over. Storing them makes
@@ -53,8 +58,8 @@
 //!   best chain behind the choice ([`crate::sim::evaluation::Evaluation`]; readers that
 //!   predate it reject such a file). `--redecide` checks it; without it, it is shown,
 //!   not checked.
-//! - `result` is what the game produced: pieces, lines, score, `game_over`, and `end`
-//!   (`game_over`, `piece_cap` or `sequence_ended`).
+//! - `result` is what the game produced: pieces, lines, score, the `level` at the end (from
+//!   version 3), `game_over`, and `end` (`game_over`, `piece_cap` or `sequence_ended`).
 //! - `made_by` (optional) is what wrote the file ([`MadeBy`]: program, version, command). It
 //!   is shown, never checked: the game proves its rules and moves, not the command that asked
 //!   for them.
@@ -63,7 +68,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tetris_core::{FrameTiming, GameOverRule, GeneratorKind, Piece};
+use tetris_core::{FrameTiming, GameLevels, GameOverRule, GeneratorKind, Piece};
 use tetris_registry::Strategy;
 use thiserror::Error as ThisError;
 
@@ -71,6 +76,7 @@ use tetris_arena_io::output::MadeBy;
 
 use crate::error::GameError;
 use crate::sim::game::{GameEnd, GameResult, GameSettings, dealt_pieces};
+use crate::sim::levels::game_levels;
 use crate::sim::placement::{PlayedPlacement, piece_letters};
 
 /// The `format` value of every replay file.
@@ -82,13 +88,17 @@ pub const REPLAY_FORMAT: &str = "tetris-arena-replay";
 pub const REPLAY_LIMIT: u64 = 256 * tetris_core::files::MIB;
 
 /// The replay format version this arena writes (it also reads [`OLDEST_REPLAY_VERSION`]).
-pub const REPLAY_VERSION: u32 = 2;
+pub const REPLAY_VERSION: u32 = 3;
+
+/// The first replay format version that scores a gravity-aware game at its gravity's levels
+/// and records the level at the end; the versions before it scored every game from level 0.
+pub const LEVELED_REPLAY_VERSION: u32 = 3;
 
 /// The oldest replay format version this arena reads: version 1, whose `rules` may leave out
 /// the `game_over_rule` (then `simulation`, [`ReplayRules::rule`]).
 pub const OLDEST_REPLAY_VERSION: u32 = 1;
 
-/// Whether this arena reads replay format `version` (1 or 2).
+/// Whether this arena reads replay format `version` (1 to 3).
 pub fn reads_version(version: u64) -> bool {
     (u64::from(OLDEST_REPLAY_VERSION)..=u64::from(REPLAY_VERSION)).contains(&version)
 }
@@ -164,8 +174,11 @@ pub struct ReplayResult {
     pub pieces: u64,
     /// Rows cleared.
     pub lines: u64,
-    /// NES score (level 0 start, capped at 999,999).
+    /// NES score (capped at 999,999), from the game's levels ([`Replay::levels`]).
     pub score: u32,
+    /// The level at the end (from format version 3; the versions before record none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
     /// Whether the game ended by a top-out (`end == game_over`).
     pub game_over: bool,
     /// Why the game stopped.
@@ -257,11 +270,22 @@ impl Replay {
                 pieces: result.pieces,
                 lines: result.lines,
                 score: result.score,
+                level: Some(result.level),
                 game_over: result.game_over(),
                 end: result.end,
             },
             made_by: Some(MadeBy::current()),
         })
+    }
+
+    /// The levels its game is scored at under `rules` (the recorded rules, or one fact
+    /// changed): a gravity-aware game's gravity's from format version 3
+    /// ([`LEVELED_REPLAY_VERSION`]), level 0 on for the versions before it.
+    pub fn levels(&self, rules: &ReplayRules) -> GameLevels {
+        match self.version >= LEVELED_REPLAY_VERSION {
+            true => game_levels(rules.frame_timing),
+            false => GameLevels::FROM_ZERO,
+        }
     }
 
     /// Reads a replay file; an [`GameError::Io`] if it cannot be read, an

@@ -18,8 +18,8 @@ mod tests;
 
 pub use errors::{PlacementError, ReplayError, ResultError, RulesError};
 pub use format::{
-    OLDEST_REPLAY_VERSION, REPLAY_FORMAT, REPLAY_VERSION, Replay, ReplayFormatError, ReplayResult,
-    ReplayRules, reads_version,
+    LEVELED_REPLAY_VERSION, OLDEST_REPLAY_VERSION, REPLAY_FORMAT, REPLAY_VERSION, Replay,
+    ReplayFormatError, ReplayResult, ReplayRules, reads_version,
 };
 pub use frames::{ButtonNames, PathError, Thumb};
 pub use verify::{HeaderFact, ReplayStep, Unproven, Verified};

@@ -48,6 +48,7 @@ fn hand_made_game() -> Replay {
             pieces: 3,
             lines: 1,
             score: 40,
+            level: Some(0),
             game_over: false,
             end: GameEnd::SequenceEnded,
         },
@@ -155,7 +156,8 @@ fn every_kind_of_difference_is_named() {
         &|r| r.rules.max_pieces = Some(2),
         "more than the piece cap 2",
     );
-    check(&|r| r.version = 3, "version 3 is not supported");
+    check(&|r| r.result.level = Some(1), "result: level 1 recorded");
+    check(&|r| r.version = 4, "version 4 is not supported");
 }
 
 #[test]
@@ -344,7 +346,7 @@ fn a_text_that_is_no_replay_is_named_before_its_fields() {
     );
     assert_eq!(
         message(r#"{"format": "tetris-arena-replay", "version": 7, "colour": 1}"#),
-        "replay format version 7 is not supported (this arena reads versions 1 to 2)"
+        "replay format version 7 is not supported (this arena reads versions 1 to 3)"
     );
     assert_eq!(
         message(r#"{"format": "tetris-arena-replay"}"#),
@@ -512,15 +514,15 @@ fn version_1_may_leave_out_the_rule_and_version_2_may_not() {
     let mut replay = hand_made_game();
     replay.rules.game_over_rule = None;
     let text = replay.to_json();
-    assert!(text.contains("\"version\": 2,"), "{text}");
+    assert!(text.contains("\"version\": 3,"), "{text}");
     assert!(!text.contains("game_over_rule"), "{text}");
     let parsed = Replay::parse(&text).unwrap();
     assert_eq!(
         parsed.verify(None, &mut |_| {}).unwrap_err().to_string(),
-        "rules: game_over_rule is missing, but a version-2 replay records it (only version 1 \
+        "rules: game_over_rule is missing, but a version-3 replay records it (only version 1 \
          may leave it out, meaning simulation)"
     );
-    let old = Replay::parse(&text.replace("\"version\": 2,", "\"version\": 1,")).unwrap();
+    let old = Replay::parse(&text.replace("\"version\": 3,", "\"version\": 1,")).unwrap();
     assert_eq!(old.version, 1);
     assert!(old.rules.rule_assumed());
     assert_eq!(old.rules.rule(), GameOverRule::Simulation);
@@ -553,4 +555,54 @@ fn a_two_thumb_game_relabelled_to_a_slower_tap_rate_breaks_a_tap() {
     };
     // The path pressed that thumb 2 frames after its last press: 30 Hz, not 20.
     assert_eq!(number - previous, 2, "{error}");
+}
+
+/// The NES points of `placements`' clears from `start` up to `last` (docs/spec/rules.md:
+/// 40/100/300/1200 × (level + 1), the level after this clear's own level-up; from 19 the first
+/// level-up is at 140 lines, then every 10), written out here rather than taken from the core.
+fn nes_points(placements: &[PlayedPlacement], start: u32, first_up: u32, last: u32) -> (u32, u32) {
+    let (mut lines, mut level, mut score) = (0, start, 0);
+    for placement in placements {
+        for _ in 0..placement.cleared {
+            lines += 1;
+            if lines >= first_up && (lines - first_up) % 10 == 0 && level < last {
+                level += 1;
+            }
+        }
+        score += [0, 40, 100, 300, 1200][usize::from(placement.cleared)] * (level + 1);
+    }
+    (score.min(999_999), level)
+}
+
+#[test]
+fn a_gamepad_replay_is_scored_at_its_gravitys_level_and_records_it() {
+    let replay = recorded_nes_game(&mut Strategy::from_name("gamepad+nes-plateau").unwrap());
+    assert!(replay.result.lines > 0, "a game that scores");
+    let (score, level) = nes_points(&replay.placements, 19, 140, 28);
+    assert_eq!(replay.result.score, score);
+    assert_eq!(replay.result.level, Some(level as u8));
+    let mut levels = Vec::new();
+    replay
+        .verify(None, &mut |step| levels.push(step.level))
+        .unwrap();
+    assert!(levels.iter().all(|&shown| shown == 19), "{levels:?}");
+    // A changed level, or none in a version-3 replay, is refused.
+    let mut tampered = replay.clone();
+    tampered.result.level = Some(0);
+    assert_eq!(
+        tampered.verify(None, &mut |_| {}).unwrap_err().to_string(),
+        "result: level 0 recorded, the placements end at level 19"
+    );
+    tampered.result.level = None;
+    assert_eq!(
+        tampered.verify(None, &mut |_| {}).unwrap_err().to_string(),
+        "result: level is missing, but a version-3 replay records it (versions 1 and 2 do not)"
+    );
+    // A version-2 replay of the same game was scored from level 0, and still verifies so.
+    let mut older = tampered;
+    older.version = 2;
+    older.result.score = nes_points(&replay.placements, 0, 10, 255).0;
+    older.verify(None, &mut |_| {}).unwrap();
+    older.result.score = replay.result.score;
+    assert!(older.verify(None, &mut |_| {}).is_err());
 }

@@ -4,8 +4,8 @@
 //!
 //! # What `arena replay` checks
 //!
-//! The file is a replay of a format version this arena reads (1 or 2), and one of version 2
-//! records its `game_over_rule`. The strategy is rebuilt from its name through the registry
+//! The file is a replay of a format version this arena reads (1 to 3), one of version 2 or
+//! later records its `game_over_rule`, and one of version 3 its `result.level`. The strategy is rebuilt from its name through the registry
 //! (a name that builds no strategy is an error, with or without `--redecide`). The rules are
 //! what a command accepts for it: a
 //! board height it can play on, a piece cap of at least 1, a `frame_timing` exactly when its
@@ -22,7 +22,8 @@
 //! every step and ends in the recorded state; that state is a lock placement (one row down is
 //! illegal); locking it clears the recorded number of rows — except a placement that lands
 //! above row 0 under the literature rule, which ends the game (it must be the last, and
-//! clears nothing). Finally the pieces, lines and score equal the recorded result, and the
+//! clears nothing). Finally the pieces, lines, score and (version 3) level equal the recorded
+//! result (scored at the game's levels: [`Replay::levels`]), and the
 //! recorded end is what happened: at a game over the last placement landed above the field
 //! (literature), or the next piece cannot spawn, or the strategy rebuilt from its name finds no
 //! placement for it (its filter or no-suicide removed all; under the literature rule, which
@@ -87,14 +88,17 @@ use std::fmt;
 
 use tetris_core::scoring::{ONE_FRAME_LEVEL, frames_per_row};
 use tetris_core::{
-    Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, PieceGenerator,
-    PieceState, Placement, PlacementGame, Searcher, Timeline,
+    Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, NesScore, Piece,
+    PieceGenerator, PieceState, Placement, PlacementGame, Searcher, Timeline,
 };
 use tetris_registry::{Strategy, TAP_RATES, check_frame_timing};
 
 use super::errors::{PlacementError, ReplayError, ResultError, RulesError};
 use super::frames::follow_path;
-use super::{OLDEST_REPLAY_VERSION, REPLAY_FORMAT, Replay, ReplayRules, reads_version};
+use super::{
+    LEVELED_REPLAY_VERSION, OLDEST_REPLAY_VERSION, REPLAY_FORMAT, Replay, ReplayRules,
+    reads_version,
+};
 use crate::sim::evaluation::Evaluation;
 use crate::sim::game::GameEnd;
 use crate::sim::placement::LastPlacement;
@@ -111,7 +115,8 @@ pub struct ReplayStep<'a> {
     pub lines: u64,
     /// NES score so far.
     pub score: u32,
-    /// The NES level after the placement (the game starts at level 0).
+    /// The level after the placement: the game's one level ([`Replay::levels`]: from 0, or
+    /// from a gravity-aware game's gravity's first level).
     pub level: u8,
     /// The states the piece passed through on its recorded path: the path's start, then the
     /// state after each input (after each frame for a path of gamepad frames); the last is
@@ -320,7 +325,7 @@ impl Replay {
         };
         let path_start = strategy.parts_mut().0.path_start();
         // `check_rules` refused the console rule, the one a game without frames cannot play.
-        let mut game = PlacementGame::new(board, rule)
+        let mut game = PlacementGame::with_levels(board, rule, self.levels(rules))
             .map_err(|error| ReplayError::Rules(RulesError::Core(error)))?;
         let mut path_states = Vec::new();
         // A generator that deals after each placement (`mdptetris`) is re-dealt here, told of
@@ -439,7 +444,7 @@ impl Replay {
             strategy,
             game.board(),
             game.lines(),
-            game.score().score(),
+            game.score(),
             ended_on_landing,
         )
         .map_err(ReplayError::Result)
@@ -735,9 +740,10 @@ impl Replay {
         strategy: &mut Strategy,
         board: &Board,
         lines: u64,
-        score: u32,
+        score: &NesScore,
         ended_on_landing: bool,
     ) -> Result<(), ResultError> {
+        let (level, score) = (score.level(), score.score());
         let result = &self.result;
         let placed = self.placements.len() as u64;
         if result.pieces != placed {
@@ -757,6 +763,17 @@ impl Replay {
                 recorded: result.score,
                 score,
             });
+        }
+        match result.level {
+            Some(recorded) if recorded != level => {
+                return Err(ResultError::Level { recorded, level });
+            }
+            None if self.version >= LEVELED_REPLAY_VERSION => {
+                return Err(ResultError::MissingLevel {
+                    version: self.version,
+                });
+            }
+            _ => {}
         }
         if result.game_over != (result.end == GameEnd::GameOver) {
             return Err(ResultError::GameOverFlag {
