@@ -43,19 +43,19 @@ def test_a_file_that_is_there_but_wrong_is_bad_input(tmp_path):
     assert cli.returncode == 2
 
 
-def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
-    # A tournament that would run for hours (strong strategies, no piece cap, a million
-    # games): Ctrl-C (SIGINT) stops it and raises KeyboardInterrupt, as the command line stops
-    # with exit code 130.
-    # Python raises KeyboardInterrupt on SIGINT unless it started with SIGINT ignored (as a
-    # job started in the background of a non-interactive shell, CI's, does): the script
-    # installs Python's own handler, as an interactive session has it.
+def interrupt_call(call: str, after: float) -> tuple[subprocess.Popen, str, float]:
+    """Runs ``call`` (a ``tetris_arena`` call as text, ``ta`` imported) in a Python of its own,
+    sends it SIGINT ``after`` seconds after the call starts, and gives the process, its stderr
+    and the seconds from the signal to its end. Python raises KeyboardInterrupt on SIGINT
+    unless it started with SIGINT ignored (as a job started in the background of a
+    non-interactive shell, CI's, does): the script installs Python's own handler, as an
+    interactive session has it."""
     script = (
         "import signal\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import tetris_arena as ta\n"
         "print('started', flush=True)\n"
-        "ta.tournament(['bfs+elashi@2'], games=1000000, seed=1, jobs=1)\n"
+        f"{call}\n"
     )
     process = subprocess.Popen(
         [sys.executable, "-c", script],
@@ -67,7 +67,7 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
         assert process.stdout.readline().strip() == "started"
         # The call is under way well within a second of the print; the signal then reaches
         # the interpreter while the run plays.
-        time.sleep(1.0)
+        time.sleep(after)
         process.send_signal(signal.SIGINT)
         signalled = time.monotonic()
         _, stderr = process.communicate(timeout=120)
@@ -75,6 +75,16 @@ def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
     finally:
         process.kill()
         process.wait()
+    return process, stderr, stopped
+
+
+def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
+    # A tournament that would run for hours (strong strategies, no piece cap, a million
+    # games): Ctrl-C (SIGINT) stops it and raises KeyboardInterrupt, as the command line stops
+    # with exit code 130.
+    process, stderr, stopped = interrupt_call(
+        "ta.tournament(['bfs+elashi@2'], games=1000000, seed=1, jobs=1)", after=1.0
+    )
     assert process.returncode != 0, stderr
     assert stderr.strip().splitlines()[-1] == "KeyboardInterrupt", stderr
     # Within a second: the run stops after each game's current piece, and the call looks for
@@ -90,28 +100,11 @@ def test_ctrl_c_keeps_the_finished_games_where_the_command_line_keeps_them(tmp_p
     # KeyboardInterrupt. Games on a 4-row board end within a few pieces, so thousands finish
     # in the second before the signal.
     out = tmp_path / "run.csv"
-    script = (
-        "import signal\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "import tetris_arena as ta\n"
-        "print('started', flush=True)\n"
-        f"ta.tournament(['bfs+elashi', 'bfs+dellacherie'], games=10000000, seed=1, jobs=1,"
-        f" board_height=4, out={str(out)!r})\n"
+    _, stderr, _ = interrupt_call(
+        "ta.tournament(['bfs+elashi', 'bfs+dellacherie'], games=10000000, seed=1, jobs=1,"
+        f" board_height=4, out={str(out)!r})",
+        after=1.5,
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout.readline().strip() == "started"
-        time.sleep(1.5)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=120)
-    finally:
-        process.kill()
-        process.wait()
     assert stderr.strip().splitlines()[-1] == "KeyboardInterrupt", stderr
     rows = list(csv.DictReader(out.read_text().splitlines()))
     seeds = {"bfs+elashi": [], "bfs+dellacherie": []}

@@ -9,18 +9,8 @@
 
 use tetris_core::Piece;
 
-/// The table's order of pieces, its rows (the previous piece) and columns (the next).
-const ORDER: [Piece; 7] = [
-    Piece::T,
-    Piece::J,
-    Piece::Z,
-    Piece::O,
-    Piece::S,
-    Piece::L,
-    Piece::I,
-];
-
-/// Chances in 64ths: `ODDS[previous][next]` in [`ORDER`]. Each row sums to 64.
+/// Chances in 64ths: `ODDS[previous][next]`, rows and columns in StackRabbit's order T J Z O S
+/// L I, which is our pieces' index order ([`Piece::index`]). Each row sums to 64.
 const ODDS: [[u8; 7]; 7] = [
     [2, 10, 12, 10, 10, 10, 10],
     [12, 2, 10, 10, 10, 10, 10],
@@ -33,13 +23,7 @@ const ODDS: [[u8; 7]; 7] = [
 
 /// The probability that `next` follows `previous`, in StackRabbit's table.
 pub fn next_piece_odds(previous: Piece, next: Piece) -> f64 {
-    let index = |piece: Piece| {
-        ORDER
-            .iter()
-            .position(|&listed| listed == piece)
-            .expect("every piece is listed")
-    };
-    f64::from(ODDS[index(previous)][index(next)]) / 64.0
+    f64::from(ODDS[previous.index()][next.index()]) / 64.0
 }
 
 #[cfg(test)]
@@ -57,8 +41,11 @@ mod tests {
             let repeat = next_piece_odds(previous, previous);
             assert!(repeat <= 4.0 / 64.0, "{previous}");
         }
-        // The spec's examples: after an L, a T is 12/64 and an L 2/64.
+        // StackRabbit's rows by name: after an L, a T is 12/64 and an L 2/64; after an I, an S
+        // is 12/64; after an O, an O is 4/64.
         assert_eq!(next_piece_odds(Piece::L, Piece::T), 0.1875);
         assert_eq!(next_piece_odds(Piece::L, Piece::L), 2.0 / 64.0);
+        assert_eq!(next_piece_odds(Piece::I, Piece::S), 12.0 / 64.0);
+        assert_eq!(next_piece_odds(Piece::O, Piece::O), 4.0 / 64.0);
     }
 }
