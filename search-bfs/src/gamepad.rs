@@ -217,7 +217,7 @@ fn open_band_rows(board: &Board) -> i8 {
 }
 
 /// One per-frame state of the falling piece (see the design note).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct FrameState {
     x: i8,
     y: i8,

@@ -31,16 +31,17 @@
 //! same step, so the path is one the search would accept (a test replays it through the
 //! literal frame model of `tetris_core::frames`).
 //!
-//! **Cost.** A few thousand states at level 18 on an open board, each with up to 12 inputs and
-//! a short list of input frames: well under a millisecond; it runs once per answer, never in
-//! a game's search.
-
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+//! **Cost.** States are numbered densely as the search's visited bitset numbers them, so the
+//! programme keeps one word per possible state and the best way on of each state that has one
+//! (heap-free, at most [`MAX_INPUT_FRAMES`] input frames); candidates are compared without
+//! being written out. It runs once per answer, never in a game's search. Measured through the
+//! move server's `get-move` (docs/stackrabbit.md): about a millisecond at 30 Hz; a mixed
+//! timeline (`X....X...X...`, a few hundred thousand states at level 18) costs tens of
+//! milliseconds.
 
 use super::{
     ARTICLE_INPUTS, ENTRY_DELAY_FRAMES, FRAME_INPUTS, FrameInput, FrameState, Gamepad, Step, Turn,
-    waiting,
+    WAIT_BITS, waiting,
 };
 use tetris_core::{Board, Buttons, InputModel, Placement, SearchOptions};
 
@@ -67,42 +68,23 @@ struct Suffix {
 }
 
 impl Suffix {
-    /// The suffix that locks at the target with `first` on the state's own frame.
-    fn locking(first: FrameInput) -> Suffix {
-        let pressed = buttons_pressed(first);
-        let mut input_frames = [0; MAX_INPUT_FRAMES];
-        input_frames[0] = 0;
-        Suffix {
-            input_frames,
-            input_count: u8::from(pressed != 0),
-            presses: pressed,
-            first,
-            next: None,
-        }
-    }
-
-    /// `first` on the state's own frame to `next`, then `after` (the best way on from
-    /// `next`); `None` when that makes more than [`MAX_INPUT_FRAMES`] input frames.
-    fn then(first: FrameInput, next: FrameState, after: &Suffix) -> Option<Suffix> {
-        let pressed = buttons_pressed(first);
-        let own = usize::from(pressed != 0);
-        let count = own + usize::from(after.input_count);
+    /// The suffix that `candidate` makes, or `None` when it would have more than
+    /// [`MAX_INPUT_FRAMES`] input frames.
+    fn from_candidate(candidate: &Candidate<'_>) -> Option<Suffix> {
+        let count = candidate.input_count();
         if count > MAX_INPUT_FRAMES {
             return None;
         }
         let mut input_frames = [0; MAX_INPUT_FRAMES];
-        for (slot, frame) in input_frames[own..count]
-            .iter_mut()
-            .zip(&after.input_frames[..usize::from(after.input_count)])
-        {
-            *slot = frame.saturating_add(1);
+        for (slot, frame) in input_frames.iter_mut().zip(candidate.frames()) {
+            *slot = frame;
         }
         Some(Suffix {
             input_frames,
             input_count: count as u8,
-            presses: pressed + after.presses,
-            first,
-            next: Some(next),
+            presses: candidate.presses(),
+            first: candidate.first,
+            next: candidate.next,
         })
     }
 
@@ -110,49 +92,59 @@ impl Suffix {
     fn frames(&self) -> &[u16] {
         &self.input_frames[..usize::from(self.input_count)]
     }
+}
+
+/// One way on from a state, not yet written out: its frame's input, then the best way on
+/// from where that leads (`after`; `None` when the frame locks the piece at the target).
+/// Candidates are compared as the suffixes they make, without making them.
+struct Candidate<'a> {
+    first: FrameInput,
+    next: Option<FrameState>,
+    after: Option<&'a Suffix>,
+}
+
+impl Candidate<'_> {
+    /// Whether the candidate's own frame presses anything.
+    fn presses_now(&self) -> bool {
+        buttons_pressed(self.first) != 0
+    }
+
+    /// Its input frames' count.
+    fn input_count(&self) -> usize {
+        usize::from(self.presses_now()) + self.after.map_or(0, |after| after.frames().len())
+    }
+
+    /// Its input frames, counted from the state.
+    fn frames(&self) -> impl Iterator<Item = u16> + '_ {
+        let own = self.presses_now().then_some(0);
+        let later = self.after.map_or(&[][..], |after| after.frames());
+        own.into_iter()
+            .chain(later.iter().map(|frame| frame.saturating_add(1)))
+    }
+
+    /// Its presses.
+    fn presses(&self) -> u16 {
+        buttons_pressed(self.first) + self.after.map_or(0, |after| after.presses)
+    }
 
     /// Whether `self` is a better way on than `other`: fewer input frames, then earlier ones,
     /// then fewer presses, then the first frame's input by [`tie_rank`].
-    fn is_better_than(&self, other: &Suffix) -> bool {
-        fn key(suffix: &Suffix) -> (u8, &[u16], u16, std::cmp::Reverse<TieRank>) {
-            (
-                suffix.input_count,
-                suffix.frames(),
-                suffix.presses,
-                std::cmp::Reverse(tie_rank(suffix.first)),
-            )
-        }
-        key(self) < key(other)
+    fn is_better_than(&self, other: &Candidate<'_>) -> bool {
+        self.input_count()
+            .cmp(&other.input_count())
+            .then_with(|| self.frames().cmp(other.frames()))
+            .then_with(|| self.presses().cmp(&other.presses()))
+            .then_with(|| tie_rank(other.first).cmp(&tie_rank(self.first)))
+            .is_lt()
     }
 }
 
-/// A hasher for [`FrameState`]s: the state's 8 bytes as one word, spread by one
-/// multiplication (the default hasher costs more than the search's step here).
-#[derive(Default)]
-struct StateHasher(u64);
-
-impl Hasher for StateHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_u8(&mut self, value: u8) {
-        self.0 = (self.0.rotate_left(8) ^ u64::from(value)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_i8(&mut self, value: i8) {
-        self.write_u8(value as u8);
-    }
-}
-
-/// Hash maps and sets of states with [`StateHasher`].
-type States = BuildHasherDefault<StateHasher>;
+/// Where a state stands in the dynamic programme, by its dense number
+/// ([`Gamepad::state_number`]): not reached, reached with no way on to the target, or the
+/// index of its best way on.
+const UNREACHED: u32 = u32::MAX;
+/// See [`UNREACHED`].
+const NO_WAY_ON: u32 = u32::MAX - 1;
 
 impl Gamepad {
     /// The path to `target` whose inputs come earliest (see the module's design note): one
@@ -186,42 +178,46 @@ impl Gamepad {
         let goal = target.state();
         // Every state reachable from the start (the graph is acyclic: see the note). States
         // below the target's row cannot come back up to it.
+        let mut standing = vec![UNREACHED; self.visited.len() * 64];
         let mut reachable = vec![start];
-        let mut seen: HashSet<FrameState, States> = HashSet::default();
-        seen.insert(start);
+        standing[self.state_number(&start)] = NO_WAY_ON;
         let mut at = 0;
         while at < reachable.len() {
             let state = reachable[at];
             at += 1;
             for input in self.inputs_from(piece, &state) {
                 if let Some(Step::Falling(next)) = self.step(piece, &state, input) {
-                    if next.y <= goal.y && seen.insert(next) {
+                    let number = self.state_number(&next);
+                    if next.y <= goal.y && standing[number] == UNREACHED {
+                        standing[number] = NO_WAY_ON;
                         reachable.push(next);
                     }
                 }
             }
         }
         reachable.sort_unstable_by_key(|state| std::cmp::Reverse(progress(state)));
-        let mut best: HashMap<FrameState, Suffix, States> = HashMap::default();
-        best.reserve(reachable.len());
+        let mut ways_on: Vec<Suffix> = Vec::new();
         for state in &reachable {
-            let mut chosen: Option<Suffix> = None;
+            let mut chosen: Option<Candidate<'_>> = None;
             for input in self.inputs_from(piece, state) {
                 let candidate = match self.step(piece, state, input) {
                     Some(Step::Locked(lock))
                         if lock == goal && self.fits(lock.x, lock.y, lock.rotation) =>
                     {
-                        Suffix::locking(input)
-                    }
-                    Some(Step::Falling(next)) => {
-                        match best
-                            .get(&next)
-                            .and_then(|after| Suffix::then(input, next, after))
-                        {
-                            Some(candidate) => candidate,
-                            None => continue,
+                        Candidate {
+                            first: input,
+                            next: None,
+                            after: None,
                         }
                     }
+                    Some(Step::Falling(next)) => match standing[self.state_number(&next)] {
+                        UNREACHED | NO_WAY_ON => continue,
+                        index => Candidate {
+                            first: input,
+                            next: Some(next),
+                            after: Some(&ways_on[index as usize]),
+                        },
+                    },
                     _ => continue,
                 };
                 if chosen
@@ -231,20 +227,32 @@ impl Gamepad {
                     chosen = Some(candidate);
                 }
             }
-            if let Some(suffix) = chosen {
-                best.insert(*state, suffix);
+            if let Some(suffix) = chosen.as_ref().and_then(Suffix::from_candidate) {
+                standing[self.state_number(state)] = ways_on.len() as u32;
+                ways_on.push(suffix);
             }
         }
         let mut path = Vec::new();
         let mut state = start;
         loop {
-            let suffix = best.get(&state)?;
+            let suffix = match standing[self.state_number(&state)] {
+                UNREACHED | NO_WAY_ON => return None,
+                index => &ways_on[index as usize],
+            };
             path.push(suffix.first.buttons());
             match suffix.next {
                 Some(next) => state = next,
                 None => return Some(path),
             }
         }
+    }
+
+    /// A state's dense number: its group's ([`Gamepad::group_index`]) and its cooldown pair's
+    /// bit in the group, as the visited bitset numbers it (below `visited.len() × 64`).
+    fn state_number(&self, state: &FrameState) -> usize {
+        let pair = usize::from(state.shift_thumb & WAIT_BITS) * usize::from(self.gaps.slots)
+            + usize::from(state.rotate_thumb & WAIT_BITS);
+        self.group_index::<true>(state) * self.group_bits + pair
     }
 
     /// The inputs the search tries from `state`, in its order: those its thumbs and the piece
