@@ -9,6 +9,7 @@
 
 use thiserror::Error as ThisError;
 
+use crate::fields::Field;
 use crate::output::OutputError;
 
 /// What kind of failure an error is; see the module's table in `docs/commands.md`
@@ -124,6 +125,42 @@ pub enum FileError {
     /// An output that would replace what it must not (a link, a device, an input).
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// An output's name that its field does not take (a folder for a file, a name without
+    /// `.json`, a folder holding other files): the field, the path, and what is wrong.
+    #[error("{field} {path}: {problem}")]
+    OutputRefused {
+        /// The field that named the output.
+        field: Field,
+        /// The path as given.
+        path: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// An output the operating system would not let the arena write where its field says.
+    #[error("{field} {path}: {message}")]
+    CannotWrite {
+        /// The field that named the output.
+        field: Field,
+        /// The path as given.
+        path: String,
+        /// What failed, with the operating system's words.
+        message: String,
+        /// The operating system's kind of failure.
+        kind: std::io::ErrorKind,
+    },
+    /// A board whose rows are not the field's height.
+    #[error(
+        "{board}: board has {rows}, expected {height} ({field} sets the field height)",
+        field = Field::BOARD_HEIGHT
+    )]
+    BoardRows {
+        /// The board as messages name it (`board file PATH`, or `board`).
+        board: String,
+        /// Its rows, counted in words (`1 row`, `3 rows`).
+        rows: String,
+        /// The field's height.
+        height: u8,
+    },
     /// A broken promise of the arena's own (a bug to report).
     #[error("internal error: {0}")]
     Internal(String),
@@ -143,8 +180,13 @@ impl FileError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             FileError::Core(error) => core_error_kind(error),
-            FileError::Refused(_) | FileError::Output(_) => ErrorKind::BadInput,
-            FileError::Io { kind, .. } => ErrorKind::Io(*kind),
+            FileError::Refused(_)
+            | FileError::Output(_)
+            | FileError::OutputRefused { .. }
+            | FileError::BoardRows { .. } => ErrorKind::BadInput,
+            FileError::Io { kind, .. } | FileError::CannotWrite { kind, .. } => {
+                ErrorKind::Io(*kind)
+            }
             FileError::Internal(_) => ErrorKind::Internal,
         }
     }

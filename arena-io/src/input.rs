@@ -75,10 +75,11 @@ pub fn board_from_rows(rows: &[String], height: u8, name: &str) -> Result<Board,
     // The row count is checked against the height asked for before the rows are parsed, so
     // that a board of the wrong size is reported as such whatever its height.
     if rows.len() != height as usize {
-        return Err(bad_board(format!(
-            "board has {}, expected {height} (--board-height sets the field height)",
-            row_count(rows.len())
-        )));
+        return Err(FileError::BoardRows {
+            board: name.to_string(),
+            rows: row_count(rows.len()),
+            height,
+        });
     }
     Board::from_rows(rows).map_err(|error| bad_board(error.to_string()))
 }

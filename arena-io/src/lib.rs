@@ -1,7 +1,9 @@
 //! `tetris-arena-io`: the arena's values and files — the lowest layer of the arena.
 //!
 //! - [`values`]: the domain values of every request (board height, tap rate, game count, …),
-//!   each a type with one parser and one message that names its option;
+//!   each a type with one parser and one message that names its field;
+//! - [`fields`]: every field of a request as each front end spells it (`--board-height`,
+//!   `board_height`), and the words a message is written in;
 //! - [`input`]: the files users hand over (boards) and the one size-limited read;
 //! - [`output`]: standard output and error, files written atomically, output folders swapped
 //!   in whole, the output-path checks, the JSON layout and the `made_by` record;
@@ -13,9 +15,11 @@
 #![deny(missing_docs)]
 
 pub mod error;
+pub mod fields;
 pub mod format;
 pub mod input;
 pub mod output;
 pub mod values;
 
 pub use error::{ErrorKind, FileError};
+pub use fields::{Field, Words};

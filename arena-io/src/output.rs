@@ -28,6 +28,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::error::FileError;
+use crate::fields::Field;
 use crate::format::printable;
 
 pub mod guard;
@@ -35,7 +36,7 @@ mod json;
 pub mod made_by;
 
 use guard::is_symlink;
-pub use guard::{FileKind, OutputError, check_distinct, check_replaceable, same_file};
+pub use guard::{FileKind, FileName, OutputError, check_distinct, check_replaceable, same_file};
 pub use json::{json_line, pretty_json};
 pub use made_by::MadeBy;
 
@@ -60,14 +61,16 @@ impl OutputFormat {
 /// Checks, before any game is played, that `path` names a file whose folder exists and can
 /// take the temporary file the file is written through (tried by creating and removing it),
 /// so a long run does not fail at its end, and that what the name holds now, if anything, is
-/// a regular file ([`check_replaceable`]). `option` names the command-line option in
+/// a regular file ([`check_replaceable`]). `option` is the field that named it, for
 /// messages.
-pub fn check_output_file(option: &str, path: &Path) -> Result<(), FileError> {
+pub fn check_output_file(option: Field, path: &Path) -> Result<(), FileError> {
+    let refused = |problem: &str| FileError::OutputRefused {
+        field: option,
+        path: path.display().to_string(),
+        problem: problem.to_string(),
+    };
     if path.file_name().is_none() {
-        return Err(FileError::Refused(format!(
-            "{option} {}: not a file name",
-            path.display()
-        )));
+        return Err(refused("not a file name"));
     }
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
@@ -81,16 +84,14 @@ pub fn check_output_file(option: &str, path: &Path) -> Result<(), FileError> {
         });
     }
     if path.is_dir() && !is_symlink(path) {
-        return Err(FileError::Refused(format!(
-            "{option} {}: is a folder, not a file",
-            path.display()
-        )));
+        return Err(refused("is a folder, not a file"));
     }
-    check_replaceable(option, path, FileKind::Regular)?;
+    check_replaceable(Some(option), path, FileKind::Regular)?;
     let probe = temporary_path(path, "tmp");
     let _ = fs::remove_file(&probe);
-    create_new_file(&probe).map_err(|error| FileError::Io {
-        path: format!("{option} {}", path.display()),
+    create_new_file(&probe).map_err(|error| FileError::CannotWrite {
+        field: option,
+        path: path.display().to_string(),
         message: format!(
             "cannot write there (creating a file in {} failed: {error})",
             folder.display()
@@ -112,31 +113,34 @@ fn create_new_file(path: &Path) -> std::io::Result<fs::File> {
 /// Checks, before any game is played, that `path` can become a folder of outputs: it is not
 /// a file, and when it exists everything in it is an output of the command (`is_output` of
 /// the entry's path: the folder is replaced as a whole by [`write_folder`], so anything else
-/// in it would be lost). `option` names the command-line option in messages.
+/// in it would be lost). `option` is the field that named it, for messages.
 pub fn check_output_folder(
-    option: &str,
+    option: Field,
     path: &Path,
     is_output: fn(&Path) -> bool,
 ) -> Result<(), FileError> {
-    let shown = path.display();
+    let refused = |problem: String| FileError::OutputRefused {
+        field: option,
+        path: path.display().to_string(),
+        problem,
+    };
     match FileKind::of(path) {
         None | Some(FileKind::Folder) => {}
         Some(FileKind::Regular) => {
-            return Err(FileError::Refused(format!(
-                "{option} {shown}: is a file, not a folder (give a new or existing folder)"
-            )));
+            return Err(refused(
+                "is a file, not a folder (give a new or existing folder)".into(),
+            ));
         }
-        Some(_) => check_replaceable(option, path, FileKind::Folder)?,
+        Some(_) => check_replaceable(Some(option), path, FileKind::Folder)?,
     }
     // A leftover of a killed write inside the folder goes with the old folder.
     if let Some(stranger) = folder_entries(path)?
         .into_iter()
         .find(|name| !is_output(&path.join(name)) && stale_leftover(name).is_none())
     {
-        return Err(FileError::Refused(format!(
-            "{option} {shown}: the folder holds {stranger:?}, which is not one of this \
-             command's outputs; the folder is replaced as a whole, so give an empty, new or \
-             earlier output folder"
+        return Err(refused(format!(
+            "the folder holds {stranger:?}, which is not one of this command's outputs; the \
+             folder is replaced as a whole, so give an empty, new or earlier output folder"
         )));
     }
     Ok(())
@@ -164,21 +168,27 @@ fn folder_entries(path: &Path) -> Result<Vec<String>, FileError> {
 /// old one's place. The old folder must hold only outputs (`is_output`, checked again here
 /// as [`check_output_folder`] did before the run).
 pub fn write_folder<E: From<FileError>>(
-    option: &str,
+    option: Field,
     path: &Path,
     is_output: fn(&Path) -> bool,
     fill: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<(), E> {
     let shown = path.display().to_string();
     if path.file_name().is_none() {
-        return Err(FileError::Refused(format!("{option} {shown}: not a folder name")).into());
+        return Err(FileError::OutputRefused {
+            field: option,
+            path: shown,
+            problem: "not a folder name".into(),
+        }
+        .into());
     }
     clean_stale_temporaries(path);
     let temporary = temporary_path(path, "tmp");
     let old = temporary_path(path, "old");
     let _ = fs::remove_dir_all(&temporary);
-    fs::create_dir(&temporary).map_err(|error| FileError::Io {
-        path: format!("{option} {shown}"),
+    fs::create_dir(&temporary).map_err(|error| FileError::CannotWrite {
+        field: option,
+        path: shown.clone(),
         message: format!(
             "cannot write there (creating the folder {} failed: {error})",
             temporary.display()
@@ -272,7 +282,7 @@ fn stale_leftover(name: &str) -> Option<(&str, &str)> {
 }
 
 /// [`check_output_file`] for a results file, which must end in `.json` or `.csv`; its format.
-pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, FileError> {
+pub fn check_results_file(option: Field, path: &Path) -> Result<OutputFormat, FileError> {
     let extension = path
         .extension()
         .and_then(|extension| extension.to_str())
@@ -282,10 +292,11 @@ pub fn check_results_file(option: &str, path: &Path) -> Result<OutputFormat, Fil
         Some("csv") => OutputFormat::Csv,
         Some("jsonl") => OutputFormat::JsonLines,
         _ => {
-            return Err(FileError::Refused(format!(
-                "{option} {}: the file name must end in .json, .csv or .jsonl",
-                path.display()
-            )));
+            return Err(FileError::OutputRefused {
+                field: option,
+                path: path.display().to_string(),
+                problem: "the file name must end in .json, .csv or .jsonl".into(),
+            });
         }
     };
     check_output_file(option, path)?;
@@ -315,7 +326,7 @@ impl ResultsDestination {
     /// Checks `--out` (a `.json` or `.csv` file in an existing folder) before any game.
     pub fn check(out: Option<&Path>, json: bool) -> Result<ResultsDestination, FileError> {
         let file = match out {
-            Some(path) => Some((path.to_path_buf(), check_results_file("--out", path)?)),
+            Some(path) => Some((path.to_path_buf(), check_results_file(Field::OUT, path)?)),
             None => None,
         };
         Ok(ResultsDestination { file, json })
@@ -395,7 +406,7 @@ impl StreamedFile {
         if path.file_name().is_none() {
             return Err(FileError::Refused(format!("{shown}: not a file name")));
         }
-        check_replaceable("", path, FileKind::Regular)?;
+        check_replaceable(None, path, FileKind::Regular)?;
         clean_stale_temporaries(path);
         let temporary = temporary_path(path, kind);
         // A leftover of this process's own name (a PID reused after a killed run) goes first;
@@ -452,7 +463,7 @@ impl StreamedFile {
         let result = (|| {
             let file = file.into_inner().map_err(|error| self.io(error.error()))?;
             file.sync_all().map_err(|error| self.io(&error))?;
-            check_replaceable("", &self.path, FileKind::Regular)?;
+            check_replaceable(None, &self.path, FileKind::Regular)?;
             fs::rename(&self.temporary, &self.path).map_err(|error| self.io(&error))
         })();
         if result.is_err() {
@@ -582,7 +593,7 @@ mod tests {
         let out = folder.join("out");
         let names = |path: &Path| folder_entries(path).unwrap();
         let is_output: fn(&Path) -> bool = |entry| entry.extension().is_some();
-        write_folder("--out", &out, is_output, |new| {
+        write_folder(Field::OUT, &out, is_output, |new| {
             fs::write(new.join("a.svg"), "old a").unwrap();
             fs::write(new.join("b.json"), "old b").unwrap();
             Ok::<(), FileError>(())
@@ -590,7 +601,7 @@ mod tests {
         .unwrap();
         assert_eq!(names(&out), ["a.svg", "b.json"]);
         // A failing writer leaves the old folder exactly as it was, and no temporary folder.
-        let failed = write_folder("--out", &out, is_output, |new| {
+        let failed = write_folder(Field::OUT, &out, is_output, |new| {
             fs::write(new.join("b.json"), "new b").unwrap();
             Err(FileError::Internal("killed half-way".into()))
         });
@@ -604,7 +615,7 @@ mod tests {
         clean_stale_temporaries(&out);
         assert_eq!(names(&folder), ["out"]);
         assert_eq!(fs::read_to_string(out.join("a.svg")).unwrap(), "old a");
-        write_folder("--out", &out, is_output, |new| {
+        write_folder(Field::OUT, &out, is_output, |new| {
             fs::write(new.join("b.json"), "new b").unwrap();
             Ok::<(), FileError>(())
         })
@@ -613,7 +624,7 @@ mod tests {
         assert_eq!(names(&folder), ["out"]);
         // A folder holding something else is not replaced: it would be lost.
         fs::write(out.join("notes"), "mine").unwrap();
-        assert!(write_folder("--out", &out, is_output, |_| Ok::<(), FileError>(())).is_err());
+        assert!(write_folder(Field::OUT, &out, is_output, |_| Ok::<(), FileError>(())).is_err());
         assert_eq!(names(&out), ["b.json", "notes"]);
         assert_eq!(names(&folder), ["out"]);
         fs::remove_dir_all(&folder).unwrap();
@@ -625,19 +636,19 @@ mod tests {
         let outputs: fn(&Path) -> bool =
             |entry| entry.ends_with("stats.json") || entry.ends_with("a.svg");
         let out = folder.join("out");
-        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        assert!(check_output_folder(Field::OUT, &out, outputs).is_ok());
         fs::create_dir(&out).unwrap();
         fs::write(out.join("stats.json"), "").unwrap();
-        assert!(check_output_folder("--out", &out, outputs).is_ok());
+        assert!(check_output_folder(Field::OUT, &out, outputs).is_ok());
         fs::write(out.join("notes.txt"), "mine").unwrap();
-        let message = check_output_folder("--out", &out, outputs)
+        let message = check_output_folder(Field::OUT, &out, outputs)
             .unwrap_err()
             .to_string();
         assert!(message.contains("holds \"notes.txt\""), "{message}");
         let file = folder.join("file");
         fs::write(&file, "").unwrap();
         assert_eq!(
-            check_output_folder("--plots", &file, outputs)
+            check_output_folder(Field::PLOTS, &file, outputs)
                 .unwrap_err()
                 .to_string(),
             format!(
@@ -671,7 +682,7 @@ mod tests {
                 Some(FileKind::CharDevice)
             );
             assert_eq!(
-                check_output_file("--record", Path::new("/dev/null"))
+                check_output_file(Field::RECORD, Path::new("/dev/null"))
                     .unwrap_err()
                     .to_string(),
                 "--record /dev/null: is a character device, not a regular file: the arena \
@@ -682,9 +693,9 @@ mod tests {
         }
         let folder = scratch("replaceable");
         let file = folder.join("f.json");
-        assert!(check_replaceable("--out", &file, FileKind::Regular).is_ok());
+        assert!(check_replaceable(Some(Field::OUT), &file, FileKind::Regular).is_ok());
         fs::write(&file, "kept").unwrap();
-        assert!(check_replaceable("--out", &file, FileKind::Regular).is_ok());
+        assert!(check_replaceable(Some(Field::OUT), &file, FileKind::Regular).is_ok());
         let link = folder.join("link.json");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         assert_eq!(FileKind::of(&link), Some(FileKind::Symlink));
@@ -692,7 +703,7 @@ mod tests {
         assert!(write_atomically(&link, b"new").is_err());
         assert_eq!(fs::read_to_string(&file).unwrap(), "kept");
         assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
-        let message = check_output_folder("--plots", &link, |_| true)
+        let message = check_output_folder(Field::PLOTS, &link, |_| true)
             .unwrap_err()
             .to_string();
         assert!(
@@ -715,23 +726,33 @@ mod tests {
         let other = folder.join("other.json");
         assert!(
             check_distinct(
-                &[("--out", &out), ("--html", &other)],
-                &[("replay file", &input)]
+                &[
+                    (FileName::Field(Field::OUT), &out),
+                    (FileName::Field(Field::HTML), &other)
+                ],
+                &[(FileName::What("replay file"), &input)]
             )
             .is_ok()
         );
         assert_eq!(
-            check_distinct(&[("--out", &hard)], &[("replay file", &input)]).unwrap_err(),
+            check_distinct(
+                &[(FileName::Field(Field::OUT), &hard)],
+                &[(FileName::What("replay file"), &input)]
+            )
+            .unwrap_err(),
             OutputError::OutputIsInput {
-                output: "--out".into(),
+                output: FileName::Field(Field::OUT),
                 output_path: hard.display().to_string(),
-                input: "replay file".into(),
+                input: FileName::What("replay file"),
                 input_path: input.display().to_string(),
             }
         );
         assert!(matches!(
             check_distinct(
-                &[("--out", &out), ("--html", &folder.join("./out.json"))],
+                &[
+                    (FileName::Field(Field::OUT), &out),
+                    (FileName::Field(Field::HTML), &folder.join("./out.json"))
+                ],
                 &[]
             ),
             Err(OutputError::SameOutput { .. })
@@ -741,10 +762,19 @@ mod tests {
         let inside = sub.join("w.json");
         fs::write(&inside, "read").unwrap();
         assert!(matches!(
-            check_distinct(&[("--plots", &sub)], &[("weights file", &inside)]),
+            check_distinct(
+                &[(FileName::Field(Field::PLOTS), &sub)],
+                &[(FileName::What("weights file"), &inside)]
+            ),
             Err(OutputError::FolderHoldsFile { .. })
         ));
-        assert!(check_distinct(&[("--plots", &sub)], &[("weights file", &input)]).is_ok());
+        assert!(
+            check_distinct(
+                &[(FileName::Field(Field::PLOTS), &sub)],
+                &[(FileName::What("weights file"), &input)]
+            )
+            .is_ok()
+        );
         fs::remove_dir_all(&folder).unwrap();
     }
 
@@ -752,7 +782,7 @@ mod tests {
     fn an_output_file_in_a_folder_that_takes_no_file_is_refused_early() {
         // /proc exists but takes no new file: the reason is said, not a bare "No such file".
         if Path::new("/proc/version").exists() {
-            let message = check_output_file("--record", Path::new("/proc/version"))
+            let message = check_output_file(Field::RECORD, Path::new("/proc/version"))
                 .unwrap_err()
                 .to_string();
             assert!(
@@ -761,9 +791,9 @@ mod tests {
             );
         }
         let folder = scratch("check-file");
-        assert!(check_output_file("--out", &folder.join("r.json")).is_ok());
+        assert!(check_output_file(Field::OUT, &folder.join("r.json")).is_ok());
         assert_eq!(names_in(&folder), 0, "the probe file is removed");
-        assert!(check_output_file("--out", &folder).is_err());
+        assert!(check_output_file(Field::OUT, &folder).is_err());
         fs::remove_dir_all(&folder).unwrap();
     }
 
@@ -773,13 +803,13 @@ mod tests {
 
     #[test]
     fn results_files_are_json_csv_or_json_lines_in_an_existing_folder() {
-        let format = |name: &str| check_results_file("--out", Path::new(name));
+        let format = |name: &str| check_results_file(Field::OUT, Path::new(name));
         assert_eq!(format("results.csv").unwrap(), OutputFormat::Csv);
         assert_eq!(format("results.JSON").unwrap(), OutputFormat::Json);
         assert_eq!(format("games.jsonl").unwrap(), OutputFormat::JsonLines);
         assert!(format("results.txt").is_err());
         assert!(format("csv").is_err());
         assert!(format("/nonexistent-folder/results.json").is_err());
-        assert!(check_output_file("--out", Path::new("/")).is_err());
+        assert!(check_output_file(Field::OUT, Path::new("/")).is_err());
     }
 }

@@ -4,9 +4,10 @@
 //! server and the browser) is parsed here: clap parses options straight into these types
 //! (`FromStr`, or the parser functions below for the core's enums), and the other front ends
 //! build them with the same `TryFrom`/parser calls, so the same mistake gives the same message
-//! everywhere. A message names the command-line option it belongs to (`--board-height 3 is
-//! outside 4..=32`): the options are the arena's vocabulary, and the Python package's keyword
-//! arguments are named after them.
+//! everywhere. A message names the field it belongs to as a [`Field`], which each front end
+//! spells in its own words when it writes the message ([`crate::fields`]): `--board-height 3
+//! is outside 4..=32` on the command line, `board_height 3 is outside 4..=32` in Python and in
+//! a JSON body.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use thiserror::Error as ThisError;
 
+use crate::fields::Field;
 use tetris_core::{
     GameOverRule, GeneratorKind, InputModel, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, Piece, Timeline,
     TimelineError,
@@ -76,7 +78,7 @@ pub const MAX_REACTION_FRAMES: u8 = tetris_core::MAX_PLAYED_FRAMES as u8;
 #[derive(Debug, Clone, PartialEq, ThisError)]
 pub enum ValueError {
     /// A `--shard` that is not `K/N` with 0 ≤ K < N.
-    #[error("--shard {text:?}: {why}")]
+    #[error("{shard} {text:?}: {why}", shard = Field::SHARD)]
     Shard {
         /// The value as given.
         text: String,
@@ -85,8 +87,9 @@ pub enum ValueError {
     },
     /// More shards than a run has games (or blocks) to give them.
     #[error(
-        "--shard {shard}: {count} shards for {games} {what} would leave shard {games}/{count} \
-         empty (use at most {games} shards)"
+        "{field} {shard}: {count} shards for {games} {what} would leave shard {games}/{count} \
+         empty (use at most {games} shards)",
+        field = Field::SHARD
     )]
     ShardWithoutGames {
         /// The shard, `K/N`.
@@ -101,8 +104,8 @@ pub enum ValueError {
     /// A number outside its option's range.
     #[error("{option} {value} is outside {range}{note}")]
     OutOfRange {
-        /// The option, e.g. `--board-height`.
-        option: &'static str,
+        /// The field, e.g. `--board-height`.
+        option: Field,
         /// The value as given.
         value: String,
         /// The range, e.g. `4..=32`.
@@ -113,16 +116,16 @@ pub enum ValueError {
     /// A count below its option's smallest value (which is the only bound).
     #[error("{option} must be at least {minimum}")]
     TooSmall {
-        /// The option, e.g. `--max-pieces`.
-        option: &'static str,
+        /// The field, e.g. `--max-pieces`.
+        option: Field,
         /// The smallest value taken.
         minimum: u64,
     },
     /// Text where a whole number was expected.
     #[error("{option} {text:?} is not a whole number")]
     NotANumber {
-        /// The option.
-        option: &'static str,
+        /// The field.
+        option: Field,
         /// The text as given.
         text: String,
     },
@@ -130,21 +133,31 @@ pub enum ValueError {
     /// core's message lists the valid names.
     #[error("{option}: {source}")]
     Unknown {
-        /// The option.
-        option: &'static str,
+        /// The field.
+        option: Field,
         /// What the core said.
         source: tetris_core::Error,
     },
     /// A `--seed` that is not a whole number from 0 to 2^64 - 1 (a negative one included).
-    #[error("--seed {0:?} is not a seed: seeds are whole numbers from 0 to 18446744073709551615")]
+    #[error(
+        "{seed} {0:?} is not a seed: seeds are whole numbers from 0 to 18446744073709551615",
+        seed = Field::SEED
+    )]
     NotASeed(String),
     /// A `--pieces` list that is empty.
-    #[error("--pieces is empty: give the current piece first, e.g. --pieces T,J")]
+    #[error(
+        "{pieces} is empty: give the current piece first, e.g. {example}",
+        pieces = Field::PIECES,
+        example = Field::PIECES.given("T,J")
+    )]
     NoPieces,
     /// A `--pieces` list with something other than piece letters and single commas.
     #[error(
-        "--pieces {text:?}, column {column}: {problem} (piece letters T J Z O S L I, upper \
-         case, e.g. --pieces T,J or --pieces TJ)"
+        "{pieces} {text:?}, column {column}: {problem} (piece letters T J Z O S L I, upper \
+         case, e.g. {commas} or {together})",
+        pieces = Field::PIECES,
+        commas = Field::PIECES.given("T,J"),
+        together = Field::PIECES.given("TJ")
     )]
     BadPieces {
         /// The list as given.
@@ -158,25 +171,101 @@ pub enum ValueError {
     /// [`tetris_core::Timeline::parse`]).
     #[error(transparent)]
     Timeline(#[from] TimelineError),
-    /// Both ways of giving the player's speed (the move server's body, the Python functions).
-    #[error("give tap_rate or timeline, not both")]
+    /// Both ways of giving the player's speed (the move server's body, the Python functions;
+    /// the command line's options conflict in clap).
+    #[error("give {tap_rate} or {timeline}, not both", tap_rate = Field::TAP_RATE, timeline = Field::TIMELINE)]
     TapRateAndTimeline,
     /// A field that takes one piece letter and got something else.
     #[error("{field} {text:?} is not a piece: one letter of T J Z O S L I, upper case")]
     NotAPiece {
         /// The field, e.g. `current`.
-        field: &'static str,
+        field: Field,
         /// The text as given.
         text: String,
     },
     /// A `--row` rule name that names nothing.
-    #[error("--row: unknown row rule {0:?}: use pivot or top")]
+    #[error("{row}: unknown row rule {0:?}: use pivot or top", row = Field::ROW)]
     UnknownRowRule(String),
+    /// A strategy whose `pattern=FILE` picture is not as tall as the board it plays on.
+    #[error(
+        "strategy {strategy:?}: the pattern file has {rows} rows but the board has {height} \
+         ({field})"
+    )]
+    PatternHeight {
+        /// The strategy's name.
+        strategy: String,
+        /// The picture's rows.
+        rows: u8,
+        /// The board's rows.
+        height: u8,
+        /// The field that gave the board's rows.
+        field: Field,
+    },
+}
+
+impl ValueError {
+    /// The same error about `field`: for a value the front end takes under a name of its own
+    /// (Python's `empty_board(height)` is a [`BoardHeight`] named `height`).
+    pub fn of_field(self, field: Field) -> ValueError {
+        match self {
+            ValueError::OutOfRange {
+                value, range, note, ..
+            } => ValueError::OutOfRange {
+                option: field,
+                value,
+                range,
+                note,
+            },
+            ValueError::TooSmall { minimum, .. } => ValueError::TooSmall {
+                option: field,
+                minimum,
+            },
+            ValueError::NotANumber { text, .. } => ValueError::NotANumber {
+                option: field,
+                text,
+            },
+            ValueError::Unknown { source, .. } => ValueError::Unknown {
+                option: field,
+                source,
+            },
+            ValueError::NotAPiece { text, .. } => ValueError::NotAPiece { field, text },
+            ValueError::PatternHeight {
+                strategy,
+                rows,
+                height,
+                ..
+            } => ValueError::PatternHeight {
+                strategy,
+                rows,
+                height,
+                field,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Checks that `strategy` can play on a board `height` rows tall (given as `field`): a
+/// `pattern=FILE` picture must have exactly that many rows.
+pub fn check_pattern_height(
+    strategy: &tetris_registry::Strategy,
+    height: u8,
+    field: Field,
+) -> Result<(), ValueError> {
+    match strategy.pattern_height() {
+        Some(rows) if rows != height => Err(ValueError::PatternHeight {
+            strategy: strategy.name(),
+            rows,
+            height,
+            field,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Parses `text` as a whole number for `option`: digits only (a number too large for the
 /// type is out of range, not "not a number").
-fn whole_number(option: &'static str, text: &str) -> Result<u64, ValueError> {
+fn whole_number(option: Field, text: &str) -> Result<u64, ValueError> {
     let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
     if !digits {
         return Err(ValueError::NotANumber {
@@ -211,15 +300,15 @@ macro_rules! serde_through_check {
 macro_rules! ranged_value {
     (
         $(#[$doc:meta])*
-        $name:ident($inner:ty), option $option:literal, range $min:expr, $max:expr, note $note:literal
+        $name:ident($inner:ty), field $field:ident, range $min:expr, $max:expr, note $note:literal
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name($inner);
 
         impl $name {
-            /// The command-line option this value belongs to.
-            pub const OPTION: &'static str = $option;
+            /// The field this value belongs to.
+            pub const FIELD: Field = Field::$field;
             /// The smallest value.
             pub const MIN: $inner = $min;
             /// The largest value.
@@ -233,7 +322,7 @@ macro_rules! ranged_value {
             /// The value shown as given (`text`), or the number itself.
             fn out_of_range(value: String) -> ValueError {
                 ValueError::OutOfRange {
-                    option: $option,
+                    option: Self::FIELD,
                     value,
                     range: format!("{}..={}", Self::MIN, Self::MAX),
                     note: $note,
@@ -257,7 +346,7 @@ macro_rules! ranged_value {
             type Err = ValueError;
 
             fn from_str(text: &str) -> Result<$name, ValueError> {
-                let number = whole_number($option, text)?;
+                let number = whole_number(Self::FIELD, text)?;
                 $name::try_from(number).map_err(|_| Self::out_of_range(text.to_string()))
             }
         }
@@ -274,14 +363,14 @@ macro_rules! ranged_value {
 
 /// Declares a count whose only bound is its smallest value, as [`ranged_value!`] does.
 macro_rules! count_value {
-    ($(#[$doc:meta])* $name:ident, option $option:literal, minimum $min:expr) => {
+    ($(#[$doc:meta])* $name:ident, field $field:ident, minimum $min:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(u64);
 
         impl $name {
-            /// The command-line option this value belongs to.
-            pub const OPTION: &'static str = $option;
+            /// The field this value belongs to.
+            pub const FIELD: Field = Field::$field;
             /// The smallest value.
             pub const MIN: u64 = $min;
 
@@ -298,7 +387,7 @@ macro_rules! count_value {
                 match value >= Self::MIN {
                     true => Ok($name(value)),
                     false => Err(ValueError::TooSmall {
-                        option: $option,
+                        option: Self::FIELD,
                         minimum: Self::MIN,
                     }),
                 }
@@ -309,7 +398,7 @@ macro_rules! count_value {
             type Err = ValueError;
 
             fn from_str(text: &str) -> Result<$name, ValueError> {
-                $name::try_from(whole_number($option, text)?)
+                $name::try_from(whole_number(Self::FIELD, text)?)
             }
         }
 
@@ -464,7 +553,7 @@ impl<'de> Deserialize<'de> for Shard {
 
 ranged_value! {
     /// The field's rows (`--board-height`): 4 to 32; the width is always 10.
-    BoardHeight(u8), option "--board-height", range MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT, note ""
+    BoardHeight(u8), field BOARD_HEIGHT, range MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT, note ""
 }
 
 impl Default for BoardHeight {
@@ -484,20 +573,20 @@ impl BoardHeight {
 ranged_value! {
     /// Frames between two presses of one thumb (`--tap-rate`): the gamepad search's range,
     /// [`tetris_registry::TAP_RATES`]; 2 is the published bot's 30 Hz.
-    TapRate(u8), option "--tap-rate", range *tetris_registry::TAP_RATES.start(),
+    TapRate(u8), field TAP_RATE, range *tetris_registry::TAP_RATES.start(),
     *tetris_registry::TAP_RATES.end(), note " (frames between two presses of one thumb)"
 }
 
 ranged_value! {
     /// The games of a run, per strategy (`--games`): 1 to 10,000,000, since every game's
     /// result is kept in memory.
-    GameCount(u64), option "--games", range 1, MAX_GAMES, note ""
+    GameCount(u64), field GAMES, range 1, MAX_GAMES, note ""
 }
 
 ranged_value! {
     /// Worker threads (`--jobs`): 1 to 256, far above any machine the arena runs on at full
     /// speed and far below the count where starting the threads alone outlasts the games.
-    Jobs(usize), option "--jobs", range 1, MAX_JOBS,
+    Jobs(usize), field JOBS, range 1, MAX_JOBS,
     note " (threads playing games at once; more than the cores only slows the run)"
 }
 
@@ -516,20 +605,20 @@ impl Jobs {
 ranged_value! {
     /// The level an NES game starts at (`--start-level`): 0 to 29 (arena's NES run; 18, 19
     /// and 29 are the field's starts), each with the console's first level-up.
-    StartLevel(u8), option "--start-level", range 0, MAX_START_LEVEL, note ""
+    StartLevel(u8), field START_LEVEL, range 0, MAX_START_LEVEL, note ""
 }
 
 ranged_value! {
     /// Lookahead depth (`arena tune --depth`): pieces a decision looks at, 1 (the current
     /// piece) to the registry's most, as a strategy name's `@DEPTH`.
-    Depth(usize), option "--depth", range 1, tetris_registry::MAX_DEPTH, note ""
+    Depth(usize), field DEPTH, range 1, tetris_registry::MAX_DEPTH, note ""
 }
 
 ranged_value! {
     /// Frames from a piece's spawn before the player sees the preview piece
     /// (`--reaction-frames`): 0 (at once) to 60, one second, the most frames a search goes on
     /// after ([`tetris_arena_games::sim::reaction`]). BetaTetris's players take 18 (300 ms).
-    ReactionFrames(u8), option "--reaction-frames", range 0, MAX_REACTION_FRAMES,
+    ReactionFrames(u8), field REACTION_FRAMES, range 0, MAX_REACTION_FRAMES,
     note " (frames from a piece's spawn before the player sees the preview piece)"
 }
 
@@ -557,20 +646,20 @@ ranged_value! {
     /// The level whose gravity a gravity-aware search simulates (`arena analyze --level`, the
     /// server's `level`): any level the console's byte holds, 0 to 255 (frames per row by
     /// docs/spec/rules.md).
-    Level(u8), option "--level", range 0, 255, note ""
+    Level(u8), field LEVEL, range 0, 255, note ""
 }
 
 ranged_value! {
     /// The move server's worker threads (`arena serve --workers`): the searches that run at
     /// once.
-    Workers(usize), option "--workers", range 1, MAX_JOBS,
+    Workers(usize), field WORKERS, range 1, MAX_JOBS,
     note " (searches the server runs at once)"
 }
 
 ranged_value! {
     /// Requests the move server lets wait for a worker (`arena serve --max-queue`); one more
     /// is answered 503 at once.
-    QueueLength(usize), option "--max-queue", range 0, 100_000, note ""
+    QueueLength(usize), field MAX_QUEUE, range 0, 100_000, note ""
 }
 
 /// The longest any of the move server's time limits may be set (`--timeout-ms` and the
@@ -580,59 +669,59 @@ pub const MAX_WAIT_MS: u64 = 600_000;
 ranged_value! {
     /// The move server's time limit per request, in milliseconds (`arena serve --timeout-ms`):
     /// 1 ms to 10 minutes.
-    TimeLimit(u64), option "--timeout-ms", range 1, MAX_WAIT_MS, note ""
+    TimeLimit(u64), field TIMEOUT_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a request's head (its request line and headers),
     /// in milliseconds (`arena serve --header-timeout-ms`): 1 ms to 10 minutes.
-    HeaderTimeout(u64), option "--header-timeout-ms", range 1, MAX_WAIT_MS, note ""
+    HeaderTimeout(u64), field HEADER_TIMEOUT_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server keeps a connection that sends nothing and waits for no
     /// answer, in milliseconds (`arena serve --idle-timeout-ms`): 1 ms to 10 minutes.
-    IdleTimeout(u64), option "--idle-timeout-ms", range 1, MAX_WAIT_MS, note ""
+    IdleTimeout(u64), field IDLE_TIMEOUT_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a request's whole body, in milliseconds
     /// (`arena serve --body-timeout-ms`): 1 ms to 10 minutes.
-    BodyTimeout(u64), option "--body-timeout-ms", range 1, MAX_WAIT_MS, note ""
+    BodyTimeout(u64), field BODY_TIMEOUT_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server waits for a client to take more of its answer, in
     /// milliseconds (`arena serve --write-timeout-ms`): 1 ms to 10 minutes.
-    WriteTimeout(u64), option "--write-timeout-ms", range 1, MAX_WAIT_MS, note ""
+    WriteTimeout(u64), field WRITE_TIMEOUT_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// How long the move server lets the requests in flight finish after SIGINT or SIGTERM,
     /// in milliseconds (`arena serve --shutdown-grace-ms`): 1 ms to 10 minutes.
-    ShutdownGrace(u64), option "--shutdown-grace-ms", range 1, MAX_WAIT_MS, note ""
+    ShutdownGrace(u64), field SHUTDOWN_GRACE_MS, range 1, MAX_WAIT_MS, note ""
 }
 
 ranged_value! {
     /// The most connections the move server keeps open (`arena serve --max-connections`): 1
     /// to 100,000 (each holds a socket: the process's open-file limit must allow them).
-    MaxConnections(usize), option "--max-connections", range 1, 100_000, note ""
+    MaxConnections(usize), field MAX_CONNECTIONS, range 1, 100_000, note ""
 }
 
 ranged_value! {
     /// The largest request body the move server reads, in bytes (`arena serve --max-body`):
     /// 1 KiB to 16 MiB (a position is a few hundred bytes).
-    BodyLimit(usize), option "--max-body", range 1024, 16 << 20, note ""
+    BodyLimit(usize), field MAX_BODY, range 1024, 16 << 20, note ""
 }
 
 ranged_value! {
     /// How many ranked placements an analysis lists (the server's `top`): 1 to 200, more
     /// than any piece has placements on a 10-wide field.
-    TopCount(usize), option "top", range 1, 200, note ""
+    TopCount(usize), field TOP, range 1, 200, note ""
 }
 
 /// One piece, by its letter (`T J Z O S L I`, upper case), for `field`.
-pub fn one_piece(field: &'static str, text: &str) -> Result<Piece, ValueError> {
+pub fn one_piece(field: Field, text: &str) -> Result<Piece, ValueError> {
     let mut letters = text.chars();
     match (letters.next().and_then(Piece::from_letter), letters.next()) {
         (Some(piece), None) => Ok(piece),
@@ -668,17 +757,17 @@ pub fn tap_rate_or_timeline(
 
 count_value! {
     /// The most pieces a game plays (`--max-pieces`): at least 1.
-    MaxPieces, option "--max-pieces", minimum 1
+    MaxPieces, field MAX_PIECES, minimum 1
 }
 
 count_value! {
     /// The pieces a statistics run places (`arena stats --pieces`): at least 1.
-    PieceCount, option "--pieces", minimum 1
+    PieceCount, field PIECES, minimum 1
 }
 
 count_value! {
     /// How many pieces `arena sequence` prints (`--count`): at least 1.
-    SequenceLength, option "--count", minimum 1
+    SequenceLength, field COUNT, minimum 1
 }
 
 /// A `--seed`: a whole number from 0 to 2^64 - 1. clap hands it `-1` too (the seed options
@@ -696,7 +785,7 @@ pub fn seed(text: &str) -> Result<u64, ValueError> {
 /// `file:PATH` (the core's names).
 pub fn generator(text: &str) -> Result<GeneratorKind, ValueError> {
     text.parse().map_err(|source| ValueError::Unknown {
-        option: "--generator",
+        option: Field::GENERATOR,
         source,
     })
 }
@@ -704,7 +793,7 @@ pub fn generator(text: &str) -> Result<GeneratorKind, ValueError> {
 /// The game-over rule of `--game-over`: `simulation`, `literature` or `console`.
 pub fn game_over_rule(text: &str) -> Result<GameOverRule, ValueError> {
     text.parse().map_err(|source| ValueError::Unknown {
-        option: "--game-over",
+        option: Field::GAME_OVER,
         source,
     })
 }
@@ -712,7 +801,7 @@ pub fn game_over_rule(text: &str) -> Result<GameOverRule, ValueError> {
 /// The input model of `--inputs`: `two-thumb` or `article`.
 pub fn input_model(text: &str) -> Result<InputModel, ValueError> {
     text.parse().map_err(|source| ValueError::Unknown {
-        option: "--inputs",
+        option: Field::INPUTS,
         source,
     })
 }
@@ -849,10 +938,10 @@ mod tests {
 
     #[test]
     fn one_piece_is_one_upper_case_letter() {
-        assert_eq!(one_piece("current", "T"), Ok(Piece::T));
+        assert_eq!(one_piece(Field::CURRENT, "T"), Ok(Piece::T));
         for bad in ["", "t", "TI", "X", "T "] {
             assert_eq!(
-                one_piece("current", bad).unwrap_err().to_string(),
+                one_piece(Field::CURRENT, bad).unwrap_err().to_string(),
                 format!("current {bad:?} is not a piece: one letter of T J Z O S L I, upper case")
             );
         }
@@ -937,6 +1026,93 @@ mod tests {
             );
         }
         assert!((1..=256).contains(&Jobs::count_or_cores(None)));
+    }
+
+    #[test]
+    fn messages_name_the_field_in_the_callers_words() {
+        use crate::fields::Words;
+        let height = BoardHeight::try_from(3).unwrap_err();
+        assert_eq!(height.to_string(), "--board-height 3 is outside 4..=32");
+        assert_eq!(
+            Words::Python.message(&height),
+            "board_height 3 is outside 4..=32"
+        );
+        assert_eq!(
+            Words::Json.message(&height),
+            "board_height 3 is outside 4..=32"
+        );
+        // Python's `empty_board(height)` names it `height`.
+        assert_eq!(
+            Words::Python.message(&height.of_field(Field::HEIGHT)),
+            "height 3 is outside 4..=32"
+        );
+        assert_eq!(
+            Words::Python.message(&"0".parse::<MaxPieces>().unwrap_err()),
+            "max_pieces must be at least 1"
+        );
+        assert_eq!(
+            Words::Json.message(&Level::try_from(300).unwrap_err()),
+            "level 300 is outside 0..=255"
+        );
+        assert_eq!(
+            Words::Python.message(&"x".parse::<Shard>().unwrap_err()),
+            "shard \"x\": expected K/N, e.g. 0/3 (shards are numbered from 0)"
+        );
+        assert_eq!(
+            Words::Python.message(&pieces("").unwrap_err()),
+            "pieces is empty: give the current piece first, e.g. pieces=\"T,J\""
+        );
+        assert_eq!(
+            pieces("").unwrap_err().to_string(),
+            "--pieces is empty: give the current piece first, e.g. --pieces T,J"
+        );
+        let both = tap_rate_or_timeline(Some(2), Some("X.")).unwrap_err();
+        assert_eq!(
+            Words::Json.message(&both),
+            "give tap_rate or timeline, not both"
+        );
+        assert_eq!(both.to_string(), "give --tap-rate or --timeline, not both");
+        assert_eq!(
+            Words::Json.message(&one_piece(Field::PREVIEW, "x").unwrap_err()),
+            "preview \"x\" is not a piece: one letter of T J Z O S L I, upper case"
+        );
+        assert_eq!(
+            Words::Python.message(&game_over_rule("nes").unwrap_err()),
+            "game_over: unknown game-over rule \"nes\" (valid: simulation literature console)"
+        );
+    }
+
+    #[test]
+    fn a_pattern_must_be_as_tall_as_the_board_named_by_its_field() {
+        use crate::fields::Words;
+        let path = std::env::temp_dir().join(format!("values-pattern-{}.txt", std::process::id()));
+        let rows = [".........."; 9].join("\n") + "\n##########\n";
+        std::fs::write(&path, rows).unwrap();
+        let name = format!("bfs+elashi,pattern={}", path.display());
+        let strategy = tetris_registry::Strategy::from_name(&name).unwrap();
+        assert_eq!(
+            check_pattern_height(&strategy, 10, Field::BOARD_HEIGHT),
+            Ok(())
+        );
+        let error = check_pattern_height(&strategy, 20, Field::BOARD_HEIGHT).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        let shown = format!("{:?}", strategy.name());
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "strategy {shown}: the pattern file has 10 rows but the board has 20 \
+                 (--board-height)"
+            )
+        );
+        assert_eq!(
+            Words::Python.message(&error),
+            format!(
+                "strategy {shown}: the pattern file has 10 rows but the board has 20 \
+                 (board_height)"
+            )
+        );
+        let plain = tetris_registry::Strategy::from_name("bfs+elashi").unwrap();
+        assert_eq!(check_pattern_height(&plain, 7, Field::BOARD_HEIGHT), Ok(()));
     }
 
     #[test]

@@ -7,7 +7,8 @@ use tetris_registry::Strategy;
 use crate::error::JobError;
 use crate::frameless_game_over_rule;
 use tetris_arena_games::analysis::position::{Analysis, analyze_in, check_pieces_fit_depth};
-use tetris_arena_io::values::Level;
+use tetris_arena_io::Field;
+use tetris_arena_io::values::{Level, check_pattern_height};
 
 /// A mid-game board (a stack 7 rows high, a well on the right, three holes): the documents'
 /// example position (the server's example bodies, the live page's example board).
@@ -79,8 +80,13 @@ impl FrameOptions {
 pub enum AnalyzeRequestError {
     /// Frame options for a searcher that ignores gravity.
     #[error(
-        "--level, --tap-rate, --timeline, --inputs and --entry-delay are for gravity-aware searchers \
-         (gamepad); {0} ignores gravity"
+        "{level}, {tap_rate}, {timeline}, {inputs} and {entry_delay} are for gravity-aware \
+         searchers (gamepad); {0} ignores gravity",
+        level = Field::LEVEL,
+        tap_rate = Field::TAP_RATE,
+        timeline = Field::TIMELINE,
+        inputs = Field::INPUTS,
+        entry_delay = Field::ENTRY_DELAY
     )]
     FramesNeedGravity(String),
     /// A board that is not at rest.
@@ -124,7 +130,7 @@ impl AnalyzeRequest {
             )?,
             ..frame_context(self.frames, &strategy)?
         };
-        strategy.check_board_height(self.board.height())?;
+        check_pattern_height(&strategy, self.board.height(), Field::BOARD_HEIGHT)?;
         let full = self.board.full_rows();
         if full != 0 {
             return Err(AnalyzeRequestError::FullRow {

@@ -6,10 +6,11 @@ use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::Strategy;
 
 use crate::error::JobError;
-use crate::{JobFiles, RequestError, frameless_game_over_rule};
+use crate::{JobFiles, Needed, RequestError, frameless_game_over_rule};
 use tetris_arena_games::sim::game::GameSettings;
+use tetris_arena_io::Field;
 use tetris_arena_io::output::check_output_file;
-use tetris_arena_io::values::{BoardHeight, MaxPieces};
+use tetris_arena_io::values::{BoardHeight, MaxPieces, check_pattern_height};
 
 /// One game: a strategy by name and the game's rules.
 #[derive(Clone, Debug)]
@@ -46,7 +47,7 @@ impl GameRequest {
     /// `literature`).
     pub fn check(&self) -> Result<CheckedGame, JobError> {
         let strategy = Strategy::from_name(&self.strategy)?;
-        strategy.check_board_height(self.board_height.get())?;
+        check_pattern_height(&strategy, self.board_height.get(), Field::BOARD_HEIGHT)?;
         self.generator.check_preview(strategy.depth())?;
         // Reads and checks a piece file now, before anything is printed or played.
         self.generator.start(self.seed)?;
@@ -89,23 +90,26 @@ impl PlayOutputs {
     pub fn check(&self, game: &CheckedGame) -> Result<(), JobError> {
         let needs = |option, needs| Err(RequestError::Needs { option, needs }.into());
         if self.speed.is_some() && !self.watch {
-            return needs("--speed", "--watch");
+            return needs(Field::SPEED, Needed::Field(Field::WATCH));
         }
         if self.no_placements && !self.json {
-            return needs("--no-placements", "--json");
+            return needs(Field::NO_PLACEMENTS, Needed::Field(Field::JSON));
         }
         if self.features && self.record.is_none() && self.html.is_none() {
-            return needs("--features", "--record or --html (it adds to the replay)");
+            return needs(
+                Field::FEATURES,
+                Needed::EitherOf(Field::RECORD, Field::HTML, "(it adds to the replay)"),
+            );
         }
         if let Some(path) = &self.record {
-            check_output_file("--record", path)?;
+            check_output_file(Field::RECORD, path)?;
         }
         if let Some(path) = &self.html {
-            check_output_file("--html", path)?;
+            check_output_file(Field::HTML, path)?;
         }
         JobFiles::default()
-            .output("--record", self.record.as_deref())
-            .output("--html", self.html.as_deref())
+            .output(Field::RECORD, self.record.as_deref())
+            .output(Field::HTML, self.html.as_deref())
             .strategy(game.strategy.spec())
             .generator(&game.settings.generator)
             .check()?;
@@ -170,46 +174,40 @@ mod tests {
         );
         assert!(PlayOutputs::default().check(&game).is_ok());
     }
-}
 
-/// How a front end names the settings that [`uncapped_note`] names: the note is in the
-/// caller's own words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CapSpelling {
-    /// The piece cap (`--max-pieces`, `max_pieces`).
-    pub max_pieces: &'static str,
-    /// The piece cap with a value (`--max-pieces N`, `max_pieces=N`).
-    pub max_pieces_set: &'static str,
-    /// The board's height (`--board-height`, `board_height`).
-    pub board_height: &'static str,
-}
-
-impl CapSpelling {
-    /// The command line's flags.
-    pub const COMMAND_LINE: CapSpelling = CapSpelling {
-        max_pieces: "--max-pieces",
-        max_pieces_set: "--max-pieces N",
-        board_height: "--board-height",
-    };
-    /// The Python package's keywords.
-    pub const PYTHON: CapSpelling = CapSpelling {
-        max_pieces: "max_pieces",
-        max_pieces_set: "max_pieces=N",
-        board_height: "board_height",
-    };
+    #[test]
+    fn the_uncapped_note_is_in_the_callers_words() {
+        let note = UncappedNote(BoardHeight::try_from(12).unwrap());
+        assert_eq!(
+            note.to_string(),
+            "no --max-pieces: on 10 x 12 strong strategies practically never top out, so a \
+             game may never end; --max-pieces N (or a shorter --board-height) bounds it"
+        );
+        assert_eq!(
+            tetris_arena_io::Words::Python.message(&note),
+            "no max_pieces: on 10 x 12 strong strategies practically never top out, so a game \
+             may never end; max_pieces=N (or a shorter board_height) bounds it"
+        );
+    }
 }
 
 /// The note every front end gives before games without a piece cap (the command line on
-/// stderr, Python as a `RuntimeWarning`): on a tall field strong strategies practically never
-/// top out, and the user should know before waiting.
-pub fn uncapped_note(board_height: BoardHeight, spelling: CapSpelling) -> String {
-    let CapSpelling {
-        max_pieces,
-        max_pieces_set,
-        board_height: height,
-    } = spelling;
-    format!(
-        "no {max_pieces}: on 10 x {board_height} strong strategies practically never top out, so \
-         a game may never end; {max_pieces_set} (or a shorter {height}) bounds it"
-    )
+/// stderr, Python as a `RuntimeWarning`), in the caller's words ([`tetris_arena_io::Words`]):
+/// on a tall field strong strategies practically never top out, and the user should know
+/// before waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UncappedNote(pub BoardHeight);
+
+impl std::fmt::Display for UncappedNote {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "no {max_pieces}: on 10 x {height} strong strategies practically never top out, so \
+             a game may never end; {capped} (or a shorter {board_height}) bounds it",
+            max_pieces = Field::MAX_PIECES,
+            height = self.0,
+            capped = Field::MAX_PIECES.given_number("N"),
+            board_height = Field::BOARD_HEIGHT,
+        )
+    }
 }

@@ -38,7 +38,8 @@ use thiserror::Error as ThisError;
 use tetris_core::{GameOverRule, GeneratorKind};
 use tetris_registry::{Strategy, StrategySpec, WeightsChoice};
 
-use tetris_arena_io::output::{OutputError, check_distinct};
+use tetris_arena_io::Field;
+use tetris_arena_io::output::{FileName, OutputError, check_distinct};
 
 pub use error::JobError;
 
@@ -48,13 +49,13 @@ pub use error::JobError;
 /// own and calls [`JobFiles::check`].
 #[derive(Clone, Debug, Default)]
 pub struct JobFiles {
-    outputs: Vec<(&'static str, PathBuf)>,
+    outputs: Vec<(Field, PathBuf)>,
     inputs: Vec<(&'static str, PathBuf)>,
 }
 
 impl JobFiles {
     /// Adds the output of `option`, when given.
-    pub fn output(mut self, option: &'static str, path: Option<&Path>) -> JobFiles {
+    pub fn output(mut self, option: Field, path: Option<&Path>) -> JobFiles {
         if let Some(path) = path {
             self.outputs.push((option, path.to_path_buf()));
         }
@@ -88,13 +89,17 @@ impl JobFiles {
 
     /// Checks that the outputs are distinct files and none is an input.
     pub fn check(&self) -> Result<(), OutputError> {
-        fn borrow<'a>(files: &'a [(&'static str, PathBuf)]) -> Vec<(&'static str, &'a Path)> {
-            files
-                .iter()
-                .map(|(name, path)| (*name, path.as_path()))
-                .collect()
-        }
-        check_distinct(&borrow(&self.outputs), &borrow(&self.inputs))
+        let outputs: Vec<(FileName, &Path)> = self
+            .outputs
+            .iter()
+            .map(|(field, path)| (FileName::Field(*field), path.as_path()))
+            .collect();
+        let inputs: Vec<(FileName, &Path)> = self
+            .inputs
+            .iter()
+            .map(|(what, path)| (FileName::What(what), path.as_path()))
+            .collect();
+        check_distinct(&outputs, &inputs)
     }
 }
 
@@ -102,12 +107,13 @@ impl JobFiles {
 #[derive(Debug, Clone, PartialEq, ThisError)]
 pub enum RequestError {
     /// A frame-less game asked for a rule that needs the NES frame model.
-    #[error("--game-over: {0}")]
+    #[error("{field}: {0}", field = Field::GAME_OVER)]
     NeedsFrameModel(tetris_core::Error),
     /// Strategies whose searchers default to different game-over rules, with none chosen.
     #[error(
         "{first} plays under the {first_rule} game-over rule by default and {other} under the \
-         {other_rule} rule: choose one for all with --game-over simulation|literature"
+         {other_rule} rule: choose one for all with {choice}",
+        choice = Field::GAME_OVER.given("simulation|literature")
     )]
     MixedGameOverRules {
         /// The first strategy's name.
@@ -140,10 +146,31 @@ pub enum RequestError {
     #[error("{option} needs {needs}")]
     Needs {
         /// The option given.
-        option: &'static str,
-        /// What it needs, in words.
-        needs: &'static str,
+        option: Field,
+        /// What it needs.
+        needs: Needed,
     },
+}
+
+/// What an option needs ([`RequestError::Needs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needed {
+    /// Another field.
+    Field(Field),
+    /// Either of two fields, and why.
+    EitherOf(Field, Field, &'static str),
+    /// Something said in words.
+    Words(&'static str),
+}
+
+impl std::fmt::Display for Needed {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Needed::Field(field) => field.fmt(formatter),
+            Needed::EitherOf(first, second, why) => write!(formatter, "{first} or {second} {why}"),
+            Needed::Words(words) => formatter.write_str(words),
+        }
+    }
 }
 
 /// The game-over rule of frame-less games of `specs` (one strategy, or a tournament's):

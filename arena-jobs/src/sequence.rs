@@ -21,7 +21,7 @@ pub struct SequenceRequest {
 
 /// A piece file that holds fewer pieces than asked for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("--count {count}: {generator} holds only {found} pieces")]
+#[error("{field} {count}: {generator} holds only {found} pieces", field = tetris_arena_io::Field::COUNT)]
 pub struct TooFewPieces {
     /// The count asked for.
     pub count: u64,

@@ -240,9 +240,12 @@ pub fn write_stats_folder(
     let report = stats_json(strategy, settings, statistics);
     if let Some(folder) = folder {
         // Replaced as a whole: never the new stats.json beside the old plots.
-        write_folder("--out", folder, is_stats_output, |new_folder| {
-            write_stats_files(new_folder, statistics, &report)
-        })?;
+        write_folder(
+            tetris_arena_io::Field::OUT,
+            folder,
+            is_stats_output,
+            |new_folder| write_stats_files(new_folder, statistics, &report),
+        )?;
     }
     Ok(report)
 }

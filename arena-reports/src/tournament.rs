@@ -367,9 +367,12 @@ impl<'a> TournamentReport<'a> {
     /// The folder is replaced as a whole ([`write_folder`]): a killed run leaves the old
     /// plots, never some of each.
     pub fn write_plots(&self, folder: &Path) -> Result<(), ReportError> {
-        write_folder("--plots", folder, is_plots_output, |folder| {
-            self.write_plots_into(folder)
-        })?;
+        write_folder(
+            tetris_arena_io::Field::PLOTS,
+            folder,
+            is_plots_output,
+            |folder| self.write_plots_into(folder),
+        )?;
         announce_written("plots", folder);
         Ok(())
     }

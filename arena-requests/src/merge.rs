@@ -8,6 +8,7 @@ use crate::error::ArenaError;
 use crate::nes::NesRequest;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::nes::NesRunSettings;
+use tetris_arena_io::Field;
 use tetris_arena_io::output::{ResultsDestination, check_output_folder};
 use tetris_arena_jobs::JobFiles;
 use tetris_arena_jobs::frameless_game_over_rule;
@@ -159,8 +160,8 @@ impl MergeRequest {
             .fold(JobFiles::default(), |files, part| {
                 files.input("part file", part)
             })
-            .output("--out", self.out.as_deref())
-            .output("--plots", self.plots.as_deref())
+            .output(Field::OUT, self.out.as_deref())
+            .output(Field::PLOTS, self.plots.as_deref())
             .check()?;
         // Read one at a time: the merge keeps each part's summary, not the part.
         let parts = self
@@ -212,7 +213,7 @@ impl MergeRequest {
             } => {
                 plots_of("stats")?;
                 if let Some(folder) = &self.out {
-                    check_output_folder("--out", folder, is_stats_output)?;
+                    check_output_folder(Field::OUT, folder, is_stats_output)?;
                 }
                 CheckedMerge::Stats {
                     strategy,

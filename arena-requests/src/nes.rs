@@ -12,6 +12,7 @@ use tetris_arena_games::sim::nes::{
     MAX_NES_DEPTH, NesGameResult, NesRunSettings, default_nes_game_over_rule, play_nes_game,
     stop_level_lines,
 };
+use tetris_arena_io::Field;
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::{GameCount, ReactionFrames, StartLevel};
 use tetris_arena_jobs::JobFiles;
@@ -73,7 +74,11 @@ pub struct CheckedNes {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NesRequestError {
     /// A stop level not above the start level, or past a byte.
-    #[error("--to-level {to} must be above --start-level {start} and at most 255")]
+    #[error(
+        "{to_level} {to} must be above {start_level} {start} and at most 255",
+        to_level = Field::TO_LEVEL,
+        start_level = Field::START_LEVEL
+    )]
     LevelOrder {
         /// The stop level given.
         to: u64,
@@ -81,12 +86,14 @@ pub enum NesRequestError {
         start: StartLevel,
     },
     /// A line cap of no lines.
-    #[error("--max-lines must be at least 1")]
+    #[error("{max_lines} must be at least 1", max_lines = Field::MAX_LINES)]
     NoLines,
     /// A line cap the games never reach, since the stop level ends them first.
     #[error(
-        "--max-lines {cap}: the games already end at the transition to level {stop} after \
-         {lines} lines (--to-level): give a cap below {lines}, or a higher --to-level"
+        "{max_lines} {cap}: the games already end at the transition to level {stop} after \
+         {lines} lines ({to_level}): give a cap below {lines}, or a higher {to_level}",
+        max_lines = Field::MAX_LINES,
+        to_level = Field::TO_LEVEL
     )]
     CapAfterStop {
         /// The cap given.
@@ -97,18 +104,27 @@ pub enum NesRequestError {
         lines: u32,
     },
     /// An HTML report asked of one shard.
-    #[error("--html needs the whole run: a shard writes a partial result, not a report")]
+    #[error(
+        "{html} needs the whole run: a shard writes a partial result, not a report",
+        html = Field::HTML
+    )]
     HtmlOfShard,
     /// A trace asked of one shard.
     #[error(
-        "--trace needs the whole run: trace the games you want with --seed and --games instead \
-         of a shard"
+        "{trace} needs the whole run: trace the games you want with {seed} and {games} instead \
+         of a shard",
+        trace = Field::TRACE,
+        seed = Field::SEED,
+        games = Field::GAMES
     )]
     TraceOfShard,
     /// A trace of more games than it keeps.
     #[error(
-        "--trace keeps every lock of every game: at most {max} games, not {games} (game k \
-         uses seed S + k, so --seed and --games pick the ones to trace)"
+        "{trace} keeps every lock of every game: at most {max} games, not {games} (game k \
+         uses seed S + k, so {seed} and {games_field} pick the ones to trace)",
+        trace = Field::TRACE,
+        seed = Field::SEED,
+        games_field = Field::GAMES
     )]
     TraceTooLong {
         /// The games asked for.
@@ -118,21 +134,25 @@ pub enum NesRequestError {
     },
     /// The console rule for a searcher that ignores gravity.
     #[error(
-        "--game-over: searcher {0} ignores gravity and cannot play the console rule (a piece \
+        "{game_over}: searcher {0} ignores gravity and cannot play the console rule (a piece \
          that spawns overlapping may move out, frame by frame): use a gravity-aware searcher \
-         (gamepad) or --game-over simulation"
+         (gamepad) or {simulation}",
+        game_over = Field::GAME_OVER,
+        simulation = Field::GAME_OVER.given("simulation")
     )]
     ConsoleNeedsGravity(String),
     /// A reaction time for a searcher that ignores gravity, which has no frames to play.
     #[error(
-        "--reaction-frames: searcher {0} ignores gravity and plays no frames, so a reaction \
-         time means nothing to it: use a gravity-aware searcher (gamepad) or 0"
+        "{reaction_frames}: searcher {0} ignores gravity and plays no frames, so a reaction \
+         time means nothing to it: use a gravity-aware searcher (gamepad) or 0",
+        reaction_frames = Field::REACTION_FRAMES
     )]
     ReactionNeedsFrames(String),
     /// The literature rule, which is the one-piece game's.
     #[error(
-        "--game-over: the literature rule is the one-piece game's, not the console's: use \
-         console or simulation"
+        "{game_over}: the literature rule is the one-piece game's, not the console's: use \
+         console or simulation",
+        game_over = Field::GAME_OVER
     )]
     NotTheConsolesRule,
 }
@@ -319,7 +339,7 @@ impl NesRequest {
                 return Err(NesRequestError::HtmlOfShard.into());
             }
             // Fail now rather than after the games.
-            check_output_file("--html", path)?;
+            check_output_file(Field::HTML, path)?;
         }
         if let Some(path) = &self.trace {
             if self.run.shard.is_some() {
@@ -332,14 +352,14 @@ impl NesRequest {
                 }
                 .into());
             }
-            check_output_file("--trace", path)?;
+            check_output_file(Field::TRACE, path)?;
         }
         let strategy = Strategy::new(settings.strategy.clone())?;
         let run = self.run.check(games)?;
         JobFiles::default()
-            .output("--out", self.run.out.as_deref())
-            .output("--html", self.html.as_deref())
-            .output("--trace", self.trace.as_deref())
+            .output(Field::OUT, self.run.out.as_deref())
+            .output(Field::HTML, self.html.as_deref())
+            .output(Field::TRACE, self.trace.as_deref())
             .strategy(&settings.strategy)
             .check()?;
         Ok(CheckedNes {

@@ -9,9 +9,10 @@ use std::path::PathBuf;
 use tetris_registry::{Strategy, StrategySpec};
 
 use tetris_arena_games::sim::replay::{Replay, ReplayStep, Verified};
+use tetris_arena_io::Field;
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::Jobs;
-use tetris_arena_jobs::{JobFiles, RequestError};
+use tetris_arena_jobs::{JobFiles, Needed, RequestError};
 use tetris_arena_reports::terminal::frame_interval;
 
 use crate::error::ArenaError;
@@ -61,8 +62,8 @@ impl ReplayRequest {
         // name the missing option.
         if self.speed.is_some() && !self.watch {
             return Err(RequestError::Needs {
-                option: "--speed",
-                needs: "--watch",
+                option: Field::SPEED,
+                needs: Needed::Field(Field::WATCH),
             }
             .into());
         }
@@ -90,13 +91,13 @@ impl ReplayRequest {
             frame_interval(speed)?;
         }
         if let Some(path) = &self.html {
-            check_output_file("--html", path)?;
+            check_output_file(Field::HTML, path)?;
         }
         let replay = Replay::load(&self.file)?;
         // The page never replaces the replay, nor a weights or pattern file its strategy
         // reads.
         let files = JobFiles::default()
-            .output("--html", self.html.as_deref())
+            .output(Field::HTML, self.html.as_deref())
             .input("replay file", &self.file);
         match replay.strategy.parse::<StrategySpec>() {
             Ok(spec) => files.strategy(&spec),

@@ -10,9 +10,10 @@ use tetris_registry::Strategy;
 use crate::error::ArenaError;
 use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::analysis::pieces::RowRule;
+use tetris_arena_io::Field;
 use tetris_arena_io::output::check_output_folder;
 use tetris_arena_io::values::Shard;
-use tetris_arena_io::values::{BoardHeight, Jobs, PieceCount};
+use tetris_arena_io::values::{BoardHeight, Jobs, PieceCount, check_pattern_height};
 use tetris_arena_jobs::{JobFiles, frameless_game_over_rule};
 use tetris_arena_reports::stats::is_stats_output;
 use tetris_arena_runs::Progress;
@@ -67,7 +68,11 @@ pub struct CheckedStats {
 
 /// `--blocks` and `--shard` that disagree on the block count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("--blocks {blocks} and --shard {shard} disagree: a shard is one of N blocks")]
+#[error(
+    "{blocks_field} {blocks} and {shard_field} {shard} disagree: a shard is one of N blocks",
+    blocks_field = Field::BLOCKS,
+    shard_field = Field::SHARD
+)]
 pub struct BlocksDisagree {
     /// The block count given.
     pub blocks: u64,
@@ -89,7 +94,7 @@ impl StatsRequest {
             (None, blocks) => blocks.unwrap_or(1),
         };
         let strategy = Strategy::from_name(&self.strategy)?;
-        strategy.check_board_height(self.board_height.get())?;
+        check_pattern_height(&strategy, self.board_height.get(), Field::BOARD_HEIGHT)?;
         self.generator.check_preview(strategy.depth())?;
         let settings = StatisticsSettings {
             pieces: self.pieces.get(),
@@ -110,13 +115,13 @@ impl StatsRequest {
             Some(_) => Some(check_part_file(self.out.as_deref(), self.json)?),
             None => {
                 if let Some(folder) = &self.out {
-                    check_output_folder("--out", folder, is_stats_output)?;
+                    check_output_folder(Field::OUT, folder, is_stats_output)?;
                 }
                 None
             }
         };
         JobFiles::default()
-            .output("--out", self.out.as_deref())
+            .output(Field::OUT, self.out.as_deref())
             .strategy(strategy.spec())
             .generator(&settings.generator)
             .check()?;

@@ -8,10 +8,12 @@ use tetris_registry::Strategy;
 
 use crate::error::ArenaError;
 use crate::{CheckedRun, RunOptions};
+use tetris_arena_io::Field;
 use tetris_arena_io::output::{check_output_file, check_output_folder};
-use tetris_arena_io::values::{BoardHeight, GameCount, MaxPieces};
+use tetris_arena_io::values::{BoardHeight, GameCount, MaxPieces, check_pattern_height};
 use tetris_arena_jobs::{
-    DistinctStrategies, JobFiles, RequestError, distinct_strategies, frameless_game_over_rule,
+    DistinctStrategies, JobFiles, Needed, RequestError, distinct_strategies,
+    frameless_game_over_rule,
 };
 use tetris_arena_reports::tournament::{TournamentGamesFile, is_plots_output};
 use tetris_arena_runs::shard::RunDelivery;
@@ -76,33 +78,35 @@ impl TournamentRequest {
             strategies,
         } = distinct_strategies(&self.strategies)?;
         for strategy in &strategies {
-            strategy.check_board_height(self.board_height.get())?;
+            check_pattern_height(strategy, self.board_height.get(), Field::BOARD_HEIGHT)?;
             self.generator.check_preview(strategy.depth())?;
         }
         let game_over_rule = frameless_game_over_rule(self.game_over, &specs)?;
         if let Some(path) = &self.html {
             if self.run.shard.is_some() {
                 return Err(RequestError::Needs {
-                    option: "--html",
-                    needs: "the whole run: a shard writes a partial result, not a report",
+                    option: Field::HTML,
+                    needs: Needed::Words(
+                        "the whole run: a shard writes a partial result, not a report",
+                    ),
                 }
                 .into());
             }
             // Fail now rather than after the games.
-            check_output_file("--html", path)?;
+            check_output_file(Field::HTML, path)?;
         }
         if let Some(folder) = &self.plots {
             if self.run.shard.is_none() {
-                check_output_folder("--plots", folder, is_plots_output)?;
+                check_output_folder(Field::PLOTS, folder, is_plots_output)?;
             }
         }
         let run = self.run.check(games)?;
         // A shard writes its part only: the plots folder is the merge's.
         let plots = self.plots.as_deref().filter(|_| self.run.shard.is_none());
         let files = JobFiles::default()
-            .output("--out", self.run.out.as_deref())
-            .output("--html", self.html.as_deref())
-            .output("--plots", plots)
+            .output(Field::OUT, self.run.out.as_deref())
+            .output(Field::HTML, self.html.as_deref())
+            .output(Field::PLOTS, plots)
             .generator(&self.generator);
         specs.iter().fold(files, JobFiles::strategy).check()?;
         let settings = TournamentSettings {

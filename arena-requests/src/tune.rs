@@ -13,6 +13,7 @@ use tetris_registry::{
 
 use crate::error::ArenaError;
 use crate::nes::NesRequestError;
+use tetris_arena_io::Field;
 use tetris_arena_io::output::check_output_file;
 use tetris_arena_io::values::{
     self, BoardHeight, Depth, GameCount, Jobs, MaxPieces, ReactionFrames, StartLevel,
@@ -199,17 +200,17 @@ impl TuneRequest {
     /// the others.
     pub fn check(&self) -> Result<CheckedTune, ArenaError> {
         let settings = self.settings()?;
-        check_output_file("--out", &self.out)?;
+        check_output_file(Field::OUT, &self.out)?;
         if let Some(path) = &self.checkpoint {
-            check_output_file("--checkpoint", path)?;
+            check_output_file(Field::CHECKPOINT, path)?;
         }
         // The checkpoint is read by --resume and rewritten: it is an output, never the
         // weights. The work folder is an output too: the tuner writes its task files there
         // and removes them, so no other file of the run may be it or lie in it.
         let mut files = JobFiles::default()
-            .output("--checkpoint", self.checkpoint.as_deref())
-            .output("--out", Some(&self.out))
-            .output("--work-dir", self.work_dir.as_deref())
+            .output(Field::CHECKPOINT, self.checkpoint.as_deref())
+            .output(Field::OUT, Some(&self.out))
+            .output(Field::WORK_DIR, self.work_dir.as_deref())
             .generator(&self.generator);
         if let Some(start) = &self.start
             && let WeightsChoice::File(path) = WeightsChoice::parse(&start.weights)

@@ -67,9 +67,7 @@ pub use tetris_arena_io::values::{MAX_GAMES, MAX_JOBS};
 /// seed must fit in 64 bits.
 pub fn check_games_and_seeds(games: u64, seed: u64) -> Result<(), RunError> {
     if !(1..=MAX_GAMES).contains(&games) {
-        return Err(RunError::Refused(format!(
-            "--games must be from 1 to {MAX_GAMES}"
-        )));
+        return Err(RunError::GameCount);
     }
     check_last_seed(seed, Some(games - 1), &format!("{games} games"))
 }
@@ -80,9 +78,10 @@ pub fn check_games_and_seeds(games: u64, seed: u64) -> Result<(), RunError> {
 pub fn check_last_seed(seed: u64, last_offset: Option<u64>, games: &str) -> Result<(), RunError> {
     match last_offset.and_then(|offset| seed.checked_add(offset)) {
         Some(_) => Ok(()),
-        None => Err(RunError::Refused(format!(
-            "--seed {seed} + {games} overflows a 64-bit seed"
-        ))),
+        None => Err(RunError::SeedOverflow {
+            seed,
+            games: games.to_string(),
+        }),
     }
 }
 

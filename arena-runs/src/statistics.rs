@@ -70,15 +70,13 @@ impl StatisticsSettings {
     pub fn check(&self) -> Result<(), RunError> {
         // `pieces` is at least 1 (`PieceCount`).
         if self.blocks == 0 || self.blocks > MAX_BLOCKS {
-            return Err(RunError::Refused(format!(
-                "--blocks must be from 1 to {MAX_BLOCKS}"
-            )));
+            return Err(RunError::BlockCount);
         }
         if self.blocks > self.pieces {
-            return Err(RunError::Refused(format!(
-                "{} blocks for --pieces {} would leave a block without pieces",
-                self.blocks, self.pieces
-            )));
+            return Err(RunError::BlocksOverPieces {
+                blocks: self.blocks,
+                pieces: self.pieces,
+            });
         }
         // Every game places at least one piece (a block stops after one that placed none),
         // so the last block's game j has j < its pieces; the first block has the most pieces.

@@ -1,7 +1,8 @@
 //! The native API's HTTP side, versioned under `/v1/`: each handler reads its JSON body, runs
 //! the job of [`tetris_arena_jobs::api`] (where the bodies, answers and checks live, shared with the
-//! browser build) on a worker, and answers. The `utoipa::path` attributes describe the
-//! routes for the OpenAPI document.
+//! browser build) on a worker, and answers; a job's error names each field as the body does
+//! ([`ApiError::of_body`]). The `utoipa::path` attributes describe the routes for the OpenAPI
+//! document.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -52,7 +53,10 @@ pub async fn analyze(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<AnalyzeAnswer>, ApiError> {
     let body: PositionBody = parse_body(body, &state)?;
-    let answer = run_job(&state, move |_| api::analyze(body)).await?;
+    let answer = run_job(&state, move |_| {
+        api::analyze(body).map_err(ApiError::of_body)
+    })
+    .await?;
     Ok(Json(answer))
 }
 
@@ -70,7 +74,7 @@ pub async fn rate(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<RateAnswer>, ApiError> {
     let body: PositionBody = parse_body(body, &state)?;
-    let answer = run_job(&state, move |_| api::rate(body)).await?;
+    let answer = run_job(&state, move |_| api::rate(body).map_err(ApiError::of_body)).await?;
     Ok(Json(answer))
 }
 
@@ -88,6 +92,7 @@ pub async fn play(
     let body: PlayBody = parse_body(body, &state)?;
     let json = run_job(&state, move |cancel| {
         api::play(body, "arena serve: POST /v1/play", &mut || !cancel.is_set())
+            .map_err(ApiError::of_body)
     })
     .await?;
     Ok(axum::response::Response::builder()

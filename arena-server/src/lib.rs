@@ -124,6 +124,14 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// A job of the native API (`/v1/`) that failed, its message in the JSON body's words (a
+    /// field named as the body names it: `board_height 3 is outside 4..=32`).
+    pub fn of_body(error: tetris_arena_jobs::JobError) -> ApiError {
+        ApiError::of_kind(error.kind(), tetris_arena_io::Words::Json.message(&error))
+    }
+}
+
 impl From<ArenaError> for ApiError {
     fn from(error: ArenaError) -> ApiError {
         ApiError::of_kind(error.kind(), error.to_string())
@@ -211,7 +219,7 @@ where
 #[openapi(
     info(
         title = "Tetris Arena move server",
-        description = "The arena's strategies as a move advisor: rank a position's placements, rate a player's placement, play a game. Values are costs: lower is better. Errors are {\"error\": \"...\"} with the command line's message."
+        description = "The arena's strategies as a move advisor: rank a position's placements, rate a player's placement, play a game. Values are costs: lower is better. Errors are {\"error\": \"...\"} with the command line's message, each value named by the body's field."
     ),
     paths(
         api::analyze,

@@ -13,6 +13,7 @@ mod commands;
 
 use clap::Parser;
 use clap::error::ErrorKind;
+use tetris_arena_io::Words;
 use tetris_arena_io::output::{MadeBy, print_to_stderr};
 use tetris_arena_io::values::ValueError;
 use tetris_arena_requests::error::ArenaError;
@@ -81,7 +82,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            print_to_stderr(&format!("error: {error}"));
+            print_to_stderr(&format!("error: {}", Words::CommandLine.message(&error)));
             // The error's kind alone decides the code (docs/commands.md, "Exit codes").
             ExitCode::from(error.kind().exit_code())
         }
@@ -97,9 +98,9 @@ fn own_value_error(error: &clap::Error) -> Option<String> {
     }
     let source = std::error::Error::source(error)?;
     if let Some(value) = source.downcast_ref::<ValueError>() {
-        return Some(value.to_string());
+        return Some(Words::CommandLine.message(value));
     }
     source
         .downcast_ref::<ArenaError>()
-        .map(ArenaError::to_string)
+        .map(|error| Words::CommandLine.message(error))
 }

@@ -12,6 +12,7 @@
 
 mod common;
 
+mod callers_words;
 mod console_rule;
 mod contracts;
 mod fuzz_corpus;

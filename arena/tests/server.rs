@@ -684,6 +684,183 @@ fn cli_error(command: &str, args: &[&str]) -> String {
         .to_string()
 }
 
+/// `message` with its one `fragment` (the command line's words for the values it names)
+/// in the JSON body's words: the same mistake's message, each front end naming the values its
+/// own way (`--board-height` on the command line, `board_height` in a body).
+fn in_body_words(message: String, fragment: &str, body_words: &str) -> String {
+    assert_eq!(
+        message.matches(fragment).count(),
+        1,
+        "{fragment} in {message}"
+    );
+    message.replace(fragment, body_words)
+}
+
+/// Whether `message` names a command-line option (`--` and a letter).
+fn names_an_option(message: &str) -> bool {
+    message
+        .split("--")
+        .skip(1)
+        .any(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+#[test]
+fn json_mistakes_name_the_bodys_own_fields() {
+    let server = Server::start(&["--workers", "1"]);
+    let document = server.get("/openapi.json").json();
+    // The fields a body takes, as the server's OpenAPI document spells them.
+    let fields_of = |schema: &str| -> Vec<String> {
+        document["components"]["schemas"][schema]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{schema} in the document"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let empty = "0".repeat(200);
+    let position = |strategy: &str, fields: Value| {
+        let mut body = json!({"strategy": strategy, "board": empty, "current": "T"});
+        for (field, value) in fields.as_object().unwrap() {
+            body[field] = value.clone();
+        }
+        body.to_string()
+    };
+    let play = |fields: Value| {
+        let mut body = json!({"strategy": "bfs+elashi", "max_pieces": 5});
+        for (field, value) in fields.as_object().unwrap() {
+            body[field] = value.clone();
+        }
+        body.to_string()
+    };
+    let gamepad = "gamepad+nes-plateau";
+    // (endpoint, the body's schema, the field the message names, the body, the message).
+    let cases: Vec<(&str, &str, &str, String, &str)> = vec![
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "board_height",
+            position("bfs+elashi", json!({"board_height": 3})),
+            "board_height 3 is outside 4..=32",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "level",
+            position(gamepad, json!({"level": 300})),
+            "level 300 is outside 0..=255",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "tap_rate",
+            position(gamepad, json!({"tap_rate": 9})),
+            "tap_rate 9 is outside 2..=8 (frames between two presses of one thumb)",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "timeline",
+            position(gamepad, json!({"tap_rate": 2, "timeline": "X."})),
+            "give tap_rate or timeline, not both",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "inputs",
+            position(gamepad, json!({"inputs": "one-thumb"})),
+            "inputs: unknown input model \"one-thumb\" (valid: two-thumb article)",
+        ),
+        (
+            "/v1/rate",
+            "PositionBody",
+            "entry_delay",
+            position(
+                "bfs+elashi",
+                json!({"entry_delay": true, "placement": {"x": 5, "y": 18, "rotation": 0}}),
+            ),
+            "level, tap_rate, timeline, inputs and entry_delay are for gravity-aware searchers \
+             (gamepad); bfs ignores gravity",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "game_over",
+            position("bfs+elashi", json!({"game_over": "console"})),
+            "game_over: the console rule needs the NES frame model: it is `arena nes`'s (its \
+             default with the gamepad searcher); games without frames play simulation or \
+             literature",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "top",
+            position("bfs+elashi", json!({"top": 0})),
+            "top 0 is outside 1..=200",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "current",
+            position("bfs+elashi", json!({"current": "Q"})),
+            "current \"Q\" is not a piece: one letter of T J Z O S L I, upper case",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "preview",
+            position("bfs+elashi@2", json!({"preview": ["x"]})),
+            "preview \"x\" is not a piece: one letter of T J Z O S L I, upper case",
+        ),
+        (
+            "/v1/analyze",
+            "PositionBody",
+            "board",
+            position(
+                "bfs+elashi",
+                json!({"board": ["..........", "##########"], "board_height": 4}),
+            ),
+            "board: board has 2 rows, expected 4 (board_height sets the field height)",
+        ),
+        (
+            "/v1/play",
+            "PlayBody",
+            "generator",
+            play(json!({"generator": "bag8"})),
+            "generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java mdptetris \
+             file:PATH)",
+        ),
+        (
+            "/v1/play",
+            "PlayBody",
+            "board_height",
+            play(json!({"board_height": 40})),
+            "board_height 40 is outside 4..=32",
+        ),
+        (
+            "/v1/play",
+            "PlayBody",
+            "max_pieces",
+            play(json!({"max_pieces": 0})),
+            "max_pieces 0: a served game plays 1 to 100000 pieces (max_pieces is required)",
+        ),
+    ];
+    let mut fields: Vec<&str> = cases.iter().map(|(_, _, field, _, _)| *field).collect();
+    fields.sort();
+    fields.dedup();
+    assert!(cases.len() >= 10 && fields.len() >= 10, "{fields:?}");
+    for (path, schema, field, body, message) in &cases {
+        assert!(
+            fields_of(schema).iter().any(|known| known == field),
+            "{schema} has no field {field}"
+        );
+        assert!(message.contains(field), "{message}");
+        assert!(!names_an_option(message), "{message}");
+        let answer = server.post(path, body);
+        assert_eq!(answer.status, 400, "{path} {body}: {}", answer.body);
+        assert_eq!(&answer.error(), message, "{path} {body}");
+    }
+}
+
 #[test]
 fn bad_requests_answer_400_with_the_command_lines_message() {
     let server = Server::start(&["--workers", "1"]);
@@ -719,7 +896,15 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         all.extend(["--board", &empty_file]);
         cli_error("analyze", &all)
     };
-    // (endpoint, body, the message): the CLI's own where it has the same mistake.
+    // (endpoint, body, the message): the CLI's own where it has the same mistake, its values
+    // named as the body names them.
+    let gravity = |message| {
+        in_body_words(
+            message,
+            "--level, --tap-rate, --timeline, --inputs and --entry-delay",
+            "level, tap_rate, timeline, inputs and entry_delay",
+        )
+    };
     let cases: Vec<(&str, String, String)> = vec![
         (
             "/v1/analyze",
@@ -739,48 +924,74 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         (
             "/v1/analyze",
             position(json!({"level": 19})),
-            analyze(&["bfs+elashi@2", "--pieces", "T", "--level", "19"]),
+            gravity(analyze(&["bfs+elashi@2", "--pieces", "T", "--level", "19"])),
         ),
         (
             "/v1/analyze",
             position(json!({"timeline": "X.."})),
-            analyze(&["bfs+elashi@2", "--pieces", "T", "--tap-rate", "3"]),
+            gravity(analyze(&[
+                "bfs+elashi@2",
+                "--pieces",
+                "T",
+                "--tap-rate",
+                "3",
+            ])),
         ),
         (
             "/v1/analyze",
             position(json!({"entry_delay": true})),
-            analyze(&["bfs+elashi@2", "--pieces", "T", "--entry-delay"]),
+            gravity(analyze(&["bfs+elashi@2", "--pieces", "T", "--entry-delay"])),
         ),
         (
             "/v1/analyze",
             gamepad(json!({"tap_rate": 9})),
-            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "9"]),
+            in_body_words(
+                analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "9"]),
+                "--tap-rate 9",
+                "tap_rate 9",
+            ),
         ),
         (
             "/v1/analyze",
             gamepad(json!({"tap_rate": 1})),
-            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "1"]),
+            in_body_words(
+                analyze(&["gamepad+nes-plateau", "--pieces", "T", "--tap-rate", "1"]),
+                "--tap-rate 1",
+                "tap_rate 1",
+            ),
         ),
         (
             "/v1/analyze",
             gamepad(json!({"inputs": "one-thumb"})),
-            analyze(&[
-                "gamepad+nes-plateau",
-                "--pieces",
-                "T",
-                "--inputs",
-                "one-thumb",
-            ]),
+            in_body_words(
+                analyze(&[
+                    "gamepad+nes-plateau",
+                    "--pieces",
+                    "T",
+                    "--inputs",
+                    "one-thumb",
+                ]),
+                "--inputs:",
+                "inputs:",
+            ),
         ),
         (
             "/v1/analyze",
             position(json!({"game_over": "sometimes"})),
-            analyze(&["bfs+elashi", "--pieces", "T", "--game-over", "sometimes"]),
+            in_body_words(
+                analyze(&["bfs+elashi", "--pieces", "T", "--game-over", "sometimes"]),
+                "--game-over:",
+                "game_over:",
+            ),
         ),
         (
             "/v1/analyze",
             position(json!({"board_height": 3})),
-            analyze(&["bfs+elashi", "--pieces", "T", "--board-height", "3"]),
+            in_body_words(
+                analyze(&["bfs+elashi", "--pieces", "T", "--board-height", "3"]),
+                "--board-height 3",
+                "board_height 3",
+            ),
         ),
         (
             "/v1/analyze",
@@ -794,7 +1005,11 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         (
             "/v1/analyze",
             gamepad(json!({"level": 300})),
-            analyze(&["gamepad+nes-plateau", "--pieces", "T", "--level", "300"]),
+            in_body_words(
+                analyze(&["gamepad+nes-plateau", "--pieces", "T", "--level", "300"]),
+                "--level 300",
+                "level 300",
+            ),
         ),
         (
             "/v1/analyze",
@@ -822,7 +1037,7 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         (
             "/v1/analyze",
             position(json!({"board": ["..........", "##########"], "board_height": 4})),
-            "board: board has 2 rows, expected 4 (--board-height sets the field height)".into(),
+            "board: board has 2 rows, expected 4 (board_height sets the field height)".into(),
         ),
         (
             "/v1/analyze",
@@ -973,17 +1188,25 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         (
             "/v1/play",
             json!({"strategy": "bfs+elashi@2", "max_pieces": 5, "generator": "nosuch"}).to_string(),
-            cli_error(
-                "play",
-                &["bfs+elashi", "--max-pieces", "5", "--generator", "nosuch"],
+            in_body_words(
+                cli_error(
+                    "play",
+                    &["bfs+elashi", "--max-pieces", "5", "--generator", "nosuch"],
+                ),
+                "--generator:",
+                "generator:",
             ),
         ),
         (
             "/v1/play",
             json!({"strategy": "bfs+elashi@2", "max_pieces": 5, "board_height": 40}).to_string(),
-            cli_error(
-                "play",
-                &["bfs+elashi", "--max-pieces", "5", "--board-height", "40"],
+            in_body_words(
+                cli_error(
+                    "play",
+                    &["bfs+elashi", "--max-pieces", "5", "--board-height", "40"],
+                ),
+                "--board-height 40",
+                "board_height 40",
             ),
         ),
         (
@@ -1009,6 +1232,7 @@ fn bad_requests_answer_400_with_the_command_lines_message() {
         assert_eq!(answer.header("content-type"), Some("application/json"));
         assert!(!answer.body.contains('\n'), "one line: {}", answer.body);
         assert_eq!(&answer.error(), message, "{path} {body}");
+        assert!(!names_an_option(message), "{message}");
     }
     // The server still answers, and logged each request.
     assert_eq!(server.get("/v1/health").status, 200);

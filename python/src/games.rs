@@ -49,7 +49,8 @@ use std::collections::VecDeque;
 use numpy::{BorrowError, PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use tetris_arena_games::sim::levels::game_levels;
-use tetris_arena_io::values::{self, BoardHeight, MaxPieces};
+use tetris_arena_io::Field;
+use tetris_arena_io::values::{self, BoardHeight, MaxPieces, check_pattern_height};
 use tetris_arena_jobs::frameless_game_over_rule;
 use tetris_arena_runs::check_last_seed;
 use tetris_core::{
@@ -127,7 +128,8 @@ impl Games {
             Some(index) => index,
             None => {
                 let strategy = Strategy::from_name(name).map_err(py_error)?;
-                strategy.check_board_height(self.height).map_err(py_error)?;
+                check_pattern_height(&strategy, self.height, Field::BOARD_HEIGHT)
+                    .map_err(py_error)?;
                 if strategy.depth() > self.preview + 1 {
                     return Err(py_error(format!(
                         "strategy {} looks at {} pieces per decision but the environment \

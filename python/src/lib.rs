@@ -16,7 +16,8 @@
 //! `ValueError` for bad input, `FileNotFoundError`, `PermissionError` or `OSError` for a file
 //! the system could not read or write, `KeyboardInterrupt` for an interrupted run,
 //! `RuntimeError` for an engine's or an internal fault; its message is the text the CLI
-//! prints after `error: `.
+//! prints after `error: `, in the package's words: a field is named by its keyword argument
+//! (`board_height 3 is outside 4..=32`; [`tetris_arena_io::Words::Python`]).
 #![deny(missing_docs)]
 
 use pyo3::BoundObject;
@@ -25,15 +26,16 @@ use pyo3::exceptions::{
     PyValueError,
 };
 use pyo3::prelude::*;
-use tetris_arena_io::ErrorKind;
+use tetris_arena_io::{ErrorKind, Words};
 
 pub mod games;
 pub mod library;
 pub mod runs;
 
-/// An error as the Python exception of its kind, with the CLI's message.
+/// An error as the Python exception of its kind, with the CLI's message in the package's
+/// words (each field named by its keyword argument).
 pub(crate) fn py_error(error: impl Classified) -> PyErr {
-    let message = error.to_string();
+    let message = Words::Python.message(&error);
     match error.kind() {
         ErrorKind::BadInput => PyValueError::new_err(message),
         ErrorKind::Io(std::io::ErrorKind::NotFound) => PyFileNotFoundError::new_err(message),

@@ -23,8 +23,9 @@ use tetris_arena_games::sim::game::{PlayOptions, play_game};
 use tetris_arena_games::sim::placement::format_path;
 use tetris_arena_io::output::MadeBy;
 use tetris_arena_io::values::{self, BoardHeight, MaxPieces, SequenceLength};
+use tetris_arena_io::{Field, Words};
 use tetris_arena_jobs::analyze::{AnalyzeRequest, FrameOptions};
-use tetris_arena_jobs::game::{CapSpelling, CheckedGame, GameRequest, uncapped_note};
+use tetris_arena_jobs::game::{CheckedGame, GameRequest, UncappedNote};
 use tetris_arena_jobs::game_report::PlayJson;
 use tetris_arena_jobs::sequence::SequenceRequest;
 use tetris_arena_reports::position::analysis_json;
@@ -125,7 +126,7 @@ pub(crate) fn evaluator_named(text: &str) -> PyResult<AnyEvaluator> {
 /// without a piece cap on a board of `board_height` rows may never end: the command line's
 /// note, in Python's keywords. Given once the call is checked (a bad call raises instead).
 pub(crate) fn warn_uncapped(py: Python<'_>, board_height: BoardHeight) -> PyResult<()> {
-    let note = uncapped_note(board_height, CapSpelling::PYTHON);
+    let note = Words::Python.message(&UncappedNote(board_height));
     let message = std::ffi::CString::new(note).expect("the note holds no NUL");
     let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
     // 3: past the native function, the package's wrapper and its range check (`_in_range`).
@@ -213,10 +214,12 @@ fn sequence(generator: &str, seed: u64, count: u64) -> PyResult<String> {
 }
 
 /// An empty board of `height` rows, the height given as the decimal text of any integer
-/// and checked as `--board-height` is (4 to 32, the CLI's message).
+/// and checked as `--board-height` is (4 to 32, the CLI's message naming `height`).
 #[pyfunction]
 fn empty_board<'py>(py: Python<'py>, height: &str) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let height: BoardHeight = height.parse().map_err(py_error)?;
+    let height: BoardHeight = height
+        .parse()
+        .map_err(|error: values::ValueError| py_error(error.of_field(Field::HEIGHT)))?;
     let board = Board::new(height.rows()).map_err(py_error)?;
     Ok(board_array(py, &board))
 }

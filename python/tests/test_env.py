@@ -195,19 +195,23 @@ def test_illegal_actions_end_the_episode_or_raise():
 
 
 @pytest.mark.parametrize(
-    "options, command",
+    "options, command, option, keyword",
     [
-        ({"board_height": 3}, ["--board-height", "3"]),
-        ({"board_height": 33}, ["--board-height", "33"]),
-        ({"generator": "nope"}, ["--generator", "nope"]),
-        ({"generator": "file:/no/such/file"}, ["--generator", "file:/no/such/file"]),
-        ({"game_over": "console"}, ["--game-over", "console"]),
-        ({"max_pieces": 0}, ["--max-pieces", "0"]),
+        ({"board_height": 3}, ["--board-height", "3"], "--board-height 3", "board_height 3"),
+        ({"board_height": 33}, ["--board-height", "33"], "--board-height 33", "board_height 33"),
+        ({"generator": "nope"}, ["--generator", "nope"], "--generator:", "generator:"),
+        ({"generator": "file:/no/such/file"}, ["--generator", "file:/no/such/file"], None, None),
+        ({"game_over": "console"}, ["--game-over", "console"], "--game-over:", "game_over:"),
+        ({"max_pieces": 0}, ["--max-pieces", "0"], "--max-pieces must", "max_pieces must"),
     ],
 )
-def test_bad_environment_arguments_raise_the_clis_messages(options, command):
-    # The same kind in both front ends (a missing piece file: exit 3, an OSError).
+def test_bad_environment_arguments_raise_the_clis_messages(options, command, option, keyword):
+    # The same kind in both front ends (a missing piece file: exit 3, an OSError), and the
+    # same message but for the value's name: the CLI's option, the environment's keyword.
     code, expected = arena_failure("play", "bfs+elashi", *command)
+    if option is not None:
+        assert expected.startswith(option), expected
+        expected = keyword + expected[len(option):]
     kind = EXCEPTION_OF_EXIT_CODE[code]
     with pytest.raises(kind) as raised:
         ta.TetrisEnv(**options)

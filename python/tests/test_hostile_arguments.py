@@ -153,7 +153,8 @@ def test_vector_seeds_may_not_wrap_past_64_bits():
     )
     with pytest.raises(ValueError) as raised:
         env.reset(seed=2**64 - 1)
-    assert str(raised.value) == expected == "--seed 18446744073709551615 + 2 games overflows a 64-bit seed"
+    assert expected == "--seed 18446744073709551615 + 2 games overflows a 64-bit seed"
+    assert str(raised.value) == "seed 18446744073709551615 + 2 games overflows a 64-bit seed"
     for seed in [2**64, -1]:
         with pytest.raises(ValueError, match="seed"):
             env.reset(seed=seed)
@@ -238,8 +239,9 @@ def test_empty_boards_follow_the_board_height_rule(height):
     expected = arena_error("play", "bfs+elashi", "--board-height", str(height))
     with pytest.raises(ValueError) as raised:
         ta.empty_board(height)
-    assert str(raised.value) == expected
+    # The CLI's rule and message, naming the function's own keyword.
     assert f"--board-height {height} is outside 4..=32" == expected
+    assert str(raised.value) == f"height {height} is outside 4..=32"
 
 
 def test_empty_board_arguments():

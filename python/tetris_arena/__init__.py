@@ -4,7 +4,8 @@ The engines are the arena's (a Rust workspace): strategies are named as on the c
 ``SEARCHER+EVALUATOR[:PRESET|:weights.json][,OPTION...][@DEPTH]`` (e.g. ``"bfs+elashi@2"``,
 ``"drop+dellacherie:el-tetris,no-suicide"``); ``searchers()`` and ``evaluators()`` list what
 is registered. Every function gives what the matching ``arena`` command gives, and bad
-arguments raise ``ValueError`` with the message the CLI prints after ``error:``.
+arguments raise ``ValueError`` with the message the CLI prints after ``error:``, naming each
+value by its keyword argument (``board_height 3 is outside 4..=32``).
 
 Boards are NumPy ``uint8`` arrays of shape ``(height, 10)``, row 0 at the top, 1 = occupied
 (any array-like of 0/1 or booleans is accepted; any other value is a ``ValueError`` naming

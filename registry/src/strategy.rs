@@ -610,18 +610,11 @@ impl Strategy {
         })
     }
 
-    /// Checks that the strategy can play on a board `height` rows tall: a `pattern=FILE`
-    /// picture must have exactly that many rows.
-    pub fn check_board_height(&self, height: u8) -> Result<(), RegistryError> {
-        match self.pattern_height {
-            Some(rows) if rows != height => Err(RegistryError::Strategy {
-                strategy: self.name(),
-                message: format!(
-                    "the pattern file has {rows} rows but the board has {height} (--board-height)"
-                ),
-            }),
-            _ => Ok(()),
-        }
+    /// The rows of the strategy's `pattern=FILE` picture, if it has one: it plays only on a
+    /// board of that height (the request layer's check, `tetris_arena_io::values`, names the
+    /// field that gave the board's height).
+    pub fn pattern_height(&self) -> Option<u8> {
+        self.pattern_height
     }
 
     /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's.
@@ -1095,18 +1088,17 @@ mod tests {
     }
 
     #[test]
-    fn a_pattern_file_must_match_the_board_height() {
+    fn a_pattern_file_gives_its_height() {
         let path = std::env::temp_dir().join(format!("pattern-{}.txt", std::process::id()));
         let rows = [".........."; 9].join("\n") + "\n##########\n";
         std::fs::write(&path, rows).unwrap();
         let name = format!("bfs+elashi,pattern={}", path.display());
         let strategy = Strategy::from_name(&name).unwrap();
         assert!(strategy.chain().options().filter.is_some());
-        assert!(strategy.check_board_height(10).is_ok());
-        let message = strategy.check_board_height(20).unwrap_err().to_string();
-        assert!(
-            message.contains("has 10 rows but the board has 20"),
-            "{message}"
+        assert_eq!(strategy.pattern_height(), Some(10));
+        assert_eq!(
+            Strategy::from_name("bfs+elashi").unwrap().pattern_height(),
+            None
         );
         std::fs::remove_file(&path).unwrap();
     }

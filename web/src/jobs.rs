@@ -13,6 +13,7 @@ use thiserror::Error as ThisError;
 
 use tetris_arena_games::sim::game::{GameEnd, GameSettings, LiveGame, PlayOptions};
 use tetris_arena_games::sim::replay::frames::path_states;
+use tetris_arena_io::Words;
 use tetris_arena_io::output::MadeBy;
 use tetris_arena_io::values::{self, BoardHeight, Level, MaxPieces, TopCount, ValueError};
 use tetris_arena_jobs::JobError as ArenaJobError;
@@ -24,7 +25,8 @@ use tetris_registry::Strategy;
 /// What the page's results say made them: the front end, then the job's body.
 pub const FRONT_END: &str = "arena web page:";
 
-/// Why a job failed: its one-line message is the command line's for the same mistake.
+/// Why a job failed: its one-line message is the command line's for the same mistake, with
+/// each field named as the JSON body names it ([`JobError::message`]).
 #[derive(Debug, ThisError)]
 pub enum JobError {
     /// The body is not the job's JSON.
@@ -33,6 +35,14 @@ pub enum JobError {
     /// The request layer refused the request, or the game failed.
     #[error(transparent)]
     Arena(#[from] ArenaJobError),
+}
+
+impl JobError {
+    /// The message the page shows: the command line's, each field named as the body names it
+    /// (`board_height 3 is outside 4..=32`).
+    pub fn message(&self) -> String {
+        Words::Json.message(self)
+    }
 }
 
 impl From<tetris_arena_games::GameError> for JobError {
@@ -471,6 +481,80 @@ mod tests {
         assert_eq!(level, "300".parse::<Level>().unwrap_err().to_string());
         let top = analyze(&position("19", "0")).unwrap_err().to_string();
         assert_eq!(top, "0".parse::<TopCount>().unwrap_err().to_string());
+    }
+
+    #[test]
+    fn bad_bodies_name_the_bodys_own_fields() {
+        let game = |fields: Value| {
+            let mut body = json!({"strategy": "bfs+elashi", "max_pieces": 5});
+            for (field, value) in fields.as_object().unwrap() {
+                body[field] = value.clone();
+            }
+            match SteppedGame::new(&body.to_string(), false) {
+                Err(error) => error.message(),
+                Ok(_) => panic!("refused: {body}"),
+            }
+        };
+        let position = |strategy: &str, fields: Value| {
+            let mut body = json!({"strategy": strategy, "board": "0".repeat(200), "current": "T"});
+            for (field, value) in fields.as_object().unwrap() {
+                body[field] = value.clone();
+            }
+            match analyze(&body.to_string()) {
+                Err(error) => error.message(),
+                Ok(_) => panic!("refused: {body}"),
+            }
+        };
+        let gamepad = "gamepad+nes-plateau";
+        let cases = [
+            (
+                game(json!({"board_height": 3})),
+                "board_height 3 is outside 4..=32",
+            ),
+            (
+                game(json!({"max_pieces": 0})),
+                "max_pieces 0: a served game plays 1 to 100000 pieces (max_pieces is required)",
+            ),
+            (
+                game(json!({"game_over": "nes"})),
+                "game_over: unknown game-over rule \"nes\" (valid: simulation literature console)",
+            ),
+            (
+                game(json!({"generator": "bag8"})),
+                "generator: unknown generator \"bag8\" (valid: uniform nes bag7 sz java mdptetris file:PATH)",
+            ),
+            (
+                position(gamepad, json!({"level": 256})),
+                "level 256 is outside 0..=255",
+            ),
+            (
+                position(gamepad, json!({"tap_rate": 1})),
+                "tap_rate 1 is outside 2..=8 (frames between two presses of one thumb)",
+            ),
+            (
+                position(gamepad, json!({"tap_rate": 2, "timeline": "X."})),
+                "give tap_rate or timeline, not both",
+            ),
+            (
+                position(gamepad, json!({"inputs": "x"})),
+                "inputs: unknown input model \"x\" (valid: two-thumb article)",
+            ),
+            (
+                position("bfs+elashi", json!({"level": 18})),
+                "level, tap_rate, timeline, inputs and entry_delay are for gravity-aware searchers (gamepad); bfs ignores gravity",
+            ),
+            (
+                position("bfs+elashi", json!({"top": 201})),
+                "top 201 is outside 1..=200",
+            ),
+            (
+                position("bfs+elashi", json!({"current": "t"})),
+                "current \"t\" is not a piece: one letter of T J Z O S L I, upper case",
+            ),
+        ];
+        for (message, expected) in cases {
+            assert_eq!(message, expected);
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! goes through the same request layer as the command line and the move server, so the page
 //! plays the command line's games. Each export takes and gives JSON text (the server's bodies
 //! and answers); an error is thrown as a JavaScript `Error` with the command line's one-line
-//! message.
+//! message in the body's words (a field named as the JSON body names it, `board_height`).
 
 #![deny(missing_docs)]
 
@@ -13,9 +13,9 @@ use wasm_bindgen::prelude::*;
 
 use jobs::{JobError, SteppedGame};
 
-/// A job's error as a JavaScript `Error`.
+/// A job's error as a JavaScript `Error`, its fields named as the JSON body names them.
 fn thrown(error: JobError) -> JsError {
-    JsError::new(&error.to_string())
+    JsError::new(&error.message())
 }
 
 /// Every strategy part, generator and rule, as `arena list --json`.

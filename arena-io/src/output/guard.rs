@@ -4,8 +4,11 @@
 //! one comparison of a command's files, by device and inode ([`same_file`],
 //! [`check_distinct`]). Re-exported by [`crate::output`].
 
+use std::fmt;
 use std::fs;
 use std::path::Path;
+
+use crate::fields::Field;
 
 /// What a name in the file system holds, as far as replacing it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +91,31 @@ pub(super) fn is_symlink(path: &Path) -> bool {
     FileKind::of(path) == Some(FileKind::Symlink)
 }
 
+/// How a message names one of a command's files: by the field that gave it (an output's
+/// option, a positional argument), or by what it is (`replay file`, `weights file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileName {
+    /// A file given by a field of the request, named in the caller's words.
+    Field(Field),
+    /// A file named by what it is.
+    What(&'static str),
+}
+
+impl fmt::Display for FileName {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileName::Field(field) => field.fmt(formatter),
+            FileName::What(what) => formatter.write_str(what),
+        }
+    }
+}
+
+impl From<Field> for FileName {
+    fn from(field: Field) -> FileName {
+        FileName::Field(field)
+    }
+}
+
 /// An output the arena refuses to write, or two files of one command that must differ.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OutputError {
@@ -95,15 +123,15 @@ pub enum OutputError {
     /// or a folder for an output folder): outputs are renamed into place, which would replace
     /// the link, pipe or device itself.
     #[error(
-        "{option}{space}{path}: is {found}, not {expected}: the arena writes an output beside \
+        "{named}{path}: is {found}, not {expected}: the arena writes an output beside \
          it and renames it into place, which would replace the {found_short} itself; give {give}",
-        space = if option.is_empty() { "" } else { " " },
+        named = option.map(|field| format!("{field} ")).unwrap_or_default(),
         found_short = found.to_string().trim_start_matches("a ").trim_start_matches("an "),
         give = if *expected == FileKind::Folder { "a new or existing folder" } else { "a new name or a regular file" },
     )]
     NotReplaceable {
-        /// The option of the output (empty at write time, when it is not known).
-        option: String,
+        /// The field of the output (`None` at write time, when it is not known).
+        option: Option<Field>,
         /// The output's path.
         path: String,
         /// What the path holds.
@@ -117,12 +145,12 @@ pub enum OutputError {
          overwrite the other; give two files"
     )]
     SameOutput {
-        /// The first output's option.
-        first: String,
+        /// The first output's field.
+        first: FileName,
         /// Its path.
         first_path: String,
-        /// The second output's option.
-        second: String,
+        /// The second output's field.
+        second: FileName,
         /// Its path.
         second_path: String,
     },
@@ -132,12 +160,12 @@ pub enum OutputError {
          reads: writing it would destroy the input; give another file"
     )]
     OutputIsInput {
-        /// The output's option.
-        output: String,
+        /// The output's field.
+        output: FileName,
         /// Its path.
         output_path: String,
         /// The input, as its messages name it (`replay file`, `weights file`, …).
-        input: String,
+        input: FileName,
         /// Its path.
         input_path: String,
     },
@@ -149,12 +177,12 @@ pub enum OutputError {
          that holds none of this command's other files"
     )]
     FolderHoldsFile {
-        /// The output folder's option.
-        folder: String,
+        /// The output folder's field.
+        folder: FileName,
         /// Its path.
         folder_path: String,
-        /// The file inside, as its messages name it (an input's name or an output's option).
-        inner: String,
+        /// The file inside, as its messages name it (an input's name or an output's field).
+        inner: FileName,
         /// Its path.
         inner_path: String,
     },
@@ -167,10 +195,14 @@ pub enum OutputError {
 /// Called before any game ([`super::check_output_file`], [`super::check_output_folder`]) and
 /// again just before the rename ([`super::write_atomically`], [`super::write_folder`]), in
 /// case the path changed.
-pub fn check_replaceable(option: &str, path: &Path, expected: FileKind) -> Result<(), OutputError> {
+pub fn check_replaceable(
+    option: Option<Field>,
+    path: &Path,
+    expected: FileKind,
+) -> Result<(), OutputError> {
     match FileKind::of(path) {
         Some(found) if found != expected => Err(OutputError::NotReplaceable {
-            option: option.to_string(),
+            option,
             path: path.display().to_string(),
             found,
             expected,
@@ -186,17 +218,17 @@ pub fn check_replaceable(option: &str, path: &Path, expected: FileKind) -> Resul
 /// an output folder that exists must not hold an input or another output (it is replaced as
 /// a whole). The one place every command's files are compared.
 pub fn check_distinct(
-    outputs: &[(&str, &Path)],
-    inputs: &[(&str, &Path)],
+    outputs: &[(FileName, &Path)],
+    inputs: &[(FileName, &Path)],
 ) -> Result<(), OutputError> {
     let shown = |path: &Path| path.display().to_string();
     for (index, &(first, first_path)) in outputs.iter().enumerate() {
         for &(second, second_path) in &outputs[index + 1..] {
             if same_file(first_path, second_path) {
                 return Err(OutputError::SameOutput {
-                    first: first.to_string(),
+                    first,
                     first_path: shown(first_path),
-                    second: second.to_string(),
+                    second,
                     second_path: shown(second_path),
                 });
             }
@@ -204,9 +236,9 @@ pub fn check_distinct(
         for &(input, input_path) in inputs {
             if same_file(first_path, input_path) {
                 return Err(OutputError::OutputIsInput {
-                    output: first.to_string(),
+                    output: first,
                     output_path: shown(first_path),
-                    input: input.to_string(),
+                    input,
                     input_path: shown(input_path),
                 });
             }
@@ -223,9 +255,9 @@ pub fn check_distinct(
         for &(inner, inner_path) in others {
             if is_inside(inner_path, folder_path) {
                 return Err(OutputError::FolderHoldsFile {
-                    folder: folder.to_string(),
+                    folder,
                     folder_path: shown(folder_path),
-                    inner: inner.to_string(),
+                    inner,
                     inner_path: shown(inner_path),
                 });
             }

@@ -31,6 +31,7 @@ use tetris_arena_games::analysis::position::{path_names, reported_cost, rule_nam
 use tetris_arena_games::analysis::ranking::{RankedPlacement, Ranking, rank_placements};
 use tetris_arena_games::sim::game::{GameEnd, PlayOptions, play_game};
 use tetris_arena_games::sim::replay::frames::path_states;
+use tetris_arena_io::Field;
 use tetris_arena_io::output::MadeBy;
 use tetris_arena_io::values::{self, BoardHeight, Level, MaxPieces, TopCount};
 
@@ -317,9 +318,9 @@ impl PositionBody {
             BoardBody::Cells(cells) => BoardText::Cells(cells),
         }
         .board(height)?;
-        let mut pieces = vec![values::one_piece("current", &self.current)?];
+        let mut pieces = vec![values::one_piece(Field::CURRENT, &self.current)?];
         for piece in &self.preview {
-            pieces.push(values::one_piece("preview", piece)?);
+            pieces.push(values::one_piece(Field::PREVIEW, piece)?);
         }
         let timeline = values::tap_rate_or_timeline(self.tap_rate, self.timeline.as_deref())?;
         let level = self.level.map(Level::try_from).transpose()?;

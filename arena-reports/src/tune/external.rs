@@ -47,7 +47,7 @@ use crate::error::ReportError;
 use crate::tune::checkpoint::{
     Checkpoint, IterationPlan, IterationRecord, TuneSettings, finish_iteration, play_candidates,
 };
-use tetris_arena_io::output::{check_distinct, json_line, pretty_json, write_atomically};
+use tetris_arena_io::output::{FileName, check_distinct, json_line, pretty_json, write_atomically};
 
 /// The format name of `iteration.json`.
 pub const ITERATION_FORMAT: &str = "arena-tune-iteration-1";
@@ -230,9 +230,13 @@ pub fn run_task(dir: &Path, choice: TaskChoice, jobs: usize) -> Result<u64, Repo
         GeneratorKind::File(path) => Some(PathBuf::from(path)),
         _ => None,
     };
-    let mut inputs: Vec<(&str, &Path)> = vec![("iteration file", &spec_path)];
-    inputs.extend(piece_file.as_deref().map(|path| ("piece file", path)));
-    check_distinct(&[("result file", &result_file)], &inputs)?;
+    let mut inputs: Vec<(FileName, &Path)> = vec![(FileName::What("iteration file"), &spec_path)];
+    inputs.extend(
+        piece_file
+            .as_deref()
+            .map(|path| (FileName::What("piece file"), path)),
+    );
+    check_distinct(&[(FileName::What("result file"), &result_file)], &inputs)?;
     let values = play_candidates(
         &spec.settings,
         spec.plan.first_game_seed,

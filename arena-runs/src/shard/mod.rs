@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::RunError;
 use crate::{Finished, Progress, RunEnd, TaskOutcome};
+use tetris_arena_io::Field;
 use tetris_arena_io::output::{ResultsDestination, check_output_file};
 use tetris_arena_io::values::Shard;
 
@@ -45,29 +46,21 @@ pub use part::{
 /// file in an existing folder, and `--json` does not apply (`arena merge` prints the report).
 pub fn check_part_file(out: Option<&Path>, json: bool) -> Result<PathBuf, RunError> {
     let Some(path) = out else {
-        return Err(RunError::Refused(
-            "--shard writes a part file: give --out PART.json (then `arena merge` the parts)"
-                .into(),
-        ));
+        return Err(RunError::PartFileMissing);
     };
     let is_json = path
         .extension()
         .and_then(|extension| extension.to_str())
         .is_some_and(|extension| extension.eq_ignore_ascii_case("json"));
     if !is_json {
-        return Err(RunError::Refused(format!(
-            "--out {}: with --shard the part file's name must end in .json",
-            path.display()
-        )));
+        return Err(RunError::PartFileNotJson {
+            path: path.display().to_string(),
+        });
     }
     if json {
-        return Err(RunError::Refused(
-            "--json does not apply to a sharded run, which writes a part: `arena merge --json` \
-             prints the report"
-                .into(),
-        ));
+        return Err(RunError::JsonOfShard);
     }
-    check_output_file("--out", path)?;
+    check_output_file(Field::OUT, path)?;
     Ok(path.to_path_buf())
 }
 

@@ -26,7 +26,7 @@ use tetris_arena_games::analysis::pieces::PieceStatistics;
 use tetris_arena_games::sim::game::{GameEnd, PlayOptions};
 use tetris_arena_games::sim::replay::Replay;
 use tetris_arena_io::output::{print_output, print_to_stderr, write_output};
-use tetris_arena_jobs::game::{CapSpelling, CheckedGame, GameRequest, PlayOutputs, uncapped_note};
+use tetris_arena_jobs::game::{CheckedGame, GameRequest, PlayOutputs, UncappedNote};
 use tetris_arena_jobs::game_report::{PlayJson, play_text};
 use tetris_arena_reports::html::viewer::verified_replay_page;
 use tetris_arena_reports::terminal::{DEFAULT_SPEED, Watcher};
@@ -127,10 +127,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     };
     let replayed = args.record.is_some() || args.html.is_some();
     if settings.max_pieces.is_none() && !args.json {
-        print_to_stderr(&format!(
-            "note: {}",
-            uncapped_note(settings.board_height, CapSpelling::COMMAND_LINE)
-        ));
+        print_to_stderr(&format!("note: {}", UncappedNote(settings.board_height)));
     }
     interrupt::install_with_note(
         "interrupted: the game stops after its current piece; an unfinished game is not \

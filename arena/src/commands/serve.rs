@@ -23,7 +23,8 @@ Endpoints (docs/server.md has every field):
   GET  /openapi.json   the native API's OpenAPI 3 document
   GET  /ping /version /get-move /engine-movelist /rate-move /eval (and -cpp)  StackRabbit's API
 Example: curl -s localhost:3000/v1/analyze -d '{\"strategy\": \"bfs+elashi@2\", \"board\": \"0000...\", \"current\": \"T\", \"preview\": [\"I\"]}'
-Bad requests answer 400 with the command line's message; a full queue or the time limit, 503.
+Bad requests answer 400 with the command line's message, each value named by the body's field;
+a full queue or the time limit, 503.
 Connections: a head must arrive within --header-timeout-ms, a body within --body-timeout-ms (408
 otherwise); a silent connection is closed after --idle-timeout-ms, a client that takes none of
 its answer after --write-timeout-ms; beyond --max-connections the oldest idle one is closed.

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use crate::commands::options::{GameRules, Parallel, PieceCap, SeedOption};
 use tetris_arena_io::output::{print_to_stderr, write_output};
 use tetris_arena_io::values::GameCount;
-use tetris_arena_jobs::game::{CapSpelling, uncapped_note};
+use tetris_arena_jobs::game::UncappedNote;
 use tetris_arena_reports::tournament::TournamentReport;
 use tetris_arena_requests::RunOptions;
 use tetris_arena_requests::error::ArenaError;
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     if checked.settings.max_pieces.is_none() && !args.json {
         print_to_stderr(&format!(
             "note: {}",
-            uncapped_note(checked.settings.board_height, CapSpelling::COMMAND_LINE)
+            UncappedNote(checked.settings.board_height)
         ));
     }
     interrupt::install();

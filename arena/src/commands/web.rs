@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use tetris_arena_io::Field;
 use tetris_arena_io::output::{check_output_file, write_output};
 
 use crate::cli::CliError;
@@ -26,7 +27,7 @@ pub struct Args {
 
 /// Runs `arena web`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    check_output_file("PAGE.html", &args.page)?;
+    check_output_file(Field::PAGE, &args.page)?;
     let page = tetris_web_page::page()?;
     Ok(write_output(
         "live arena page",

@@ -127,7 +127,7 @@ pub enum RulesError {
     Core(tetris_core::Error),
     /// A board height the strategy cannot play on (its pattern file's rows differ).
     #[error("{0}")]
-    BoardHeight(RegistryError),
+    BoardHeight(tetris_arena_io::values::ValueError),
     /// A game-over rule that a game without frames does not play (the console rule):
     /// `GameOverRule::check_frameless`'s error.
     #[error("game_over_rule: {0}")]

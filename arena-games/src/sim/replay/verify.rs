@@ -609,9 +609,12 @@ impl Replay {
     /// checked by ([`check_frame_timing`]); and a game-over rule a game without frames plays
     /// (not the console rule, `GameOverRule::check_frameless`).
     fn check_rules(&self, rules: &ReplayRules, strategy: &Strategy) -> Result<(), RulesError> {
-        strategy
-            .check_board_height(rules.board_height)
-            .map_err(RulesError::BoardHeight)?;
+        tetris_arena_io::values::check_pattern_height(
+            strategy,
+            rules.board_height,
+            tetris_arena_io::Field::BOARD_HEIGHT,
+        )
+        .map_err(RulesError::BoardHeight)?;
         rules
             .rule()
             .check_frameless()
