@@ -91,33 +91,11 @@ mod tests {
 
     #[test]
     fn each_line_is_the_chain_then_the_best_placement_of_the_imagined_piece() {
-        // bfs+dellacherie on a mid-game board: the given chain (T then its best L), then for
+        // bfs+dellacherie on the fixtures' mid-game board: the given chain (T then its best L), then for
         // each imagined piece every placement on the board the chain leaves is valued as the
         // three-placement chain by the evaluator directly; the line must be the best of them.
         let mut strategy = Strategy::from_name("bfs+dellacherie@2").unwrap();
-        let board = Board::from_rows(&[
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "..........",
-            "#.........",
-            "##...#....",
-            "###.##...#",
-            "####.##.##",
-            "#####.####",
-            "##.#######",
-        ])
-        .unwrap();
+        let board: Board = tetris_fixtures::MID_GAME.parse().unwrap();
         let pieces = [Piece::T, Piece::L];
         let context = DecisionContext::default();
         let choice = strategy.choose_in(&board, &pieces, context).unwrap();
