@@ -416,17 +416,33 @@ def test_duel(live, binary, folder):
     page.screenshot(path=str(folder / "duel.png"), full_page=True)
 
 
+# The page's bodies are the move server's JSON: its messages name each value by the body's
+# field (docs/server.md), where the command line names its option.
+JSON_FIELDS = {"--seed": "seed", "--board-height": "board_height", "--max-pieces": "max_pieces",
+               "--level": "level"}
+
+
+def in_json_words(message, option):
+    """The command line's `message` about `option`, naming it as a JSON body does."""
+    assert message.startswith(option + " "), message
+    return JSON_FIELDS[option] + message[len(option):]
+
+
 def test_bad_link(context, binary, page_url):
     """A link's values go through the request layer: a value it refuses shows its message
-    (the command line's for the same value) and plays nothing; none is clamped."""
+    (the command line's for the same value, naming the value as the JSON bodies do) and plays
+    nothing; none is clamped."""
     cases = [
-        ("seed=abc&height=99&max=-5", ["--seed", "abc", "--board-height", "99",
-                                       "--max-pieces=-5"]),
-        ("seed=1&height=99&max=5", ["--seed", "1", "--board-height", "99", "--max-pieces", "5"]),
-        ("seed=1&height=12&max=-5", ["--seed", "1", "--board-height", "12", "--max-pieces=-5"]),
+        ("seed=abc&height=99&max=-5", "--seed", ["--seed", "abc", "--board-height", "99",
+                                                 "--max-pieces=-5"]),
+        ("seed=1&height=99&max=5", "--board-height",
+         ["--seed", "1", "--board-height", "99", "--max-pieces", "5"]),
+        ("seed=1&height=12&max=-5", "--max-pieces",
+         ["--seed", "1", "--board-height", "12", "--max-pieces=-5"]),
     ]
-    for fragment, cli_args in cases:
+    for fragment, option, cli_args in cases:
         code, message = error_line(binary, "play", "bfs+elashi", *cli_args)
+        message = in_json_words(message, option)
         fresh = LivePage(context, f"{page_url}#view=watch&strategy=bfs%2Belashi&{fragment}")
         lane = fresh.wait_lane("watch")
         shown = fresh.page.inner_text("#watch-error")
@@ -446,6 +462,7 @@ def test_bad_link(context, binary, page_url):
     board.write_text("\n".join(EMPTY_BOARD) + "\n")
     code, message = error_line(binary, "analyze", "gamepad+nes-plateau", "--board", str(board),
                                "--pieces", "T", "--level", "300")
+    message = in_json_words(message, "--level")
     fresh = LivePage(context, f"{page_url}#view=analyse&analyse=gamepad%2Bnes-plateau&current=T"
                               "&preview=&level=300")
     wait_until(lambda: fresh.page.get_attribute("#analysis", "data-state") == "error",
