@@ -162,9 +162,10 @@ impl ServeRequest {
     pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
     /// The default body limit, in bytes.
     pub const DEFAULT_MAX_BODY: usize = 64 << 10;
-    /// The default strategy behind StackRabbit's endpoints: our strongest NES bot whose
-    /// answers keep within a decision's time budget on a small machine (docs/server.md,
-    /// "StackRabbit's endpoints", has the measured times).
+    /// The default strategy behind StackRabbit's endpoints: our strongest NES bot, whose
+    /// answers keep within a decision's time budget (p99 ≤ 100 ms) at every uniform timeline
+    /// on a 2-core machine (docs/stackrabbit.md, "The strategy behind the endpoints", has the
+    /// measured times).
     pub const DEFAULT_STACKRABBIT_STRATEGY: &'static str =
         "gamepad+nes-plateau,expectimax=3,prefer-bonus=80,playouts=16,extra-deep-wells=5@2";
 
