@@ -92,10 +92,12 @@ pub fn core_error_kind(error: &tetris_core::Error) -> ErrorKind {
 }
 
 /// The kind of a registry error: a weights or pattern file the core could not read is I/O;
-/// a strategy name that does not parse or names unknown engines is bad input.
+/// a strategy name that does not parse or names unknown engines is bad input; an outside
+/// engine that could not start or answer its handshake is the engine's.
 pub fn registry_error_kind(error: &tetris_registry::RegistryError) -> ErrorKind {
     match error {
         tetris_registry::RegistryError::Core(error) => core_error_kind(error),
+        tetris_registry::RegistryError::Outside { .. } => ErrorKind::Engine,
         _ => ErrorKind::BadInput,
     }
 }

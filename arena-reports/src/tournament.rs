@@ -15,7 +15,9 @@ use crate::games_file::{GamesFile, games_text};
 use crate::plots;
 use tetris_arena_games::analysis::estimate::{ESTIMATE_RULE, EstimateJson};
 use tetris_arena_games::analysis::pieces::{LogLinearFit, PieceStatistics};
-use tetris_arena_games::analysis::tournament::{GameRow, TournamentAnalysis, most_lines};
+use tetris_arena_games::analysis::tournament::{
+    GameFault, GameRow, TournamentAnalysis, most_lines,
+};
 use tetris_arena_io::format::{aligned, format_p_value, optional, significant};
 use tetris_arena_io::output::{
     MadeBy, OutputFormat, RunReport, announce_written, pretty_json, write_folder,
@@ -151,6 +153,10 @@ struct GameJson<'a> {
     triples: u64,
     tetrises: u64,
     end: &'static str,
+    /// With `end` = `fault`: the outside engine's fault (JSON only; the CSV's columns are
+    /// fixed, its `end` says `fault`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     game_over: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -183,8 +189,19 @@ struct SummaryJson<'a> {
     capped_games: usize,
     game_over_games: usize,
     sequence_ended_games: usize,
+    /// Games an outside engine's fault ended (left out when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    fault_games: usize,
+    /// The lowest-numbered of them (left out when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_fault: Option<&'a GameFault>,
     #[serde(skip_serializing_if = "Option::is_none")]
     estimate: Option<EstimateJson>,
+}
+
+/// Whether a count is zero (a field left out of the JSON then).
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 #[derive(Serialize)]
@@ -271,7 +288,7 @@ impl<'a> TournamentReport<'a> {
 
     /// One game's row; `with_seconds` for the CSV, which keeps the game's time but not the
     /// `game_over` flag (its `end` says it).
-    fn game_row(&self, row: &GameRow, with_seconds: bool) -> GameJson<'_> {
+    fn game_row<'r>(&'r self, row: &'r GameRow, with_seconds: bool) -> GameJson<'r> {
         game_json(&self.settings.names, row, with_seconds)
     }
 
@@ -434,9 +451,23 @@ impl<'a> TournamentReport<'a> {
         lines
     }
 
-    /// The per-strategy table as text.
+    /// The per-strategy table as text, and under it a line for each strategy whose games an
+    /// outside engine's fault ended.
     fn summary_table(&self) -> String {
-        aligned(&self.summary_rows())
+        let mut text = aligned(&self.summary_rows());
+        for (index, summary) in self.analysis.summaries.iter().enumerate() {
+            if let Some(first) = &summary.first_fault {
+                text.push_str(&format!(
+                    "{}: {} of {} games ended by the engine's fault (first: game {}: {})\n",
+                    self.settings.names[index],
+                    summary.faults,
+                    summary.games,
+                    first.game,
+                    first.reason
+                ));
+            }
+        }
+        text
     }
 
     /// The per-strategy table, header first.
@@ -614,6 +645,8 @@ impl RunReport for TournamentReport<'_> {
                     capped_games: summary.capped,
                     game_over_games: summary.game_overs,
                     sequence_ended_games: summary.sequence_ends,
+                    fault_games: summary.faults,
+                    first_fault: summary.first_fault.as_ref(),
                     estimate: settings
                         .estimate
                         .then(|| EstimateJson::of(estimates[index].as_ref())),
@@ -784,7 +817,7 @@ impl TournamentGamesFile {
 
 /// One game's row of the report's `games` and of the CSV (`with_seconds`, which keeps the
 /// game's time but not the `game_over` flag: its `end` says it).
-fn game_json<'a>(names: &'a [String], row: &GameRow, with_seconds: bool) -> GameJson<'a> {
+fn game_json<'a>(names: &'a [String], row: &'a GameRow, with_seconds: bool) -> GameJson<'a> {
     GameJson {
         strategy: &names[row.strategy],
         game: row.game,
@@ -797,6 +830,7 @@ fn game_json<'a>(names: &'a [String], row: &GameRow, with_seconds: bool) -> Game
         triples: row.clears[3],
         tetrises: row.clears[4],
         end: row.end.name(),
+        fault: row.fault.as_deref().filter(|_| !with_seconds),
         game_over: (!with_seconds)
             .then_some(row.end == tetris_arena_games::sim::game::GameEnd::GameOver),
         seconds: with_seconds.then(|| format!("{:.6}", row.elapsed.as_secs_f64())),

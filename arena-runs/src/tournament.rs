@@ -132,6 +132,7 @@ pub fn play_tournament_game(
         score: result.score,
         clears: result.clears,
         end: result.end,
+        fault: result.fault,
         elapsed: result.elapsed,
         statistics,
     }))

@@ -17,6 +17,14 @@ pub enum RegistryError {
         /// What is wrong.
         message: String,
     },
+    /// An outside engine that could not be started or broke the protocol's handshake.
+    #[error("strategy {strategy:?}: {fault}")]
+    Outside {
+        /// The strategy as given.
+        strategy: String,
+        /// What the engine did.
+        fault: tetris_outside::Fault,
+    },
     /// An evaluator name that is not registered.
     #[error("unknown evaluator {name:?} (valid: {valid})")]
     UnknownEvaluator {

@@ -190,6 +190,9 @@ pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String
     Ok(())
 }
 pub use strategy::{
-    EvaluatorSpec, MAX_DEPTH, STRATEGY_OPTIONS, Strategy, StrategyOptions, StrategySpec,
+    EXEC_PREFIX, EvaluatorSpec, GameTally, MAX_BOT_LIMIT_MS, MAX_DEPTH, STRATEGY_OPTIONS, Strategy,
+    StrategyOptions, StrategySpec,
 };
+/// The outside engines' protocol and faults, for the game loops that play them.
+pub use tetris_outside::{ExecSpec, Fault, FaultKind, protocol};
 pub use weights::{TUNED, WeightsChoice};

@@ -39,9 +39,9 @@ use std::sync::Arc;
 
 use tetris_core::evaluate::WeightedEvaluator;
 use tetris_core::{
-    BOARD_WIDTH, Board, ChainChoice, ChainOptions, DecisionContext, FrameTiming, GameOverRule,
-    Input, LookaheadChain, MAX_PLAYOUTS, PatternFilter, Piece, PieceState, Placement,
-    PlacementFilter, Placements, Playouts, Searcher, WellFilter,
+    BOARD_WIDTH, Board, ChainChoice, ChainOptions, ChainRule, ChainValue, DecisionContext,
+    FrameTiming, GameOverRule, Input, LookaheadChain, MAX_PLAYOUTS, PatternFilter, Piece,
+    PieceState, Placement, PlacementFilter, Placements, Playouts, Searcher, WellFilter,
 };
 use tetris_eval_nes_plateau::NesPlateau;
 
@@ -52,6 +52,11 @@ use crate::engines::{
 use crate::error::RegistryError;
 use crate::reaction_plan::ReactionPlanner;
 use crate::weights::WeightsChoice;
+use tetris_outside::protocol::{Start, Stop, Suggest};
+use tetris_outside::{ExecBot, ExecSpec, Fault};
+
+/// The evaluator an outside engine's strategy carries but never asks.
+const OUTSIDE_PLACEHOLDER_EVALUATOR: &str = "dellacherie";
 
 /// An evaluator named on its own: `NAME`, `NAME:PRESET` or `NAME:weights.json`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -351,7 +356,14 @@ pub struct StrategySpec {
     pub options: StrategyOptions,
     /// Known pieces per decision: 1 = current only, 2 = current + preview.
     pub depth: usize,
+    /// An engine from outside (`SEARCHER+exec:…`): the program that decides, the searcher
+    /// listing its legal placements. `evaluator` is then `exec` and the other fields their
+    /// defaults (the depth is the bot's: its handshake's preview count + 1, once built).
+    pub outside: Option<ExecSpec>,
 }
+
+/// The evaluator part of an outside engine's name.
+pub const EXEC_PREFIX: &str = "exec";
 
 impl StrategySpec {
     /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's
@@ -372,6 +384,9 @@ impl FromStr for StrategySpec {
             strategy: text.to_string(),
             message,
         };
+        if let Some(spec) = parse_outside(text).map_err(fail)? {
+            return Ok(spec);
+        }
         let (body, depth) = match text.rsplit_once('@') {
             Some((_, depth)) if depth.contains(',') => {
                 return Err(fail(format!(
@@ -462,14 +477,78 @@ impl FromStr for StrategySpec {
             weights,
             options,
             depth,
+            outside: None,
         })
     }
 }
 
+/// `SEARCHER+exec[,limit=MS]:PROGRAM ARGUMENTS…` as a spec, `None` for any other name. The
+/// command is everything after the first `:` (it may hold `@`, `,` and `+`), split at
+/// whitespace; no shell reads it.
+fn parse_outside(text: &str) -> Result<Option<StrategySpec>, String> {
+    let Some((searcher, rest)) = text.split_once('+') else {
+        return Ok(None);
+    };
+    let Some(after) = rest.strip_prefix(EXEC_PREFIX) else {
+        return Ok(None);
+    };
+    if !(after.starts_with(':') || after.starts_with(',')) {
+        return Ok(None);
+    }
+    let grammar =
+        "SEARCHER+exec[,limit=MS]:PROGRAM ARGUMENTS..., e.g. column-drop+exec:python3 bot.py";
+    let (options, command) = after
+        .split_once(':')
+        .ok_or_else(|| format!("expected {grammar}"))?;
+    let mut limit = tetris_outside::DEFAULT_LIMIT;
+    for option in options.split(',').filter(|option| !option.is_empty()) {
+        let milliseconds = option
+            .strip_prefix("limit=")
+            .ok_or_else(|| format!("unknown bot option {option:?} (valid: limit=MS)"))?;
+        let milliseconds: u64 = milliseconds
+            .parse()
+            .ok()
+            .filter(|value| (1..=MAX_BOT_LIMIT_MS).contains(value))
+            .ok_or_else(|| {
+                format!("limit={milliseconds} is not a whole number of milliseconds from 1 to {MAX_BOT_LIMIT_MS}")
+            })?;
+        limit = std::time::Duration::from_millis(milliseconds);
+    }
+    let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+    if command.is_empty() {
+        return Err(format!("the bot's command is empty: {grammar}"));
+    }
+    if !searcher_names().contains(&searcher) {
+        return Err(format!(
+            "unknown searcher {searcher:?} (valid: {})",
+            searcher_names().join(" ")
+        ));
+    }
+    Ok(Some(StrategySpec {
+        searcher: searcher.to_string(),
+        evaluator: EXEC_PREFIX.to_string(),
+        weights: WeightsChoice::Default,
+        options: StrategyOptions::default(),
+        depth: 1,
+        outside: Some(ExecSpec { command, limit }),
+    }))
+}
+
+/// The longest time limit per decision a bot may be given, in milliseconds (a minute).
+pub const MAX_BOT_LIMIT_MS: u64 = 60_000;
+
 impl fmt::Display for StrategySpec {
     /// The canonical name: `searcher+evaluator[:preset|:file][,options][@depth]` (depth 1
-    /// omitted, options in their fixed order).
+    /// omitted, options in their fixed order), or `searcher+exec[,limit=MS]:command` (the
+    /// limit when it is not the default, the command's words joined by one space).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(outside) = &self.outside {
+            write!(f, "{}+{EXEC_PREFIX}", self.searcher)?;
+            if outside.limit != tetris_outside::DEFAULT_LIMIT {
+                write!(f, ",limit={}", outside.limit.as_millis())?;
+            }
+            return write!(f, ":{}", outside.command.join(" "));
+        }
         write!(
             f,
             "{}+{}{}{}",
@@ -549,6 +628,24 @@ pub struct Strategy {
     last_context: DecisionContext,
     /// The rows of the `pattern=FILE` picture, which must be the game's board height.
     pattern_height: Option<u8>,
+    /// An outside engine that decides in place of the chain (`SEARCHER+exec:…`); the
+    /// searcher then only lists the legal placements, and the evaluator and chain are unused.
+    outside: Option<ExecBot>,
+    /// The legal placements the outside engine was last offered.
+    offered: Vec<Placement>,
+}
+
+/// How far a game has come, for an outside engine's `suggest`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameTally {
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// The score.
+    pub score: u32,
+    /// The level now.
+    pub level: u8,
 }
 
 impl Clone for Strategy {
@@ -563,6 +660,8 @@ impl Clone for Strategy {
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: self.pattern_height,
+            outside: self.outside.clone(),
+            offered: Vec::new(),
         }
     }
 }
@@ -570,6 +669,9 @@ impl Clone for Strategy {
 impl Strategy {
     /// Builds the engines a spec names (loading its weights file, if any).
     pub fn new(spec: StrategySpec) -> Result<Strategy, RegistryError> {
+        if let Some(exec) = spec.outside.clone() {
+            return Strategy::outside(spec, exec);
+        }
         let strategy = spec.to_string();
         let fail = |message: String| RegistryError::Strategy {
             strategy: strategy.clone(),
@@ -607,7 +709,129 @@ impl Strategy {
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: pattern.map(|picture| picture.height()),
+            outside: None,
+            offered: Vec::new(),
         })
+    }
+
+    /// An outside engine's strategy: its program started and its handshake checked.
+    fn outside(mut spec: StrategySpec, exec: ExecSpec) -> Result<Strategy, RegistryError> {
+        let strategy = spec.to_string();
+        let bot = ExecBot::start(exec).map_err(|fault| RegistryError::Outside {
+            strategy: strategy.clone(),
+            fault,
+        })?;
+        if let Some(declared) = bot.info().searcher.as_deref()
+            && declared != spec.searcher
+        {
+            let rest = strategy.split_once('+').map_or("", |(_, rest)| rest);
+            let message =
+                format!("the bot plays {declared}'s placements: name it {declared}+{rest}");
+            return Err(RegistryError::Strategy { strategy, message });
+        }
+        let searcher = searcher_by_name(&spec.searcher).ok_or_else(|| RegistryError::Strategy {
+            strategy: strategy.clone(),
+            message: format!("unknown searcher {:?}", spec.searcher),
+        })?;
+        spec.depth = usize::from(bot.info().preview) + 1;
+        // The evaluator and chain are never asked (the bot decides); any evaluator does.
+        let evaluator = evaluator_by_name(OUTSIDE_PLACEHOLDER_EVALUATOR, &WeightsChoice::Default)
+            .expect("the placeholder evaluator is registered")?;
+        let options = ChainOptions::with_depth(spec.depth);
+        Ok(Strategy {
+            reaction: ReactionPlanner::new(&options),
+            chain: LookaheadChain::new(options),
+            spec,
+            searcher,
+            evaluator,
+            path_buffer: Placements::new(),
+            last_context: DecisionContext::default(),
+            pattern_height: None,
+            outside: Some(bot),
+            offered: Vec::new(),
+        })
+    }
+
+    /// Whether an outside engine decides (`SEARCHER+exec:…`): such a strategy plays games
+    /// ([`Strategy::decide_in`]) but has no evaluator or chain to analyse with.
+    pub fn is_outside(&self) -> bool {
+        self.outside.is_some()
+    }
+
+    /// The outside engine's name and version as its handshake gives them, if one decides.
+    pub fn outside_engine(&self) -> Option<(&str, &str)> {
+        self.outside
+            .as_ref()
+            .map(|bot| (bot.info().name.as_str(), bot.info().version.as_str()))
+    }
+
+    /// The id of the outside engine's running program, if one runs (for tests that check no
+    /// program outlives its game).
+    pub fn outside_process_id(&self) -> Option<u32> {
+        self.outside.as_ref().and_then(ExecBot::process_id)
+    }
+
+    /// Tells an outside engine a game begins (nothing for the arena's own engines).
+    pub fn begin_game(&mut self, start: &Start) {
+        if let Some(bot) = self.outside.as_mut() {
+            bot.begin_game(&Start {
+                searcher: self.spec.searcher.clone(),
+                preview: u8::try_from(self.spec.depth - 1).unwrap_or(u8::MAX),
+                ..start.clone()
+            });
+        }
+    }
+
+    /// Tells an outside engine how its game ended (nothing for the arena's own engines).
+    pub fn end_game(&mut self, stop: &Stop) {
+        if let Some(bot) = self.outside.as_mut() {
+            bot.end_game(stop);
+        }
+    }
+
+    /// [`Strategy::choose_in`] for a game that knows how far it has come (`tally`), which an
+    /// outside engine is told: its answer checked against the searcher's legal placements,
+    /// or its fault. The arena's own engines never fault.
+    pub fn decide_in(
+        &mut self,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+        tally: GameTally,
+    ) -> Result<Option<ChainChoice>, Fault> {
+        let Some(bot) = self.outside.as_mut() else {
+            return Ok(self.choose_in(board, pieces, context));
+        };
+        self.last_context = context;
+        self.searcher.search(
+            board,
+            pieces[0],
+            context.current_piece_options(false),
+            &mut self.path_buffer,
+        );
+        if self.path_buffer.is_empty() {
+            return Ok(None);
+        }
+        self.offered.clear();
+        self.offered.extend_from_slice(self.path_buffer.as_slice());
+        let suggest = Suggest {
+            pieces: tally.pieces,
+            lines: tally.lines,
+            score: tally.score,
+            level: tally.level,
+            ..Suggest::new(bot.game(), board, pieces, &self.offered)
+        };
+        let index = bot.suggest(&suggest, &self.offered)?;
+        Ok(Some(ChainChoice {
+            placement: self.offered[index],
+            index,
+            value: ChainValue {
+                length: 1,
+                unknown_pieces_lost: 0,
+                rule: ChainRule::Neutral,
+                cost: 0.0,
+            },
+        }))
     }
 
     /// The rows of the strategy's `pattern=FILE` picture, if it has one: it plays only on a
@@ -662,6 +886,7 @@ impl Strategy {
             weights: WeightsChoice::Tuned,
             options: StrategyOptions::default(),
             depth,
+            outside: None,
         };
         let searcher = searcher_by_name(searcher).ok_or_else(|| RegistryError::Strategy {
             strategy: spec.to_string(),
@@ -677,6 +902,8 @@ impl Strategy {
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: None,
+            outside: None,
+            offered: Vec::new(),
         })
     }
 
@@ -743,12 +970,21 @@ impl Strategy {
     /// [`Strategy::choose`] in `context`: the level's timing and the player's tap rate for
     /// gravity-aware searchers, and whether the current piece has the entry delay.
     #[inline]
+    ///
+    /// An outside engine is asked as by [`Strategy::decide_in`] with nothing played; its
+    /// fault reads as no placement.
     pub fn choose_in(
         &mut self,
         board: &Board,
         pieces: &[Piece],
         context: DecisionContext,
     ) -> Option<ChainChoice> {
+        if self.outside.is_some() {
+            return self
+                .decide_in(board, pieces, context, GameTally::default())
+                .ok()
+                .flatten();
+        }
         self.last_context = context;
         self.chain
             .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)

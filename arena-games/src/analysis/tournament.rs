@@ -34,6 +34,9 @@ pub struct GameRow {
     pub clears: [u64; 5],
     /// Why the game stopped.
     pub end: GameEnd,
+    /// With `end` = `fault`, what the outside engine did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
     /// Wall-clock time of the game (timing only).
     #[serde(deserialize_with = "tetris_arena_io::values::game_duration")]
     pub elapsed: Duration,
@@ -64,8 +67,39 @@ pub struct StrategyTally {
     pub capped: u64,
     /// Games whose file sequence ran out.
     pub sequence_ends: u64,
+    /// Games an outside engine's fault ended (parts written before outside engines have none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub faults: u64,
+    /// The fault of the lowest-numbered game an outside engine's fault ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_fault: Option<GameFault>,
     /// Sum of the games' wall-clock times (timing only).
     pub seconds: f64,
+}
+
+/// A game an outside engine's fault ended: its number and the reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFault {
+    /// The game's index (0-based).
+    pub game: u64,
+    /// What the engine did.
+    pub reason: String,
+}
+
+impl GameFault {
+    /// Keeps in `first` the lower-numbered of `first` and `other` (so tallies merge to the
+    /// same fault in any order).
+    fn keep_first(first: &mut Option<GameFault>, other: &GameFault) {
+        if first.as_ref().is_none_or(|kept| other.game < kept.game) {
+            *first = Some(other.clone());
+        }
+    }
+}
+
+/// Whether a count is zero (a field left out of the JSON then).
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 impl StrategyTally {
@@ -78,6 +112,14 @@ impl StrategyTally {
             GameEnd::GameOver => self.game_over_lines.add(row.lines),
             GameEnd::PieceCap => self.capped += 1,
             GameEnd::SequenceEnded => self.sequence_ends += 1,
+            GameEnd::Fault => {
+                self.faults += 1;
+                let fault = GameFault {
+                    game: row.game,
+                    reason: row.fault.clone().unwrap_or_default(),
+                };
+                GameFault::keep_first(&mut self.first_fault, &fault);
+            }
             GameEnd::Stopped => debug_assert!(false, "a stopped game is no result"),
         }
         for (total, count) in self.clears.iter_mut().zip(row.clears) {
@@ -97,6 +139,10 @@ impl StrategyTally {
         }
         self.capped += other.capped;
         self.sequence_ends += other.sequence_ends;
+        self.faults += other.faults;
+        if let Some(fault) = &other.first_fault {
+            GameFault::keep_first(&mut self.first_fault, fault);
+        }
         self.seconds += other.seconds;
     }
 
@@ -117,7 +163,7 @@ impl StrategyTally {
                 self.scores.count()
             ));
         }
-        let ends = self.game_over_lines.count() + self.capped + self.sequence_ends;
+        let ends = self.game_over_lines.count() + self.capped + self.sequence_ends + self.faults;
         if ends != games {
             return Some(format!("{games} games but {ends} game ends"));
         }
@@ -172,6 +218,8 @@ impl StrategyTally {
             capped: self.capped as usize,
             game_overs: self.game_over_lines.count() as usize,
             sequence_ends: self.sequence_ends as usize,
+            faults: self.faults as usize,
+            first_fault: self.first_fault.clone(),
             seconds: self.seconds,
         }
     }
@@ -207,6 +255,10 @@ pub struct StrategySummary {
     pub game_overs: usize,
     /// Games whose file sequence ran out.
     pub sequence_ends: usize,
+    /// Games an outside engine's fault ended.
+    pub faults: usize,
+    /// The lowest-numbered of them.
+    pub first_fault: Option<GameFault>,
     /// Sum of the games' wall-clock times (timing only).
     pub seconds: f64,
 }

@@ -34,7 +34,8 @@ use serde::{Deserialize, Serialize};
 use tetris_core::{
     Board, DecisionContext, GameOverRule, GeneratorKind, Piece, PieceGenerator, PlacementGame,
 };
-use tetris_registry::Strategy;
+use tetris_registry::protocol::{Start, Stop};
+use tetris_registry::{GameTally, Strategy};
 
 use crate::error::GameError;
 use crate::sim::evaluation::Evaluation;
@@ -73,6 +74,10 @@ pub enum GameEnd {
     /// The observer stopped the game before it ended (a tournament interrupted by Ctrl-C):
     /// not a finished game.
     Stopped,
+    /// An outside engine broke the protocol (an illegal or malformed answer, none in time, an
+    /// exit): the game ends with its pieces, lines and score so far, and its result holds the
+    /// reason ([`GameResult::fault`]).
+    Fault,
 }
 
 impl GameEnd {
@@ -84,6 +89,7 @@ impl GameEnd {
             GameEnd::PieceCap => "piece_cap",
             GameEnd::SequenceEnded => "sequence_ended",
             GameEnd::Stopped => "stopped",
+            GameEnd::Fault => "fault",
         }
     }
 
@@ -108,6 +114,7 @@ impl GameEnd {
             (GameEnd::PieceCap, None) => "piece cap reached".to_string(),
             (GameEnd::SequenceEnded, _) => "the piece sequence ended".to_string(),
             (GameEnd::Stopped, _) => "stopped before the end".to_string(),
+            (GameEnd::Fault, _) => "the outside engine's fault".to_string(),
         }
     }
 }
@@ -129,6 +136,8 @@ pub struct GameResult {
     pub clears: [u64; 5],
     /// Why the game stopped.
     pub end: GameEnd,
+    /// With [`GameEnd::Fault`], what the outside engine did (one line).
+    pub fault: Option<String>,
     /// The placements, when asked for.
     pub placements: Vec<PlayedPlacement>,
     /// Wall-clock time of the game (not part of any comparison).
@@ -212,6 +221,11 @@ pub struct LiveGame {
     window: Vec<Piece>,
     placements: Vec<PlayedPlacement>,
     end: Option<GameEnd>,
+    /// The outside engine's fault that ended the game.
+    fault: Option<String>,
+    /// The game's facts for an outside engine, told before the first decision (`None` once
+    /// told).
+    start: Option<Start>,
 }
 
 impl LiveGame {
@@ -238,6 +252,18 @@ impl LiveGame {
             window: Vec::with_capacity(depth),
             placements: Vec::new(),
             end: None,
+            fault: None,
+            start: Some(Start {
+                game: 0,
+                board_width: tetris_core::BOARD_WIDTH as u8,
+                board_height: settings.board_height.rows() as u8,
+                game_over: rule.to_string(),
+                generator: settings.generator.to_string(),
+                seed: settings.seed,
+                max_pieces: settings.max_pieces.map(MaxPieces::get),
+                preview: 0,
+                searcher: String::new(),
+            }),
         })
     }
 
@@ -295,7 +321,19 @@ impl LiveGame {
         if self.end.is_some() {
             return Ok(None);
         }
+        if let Some(start) = self.start.take() {
+            strategy.begin_game(&start);
+        }
         self.end = self.play_one(strategy, observer)?;
+        if let Some(end) = self.end {
+            strategy.end_game(&Stop {
+                game: 0,
+                end: end.name().to_string(),
+                pieces: self.game.pieces(),
+                lines: self.game.lines(),
+                score: self.game.score().score(),
+            });
+        }
         Ok(self.end)
     }
 
@@ -323,8 +361,19 @@ impl LiveGame {
         }
         self.window.clear();
         self.window.extend(self.upcoming.iter().copied());
-        let Some(choice) = strategy.choose_in(game.board(), &self.window, self.context) else {
-            return Ok(Some(GameEnd::GameOver));
+        let tally = GameTally {
+            pieces: game.pieces(),
+            lines: game.lines(),
+            score: game.score().score(),
+            level: game.score().level(),
+        };
+        let choice = match strategy.decide_in(game.board(), &self.window, self.context, tally) {
+            Ok(Some(choice)) => choice,
+            Ok(None) => return Ok(Some(GameEnd::GameOver)),
+            Err(fault) => {
+                self.fault = Some(fault.message);
+                return Ok(Some(GameEnd::Fault));
+            }
         };
         let placement = choice.placement;
         let evaluation = self
@@ -383,6 +432,7 @@ impl LiveGame {
             level: self.game.score().level(),
             clears: self.game.clears(),
             end: self.end.unwrap_or(GameEnd::Stopped),
+            fault: self.fault,
             placements: self.placements,
             elapsed: Duration::ZERO,
         }

@@ -108,7 +108,7 @@ fn check_game_row(settings: &TournamentSettings, row: &GameRow) -> Result<(), Ga
                 settings.generator
             ));
         }
-        GameEnd::SequenceEnded => {}
+        GameEnd::SequenceEnded | GameEnd::Fault => {}
         GameEnd::Stopped => {
             return end("(interrupted), and a part holds finished games only".into());
         }

@@ -830,6 +830,9 @@ impl Replay {
             }
             GameEnd::SequenceEnded => Ok(()),
             GameEnd::Stopped => Err(ResultError::Stopped),
+            // An outside engine's fault may end a game after any placement: nothing on the
+            // board shows it.
+            GameEnd::Fault => Ok(()),
         }
     }
 }

@@ -1,0 +1,46 @@
+//! Why an outside engine's game ended early: its fault, recorded with the game.
+
+use thiserror::Error as ThisError;
+
+/// What kind of fault: the report counts games by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// The program could not be started.
+    Start,
+    /// The handshake was missing, malformed or of another protocol version.
+    Handshake,
+    /// A line that is not a message of the protocol (bad JSON, a wrong `type`, too long, not
+    /// UTF-8).
+    Malformed,
+    /// An answer that names no legal placement.
+    Illegal,
+    /// No answer within the time limit.
+    TooLate,
+    /// The program exited or closed its output.
+    Exited,
+}
+
+impl FaultKind {
+    /// The kind's name in JSON and CSV: `start`, `handshake`, `malformed`, `illegal`,
+    /// `too_late`, `exited`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Start => "start",
+            FaultKind::Handshake => "handshake",
+            FaultKind::Malformed => "malformed",
+            FaultKind::Illegal => "illegal",
+            FaultKind::TooLate => "too_late",
+            FaultKind::Exited => "exited",
+        }
+    }
+}
+
+/// An outside engine's fault: its kind and a one-line reason.
+#[derive(Clone, Debug, PartialEq, Eq, ThisError)]
+#[error("{message}")]
+pub struct Fault {
+    /// What kind of fault.
+    pub kind: FaultKind,
+    /// The reason, one line, as the game's result records it.
+    pub message: String,
+}

@@ -1,0 +1,220 @@
+//! The bot protocol's messages, version 1: JSON Lines on the bot's stdin and stdout.
+//!
+//! One JSON object per line, `"type"` first; docs/writing-a-bot.md gives the flow with a full
+//! transcript. The names follow the Tetris Bot Protocol (TBP: `info`, `start`, `suggest`,
+//! `suggestion`, `stop`, `quit`) where the meaning is the same. Where it differs, and why:
+//!
+//! - No `rules`/`ready` exchange: the arena's games are fixed before the bot starts, so
+//!   `start` carries them and the bot's `info` says what it can play.
+//! - No `play`/`new_piece`: every `suggest` holds the whole position (board, pieces, lines,
+//!   score, level), so a bot keeps no state and can never drift out of step with the game.
+//! - `suggest` lists the legal placements under the game's searcher, so a bot needs no move
+//!   generator; the answer is one of them (by index, or by `x`, `y`, `rotation`), not TBP's
+//!   list of moves in preference order: the arena plays exactly one.
+//!
+//! Unknown fields are ignored in both directions, so later versions can add fields; a change
+//! that would break a version-1 bot gets a new version number.
+
+use serde::{Deserialize, Serialize};
+use tetris_core::{Board, Piece, Placement};
+
+/// The protocol version this arena speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The bot's first line: who it is and what it needs.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Info {
+    /// The protocol version the bot speaks (must be [`PROTOCOL_VERSION`]).
+    pub protocol: u32,
+    /// The bot's name, as reports show it.
+    pub name: String,
+    /// The bot's version, as reports show it.
+    #[serde(default)]
+    pub version: String,
+    /// How many preview pieces the bot wants to see in each `suggest` (0 = the current piece
+    /// only), at most 3.
+    #[serde(default)]
+    pub preview: u8,
+    /// The searcher whose placements the bot expects (`column-drop`, `drop`, `bfs`, …);
+    /// absent, the one the strategy name gives.
+    #[serde(default)]
+    pub searcher: Option<String>,
+}
+
+/// A message from the arena to the bot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToBot<'a> {
+    /// A new game begins.
+    Start(&'a Start),
+    /// Choose a placement for the current piece.
+    Suggest(&'a Suggest),
+    /// The game ended.
+    Stop(&'a Stop),
+    /// No more games: exit.
+    Quit,
+}
+
+/// A game's facts, sent before its first `suggest`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Start {
+    /// The game's number in this bot's run, from 1.
+    pub game: u64,
+    /// Columns of the field (always 10).
+    pub board_width: u8,
+    /// Rows of the field.
+    pub board_height: u8,
+    /// The game-over rule: `simulation` (a piece that cannot spawn ends the game) or
+    /// `literature` (a piece landing above the field ends it).
+    pub game_over: String,
+    /// The piece generator's name (`uniform`, `nes`, `mdptetris`, …).
+    pub generator: String,
+    /// The generator's seed.
+    pub seed: u64,
+    /// The piece cap, if any.
+    pub max_pieces: Option<u64>,
+    /// Preview pieces in each `suggest`.
+    pub preview: u8,
+    /// The searcher whose placements each `suggest` lists.
+    pub searcher: String,
+}
+
+/// One decision: the position and its legal placements.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Suggest {
+    /// The game's number.
+    pub game: u64,
+    /// Pieces placed so far in this game.
+    pub pieces: u64,
+    /// Rows cleared so far.
+    pub lines: u64,
+    /// The score so far.
+    pub score: u32,
+    /// The level now.
+    pub level: u8,
+    /// The board, top row first: `#` filled, `.` empty.
+    pub board: Vec<String>,
+    /// The current piece's letter.
+    pub current: Piece,
+    /// The preview pieces, next first.
+    pub preview: Vec<Piece>,
+    /// Every legal placement of the current piece, in the searcher's order.
+    pub placements: Vec<PlacementMessage>,
+}
+
+/// A placement as the protocol writes it (the same fields as `arena analyze --json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacementMessage {
+    /// The pivot's column.
+    pub x: i8,
+    /// The pivot's row, 0 at the top.
+    pub y: i8,
+    /// The rotation, 0 = as it spawns.
+    pub rotation: u8,
+    /// The four cells `[x, y]` it covers.
+    pub cells: [[i8; 2]; 4],
+}
+
+impl From<&Placement> for PlacementMessage {
+    fn from(placement: &Placement) -> PlacementMessage {
+        PlacementMessage {
+            x: placement.x,
+            y: placement.y,
+            rotation: placement.rotation,
+            cells: placement.cells.map(|(x, y)| [x, y]),
+        }
+    }
+}
+
+/// How a game ended, sent after its last placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stop {
+    /// The game's number.
+    pub game: u64,
+    /// `game_over`, `piece_cap`, `sequence_ended` or `stopped`.
+    pub end: String,
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// The final score.
+    pub score: u32,
+}
+
+/// The bot's answer to `suggest`: `{"type": "suggestion", "index": 3}` or
+/// `{"type": "suggestion", "x": 4, "y": 18, "rotation": 1}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub struct Suggestion {
+    /// An index into `suggest`'s `placements`.
+    #[serde(default)]
+    pub index: Option<i64>,
+    /// The placement's pivot column (with `y` and `rotation`, instead of `index`).
+    #[serde(default)]
+    pub x: Option<i64>,
+    /// The placement's pivot row.
+    #[serde(default)]
+    pub y: Option<i64>,
+    /// The placement's rotation.
+    #[serde(default)]
+    pub rotation: Option<i64>,
+}
+
+/// A line from the bot, by its `type`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromBot {
+    /// The handshake.
+    Info(Info),
+    /// An answer to `suggest`.
+    Suggestion(Suggestion),
+}
+
+impl Suggest {
+    /// The message for `board` with `pieces` (current first) and its legal `placements`.
+    pub fn new(game: u64, board: &Board, pieces: &[Piece], placements: &[Placement]) -> Suggest {
+        Suggest {
+            game,
+            pieces: 0,
+            lines: 0,
+            score: 0,
+            level: 0,
+            board: board.to_rows(),
+            current: pieces[0],
+            preview: pieces[1..].to_vec(),
+            placements: placements.iter().map(PlacementMessage::from).collect(),
+        }
+    }
+}
+
+impl Suggestion {
+    /// The index of the answered placement among `placements`, or what is wrong with it.
+    pub fn resolve(&self, placements: &[Placement]) -> Result<usize, String> {
+        match (self.index, self.x, self.y, self.rotation) {
+            (Some(index), None, None, None) => usize::try_from(index)
+                .ok()
+                .filter(|&index| index < placements.len())
+                .ok_or_else(|| {
+                    format!(
+                        "index {index} is not a legal placement (0..{})",
+                        placements.len()
+                    )
+                }),
+            (None, Some(x), Some(y), Some(rotation)) => placements
+                .iter()
+                .position(|placement| {
+                    i64::from(placement.x) == x
+                        && i64::from(placement.y) == y
+                        && i64::from(placement.rotation) == rotation
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "x {x}, y {y}, rotation {rotation} is not a legal placement of {}",
+                        placements
+                            .first()
+                            .map_or('?', |placement| placement.piece.letter())
+                    )
+                }),
+            _ => Err("a suggestion gives either index, or x, y and rotation".to_string()),
+        }
+    }
+}
