@@ -121,7 +121,9 @@ impl AnalyzeRequest {
     /// the board's, and that the board is at rest (a full row would count as cleared by the
     /// first placement).
     pub fn check(self) -> Result<CheckedAnalysis, JobError> {
-        let strategy = Strategy::from_name(&self.strategy)?;
+        let spec: tetris_registry::StrategySpec = self.strategy.parse()?;
+        spec.check_inside("be analysed")?;
+        let strategy = Strategy::new(spec)?;
         check_pieces_fit_depth(&strategy, &self.pieces)?;
         let context = DecisionContext {
             game_over_rule: frameless_game_over_rule(

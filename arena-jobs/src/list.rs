@@ -44,6 +44,9 @@ pub struct ListJson {
     generators: Vec<&'static str>,
     searcher_details: Vec<SearcherJson>,
     strategy_options: Vec<NamedJson>,
+    /// Engines from outside the arena (`SEARCHER+exec:…`); empty where they cannot run (the
+    /// server starts no programs).
+    outside_engines: Vec<NamedJson>,
     game_over_rules: Vec<NamedJson>,
     made_by: MadeBy,
 }
@@ -57,6 +60,7 @@ impl ListJson {
             tetris_arena_io::values::generator(name)
                 .is_ok_and(|generator| crate::serve::check_served_generator(&generator).is_ok())
         });
+        list.outside_engines.clear();
         list
     }
 
@@ -83,6 +87,10 @@ impl ListJson {
                 })
                 .collect(),
             strategy_options: STRATEGY_OPTIONS
+                .iter()
+                .map(|&(name, description)| NamedJson { name, description })
+                .collect(),
+            outside_engines: tetris_registry::OUTSIDE_ENGINES
                 .iter()
                 .map(|&(name, description)| NamedJson { name, description })
                 .collect(),

@@ -277,6 +277,7 @@ pub fn check_stackrabbit_strategy(name: &str) -> Result<&str, JobError> {
 /// Refuses a strategy that would make the server read a file (before anything reads it).
 pub fn check_served_strategy(name: &str) -> Result<(), JobError> {
     let spec: StrategySpec = name.parse()?;
+    spec.check_inside("be served (the server starts no programs)")?;
     let refuse = |what, path: &str| {
         Err(ServeRequestError::ReadsFile {
             strategy: name.to_string(),

@@ -276,6 +276,7 @@ impl NesRequest {
             }
         };
         let spec: StrategySpec = self.strategy.parse()?;
+        spec.check_inside("play NES games yet")?;
         if spec.depth > MAX_NES_DEPTH {
             return Err(ArenaError::Registry(
                 tetris_registry::RegistryError::Strategy {

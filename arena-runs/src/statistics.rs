@@ -170,7 +170,9 @@ pub fn play_statistics_blocks(
                 let game_over = result.end == GameEnd::GameOver;
                 statistics.game_overs += u64::from(game_over);
                 merged.merge(&statistics);
-                if !(game_over && result.pieces > 0 && placed < pieces) {
+                // A game an outside engine's fault ended is over too: the block goes on.
+                let ended = game_over || result.end == GameEnd::Fault;
+                if !(ended && result.pieces > 0 && placed < pieces) {
                     break;
                 }
             }

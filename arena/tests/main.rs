@@ -20,6 +20,7 @@ mod html_pages;
 mod inspect_commands;
 mod literature_game;
 mod nes_command;
+mod outside_engines;
 mod play_commands;
 mod python_package;
 mod reaction_time;

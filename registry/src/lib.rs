@@ -190,8 +190,8 @@ pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String
     Ok(())
 }
 pub use strategy::{
-    EXEC_PREFIX, EvaluatorSpec, GameTally, MAX_BOT_LIMIT_MS, MAX_DEPTH, STRATEGY_OPTIONS, Strategy,
-    StrategyOptions, StrategySpec,
+    EXEC_PREFIX, EvaluatorSpec, GameTally, MAX_BOT_LIMIT_MS, MAX_DEPTH, OUTSIDE_ENGINES,
+    STRATEGY_OPTIONS, Strategy, StrategyOptions, StrategySpec,
 };
 /// The outside engines' protocol and faults, for the game loops that play them.
 pub use tetris_outside::{ExecSpec, Fault, FaultKind, protocol};

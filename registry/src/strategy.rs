@@ -366,6 +366,22 @@ pub struct StrategySpec {
 pub const EXEC_PREFIX: &str = "exec";
 
 impl StrategySpec {
+    /// Refuses an outside engine where only the arena's own engines can serve: `job` says
+    /// what the caller would do with it ("be analysed", "play NES games", …). Outside
+    /// engines play games of placements (`play`, `tournament`, `stats`); they have no
+    /// evaluator or chain to analyse with.
+    pub fn check_inside(&self, job: &str) -> Result<(), RegistryError> {
+        match self.outside {
+            None => Ok(()),
+            Some(_) => Err(RegistryError::Strategy {
+                strategy: self.to_string(),
+                message: format!(
+                    "an outside engine cannot {job}: it plays games of placements (play, tournament, stats)"
+                ),
+            }),
+        }
+    }
+
     /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's
     /// (`tetris_core::NamedSearcher::GAME_OVER_RULE`).
     pub fn default_game_over_rule(&self) -> GameOverRule {
@@ -533,6 +549,13 @@ fn parse_outside(text: &str) -> Result<Option<StrategySpec>, String> {
         outside: Some(ExecSpec { command, limit }),
     }))
 }
+
+/// The kinds of outside engine a strategy name can give, after `SEARCHER+`, with what each
+/// is (as `arena list` prints them).
+pub const OUTSIDE_ENGINES: &[(&str, &str)] = &[(
+    "exec:PROGRAM ARGS...",
+    "a bot program the arena starts, speaking the bot protocol (JSON Lines) on stdin/stdout and choosing among the searcher's placements; exec,limit=MS:... sets its time per decision (default 1000 ms); docs/writing-a-bot.md",
+)];
 
 /// The longest time limit per decision a bot may be given, in milliseconds (a minute).
 pub const MAX_BOT_LIMIT_MS: u64 = 60_000;
@@ -865,6 +888,7 @@ impl Strategy {
         } && resolved(&mine.options.pattern)
             == resolved(&theirs.options.pattern);
         mine.searcher == theirs.searcher
+            && mine.outside == theirs.outside
             && mine.evaluator == theirs.evaluator
             && mine.depth == theirs.depth
             && same_options

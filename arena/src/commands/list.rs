@@ -45,13 +45,18 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     for (name, description) in STRATEGY_OPTIONS {
         writeln!(text, "  {name:<14} {description}").expect("string write");
     }
+    text.push_str("outside engines (after SEARCHER+):\n");
+    for (name, description) in tetris_registry::OUTSIDE_ENGINES {
+        writeln!(text, "  {name:<14} {description}").expect("string write");
+    }
     text.push_str("game-over rules (--game-over; default: the searcher's):\n");
     for rule in GameOverRule::ALL {
         writeln!(text, "  {:<14} {}", rule.name(), rule.description()).expect("string write");
     }
     writeln!(
         text,
-        "strategy names: {GRAMMAR}, e.g. bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide"
+        "strategy names: {GRAMMAR}, e.g. bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide; \
+         or SEARCHER+exec[,limit=MS]:PROGRAM ARGS..., e.g. \"column-drop+exec:python3 bot.py\""
     )
     .expect("string write");
     Ok(print_output(&text)?)

@@ -1,0 +1,372 @@
+//! Outside engines (`SEARCHER+exec:PROGRAM …`): the protocol carries whole games (the Python
+//! Dellacherie example plays the built-in's games placement for placement), every kind of
+//! misbehaviour ends only its own game with its reason recorded, and no bot program outlives
+//! the arena (docs/writing-a-bot.md).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{self, ENGINE, run_json, scratch_folder, succeed};
+
+/// The folder of the workspace (the example bots are under `examples/bots/`).
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+/// `python3 PATH` as a strategy's command: the example bots need Python 3 only.
+fn bot(searcher: &str, options: &str, script: &Path, args: &[&str]) -> String {
+    let mut name = format!("{searcher}+exec{options}:python3 {}", script.display());
+    for arg in args {
+        name.push(' ');
+        name.push_str(arg);
+    }
+    name
+}
+
+fn example(name: &str) -> PathBuf {
+    workspace().join("examples/bots").join(name)
+}
+
+fn misbehaving() -> PathBuf {
+    workspace().join("arena/tests/bots/misbehaving.py")
+}
+
+/// Every process id in `pids` (one per line, as the test bot writes them) is gone: no bot
+/// program outlived its arena. A process that exited but was never reaped would still show
+/// in /proc; the arena reaps what it kills.
+#[cfg(target_os = "linux")]
+fn assert_no_bot_left(pids: &Path) {
+    let text = fs::read_to_string(pids).unwrap_or_default();
+    assert!(!text.is_empty(), "the bot never started");
+    // A killed program's group is gone once the arena has reaped it; give the kernel a moment
+    // to finish tearing down a process killed as the arena exited (not a timing of the arena).
+    let give_up = Instant::now() + Duration::from_secs(10);
+    for pid in text.lines() {
+        let proc = PathBuf::from(format!("/proc/{pid}"));
+        while proc.exists() && Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!proc.exists(), "bot process {pid} outlived the arena");
+    }
+}
+
+/// The rows of a tournament's games file in JSON Lines.
+fn game_lines(path: &Path) -> Vec<Value> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// A game row without what depends on the strategy's name or the machine.
+fn game_facts(row: &Value) -> Value {
+    let mut row = row.clone();
+    let object = row.as_object_mut().unwrap();
+    object.remove("strategy");
+    object.remove("seconds");
+    row
+}
+
+#[test]
+fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placement() {
+    let name = bot("column-drop", "", &example("dellacherie.py"), &[]);
+    // Every placement of three long games on the standard field.
+    for seed in ["1", "2", "3"] {
+        let args = ["--seed", seed, "--max-pieces", "400"];
+        let outside = run_json("play", &[&[name.as_str()][..], &args].concat());
+        let inside = run_json("play", &[&["column-drop+dellacherie"][..], &args].concat());
+        assert_eq!(outside["placements"], inside["placements"], "seed {seed}");
+        assert_eq!(outside["lines"], inside["lines"]);
+        assert_eq!(outside["score"], inside["score"]);
+    }
+    // 200 whole games on a short field, side by side in one tournament: the same pieces,
+    // lines, score and clears in every game.
+    let folder = scratch_folder("outside", "dellacherie");
+    let games = folder.join("games.jsonl");
+    succeed(
+        "tournament",
+        &[
+            &name,
+            "column-drop+dellacherie",
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--board-height",
+            "8",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+    );
+    let rows = game_lines(&games);
+    assert_eq!(rows.len(), 400);
+    let (outside, inside) = rows.split_at(200);
+    for (a, b) in outside.iter().zip(inside) {
+        assert_eq!(a["strategy"], name.as_str());
+        assert_eq!(game_facts(a), game_facts(b));
+    }
+    let pieces: u64 = inside
+        .iter()
+        .map(|row| row["pieces"].as_u64().unwrap())
+        .sum();
+    assert!(
+        pieces > 5_000,
+        "the games are long enough to mean something: {pieces}"
+    );
+}
+
+/// A fault's table row: the bot's mode, and the start of the reason the game records.
+const FAULTS: [(&str, &str); 7] = [
+    (
+        "illegal",
+        "the bot's suggestion: index 999 is not a legal placement (0..",
+    ),
+    (
+        "unknown-placement",
+        "the bot's suggestion: x -7, y 0, rotation 0 is not a legal placement of",
+    ),
+    (
+        "malformed",
+        "the bot wrote \"this is not JSON\", not a message",
+    ),
+    ("huge-line", "the bot wrote a line of over 65536 bytes"),
+    ("sleep", "no suggestion within 300 ms"),
+    ("exit", "the bot closed its output (exit status: 3)"),
+    (
+        "stderr-flood",
+        "no suggestion within 300 ms; its stderr ended: \"",
+    ),
+];
+
+#[cfg(target_os = "linux")]
+#[test]
+fn each_fault_ends_only_its_own_game_with_its_reason_and_leaves_no_bot_running() {
+    let folder = scratch_folder("outside", "faults");
+    // The games a well-behaved first-legal bot plays: the games 0 and 2 of every faulty run.
+    let well_pids = folder.join("well.pids");
+    let well_games = folder.join("well.jsonl");
+    let settings = [
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--board-height",
+        "8",
+        "--max-pieces",
+        "20",
+    ];
+    let well = bot(
+        "column-drop",
+        ",limit=300",
+        &misbehaving(),
+        &["well", "2", well_pids.to_str().unwrap()],
+    );
+    succeed(
+        "tournament",
+        &[
+            &[well.as_str()][..],
+            &settings,
+            &["--out", well_games.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let expected = game_lines(&well_games);
+    assert_no_bot_left(&well_pids);
+    for (mode, reason) in FAULTS {
+        let pids = folder.join(format!("{mode}.pids"));
+        let games = folder.join(format!("{mode}.jsonl"));
+        let name = bot(
+            "column-drop",
+            ",limit=300",
+            &misbehaving(),
+            &[mode, "2", pids.to_str().unwrap()],
+        );
+        let report = run_json(
+            "tournament",
+            &[
+                &[name.as_str()][..],
+                &settings,
+                &["--out", games.to_str().unwrap()],
+            ]
+            .concat(),
+        );
+        let rows = game_lines(&games);
+        assert_eq!(rows.len(), 3, "{mode}");
+        // Seed 2 is game 1: it ends after the bot's 3 good placements, with the reason.
+        assert_eq!(rows[1]["end"], "fault", "{mode}");
+        assert_eq!(rows[1]["pieces"], 3, "{mode}");
+        let recorded = rows[1]["fault"].as_str().unwrap();
+        assert!(recorded.starts_with(reason), "{mode}: {recorded}");
+        // The other games are those of the well-behaved bot.
+        for game in [0, 2] {
+            assert_eq!(
+                game_facts(&rows[game]),
+                game_facts(&expected[game]),
+                "{mode}"
+            );
+        }
+        let summary = &report["summary"][0];
+        assert_eq!(summary["fault_games"], 1, "{mode}");
+        assert_eq!(summary["first_fault"]["game"], 1, "{mode}");
+        assert_eq!(summary["first_fault"]["reason"], recorded, "{mode}");
+        assert_no_bot_left(&pids);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bot_that_never_says_hello_is_an_engine_error_and_is_not_left_running() {
+    let folder = scratch_folder("outside", "no-handshake");
+    let pids = folder.join("bot.pids");
+    let name = bot(
+        "column-drop",
+        "",
+        &misbehaving(),
+        &["no-handshake", "0", pids.to_str().unwrap()],
+    );
+    let line = common::fail_with(
+        ENGINE,
+        "tournament",
+        &[&name, "--games", "2", "--max-pieces", "5"],
+    );
+    assert!(
+        line.ends_with("no handshake (`info`) within 3000 ms"),
+        "{line}"
+    );
+    assert_no_bot_left(&pids);
+}
+
+#[test]
+fn outside_engines_are_refused_where_only_the_arena_s_own_can_serve() {
+    let name = bot("column-drop", "", &example("first_legal.py"), &[]);
+    let line = common::fail("nes", &[&name, "--games", "1"]);
+    assert!(
+        line.contains("an outside engine cannot play NES games yet"),
+        "{line}"
+    );
+    let folder = scratch_folder("outside", "refused");
+    let board = folder.join("board.txt");
+    fs::write(&board, "..........\n".repeat(20)).unwrap();
+    let line = common::fail(
+        "analyze",
+        &[&name, "--board", board.to_str().unwrap(), "--pieces", "T"],
+    );
+    assert!(
+        line.contains("an outside engine cannot be analysed"),
+        "{line}"
+    );
+    // Names that are not a bot's command are refused before anything starts.
+    for (name, message) in [
+        ("column-drop+exec:", "the bot's command is empty"),
+        (
+            "column-drop+exec,limit=0:bot",
+            "limit=0 is not a whole number of milliseconds",
+        ),
+        (
+            "column-drop+exec,speed=3:bot",
+            "unknown bot option \"speed=3\"",
+        ),
+        ("nothing+exec:bot", "unknown searcher \"nothing\""),
+    ] {
+        let line = common::fail("play", &[name, "--max-pieces", "1"]);
+        assert!(line.contains(message), "{name}: {line}");
+    }
+    // A program that cannot start is the engine's error, not bad input.
+    let line = common::fail_with(
+        ENGINE,
+        "play",
+        &["column-drop+exec:/no/such/bot", "--max-pieces", "1"],
+    );
+    assert!(
+        line.contains("could not start the bot `/no/such/bot`"),
+        "{line}"
+    );
+}
+
+/// Starts `arena ARGS…` in the background.
+#[cfg(target_os = "linux")]
+fn start_arena(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `pids` names `count` started bots (a guard, not a timing: gives up after 60 s).
+#[cfg(target_os = "linux")]
+fn wait_for_bots(pids: &Path, count: usize) {
+    let give_up = Instant::now() + Duration::from_secs(60);
+    while fs::read_to_string(pids).map_or(0, |text| text.lines().count()) < count {
+        assert!(Instant::now() < give_up, "the bots did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_during_a_tournament_of_bots_keeps_the_finished_games_and_leaves_no_bot() {
+    let folder = scratch_folder("outside", "ctrl-c");
+    let pids = folder.join("bots.pids");
+    let games = folder.join("games.csv");
+    // Long games (no cap, a tall field, a strong bot's pace is not needed: first-legal games
+    // are short, so many finish before the signal).
+    let name = bot(
+        "column-drop",
+        "",
+        &misbehaving(),
+        &["well", "-1", pids.to_str().unwrap()],
+    );
+    let child = start_arena(&[
+        "tournament",
+        &name,
+        "column-drop+dellacherie",
+        "--games",
+        "10000000",
+        "--jobs",
+        "2",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    // The strategy's own bot and one per worker.
+    wait_for_bots(&pids, 3);
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(common::INTERRUPTED), "{stderr}");
+    let written = fs::read_to_string(&games).unwrap();
+    assert!(
+        written.lines().count() > 2,
+        "finished games are kept: {stderr}"
+    );
+    assert_no_bot_left(&pids);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_arena_leaves_no_bot_running() {
+    let folder = scratch_folder("outside", "killed");
+    let pids = folder.join("bots.pids");
+    let name = bot(
+        "column-drop",
+        "",
+        &misbehaving(),
+        &["well", "-1", pids.to_str().unwrap()],
+    );
+    let mut child = start_arena(&["tournament", &name, "--games", "10000000", "--jobs", "2"]);
+    wait_for_bots(&pids, 3);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_bot_left(&pids);
+}
