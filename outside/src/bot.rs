@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use tetris_core::Placement;
 
+use crate::decider::Decider;
 use crate::fault::{Fault, FaultKind};
 use crate::program::Program;
 use crate::protocol::{FromBot, Info, PROTOCOL_VERSION, Start, Stop, Suggest, ToBot};
@@ -34,7 +35,7 @@ pub struct ExecBot {
     spec: ExecSpec,
     info: Info,
     program: Option<Program>,
-    /// Games started by this bot.
+    /// The number of the game being played.
     games: u64,
     /// A fault met while starting the game, reported at its first decision.
     pending: Option<Fault>,
@@ -53,80 +54,9 @@ impl ExecBot {
         })
     }
 
-    /// The bot's handshake.
-    pub fn info(&self) -> &Info {
-        &self.info
-    }
-
     /// The spec it was started from.
     pub fn spec(&self) -> &ExecSpec {
         &self.spec
-    }
-
-    /// The id of the running program, if one runs.
-    pub fn process_id(&self) -> Option<u32> {
-        self.program.as_ref().map(Program::id)
-    }
-
-    /// Tells the bot a game begins (`start` with the game's number filled in). A fault here
-    /// is the game's first decision's.
-    pub fn begin_game(&mut self, start: &Start) {
-        self.games += 1;
-        self.pending = None;
-        let start = Start {
-            game: self.games,
-            ..start.clone()
-        };
-        if let Err(fault) = self
-            .running()
-            .and_then(|program| program.send(to_line(&ToBot::Start(&start))))
-        {
-            self.fail(fault);
-        }
-    }
-
-    /// The game's number the next `suggest` belongs to.
-    pub fn game(&self) -> u64 {
-        self.games
-    }
-
-    /// Asks for a placement of the current piece among `placements` (those the message
-    /// lists); its index, or the bot's fault (the program is then ended).
-    pub fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
-        if let Some(fault) = self.pending.take() {
-            return Err(fault);
-        }
-        let limit = self.spec.limit;
-        let answer = self.running().and_then(|program| {
-            program.send(to_line(&ToBot::Suggest(suggest)))?;
-            program.receive(limit, "suggestion")
-        });
-        let chosen = answer.and_then(|line| match parse(&line)? {
-            FromBot::Suggestion(suggestion) => {
-                suggestion.resolve(placements).map_err(|message| Fault {
-                    kind: FaultKind::Illegal,
-                    message: format!("the bot's suggestion: {message}"),
-                })
-            }
-            FromBot::Info(_) => Err(Fault {
-                kind: FaultKind::Malformed,
-                message: "the bot answered `suggest` with `info`".to_string(),
-            }),
-        });
-        chosen.inspect_err(|fault| self.fail(fault.clone()))
-    }
-
-    /// Tells the bot how the game ended.
-    pub fn end_game(&mut self, stop: &Stop) {
-        if let Some(program) = self.program.as_mut() {
-            let stop = Stop {
-                game: self.games,
-                ..stop.clone()
-            };
-            if program.send(to_line(&ToBot::Stop(&stop))).is_err() {
-                self.program = None;
-            }
-        }
     }
 
     /// The running program, started (with its handshake checked) if none runs.
@@ -150,6 +80,65 @@ impl ExecBot {
     fn fail(&mut self, fault: Fault) {
         self.pending = self.pending.take().or(Some(fault));
         self.program = None;
+    }
+}
+
+impl Decider for ExecBot {
+    fn info(&self) -> &Info {
+        &self.info
+    }
+
+    /// Tells the bot a game begins (`start` with the game's number filled in). A fault here
+    /// is the game's first decision's.
+    fn begin_game(&mut self, start: &Start) {
+        self.games = start.game;
+        self.pending = None;
+        if let Err(fault) = self
+            .running()
+            .and_then(|program| program.send(to_line(&ToBot::Start(start))))
+        {
+            self.fail(fault);
+        }
+    }
+
+    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
+        if let Some(fault) = self.pending.take() {
+            return Err(fault);
+        }
+        let limit = self.spec.limit;
+        let answer = self.running().and_then(|program| {
+            program.send(to_line(&ToBot::Suggest(suggest)))?;
+            program.receive(limit, "suggestion")
+        });
+        let chosen = answer.and_then(|line| match parse(&line)? {
+            FromBot::Suggestion(suggestion) => {
+                suggestion.resolve(placements).map_err(|message| Fault {
+                    kind: FaultKind::Illegal,
+                    message: format!("the bot's suggestion: {message}"),
+                })
+            }
+            FromBot::Info(_) => Err(Fault {
+                kind: FaultKind::Malformed,
+                message: "the bot answered `suggest` with `info`".to_string(),
+            }),
+        });
+        chosen.inspect_err(|fault| self.fail(fault.clone()))
+    }
+
+    fn end_game(&mut self, stop: &Stop) {
+        if let Some(program) = self.program.as_mut() {
+            if program.send(to_line(&ToBot::Stop(stop))).is_err() {
+                self.program = None;
+            }
+        }
+    }
+
+    fn fresh(&self) -> Box<dyn Decider> {
+        Box::new(self.clone())
+    }
+
+    fn process_id(&self) -> Option<u32> {
+        self.program.as_ref().map(Program::id)
     }
 }
 

@@ -16,13 +16,16 @@ pub enum FaultKind {
     Illegal,
     /// No answer within the time limit.
     TooLate,
-    /// The program exited or closed its output.
+    /// The program exited or closed its output; the server closed the connection or could
+    /// not be reached.
     Exited,
+    /// The server answered with an error status.
+    Server,
 }
 
 impl FaultKind {
     /// The kind's name in JSON and CSV: `start`, `handshake`, `malformed`, `illegal`,
-    /// `too_late`, `exited`.
+    /// `too_late`, `exited`, `server`.
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Start => "start",
@@ -31,6 +34,7 @@ impl FaultKind {
             FaultKind::Illegal => "illegal",
             FaultKind::TooLate => "too_late",
             FaultKind::Exited => "exited",
+            FaultKind::Server => "server",
         }
     }
 }

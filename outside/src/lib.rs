@@ -7,14 +7,24 @@
 //! else is a [`Fault`] that ends the game with its reason recorded, and the next game starts
 //! the program anew. [`program`] says how a program cannot hang the arena or outlive it.
 //!
-//! This crate knows no engine of the arena: the registry wraps an [`ExecBot`] as a strategy.
+//! A strategy named `SEARCHER+http:URL STRATEGY` asks a server of the arena's own API
+//! ([`HttpEngine`]) under the same rules. Both are [`Decider`]s, as is an engine a front end
+//! builds (a Python function); [`OutsideSpec`] is the names' grammar.
+//!
+//! This crate knows no engine of the arena: the registry wraps a [`Decider`] as a strategy.
 
 #![deny(missing_docs)]
 
 mod bot;
+mod decider;
 mod fault;
+mod http;
 pub mod program;
 pub mod protocol;
+mod spec;
 
 pub use bot::{DEFAULT_LIMIT, ExecBot, ExecSpec, HANDSHAKE_LIMIT, MAX_PREVIEW};
+pub use decider::Decider;
 pub use fault::{Fault, FaultKind};
+pub use http::{HttpEngine, MAX_ANSWER};
+pub use spec::{HttpSpec, MAX_LIMIT_MS, OUTSIDE_ENGINES, OutsideSpec};

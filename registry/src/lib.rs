@@ -190,9 +190,11 @@ pub fn check_frame_timing(timing: tetris_core::FrameTiming) -> Result<(), String
     Ok(())
 }
 pub use strategy::{
-    EXEC_PREFIX, EvaluatorSpec, GameTally, MAX_BOT_LIMIT_MS, MAX_DEPTH, OUTSIDE_ENGINES,
-    STRATEGY_OPTIONS, Strategy, StrategyOptions, StrategySpec,
+    EvaluatorSpec, GameTally, MAX_DEPTH, OUTSIDE_EVALUATOR, STRATEGY_OPTIONS, Strategy,
+    StrategyOptions, StrategySpec,
 };
 /// The outside engines' protocol and faults, for the game loops that play them.
-pub use tetris_outside::{ExecSpec, Fault, FaultKind, protocol};
+pub use tetris_outside::{
+    Decider, ExecSpec, Fault, FaultKind, HttpSpec, OUTSIDE_ENGINES, OutsideSpec, protocol,
+};
 pub use weights::{TUNED, WeightsChoice};

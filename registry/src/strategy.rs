@@ -53,7 +53,7 @@ use crate::error::RegistryError;
 use crate::reaction_plan::ReactionPlanner;
 use crate::weights::WeightsChoice;
 use tetris_outside::protocol::{Start, Stop, Suggest};
-use tetris_outside::{ExecBot, ExecSpec, Fault};
+use tetris_outside::{Decider, Fault, OutsideSpec};
 
 /// The evaluator an outside engine's strategy carries but never asks.
 const OUTSIDE_PLACEHOLDER_EVALUATOR: &str = "dellacherie";
@@ -359,13 +359,25 @@ pub struct StrategySpec {
     /// An engine from outside (`SEARCHER+exec:…`): the program that decides, the searcher
     /// listing its legal placements. `evaluator` is then `exec` and the other fields their
     /// defaults (the depth is the bot's: its handshake's preview count + 1, once built).
-    pub outside: Option<ExecSpec>,
+    pub outside: Option<OutsideSpec>,
 }
 
-/// The evaluator part of an outside engine's name.
-pub const EXEC_PREFIX: &str = "exec";
+/// The evaluator field of an outside engine's spec.
+pub const OUTSIDE_EVALUATOR: &str = "outside";
 
 impl StrategySpec {
+    /// The spec of an outside engine whose placements `searcher` lists.
+    pub fn outside(searcher: &str, outside: OutsideSpec) -> StrategySpec {
+        StrategySpec {
+            searcher: searcher.to_string(),
+            evaluator: OUTSIDE_EVALUATOR.to_string(),
+            weights: WeightsChoice::Default,
+            options: StrategyOptions::default(),
+            depth: 1,
+            outside: Some(outside),
+        }
+    }
+
     /// Refuses an outside engine where only the arena's own engines can serve: `job` says
     /// what the caller would do with it ("be analysed", "play NES games", …). Outside
     /// engines play games of placements (`play`, `tournament`, `stats`); they have no
@@ -498,67 +510,25 @@ impl FromStr for StrategySpec {
     }
 }
 
-/// `SEARCHER+exec[,limit=MS]:PROGRAM ARGUMENTS…` as a spec, `None` for any other name. The
-/// command is everything after the first `:` (it may hold `@`, `,` and `+`), split at
-/// whitespace; no shell reads it.
+/// `SEARCHER+KIND…` as a spec when KIND names an outside engine (`tetris_outside`'s
+/// grammar: `exec:PROGRAM ARGS…`, `http:URL STRATEGY`), `None` for any other name. The part
+/// after the kind's `:` may hold `@`, `,` and `+`.
 fn parse_outside(text: &str) -> Result<Option<StrategySpec>, String> {
     let Some((searcher, rest)) = text.split_once('+') else {
         return Ok(None);
     };
-    let Some(after) = rest.strip_prefix(EXEC_PREFIX) else {
+    let Some(outside) = OutsideSpec::parse(rest) else {
         return Ok(None);
     };
-    if !(after.starts_with(':') || after.starts_with(',')) {
-        return Ok(None);
-    }
-    let grammar =
-        "SEARCHER+exec[,limit=MS]:PROGRAM ARGUMENTS..., e.g. column-drop+exec:python3 bot.py";
-    let (options, command) = after
-        .split_once(':')
-        .ok_or_else(|| format!("expected {grammar}"))?;
-    let mut limit = tetris_outside::DEFAULT_LIMIT;
-    for option in options.split(',').filter(|option| !option.is_empty()) {
-        let milliseconds = option
-            .strip_prefix("limit=")
-            .ok_or_else(|| format!("unknown bot option {option:?} (valid: limit=MS)"))?;
-        let milliseconds: u64 = milliseconds
-            .parse()
-            .ok()
-            .filter(|value| (1..=MAX_BOT_LIMIT_MS).contains(value))
-            .ok_or_else(|| {
-                format!("limit={milliseconds} is not a whole number of milliseconds from 1 to {MAX_BOT_LIMIT_MS}")
-            })?;
-        limit = std::time::Duration::from_millis(milliseconds);
-    }
-    let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
-    if command.is_empty() {
-        return Err(format!("the bot's command is empty: {grammar}"));
-    }
+    let outside = outside?;
     if !searcher_names().contains(&searcher) {
         return Err(format!(
             "unknown searcher {searcher:?} (valid: {})",
             searcher_names().join(" ")
         ));
     }
-    Ok(Some(StrategySpec {
-        searcher: searcher.to_string(),
-        evaluator: EXEC_PREFIX.to_string(),
-        weights: WeightsChoice::Default,
-        options: StrategyOptions::default(),
-        depth: 1,
-        outside: Some(ExecSpec { command, limit }),
-    }))
+    Ok(Some(StrategySpec::outside(searcher, outside)))
 }
-
-/// The kinds of outside engine a strategy name can give, after `SEARCHER+`, with what each
-/// is (as `arena list` prints them).
-pub const OUTSIDE_ENGINES: &[(&str, &str)] = &[(
-    "exec:PROGRAM ARGS...",
-    "a bot program the arena starts, speaking the bot protocol (JSON Lines) on stdin/stdout and choosing among the searcher's placements; exec,limit=MS:... sets its time per decision (default 1000 ms); docs/writing-a-bot.md",
-)];
-
-/// The longest time limit per decision a bot may be given, in milliseconds (a minute).
-pub const MAX_BOT_LIMIT_MS: u64 = 60_000;
 
 impl fmt::Display for StrategySpec {
     /// The canonical name: `searcher+evaluator[:preset|:file][,options][@depth]` (depth 1
@@ -566,11 +536,7 @@ impl fmt::Display for StrategySpec {
     /// limit when it is not the default, the command's words joined by one space).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(outside) = &self.outside {
-            write!(f, "{}+{EXEC_PREFIX}", self.searcher)?;
-            if outside.limit != tetris_outside::DEFAULT_LIMIT {
-                write!(f, ",limit={}", outside.limit.as_millis())?;
-            }
-            return write!(f, ":{}", outside.command.join(" "));
+            return write!(f, "{}+{outside}", self.searcher);
         }
         write!(
             f,
@@ -653,7 +619,9 @@ pub struct Strategy {
     pattern_height: Option<u8>,
     /// An outside engine that decides in place of the chain (`SEARCHER+exec:…`); the
     /// searcher then only lists the legal placements, and the evaluator and chain are unused.
-    outside: Option<ExecBot>,
+    outside: Option<Box<dyn Decider>>,
+    /// Games begun (an outside engine's `start` numbers them from 1).
+    games: u64,
     /// The legal placements the outside engine was last offered.
     offered: Vec<Placement>,
 }
@@ -683,7 +651,8 @@ impl Clone for Strategy {
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: self.pattern_height,
-            outside: self.outside.clone(),
+            outside: self.outside.as_ref().map(|decider| decider.fresh()),
+            games: 0,
             offered: Vec::new(),
         }
     }
@@ -692,8 +661,12 @@ impl Clone for Strategy {
 impl Strategy {
     /// Builds the engines a spec names (loading its weights file, if any).
     pub fn new(spec: StrategySpec) -> Result<Strategy, RegistryError> {
-        if let Some(exec) = spec.outside.clone() {
-            return Strategy::outside(spec, exec);
+        if let Some(outside) = spec.outside.clone() {
+            let decider = outside.start().map_err(|fault| RegistryError::Outside {
+                strategy: spec.to_string(),
+                fault,
+            })?;
+            return Strategy::with_decider(spec, decider);
         }
         let strategy = spec.to_string();
         let fail = |message: String| RegistryError::Strategy {
@@ -733,17 +706,19 @@ impl Strategy {
             last_context: DecisionContext::default(),
             pattern_height: pattern.map(|picture| picture.height()),
             outside: None,
+            games: 0,
             offered: Vec::new(),
         })
     }
 
-    /// An outside engine's strategy: its program started and its handshake checked.
-    fn outside(mut spec: StrategySpec, exec: ExecSpec) -> Result<Strategy, RegistryError> {
+    /// The strategy of an outside engine already started (a front end's, or one a name
+    /// gives): `spec` names its searcher (a front end's engine has [`OutsideSpec::Given`]);
+    /// the engine's handshake must agree with it and gives the depth.
+    pub fn with_decider(
+        mut spec: StrategySpec,
+        bot: Box<dyn Decider>,
+    ) -> Result<Strategy, RegistryError> {
         let strategy = spec.to_string();
-        let bot = ExecBot::start(exec).map_err(|fault| RegistryError::Outside {
-            strategy: strategy.clone(),
-            fault,
-        })?;
         if let Some(declared) = bot.info().searcher.as_deref()
             && declared != spec.searcher
         {
@@ -771,6 +746,7 @@ impl Strategy {
             last_context: DecisionContext::default(),
             pattern_height: None,
             outside: Some(bot),
+            games: 0,
             offered: Vec::new(),
         })
     }
@@ -791,13 +767,17 @@ impl Strategy {
     /// The id of the outside engine's running program, if one runs (for tests that check no
     /// program outlives its game).
     pub fn outside_process_id(&self) -> Option<u32> {
-        self.outside.as_ref().and_then(ExecBot::process_id)
+        self.outside
+            .as_ref()
+            .and_then(|decider| decider.process_id())
     }
 
     /// Tells an outside engine a game begins (nothing for the arena's own engines).
     pub fn begin_game(&mut self, start: &Start) {
         if let Some(bot) = self.outside.as_mut() {
+            self.games += 1;
             bot.begin_game(&Start {
+                game: self.games,
                 searcher: self.spec.searcher.clone(),
                 preview: u8::try_from(self.spec.depth - 1).unwrap_or(u8::MAX),
                 ..start.clone()
@@ -808,7 +788,10 @@ impl Strategy {
     /// Tells an outside engine how its game ended (nothing for the arena's own engines).
     pub fn end_game(&mut self, stop: &Stop) {
         if let Some(bot) = self.outside.as_mut() {
-            bot.end_game(stop);
+            bot.end_game(&Stop {
+                game: self.games,
+                ..stop.clone()
+            });
         }
     }
 
@@ -842,7 +825,7 @@ impl Strategy {
             lines: tally.lines,
             score: tally.score,
             level: tally.level,
-            ..Suggest::new(bot.game(), board, pieces, &self.offered)
+            ..Suggest::new(self.games, board, pieces, &self.offered)
         };
         let index = bot.suggest(&suggest, &self.offered)?;
         Ok(Some(ChainChoice {
@@ -927,6 +910,7 @@ impl Strategy {
             last_context: DecisionContext::default(),
             pattern_height: None,
             outside: None,
+            games: 0,
             offered: Vec::new(),
         })
     }

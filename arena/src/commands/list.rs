@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
     writeln!(
         text,
         "strategy names: {GRAMMAR}, e.g. bfs+elashi@2 or drop+dellacherie:el-tetris,no-suicide; \
-         or SEARCHER+exec[,limit=MS]:PROGRAM ARGS..., e.g. \"column-drop+exec:python3 bot.py\""
+         or an outside engine, e.g. \"column-drop+exec:python3 bot.py\""
     )
     .expect("string write");
     Ok(print_output(&text)?)
