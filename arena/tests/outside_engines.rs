@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::server::Server;
 use crate::common::{self, ENGINE, run_json, scratch_folder, succeed};
 
 /// The folder of the workspace (the example bots are under `examples/bots/`).
@@ -269,7 +270,7 @@ fn outside_engines_are_refused_where_only_the_arena_s_own_can_serve() {
         ),
         (
             "column-drop+exec,speed=3:bot",
-            "unknown bot option \"speed=3\"",
+            "unknown exec option \"speed=3\"",
         ),
         ("nothing+exec:bot", "unknown searcher \"nothing\""),
     ] {
@@ -369,4 +370,185 @@ fn a_killed_arena_leaves_no_bot_running() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert_no_bot_left(&pids);
+}
+
+/// A tournament's games, one JSON Lines row each, with `--jobs 1` (so a server's requests
+/// come in game order).
+fn tournament_games(folder: &Path, file: &str, names: &[&str], settings: &[&str]) -> Vec<Value> {
+    let games = folder.join(file);
+    let out = ["--jobs", "1", "--out", games.to_str().unwrap()];
+    succeed("tournament", &[names, settings, &out[..]].concat());
+    game_lines(&games)
+}
+
+#[test]
+fn an_http_engine_plays_the_games_of_the_strategy_its_server_analyses_with() {
+    let server = Server::start(&[]);
+    let name = format!("bfs+http:http://{} bfs+elashi@2", server.address);
+    for seed in ["1", "2"] {
+        let args = ["--seed", seed, "--max-pieces", "120"];
+        let outside = run_json("play", &[&[name.as_str()][..], &args].concat());
+        let inside = run_json("play", &[&["bfs+elashi@2"][..], &args].concat());
+        assert_eq!(outside["placements"], inside["placements"], "seed {seed}");
+        assert_eq!(outside["score"], inside["score"]);
+    }
+    let folder = scratch_folder("outside", "http");
+    let settings = [
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--board-height",
+        "10",
+        "--max-pieces",
+        "60",
+    ];
+    let rows = tournament_games(&folder, "games.jsonl", &[&name, "bfs+elashi@2"], &settings);
+    let (outside, inside) = rows.split_at(20);
+    for (a, b) in outside.iter().zip(inside) {
+        assert_eq!(game_facts(a), game_facts(b));
+    }
+}
+
+/// What the misbehaving server does with the one request it spoils.
+#[derive(Clone, Copy)]
+enum Spoil {
+    /// Answers 500 with an error body.
+    Status500,
+    /// Closes the connection without an answer.
+    Close,
+    /// Holds the connection and never answers (until the test process ends).
+    Never,
+}
+
+/// A server of the arena's API that forwards every request to `real`, but spoils the
+/// `spoiled`-th `/v1/analyze` request (counted from 1) as `spoil` says. It answers one request
+/// per connection (`Connection: close`) and runs until the test process ends.
+fn misbehaving_server(
+    real: std::net::SocketAddr,
+    spoiled: usize,
+    spoil: Spoil,
+) -> std::net::SocketAddr {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut analyses = 0;
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            let mut length = 0;
+            loop {
+                let mut header = String::new();
+                reader.read_line(&mut header).unwrap();
+                if header.trim().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = header.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let path = request_line
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or("")
+                .to_string();
+            let (status, text) = if path == "/v1/analyze" {
+                analyses += 1;
+                match (analyses == spoiled).then_some(spoil) {
+                    Some(Spoil::Status500) => (500, r#"{"error":"broken"}"#.to_string()),
+                    Some(Spoil::Close) => continue,
+                    Some(Spoil::Never) => {
+                        // Held open by a thread of its own: the next requests are answered.
+                        std::thread::spawn(move || {
+                            let _held = stream;
+                            std::thread::sleep(Duration::from_secs(3600));
+                        });
+                        continue;
+                    }
+                    None => forward(real, &request_line, &body),
+                }
+            } else {
+                forward(real, &request_line, &body)
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+                text.len()
+            );
+        }
+    });
+    address
+}
+
+/// The real server's status and body for the same request.
+fn forward(real: std::net::SocketAddr, request_line: &str, body: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut parts = request_line.split_whitespace();
+    let (method, path) = (parts.next().unwrap(), parts.next().unwrap());
+    let mut stream = std::net::TcpStream::connect(real).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, text) = answer.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, text.to_string())
+}
+
+#[test]
+fn a_server_s_failure_ends_only_its_own_game_with_its_reason() {
+    let server = Server::start(&[]);
+    let folder = scratch_folder("outside", "http-faults");
+    let settings = [
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--board-height",
+        "10",
+        "--max-pieces",
+        "30",
+    ];
+    let expected = tournament_games(&folder, "built-in.jsonl", &["bfs+elashi@2"], &settings);
+    for (spoil, file, reason) in [
+        (
+            Spoil::Status500,
+            "500.jsonl",
+            "the server answered 500: broken",
+        ),
+        (Spoil::Close, "close.jsonl", "the server's analysis: "),
+        (
+            Spoil::Never,
+            "never.jsonl",
+            "no analysis from the server in time",
+        ),
+    ] {
+        // The 4th analysis is game 0's 4th piece (one job: the requests come in game order).
+        let address = misbehaving_server(server.address, 4, spoil);
+        let name = format!("bfs+http,limit=2000:http://{address} bfs+elashi@2");
+        let rows = tournament_games(&folder, file, &[&name], &settings);
+        assert_eq!(rows[0]["end"], "fault", "{file}");
+        assert_eq!(rows[0]["pieces"], 3, "{file}");
+        let recorded = rows[0]["fault"].as_str().unwrap();
+        assert!(recorded.starts_with(reason), "{file}: {recorded}");
+        for game in [1, 2] {
+            assert_eq!(
+                game_facts(&rows[game]),
+                game_facts(&expected[game]),
+                "{file}"
+            );
+        }
+    }
 }
