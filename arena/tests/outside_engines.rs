@@ -552,3 +552,44 @@ fn a_server_s_failure_ends_only_its_own_game_with_its_reason() {
         }
     }
 }
+
+/// The protocol page's transcript: the lines between the page's ```` ```text ```` fence after
+/// `<!-- transcript -->` and the fence's end.
+fn documented_transcript() -> String {
+    let page = fs::read_to_string(workspace().join("docs/writing-a-bot.md")).unwrap();
+    let (_, after) = page
+        .split_once("<!-- transcript -->\n```text\n")
+        .expect("docs/writing-a-bot.md has its transcript");
+    let (transcript, _) = after.split_once("```").unwrap();
+    transcript.to_string()
+}
+
+#[test]
+fn the_protocol_page_s_transcript_is_a_real_game() {
+    let folder = scratch_folder("outside", "transcript");
+    fs::write(folder.join("pieces.txt"), "O\nI\n").unwrap();
+    let recording = workspace().join("arena/tests/bots/recording.py");
+    let name = format!(
+        "column-drop+exec:python3 {} transcript.txt",
+        recording.display()
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "play",
+            &name,
+            "--generator",
+            "file:pieces.txt",
+            "--board-height",
+            "4",
+        ])
+        .current_dir(&folder)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let recorded = fs::read_to_string(folder.join("transcript.txt")).unwrap();
+    assert_eq!(documented_transcript(), recorded);
+}

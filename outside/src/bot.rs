@@ -93,9 +93,10 @@ impl Decider for ExecBot {
     fn begin_game(&mut self, start: &Start) {
         self.games = start.game;
         self.pending = None;
+        let limit = self.spec.limit;
         if let Err(fault) = self
             .running()
-            .and_then(|program| program.send(to_line(&ToBot::Start(start))))
+            .and_then(|program| program.send(to_line(&ToBot::Start(start)), limit))
         {
             self.fail(fault);
         }
@@ -107,7 +108,7 @@ impl Decider for ExecBot {
         }
         let limit = self.spec.limit;
         let answer = self.running().and_then(|program| {
-            program.send(to_line(&ToBot::Suggest(suggest)))?;
+            program.send(to_line(&ToBot::Suggest(suggest)), limit)?;
             program.receive(limit, "suggestion")
         });
         let chosen = answer.and_then(|line| match parse(&line)? {
@@ -127,7 +128,10 @@ impl Decider for ExecBot {
 
     fn end_game(&mut self, stop: &Stop) {
         if let Some(program) = self.program.as_mut() {
-            if program.send(to_line(&ToBot::Stop(stop))).is_err() {
+            if program
+                .send(to_line(&ToBot::Stop(stop)), self.spec.limit)
+                .is_err()
+            {
                 self.program = None;
             }
         }

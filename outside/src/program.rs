@@ -2,11 +2,11 @@
 //!
 //! Nothing the program does can hang or exhaust the arena:
 //!
-//! - **Reads are bounded** — a thread reads stdout a line at a time, at most [`MAX_LINE`]
-//!   bytes, and hands lines over a channel of [`QUEUED_LINES`]; the game waits for a line
-//!   with a time limit ([`Program::receive`]).
-//! - **Writes never block the game** — a thread writes the arena's lines; a program that
-//!   stops reading only fills that thread's queue until its answer is late.
+//! - **Reads are bounded** — stdout is read without blocking, waiting with `poll` at most the
+//!   decision's time limit, and a line longer than [`MAX_LINE`] bytes is the program's fault
+//!   (at most one line and one read chunk are held).
+//! - **Writes are bounded** — stdin is written without blocking too: a program that stops
+//!   reading fills its pipe, and the arena's next line waits at most the time limit.
 //! - **stderr is drained** — a thread reads it and keeps only its last [`STDERR_TAIL`] bytes
 //!   (shown when the program fails).
 //! - **No orphans** — the program runs in its own process group, so a Ctrl-C at the terminal
@@ -14,10 +14,13 @@
 //!   written); dropping a [`Program`] kills its group; and on Linux the program is killed by
 //!   the kernel when the thread that started it ends, so a killed arena leaves no bot running.
 //!   (A grandchild that leaves the group can only be reached by its own parent.)
+//!
+//! The game's thread talks to the program directly (no reader or writer thread): a decision
+//! costs two wake-ups, the program's and the arena's, which is most of the protocol's cost
+//! (docs/performance.md, "Outside engines").
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::io::{ErrorKind, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -28,36 +31,26 @@ use crate::fault::{Fault, FaultKind};
 /// 100 bytes), far below what could hurt.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Lines read ahead of the game at most.
-pub const QUEUED_LINES: usize = 16;
-
 /// The bytes of stderr kept to show in a fault's reason.
 pub const STDERR_TAIL: usize = 1024;
 
 /// How long a program that was told to quit may take before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(200);
 
-/// What the stdout thread hands over.
-enum Line {
-    /// A whole line, without its end.
-    Text(String),
-    /// The program closed its stdout.
-    Closed,
-    /// A line longer than [`MAX_LINE`].
-    TooLong,
-    /// Bytes that are not UTF-8.
-    NotUtf8,
-}
+/// Bytes read from stdout at a time.
+const READ_CHUNK: usize = 16 * 1024;
 
 /// A running bot program (see the module documentation).
 pub struct Program {
     child: Child,
     /// The command line as the strategy name gave it, for messages.
     command: String,
-    to_program: Option<SyncSender<String>>,
-    /// Behind a mutex only so that a strategy holding the program can be shared between
-    /// threads (a receiver is not `Sync`); one thread at a time asks a program.
-    lines: Mutex<Receiver<Line>>,
+    /// Non-blocking; `None` once closed.
+    stdin: Option<ChildStdin>,
+    /// Non-blocking.
+    stdout: ChildStdout,
+    /// Bytes read past the last whole line.
+    pending: Vec<u8>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
 }
 
@@ -76,36 +69,31 @@ impl Program {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         isolate(&mut builder);
-        let mut child = builder.spawn().map_err(|error| Fault {
-            kind: FaultKind::Start,
-            message: format!("could not start the bot `{display}`: {error}"),
-        })?;
+        let mut child = builder
+            .spawn()
+            .map_err(|error| start_fault(&display, &error))?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (to_program, outgoing) = sync_channel::<String>(QUEUED_LINES);
-        let (incoming, lines) = sync_channel::<Line>(QUEUED_LINES);
-        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
-        thread::Builder::new()
-            .name("bot-stdin".into())
-            .spawn(move || write_lines(stdin, outgoing))
-            .map_err(|error| start_fault(&display, &error))?;
-        thread::Builder::new()
-            .name("bot-stdout".into())
-            .spawn(move || read_lines(stdout, incoming))
-            .map_err(|error| start_fault(&display, &error))?;
-        let tail = Arc::clone(&stderr_tail);
+        let mut program = Program {
+            child,
+            command: display,
+            stdin: None,
+            stdout,
+            pending: Vec::with_capacity(READ_CHUNK),
+            stderr_tail: Arc::new(Mutex::new(Vec::new())),
+        };
+        // Dropping `program` on an error kills the child.
+        io::set_nonblocking(&stdin).map_err(|error| start_fault(&program.command, &error))?;
+        io::set_nonblocking(&program.stdout)
+            .map_err(|error| start_fault(&program.command, &error))?;
+        program.stdin = Some(stdin);
+        let tail = Arc::clone(&program.stderr_tail);
         thread::Builder::new()
             .name("bot-stderr".into())
             .spawn(move || drain(stderr, &tail))
-            .map_err(|error| start_fault(&display, &error))?;
-        Ok(Program {
-            child,
-            command: display,
-            to_program: Some(to_program),
-            lines: Mutex::new(lines),
-            stderr_tail,
-        })
+            .map_err(|error| start_fault(&program.command, &error))?;
+        Ok(program)
     }
 
     /// The operating system's id of the program (its process group has the same id).
@@ -113,57 +101,97 @@ impl Program {
         self.child.id()
     }
 
-    /// Queues `line` (without its end) for the program's stdin.
-    pub fn send(&mut self, line: String) -> Result<(), Fault> {
-        let sent = self
-            .to_program
-            .as_ref()
-            .is_some_and(|sender| sender.send(line).is_ok());
-        if sent {
-            Ok(())
-        } else {
-            Err(self.exited("stopped reading its input"))
-        }
-    }
-
-    /// The program's next line, waiting at most `limit`; `waiting_for` says for what (in the
-    /// fault's message).
-    pub fn receive(&mut self, limit: Duration, waiting_for: &str) -> Result<String, Fault> {
-        let received = match self.lines.get_mut() {
-            Ok(lines) => lines.recv_timeout(limit),
-            Err(_) => Err(RecvTimeoutError::Disconnected),
-        };
-        match received {
-            Ok(Line::Text(text)) => Ok(text),
-            Ok(Line::TooLong) => Err(Fault {
-                kind: FaultKind::Malformed,
-                message: format!("the bot wrote a line of over {MAX_LINE} bytes"),
-            }),
-            Ok(Line::NotUtf8) => Err(Fault {
-                kind: FaultKind::Malformed,
-                message: "the bot wrote a line that is not UTF-8".to_string(),
-            }),
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                Err(self.exited("closed its output"))
+    /// Writes `line` and its end to the program's stdin, waiting at most `limit` for room in
+    /// the pipe.
+    pub fn send(&mut self, mut line: String, limit: Duration) -> Result<(), Fault> {
+        line.push('\n');
+        let deadline = Instant::now() + limit;
+        let mut bytes = line.as_bytes();
+        while !bytes.is_empty() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                return Err(self.exited("closed its input"));
+            };
+            match stdin.write(bytes) {
+                Ok(0) => return Err(self.exited("closed its input")),
+                Ok(written) => bytes = &bytes[written..],
+                Err(error) if error.kind() == ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    if !io::wait_until(stdin, io::Ready::Write, deadline) {
+                        return Err(Fault {
+                            kind: FaultKind::TooLate,
+                            message: format!(
+                                "the bot read none of its input for {} ms",
+                                limit.as_millis()
+                            ),
+                        });
+                    }
+                }
+                Err(_) => return Err(self.exited("closed its input")),
             }
-            Err(RecvTimeoutError::Timeout) => Err(Fault {
-                kind: FaultKind::TooLate,
-                message: format!(
-                    "no {waiting_for} within {} ms{}",
-                    limit.as_millis(),
-                    self.stderr_note()
-                ),
-            }),
+        }
+        Ok(())
+    }
+
+    /// The program's next line (without its end), waiting at most `limit`; `waiting_for`
+    /// says for what (in the fault's message).
+    pub fn receive(&mut self, limit: Duration, waiting_for: &str) -> Result<String, Fault> {
+        let deadline = Instant::now() + limit;
+        let mut searched = 0;
+        loop {
+            if let Some(end) = self.pending[searched..]
+                .iter()
+                .position(|&byte| byte == b'\n')
+            {
+                let end = searched + end;
+                if end > MAX_LINE {
+                    return Err(too_long());
+                }
+                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return String::from_utf8(line).map_err(|_| Fault {
+                    kind: FaultKind::Malformed,
+                    message: "the bot wrote a line that is not UTF-8".to_string(),
+                });
+            }
+            searched = self.pending.len();
+            if searched > MAX_LINE {
+                return Err(too_long());
+            }
+            let start = self.pending.len();
+            self.pending.resize(start + READ_CHUNK, 0);
+            let read = self.stdout.read(&mut self.pending[start..]);
+            self.pending.truncate(start + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => return Err(self.exited("closed its output")),
+                Ok(_) => {}
+                Err(error) if error.kind() == ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    if !io::wait_until(&self.stdout, io::Ready::Read, deadline) {
+                        return Err(Fault {
+                            kind: FaultKind::TooLate,
+                            message: format!(
+                                "no {waiting_for} within {} ms{}",
+                                limit.as_millis(),
+                                self.stderr_note()
+                            ),
+                        });
+                    }
+                }
+                Err(_) => return Err(self.exited("closed its output")),
+            }
         }
     }
 
-    /// Tells the program to quit (its stdin closes), gives it [`QUIT_GRACE`] to exit, then
-    /// kills it.
+    /// Tells the program to quit (`goodbye`, then its stdin closes), gives it
+    /// [`QUIT_GRACE`] to exit, then kills it.
     pub fn quit(mut self, goodbye: Option<String>) {
-        if let (Some(line), Some(sender)) = (goodbye, self.to_program.as_ref()) {
-            let _ = sender.try_send(line);
+        if let Some(line) = goodbye {
+            let _ = self.send(line, Duration::ZERO);
         }
-        self.to_program = None;
+        self.stdin = None;
         let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -224,9 +252,16 @@ impl Program {
 impl Drop for Program {
     /// Kills the program's process group and reaps the program.
     fn drop(&mut self) {
-        self.to_program = None;
+        self.stdin = None;
         kill_group(&mut self.child);
         let _ = self.child.wait();
+    }
+}
+
+fn too_long() -> Fault {
+    Fault {
+        kind: FaultKind::Malformed,
+        message: format!("the bot wrote a line of over {MAX_LINE} bytes"),
     }
 }
 
@@ -234,79 +269,6 @@ fn start_fault(command: &str, error: &std::io::Error) -> Fault {
     Fault {
         kind: FaultKind::Start,
         message: format!("could not start the bot `{command}`: {error}"),
-    }
-}
-
-/// Writes each queued line and its end, until the queue closes or the pipe breaks.
-fn write_lines(mut stdin: ChildStdin, outgoing: Receiver<String>) {
-    for line in outgoing {
-        let written = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        if written.is_err() {
-            return;
-        }
-    }
-}
-
-/// Reads lines of at most [`MAX_LINE`] bytes until the program closes stdout, a line is too
-/// long or the game stops listening.
-fn read_lines(stdout: impl Read, incoming: SyncSender<Line>) {
-    let mut reader = BufReader::with_capacity(MAX_LINE, stdout);
-    let mut line = Vec::with_capacity(256);
-    loop {
-        line.clear();
-        let read = read_bounded_line(&mut reader, &mut line);
-        let message = match read {
-            Ok(true) => match String::from_utf8(std::mem::take(&mut line)) {
-                Ok(mut text) => {
-                    if text.ends_with('\r') {
-                        text.pop();
-                    }
-                    Line::Text(text)
-                }
-                Err(_) => Line::NotUtf8,
-            },
-            Ok(false) | Err(BoundedReadError::Io) => Line::Closed,
-            Err(BoundedReadError::TooLong) => Line::TooLong,
-        };
-        let last = !matches!(message, Line::Text(_));
-        if incoming.send(message).is_err() || last {
-            return;
-        }
-    }
-}
-
-/// Why [`read_bounded_line`] gave up.
-enum BoundedReadError {
-    Io,
-    TooLong,
-}
-
-/// Appends one line (without `\n`) to `line`: `Ok(true)` for a line, `Ok(false)` at the end of
-/// input (a last line without its end counts as unfinished and is dropped).
-fn read_bounded_line(
-    reader: &mut impl BufRead,
-    line: &mut Vec<u8>,
-) -> Result<bool, BoundedReadError> {
-    loop {
-        let buffer = reader.fill_buf().map_err(|_| BoundedReadError::Io)?;
-        if buffer.is_empty() {
-            return Ok(false);
-        }
-        let (taken, done) = match buffer.iter().position(|&byte| byte == b'\n') {
-            Some(end) => (end, true),
-            None => (buffer.len(), false),
-        };
-        if line.len() + taken > MAX_LINE {
-            return Err(BoundedReadError::TooLong);
-        }
-        line.extend_from_slice(&buffer[..taken]);
-        reader.consume(taken + usize::from(done));
-        if done {
-            return Ok(true);
-        }
     }
 }
 
@@ -375,42 +337,145 @@ fn libc_pid(id: u32) -> Result<libc::pid_t, std::num::TryFromIntError> {
     libc::pid_t::try_from(id)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Non-blocking pipes and waiting for them, by the system calls std has no portable form of.
+#[cfg(unix)]
+mod io {
+    use std::os::fd::AsRawFd;
+    use std::time::Instant;
 
-    fn read_all(input: &[u8]) -> Vec<Result<Vec<u8>, &'static str>> {
-        let mut reader = BufReader::with_capacity(7, input);
-        let mut out = Vec::new();
-        loop {
-            let mut line = Vec::new();
-            match read_bounded_line(&mut reader, &mut line) {
-                Ok(true) => out.push(Ok(line)),
-                Ok(false) => return out,
-                Err(BoundedReadError::TooLong) => {
-                    out.push(Err("too long"));
-                    return out;
-                }
-                Err(BoundedReadError::Io) => unreachable!(),
-            }
+    /// What to wait for.
+    #[derive(Clone, Copy)]
+    pub enum Ready {
+        Read,
+        Write,
+    }
+
+    /// Makes reads and writes of `pipe` return `WouldBlock` instead of waiting.
+    pub fn set_nonblocking(pipe: &impl AsRawFd) -> std::io::Result<()> {
+        let fd = pipe.as_raw_fd();
+        // SAFETY: `fcntl` with F_GETFL/F_SETFL on a descriptor the caller owns (a pipe end of
+        // a child this process started) reads and sets its flags; no memory is passed.
+        let done = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) >= 0
+        };
+        match done {
+            true => Ok(()),
+            false => Err(std::io::Error::last_os_error()),
         }
     }
 
+    /// Waits until `pipe` is ready for `ready` (or closed, or failed, which the next read or
+    /// write then reports), or until `deadline`: whether it is ready.
+    pub fn wait_until(pipe: &impl AsRawFd, ready: Ready, deadline: Instant) -> bool {
+        let events = match ready {
+            Ready::Read => libc::POLLIN,
+            Ready::Write => libc::POLLOUT,
+        };
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Rounded up, so that a wait never ends before the deadline.
+            let milliseconds = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let mut watched = libc::pollfd {
+                fd: pipe.as_raw_fd(),
+                events,
+                revents: 0,
+            };
+            // SAFETY: `watched` is one valid `pollfd` that lives across the call, and the
+            // count passed is 1.
+            let found = unsafe { libc::poll(&mut watched, 1, milliseconds) };
+            match found {
+                1.. => return true,
+                0 if Instant::now() >= deadline => return false,
+                0 => {}
+                _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+                // A poll that fails: let the read or write say how.
+                _ => return true,
+            }
+        }
+    }
+}
+
+/// Outside Unix, bot programs cannot be started (`Program::start` fails before these run).
+#[cfg(not(unix))]
+mod io {
+    use std::time::Instant;
+
+    #[derive(Clone, Copy)]
+    pub enum Ready {
+        Read,
+        Write,
+    }
+
+    pub fn set_nonblocking<T>(_pipe: &T) -> std::io::Result<()> {
+        Err(std::io::Error::other("bot programs need a Unix system"))
+    }
+
+    pub fn wait_until<T>(_pipe: &T, _ready: Ready, _deadline: Instant) -> bool {
+        false
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn shell(script: &str) -> Program {
+        Program::start(&["sh".to_string(), "-c".to_string(), script.to_string()]).unwrap()
+    }
+
+    const SECOND: Duration = Duration::from_secs(5);
+
     #[test]
-    fn lines_are_read_across_buffer_refills_and_cut_at_the_limit() {
-        assert_eq!(
-            read_all(b"ab\ncdefghijkl\n\nunfinished"),
-            vec![
-                Ok(b"ab".to_vec()),
-                Ok(b"cdefghijkl".to_vec()),
-                Ok(Vec::new())
-            ]
+    fn lines_are_read_whole_across_reads_and_the_last_unfinished_one_is_not() {
+        let mut program = shell("printf 'ab\\r\\ncd'; sleep 0.05; printf 'ef\\n\\nunfinished'");
+        assert_eq!(program.receive(SECOND, "line").unwrap(), "ab");
+        assert_eq!(program.receive(SECOND, "line").unwrap(), "cdef");
+        assert_eq!(program.receive(SECOND, "line").unwrap(), "");
+        let fault = program.receive(SECOND, "line").unwrap_err();
+        assert_eq!(fault.kind, FaultKind::Exited, "{fault}");
+        assert!(
+            fault
+                .message
+                .starts_with("the bot closed its output (exit status: 0)")
         );
-        let mut long = vec![b'x'; MAX_LINE];
-        long.push(b'\n');
-        assert_eq!(read_all(&long), vec![Ok(vec![b'x'; MAX_LINE])]);
-        let mut too_long = vec![b'x'; MAX_LINE + 1];
-        too_long.push(b'\n');
-        assert_eq!(read_all(&too_long), vec![Err("too long")]);
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_a_fault() {
+        let script = format!(
+            "head -c {MAX_LINE} /dev/zero | tr '\\0' x; echo; head -c {} /dev/zero | tr '\\0' y; echo",
+            MAX_LINE + 1
+        );
+        let mut program = shell(&script);
+        assert_eq!(program.receive(SECOND, "line").unwrap().len(), MAX_LINE);
+        let fault = program.receive(SECOND, "line").unwrap_err();
+        assert_eq!(fault, too_long());
+    }
+
+    #[test]
+    fn silence_past_the_limit_is_too_late_and_names_the_end_of_stderr() {
+        let mut program = shell("echo first >&2; echo 'last words' >&2; exec sleep 30");
+        std::thread::sleep(Duration::from_millis(100));
+        let started = Instant::now();
+        let fault = program
+            .receive(Duration::from_millis(50), "answer")
+            .unwrap_err();
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        assert_eq!(fault.kind, FaultKind::TooLate);
+        assert_eq!(
+            fault.message,
+            "no answer within 50 ms; its stderr ended: \"last words\""
+        );
+    }
+
+    #[test]
+    fn a_program_that_reads_nothing_blocks_the_arena_no_longer_than_the_limit() {
+        let mut program = shell("exec sleep 30");
+        let line = "z".repeat(4096);
+        let fault = (0..1000)
+            .find_map(|_| program.send(line.clone(), Duration::from_millis(50)).err())
+            .expect("the pipe fills");
+        assert_eq!(fault.kind, FaultKind::TooLate);
     }
 }
