@@ -118,6 +118,9 @@ struct StrategyJson<'a> {
     evaluator: &'a str,
     weights: WeightsJson<'a>,
     depth: usize,
+    /// An outside engine, as it named itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -438,6 +441,21 @@ impl<'a> TournamentReport<'a> {
             ("Game over", game_over_rule_text(rules.game_over_rule)),
             ("Score", SCORE_RULE.to_string()),
         ];
+        let engines: Vec<String> = rules
+            .names
+            .iter()
+            .zip(&rules.engines)
+            .filter_map(|(name, engine)| Some(format!("{name} is {}", engine.as_ref()?.name)))
+            .collect();
+        if !engines.is_empty() {
+            lines.push((
+                "Outside engines",
+                format!(
+                    "{} (as each names itself); their results are only as repeatable as they are",
+                    engines.join("; ")
+                ),
+            ));
+        }
         if self.run.end.interrupted {
             lines.push((
                 "INTERRUPTED",
@@ -494,7 +512,7 @@ impl<'a> TournamentReport<'a> {
             let lines = summary.lines;
             table.push(vec![
                 self.settings.names[index].clone(),
-                self.settings.specs[index].depth.to_string(),
+                self.settings.depth(index).to_string(),
                 summary.games.to_string(),
                 optional(lines.map(|lines| lines.mean), 1),
                 optional(lines.and_then(|lines| lines.standard_error), 1),
@@ -572,7 +590,8 @@ impl RunReport for TournamentReport<'_> {
             .specs
             .iter()
             .zip(names)
-            .map(|(spec, name)| StrategyJson {
+            .enumerate()
+            .map(|(index, (spec, name))| StrategyJson {
                 name,
                 searcher: &spec.searcher,
                 evaluator: &spec.evaluator,
@@ -582,7 +601,12 @@ impl RunReport for TournamentReport<'_> {
                     WeightsChoice::File(path) => WeightsJson::File { path },
                     WeightsChoice::Tuned => WeightsJson::Tuned,
                 },
-                depth: spec.depth,
+                depth: settings.depth(index),
+                engine: settings
+                    .engines
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .map(|engine| engine.name.as_str()),
             })
             .collect();
         let summaries = &self.analysis.summaries;
@@ -625,7 +649,7 @@ impl RunReport for TournamentReport<'_> {
                 .enumerate()
                 .map(|(index, summary)| SummaryJson {
                     strategy: &names[index],
-                    depth: settings.specs[index].depth,
+                    depth: settings.depth(index),
                     games: summary.games,
                     lines: summary.lines.map(|lines| LinesJson {
                         mean: lines.mean,

@@ -17,7 +17,9 @@ use tetris_arena_jobs::{
 };
 use tetris_arena_reports::tournament::{TournamentGamesFile, is_plots_output};
 use tetris_arena_runs::shard::RunDelivery;
-use tetris_arena_runs::tournament::{TournamentRun, TournamentSettings, play_tournament};
+use tetris_arena_runs::tournament::{
+    OutsideEngine, TournamentRun, TournamentSettings, play_tournament,
+};
 use tetris_arena_runs::{self, Progress, RunError};
 
 /// A tournament: the strategies, the games' rules, how the run is carried out and what it
@@ -120,6 +122,17 @@ impl TournamentRequest {
             board_height: self.board_height,
             piece_statistics: self.plots.is_some() || self.html.is_some() || self.estimate,
             estimate: self.estimate,
+            engines: strategies
+                .iter()
+                .map(|strategy| {
+                    strategy
+                        .outside_engine()
+                        .map(|(name, version)| OutsideEngine {
+                            name: format!("{name} {version}").trim().to_string(),
+                            depth: strategy.depth(),
+                        })
+                })
+                .collect(),
         };
         Ok(CheckedTournament {
             settings,

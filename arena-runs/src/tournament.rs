@@ -58,9 +58,38 @@ pub struct TournamentSettings {
     /// existed: false).
     #[serde(default)]
     pub estimate: bool,
+    /// Per strategy, the outside engine behind it as it names itself (its handshake's name
+    /// and version; a server's strategy, address and version), `None` for the arena's own;
+    /// left out when every strategy is the arena's own.
+    #[serde(default, skip_serializing_if = "all_inside")]
+    pub engines: Vec<Option<OutsideEngine>>,
+}
+
+/// An outside engine behind a strategy, as it described itself when the run began.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutsideEngine {
+    /// Its name and version (a bot's handshake; a server's strategy, address and version).
+    pub name: String,
+    /// The pieces it sees per decision (its handshake's preview + 1).
+    pub depth: usize,
+}
+
+/// Whether no strategy is an outside engine.
+fn all_inside(engines: &[Option<OutsideEngine>]) -> bool {
+    engines.iter().all(Option::is_none)
 }
 
 impl TournamentSettings {
+    /// The pieces strategy `index` sees per decision: its name's depth, or what its outside
+    /// engine asked for.
+    pub fn depth(&self, index: usize) -> usize {
+        match self.engines.get(index) {
+            Some(Some(engine)) => engine.depth,
+            _ => self.specs[index].depth,
+        }
+    }
+
     /// Games of the whole run (strategies × games).
     pub fn total_games(&self) -> usize {
         self.specs.len() * self.games as usize

@@ -593,3 +593,53 @@ fn the_protocol_page_s_transcript_is_a_real_game() {
     let recorded = fs::read_to_string(folder.join("transcript.txt")).unwrap();
     assert_eq!(documented_transcript(), recorded);
 }
+
+#[test]
+fn shards_of_a_bot_s_run_merge_into_the_unsharded_report_which_names_the_bot() {
+    let folder = scratch_folder("outside", "shards");
+    let name = bot("column-drop", "", &example("dellacherie.py"), &[]);
+    let settings = [
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--board-height",
+        "8",
+        "--max-pieces",
+        "60",
+    ];
+    let whole = run_json("tournament", &[&[name.as_str()][..], &settings].concat());
+    assert_eq!(
+        whole["settings"]["strategies"][0]["engine"],
+        "dellacherie.py 1"
+    );
+    assert_eq!(whole["settings"]["strategies"][0]["depth"], 1);
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|k| folder.join(format!("part-{k}.json")))
+        .collect();
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{k}/2");
+        let args = ["--shard", shard.as_str(), "--out", part.to_str().unwrap()];
+        common::run(
+            "tournament",
+            &[&[name.as_str()][..], &settings, &args].concat(),
+        );
+    }
+    let merged = run_json(
+        "merge",
+        &[parts[0].to_str().unwrap(), parts[1].to_str().unwrap()],
+    );
+    assert_eq!(
+        common::without_timing(merged.clone())["summary"],
+        common::without_timing(whole.clone())["summary"]
+    );
+    assert_eq!(merged["games"], whole["games"]);
+    let text = succeed("tournament", &[&[name.as_str()][..], &settings].concat());
+    assert!(
+        text.contains(&format!(
+            "Outside engines: {name} is dellacherie.py 1 (as each names itself); their results \
+             are only as repeatable as they are"
+        )),
+        "{text}"
+    );
+}
