@@ -29,6 +29,10 @@ pub enum GameError {
         /// What is wrong with it.
         message: String,
     },
+    /// A front end's engine (a Python function) raised an error: the run stops, and the
+    /// front end raises the error itself (this message names the game and piece).
+    #[error("{0}")]
+    EngineRaised(String),
     /// A broken promise between the engines (e.g. a searched path that does not lock where
     /// the search said): a bug to report, not bad input.
     #[error("internal error: {0}")]
@@ -43,6 +47,7 @@ impl GameError {
             GameError::Registry(error) => registry_error_kind(error),
             GameError::File(error) => error.kind(),
             GameError::Refused(_) | GameError::Replay { .. } => ErrorKind::BadInput,
+            GameError::EngineRaised(_) => ErrorKind::Engine,
             GameError::Internal(_) => ErrorKind::Internal,
         }
     }

@@ -21,11 +21,14 @@ pub enum FaultKind {
     Exited,
     /// The server answered with an error status.
     Server,
+    /// A front end's engine (a Python function) raised an error: not a fault of the game but
+    /// of the caller's code, so the run stops and the front end raises it.
+    Raised,
 }
 
 impl FaultKind {
     /// The kind's name in JSON and CSV: `start`, `handshake`, `malformed`, `illegal`,
-    /// `too_late`, `exited`, `server`.
+    /// `too_late`, `exited`, `server`, `raised`.
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Start => "start",
@@ -35,6 +38,7 @@ impl FaultKind {
             FaultKind::TooLate => "too_late",
             FaultKind::Exited => "exited",
             FaultKind::Server => "server",
+            FaultKind::Raised => "raised",
         }
     }
 }

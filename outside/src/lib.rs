@@ -27,4 +27,6 @@ pub use bot::{DEFAULT_LIMIT, ExecBot, ExecSpec, HANDSHAKE_LIMIT, MAX_PREVIEW};
 pub use decider::Decider;
 pub use fault::{Fault, FaultKind};
 pub use http::{HttpEngine, MAX_ANSWER};
-pub use spec::{HttpSpec, MAX_LIMIT_MS, OUTSIDE_ENGINES, OutsideSpec};
+pub use spec::{
+    GIVEN_PREFIX, HttpSpec, MAX_LIMIT_MS, OUTSIDE_ENGINES, OutsideSpec, register_given,
+};

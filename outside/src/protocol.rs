@@ -21,6 +21,9 @@ use tetris_core::{Board, Piece, Placement};
 /// The protocol version this arena speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
+/// The most preview pieces a bot may ask for (the arena's deepest lookahead less one).
+pub const MAX_PREVIEW_PIECES: u8 = crate::MAX_PREVIEW;
+
 /// The bot's first line: who it is and what it needs.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub struct Info {

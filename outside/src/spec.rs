@@ -41,9 +41,25 @@ pub enum OutsideSpec {
     Exec(ExecSpec),
     /// A server of the arena's API (`http:`).
     Http(HttpSpec),
-    /// An engine a front end built (a Python function): it has a name but cannot be
-    /// started from one.
+    /// An engine a front end built and registered ([`register_given`]) under a name
+    /// `python:NAME`: found by that name in this process only.
     Given(String),
+}
+
+/// The engines front ends registered, by name (a Python function's, `python:NAME`).
+static GIVEN: std::sync::Mutex<Vec<(String, Box<dyn Decider>)>> = std::sync::Mutex::new(Vec::new());
+
+/// The prefix of a front end's engine's name.
+pub const GIVEN_PREFIX: &str = "python:";
+
+/// Registers `decider` under `name` (which must start with [`GIVEN_PREFIX`]), replacing an
+/// engine of that name: `SEARCHER+NAME` then names it, in this process.
+pub fn register_given(name: &str, decider: Box<dyn Decider>) {
+    let mut given = GIVEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    given.retain(|(known, _)| known != name);
+    given.push((name.to_string(), decider));
 }
 
 /// The kinds of outside engine, with what each is (as `arena list` prints them).
@@ -62,6 +78,9 @@ impl OutsideSpec {
     /// The spec of `text` (a strategy name's part after `SEARCHER+`), `None` when it names
     /// no outside engine, or what is wrong with it.
     pub fn parse(text: &str) -> Option<Result<OutsideSpec, String>> {
+        if text.starts_with(GIVEN_PREFIX) {
+            return Some(Ok(OutsideSpec::Given(text.to_string())));
+        }
         let (kind, rest) = ["exec", "http"].into_iter().find_map(|kind| {
             let rest = text.strip_prefix(kind)?;
             (rest.starts_with(':') || rest.starts_with(',')).then_some((kind, rest))
@@ -74,10 +93,18 @@ impl OutsideSpec {
         match self {
             OutsideSpec::Exec(spec) => Ok(Box::new(crate::ExecBot::start(spec.clone())?)),
             OutsideSpec::Http(spec) => Ok(Box::new(crate::HttpEngine::start(spec.clone())?)),
-            OutsideSpec::Given(name) => Err(Fault {
-                kind: crate::FaultKind::Start,
-                message: format!("{name} is built by its front end, not from a name"),
-            }),
+            OutsideSpec::Given(name) => GIVEN
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .iter()
+                .find(|(known, _)| known == name)
+                .map(|(_, decider)| decider.fresh())
+                .ok_or_else(|| Fault {
+                    kind: crate::FaultKind::Start,
+                    message: format!(
+                        "no engine {name} was registered in this process (the Python package registers its functions)"
+                    ),
+                }),
         }
     }
 }

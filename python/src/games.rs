@@ -64,7 +64,8 @@ use crate::py_error;
 
 mod episode;
 
-use episode::{Game, Reward, action_of};
+pub(crate) use episode::action_of;
+use episode::{Game, Reward};
 
 /// The piece index the observation shows where the sequence has no piece (a `file:`
 /// sequence's end).

@@ -28,6 +28,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use tetris_arena_io::{ErrorKind, Words};
 
+pub mod bots;
 pub mod games;
 pub mod library;
 pub mod runs;
@@ -207,6 +208,7 @@ pub(crate) use python_call;
 fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(module)?;
     runs::register(module)?;
+    bots::register(module)?;
     module.add_class::<games::Games>()?;
     module.add("MAX_VECTOR_GAMES", games::MAX_GAMES)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -473,6 +473,6 @@ fn play_json(
         })
     })
     .finished()?
-    .map_err(py_error)?;
+    .map_err(crate::bots::raised_or)?;
     Ok(PlayJson::new(&strategy, &settings, &result, placements).to_json())
 }

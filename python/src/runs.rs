@@ -130,7 +130,7 @@ fn tournament_json(
     // After Ctrl-C the finished games are still delivered (to `out`, as the command line
     // writes them), then `KeyboardInterrupt` is raised.
     interruptible(py, || checked.play(&Progress::hidden())).keeping(|played| {
-        let played = played.map_err(py_error)?;
+        let played = played.map_err(crate::bots::raised_or)?;
         let CheckedTournament { settings, run, .. } = checked;
         let part = tournament_part(&settings, run.shard, &played);
         deliver(
@@ -289,7 +289,7 @@ fn stats_json(
     let started = std::time::Instant::now();
     let result = interruptible(py, || checked.play(&Progress::hidden(), started))
         .finished()?
-        .map_err(py_error)?;
+        .map_err(crate::bots::raised_or)?;
     match result {
         StatsResult::Part { path, part } => {
             part.write(&path).map_err(py_error)?;

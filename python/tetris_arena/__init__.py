@@ -54,6 +54,7 @@ __all__ = [
     "tournament",
     "nes",
     "stats",
+    "bot",
     "TetrisEnv",
     "TetrisVectorEnv",
 ]
@@ -208,9 +209,54 @@ def analyze(
     return json.loads(_native.analyze_json(strategy, as_board(board), pieces, all, game_over))
 
 
+#: How many functions ``bot`` has registered (a number in each one's name).
+_bots_registered = 0
+
+
+def bot(
+    function: Any,
+    searcher: str = "column-drop",
+    preview: int = 0,
+    action_index: bool = False,
+    name: Optional[str] = None,
+) -> str:
+    """A Python function as a strategy: registers it and returns the strategy name that plays
+    it, ``SEARCHER+python:NAME#K``, for ``play``, ``tournament`` and ``stats`` (which also take
+    the function itself, with these defaults). ``function`` may be an object with a
+    ``choose`` method.
+
+    By default it is called with the bot protocol's ``suggest`` message as a dict (``board``
+    rows of ``#``/``.``, ``current``, ``preview``, ``pieces``, ``lines``, ``score``,
+    ``level``, ``placements``: every legal placement of the current piece under
+    ``searcher``, docs/writing-a-bot.md) and returns an index into ``placements`` or a dict
+    with ``x``, ``y`` and ``rotation``. With ``action_index=True`` it is called as an agent of
+    ``tetris_arena.envs``: ``function(observation, info)`` with the environment's observation
+    (``board``, ``current``, ``preview``) and ``info["action_mask"]``, returning an action
+    index. It sees ``preview`` preview pieces (0 to 3). An answer that is no legal placement
+    ends that game as a fault; an exception it raises stops the run and is raised again, with
+    a note naming the game and piece."""
+    global _bots_registered
+    method = getattr(function, "choose", None)
+    target = method if method is not None and not callable(function) else function
+    if not callable(target):
+        raise TypeError(f"a bot is a function or an object with a choose method, not {function!r}")
+    _bots_registered += 1
+    label = name or getattr(function, "__name__", None) or type(function).__name__
+    return _native.register_bot(
+        target, searcher, preview, action_index, f"{label}#{_bots_registered}"
+    )
+
+
+def _strategy(strategy: Any) -> str:
+    """A strategy argument as a name: a name as given, a function registered by ``bot``."""
+    if isinstance(strategy, str):
+        return strategy
+    return bot(strategy)
+
+
 @_in_range
 def play(
-    strategy: str,
+    strategy: Any,
     seed: int = 0,
     generator: str = "uniform",
     max_pieces: Optional[int] = None,
@@ -227,14 +273,14 @@ def play(
     end (as the command line's note); Ctrl-C stops it with ``KeyboardInterrupt``."""
     return json.loads(
         _native.play_json(
-            strategy, seed, generator, max_pieces, board_height, game_over, placements
+            _strategy(strategy), seed, generator, max_pieces, board_height, game_over, placements
         )
     )
 
 
 @_in_range
 def tournament(
-    strategies: Sequence[str],
+    strategies: Sequence[Any],
     games: int,
     seed: int = 0,
     generator: str = "uniform",
@@ -255,7 +301,7 @@ def tournament(
     of ``play``."""
     return json.loads(
         _native.tournament_json(
-            list(strategies),
+            [_strategy(strategy) for strategy in strategies],
             games,
             seed,
             generator,
@@ -318,7 +364,7 @@ def nes(
 
 @_in_range
 def stats(
-    strategy: str,
+    strategy: Any,
     pieces: int,
     seed: int = 0,
     generator: str = "uniform",
@@ -335,7 +381,7 @@ def stats(
     block K of N and writes its part to ``out`` (returned as a dict)."""
     return json.loads(
         _native.stats_json(
-            strategy,
+            _strategy(strategy),
             pieces,
             seed,
             generator,

@@ -33,6 +33,9 @@ def analyze_json(
     all: bool,
     game_over: Optional[str],
 ) -> str: ...
+def register_bot(
+    function: Any, searcher: str, preview: int, action_index: bool, name: str
+) -> str: ...
 def play_json(
     strategy: str,
     seed: int,

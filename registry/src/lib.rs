@@ -195,6 +195,7 @@ pub use strategy::{
 };
 /// The outside engines' protocol and faults, for the game loops that play them.
 pub use tetris_outside::{
-    Decider, ExecSpec, Fault, FaultKind, HttpSpec, OUTSIDE_ENGINES, OutsideSpec, protocol,
+    Decider, ExecSpec, Fault, FaultKind, GIVEN_PREFIX, HttpSpec, OUTSIDE_ENGINES, OutsideSpec,
+    protocol, register_given,
 };
 pub use weights::{TUNED, WeightsChoice};

@@ -35,7 +35,7 @@ use tetris_core::{
     Board, DecisionContext, GameOverRule, GeneratorKind, Piece, PieceGenerator, PlacementGame,
 };
 use tetris_registry::protocol::{Start, Stop};
-use tetris_registry::{GameTally, Strategy};
+use tetris_registry::{FaultKind, GameTally, Strategy};
 
 use crate::error::GameError;
 use crate::sim::evaluation::Evaluation;
@@ -370,6 +370,9 @@ impl LiveGame {
         let choice = match strategy.decide_in(game.board(), &self.window, self.context, tally) {
             Ok(Some(choice)) => choice,
             Ok(None) => return Ok(Some(GameEnd::GameOver)),
+            Err(fault) if fault.kind == FaultKind::Raised => {
+                return Err(GameError::EngineRaised(fault.message));
+            }
             Err(fault) => {
                 self.fault = Some(fault.message);
                 return Ok(Some(GameEnd::Fault));

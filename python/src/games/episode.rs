@@ -150,7 +150,7 @@ impl Games {
 
 /// The action of `placement` on a board of `height` rows (see the module documentation), or
 /// `None` for a lowest cell above row -1 (never a lock placement).
-pub(super) fn action_of(placement: &Placement, height: u8) -> Option<u32> {
+pub(crate) fn action_of(placement: &Placement, height: u8) -> Option<u32> {
     let left = placement.cells.iter().map(|&(x, _)| x).min()?;
     let bottom = placement.cells.iter().map(|&(_, y)| y).max()?;
     if bottom < -1 || left < 0 {

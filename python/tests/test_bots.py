@@ -1,0 +1,92 @@
+"""Python functions as strategies (``tetris_arena.bot``): they play beside the built-ins and
+play exactly the games the same bot plays as a program through the protocol (``exec:``)."""
+
+import importlib.util
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import tetris_arena as ta
+
+WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
+DELLACHERIE = WORKSPACE / "examples" / "bots" / "dellacherie.py"
+LOWEST_ACTION = WORKSPACE / "arena" / "tests" / "bots" / "lowest_action.py"
+
+
+def _example(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _games(report, name):
+    return [
+        {key: game[key] for key in ("game", "pieces", "lines", "score", "end")}
+        for game in report["games"]
+        if game["strategy"] == name
+    ]
+
+
+def test_a_function_plays_the_games_of_the_same_bot_through_the_protocol():
+    dellacherie = _example(DELLACHERIE)
+    program = f"column-drop+exec:{sys.executable} {DELLACHERIE}"
+    report = ta.tournament(
+        [dellacherie.choose, program, "column-drop+dellacherie"],
+        games=30,
+        seed=4,
+        board_height=8,
+        max_pieces=200,
+    )
+    names = [strategy["name"] for strategy in report["settings"]["strategies"]]
+    assert names[0].startswith("column-drop+python:choose#")
+    function, through_pipe, built_in = (_games(report, name) for name in names)
+    assert function == through_pipe == built_in
+    assert sum(game["pieces"] for game in function) > 1000
+
+
+def test_an_agent_returning_action_indices_plugs_in_unchanged():
+    def first_legal_action(observation, info):
+        assert observation["board"].shape == (8, 10)
+        assert observation["board"].dtype == np.uint8
+        return int(np.flatnonzero(info["action_mask"])[0])
+
+    agent = ta.bot(first_legal_action, action_index=True, name="agent")
+    program = f"column-drop+exec:{sys.executable} {LOWEST_ACTION}"
+    report = ta.tournament([agent, program], games=20, seed=1, board_height=8, max_pieces=100)
+    assert _games(report, agent) == _games(report, program)
+    played = ta.play(agent, seed=3, board_height=8, max_pieces=50)
+    assert played["pieces"] > 0
+
+
+def test_an_answer_that_is_no_legal_placement_ends_only_that_game_as_a_fault():
+    def sometimes_wrong(position):
+        # With one job the bot's games are numbered in the run's order: its game 1 is game 0.
+        return 999 if position["pieces"] == 2 and position["game"] == 1 else 0
+
+    report = ta.tournament(
+        [sometimes_wrong], games=3, seed=1, board_height=8, max_pieces=20, jobs=1
+    )
+    games = report["games"]
+    assert [game["end"] for game in games][0] == "fault"
+    assert games[0]["pieces"] == 2
+    assert "index 999 is not a legal placement" in games[0]["fault"]
+    assert games[1]["end"] != "fault" and games[2]["end"] != "fault"
+
+
+def test_an_exception_in_the_function_is_raised_with_the_game_and_piece_named():
+    def breaks(position):
+        if position["pieces"] == 4:
+            raise ZeroDivisionError("the bot's own bug")
+        return 0
+
+    with pytest.raises(ZeroDivisionError, match="the bot's own bug") as raised:
+        ta.play(breaks, seed=1, max_pieces=20)
+    if sys.version_info >= (3, 11):
+        assert any("the game of seed 1, piece 5" in note for note in raised.value.__notes__)
+    with pytest.raises(ZeroDivisionError):
+        ta.tournament([breaks, "column-drop+dellacherie"], games=4, max_pieces=20)
+    with pytest.raises(TypeError):
+        ta.bot(42)
