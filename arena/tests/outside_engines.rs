@@ -36,6 +36,16 @@ fn misbehaving() -> PathBuf {
     workspace().join("arena/tests/bots/misbehaving.py")
 }
 
+/// The test bot `misbehaving.py MODE SEED PIDS` as a `column-drop` strategy with `options`.
+fn misbehaving_bot(options: &str, mode: &str, seed: &str, pids: &Path) -> String {
+    bot(
+        "column-drop",
+        options,
+        &misbehaving(),
+        &[mode, seed, pids.to_str().unwrap()],
+    )
+}
+
 /// Every process id in `pids` (one per line, as the test bot writes them) is gone: no bot
 /// program outlived its arena. A process that exited but was never reaped would still show
 /// in /proc; the arena reaps what it kills.
@@ -161,12 +171,7 @@ fn each_fault_ends_only_its_own_game_with_its_reason_and_leaves_no_bot_running()
         "--max-pieces",
         "20",
     ];
-    let well = bot(
-        "column-drop",
-        ",limit=300",
-        &misbehaving(),
-        &["well", "2", well_pids.to_str().unwrap()],
-    );
+    let well = misbehaving_bot(",limit=300", "well", "2", &well_pids);
     succeed(
         "tournament",
         &[
@@ -181,12 +186,7 @@ fn each_fault_ends_only_its_own_game_with_its_reason_and_leaves_no_bot_running()
     for (mode, reason) in FAULTS {
         let pids = folder.join(format!("{mode}.pids"));
         let games = folder.join(format!("{mode}.jsonl"));
-        let name = bot(
-            "column-drop",
-            ",limit=300",
-            &misbehaving(),
-            &[mode, "2", pids.to_str().unwrap()],
-        );
+        let name = misbehaving_bot(",limit=300", mode, "2", &pids);
         let report = run_json(
             "tournament",
             &[
@@ -224,12 +224,7 @@ fn each_fault_ends_only_its_own_game_with_its_reason_and_leaves_no_bot_running()
 fn a_bot_that_never_says_hello_is_an_engine_error_and_is_not_left_running() {
     let folder = scratch_folder("outside", "no-handshake");
     let pids = folder.join("bot.pids");
-    let name = bot(
-        "column-drop",
-        "",
-        &misbehaving(),
-        &["no-handshake", "0", pids.to_str().unwrap()],
-    );
+    let name = misbehaving_bot("", "no-handshake", "0", &pids);
     let line = common::fail_with(
         ENGINE,
         "tournament",
@@ -318,12 +313,7 @@ fn ctrl_c_during_a_tournament_of_bots_keeps_the_finished_games_and_leaves_no_bot
     let games = folder.join("games.csv");
     // Long games (no cap, a tall field, a strong bot's pace is not needed: first-legal games
     // are short, so many finish before the signal).
-    let name = bot(
-        "column-drop",
-        "",
-        &misbehaving(),
-        &["well", "-1", pids.to_str().unwrap()],
-    );
+    let name = misbehaving_bot("", "well", "-1", &pids);
     let child = start_arena(&[
         "tournament",
         &name,
@@ -359,12 +349,7 @@ fn ctrl_c_during_a_tournament_of_bots_keeps_the_finished_games_and_leaves_no_bot
 fn a_killed_arena_leaves_no_bot_running() {
     let folder = scratch_folder("outside", "killed");
     let pids = folder.join("bots.pids");
-    let name = bot(
-        "column-drop",
-        "",
-        &misbehaving(),
-        &["well", "-1", pids.to_str().unwrap()],
-    );
+    let name = misbehaving_bot("", "well", "-1", &pids);
     let mut child = start_arena(&["tournament", &name, "--games", "10000000", "--jobs", "2"]);
     wait_for_bots(&pids, 3);
     child.kill().unwrap();

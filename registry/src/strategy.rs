@@ -643,17 +643,15 @@ impl Clone for Strategy {
     /// The same engines with fresh chain buffers (a chain keeps no state between moves).
     fn clone(&self) -> Strategy {
         Strategy {
-            spec: self.spec.clone(),
-            searcher: self.searcher.clone(),
-            evaluator: self.evaluator.clone(),
-            chain: LookaheadChain::new(self.chain.options().clone()),
             reaction: ReactionPlanner::new(self.reaction.options()),
-            path_buffer: Placements::new(),
-            last_context: DecisionContext::default(),
             pattern_height: self.pattern_height,
             outside: self.outside.as_ref().map(|decider| decider.fresh()),
-            games: 0,
-            offered: Vec::new(),
+            ..Strategy::from_parts(
+                self.spec.clone(),
+                self.searcher.clone(),
+                self.evaluator.clone(),
+                self.chain.options().clone(),
+            )
         }
     }
 }
@@ -697,17 +695,8 @@ impl Strategy {
         };
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
-            reaction: ReactionPlanner::new(&options),
-            chain: LookaheadChain::new(options),
-            spec,
-            searcher,
-            evaluator,
-            path_buffer: Placements::new(),
-            last_context: DecisionContext::default(),
             pattern_height: pattern.map(|picture| picture.height()),
-            outside: None,
-            games: 0,
-            offered: Vec::new(),
+            ..Strategy::from_parts(spec, searcher, evaluator, options)
         })
     }
 
@@ -737,6 +726,20 @@ impl Strategy {
             .expect("the placeholder evaluator is registered")?;
         let options = ChainOptions::with_depth(spec.depth);
         Ok(Strategy {
+            outside: Some(bot),
+            ..Strategy::from_parts(spec, searcher, evaluator, options)
+        })
+    }
+
+    /// The strategy of these engines and chain options, with empty buffers, no pattern and
+    /// no outside engine.
+    fn from_parts(
+        spec: StrategySpec,
+        searcher: AnySearcher,
+        evaluator: AnyEvaluator,
+        options: ChainOptions,
+    ) -> Strategy {
+        Strategy {
             reaction: ReactionPlanner::new(&options),
             chain: LookaheadChain::new(options),
             spec,
@@ -745,10 +748,10 @@ impl Strategy {
             path_buffer: Placements::new(),
             last_context: DecisionContext::default(),
             pattern_height: None,
-            outside: Some(bot),
+            outside: None,
             games: 0,
             offered: Vec::new(),
-        })
+        }
     }
 
     /// Whether an outside engine decides (`SEARCHER+exec:…`): such a strategy plays games
@@ -900,19 +903,7 @@ impl Strategy {
             message: format!("unknown searcher {searcher:?}"),
         })?;
         let options = ChainOptions::with_depth(depth);
-        Ok(Strategy {
-            reaction: ReactionPlanner::new(&options),
-            chain: LookaheadChain::new(options),
-            spec,
-            searcher,
-            evaluator,
-            path_buffer: Placements::new(),
-            last_context: DecisionContext::default(),
-            pattern_height: None,
-            outside: None,
-            games: 0,
-            offered: Vec::new(),
-        })
+        Ok(Strategy::from_parts(spec, searcher, evaluator, options))
     }
 
     /// Parses and builds a strategy from its name.
