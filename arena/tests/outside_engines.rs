@@ -131,6 +131,30 @@ fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placemen
     );
 }
 
+/// Checks that of a run's 3 games `rows`, game `faulted` alone ended as a fault after 3
+/// placements, with a reason starting with `reason`, and the others are `expected`'s; gives
+/// the recorded reason.
+fn assert_only_game_faulted<'a>(
+    rows: &'a [Value],
+    faulted: usize,
+    reason: &str,
+    expected: &[Value],
+) -> &'a str {
+    assert_eq!(rows.len(), 3, "{reason}");
+    assert_eq!(rows[faulted]["end"], "fault", "{reason}");
+    assert_eq!(rows[faulted]["pieces"], 3, "{reason}");
+    let recorded = rows[faulted]["fault"].as_str().unwrap();
+    assert!(recorded.starts_with(reason), "{reason}: {recorded}");
+    for game in (0..3).filter(|&game| game != faulted) {
+        assert_eq!(
+            game_facts(&rows[game]),
+            game_facts(&expected[game]),
+            "{reason}"
+        );
+    }
+    recorded
+}
+
 /// A fault's table row: the bot's mode, and the start of the reason the game records.
 const FAULTS: [(&str, &str); 7] = [
     (
@@ -197,20 +221,9 @@ fn each_fault_ends_only_its_own_game_with_its_reason_and_leaves_no_bot_running()
             .concat(),
         );
         let rows = game_lines(&games);
-        assert_eq!(rows.len(), 3, "{mode}");
-        // Seed 2 is game 1: it ends after the bot's 3 good placements, with the reason.
-        assert_eq!(rows[1]["end"], "fault", "{mode}");
-        assert_eq!(rows[1]["pieces"], 3, "{mode}");
-        let recorded = rows[1]["fault"].as_str().unwrap();
-        assert!(recorded.starts_with(reason), "{mode}: {recorded}");
-        // The other games are those of the well-behaved bot.
-        for game in [0, 2] {
-            assert_eq!(
-                game_facts(&rows[game]),
-                game_facts(&expected[game]),
-                "{mode}"
-            );
-        }
+        // Seed 2 is game 1: it ends after the bot's 3 good placements, with the reason; the
+        // other games are those of the well-behaved bot.
+        let recorded = assert_only_game_faulted(&rows, 1, reason, &expected);
         let summary = &report["summary"][0];
         assert_eq!(summary["fault_games"], 1, "{mode}");
         assert_eq!(summary["first_fault"]["game"], 1, "{mode}");
@@ -524,17 +537,7 @@ fn a_server_s_failure_ends_only_its_own_game_with_its_reason() {
         let address = misbehaving_server(server.address, 4, spoil);
         let name = format!("bfs+http,limit=2000:http://{address} bfs+elashi@2");
         let rows = tournament_games(&folder, file, &[&name], &settings);
-        assert_eq!(rows[0]["end"], "fault", "{file}");
-        assert_eq!(rows[0]["pieces"], 3, "{file}");
-        let recorded = rows[0]["fault"].as_str().unwrap();
-        assert!(recorded.starts_with(reason), "{file}: {recorded}");
-        for game in [1, 2] {
-            assert_eq!(
-                game_facts(&rows[game]),
-                game_facts(&expected[game]),
-                "{file}"
-            );
-        }
+        assert_only_game_faulted(&rows, 0, reason, &expected);
     }
 }
 
