@@ -201,6 +201,7 @@ fn game_json(settings: &NesRunSettings, game: &NesGameResult) -> GameJson {
         clears: game.clears,
         end: game.end.name(),
         points_before_level_29: game.points_before_29(),
+        fault: game.fault.clone(),
     }
 }
 
@@ -388,6 +389,9 @@ struct SummaryJson {
     mean_frames: Option<f64>,
     total_pieces: u64,
     reached_line_cap: usize,
+    /// Games an outside engine's fault ended (left out when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    fault_games: usize,
     share_reaching_level_19: Option<f64>,
     share_reaching_level_29: Option<f64>,
     share_reaching_level_39: Option<f64>,
@@ -428,6 +432,14 @@ struct GameJson {
     clears: [u64; 5],
     end: &'static str,
     points_before_level_29: u64,
+    /// With `end` = `fault`: the outside engine's fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<String>,
+}
+
+/// Whether a count is zero (a field left out of the JSON then).
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// One CSV row per game; `seconds` is the only timing column.
@@ -717,6 +729,13 @@ impl<'a> NesReport<'a> {
                 summary.reached_line_cap
             ));
         }
+        if summary.faults > 0 {
+            ended.push_str(&format!(
+                ", {} ended by the outside engine's fault (each game's reason is in the JSON \
+                 and JSON Lines games)",
+                summary.faults
+            ));
+        }
         ended
     }
 }
@@ -775,6 +794,7 @@ impl RunReport for NesReport<'_> {
                 mean_frames: summary.mean_frames,
                 total_pieces: summary.total_pieces,
                 reached_line_cap: summary.reached_line_cap,
+                fault_games: summary.faults,
                 share_reaching_level_19: level_shares[0].1.map(|(_, share)| share),
                 share_reaching_level_29: level_shares[1].1.map(|(_, share)| share),
                 share_reaching_level_39: level_shares[2].1.map(|(_, share)| share),

@@ -276,7 +276,6 @@ impl NesRequest {
             }
         };
         let spec: StrategySpec = self.strategy.parse()?;
-        spec.check_inside("play NES games yet")?;
         if spec.depth > MAX_NES_DEPTH {
             return Err(ArenaError::Registry(
                 tetris_registry::RegistryError::Strategy {
@@ -313,6 +312,9 @@ impl NesRequest {
         if ignores_gravity && self.reaction_frames.get() > 0 {
             return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
         }
+        if self.reaction_frames.get() > 0 {
+            spec.check_inside("play with a reaction time (it has no reaction planner)")?;
+        }
         Ok(NesRunSettings {
             strategy: spec,
             ignores_gravity,
@@ -343,6 +345,9 @@ impl NesRequest {
             check_output_file(Field::HTML, path)?;
         }
         if let Some(path) = &self.trace {
+            settings
+                .strategy
+                .check_inside("be traced (a trace is replayed by the arena's own engines)")?;
             if self.run.shard.is_some() {
                 return Err(NesRequestError::TraceOfShard.into());
             }

@@ -355,6 +355,7 @@ impl Position<'_> {
                 context,
                 query.reaction_time,
                 &mut frames,
+                tetris_registry::GameTally::default(),
             )
             .map_err(|fault| ServeError::Internal(fault.to_string()))?;
             let Some(play) = play else {

@@ -253,11 +253,6 @@ fn a_bot_that_never_says_hello_is_an_engine_error_and_is_not_left_running() {
 #[test]
 fn outside_engines_are_refused_where_only_the_arena_s_own_can_serve() {
     let name = bot("column-drop", "", &example("first_legal.py"), &[]);
-    let line = common::fail("nes", &[&name, "--games", "1"]);
-    assert!(
-        line.contains("an outside engine cannot play NES games yet"),
-        "{line}"
-    );
     let folder = scratch_folder("outside", "refused");
     let board = folder.join("board.txt");
     fs::write(&board, "..........\n".repeat(20)).unwrap();
@@ -629,5 +624,57 @@ fn shards_of_a_bot_s_run_merge_into_the_unsharded_report_which_names_the_bot() {
              are only as repeatable as they are"
         )),
         "{text}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
+    let folder = scratch_folder("outside", "nes");
+    // Level 29 (a row a frame) and a tap every 8 frames: the second piece of a game cannot
+    // reach the left wall's bottom (4 taps take 25 frames, the fall 18), though the cells
+    // there are free; the searcher offers only what the player reaches.
+    let settings = [
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--start-level",
+        "29",
+        "--to-level",
+        "30",
+        "--timeline",
+        "X.......",
+    ];
+    let games_of = |mode: &str| {
+        let pids = folder.join(format!("{mode}.pids"));
+        let games = folder.join(format!("{mode}.jsonl"));
+        let name = misbehaving_bot(",limit=2000", mode, "2", &pids);
+        let out = ["--out", games.to_str().unwrap()];
+        succeed("nes", &[&[name.as_str()][..], &settings, &out].concat());
+        assert_no_bot_left(&pids);
+        game_lines(&games)
+    };
+    let well = games_of("well");
+    let rows = games_of("far-left");
+    assert_eq!(rows[1]["end"], "fault");
+    assert_eq!(rows[1]["pieces"], 1);
+    let reason = rows[1]["fault"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the bot's suggestion: x 1, y 18, rotation 0 is not a legal placement")
+            || reason.starts_with(
+                "the bot's suggestion: x 2, y 19, rotation 0 is not a legal placement"
+            ),
+        "{reason}"
+    );
+    for game in [0, 2] {
+        assert_eq!(rows[game], well[game]);
+    }
+    // No reaction planner, no trace: the arena's own engines only.
+    let name = bot("gamepad", "", &example("first_legal.py"), &[]);
+    let line = common::fail("nes", &[&name, "--games", "1", "--reaction-frames", "12"]);
+    assert!(
+        line.contains("an outside engine cannot play with a reaction time"),
+        "{line}"
     );
 }

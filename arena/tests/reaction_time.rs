@@ -62,9 +62,17 @@ fn played(
     reaction: u8,
 ) -> (Option<Placement>, Vec<Buttons>) {
     let mut frames = Vec::new();
-    let placement = piece_frames(strategy, board, pieces, context, reaction, &mut frames)
-        .expect("the gamepad search's paths are frames to its placements")
-        .map(|play| play.placement);
+    let placement = piece_frames(
+        strategy,
+        board,
+        pieces,
+        context,
+        reaction,
+        &mut frames,
+        tetris_registry::GameTally::default(),
+    )
+    .expect("the gamepad search's paths are frames to its placements")
+    .map(|play| play.placement);
     (placement, frames)
 }
 

@@ -388,7 +388,7 @@ impl StrategySpec {
             Some(_) => Err(RegistryError::Strategy {
                 strategy: self.to_string(),
                 message: format!(
-                    "an outside engine cannot {job}: it plays games of placements (play, tournament, stats)"
+                    "an outside engine cannot {job}: it plays games of placements (play, tournament, stats, nes)"
                 ),
             }),
         }
@@ -811,6 +811,8 @@ impl Strategy {
         let Some(bot) = self.outside.as_mut() else {
             return Ok(self.choose_in(board, pieces, context));
         };
+        // The engine sees the pieces it asked for (a game may know more: the NES preview).
+        let pieces = &pieces[..pieces.len().min(self.spec.depth)];
         self.last_context = context;
         self.searcher.search(
             board,

@@ -120,11 +120,20 @@ pub struct NesTally {
     pub reached_stop_level: u64,
     /// Games that reached the line cap.
     pub reached_line_cap: u64,
+    /// Games an outside engine's fault ended (parts written before outside engines have
+    /// none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub faults: u64,
     /// Sum of the games' wall-clock times (timing only).
     pub seconds: f64,
     /// Every decision's time (timing only; not written to part files).
     #[serde(skip)]
     pub decision_times: DecisionTimes,
+}
+
+/// Whether a count is zero (a field left out of the JSON then).
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 impl NesTally {
@@ -144,6 +153,7 @@ impl NesTally {
             NesEnd::ToppedOut => self.top_outs += 1,
             NesEnd::ReachedStopLevel => self.reached_stop_level += 1,
             NesEnd::ReachedLineCap => self.reached_line_cap += 1,
+            NesEnd::Fault => self.faults += 1,
         }
         self.seconds += game.elapsed.as_secs_f64();
         self.decision_times.merge(&game.decision_times);
@@ -174,6 +184,7 @@ impl NesTally {
         self.top_outs += other.top_outs;
         self.reached_stop_level += other.reached_stop_level;
         self.reached_line_cap += other.reached_line_cap;
+        self.faults += other.faults;
         self.seconds += other.seconds;
         self.decision_times.merge(&other.decision_times);
     }
@@ -199,7 +210,7 @@ impl NesTally {
             ("levels", self.levels.count()),
             (
                 "ends",
-                self.top_outs + self.reached_stop_level + self.reached_line_cap,
+                self.top_outs + self.reached_stop_level + self.reached_line_cap + self.faults,
             ),
         ];
         if let Some((what, count)) = counts.iter().find(|(_, count)| *count != games) {
@@ -259,6 +270,7 @@ impl NesTally {
             top_outs: self.top_outs as usize,
             reached_stop_level: self.reached_stop_level as usize,
             reached_line_cap: self.reached_line_cap as usize,
+            faults: self.faults as usize,
             mean_pieces: mean(u128::from(self.pieces)),
             mean_frames: mean(self.frames),
             total_pieces: self.pieces,
@@ -293,6 +305,8 @@ pub struct NesSummary {
     pub reached_stop_level: usize,
     /// Games that reached the line cap.
     pub reached_line_cap: usize,
+    /// Games an outside engine's fault ended.
+    pub faults: usize,
     /// The mean pieces per game.
     pub mean_pieces: Option<f64>,
     /// The mean game length in frames (to the last lock).
@@ -409,6 +423,7 @@ mod tests {
             frames: 0,
             clears,
             end,
+            fault: None,
             elapsed: Duration::ZERO,
             decision_times: Default::default(),
             points_before_level_29: Some(u64::from(score)),

@@ -42,13 +42,14 @@ use tetris_core::{
     Buttons, DecisionContext, GameOverRule, Input, InputModel, NesGame, NesGameEnd,
     NesGameSettings, NesLock, NesScore, Placement, Timeline,
 };
-use tetris_registry::{Strategy, StrategySpec};
+use tetris_registry::protocol::{Start, Stop};
+use tetris_registry::{FaultKind, GameTally, Strategy, StrategySpec};
 
 use crate::analysis::decision_time::DecisionTimes;
 use crate::error::GameError;
 use crate::sim::nes_trace::TraceLock;
 use crate::sim::placement::PlayedPlacement;
-use crate::sim::reaction::piece_frames;
+use crate::sim::reaction::{PathFault, piece_frames};
 
 pub use tetris_arena_io::values::MAX_START_LEVEL;
 /// The level before whose transition a game's points are counted for BetaTetris's "points
@@ -263,15 +264,20 @@ pub enum NesEnd {
     /// A line clear took the lines to the line cap (`--max-lines`) or past it.
     #[serde(rename = "line-cap")]
     ReachedLineCap,
+    /// The outside engine deciding for the strategy broke the protocol: the game ends with
+    /// what it scored, and its result holds the reason ([`NesGameResult::fault`]).
+    #[serde(rename = "fault")]
+    Fault,
 }
 
 impl NesEnd {
-    /// The name used in JSON and CSV output: `top-out`, `stop-level` or `line-cap`.
+    /// The name used in JSON and CSV output: `top-out`, `stop-level`, `line-cap` or `fault`.
     pub fn name(self) -> &'static str {
         match self {
             NesEnd::ToppedOut => "top-out",
             NesEnd::ReachedStopLevel => "stop-level",
             NesEnd::ReachedLineCap => "line-cap",
+            NesEnd::Fault => "fault",
         }
     }
 }
@@ -308,6 +314,9 @@ pub struct NesGameResult {
     pub clears: [u64; 5],
     /// Why the game ended.
     pub end: NesEnd,
+    /// With [`NesEnd::Fault`], what the outside engine did (one line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
     /// Wall-clock time of the game (timing only).
     #[serde(deserialize_with = "tetris_arena_io::values::game_duration")]
     pub elapsed: Duration,
@@ -366,9 +375,22 @@ pub fn play_nes_game(
     let mut frames: Vec<Buttons> = Vec::new();
     let mut last_lock_frame = 0u64;
     let mut end = NesEnd::ToppedOut;
+    let mut fault = None;
     // The points when the level became 29 (at the start for a game started there).
     let mut points_before_29 = (settings.start_level >= POINTS_BEFORE_LEVEL).then_some(0);
     let mut decision_times = DecisionTimes::new();
+    // An outside engine hears of the game (the arena's own engines ignore it).
+    strategy.begin_game(&Start {
+        game: 0,
+        board_width: tetris_core::BOARD_WIDTH as u8,
+        board_height: tetris_core::DEFAULT_BOARD_HEIGHT,
+        game_over: settings.game_over_rule.to_string(),
+        generator: "nes".to_string(),
+        seed: settings.seed,
+        max_pieces: None,
+        preview: 0,
+        searcher: String::new(),
+    });
     loop {
         let score = game.score();
         if points_before_29.is_none() && score.level() >= POINTS_BEFORE_LEVEL {
@@ -413,15 +435,31 @@ pub fn play_nes_game(
         let spawn_frame = game.spawn_frame();
         let mut plan = None;
         let lock: NesLock = if gravity_aware {
-            let chosen = piece_frames(
+            let tally = GameTally {
+                pieces: game.pieces(),
+                lines: u64::from(lines),
+                score: score.score(),
+                level,
+            };
+            let chosen = match piece_frames(
                 strategy,
                 &board,
                 pieces,
                 context,
                 player.reaction_frames,
                 &mut frames,
-            )
-            .map_err(|fault| failure(fault.to_string()))?;
+                tally,
+            ) {
+                Ok(chosen) => chosen,
+                Err(PathFault::Engine(engine)) if engine.kind == FaultKind::Raised => {
+                    return Err(GameError::EngineRaised(engine.message));
+                }
+                Err(PathFault::Engine(engine)) => {
+                    (end, fault) = (NesEnd::Fault, Some(engine.message));
+                    break;
+                }
+                Err(other) => return Err(failure(other.to_string())),
+            };
             let Some(chosen) = chosen else {
                 // No placement: a top-out. Under the console rule the piece cannot reach a
                 // legal lock, so wherever it locks it overlaps.
@@ -441,7 +479,23 @@ pub fn play_nes_game(
             }
             lock
         } else {
-            let Some(choice) = strategy.choose_in(&board, &pieces, context) else {
+            let tally = GameTally {
+                pieces: game.pieces(),
+                lines: u64::from(lines),
+                score: score.score(),
+                level,
+            };
+            let choice = match strategy.decide_in(&board, &pieces, context, tally) {
+                Ok(choice) => choice,
+                Err(engine) if engine.kind == FaultKind::Raised => {
+                    return Err(GameError::EngineRaised(engine.message));
+                }
+                Err(engine) => {
+                    (end, fault) = (NesEnd::Fault, Some(engine.message));
+                    break;
+                }
+            };
+            let Some(choice) = choice else {
                 // No placement: under the simulation rule the piece spawned but has nowhere
                 // to go, as in the frame-less games.
                 break;
@@ -478,6 +532,13 @@ pub fn play_nes_game(
         }
     }
     let score = game.score();
+    strategy.end_game(&Stop {
+        game: 0,
+        end: end.name().to_string(),
+        pieces: game.pieces(),
+        lines: u64::from(score.lines()),
+        score: score.score(),
+    });
     Ok(Some(NesGameResult {
         seed: settings.seed,
         score: score.score(),
@@ -488,6 +549,7 @@ pub fn play_nes_game(
         frames: last_lock_frame,
         clears: game.clears(),
         end,
+        fault,
         elapsed: start.elapsed(),
         decision_times,
         points_before_level_29: Some(points_before_29.unwrap_or(score.line_clear_points())),

@@ -497,7 +497,7 @@ pub fn unproven_by_the_ends(settings: &NesRunSettings, games: &[TracedGame]) -> 
                 at_most = Some(at_most.map_or(game.end.lines, |most| most.min(game.end.lines)));
             }
             NesEnd::ReachedStopLevel => above = above.max(before_last(game)),
-            NesEnd::ToppedOut => above = above.max(game.end.lines),
+            NesEnd::ToppedOut | NesEnd::Fault => above = above.max(game.end.lines),
         }
     }
     // No cap at all ends every game where it ended when none ended at the cap; and a cap is

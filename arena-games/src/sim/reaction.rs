@@ -27,7 +27,7 @@
 use tetris_core::{
     Board, Buttons, DecisionContext, Input, Piece, PieceState, Placement, PlayedFrames,
 };
-use tetris_registry::Strategy;
+use tetris_registry::{GameTally, Strategy};
 
 pub use tetris_arena_io::values::MAX_REACTION_FRAMES;
 
@@ -44,6 +44,9 @@ pub enum PathFault {
     /// The searcher has no path to the placement the strategy chose.
     #[error("the searcher gives no path to the {0} it chose")]
     NoPath(PieceState),
+    /// The outside engine deciding for the strategy failed ([`Strategy::decide_in`]).
+    #[error("{0}")]
+    Engine(tetris_registry::Fault),
     /// A path step that is not one button set per frame.
     #[error("the path to {lock} holds {input:?}, not one button set per frame")]
     NotFrames {
@@ -78,10 +81,14 @@ pub fn piece_frames(
     context: DecisionContext,
     reaction_frames: u8,
     frames: &mut Vec<Buttons>,
+    tally: GameTally,
 ) -> Result<Option<PiecePlay>, PathFault> {
     frames.clear();
     let plan = if reaction_frames == 0 {
-        strategy.choose_in(board, &pieces, context)
+        // An outside engine is told how far the game has come; its fault ends the game.
+        strategy
+            .decide_in(board, &pieces, context, tally)
+            .map_err(PathFault::Engine)?
     } else {
         strategy.plan_for_reaction_in(board, pieces[0], context, reaction_frames)
     };

@@ -6,7 +6,9 @@ process id to PIDS (one line per start), so a test can check that none outlives 
     misbehaving.py MODE SEED PIDS
 
 MODE: illegal, unknown-placement, malformed, huge-line, sleep, exit, stderr-flood,
-no-handshake (never says hello), well (never misbehaves).
+no-handshake (never says hello), well (never misbehaves), far-left (the game's second piece (the first floats long enough to go anywhere),
+flat at the bottom of the left wall: legal on the empty board, but out of reach of a slow
+player at a fast level).
 """
 
 import json
@@ -30,6 +32,12 @@ for line in sys.stdin:
     elif message["type"] == "quit":
         break
     elif message["type"] == "suggest":
+        if seed == bad_seed and played == 1 and mode == "far-left":
+            x, y = (2, 19) if message["current"] == "I" else (1, 18)
+            out.write(json.dumps({"type": "suggestion", "x": x, "y": y, "rotation": 0}) + "\n")
+            out.flush()
+            played += 1
+            continue
         if seed == bad_seed and played == 3:
             if mode == "illegal":
                 out.write('{"type":"suggestion","index":999}\n')
