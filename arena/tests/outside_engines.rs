@@ -678,3 +678,49 @@ fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
         "{line}"
     );
 }
+
+/// The games of an `arena nes` run (its JSON Lines `--out` file).
+fn nes_games(folder: &Path, file: &str, name: &str, settings: &[&str]) -> Vec<Value> {
+    let games = folder.join(file);
+    let out = ["--out", games.to_str().unwrap()];
+    succeed("nes", &[&[name][..], settings, &out].concat());
+    game_lines(&games)
+}
+
+#[test]
+fn a_stackrabbit_engine_plays_the_nes_games_of_the_strategy_behind_the_server() {
+    let server = Server::start(&["--stackrabbit-strategy", "gamepad+nes-plateau@2"]);
+    let name = format!("gamepad+stackrabbit:http://{}", server.address);
+    let folder = scratch_folder("outside", "stackrabbit");
+    for (timeline, seed) in [("X.", "2"), ("X...", "1")] {
+        let settings = ["--games", "2", "--seed", seed, "--timeline", timeline];
+        let outside = nes_games(&folder, &format!("sr{seed}.jsonl"), &name, &settings);
+        let inside = nes_games(
+            &folder,
+            &format!("native{seed}.jsonl"),
+            "gamepad+nes-plateau@2",
+            &settings,
+        );
+        for (a, b) in outside.iter().zip(&inside) {
+            let facts = |game: &Value| {
+                let mut game = game.clone();
+                let object = game.as_object_mut().unwrap();
+                let pieces = object.remove("pieces").unwrap().as_u64().unwrap();
+                object.remove("frames");
+                object.remove("clears");
+                (game, pieces)
+            };
+            let ((a, a_pieces), (b, b_pieces)) = (facts(a), facts(b));
+            // Every placement the same, so the same score, lines and level; but where the
+            // console rule's hidden rows still take one last lock of a topping-out game, the
+            // server (its analysis under the simulation rule) finds no legal move and the
+            // game ends one piece earlier, with the same score.
+            assert_eq!(a, b, "{timeline}");
+            let last_lock = b["end"] == "top-out" && b_pieces == a_pieces + 1;
+            assert!(
+                a_pieces == b_pieces || last_lock,
+                "{timeline}: {a_pieces} against {b_pieces}"
+            );
+        }
+    }
+}

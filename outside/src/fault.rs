@@ -21,6 +21,9 @@ pub enum FaultKind {
     Exited,
     /// The server answered with an error status.
     Server,
+    /// The engine says the piece has no legal move (StackRabbit's `No legal moves`) where the
+    /// searcher lists some: it resigns, and the game ends as a top-out, not as a fault.
+    Resigned,
     /// A front end's engine (a Python function) raised an error: not a fault of the game but
     /// of the caller's code, so the run stops and the front end raises it.
     Raised,
@@ -28,7 +31,7 @@ pub enum FaultKind {
 
 impl FaultKind {
     /// The kind's name in JSON and CSV: `start`, `handshake`, `malformed`, `illegal`,
-    /// `too_late`, `exited`, `server`, `raised`.
+    /// `too_late`, `exited`, `server`, `resigned`, `raised`.
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Start => "start",
@@ -38,6 +41,7 @@ impl FaultKind {
             FaultKind::TooLate => "too_late",
             FaultKind::Exited => "exited",
             FaultKind::Server => "server",
+            FaultKind::Resigned => "resigned",
             FaultKind::Raised => "raised",
         }
     }

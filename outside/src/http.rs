@@ -145,7 +145,7 @@ impl Decider for HttpEngine {
 }
 
 /// An agent whose every call ends within `limit`, that hands over any status as an answer.
-fn agent(limit: Duration) -> ureq::Agent {
+pub(crate) fn agent(limit: Duration) -> ureq::Agent {
     ureq::Agent::config_builder()
         .timeout_global(Some(limit))
         .http_status_as_error(false)
@@ -155,10 +155,22 @@ fn agent(limit: Duration) -> ureq::Agent {
 
 /// The JSON body of a 200 answer, or the fault: a status (with the server's error line), a
 /// transport failure, a body too long or not of the expected shape.
-fn read_json<T: serde::de::DeserializeOwned>(
+pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
     answer: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
     what: &str,
 ) -> Result<T, Fault> {
+    let text = read_text(answer, what)?;
+    serde_json::from_str(&text).map_err(|error| Fault {
+        kind: FaultKind::Malformed,
+        message: format!("the server's {what} is not what the API gives: {error}"),
+    })
+}
+
+/// The body of a 200 answer, or the fault (as [`read_json`]'s).
+pub(crate) fn read_text(
+    answer: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    what: &str,
+) -> Result<String, Fault> {
     let mut answer = answer.map_err(|error| transport_fault(&error, what))?;
     let status = answer.status();
     let text = answer
@@ -168,18 +180,28 @@ fn read_json<T: serde::de::DeserializeOwned>(
         .read_to_string()
         .map_err(|error| transport_fault(&error, what))?;
     if status != 200 {
+        // The arena's API answers `{"error": …}`; StackRabbit's, a line of plain text.
         let said = serde_json::from_str::<ErrorBody>(&text)
-            .map(|body| format!(": {}", body.error))
-            .unwrap_or_default();
+            .map(|body| body.error)
+            .unwrap_or_else(|_| {
+                text.lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(200)
+                    .collect()
+            });
+        let said = if said.is_empty() {
+            String::new()
+        } else {
+            format!(": {said}")
+        };
         return Err(Fault {
             kind: FaultKind::Server,
             message: format!("the server answered {}{said}", status.as_u16()),
         });
     }
-    serde_json::from_str(&text).map_err(|error| Fault {
-        kind: FaultKind::Malformed,
-        message: format!("the server's {what} is not what the API gives: {error}"),
-    })
+    Ok(text)
 }
 
 fn transport_fault(error: &ureq::Error, what: &str) -> Fault {

@@ -80,6 +80,10 @@ pub struct Start {
     pub preview: u8,
     /// The searcher whose placements each `suggest` lists.
     pub searcher: String,
+    /// NES games: the player's input-frame timeline in StackRabbit's notation (`X.` = a press
+    /// every other frame); absent in other games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<String>,
 }
 
 /// One decision: the position and its legal placements.

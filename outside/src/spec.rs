@@ -34,6 +34,15 @@ pub struct HttpSpec {
     pub preview: u8,
 }
 
+/// A server of StackRabbit's API as a strategy name gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackRabbitSpec {
+    /// The server's address, `http://HOST:PORT` (no trailing `/`).
+    pub url: String,
+    /// The time limit per decision.
+    pub limit: Duration,
+}
+
 /// An outside engine as a strategy name gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OutsideSpec {
@@ -41,6 +50,8 @@ pub enum OutsideSpec {
     Exec(ExecSpec),
     /// A server of the arena's API (`http:`).
     Http(HttpSpec),
+    /// A server of StackRabbit's API, for NES games (`stackrabbit:`).
+    StackRabbit(StackRabbitSpec),
     /// An engine a front end built and registered ([`register_given`]) under a name
     /// `python:NAME`: found by that name in this process only.
     Given(String),
@@ -69,6 +80,10 @@ pub const OUTSIDE_ENGINES: &[(&str, &str)] = &[
         "a bot program the arena starts, speaking the bot protocol (JSON Lines) on stdin/stdout and choosing among the searcher's placements; exec,limit=MS:... sets its time per decision (default 1000 ms); docs/writing-a-bot.md",
     ),
     (
+        "stackrabbit:URL",
+        "NES games only (arena nes, with gamepad): a server of StackRabbit's API asked GET URL/get-move with the board, both pieces, level, lines and the player's timeline; its placement must be one the player reaches; stackrabbit,limit=MS:... as for exec",
+    ),
+    (
         "http:URL STRATEGY",
         "a server of the arena's API (another `arena serve`) asked POST URL/v1/analyze with its STRATEGY; its best placement must be one of the searcher's; http,limit=MS,preview=N:... as for exec, N preview pieces (default: STRATEGY's @depth - 1)",
     ),
@@ -81,10 +96,12 @@ impl OutsideSpec {
         if text.starts_with(GIVEN_PREFIX) {
             return Some(Ok(OutsideSpec::Given(text.to_string())));
         }
-        let (kind, rest) = ["exec", "http"].into_iter().find_map(|kind| {
-            let rest = text.strip_prefix(kind)?;
-            (rest.starts_with(':') || rest.starts_with(',')).then_some((kind, rest))
-        })?;
+        let (kind, rest) = ["exec", "http", "stackrabbit"]
+            .into_iter()
+            .find_map(|kind| {
+                let rest = text.strip_prefix(kind)?;
+                (rest.starts_with(':') || rest.starts_with(',')).then_some((kind, rest))
+            })?;
         Some(parse_kind(kind, rest))
     }
 
@@ -93,6 +110,9 @@ impl OutsideSpec {
         match self {
             OutsideSpec::Exec(spec) => Ok(Box::new(crate::ExecBot::start(spec.clone())?)),
             OutsideSpec::Http(spec) => Ok(Box::new(crate::HttpEngine::start(spec.clone())?)),
+            OutsideSpec::StackRabbit(spec) => Ok(Box::new(
+                crate::stackrabbit::StackRabbitEngine::start(spec.clone())?,
+            )),
             OutsideSpec::Given(name) => GIVEN
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -112,6 +132,9 @@ impl OutsideSpec {
 fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
     let grammar = match kind {
         "exec" => "SEARCHER+exec[,limit=MS]:PROGRAM ARGS..., e.g. column-drop+exec:python3 bot.py",
+        "stackrabbit" => {
+            "gamepad+stackrabbit[,limit=MS]:URL, e.g. gamepad+stackrabbit:http://127.0.0.1:3000"
+        }
         _ => {
             "SEARCHER+http[,limit=MS][,preview=N]:URL STRATEGY, e.g. bfs+http:http://127.0.0.1:8080 bfs+elashi@2"
         }
@@ -158,6 +181,18 @@ fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
             command: words,
             limit,
         })),
+        "stackrabbit" => {
+            let [url] = words.as_slice() else {
+                return Err(format!("expected one URL: {grammar}"));
+            };
+            if !url.starts_with("http://") {
+                return Err(format!("{url:?} is not an http:// address: {grammar}"));
+            }
+            Ok(OutsideSpec::StackRabbit(StackRabbitSpec {
+                url: url.trim_end_matches('/').to_string(),
+                limit,
+            }))
+        }
         _ => {
             let [url, strategy] = words.as_slice() else {
                 return Err(format!("expected a URL and a strategy: {grammar}"));
@@ -208,6 +243,9 @@ impl fmt::Display for OutsideSpec {
                     spec.url,
                     spec.strategy
                 )
+            }
+            OutsideSpec::StackRabbit(spec) => {
+                write!(f, "stackrabbit{}:{}", limit(spec.limit), spec.url)
             }
             OutsideSpec::Given(name) => write!(f, "{name}"),
         }

@@ -263,6 +263,7 @@ impl LiveGame {
                 max_pieces: settings.max_pieces.map(MaxPieces::get),
                 preview: 0,
                 searcher: String::new(),
+                timeline: None,
             }),
         })
     }
@@ -372,6 +373,10 @@ impl LiveGame {
             Ok(None) => return Ok(Some(GameEnd::GameOver)),
             Err(fault) if fault.kind == FaultKind::Raised => {
                 return Err(GameError::EngineRaised(fault.message));
+            }
+            // The engine found no move: the game is over, as when the searcher finds none.
+            Err(fault) if fault.kind == FaultKind::Resigned => {
+                return Ok(Some(GameEnd::GameOver));
             }
             Err(fault) => {
                 self.fault = Some(fault.message);

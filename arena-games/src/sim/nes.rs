@@ -390,6 +390,7 @@ pub fn play_nes_game(
         max_pieces: None,
         preview: 0,
         searcher: String::new(),
+        timeline: Some(player.timeline.to_string()),
     });
     loop {
         let score = game.score();
@@ -454,6 +455,8 @@ pub fn play_nes_game(
                 Err(PathFault::Engine(engine)) if engine.kind == FaultKind::Raised => {
                     return Err(GameError::EngineRaised(engine.message));
                 }
+                // The engine found no move: a top-out, as when the searcher finds none.
+                Err(PathFault::Engine(engine)) if engine.kind == FaultKind::Resigned => break,
                 Err(PathFault::Engine(engine)) => {
                     (end, fault) = (NesEnd::Fault, Some(engine.message));
                     break;
@@ -490,6 +493,7 @@ pub fn play_nes_game(
                 Err(engine) if engine.kind == FaultKind::Raised => {
                     return Err(GameError::EngineRaised(engine.message));
                 }
+                Err(engine) if engine.kind == FaultKind::Resigned => break,
                 Err(engine) => {
                     (end, fault) = (NesEnd::Fault, Some(engine.message));
                     break;
