@@ -126,8 +126,10 @@
 //! piece's values go through [`Evaluator::last_link_values_to_beat`] with the best chain's
 //! cost so far (when that chain is complete and not rejected): the evaluator may give a chain
 //! that certainly costs more, and whose rule is `Neutral`, a cheaper lower bound above that
-//! cost instead of its exact value. Such a chain is worse than the best either way and ties
-//! with nothing, so the choice, its value, the best chain and the tie walk are the same as
+//! cost instead of its exact value; or above the exact cost of an earlier `Neutral` chain of
+//! the same call, which has the same length and was offered first (so a depth-1 chain, which
+//! has no cost to beat before its one call, still gets stand-ins). Such a chain is worse than
+//! the best either way and ties with nothing, so the choice, its value, the best chain and the tie walk are the same as
 //! [`LookaheadChain::best_in`]'s; only the per-first-placement report, which would need the
 //! exact values, is not kept. The lower the cost to beat, the more stand-ins: so the chains
 //! through the last decision's second placement (which went on to this piece) are walked
