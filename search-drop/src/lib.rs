@@ -121,8 +121,11 @@
 //! uses too); the per-orientation footprints (each column offset with its lowest
 //! dy, and the wall range) are `const` tables built at compile time from the orientation
 //! table. Each orientation's landing rows are then, per column of the piece, one pass of
-//! `min` over the contiguous pivot columns. Nothing is allocated once the output buffer has
-//! grown, and without paths nothing about paths is computed.
+//! `min` over the contiguous pivot columns. Without paths, each orientation's placements are
+//! appended in one [`Placements::extend`] of an iterator of exact length (one capacity check
+//! per orientation, not one per placement: 44 M of 185 M instructions in a 100,000-piece game
+//! of MDPTetris's), and nothing about paths is computed. Nothing is allocated once the output
+//! buffer has grown.
 #![deny(missing_docs)]
 
 use std::iter;
@@ -234,24 +237,29 @@ impl Searcher for DropFromAbove {
             let (first_x, last_x) = (footprint.first_x, footprint.last_x);
             let pivots = &mut landing[first_x as usize..=last_x as usize];
             landing_rows(&footprint, &tops, pivots);
+            if !options.with_paths {
+                // One capacity check per orientation (the iterator's length is exact).
+                out.extend(
+                    (first_x..=last_x)
+                        .zip(pivots.iter())
+                        .map(|(x, &y)| Placement::new(piece, PieceState { x, y, rotation })),
+                );
+                continue;
+            }
             for (x, &y) in (first_x..=last_x).zip(pivots.iter()) {
                 let placement = Placement::new(piece, PieceState { x, y, rotation });
-                if options.with_paths {
-                    let shift = if x < DROP_START.x {
-                        Input::Left
-                    } else {
-                        Input::Right
-                    };
-                    let path = piece
-                        .rotation_presses(rotation)
-                        .iter()
-                        .copied()
-                        .chain(iter::repeat_n(shift, x.abs_diff(DROP_START.x) as usize))
-                        .chain(iter::repeat_n(Input::Down, (y - DROP_START.y) as usize));
-                    out.push_with_path(placement, path);
+                let shift = if x < DROP_START.x {
+                    Input::Left
                 } else {
-                    out.push(placement);
-                }
+                    Input::Right
+                };
+                let path = piece
+                    .rotation_presses(rotation)
+                    .iter()
+                    .copied()
+                    .chain(iter::repeat_n(shift, x.abs_diff(DROP_START.x) as usize))
+                    .chain(iter::repeat_n(Input::Down, (y - DROP_START.y) as usize));
+                out.push_with_path(placement, path);
             }
         }
     }
