@@ -113,7 +113,11 @@ impl GameOverRule {
     pub fn placement_ends_game(self, placement: &Placement) -> bool {
         match self {
             GameOverRule::Simulation | GameOverRule::Console => false,
-            GameOverRule::Literature => placement.cells.iter().any(|&(_, y)| y < 0),
+            // One cell's row is negative exactly when the OR of the four rows is (the sign
+            // bit): no branch per cell (a lookahead chain asks this of every leaf).
+            GameOverRule::Literature => {
+                placement.cells.iter().fold(0, |rows, &(_, y)| rows | y) < 0
+            }
         }
     }
 
