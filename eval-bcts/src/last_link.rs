@@ -86,6 +86,11 @@ struct BoardTerms {
     covered_right: [u32; SLOTS + 1],
     /// `pairs[s]`: the row transitions between slots `s` and `s + 1`.
     pairs: [u32; SLOTS - 1],
+    /// `pairs_before[s]`: the sum of `pairs[..s]`, so that a placement's pairs sum to one
+    /// difference.
+    pairs_before: [u32; SLOTS],
+    /// `wells_before[s]`: the sum of `well_sums[..s]`.
+    wells_before: [u32; SLOTS + 1],
     /// `left_walled[s]`: the empty cells of slot `s` whose left neighbour is occupied (0 for
     /// the walls and the outer slots).
     left_walled: [u32; SLOTS],
@@ -196,6 +201,8 @@ impl BoardTerms {
             covered_left: [0; SLOTS + 1],
             covered_right: [0; SLOTS + 1],
             pairs: [0; SLOTS - 1],
+            pairs_before: [0; SLOTS],
+            wells_before: [0; SLOTS + 1],
             left_walled: [0; SLOTS],
             right_walled: [0; SLOTS],
             at_or_below_top: [0; SLOTS],
@@ -242,6 +249,10 @@ impl BoardTerms {
             let pair = (terms.columns[slot] ^ terms.columns[slot + 1]).count_ones();
             terms.pairs[slot] = pair;
             terms.row_transitions_total += pair;
+            terms.pairs_before[slot + 1] = terms.row_transitions_total;
+        }
+        for slot in 0..SLOTS {
+            terms.wells_before[slot + 1] = terms.wells_before[slot] + terms.well_sums[slot];
         }
         terms
     }
@@ -468,7 +479,15 @@ impl Bcts {
         let Some(first) = placements.first() else {
             return;
         };
-        out.reserve(placements.len());
+        // Every value is written in place, in order (no capacity check per value); the
+        // placeholder is overwritten.
+        out.resize(
+            placements.len(),
+            LinkValue {
+                rule: ChainRule::Neutral,
+                cost: 0.0,
+            },
+        );
         let rows = Rows {
             all: board.row_mask(),
             floor: board.floor_row_bit(),
@@ -522,23 +541,26 @@ impl Bcts {
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
         to_beat: &mut f64,
-        out: &mut Vec<LinkValue>,
+        out: &mut [LinkValue],
     ) {
         let board = run.board;
+        let mut out = out;
         for same in orientation_runs(placements) {
+            let (here, rest) = std::mem::take(&mut out).split_at_mut(same.len());
+            out = rest;
             match run.piece_columns.width(&same[0]) {
-                Some(1) => self.run_values::<1, SHAPE, BOUND>(run, records, same, to_beat, out),
-                Some(2) => self.run_values::<2, SHAPE, BOUND>(run, records, same, to_beat, out),
-                Some(3) => self.run_values::<3, SHAPE, BOUND>(run, records, same, to_beat, out),
-                Some(4) => self.run_values::<4, SHAPE, BOUND>(run, records, same, to_beat, out),
+                Some(1) => self.run_values::<1, SHAPE, BOUND>(run, records, same, to_beat, here),
+                Some(2) => self.run_values::<2, SHAPE, BOUND>(run, records, same, to_beat, here),
+                Some(3) => self.run_values::<3, SHAPE, BOUND>(run, records, same, to_beat, here),
+                Some(4) => self.run_values::<4, SHAPE, BOUND>(run, records, same, to_beat, here),
                 // Not this piece's placements: the whole-board way.
                 _ => {
-                    for &placement in same {
+                    for (&placement, slot) in same.iter().zip(here) {
                         let value = link_value_by_locking(self, board, records, placement);
                         if BOUND {
                             lower(to_beat, &value);
                         }
-                        out.push(value);
+                        *slot = value;
                     }
                 }
             }
@@ -553,7 +575,7 @@ impl Bcts {
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
         to_beat: &mut f64,
-        out: &mut Vec<LinkValue>,
+        out: &mut [LinkValue],
     ) {
         let Some(first) = placements.first() else {
             return;
@@ -578,24 +600,24 @@ impl Bcts {
             },
         );
         let Some(at_reference) = run.piece_columns.placed(&reference, u32::MAX) else {
-            for &placement in placements {
+            for (&placement, slot) in placements.iter().zip(out) {
                 let value = link_value_by_locking(self, run.board, records, placement);
                 if BOUND {
                     lower(to_beat, &value);
                 }
-                out.push(value);
+                *slot = value;
             }
             return;
         };
         let first_dx = at_reference.first_column as i8 - reference.x;
-        for &placement in placements {
+        for (&placement, slot) in placements.iter().zip(out) {
             // A cell above the field: MDPTetris's tall board, the whole-board way.
             if i32::from(placement.y) + i32::from(top) < 0 {
                 let value = link_value_by_locking(self, run.board, records, placement);
                 if BOUND {
                     lower(to_beat, &value);
                 }
-                out.push(value);
+                *slot = value;
                 continue;
             }
             // `PieceColumns::placed`'s cells: bit dy + 4 moves to bit y + dy + 8, then to
@@ -633,10 +655,10 @@ impl Bcts {
                     Leaf::Exact(cost) => cost,
                     Leaf::StandIn(bound) => {
                         // Not an exact value: it lowers no cost to beat.
-                        out.push(LinkValue {
+                        *slot = LinkValue {
                             rule: ChainRule::Neutral,
                             cost: bound,
-                        });
+                        };
                         continue;
                     }
                     Leaf::Clears(full) => self.cost_after_clearing::<SHAPE>(
@@ -651,10 +673,10 @@ impl Bcts {
             if BOUND && cost < *to_beat {
                 *to_beat = cost;
             }
-            out.push(LinkValue {
+            *slot = LinkValue {
                 rule: ChainRule::Neutral,
                 cost,
-            });
+            };
         }
     }
 
@@ -697,21 +719,21 @@ impl Bcts {
         if full != 0 {
             return Leaf::Clears(full);
         }
-        let mut row_transitions = terms.row_transitions_total;
+        // The pairs from the piece's left neighbour to its right one (slots x0 + 1 ..=
+        // x0 + WIDTH + 2) change: the board's other pairs, then the new ones.
+        let mut row_transitions = terms.row_transitions_total
+            - (terms.pairs_before[x0 + WIDTH + 2] - terms.pairs_before[x0 + 1]);
         for k in 1..WIDTH + 2 {
-            row_transitions =
-                row_transitions + (columns[k] ^ columns[k + 1]).count_ones() - terms.pairs[x0 + k];
+            row_transitions += (columns[k] ^ columns[k + 1]).count_ones();
         }
         // The sum's first two additions.
         let mut head = 0.0 + weights[index::LANDING_HEIGHT] * landing_height;
         head += weights[index::ROW_TRANSITIONS] * row_transitions as f64;
         // The well sums of the columns the piece does not touch: a lower bound of the well
         // sums after it.
-        let mut wells_kept = terms.well_sums_total;
+        let wells_kept = terms.well_sums_total
+            - (terms.wells_before[x0 + 2 + WIDTH] - terms.wells_before[x0 + 2]);
         if BOUND {
-            for k in 0..WIDTH {
-                wells_kept -= terms.well_sums[x0 + k + 2];
-            }
             if tucked == 0 {
                 let products = &run.products;
                 let mut bound = head + products.column_transitions;
