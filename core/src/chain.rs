@@ -1259,11 +1259,7 @@ where
         let rule = self.context.game_over_rule;
         // Without a spawn test, the common case (no placement reaches above the field) needs
         // no marks at all.
-        if !rule.checks_spawn()
-            && !all
-                .iter()
-                .any(|placement| rule.placement_ends_game(placement))
-        {
+        if !rule.checks_spawn() && !rule.any_placement_ends_game(all) {
             return false;
         }
         self.ends.clear();

@@ -121,6 +121,21 @@ impl GameOverRule {
         }
     }
 
+    /// Whether [`GameOverRule::placement_ends_game`] holds for any of `placements`: under the
+    /// literature rule, the OR of every cell's row is negative, one pass without a branch per
+    /// placement (a lookahead chain asks this of every search under no-suicide).
+    #[inline]
+    pub fn any_placement_ends_game(self, placements: &[Placement]) -> bool {
+        match self {
+            GameOverRule::Simulation | GameOverRule::Console => false,
+            GameOverRule::Literature => {
+                placements.iter().fold(0, |rows, placement| {
+                    rows | placement.cells.iter().fold(0, |rows, &(_, y)| rows | y)
+                }) < 0
+            }
+        }
+    }
+
     /// Whether `board` (after a placement and its clears) ends the game before the next piece
     /// is placed: under the simulation rule, when the known `next` piece cannot spawn, or,
     /// when the next piece is unknown (`None`), when any of the 7 could not; never under the
@@ -247,6 +262,23 @@ mod tests {
         assert!(GameOverRule::Literature.placement_ends_game(&high));
         assert!(!GameOverRule::Literature.placement_ends_game(&low));
         assert!(!GameOverRule::Simulation.placement_ends_game(&high));
+        // Any of several, as one at a time says.
+        for rule in [GameOverRule::Literature, GameOverRule::Simulation] {
+            for placements in [
+                &[][..],
+                &[low],
+                &[high],
+                &[low, high],
+                &[high, low],
+                &[low, low],
+            ] {
+                assert_eq!(
+                    rule.any_placement_ends_game(placements),
+                    placements.iter().any(|p| rule.placement_ends_game(p)),
+                    "{rule:?} {placements:?}"
+                );
+            }
+        }
     }
 
     #[test]

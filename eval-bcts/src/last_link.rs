@@ -475,12 +475,12 @@ impl Bcts {
         to_beat: f64,
         out: &mut Vec<LinkValue>,
     ) {
-        out.clear();
         let Some(first) = placements.first() else {
+            out.clear();
             return;
         };
-        // Every value is written in place, in order (no capacity check per value); the
-        // placeholder is overwritten.
+        // Every value is written in place, in order (no capacity check per value), over
+        // whatever `out` held: only the slots it did not have yet get the placeholder.
         out.resize(
             placements.len(),
             LinkValue {
@@ -544,30 +544,37 @@ impl Bcts {
         out: &mut [LinkValue],
     ) {
         let board = run.board;
-        let mut out = out;
-        for same in orientation_runs(placements) {
-            let (here, rest) = std::mem::take(&mut out).split_at_mut(same.len());
-            out = rest;
-            match run.piece_columns.width(&same[0]) {
-                Some(1) => self.run_values::<1, SHAPE, BOUND>(run, records, same, to_beat, here),
-                Some(2) => self.run_values::<2, SHAPE, BOUND>(run, records, same, to_beat, here),
-                Some(3) => self.run_values::<3, SHAPE, BOUND>(run, records, same, to_beat, here),
-                Some(4) => self.run_values::<4, SHAPE, BOUND>(run, records, same, to_beat, here),
+        // The placements come in runs of one orientation (`orientation_runs`); each leaf
+        // loop takes the run at the start of what is left and says where it ended, so that
+        // finding the runs costs no pass of its own.
+        let (mut rest, mut out) = (placements, out);
+        while let Some(first) = rest.first() {
+            let taken = match run.piece_columns.width(first) {
+                Some(1) => self.run_values::<1, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(2) => self.run_values::<2, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(3) => self.run_values::<3, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(4) => self.run_values::<4, SHAPE, BOUND>(run, records, rest, to_beat, out),
                 // Not this piece's placements: the whole-board way.
                 _ => {
-                    for (&placement, slot) in same.iter().zip(here) {
+                    let same = orientation_runs(rest).next().expect("a placement is left");
+                    for (&placement, slot) in same.iter().zip(&mut *out) {
                         let value = link_value_by_locking(self, board, records, placement);
                         if BOUND {
                             lower(to_beat, &value);
                         }
                         *slot = value;
                     }
+                    same.len()
                 }
-            }
+            };
+            rest = &rest[taken..];
+            out = &mut out[taken..];
         }
     }
 
-    /// The values of `placements`, all of one piece and rotation covering `WIDTH` columns.
+    /// The values of the run of one piece and rotation covering `WIDTH` columns at the start
+    /// of `placements` (every placement up to the first of another piece or rotation),
+    /// written to the start of `out`; returns the run's length.
     #[inline(always)]
     fn run_values<const WIDTH: usize, const SHAPE: bool, const BOUND: bool>(
         &self,
@@ -576,9 +583,9 @@ impl Bcts {
         placements: &[Placement],
         to_beat: &mut f64,
         out: &mut [LinkValue],
-    ) {
-        let Some(first) = placements.first() else {
-            return;
+    ) -> usize {
+        let Some(&first) = placements.first() else {
+            return 0;
         };
         // `landing_height` of each placement, in the same operations as
         // `PlacementRecord::landing_height`: the lowest cell's row from the floor, plus half
@@ -600,17 +607,22 @@ impl Bcts {
             },
         );
         let Some(at_reference) = run.piece_columns.placed(&reference, u32::MAX) else {
-            for (&placement, slot) in placements.iter().zip(out) {
+            let same = orientation_runs(placements).next().expect("a placement");
+            for (&placement, slot) in same.iter().zip(out) {
                 let value = link_value_by_locking(self, run.board, records, placement);
                 if BOUND {
                     lower(to_beat, &value);
                 }
                 *slot = value;
             }
-            return;
+            return same.len();
         };
         let first_dx = at_reference.first_column as i8 - reference.x;
-        for (&placement, slot) in placements.iter().zip(out) {
+        for (index, (&placement, slot)) in placements.iter().zip(out).enumerate() {
+            // The run ends at the first placement of another orientation.
+            if placement.rotation != first.rotation || placement.piece != first.piece {
+                return index;
+            }
             // A cell above the field: MDPTetris's tall board, the whole-board way.
             if i32::from(placement.y) + i32::from(top) < 0 {
                 let value = link_value_by_locking(self, run.board, records, placement);
@@ -627,8 +639,13 @@ impl Bcts {
             for (cells, &at_reference) in cells[..WIDTH].iter_mut().zip(&at_reference.cells) {
                 *cells = ((u64::from(at_reference) << shift) >> 8) as u32 & run.rows.all;
             }
+            // A legal placement's first column is at most 10 − WIDTH; saying so lets the
+            // compiler drop the bounds checks of every slot the leaf reads (a placement that
+            // broke it would be judged at the last columns instead of stopping at a check).
+            let first_column = (placement.x + first_dx) as usize;
+            debug_assert!(first_column <= BOARD_WIDTH - WIDTH, "{placement:?}");
             let placed = PlacedColumns {
-                first_column: (placement.x + first_dx) as usize,
+                first_column: first_column.min(BOARD_WIDTH - WIDTH),
                 width: WIDTH,
                 cells,
             };
@@ -678,6 +695,7 @@ impl Bcts {
                 cost,
             };
         }
+        placements.len()
     }
 
     /// The DU cost of `placed` (inside the field, `WIDTH` columns wide) landing at
