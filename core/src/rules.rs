@@ -129,9 +129,18 @@ impl GameOverRule {
         match self {
             GameOverRule::Simulation | GameOverRule::Console => false,
             GameOverRule::Literature => {
-                placements.iter().fold(0, |rows, placement| {
-                    rows | placement.cells.iter().fold(0, |rows, &(_, y)| rows | y)
-                }) < 0
+                // Each placement's cells as the eight bytes x, y, x, y, …: the OR over all
+                // placements has a row's sign bit set exactly when some row is negative.
+                const ROW_SIGNS: u64 = 0x8000_8000_8000_8000;
+                let cells = |placement: &Placement| {
+                    let pairs = placement.cells.map(|(x, y)| [x as u8, y as u8]);
+                    u64::from_le_bytes(pairs.as_flattened().try_into().expect("8 bytes"))
+                };
+                placements
+                    .iter()
+                    .fold(0, |all, placement| all | cells(placement))
+                    & ROW_SIGNS
+                    != 0
             }
         }
     }
