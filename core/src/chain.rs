@@ -126,8 +126,10 @@
 //! piece's values go through [`Evaluator::last_link_values_to_beat`] with the best chain's
 //! cost so far (when that chain is complete and not rejected): the evaluator may give a chain
 //! that certainly costs more, and whose rule is `Neutral`, a cheaper lower bound above that
-//! cost instead of its exact value. Such a chain is worse than the best either way and ties
-//! with nothing, so the choice, its value, the best chain and the tie walk are the same as
+//! cost instead of its exact value; or above the exact cost of an earlier `Neutral` chain of
+//! the same call, which has the same length and was offered first (so a depth-1 chain, which
+//! has no cost to beat before its one call, still gets stand-ins). Such a chain is worse than
+//! the best either way and ties with nothing, so the choice, its value, the best chain and the tie walk are the same as
 //! [`LookaheadChain::best_in`]'s; only the per-first-placement report, which would need the
 //! exact values, is not kept. The lower the cost to beat, the more stand-ins: so the chains
 //! through the last decision's second placement (which went on to this piece) are walked
@@ -929,6 +931,7 @@ where
         }
         let first_index = self.first_index;
         let (overall, tied) = (&mut self.best, &mut self.tied);
+        let none_before = overall.is_none();
         let mut best: Option<ChainValue> = None;
         let mut new_best = None;
         // What `Walk::offer` does for the chain ending at placement `index`, whose record
@@ -956,6 +959,36 @@ where
                     let link = links.next().expect("a value per kept placement");
                     offer(index, placement, value_of(link));
                 }
+            }
+        } else if none_before {
+            // No chain was offered before this call (always so at level 0, a depth-1 chain's
+            // one call): then the overall best follows this call's values alone, by the same
+            // rule as this call's best, so the two are one value. Every value here has the
+            // same length and loses no unknown piece, so `is_better_than` between two of
+            // them compares the rules' ranks, then the costs: one pass over the values with
+            // those two comparisons, the best's `ChainValue` built once. The same best (the
+            // first of equals), index and tie as offering each in turn: each replacement
+            // clears the tie, so the tie is whether a value after the best (the last
+            // replacement) is not worse than it, looked for once the best is known.
+            let mut links = self.link_values.iter().enumerate();
+            if let Some((_, first)) = links.next() {
+                let mut best_index = 0;
+                let (mut rank, mut cost) = (rule_rank(first.rule), first.cost);
+                for (index, link) in links {
+                    let (link_rank, link_cost) = (rule_rank(link.rule), link.cost);
+                    if link_rank < rank || (link_rank == rank && link_cost < cost) {
+                        (best_index, rank, cost) = (index, link_rank, link_cost);
+                    }
+                }
+                *tied = self.link_values[best_index + 1..].iter().any(|link| {
+                    let (link_rank, link_cost) = (rule_rank(link.rule), link.cost);
+                    !(rank < link_rank || (rank == link_rank && cost < link_cost))
+                });
+                let value = value_of(&self.link_values[best_index]);
+                let first_index = if level == 0 { best_index } else { first_index };
+                *overall = Some((value, first_index));
+                new_best = Some(all[best_index]);
+                best = Some(value);
             }
         } else {
             for (index, (&placement, link)) in unskipped.enumerate() {
@@ -1226,11 +1259,7 @@ where
         let rule = self.context.game_over_rule;
         // Without a spawn test, the common case (no placement reaches above the field) needs
         // no marks at all.
-        if !rule.checks_spawn()
-            && !all
-                .iter()
-                .any(|placement| rule.placement_ends_game(placement))
-        {
+        if !rule.checks_spawn() && !rule.any_placement_ends_game(all) {
             return false;
         }
         self.ends.clear();

@@ -205,11 +205,15 @@ pub trait Evaluator {
     /// [`Evaluator::last_link_values`] for a caller that only needs the chains that can beat
     /// a best chain of `to_beat` cost (a lookahead chain that decides and keeps no report).
     /// For each placement, in order, `out` gets either its exact value or, when the chain's
-    /// rule is `Neutral` and its cost is certainly above `to_beat`, a stand-in
-    /// `LinkValue { rule: Neutral, cost }` with `to_beat < cost ≤` the exact cost: a lower
-    /// bound the evaluator found cheaper than the value. A stand-in ranks below the best
-    /// chain exactly as the exact value would, so no decision changes. The default gives
-    /// every exact value.
+    /// rule is `Neutral` and its cost is certainly above the cost to beat, a stand-in
+    /// `LinkValue { rule: Neutral, cost }` with cost to beat `< cost ≤` the exact cost: a
+    /// lower bound the evaluator found cheaper than the value. The cost to beat is `to_beat`,
+    /// or the lowest exact cost of a `Neutral` value this call gave for an earlier placement
+    /// when that is lower: every chain of one call has the same length and loses no unknown
+    /// piece, so a `Neutral` chain that costs more than an earlier `Neutral` one of the same
+    /// call is worse than it, and the chain was offered the earlier one first. A stand-in
+    /// ranks below the best chain exactly as the exact value would, so no decision changes.
+    /// The default gives every exact value.
     fn last_link_values_to_beat(
         &self,
         board: &Board,

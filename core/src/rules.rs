@@ -113,7 +113,35 @@ impl GameOverRule {
     pub fn placement_ends_game(self, placement: &Placement) -> bool {
         match self {
             GameOverRule::Simulation | GameOverRule::Console => false,
-            GameOverRule::Literature => placement.cells.iter().any(|&(_, y)| y < 0),
+            // One cell's row is negative exactly when the OR of the four rows is (the sign
+            // bit): no branch per cell (a lookahead chain asks this of every leaf).
+            GameOverRule::Literature => {
+                placement.cells.iter().fold(0, |rows, &(_, y)| rows | y) < 0
+            }
+        }
+    }
+
+    /// Whether [`GameOverRule::placement_ends_game`] holds for any of `placements`: under the
+    /// literature rule, the OR of every cell's row is negative, one pass without a branch per
+    /// placement (a lookahead chain asks this of every search under no-suicide).
+    #[inline]
+    pub fn any_placement_ends_game(self, placements: &[Placement]) -> bool {
+        match self {
+            GameOverRule::Simulation | GameOverRule::Console => false,
+            GameOverRule::Literature => {
+                // Each placement's cells as the eight bytes x, y, x, y, …: the OR over all
+                // placements has a row's sign bit set exactly when some row is negative.
+                const ROW_SIGNS: u64 = 0x8000_8000_8000_8000;
+                let cells = |placement: &Placement| {
+                    let pairs = placement.cells.map(|(x, y)| [x as u8, y as u8]);
+                    u64::from_le_bytes(pairs.as_flattened().try_into().expect("8 bytes"))
+                };
+                placements
+                    .iter()
+                    .fold(0, |all, placement| all | cells(placement))
+                    & ROW_SIGNS
+                    != 0
+            }
         }
     }
 
@@ -243,6 +271,23 @@ mod tests {
         assert!(GameOverRule::Literature.placement_ends_game(&high));
         assert!(!GameOverRule::Literature.placement_ends_game(&low));
         assert!(!GameOverRule::Simulation.placement_ends_game(&high));
+        // Any of several, as one at a time says.
+        for rule in [GameOverRule::Literature, GameOverRule::Simulation] {
+            for placements in [
+                &[][..],
+                &[low],
+                &[high],
+                &[low, high],
+                &[high, low],
+                &[low, low],
+            ] {
+                assert_eq!(
+                    rule.any_placement_ends_game(placements),
+                    placements.iter().any(|p| rule.placement_ends_game(p)),
+                    "{rule:?} {placements:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -376,6 +376,15 @@ impl Placements {
         self.placements.push(placement);
     }
 
+    /// Appends placements without paths (the buffer must have been cleared without paths),
+    /// in order: one capacity check for them all when the iterator knows its exact length
+    /// (a range zipped with a slice and mapped does), instead of one per [`Placements::push`].
+    #[inline]
+    pub fn extend(&mut self, placements: impl IntoIterator<Item = Placement>) {
+        debug_assert!(!self.with_paths, "this search records paths");
+        self.placements.extend(placements);
+    }
+
     /// Appends a placement with its input path (the buffer must have been cleared with paths).
     #[inline]
     pub fn push_with_path(&mut self, placement: Placement, path: impl IntoIterator<Item = Input>) {

@@ -24,7 +24,42 @@
 //! order, so the values agree to the last bit; the tests and
 //! `tests/tests/last_link_values.rs` check it.
 //!
+//! # Deciding
+//!
+//! A deciding chain ([`Evaluator::last_link_values_to_beat`]) needs the exact value only of
+//! a placement that may be the best: one whose cost is not above the cost to beat, which is
+//! `to_beat` or the lowest exact cost this call has given so far (every BCTS chain is
+//! `Neutral`). With the DU features only and every weight but `eroded_piece_cells`'s finite
+//! and not negative (the `du` and `dellacherie` presets), a placement inside the field that
+//! clears no row gets a lower bound of its cost instead when the bound is above the cost to
+//! beat. The bound is the cost's own sum, the same products added in the same order, with
+//! some features replaced by lower bounds of them: rounding to nearest is monotone, so
+//! `w × f` with `w ≥ 0` and each partial sum can only fall when a feature falls, and the
+//! bound is at most the cost to the last bit (the left-out eroded term is a zero then). Two
+//! bounds, the cheaper first:
+//!
+//! 1. The landing height and `row_transitions` exact (the piece's columns and their
+//!    neighbours' pairs, WIDTH + 1 popcounts), the board's own totals of `holes`,
+//!    `column_transitions`, `hole_depth` and `rows_with_holes` (their products with the
+//!    weights taken once per call), and the well sums of the columns the piece does not
+//!    touch. Only for a piece put on top of its columns (no cell at or below a column's top
+//!    cell, `BoardTerms::at_or_below_top`): each column then keeps its covered cells, each
+//!    covered run stays a run (the old top cell separates it from any new one), the
+//!    deepest covered cell stays the deepest and keeps every cell above it, and the union
+//!    of covered rows only grows, so none of those four can fall. A tuck could fill a hole.
+//! 2. Every feature exact but `well_sums`, whose bound is again the well sums of the other
+//!    columns: a column the piece does not touch keeps its cells, so each of its well cells
+//!    keeps its depth term, and its neighbours only gain cells, so it loses no well cell.
+//!    This holds for tucks too.
+//!
+//! In a game of MDPTetris's (`drop+bcts,no-suicide`) about 65 % of the leaves stop at the
+//! first bound and 20 % more at the second. The stand-in is the bound itself, above the
+//! cost to beat: the chain ranks it below its best chain exactly as the exact value, and it
+//! lowers no cost to beat. `Evaluator::last_link_values` (the report's exact values) never
+//! bounds.
+//!
 //! [`Evaluator::last_link_values`]: tetris_core::Evaluator::last_link_values
+//! [`Evaluator::last_link_values_to_beat`]: tetris_core::Evaluator::last_link_values_to_beat
 
 use tetris_core::placed_columns::{
     FullRows, PADDED_SLOTS as SLOTS, PieceColumns, PlacedColumns, orientation_runs, padded_columns,
@@ -51,11 +86,19 @@ struct BoardTerms {
     covered_right: [u32; SLOTS + 1],
     /// `pairs[s]`: the row transitions between slots `s` and `s + 1`.
     pairs: [u32; SLOTS - 1],
+    /// `pairs_before[s]`: the sum of `pairs[..s]`, so that a placement's pairs sum to one
+    /// difference.
+    pairs_before: [u32; SLOTS],
+    /// `wells_before[s]`: the sum of `well_sums[..s]`.
+    wells_before: [u32; SLOTS + 1],
     /// `left_walled[s]`: the empty cells of slot `s` whose left neighbour is occupied (0 for
     /// the walls and the outer slots).
     left_walled: [u32; SLOTS],
     /// `right_walled[s]`: the empty cells of slot `s` whose right neighbour is occupied.
     right_walled: [u32; SLOTS],
+    /// `at_or_below_top[s]`: the rows of slot `s`'s top cell and below it (0 for an empty
+    /// column): a piece with a cell there was tucked under the column's top, not put on it.
+    at_or_below_top: [u32; SLOTS],
     full_rows: FullRows,
     holes_total: u32,
     column_transitions_total: u32,
@@ -158,8 +201,11 @@ impl BoardTerms {
             covered_left: [0; SLOTS + 1],
             covered_right: [0; SLOTS + 1],
             pairs: [0; SLOTS - 1],
+            pairs_before: [0; SLOTS],
+            wells_before: [0; SLOTS + 1],
             left_walled: [0; SLOTS],
             right_walled: [0; SLOTS],
+            at_or_below_top: [0; SLOTS],
             full_rows: FullRows::new(board),
             holes_total: 0,
             column_transitions_total: 0,
@@ -174,6 +220,8 @@ impl BoardTerms {
             let empty = !column & rows.all;
             terms.left_walled[slot] = empty & columns[slot - 1];
             terms.right_walled[slot] = empty & columns[slot + 1];
+            // The lowest set bit and every bit above it (rows at and below the top cell).
+            terms.at_or_below_top[slot] = column | column.wrapping_neg();
             let column_covered = covered_of(column, rows);
             covered[slot] = column_covered;
             let holes = column_covered.count_ones();
@@ -201,6 +249,10 @@ impl BoardTerms {
             let pair = (terms.columns[slot] ^ terms.columns[slot + 1]).count_ones();
             terms.pairs[slot] = pair;
             terms.row_transitions_total += pair;
+            terms.pairs_before[slot + 1] = terms.row_transitions_total;
+        }
+        for slot in 0..SLOTS {
+            terms.wells_before[slot + 1] = terms.wells_before[slot] + terms.well_sums[slot];
         }
         terms
     }
@@ -279,6 +331,35 @@ fn without_rows(mut column: u32, full: u32) -> u32 {
     column
 }
 
+/// The well sums after `placed` (`WIDTH` columns wide, clearing no row) locks, from the
+/// columns it leaves in slots `x0 .. x0 + WIDTH + 4` (`x0` its first column).
+#[inline(always)]
+fn well_sums_after<const WIDTH: usize>(
+    terms: &BoardTerms,
+    placed: &PlacedColumns,
+    columns: &[u32; 8],
+    rows: Rows,
+) -> u32 {
+    let x0 = placed.first_column;
+    // Well sums change in the piece's columns and one on each side. The piece's columns are
+    // taken again whole. A side neighbour keeps its cells, so its old well cells keep their
+    // terms; it gains a well cell exactly where the piece put a cell next to an empty cell
+    // that already had an occupied cell on its other side, and adds that cell's term. (A wall
+    // has no empty cell, so it gains none.)
+    let mut well_sums = terms.well_sums_total;
+    for k in 2..WIDTH + 2 {
+        well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
+            - terms.well_sums[x0 + k];
+    }
+    // The side columns' new well cells: empty, walled on the far side already (the board's
+    // `left_walled` / `right_walled`, one load), and next to one of the piece's cells.
+    let gained_left = terms.left_walled[x0 + 1] & placed.cells[0];
+    well_sums += well_depths(gained_left, !columns[1] & rows.all);
+    let gained_right = terms.right_walled[x0 + WIDTH + 2] & placed.cells[WIDTH - 1];
+    well_sums += well_depths(gained_right, !columns[WIDTH + 2] & rows.all);
+    well_sums
+}
+
 /// What a placement leaves, as [`board_features_after`] finds it.
 enum After {
     /// It clears no row: the eight DU features (the placement features 0) and the columns it
@@ -320,22 +401,7 @@ fn board_features_after<const WIDTH: usize>(
     if full != 0 {
         return After::Clears(full);
     }
-    // Well sums change in the piece's columns and one on each side. The piece's columns are
-    // taken again whole. A side neighbour keeps its cells, so its old well cells keep their
-    // terms; it gains a well cell exactly where the piece put a cell next to an empty cell
-    // that already had an occupied cell on its other side, and adds that cell's term. (A wall
-    // has no empty cell, so it gains none.)
-    let mut well_sums = terms.well_sums_total;
-    for k in 2..WIDTH + 2 {
-        well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
-            - terms.well_sums[x0 + k];
-    }
-    // The side columns' new well cells: empty, walled on the far side already (the board's
-    // `left_walled` / `right_walled`, one load), and next to one of the piece's cells.
-    let gained_left = terms.left_walled[x0 + 1] & placed.cells[0];
-    well_sums += well_depths(gained_left, !columns[1] & rows.all);
-    let gained_right = terms.right_walled[x0 + WIDTH + 2] & placed.cells[WIDTH - 1];
-    well_sums += well_depths(gained_right, !columns[WIDTH + 2] & rows.all);
+    let well_sums = well_sums_after::<WIDTH>(terms, placed, &columns, rows);
     let mut row_transitions = terms.row_transitions_total;
     for k in 1..WIDTH + 2 {
         row_transitions =
@@ -373,27 +439,61 @@ fn with_shape<const WIDTH: usize>(
     values
 }
 
+/// What the DU leaf loop finds for one placement inside the field ([`Bcts::du_leaf`]).
+enum Leaf {
+    /// Its exact cost.
+    Exact(f64),
+    /// A lower bound of its cost above the cost to beat (module documentation, "Deciding").
+    StandIn(f64),
+    /// It fills the rows of this mask, which the lock clears.
+    Clears(u32),
+}
+
+/// The products of the DU weights and the board's totals of the features a placement on top
+/// of the columns can only raise (module documentation, "Deciding"), for the first bound.
+#[derive(Clone, Copy, Default)]
+struct BoardProducts {
+    column_transitions: f64,
+    holes: f64,
+    hole_depth: f64,
+    rows_with_holes: f64,
+}
+
 impl Bcts {
     /// [`tetris_core::Evaluator::last_link_values`] by updating the board's terms (module
-    /// documentation); inlined into a popcount-enabled caller.
+    /// documentation); inlined into a popcount-enabled caller. With `BOUND` (only when the
+    /// weights allow it, `Bcts::stand_ins`) a placement may get a stand-in above `to_beat` or above an
+    /// exact cost given earlier in this call ([`Evaluator::last_link_values_to_beat`]).
+    ///
+    /// [`Evaluator::last_link_values_to_beat`]: tetris_core::Evaluator::last_link_values_to_beat
     #[inline(always)]
-    pub(crate) fn last_link_values_by_columns(
+    pub(crate) fn last_link_values_by_columns<const BOUND: bool>(
         &self,
         board: &Board,
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
+        to_beat: f64,
         out: &mut Vec<LinkValue>,
     ) {
-        out.clear();
         let Some(first) = placements.first() else {
+            out.clear();
             return;
         };
-        out.reserve(placements.len());
+        // Every value is written in place, in order (no capacity check per value), over
+        // whatever `out` held: only the slots it did not have yet get the placeholder.
+        out.resize(
+            placements.len(),
+            LinkValue {
+                rule: ChainRule::Neutral,
+                cost: 0.0,
+            },
+        );
         let rows = Rows {
             all: board.row_mask(),
             floor: board.floor_row_bit(),
             height: board.height() as u32,
         };
+        let mut to_beat = to_beat;
         // The DU presets (no board-shape weight) get their own copy of the leaf loop, which
         // neither computes the heights nor keeps the placement's columns for them.
         if self.uses_shape() {
@@ -402,56 +502,90 @@ impl Bcts {
                 terms: &BoardTerms::new::<true>(board, rows),
                 piece_columns: PieceColumns::of(first.piece),
                 rows,
+                products: BoardProducts::default(),
             };
-            self.runs_values::<true>(&run, records, placements, out);
+            self.runs_values::<true, false>(&run, records, placements, &mut to_beat, out);
         } else {
+            let terms = &BoardTerms::new::<false>(board, rows);
+            let products = if BOUND {
+                let weights = &self.values;
+                BoardProducts {
+                    column_transitions: weights[index::COLUMN_TRANSITIONS]
+                        * terms.column_transitions_total as f64,
+                    holes: weights[index::HOLES] * terms.holes_total as f64,
+                    hole_depth: weights[index::HOLE_DEPTH] * terms.hole_depth_total as f64,
+                    rows_with_holes: weights[index::ROWS_WITH_HOLES]
+                        * terms.covered_left[SLOTS].count_ones() as f64,
+                }
+            } else {
+                BoardProducts::default()
+            };
             let run = Run {
                 board,
-                terms: &BoardTerms::new::<false>(board, rows),
+                terms,
                 piece_columns: PieceColumns::of(first.piece),
                 rows,
+                products,
             };
-            self.runs_values::<false>(&run, records, placements, out);
+            self.runs_values::<false, BOUND>(&run, records, placements, &mut to_beat, out);
         }
     }
 
     /// The values of `placements` (all of `run`'s piece, in runs of one orientation), with
-    /// the board-shape features when `SHAPE` ([`Bcts::uses_shape`]).
+    /// the board-shape features when `SHAPE` ([`Bcts::uses_shape`]), with stand-ins when
+    /// `BOUND` (never with `SHAPE`).
     #[inline(always)]
-    fn runs_values<const SHAPE: bool>(
+    fn runs_values<const SHAPE: bool, const BOUND: bool>(
         &self,
         run: &Run<'_>,
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
-        out: &mut Vec<LinkValue>,
+        to_beat: &mut f64,
+        out: &mut [LinkValue],
     ) {
         let board = run.board;
-        for same in orientation_runs(placements) {
-            match run.piece_columns.width(&same[0]) {
-                Some(1) => self.run_values::<1, SHAPE>(run, records, same, out),
-                Some(2) => self.run_values::<2, SHAPE>(run, records, same, out),
-                Some(3) => self.run_values::<3, SHAPE>(run, records, same, out),
-                Some(4) => self.run_values::<4, SHAPE>(run, records, same, out),
+        // The placements come in runs of one orientation (`orientation_runs`); each leaf
+        // loop takes the run at the start of what is left and says where it ended, so that
+        // finding the runs costs no pass of its own.
+        let (mut rest, mut out) = (placements, out);
+        while let Some(first) = rest.first() {
+            let taken = match run.piece_columns.width(first) {
+                Some(1) => self.run_values::<1, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(2) => self.run_values::<2, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(3) => self.run_values::<3, SHAPE, BOUND>(run, records, rest, to_beat, out),
+                Some(4) => self.run_values::<4, SHAPE, BOUND>(run, records, rest, to_beat, out),
                 // Not this piece's placements: the whole-board way.
-                _ => out.extend(
-                    same.iter()
-                        .map(|&placement| link_value_by_locking(self, board, records, placement)),
-                ),
-            }
+                _ => {
+                    let same = orientation_runs(rest).next().expect("a placement is left");
+                    for (&placement, slot) in same.iter().zip(&mut *out) {
+                        let value = link_value_by_locking(self, board, records, placement);
+                        if BOUND {
+                            lower(to_beat, &value);
+                        }
+                        *slot = value;
+                    }
+                    same.len()
+                }
+            };
+            rest = &rest[taken..];
+            out = &mut out[taken..];
         }
     }
 
-    /// The values of `placements`, all of one piece and rotation covering `WIDTH` columns.
+    /// The values of the run of one piece and rotation covering `WIDTH` columns at the start
+    /// of `placements` (every placement up to the first of another piece or rotation),
+    /// written to the start of `out`; returns the run's length.
     #[inline(always)]
-    fn run_values<const WIDTH: usize, const SHAPE: bool>(
+    fn run_values<const WIDTH: usize, const SHAPE: bool, const BOUND: bool>(
         &self,
         run: &Run<'_>,
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
-        out: &mut Vec<LinkValue>,
-    ) {
-        let Some(first) = placements.first() else {
-            return;
+        to_beat: &mut f64,
+        out: &mut [LinkValue],
+    ) -> usize {
+        let Some(&first) = placements.first() else {
+            return 0;
         };
         // `landing_height` of each placement, in the same operations as
         // `PlacementRecord::landing_height`: the lowest cell's row from the floor, plus half
@@ -473,18 +607,29 @@ impl Bcts {
             },
         );
         let Some(at_reference) = run.piece_columns.placed(&reference, u32::MAX) else {
-            out.extend(
-                placements
-                    .iter()
-                    .map(|&placement| link_value_by_locking(self, run.board, records, placement)),
-            );
-            return;
+            let same = orientation_runs(placements).next().expect("a placement");
+            for (&placement, slot) in same.iter().zip(out) {
+                let value = link_value_by_locking(self, run.board, records, placement);
+                if BOUND {
+                    lower(to_beat, &value);
+                }
+                *slot = value;
+            }
+            return same.len();
         };
         let first_dx = at_reference.first_column as i8 - reference.x;
-        for &placement in placements {
+        for (index, (&placement, slot)) in placements.iter().zip(out).enumerate() {
+            // The run ends at the first placement of another orientation.
+            if placement.rotation != first.rotation || placement.piece != first.piece {
+                return index;
+            }
             // A cell above the field: MDPTetris's tall board, the whole-board way.
             if i32::from(placement.y) + i32::from(top) < 0 {
-                out.push(link_value_by_locking(self, run.board, records, placement));
+                let value = link_value_by_locking(self, run.board, records, placement);
+                if BOUND {
+                    lower(to_beat, &value);
+                }
+                *slot = value;
                 continue;
             }
             // `PieceColumns::placed`'s cells: bit dy + 4 moves to bit y + dy + 8, then to
@@ -494,39 +639,162 @@ impl Bcts {
             for (cells, &at_reference) in cells[..WIDTH].iter_mut().zip(&at_reference.cells) {
                 *cells = ((u64::from(at_reference) << shift) >> 8) as u32 & run.rows.all;
             }
+            // A legal placement's first column is at most 10 − WIDTH; saying so lets the
+            // compiler drop the bounds checks of every slot the leaf reads (a placement that
+            // broke it would be judged at the last columns instead of stopping at a check).
+            let first_column = (placement.x + first_dx) as usize;
+            debug_assert!(first_column <= BOARD_WIDTH - WIDTH, "{placement:?}");
             let placed = PlacedColumns {
-                first_column: (placement.x + first_dx) as usize,
+                first_column: first_column.min(BOARD_WIDTH - WIDTH),
                 width: WIDTH,
                 cells,
             };
             let landing_height = (floor_row - (placement.y + bottom) as i32) as f64 + half_rows;
-            let cost = match board_features_after::<WIDTH>(run.terms, &placed, run.rows) {
-                After::Kept(mut du, columns) => {
-                    du[index::LANDING_HEIGHT] = landing_height;
-                    // `eroded_piece_cells` stays 0: the placement clears no row. The same sum
-                    // as `weighted_cost` of all the features: the DU one reads only these
-                    // eight.
-                    if SHAPE {
+            let cost = if SHAPE {
+                match board_features_after::<WIDTH>(run.terms, &placed, run.rows) {
+                    After::Kept(mut du, columns) => {
+                        du[index::LANDING_HEIGHT] = landing_height;
+                        // `eroded_piece_cells` stays 0: the placement clears no row.
                         let x0 = placed.first_column;
                         let all = with_shape::<WIDTH>(run.terms, x0, &columns, &du, run.rows);
                         self.weighted_cost(&all)
-                    } else {
-                        self.du_cost_without_clears(&du)
                     }
+                    After::Clears(full) => self.cost_after_clearing::<SHAPE>(
+                        run.terms,
+                        &placed,
+                        full,
+                        landing_height,
+                        run.rows,
+                    ),
                 }
-                After::Clears(full) => self.cost_after_clearing::<SHAPE>(
-                    run.terms,
-                    &placed,
-                    full,
-                    landing_height,
-                    run.rows,
-                ),
+            } else {
+                match self.du_leaf::<WIDTH, BOUND>(run, &placed, landing_height, *to_beat) {
+                    Leaf::Exact(cost) => cost,
+                    Leaf::StandIn(bound) => {
+                        // Not an exact value: it lowers no cost to beat.
+                        *slot = LinkValue {
+                            rule: ChainRule::Neutral,
+                            cost: bound,
+                        };
+                        continue;
+                    }
+                    Leaf::Clears(full) => self.cost_after_clearing::<SHAPE>(
+                        run.terms,
+                        &placed,
+                        full,
+                        landing_height,
+                        run.rows,
+                    ),
+                }
             };
-            out.push(LinkValue {
+            if BOUND && cost < *to_beat {
+                *to_beat = cost;
+            }
+            *slot = LinkValue {
                 rule: ChainRule::Neutral,
                 cost,
-            });
+            };
         }
+        placements.len()
+    }
+
+    /// The DU cost of `placed` (inside the field, `WIDTH` columns wide) landing at
+    /// `landing_height`, when it clears no row, or the rows it fills. With `BOUND`, a lower
+    /// bound of the cost instead when one is above `to_beat` (module documentation,
+    /// "Deciding"): first with the exact landing height and row transitions and the board's
+    /// own terms for the rest, then with every feature exact but `well_sums`.
+    ///
+    /// The cost is [`Bcts::du_cost`]'s sum to the last bit, without its zero term: the same
+    /// products added in the same order. The left-out term is `weight × 0.0`
+    /// (`eroded_piece_cells` is 0 when no row clears), a zero (weights are finite), and adding
+    /// a zero leaves any sum but −0 unchanged; the sum there is `0.0 + w × landing height`,
+    /// and `0.0 + x` is never −0 (+0 + −0 rounds to +0). The bounds are that sum with some
+    /// features lowered.
+    #[inline(always)]
+    fn du_leaf<const WIDTH: usize, const BOUND: bool>(
+        &self,
+        run: &Run<'_>,
+        placed: &PlacedColumns,
+        landing_height: f64,
+        to_beat: f64,
+    ) -> Leaf {
+        let (terms, rows) = (run.terms, run.rows);
+        let weights = &self.values;
+        let x0 = placed.first_column;
+        // Columns x0 − 2 ..= x0 + WIDTH + 1 (slots x0 ..= x0 + WIDTH + 3), the piece's at 2..
+        let mut columns = [0u32; 8];
+        columns[..WIDTH + 4].copy_from_slice(&terms.columns[x0..x0 + WIDTH + 4]);
+        let mut full = terms.full_rows.outside(placed);
+        let mut tucked = 0;
+        for k in 0..WIDTH {
+            let column = columns[k + 2] | placed.cells[k];
+            columns[k + 2] = column;
+            full &= column;
+            if BOUND {
+                tucked |= placed.cells[k] & terms.at_or_below_top[x0 + k + 2];
+            }
+        }
+        if full != 0 {
+            return Leaf::Clears(full);
+        }
+        // The pairs from the piece's left neighbour to its right one (slots x0 + 1 ..=
+        // x0 + WIDTH + 2) change: the board's other pairs, then the new ones.
+        let mut row_transitions = terms.row_transitions_total
+            - (terms.pairs_before[x0 + WIDTH + 2] - terms.pairs_before[x0 + 1]);
+        for k in 1..WIDTH + 2 {
+            row_transitions += (columns[k] ^ columns[k + 1]).count_ones();
+        }
+        // The sum's first two additions.
+        let mut head = 0.0 + weights[index::LANDING_HEIGHT] * landing_height;
+        head += weights[index::ROW_TRANSITIONS] * row_transitions as f64;
+        // The well sums of the columns the piece does not touch: a lower bound of the well
+        // sums after it.
+        let wells_kept = terms.well_sums_total
+            - (terms.wells_before[x0 + 2 + WIDTH] - terms.wells_before[x0 + 2]);
+        if BOUND && tucked == 0 {
+            let products = &run.products;
+            let mut bound = head + products.column_transitions;
+            bound += products.holes;
+            bound += weights[index::WELL_SUMS] * wells_kept as f64;
+            bound += products.hole_depth;
+            bound += products.rows_with_holes;
+            if bound > to_beat {
+                return Leaf::StandIn(bound);
+            }
+        }
+        let mut holes = terms.holes_total;
+        let mut column_transitions = terms.column_transitions_total;
+        let mut hole_depth = terms.hole_depth_total;
+        let mut covered = terms.covered_left[x0 + 2] | terms.covered_right[x0 + 2 + WIDTH];
+        for k in 0..WIDTH {
+            let column = columns[k + 2];
+            let slot = x0 + k + 2;
+            let column_covered = covered_of(column, rows);
+            covered |= column_covered;
+            holes = holes + column_covered.count_ones() - terms.holes[slot];
+            column_transitions = column_transitions + column_transitions_of(column_covered)
+                - terms.column_transitions[slot];
+            hole_depth =
+                hole_depth + hole_depth_of(column, column_covered) - terms.hole_depth[slot];
+        }
+        let mut middle = head + weights[index::COLUMN_TRANSITIONS] * column_transitions as f64;
+        middle += weights[index::HOLES] * holes as f64;
+        // The last three additions, from the well sums on.
+        let tail = |well_sums: u32| {
+            let mut sum = middle + weights[index::WELL_SUMS] * well_sums as f64;
+            sum += weights[index::HOLE_DEPTH] * hole_depth as f64;
+            sum += weights[index::ROWS_WITH_HOLES] * covered.count_ones() as f64;
+            sum
+        };
+        if BOUND {
+            let bound = tail(wells_kept);
+            if bound > to_beat {
+                return Leaf::StandIn(bound);
+            }
+        }
+        Leaf::Exact(tail(well_sums_after::<WIDTH>(
+            terms, placed, &columns, rows,
+        )))
     }
 
     /// The cost of a placement inside the field that fills the rows `full`: the board it
@@ -568,6 +836,16 @@ struct Run<'a> {
     terms: &'a BoardTerms,
     piece_columns: &'static PieceColumns,
     rows: Rows,
+    /// The first bound's products, with stand-ins (zeros otherwise).
+    products: BoardProducts,
+}
+
+/// Lowers the cost to beat to `value`'s cost when that is an exact `Neutral` value below it.
+#[inline(always)]
+fn lower(to_beat: &mut f64, value: &LinkValue) {
+    if value.rule == ChainRule::Neutral && value.cost < *to_beat {
+        *to_beat = value.cost;
+    }
 }
 
 #[cfg(test)]

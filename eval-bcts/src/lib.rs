@@ -125,6 +125,16 @@ pub fn sum_order(weights: &[f64]) -> &'static [usize] {
     }
 }
 
+/// Whether weights `values` summed in `order` ([`sum_order`]) let a deciding chain's leaves
+/// have stand-ins (module `last_link`, "Deciding"): the DU features only (every board-shape
+/// weight zero), and every weight but `eroded_piece_cells`'s finite and not negative.
+fn bounds_hold(values: &[f64; FEATURE_COUNT], order: &[usize]) -> bool {
+    order.len() == DU_FEATURE_COUNT
+        && values.iter().enumerate().all(|(k, &weight)| {
+            k == index::ERODED_PIECE_CELLS || (weight.is_finite() && weight >= 0.0)
+        })
+}
+
 /// Zeros for the 20 board-shape weights of the DU presets.
 const NO_SHAPE: [f64; 20] = [0.0; 20];
 
@@ -280,6 +290,9 @@ pub struct Bcts {
     // The same values in a fixed-size array, and the order to sum them in.
     values: [f64; FEATURE_COUNT],
     order: &'static [usize],
+    /// Whether a deciding chain's leaves may have stand-ins ([`bounds_hold`]), taken
+    /// once with the weights.
+    stand_ins: bool,
 }
 
 impl Bcts {
@@ -318,19 +331,6 @@ impl Bcts {
         sum
     }
 
-    /// [`Bcts::du_cost`] of a placement that clears no row (`eroded_piece_cells` 0), to the
-    /// last bit: the same sum without its zero term. That term is `weight × 0.0`, a zero
-    /// (weights are finite), and adding a zero leaves any sum but −0 unchanged; the sum there
-    /// is `0.0 + w × landing height`, and `0.0 + x` is never −0 (+0 + −0 rounds to +0).
-    #[inline(always)]
-    fn du_cost_without_clears(&self, du: &[f64; DU_FEATURE_COUNT]) -> f64 {
-        let mut sum = 0.0 + self.values[0] * du[0];
-        for (weight, feature) in self.values[2..DU_FEATURE_COUNT].iter().zip(&du[2..]) {
-            sum += weight * feature;
-        }
-        sum
-    }
-
     /// Whether the weights use the board-shape features (wall height, column heights,
     /// differences), which the DU presets leave at zero.
     #[inline(always)]
@@ -349,10 +349,13 @@ impl WeightedEvaluator for Bcts {
     fn from_checked_weights(weights: Weights) -> Bcts {
         let mut values = [0.0; FEATURE_COUNT];
         values.copy_from_slice(weights.values());
+        let order = sum_order(&values);
+        let stand_ins = bounds_hold(&values, order);
         Bcts {
-            order: sum_order(&values),
+            order,
             weights,
             values,
+            stand_ins,
         }
     }
 }
@@ -404,7 +407,41 @@ impl Evaluator for Bcts {
     ) {
         with_popcount(
             #[inline(always)]
-            || self.last_link_values_by_columns(board, records, placements, out),
+            || {
+                self.last_link_values_by_columns::<false>(
+                    board,
+                    records,
+                    placements,
+                    f64::INFINITY,
+                    out,
+                )
+            },
+        )
+    }
+
+    /// Yes for the DU features with weights that are not negative, `eroded_piece_cells`'s
+    /// aside (module `last_link`, "Deciding").
+    fn gives_stand_ins(&self) -> bool {
+        self.stand_ins
+    }
+
+    /// [`Evaluator::last_link_values`] where a placement whose cost bound is above `to_beat`,
+    /// or above an exact cost given earlier in this call, gets the bound (module
+    /// `last_link`, "Deciding").
+    fn last_link_values_to_beat(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        to_beat: f64,
+        out: &mut Vec<LinkValue>,
+    ) {
+        if !self.stand_ins {
+            return self.last_link_values(board, records, placements, out);
+        }
+        with_popcount(
+            #[inline(always)]
+            || self.last_link_values_by_columns::<true>(board, records, placements, to_beat, out),
         )
     }
 }

@@ -1,6 +1,9 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use tetris_core::{ChainOptions, LookaheadChain, Piece, PieceState, Placement, PlacementRecord};
+use tetris_core::{
+    ChainOptions, ChainRule, LookaheadChain, Piece, PieceState, Placement, PlacementRecord,
+    Searcher,
+};
 use tetris_search_drop::DropFromAbove;
 
 use super::*;
@@ -372,4 +375,112 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
     assert!(checked > 50_000, "{checked}");
     assert!(clearing > 1_000, "{clearing}");
     assert!(above > 100, "{above}");
+}
+
+/// Whether a cell of `placement` lies at or below its column's top on `board` (tucked under
+/// an overhang rather than put on the column).
+fn tucked(board: &Board, placement: &Placement) -> bool {
+    placement.cells.iter().any(|&(x, y)| {
+        let column = board.column(x as usize);
+        y >= 0 && column != 0 && y as u32 >= column.trailing_zeros()
+    })
+}
+
+#[test]
+fn stand_ins_are_lower_bounds_above_the_cost_to_beat_in_the_call() {
+    // What `Evaluator::last_link_values_to_beat` promises: each value exact, or a neutral
+    // stand-in in (cost to beat, exact cost], the cost to beat being `to_beat` or the lowest
+    // exact cost given earlier in the call. On random boards, with every lock placement
+    // (tucks included) shuffled and the drop search's in its order, for the presets that
+    // give stand-ins and random weights that are not negative (`eroded_piece_cells`'s may
+    // be); the BDU preset and negative weights give none.
+    let mut rng = Pcg64Mcg::seed_from_u64(0xBC75_0004);
+    let mut drop = DropFromAbove::new();
+    let mut searched = tetris_core::Placements::new();
+    let (mut exact, mut bounded) = (Vec::new(), Vec::new());
+    let (mut checked, mut stand_ins, mut tucked_stand_ins, mut without_to_beat) = (0, 0, 0, 0);
+    for round in 0..600 {
+        let evaluator = match round % 4 {
+            0 => Bcts::new(),
+            1 => Bcts::from_preset("dellacherie").unwrap(),
+            2 => Bcts::from_preset("bdu").unwrap(),
+            _ => {
+                let mut weights = [0.0; FEATURE_COUNT];
+                for weight in &mut weights[..DU_FEATURE_COUNT] {
+                    *weight = f64::from(rng.next_u32() % 2_000) / 64.0;
+                }
+                weights[index::ERODED_PIECE_CELLS] *= -1.0;
+                if round % 8 == 7 {
+                    weights[index::HOLES] = -1.5;
+                }
+                Bcts::from_checked_weights(
+                    Weights::from_values(Bcts::NAME, FEATURE_NAMES, &weights).unwrap(),
+                )
+            }
+        };
+        let gives = evaluator.gives_stand_ins();
+        assert_eq!(gives, round % 4 != 2 && round % 8 != 7, "round {round}");
+        let board = if round == 0 {
+            Board::standard()
+        } else {
+            random_board(&mut rng)
+        };
+        let mut records = Vec::new();
+        for piece in Piece::ALL {
+            drop.search(
+                &board,
+                piece,
+                tetris_core::SearchOptions::default(),
+                &mut searched,
+            );
+            for placements in [
+                shuffled_lock_placements(&board, piece, &mut rng),
+                searched.as_slice().to_vec(),
+            ] {
+                evaluator.last_link_values(&board, &mut records, &placements, &mut exact);
+                let costs = exact.iter().map(|value: &LinkValue| value.cost);
+                let cheapest = costs.clone().fold(f64::INFINITY, f64::min);
+                let pick = costs
+                    .clone()
+                    .nth(rng.next_u32() as usize % placements.len().max(1));
+                let to_beat = match rng.next_u32() % 4 {
+                    0 => cheapest,
+                    1 => pick.unwrap_or(f64::INFINITY),
+                    _ => f64::INFINITY,
+                };
+                evaluator.last_link_values_to_beat(
+                    &board,
+                    &mut records,
+                    &placements,
+                    to_beat,
+                    &mut bounded,
+                );
+                assert_eq!(bounded.len(), placements.len());
+                let mut beat = to_beat;
+                for ((value, whole), placement) in bounded.iter().zip(&exact).zip(&placements) {
+                    checked += 1;
+                    assert_eq!(whole.rule, ChainRule::Neutral);
+                    if value.rule == whole.rule && value.cost.to_bits() == whole.cost.to_bits() {
+                        beat = beat.min(value.cost);
+                        continue;
+                    }
+                    assert!(
+                        gives
+                            && value.rule == ChainRule::Neutral
+                            && beat < value.cost
+                            && value.cost <= whole.cost,
+                        "{placement:?} on\n{board}\nto beat {to_beat} ({beat} in the call), \
+                         given {value:?}, exact {whole:?}"
+                    );
+                    stand_ins += 1;
+                    tucked_stand_ins += usize::from(tucked(&board, placement));
+                    without_to_beat += usize::from(to_beat == f64::INFINITY);
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    assert!(stand_ins > 20_000, "{stand_ins}");
+    assert!(tucked_stand_ins > 500, "{tucked_stand_ins}");
+    assert!(without_to_beat > 5_000, "{without_to_beat}");
 }

@@ -118,18 +118,27 @@
 //! Nothing is tested cell by cell. Once per search the ten column tops are read with one
 //! `trailing_zeros` each (the column tops and landing rows are
 //! [`tetris_core::straight_drop`]'s, which the `mdptetris` generator's count of trial drops
-//! uses too); the per-orientation footprints (each column offset with its lowest
-//! dy, and the wall range) are `const` tables built at compile time from the orientation
-//! table. Each orientation's landing rows are then, per column of the piece, one pass of
-//! `min` over the contiguous pivot columns. Nothing is allocated once the output buffer has
-//! grown, and without paths nothing about paths is computed.
+//! uses too); the per-orientation footprints (each column offset with its lowest dy, and the
+//! wall range) are `const` tables built at compile time from the orientation table. Each
+//! orientation's landing rows are then, per column of the piece, one `min` over the
+//! contiguous pivot columns, taken here on bytes biased to be positive, 16 pivot columns at
+//! once (`biased_landing_rows`: SSE2's byte minimum, part of x86-64's baseline; the test
+//! `biased_landing_rows_are_the_shared_landing_rows` compares it with the shared function).
+//! Without paths, each orientation's placements are appended in one [`Placements::extend`]
+//! of a slice's enumeration (exact length: one capacity check per orientation, not one per
+//! placement), and nothing about paths is computed. In a 100,000-piece game of MDPTetris's
+//! the search took 185 M instructions with a push per placement, 141 M with the extend over
+//! an inclusive range zipped with the rows, 93 M as now. Nothing is allocated once the
+//! output buffer has grown.
 #![deny(missing_docs)]
 
 use std::iter;
 
-use tetris_core::straight_drop::{column_tops, landing_rows};
+use tetris_core::straight_drop::column_tops;
+#[cfg(test)]
+use tetris_core::straight_drop::landing_rows;
 use tetris_core::{
-    Board, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
+    Board, Footprint, GameOverRule, Input, NamedSearcher, Piece, PieceState, Placement, Placements,
     SearchOptions, Searcher,
 };
 
@@ -190,6 +199,47 @@ const _: () = {
     }
 };
 
+/// What [`biased_tops`] adds to every column top, so that every landing row plus it is a
+/// small positive byte: a landing row is at least −2 (crate documentation, "Landing").
+const BIAS: u8 = 8;
+
+/// [`column_tops`] as bytes plus [`BIAS`], in 32 slots: slots past column 9 hold `u8::MAX`,
+/// so that [`biased_landing_rows`] may read 16 columns from any of the ten.
+#[inline]
+fn biased_tops(board: &Board) -> [u8; 32] {
+    let mut biased = [u8::MAX; 32];
+    for (slot, &top) in biased.iter_mut().zip(&column_tops(board)) {
+        // A top is a row 0..=H, H at most 32.
+        *slot = top as u8 + BIAS;
+    }
+    biased
+}
+
+/// [`landing_rows`](tetris_core::straight_drop::landing_rows) plus [`BIAS`] for the
+/// orientation with `footprint`, from [`biased_tops`]: entry k for pivot column `first_x + k`
+/// (entries past `last_x − first_x` read the padding and are meaningless). The same minimum
+/// over the piece's columns of `top − 1 − lowest`, each term biased alike: the true value
+/// `top + BIAS − (1 + lowest)` lies in `BIAS − 2 ..= 32 + BIAS + 1`, so the bytes' arithmetic
+/// modulo 256 gives it exactly, and their unsigned minimum is the minimum. Over 16 bytes
+/// at once: the loop over a fixed 16-byte array compiles to SSE2 byte subtractions and
+/// unsigned minimums (part of x86-64's baseline), one of each per column of the piece,
+/// instead of one scalar `min` per pivot column and piece column.
+#[inline]
+fn biased_landing_rows(footprint: &Footprint, tops: &[u8; 32]) -> [u8; 16] {
+    let mut pivots = [u8::MAX; 16];
+    for &(dx, lowest) in footprint.column_bottoms() {
+        let first_column = (footprint.first_x + dx) as usize;
+        let columns: &[u8; 16] = tops[first_column..first_column + 16]
+            .try_into()
+            .expect("16 slots from a column of the board");
+        let drop = (1 + lowest) as u8;
+        for (pivot, &top) in pivots.iter_mut().zip(columns) {
+            *pivot = (*pivot).min(top.wrapping_sub(drop));
+        }
+    }
+    pivots
+}
+
 /// The literature's one-piece searcher of docs/spec/search.md §2b (name `drop`): every orientation at
 /// every column, dropped from above the field, in El-Tetris's order. See the crate
 /// documentation for the landing rule, the order and the paths.
@@ -227,31 +277,43 @@ impl Searcher for DropFromAbove {
         out: &mut Placements,
     ) {
         out.clear(options.with_paths);
-        let tops = column_tops(board);
-        let mut landing = [0i8; 10];
+        let tops = biased_tops(board);
         for &rotation in EL_TETRIS_ORDER[piece.index()] {
             let footprint = piece.footprint(rotation);
             let (first_x, last_x) = (footprint.first_x, footprint.last_x);
-            let pivots = &mut landing[first_x as usize..=last_x as usize];
-            landing_rows(&footprint, &tops, pivots);
-            for (x, &y) in (first_x..=last_x).zip(pivots.iter()) {
-                let placement = Placement::new(piece, PieceState { x, y, rotation });
-                if options.with_paths {
-                    let shift = if x < DROP_START.x {
-                        Input::Left
-                    } else {
-                        Input::Right
-                    };
-                    let path = piece
-                        .rotation_presses(rotation)
+            let pivots = biased_landing_rows(&footprint, &tops);
+            let pivots = &pivots[..(last_x - first_x + 1) as usize];
+            // The pivot column and landing row of the orientation's k-th drop.
+            let state = |k: usize, biased: u8| PieceState {
+                x: first_x + k as i8,
+                y: biased as i8 - BIAS as i8,
+                rotation,
+            };
+            if !options.with_paths {
+                // One capacity check per orientation (the iterator's length is exact).
+                out.extend(
+                    pivots
                         .iter()
-                        .copied()
-                        .chain(iter::repeat_n(shift, x.abs_diff(DROP_START.x) as usize))
-                        .chain(iter::repeat_n(Input::Down, (y - DROP_START.y) as usize));
-                    out.push_with_path(placement, path);
+                        .enumerate()
+                        .map(|(k, &biased)| Placement::new(piece, state(k, biased))),
+                );
+                continue;
+            }
+            for (k, &biased) in pivots.iter().enumerate() {
+                let state = state(k, biased);
+                let (x, y) = (state.x, state.y);
+                let shift = if x < DROP_START.x {
+                    Input::Left
                 } else {
-                    out.push(placement);
-                }
+                    Input::Right
+                };
+                let path = piece
+                    .rotation_presses(rotation)
+                    .iter()
+                    .copied()
+                    .chain(iter::repeat_n(shift, x.abs_diff(DROP_START.x) as usize))
+                    .chain(iter::repeat_n(Input::Down, (y - DROP_START.y) as usize));
+                out.push_with_path(Placement::new(piece, state), path);
             }
         }
     }
@@ -287,6 +349,40 @@ mod tests {
     /// `(rotation, x, y)` for the pivot columns `xs` of one orientation resting on row `y`.
     fn run(rotation: u8, xs: std::ops::RangeInclusive<i8>, y: i8) -> Vec<(u8, i8, i8)> {
         xs.map(|x| (rotation, x, y)).collect()
+    }
+
+    #[test]
+    fn biased_landing_rows_are_the_shared_landing_rows() {
+        use rand::{Rng, SeedableRng};
+        // Random columns of every height (empty, full to row 0, ragged), every board height,
+        // every orientation: the 16-byte minimum minus the bias is `landing_rows`'.
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0xD209);
+        for round in 0..3_000 {
+            let height = 4 + round % 29;
+            let mut board = Board::new(height).unwrap();
+            for x in 0..10 {
+                let top = rng.next_u32() as usize % (height + 1);
+                for y in top..height {
+                    if rng.next_u32() % 4 != 0 || y == top {
+                        board.set(x, y);
+                    }
+                }
+            }
+            let (tops, biased) = (column_tops(&board), biased_tops(&board));
+            for piece in Piece::ALL {
+                for rotation in 0..piece.orientation_count() {
+                    let footprint = piece.footprint(rotation);
+                    let count = (footprint.last_x - footprint.first_x + 1) as usize;
+                    let mut expected = vec![0i8; count];
+                    landing_rows(&footprint, &tops, &mut expected);
+                    let got: Vec<i8> = biased_landing_rows(&footprint, &biased)[..count]
+                        .iter()
+                        .map(|&row| row as i8 - BIAS as i8)
+                        .collect();
+                    assert_eq!(got, expected, "{piece} rotation {rotation} on\n{board}");
+                }
+            }
+        }
     }
 
     #[test]

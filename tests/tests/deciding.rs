@@ -24,7 +24,8 @@ use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
 
 /// [`TestEvaluator`] giving the most aggressive stand-ins the contract allows: for a neutral
-/// chain costing more than the cost to beat, the next `f64` above that cost.
+/// chain costing more than the cost to beat (`to_beat`, or the lowest exact neutral cost
+/// given earlier in the call), the next `f64` above that cost.
 struct AggressiveStandIns(TestEvaluator);
 
 impl Evaluator for AggressiveStandIns {
@@ -61,18 +62,21 @@ impl Evaluator for AggressiveStandIns {
         out: &mut Vec<LinkValue>,
     ) {
         out.clear();
+        // The cost to beat: `to_beat`, or the lowest exact neutral cost given so far.
+        let mut beat = to_beat;
         for &placement in placements {
             let exact = link_value_by_locking(self, board, records, placement);
-            out.push(
-                if exact.rule == ChainRule::Neutral && exact.cost > to_beat {
-                    LinkValue {
-                        rule: ChainRule::Neutral,
-                        cost: to_beat.next_up(),
-                    }
-                } else {
-                    exact
-                },
-            );
+            out.push(if exact.rule == ChainRule::Neutral && exact.cost > beat {
+                LinkValue {
+                    rule: ChainRule::Neutral,
+                    cost: beat.next_up(),
+                }
+            } else {
+                if exact.rule == ChainRule::Neutral && exact.cost < beat {
+                    beat = exact.cost;
+                }
+                exact
+            });
         }
     }
 }
@@ -156,6 +160,10 @@ fn registered_strategies_decide_as_they_analyse() {
         "column-drop+elashi,expectimax@1",
         "column-drop+dellacherie@2",
         "bfs+bcts@2",
+        "bfs+bcts,no-suicide@1",
+        "column-drop+bcts:dellacherie@2",
+        "drop+bcts,no-suicide@1",
+        "drop+bcts:bdu@1",
         "column-drop+nes-plateau@2",
     ];
     let mut rng = Pcg64Mcg::seed_from_u64(0x57A7);

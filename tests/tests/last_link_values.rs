@@ -112,11 +112,12 @@ fn fast_leaf_values_equal_whole_board_values_for_every_evaluator() {
 
 /// What [`Evaluator::last_link_values_to_beat`] promises, for every registered evaluator on
 /// the same kind of boards: each value is the exact one, or — only where the exact chain is
-/// `Neutral` and costs more than `to_beat` — a `Neutral` stand-in whose cost lies in
-/// (`to_beat`, exact cost]. `to_beat` is drawn among the exact costs of the same call (the
-/// cheapest, as a deciding chain's best usually is, or any; and just beside them, and +∞),
-/// so that it falls where stand-ins are possible; +∞
-/// gives every exact value, and so does an evaluator that says it gives no stand-ins.
+/// `Neutral` and costs more than the cost to beat — a `Neutral` stand-in whose cost lies in
+/// (cost to beat, exact cost]. The cost to beat is `to_beat`, or the lowest exact `Neutral`
+/// cost the call gave for an earlier placement when that is lower. `to_beat` is drawn among
+/// the exact costs of the same call (the cheapest, as a deciding chain's best usually is, or
+/// any; and just beside them, and +∞), so that it falls where stand-ins are possible; an
+/// evaluator that says it gives no stand-ins gives every exact value.
 #[test]
 fn stand_ins_are_lower_bounds_above_the_cost_to_beat_for_every_evaluator() {
     let mut bfs = Bfs::new();
@@ -163,20 +164,25 @@ fn stand_ins_are_lower_bounds_above_the_cost_to_beat_for_every_evaluator() {
                 &mut bounded,
             );
             assert_eq!(bounded.len(), placements.len(), "{}", entry.name);
+            // The cost to beat: `to_beat`, or the lowest exact `Neutral` cost given so far.
+            let mut beat = to_beat;
             for ((value, whole), placement) in bounded.iter().zip(&exact).zip(placements) {
                 checked += 1;
                 if value.rule == whole.rule && value.cost.to_bits() == whole.cost.to_bits() {
+                    if value.rule == ChainRule::Neutral && value.cost < beat {
+                        beat = value.cost;
+                    }
                     continue;
                 }
                 assert!(
                     evaluator.gives_stand_ins()
-                        && to_beat < f64::INFINITY
+                        && beat < f64::INFINITY
                         && whole.rule == ChainRule::Neutral
                         && value.rule == ChainRule::Neutral
-                        && to_beat < value.cost
+                        && beat < value.cost
                         && value.cost <= whole.cost,
-                    "{}: {placement:?} after {} earlier links on\n{board}\nto beat {to_beat}, \
-                     given {value:?}, exact {whole:?}",
+                    "{}: {placement:?} after {} earlier links on\n{board}\nto beat {to_beat} \
+                     ({beat} in the call), given {value:?}, exact {whole:?}",
                     entry.name,
                     records.len()
                 );
@@ -187,19 +193,21 @@ fn stand_ins_are_lower_bounds_above_the_cost_to_beat_for_every_evaluator() {
             }
         }
         assert!(checked >= 300_000, "{}: {checked} values", entry.name);
-        // The evaluators that give stand-ins gave many, line clears among them (the bound
-        // that holds with clears).
+        // The evaluators that give stand-ins gave many, line clears among them where the
+        // bound holds with clears (El-Ashi's; BCTS bounds only placements that clear no row).
         if evaluator_by_name(entry.name, &WeightsChoice::Default)
             .expect("a registered evaluator")
             .expect("default weights")
             .gives_stand_ins()
         {
             assert!(stand_ins >= 50_000, "{}: {stand_ins} stand-ins", entry.name);
-            assert!(
-                clearing_stand_ins >= 100,
-                "{}: {clearing_stand_ins}",
-                entry.name
-            );
+            if entry.name != "bcts" {
+                assert!(
+                    clearing_stand_ins >= 100,
+                    "{}: {clearing_stand_ins}",
+                    entry.name
+                );
+            }
         }
     }
 }
