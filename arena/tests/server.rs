@@ -656,14 +656,18 @@ fn play_and_strategies_answer_as_the_command_line() {
     }
     assert_eq!(ended, 1, "the short field's game ends");
 
-    // `arena list --json`, but for the generator every served request is refused: the list
-    // offers what a client may send.
+    // `arena list --json`, but for the generator and the outside engines every served request
+    // is refused: the list offers what a client may send.
     let strategies = server.get("/v1/strategies");
     assert_eq!(strategies.status, 200);
     let mut listed = common::without_made_by(common::run_json("list", &[]));
     let generators = listed["generators"].as_array_mut().unwrap();
     assert!(generators.contains(&json!("file:PATH")));
     generators.retain(|name| name != "file:PATH");
+    // Nor outside engines: the server starts no programs and asks no other server.
+    let outside = listed["outside_engines"].as_array_mut().unwrap();
+    assert!(!outside.is_empty());
+    outside.clear();
     assert_eq!(common::without_made_by(strategies.json()), listed);
     for generator in strategies.json()["generators"].as_array().unwrap() {
         let body = json!({"strategy": "column-drop+dellacherie", "generator": generator,
