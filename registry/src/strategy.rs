@@ -776,6 +776,7 @@ impl Strategy {
     }
 
     /// Tells an outside engine a game begins (nothing for the arena's own engines).
+    #[inline]
     pub fn begin_game(&mut self, start: &Start) {
         if let Some(bot) = self.outside.as_mut() {
             self.games += 1;
@@ -789,6 +790,7 @@ impl Strategy {
     }
 
     /// Tells an outside engine how its game ended (nothing for the arena's own engines).
+    #[inline]
     pub fn end_game(&mut self, stop: &Stop) {
         if let Some(bot) = self.outside.as_mut() {
             bot.end_game(&Stop {
@@ -801,6 +803,7 @@ impl Strategy {
     /// [`Strategy::choose_in`] for a game that knows how far it has come (`tally`), which an
     /// outside engine is told: its answer checked against the searcher's legal placements,
     /// or its fault. The arena's own engines never fault.
+    #[inline]
     pub fn decide_in(
         &mut self,
         board: &Board,
