@@ -127,7 +127,7 @@ fn flood(board: &Board, enough: impl Fn(&[u32; BOARD_WIDTH]) -> bool) -> [u32; B
 /// field is then not split, whatever the rest of the flood would add. Most boards the rule
 /// sees have an open top row, over which the region reaches every column within two sweeps,
 /// where the whole flood goes on down every open column one row per sweep (in the strongest
-/// NES bot's games that flood was a fifth of all the instructions, docs/performance.md).
+/// NES bot's games that flood was a fifth of all the instructions, docs/performance-history.md).
 #[inline]
 pub fn field_is_split(board: &Board) -> bool {
     touches_ceiling_rows(board) && flood(board, |region| !region.contains(&0)).contains(&0)

@@ -94,7 +94,7 @@
 //!   expand, and the ORs it carries down are the ones above it when it takes them in (the
 //!   shift thumb has a shorter cooldown), because each carried OR already holds the one of the
 //!   word before it wherever the rotation thumb has a shorter cooldown (it took that in), and
-//!   0 otherwise. What it saves: docs/performance.md, "Empty rows skipped in the mixed flood".
+//!   0 otherwise. What it saves: docs/performance-history.md, "Empty rows skipped in the mixed flood".
 //!
 //! A uniform timeline never takes this copy, so its flood is unchanged.
 //!
