@@ -48,7 +48,8 @@ pub struct AnalyzeRequest {
     pub pieces: Vec<Piece>,
     /// Every placement of the current piece instead of the best chain only.
     pub all: bool,
-    /// The game-over rule the decision is made under (`None`: the searcher's).
+    /// The game-over rule the decision is made under (`None`: the searcher's); the console's
+    /// only for a gravity-aware searcher.
     pub game_over: Option<GameOverRule>,
     /// The frame options of a gravity-aware searcher.
     pub frames: FrameOptions,
@@ -125,11 +126,17 @@ impl AnalyzeRequest {
         spec.check_inside("be analysed")?;
         let strategy = Strategy::new(spec)?;
         check_pieces_fit_depth(&strategy, &self.pieces)?;
+        let game_over_rule = match self.game_over {
+            // A gravity-aware search plays the console's frames, hidden rows and all, so it
+            // can decide as `arena nes` does (the StackRabbit endpoints analyse NES positions
+            // under the console's rule).
+            Some(GameOverRule::Console) if strategy.frame_timing().is_some() => {
+                GameOverRule::Console
+            }
+            explicit => frameless_game_over_rule(explicit, std::slice::from_ref(strategy.spec()))?,
+        };
         let context = DecisionContext {
-            game_over_rule: frameless_game_over_rule(
-                self.game_over,
-                std::slice::from_ref(strategy.spec()),
-            )?,
+            game_over_rule,
             ..frame_context(self.frames, &strategy)?
         };
         check_pattern_height(&strategy, self.board.height(), Field::BOARD_HEIGHT)?;

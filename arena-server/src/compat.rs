@@ -29,7 +29,8 @@ use axum::routing::get;
 
 use tetris_arena_games::sim::reaction::piece_frames;
 use tetris_core::{
-    Board, Buttons, DecisionContext, Input, InputModel, Piece, Placement, PlayedFrames,
+    Board, Buttons, DecisionContext, GameOverRule, Input, InputModel, Piece, Placement,
+    PlayedFrames,
 };
 use tetris_registry::Strategy;
 use tetris_search_bfs::Gamepad;
@@ -457,7 +458,10 @@ impl Position<'_> {
             board_name: "board".to_string(),
             pieces: pieces.to_vec(),
             all: false,
-            game_over: None,
+            // StackRabbit's positions are NES positions: decided as `arena nes` decides, under
+            // the console's rule (a piece may still lock in the hidden rows, above a stack
+            // that blocks the spawn). The API's board has no hidden rows: they are empty here.
+            game_over: Some(GameOverRule::Console),
             frames: FrameOptions {
                 level: Some(Level::try_from(u64::from(self.query.level))?),
                 timeline: Some(self.query.timeline),

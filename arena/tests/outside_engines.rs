@@ -679,48 +679,203 @@ fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
     );
 }
 
-/// The games of an `arena nes` run (its JSON Lines `--out` file).
-fn nes_games(folder: &Path, file: &str, name: &str, settings: &[&str]) -> Vec<Value> {
-    let games = folder.join(file);
+/// The locks of an NES trace (`--trace FILE`), in order.
+fn trace_locks(path: &Path) -> Vec<Value> {
+    game_lines(path)
+        .into_iter()
+        .filter(|line| line["event"] == "lock")
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn in_nes_games_an_answer_s_inputs_are_played_frame_by_frame_and_checked() {
+    let folder = scratch_folder("outside", "nes-inputs");
+    // Level 19 (a row every 2 frames), a tap every other frame.
+    let settings = ["--games", "3", "--seed", "1", "--timeline", "X."];
+    let run = |mode: &str| {
+        let pids = folder.join(format!("{mode}.pids"));
+        let games = folder.join(format!("{mode}.jsonl"));
+        let trace = folder.join(format!("{mode}.trace.jsonl"));
+        let pids_text = pids.to_str().unwrap();
+        let name = bot(
+            "gamepad",
+            ",limit=2000",
+            &misbehaving(),
+            &[mode, "2", pids_text],
+        );
+        let files = [
+            "--out",
+            games.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ];
+        succeed("nes", &[&[name.as_str()][..], &settings, &files].concat());
+        assert_no_bot_left(&pids);
+        (game_lines(&games), trace_locks(&trace))
+    };
+    // The bot drops every piece straight down with no button pressed: the game plays exactly
+    // that (the searcher's own paths soft-drop from the first frame), so those recorded paths
+    // hold nothing but empty frames, and their pieces lock as they spawned, in the spawn
+    // column. (Once the stack reaches the spawn, the last pieces go by the searcher's path.)
+    let (straight, locks) = run("straight-drop");
+    assert!(
+        straight.iter().all(|game| game["end"] == "top-out"),
+        "{straight:?}"
+    );
+    let dropped: Vec<&Value> = locks
+        .iter()
+        .filter(|lock| {
+            let path = lock["placement"]["path"].as_str().unwrap();
+            path.split(' ').all(|frame| frame == "F0")
+        })
+        .collect();
+    assert!(dropped.len() + 6 >= locks.len() && dropped.len() > 25);
+    for lock in dropped {
+        let placement = &lock["placement"];
+        assert_eq!(
+            (&placement["x"], &placement["rotation"]),
+            (&5.into(), &0.into())
+        );
+        // Level 19 drops a row every 2 frames: a piece falls 2 frames a row to its lock row
+        // and a frame more to fail the next drop (the first piece floats 96 frames first).
+        let rows = placement["y"].as_u64().unwrap() as usize;
+        let delay = if lock["piece"] == 1 { 97 } else { 0 };
+        let frames = placement["path"].as_str().unwrap().split(' ').count();
+        assert!(
+            frames >= delay + 2 * rows && frames <= delay + 2 * rows + 2,
+            "{lock}"
+        );
+    }
+    for (mode, reason) in [
+        (
+            "taps-too-soon",
+            "the answer's inputs: frame 2 of the path presses Left 1 frames after the Left/Right \
+             thumb's press on frame 1",
+        ),
+        ("wrong-lock", "the answer's inputs: they lock the "),
+        ("press-after-lock", "the answer's inputs: the "),
+    ] {
+        let (games, _) = run(mode);
+        assert_eq!(games[1]["end"], "fault", "{mode}");
+        assert_eq!(games[1]["pieces"], 3, "{mode}");
+        let recorded = games[1]["fault"].as_str().unwrap();
+        assert!(recorded.starts_with(reason), "{mode}: {recorded}");
+        for game in [0, 2] {
+            assert_eq!(games[game], straight[game], "{mode}");
+        }
+    }
+    // Games without frames have no inputs to play: the answer is the bot's fault, in NES
+    // games of a searcher that places pieces directly as in the literature's games.
+    let pids = folder.join("direct.pids");
+    let name = misbehaving_bot("", "straight-drop", "2", &pids);
+    let games = folder.join("direct.jsonl");
     let out = ["--out", games.to_str().unwrap()];
-    succeed("nes", &[&[name][..], settings, &out].concat());
-    game_lines(&games)
+    succeed("nes", &[&[name.as_str()][..], &settings, &out].concat());
+    let only_nes = "the answer's inputs: only NES games with a gravity-aware searcher (gamepad) \
+                    play input sequences; this game places pieces directly";
+    for game in game_lines(&games) {
+        assert_eq!(
+            (&game["end"], &game["pieces"]),
+            (&"fault".into(), &0.into())
+        );
+        assert_eq!(game["fault"], only_nes);
+    }
+    let report = run_json("tournament", &[&name, "--games", "1", "--max-pieces", "5"]);
+    assert_eq!(report["games"][0]["fault"], only_nes);
+    assert_no_bot_left(&pids);
 }
 
 #[test]
 fn a_stackrabbit_engine_plays_the_nes_games_of_the_strategy_behind_the_server() {
     let server = Server::start(&["--stackrabbit-strategy", "gamepad+nes-plateau@2"]);
-    let name = format!("gamepad+stackrabbit:http://{}", server.address);
     let folder = scratch_folder("outside", "stackrabbit");
-    for (timeline, seed) in [("X.", "2"), ("X...", "1")] {
-        let settings = ["--games", "2", "--seed", seed, "--timeline", timeline];
-        let outside = nes_games(&folder, &format!("sr{seed}.jsonl"), &name, &settings);
-        let inside = nes_games(
-            &folder,
-            &format!("native{seed}.jsonl"),
-            "gamepad+nes-plateau@2",
-            &settings,
-        );
+    // With play=placement the arena plays each answer's placement by the searcher's path,
+    // the benchmark player's: the same games as the benchmark, lock for lock (board, piece,
+    // placement, path, frame). X. seed 1 and X... seed 4 end with a lock partly in the
+    // console's hidden rows, which the server's analysis (the console's rule) finds too.
+    let name = format!(
+        "gamepad+stackrabbit,play=placement:http://{}",
+        server.address
+    );
+    for (timeline, seed) in [("X.", "1"), ("X...", "4")] {
+        let run = |name: &str, file: &str| {
+            let games = folder.join(format!("{file}{seed}.jsonl"));
+            let trace = folder.join(format!("{file}{seed}.trace.jsonl"));
+            let files = [
+                "--out",
+                games.to_str().unwrap(),
+                "--trace",
+                trace.to_str().unwrap(),
+            ];
+            let settings = ["--games", "2", "--seed", seed, "--timeline", timeline];
+            succeed("nes", &[&[name][..], &settings, &files].concat());
+            (game_lines(&games), trace_locks(&trace))
+        };
+        let (outside, outside_locks) = run(&name, "sr");
+        let (inside, inside_locks) = run("gamepad+nes-plateau@2", "native");
         for (a, b) in outside.iter().zip(&inside) {
-            let facts = |game: &Value| {
-                let mut game = game.clone();
-                let object = game.as_object_mut().unwrap();
-                let pieces = object.remove("pieces").unwrap().as_u64().unwrap();
-                object.remove("frames");
-                object.remove("clears");
-                (game, pieces)
-            };
-            let ((a, a_pieces), (b, b_pieces)) = (facts(a), facts(b));
-            // Every placement the same, so the same score, lines and level; but where the
-            // console rule's hidden rows still take one last lock of a topping-out game, the
-            // server (its analysis under the simulation rule) finds no legal move and the
-            // game ends one piece earlier, with the same score.
-            assert_eq!(a, b, "{timeline}");
-            let last_lock = b["end"] == "top-out" && b_pieces == a_pieces + 1;
-            assert!(
-                a_pieces == b_pieces || last_lock,
-                "{timeline}: {a_pieces} against {b_pieces}"
-            );
+            assert_eq!(game_facts(a), game_facts(b), "{timeline}");
+        }
+        assert_eq!(outside_locks, inside_locks, "{timeline}");
+        assert!(outside_locks.len() > 200, "{timeline}");
+    }
+    // By default the arena plays each answer's input sequence: every traced lock's frames are
+    // the letters the server answers get-move for that position (a later piece's exactly; the
+    // game's first piece floats through its entry delay, so its letters are followed by
+    // empty frames to the lock). The server's paths press as early as they can, lock on
+    // other frames than the searcher's, and so the randomizer, which runs every frame, deals
+    // other pieces than the benchmark's.
+    let name = format!("gamepad+stackrabbit:http://{}", server.address);
+    let trace = folder.join("inputs.trace.jsonl");
+    let settings = ["--games", "1", "--seed", "1", "--timeline", "X."];
+    let files = ["--trace", trace.to_str().unwrap()];
+    succeed("nes", &[&[name.as_str()][..], &settings, &files].concat());
+    let locks = trace_locks(&trace);
+    for lock in locks.iter().take(40) {
+        let rows: Vec<&str> = lock["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row.as_str().unwrap())
+            .collect();
+        let query = format!(
+            "/get-move?board={}&currentPiece={}&nextPiece={}&level={}&lines={}&inputFrameTimeline=X.",
+            common::server::cells(&rows),
+            lock["placement"]["piece"].as_str().unwrap(),
+            lock["preview"].as_str().unwrap(),
+            lock["level"],
+            lock["lines"],
+        );
+        let answer = server.get(&query).body;
+        let letters = answer
+            .split('|')
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(['*', '^']);
+        let played: String = lock["placement"]["path"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .map(|frame| match frame {
+                "F0" => '.',
+                "F1" => 'L',
+                "F2" => 'R',
+                "F4" => 'D',
+                "F8" => 'A',
+                "F16" => 'B',
+                "F9" => 'E',
+                "F17" => 'F',
+                "F10" => 'I',
+                "F18" => 'G',
+                other => panic!("{other} has no letter"),
+            })
+            .collect();
+        if lock["piece"] == 1 {
+            assert!(played.starts_with(letters), "{played} {letters}");
+            assert!(played[letters.len()..].chars().all(|frame| frame == '.'));
+        } else {
+            assert_eq!(played, letters, "piece {}", lock["piece"]);
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tetris_core::Placement;
 
-use crate::decider::Decider;
+use crate::decider::{Answer, Decider};
 use crate::fault::{Fault, FaultKind};
 use crate::program::Program;
 use crate::protocol::{FromBot, Info, PROTOCOL_VERSION, Start, Stop, Suggest, ToBot};
@@ -102,7 +102,7 @@ impl Decider for ExecBot {
         }
     }
 
-    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
+    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
         if let Some(fault) = self.pending.take() {
             return Err(fault);
         }
@@ -113,7 +113,7 @@ impl Decider for ExecBot {
         });
         let chosen = answer.and_then(|line| match parse(&line)? {
             FromBot::Suggestion(suggestion) => {
-                suggestion.resolve(placements).map_err(|message| Fault {
+                suggestion.answer(placements).map_err(|message| Fault {
                     kind: FaultKind::Illegal,
                     message: format!("the bot's suggestion: {message}"),
                 })

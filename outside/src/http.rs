@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tetris_core::Placement;
 
-use crate::decider::Decider;
+use crate::decider::{Answer, Decider};
 use crate::fault::{Fault, FaultKind};
 use crate::protocol::{Info, PROTOCOL_VERSION, Start, Stop, Suggest, Suggestion};
 use crate::spec::HttpSpec;
@@ -98,7 +98,7 @@ impl Decider for HttpEngine {
         self.game_over = start.game_over.clone();
     }
 
-    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
+    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
         let body = json!({
             "strategy": self.spec.strategy,
             "board": suggest.board,
@@ -123,8 +123,10 @@ impl Decider for HttpEngine {
             x: Some(best.x),
             y: Some(best.y),
             rotation: Some(best.rotation),
+            inputs: None,
         }
         .resolve(placements)
+        .map(Answer::placement)
         .map_err(|message| Fault {
             kind: FaultKind::Illegal,
             message: format!("the server's placement: {message}"),

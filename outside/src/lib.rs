@@ -19,16 +19,17 @@ mod bot;
 mod decider;
 mod fault;
 mod http;
+pub mod inputs;
 pub mod program;
 pub mod protocol;
 mod spec;
 pub mod stackrabbit;
 
 pub use bot::{DEFAULT_LIMIT, ExecBot, ExecSpec, HANDSHAKE_LIMIT, MAX_PREVIEW};
-pub use decider::Decider;
+pub use decider::{Answer, Decider};
 pub use fault::{Fault, FaultKind};
 pub use http::{HttpEngine, MAX_ANSWER};
 pub use spec::{
-    GIVEN_PREFIX, HttpSpec, MAX_LIMIT_MS, OUTSIDE_ENGINES, OutsideSpec, StackRabbitSpec,
-    register_given,
+    AnswerPlay, GIVEN_PREFIX, HttpSpec, MAX_LIMIT_MS, OUTSIDE_ENGINES, OutsideSpec,
+    StackRabbitSpec, register_given,
 };

@@ -18,6 +18,9 @@
 use serde::{Deserialize, Serialize};
 use tetris_core::{Board, Piece, Placement};
 
+use crate::decider::Answer;
+use crate::inputs::parse_input_sequence;
+
 /// The protocol version this arena speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -101,6 +104,11 @@ pub struct Suggest {
     pub level: u8,
     /// The board, top row first: `#` filled, `.` empty.
     pub board: Vec<String>,
+    /// NES games under the console's rule, once a piece has locked partly above the field:
+    /// the two hidden rows above it (row −2 first), whose cells block later pieces; absent
+    /// while they are empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<String>,
     /// The current piece's letter.
     pub current: Piece,
     /// The preview pieces, next first.
@@ -149,8 +157,9 @@ pub struct Stop {
 }
 
 /// The bot's answer to `suggest`: `{"type": "suggestion", "index": 3}` or
-/// `{"type": "suggestion", "x": 4, "y": 18, "rotation": 1}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+/// `{"type": "suggestion", "x": 4, "y": 18, "rotation": 1}`; in an NES game with a
+/// gravity-aware searcher it may add `"inputs": "..L..L"`, the frames to press.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct Suggestion {
     /// An index into `suggest`'s `placements`.
     #[serde(default)]
@@ -164,6 +173,12 @@ pub struct Suggestion {
     /// The placement's rotation.
     #[serde(default)]
     pub rotation: Option<i64>,
+    /// NES games with a gravity-aware searcher: the frames the bot presses to take the piece
+    /// from its first input frame to the placement, one letter a frame in StackRabbit's
+    /// notation ([`crate::inputs`]); the arena plays them through its frame model, and the
+    /// piece must lock at the placement named. Absent: the arena plays the searcher's path.
+    #[serde(default)]
+    pub inputs: Option<String>,
 }
 
 /// A line from the bot, by its `type`.
@@ -186,6 +201,7 @@ impl Suggest {
             score: 0,
             level: 0,
             board: board.to_rows(),
+            hidden: hidden_rows(board),
             current: pieces[0],
             preview: pieces[1..].to_vec(),
             placements: placements.iter().map(PlacementMessage::from).collect(),
@@ -193,7 +209,35 @@ impl Suggest {
     }
 }
 
+/// The hidden rows of a console board (row −2 first) when a cell there is occupied, else
+/// none.
+fn hidden_rows(board: &Board) -> Vec<String> {
+    let rows: Vec<String> = [-2, -1]
+        .iter()
+        .map(|&y| {
+            (0..tetris_core::BOARD_WIDTH as i32)
+                .map(|x| if board.is_blocked(x, y) { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    match board.keeps_hidden_rows() && rows.iter().any(|row| row.contains('#')) {
+        true => rows,
+        false => Vec::new(),
+    }
+}
+
 impl Suggestion {
+    /// The answer: the placement's index among `placements` ([`Suggestion::resolve`]) and
+    /// the frames of its `inputs`, or what is wrong with either.
+    pub fn answer(&self, placements: &[Placement]) -> Result<Answer, String> {
+        let index = self.resolve(placements)?;
+        let inputs = match &self.inputs {
+            None => None,
+            Some(letters) => Some(parse_input_sequence(letters)?),
+        };
+        Ok(Answer { index, inputs })
+    }
+
     /// The index of the answered placement among `placements`, or what is wrong with it.
     pub fn resolve(&self, placements: &[Placement]) -> Result<usize, String> {
         match (self.index, self.x, self.y, self.rotation) {

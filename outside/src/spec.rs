@@ -4,12 +4,14 @@
 //! |---|---|---|
 //! | a program | `exec[,limit=MS]:PROGRAM ARGS…` | `column-drop+exec:python3 bot.py` |
 //! | a server of the arena's API | `http[,limit=MS][,preview=N]:URL STRATEGY` | `bfs+http:http://127.0.0.1:8080 bfs+elashi@2` |
+//! | a server of StackRabbit's API (NES games) | `stackrabbit[,limit=MS][,play=inputs\|placement]:URL` | `gamepad+stackrabbit:http://127.0.0.1:3000` |
 //!
 //! `limit` is the time per decision in milliseconds (1 to 60,000; default 1,000). A
 //! program's command is split at whitespace (no shell reads it; a path with spaces needs a
 //! wrapper script). A server is asked `POST URL/v1/analyze` with `STRATEGY`, the server's own
 //! name for its engine; `preview` is how many preview pieces it is shown (default: the depth
-//! after `@` in STRATEGY less one, an arena strategy name's, else 0).
+//! after `@` in STRATEGY less one, an arena strategy name's, else 0). A StackRabbit server is
+//! asked `GET URL/get-move`; `play` says what of its answer the game plays ([`AnswerPlay`]).
 
 use std::fmt;
 use std::time::Duration;
@@ -41,6 +43,23 @@ pub struct StackRabbitSpec {
     pub url: String,
     /// The time limit per decision.
     pub limit: Duration,
+    /// What of each answer the game plays.
+    pub play: AnswerPlay,
+}
+
+/// What of a StackRabbit answer (a placement and its input sequence) an NES game plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AnswerPlay {
+    /// `play=inputs` (the default): the input sequence, frame by frame through the arena's
+    /// frame model, which must lock the piece at the placement.
+    #[default]
+    Inputs,
+    /// `play=placement`: the placement, reached by the searcher's path (the path the NES
+    /// benchmark's own player presses); the input sequence is not played. The console's
+    /// randomizer runs every frame, so two paths to one placement that lock on different
+    /// frames deal different pieces after it: this is the way to play the benchmark's
+    /// pieces with an engine's decisions.
+    Placement,
 }
 
 /// An outside engine as a strategy name gives it.
@@ -81,7 +100,7 @@ pub const OUTSIDE_ENGINES: &[(&str, &str)] = &[
     ),
     (
         "stackrabbit:URL",
-        "NES games only (arena nes, with gamepad): a server of StackRabbit's API asked GET URL/get-move with the board, both pieces, level, lines and the player's timeline; its placement must be one the player reaches; stackrabbit,limit=MS:... as for exec",
+        "NES games only (arena nes, gamepad): a server of StackRabbit's API asked GET URL/get-move for each piece; its inputs are played frame by frame and must lock the piece at its placement; limit=MS as for exec; play=placement plays the placement by the searcher's path instead (the benchmark's player and pieces)",
     ),
     (
         "http:URL STRATEGY",
@@ -133,7 +152,7 @@ fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
     let grammar = match kind {
         "exec" => "SEARCHER+exec[,limit=MS]:PROGRAM ARGS..., e.g. column-drop+exec:python3 bot.py",
         "stackrabbit" => {
-            "gamepad+stackrabbit[,limit=MS]:URL, e.g. gamepad+stackrabbit:http://127.0.0.1:3000"
+            "gamepad+stackrabbit[,limit=MS][,play=inputs|placement]:URL, e.g. gamepad+stackrabbit:http://127.0.0.1:3000"
         }
         _ => {
             "SEARCHER+http[,limit=MS][,preview=N]:URL STRATEGY, e.g. bfs+http:http://127.0.0.1:8080 bfs+elashi@2"
@@ -144,6 +163,7 @@ fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
         .ok_or_else(|| format!("expected {grammar}"))?;
     let mut limit = DEFAULT_LIMIT;
     let mut preview = None;
+    let mut play = AnswerPlay::default();
     for option in options.split(',').filter(|option| !option.is_empty()) {
         let (name, value) = option.split_once('=').unwrap_or((option, ""));
         let number = |range: std::ops::RangeInclusive<u64>, unit: &str| {
@@ -164,11 +184,18 @@ fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
             "preview" if kind == "http" => {
                 preview = Some(number(0..=u64::from(MAX_PREVIEW), "")? as u8);
             }
+            "play" if kind == "stackrabbit" => {
+                play = match value {
+                    "inputs" => AnswerPlay::Inputs,
+                    "placement" => AnswerPlay::Placement,
+                    _ => return Err(format!("play={value} is not inputs or placement")),
+                }
+            }
             _ => {
-                let valid = if kind == "http" {
-                    "limit=MS, preview=N"
-                } else {
-                    "limit=MS"
+                let valid = match kind {
+                    "http" => "limit=MS, preview=N",
+                    "stackrabbit" => "limit=MS, play=inputs|placement",
+                    _ => "limit=MS",
                 };
                 return Err(format!("unknown {kind} option {option:?} (valid: {valid})"));
             }
@@ -191,6 +218,7 @@ fn parse_kind(kind: &str, rest: &str) -> Result<OutsideSpec, String> {
             Ok(OutsideSpec::StackRabbit(StackRabbitSpec {
                 url: url.trim_end_matches('/').to_string(),
                 limit,
+                play,
             }))
         }
         _ => {
@@ -245,7 +273,11 @@ impl fmt::Display for OutsideSpec {
                 )
             }
             OutsideSpec::StackRabbit(spec) => {
-                write!(f, "stackrabbit{}:{}", limit(spec.limit), spec.url)
+                let play = match spec.play {
+                    AnswerPlay::Inputs => "",
+                    AnswerPlay::Placement => ",play=placement",
+                };
+                write!(f, "stackrabbit{}{play}:{}", limit(spec.limit), spec.url)
             }
             OutsideSpec::Given(name) => write!(f, "{name}"),
         }
@@ -274,6 +306,14 @@ mod tests {
                 "http,preview=0:http://h:1 bfs+elashi@2",
                 "http,preview=0:http://h:1 bfs+elashi@2",
             ),
+            (
+                "stackrabbit,play=inputs:http://h:1/",
+                "stackrabbit:http://h:1",
+            ),
+            (
+                "stackrabbit,play=placement,limit=500:http://h:1",
+                "stackrabbit,limit=500,play=placement:http://h:1",
+            ),
         ] {
             let spec = OutsideSpec::parse(name).unwrap().unwrap();
             assert_eq!(spec.to_string(), canonical);
@@ -299,6 +339,14 @@ mod tests {
             (
                 "http,preview=4:http://h x",
                 "preview=4 is not a whole number from 0 to 3",
+            ),
+            (
+                "stackrabbit,play=path:http://h",
+                "play=path is not inputs or placement",
+            ),
+            (
+                "exec,play=inputs:bot",
+                "unknown exec option \"play=inputs\" (valid: limit=MS)",
             ),
         ] {
             let error = OutsideSpec::parse(name).unwrap().unwrap_err();

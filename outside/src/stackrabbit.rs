@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use tetris_core::{Piece, PieceState, Placement, SPAWN_X, SPAWN_Y};
 
-use crate::decider::Decider;
+use crate::decider::{Answer, Decider};
 use crate::fault::{Fault, FaultKind};
 use crate::http::{agent, read_json, read_text};
 use crate::protocol::{Info, PROTOCOL_VERSION, Start, Stop, Suggest, Suggestion};
-use crate::spec::StackRabbitSpec;
+use crate::spec::{AnswerPlay, StackRabbitSpec};
 
 /// The row of StackRabbit's spawn corner: −2 for I, −1 for the others (its `initialY`).
 pub fn initial_y(piece: Piece) -> i8 {
@@ -72,9 +72,10 @@ const VERSION_LIMIT: Duration = Duration::from_secs(5);
 /// A server of StackRabbit's API asked for each piece of an NES game: `GET URL/get-move` with
 /// the board (200 cells), the current and next piece, the level, the lines and the player's
 /// input timeline. Its answer's placement (`rot,x,y|inputs|…`) must be one the player reaches
-/// (the gamepad searcher's placements under the game's timeline, which the arena then plays
-/// frame by frame through its own frame model); `No legal moves`, a status other than 200, a
-/// malformed answer or none in time is the engine's fault.
+/// (the gamepad searcher's placements under the game's timeline), and its inputs are played
+/// frame by frame through the arena's frame model and must lock the piece there; `No legal
+/// moves` resigns the game (a top-out), and a status other than 200, a malformed answer or
+/// none in time is the engine's fault.
 pub struct StackRabbitEngine {
     spec: StackRabbitSpec,
     info: Info,
@@ -132,7 +133,7 @@ impl Decider for StackRabbitEngine {
         self.timeline = start.timeline.clone();
     }
 
-    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
+    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
         let timeline = self.timeline.as_deref().ok_or_else(|| Fault {
             kind: FaultKind::Illegal,
             message: "a StackRabbit server plays NES games only (arena nes)".to_string(),
@@ -160,32 +161,40 @@ impl Decider for StackRabbitEngine {
                 message: "the server found no legal move".to_string(),
             });
         }
-        let triple = parse_get_move(&answer).ok_or_else(|| Fault {
+        let (triple, letters) = parse_get_move(&answer).ok_or_else(|| Fault {
             kind: FaultKind::Malformed,
             message: format!(
                 "the server's get-move answer {:?} is not `rot,x,y|inputs|board|level|lines`",
                 answer.chars().take(80).collect::<String>()
             ),
         })?;
-        let placement =
-            placement_from_stackrabbit(suggest.current, triple).ok_or_else(|| Fault {
-                kind: FaultKind::Illegal,
-                message: format!(
-                    "the server's placement {triple:?} is no placement of {}",
-                    suggest.current.letter()
-                ),
-            })?;
+        // StackRabbit's board is the 20 rows of the field: cells locked in the hidden rows
+        // above it are not sent, so its answer may collide with them.
+        let unseen = match suggest.hidden.is_empty() {
+            true => "",
+            false => " (the field's hidden rows hold cells, which StackRabbit's board cannot show)",
+        };
+        let illegal = |message: String| Fault {
+            kind: FaultKind::Illegal,
+            message: format!("the server's placement {triple:?}: {message}{unseen}"),
+        };
+        let placement = placement_from_stackrabbit(suggest.current, triple)
+            .ok_or_else(|| illegal(format!("no placement of {}", suggest.current.letter())))?;
+        // The inputs are played, frame by frame, and must lock the piece at the placement;
+        // or the placement alone is played, by the searcher's path.
+        let inputs = match self.spec.play {
+            AnswerPlay::Inputs => Some(letters.to_string()),
+            AnswerPlay::Placement => None,
+        };
         Suggestion {
             index: None,
             x: Some(i64::from(placement.x)),
             y: Some(i64::from(placement.y)),
             rotation: Some(i64::from(placement.rotation)),
+            inputs,
         }
-        .resolve(placements)
-        .map_err(|message| Fault {
-            kind: FaultKind::Illegal,
-            message: format!("the server's placement {triple:?}: {message}"),
-        })
+        .answer(placements)
+        .map_err(illegal)
     }
 
     fn end_game(&mut self, _stop: &Stop) {}
@@ -200,11 +209,16 @@ impl Decider for StackRabbitEngine {
     }
 }
 
-/// The placement of a `get-move` answer, `rot,x,y|inputs|board|level|lines`; `None` for
-/// `No legal moves` or anything else.
-fn parse_get_move(answer: &str) -> Option<[i8; 3]> {
-    let (placement, rest) = answer.trim().split_once('|')?;
-    if rest.split('|').count() != 4 {
+/// The placement and the piece's input letters of a `get-move` answer,
+/// `rot,x,y|inputs|board|level|lines`; `None` for `No legal moves` or anything else. The
+/// inputs end where the piece locks: StackRabbit follows them with the frames until the next
+/// piece (`*` for the entry delay, `^` for a line clear's animation), which are not the
+/// piece's and are dropped here.
+fn parse_get_move(answer: &str) -> Option<([i8; 3], &str)> {
+    let mut parts = answer.trim().split('|');
+    let placement = parts.next()?;
+    let inputs = parts.next()?;
+    if parts.count() != 3 {
         return None;
     }
     let mut numbers = placement
@@ -215,7 +229,8 @@ fn parse_get_move(answer: &str) -> Option<[i8; 3]> {
         numbers.next()?.ok()?,
         numbers.next()?.ok()?,
     ];
-    numbers.next().is_none().then_some(triple)
+    let letters = inputs.trim_end_matches(['*', '^']);
+    numbers.next().is_none().then_some((triple, letters))
 }
 
 #[cfg(test)]
@@ -226,12 +241,12 @@ mod tests {
     fn get_move_answers_give_their_placement() {
         let board = "0".repeat(200);
         assert_eq!(
-            parse_get_move(&format!("0,-4,18|L*|{board}|19|4")),
-            Some([0, -4, 18])
+            parse_get_move(&format!("0,-4,18|L.L.L.L...**^^*|{board}|19|4")),
+            Some(([0, -4, 18], "L.L.L.L..."))
         );
         assert_eq!(
             parse_get_move(&format!("1,0,17|none|{board}|19|0\n")),
-            Some([1, 0, 17])
+            Some(([1, 0, 17], "none"))
         );
         assert_eq!(parse_get_move("No legal moves"), None);
         assert_eq!(parse_get_move("0,1|x|y|z|w"), None);

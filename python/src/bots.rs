@@ -18,7 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tetris_core::{BOARD_WIDTH, Placement};
 use tetris_registry::protocol::{Info, PROTOCOL_VERSION, Start, Stop, Suggest, Suggestion};
-use tetris_registry::{Decider, Fault, FaultKind, GIVEN_PREFIX, register_given, searcher_names};
+use tetris_registry::{
+    Answer, Decider, Fault, FaultKind, GIVEN_PREFIX, register_given, searcher_names,
+};
 
 use crate::games::action_of;
 use crate::py_error;
@@ -56,7 +58,7 @@ impl PythonBot {
         py: Python<'_>,
         suggest: &Suggest,
         placements: &[Placement],
-    ) -> Result<usize, Fault> {
+    ) -> Result<Answer, Fault> {
         let answer = match self.action_index {
             true => self
                 .observation(py, suggest, placements)
@@ -78,6 +80,7 @@ impl PythonBot {
                     .position(|placement| {
                         action_of(placement, self.board_height).map(i64::from) == Some(number)
                     })
+                    .map(Answer::placement)
                     .ok_or_else(|| illegal(format!("action {number} is not a legal action")));
             }
             let suggestion = Suggestion {
@@ -85,18 +88,25 @@ impl PythonBot {
                 x: None,
                 y: None,
                 rotation: None,
+                inputs: None,
             };
-            return suggestion.resolve(placements).map_err(illegal);
+            return suggestion.answer(placements).map_err(illegal);
         }
         let field = |name: &str| -> Option<i64> { answer.get_item(name).ok()?.extract().ok() };
+        // An NES game's frames to press, in StackRabbit's letters, beside the placement.
+        let inputs = answer
+            .get_item("inputs")
+            .ok()
+            .and_then(|inputs| inputs.extract::<String>().ok());
         match (self.action_index, field("x"), field("y"), field("rotation")) {
             (false, Some(x), Some(y), Some(rotation)) => Suggestion {
                 index: None,
                 x: Some(x),
                 y: Some(y),
                 rotation: Some(rotation),
+                inputs,
             }
-            .resolve(placements)
+            .answer(placements)
             .map_err(illegal),
             _ => Err(illegal(format!(
                 "{} is not {}",
@@ -191,7 +201,7 @@ impl Decider for PythonBot {
         self.seed = start.seed;
     }
 
-    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<usize, Fault> {
+    fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
         Python::attach(|py| self.ask(py, suggest, placements))
     }
 

@@ -195,7 +195,7 @@ pub use strategy::{
 };
 /// The outside engines' protocol and faults, for the game loops that play them.
 pub use tetris_outside::{
-    Decider, ExecSpec, Fault, FaultKind, GIVEN_PREFIX, HttpSpec, OUTSIDE_ENGINES, OutsideSpec,
-    protocol, register_given, stackrabbit,
+    Answer, Decider, ExecSpec, Fault, FaultKind, GIVEN_PREFIX, HttpSpec, OUTSIDE_ENGINES,
+    OutsideSpec, inputs, protocol, register_given, stackrabbit,
 };
 pub use weights::{TUNED, WeightsChoice};

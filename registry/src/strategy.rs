@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use tetris_core::evaluate::WeightedEvaluator;
 use tetris_core::{
-    BOARD_WIDTH, Board, ChainChoice, ChainOptions, ChainRule, ChainValue, DecisionContext,
+    BOARD_WIDTH, Board, Buttons, ChainChoice, ChainOptions, ChainRule, ChainValue, DecisionContext,
     FrameTiming, GameOverRule, Input, LookaheadChain, MAX_PLAYOUTS, PatternFilter, Piece,
     PieceState, Placement, PlacementFilter, Placements, Playouts, Searcher, WellFilter,
 };
@@ -53,7 +53,7 @@ use crate::error::RegistryError;
 use crate::reaction_plan::ReactionPlanner;
 use crate::weights::WeightsChoice;
 use tetris_outside::protocol::{Start, Stop, Suggest};
-use tetris_outside::{Decider, Fault, OutsideSpec};
+use tetris_outside::{Answer, Decider, Fault, FaultKind, OutsideSpec};
 
 /// The evaluator an outside engine's strategy carries but never asks.
 const OUTSIDE_PLACEHOLDER_EVALUATOR: &str = "dellacherie";
@@ -624,6 +624,9 @@ pub struct Strategy {
     games: u64,
     /// The legal placements the outside engine was last offered.
     offered: Vec<Placement>,
+    /// The frames of the outside engine's last answer, when it gave them (an NES game plays
+    /// them instead of the searcher's path: [`Strategy::take_answered_inputs`]).
+    answered_inputs: Option<Vec<Buttons>>,
 }
 
 /// How far a game has come, for an outside engine's `suggest`.
@@ -751,6 +754,7 @@ impl Strategy {
             outside: None,
             games: 0,
             offered: Vec::new(),
+            answered_inputs: None,
         }
     }
 
@@ -835,7 +839,16 @@ impl Strategy {
             level: tally.level,
             ..Suggest::new(self.games, board, pieces, &self.offered)
         };
-        let index = bot.suggest(&suggest, &self.offered)?;
+        let Answer { index, inputs } = bot.suggest(&suggest, &self.offered)?;
+        if inputs.is_some() && context.frame_timing.is_none() {
+            return Err(Fault {
+                kind: FaultKind::Illegal,
+                message: "the answer's inputs: only NES games with a gravity-aware searcher \
+                          (gamepad) play input sequences; this game places pieces directly"
+                    .to_string(),
+            });
+        }
+        self.answered_inputs = inputs;
         Ok(Some(ChainChoice {
             placement: self.offered[index],
             index,
@@ -846,6 +859,13 @@ impl Strategy {
                 cost: 0.0,
             },
         }))
+    }
+
+    /// The frames the outside engine pressed in its answer to the last
+    /// [`Strategy::decide_in`], if it gave them (only in games with frame timing): the game
+    /// plays them, checked, instead of the searcher's path. Taken once.
+    pub fn take_answered_inputs(&mut self) -> Option<Vec<Buttons>> {
+        self.answered_inputs.take()
     }
 
     /// The rows of the strategy's `pattern=FILE` picture, if it has one: it plays only on a

@@ -24,10 +24,13 @@
 //! the player without a reaction time: one decision with both pieces, as before reaction
 //! times existed.
 
+use tetris_core::frames::{ENTRY_DELAY_FRAMES, FallingPiece};
 use tetris_core::{
-    Board, Buttons, DecisionContext, Input, Piece, PieceState, Placement, PlayedFrames,
+    Board, Buttons, DecisionContext, Input, InputModel, Piece, PieceState, Placement, PlayedFrames,
 };
 use tetris_registry::{GameTally, Strategy};
+
+use crate::sim::replay::frames::{PathError, TwoThumbTaps, article_allows};
 
 pub use tetris_arena_io::values::MAX_REACTION_FRAMES;
 
@@ -95,7 +98,18 @@ pub fn piece_frames(
     let Some(plan) = plan else {
         return Ok(None);
     };
-    push_path(strategy, board, plan.placement, context, frames)?;
+    match strategy.take_answered_inputs() {
+        // An outside engine's own frames: played as pressed, never teleported.
+        Some(inputs) => {
+            answered_frames(board, plan.placement, context, &inputs, frames).map_err(|message| {
+                PathFault::Engine(tetris_registry::Fault {
+                    kind: tetris_registry::FaultKind::Illegal,
+                    message: format!("the answer's inputs: {message}"),
+                })
+            })?
+        }
+        None => push_path(strategy, board, plan.placement, context, frames)?,
+    }
     let reaction = usize::from(reaction_frames);
     let played_to_the_end = PiecePlay {
         placement: plan.placement,
@@ -118,6 +132,81 @@ pub fn piece_frames(
         placement: choice.placement,
         plan: Some(plan.placement),
     }))
+}
+
+/// Writes into `frames` what a player pressing an outside engine's `inputs` holds, frame by
+/// frame from the piece's first input frame (its entry delay's first, for a game's first
+/// piece) to the lock: the inputs, then nothing held while gravity brings the piece down.
+/// Each input frame must be one the player's input model presses at the timeline of
+/// `context` (the rules a recorded path is held to, [`crate::sim::replay::frames`]), no press
+/// may come after the piece locks, and the piece must lock at `placement`, the engine's
+/// answer. Otherwise, what is wrong (one line).
+pub fn answered_frames(
+    board: &Board,
+    placement: Placement,
+    context: DecisionContext,
+    inputs: &[Buttons],
+    frames: &mut Vec<Buttons>,
+) -> Result<(), String> {
+    let timing = context
+        .frame_timing
+        .ok_or("this game places pieces directly, without frames")?;
+    frames.clear();
+    // The delayed-auto-shift counter a piece inherits from the last never counts here: a
+    // piece spawns with nothing held, so its first Left or Right is a new press, which
+    // clears the counter, unless Down is held with it, which neither input model presses.
+    let mut falling = FallingPiece::spawn(placement.piece, context.entry_delay, 0);
+    let mut taps = TwoThumbTaps::default();
+    // Gravity locks every piece: at the slowest level within (rows + 2) drops of one frame
+    // each per frames-per-row, after the entry delay; the bound only guards the loop.
+    let most = inputs.len()
+        + usize::from(ENTRY_DELAY_FRAMES)
+        + (usize::from(board.height()) + 3) * usize::from(timing.frames_per_row.max(1));
+    for index in 0..most {
+        let buttons = inputs.get(index).copied().unwrap_or(Buttons::NONE);
+        let (number, input) = (index + 1, Input::Frame(buttons));
+        match timing.inputs {
+            InputModel::Article if !article_allows(index, buttons, timing.timeline) => {
+                return Err(PathError::NotAnArticleFrame {
+                    number,
+                    buttons,
+                    input,
+                    timeline: timing.timeline,
+                }
+                .to_string());
+            }
+            InputModel::Article => {}
+            InputModel::TwoThumb => taps
+                .press(number, input, buttons, timing.timeline)
+                .map_err(|error| error.to_string())?,
+        }
+        frames.push(buttons);
+        let Some(lock) = falling.frame(board, buttons, timing.frames_per_row) else {
+            continue;
+        };
+        if let Some(late) = inputs[number.min(inputs.len())..]
+            .iter()
+            .position(|&buttons| buttons != Buttons::NONE)
+        {
+            return Err(format!(
+                "the {} locks on frame {number}, before the press on frame {}",
+                placement.piece,
+                number + late + 1
+            ));
+        }
+        if lock != placement.state() {
+            return Err(format!(
+                "they lock the {} at {lock}, not at the placement answered, {}",
+                placement.piece,
+                placement.state()
+            ));
+        }
+        return Ok(());
+    }
+    Err(format!(
+        "the {} is still falling after {most} frames",
+        placement.piece
+    ))
 }
 
 /// Appends the searcher's path to `placement` in `context` to `frames`.

@@ -61,8 +61,9 @@ pub struct PositionBody {
     /// Rows of the field, 4 to 32 (default 20).
     #[schema(schema_with = schema::board_height)]
     pub board_height: Option<u64>,
-    /// `simulation` or `literature` (default: the searcher's).
-    #[schema(schema_with = schema::frameless_game_over)]
+    /// `simulation` or `literature` (default: the searcher's); `console` for gravity-aware
+    /// searchers (gamepad).
+    #[schema(schema_with = schema::position_game_over)]
     pub game_over: Option<String>,
     /// Gravity-aware searchers (gamepad): the level whose gravity the search simulates.
     #[schema(schema_with = schema::level)]

@@ -164,6 +164,19 @@ pub fn frameless_game_over() -> Object {
     )
 }
 
+/// A game-over rule a position's decision takes, or null: `console` only with a
+/// gravity-aware searcher, which plays the NES frame model's hidden rows.
+pub fn position_game_over() -> Object {
+    one_of_strings(
+        GameOverRule::ALL
+            .into_iter()
+            .map(|rule| rule.name().to_string()),
+        true,
+        "The game-over rule (default: the searcher's); `console` (as `arena nes` decides) only \
+         for gravity-aware searchers (gamepad).",
+    )
+}
+
 /// An input model's name, or null (the default).
 pub fn inputs() -> Object {
     one_of_strings(

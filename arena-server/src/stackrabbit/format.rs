@@ -10,7 +10,8 @@
 //! turns the board into `secondBoard`).
 
 use serde::Serialize;
-use tetris_core::{BOARD_WIDTH, Board, Buttons, Input, Piece, PieceState, Placement, SPAWN_Y};
+use tetris_core::{BOARD_WIDTH, Board, Input, Piece, PieceState, Placement, SPAWN_Y};
+use tetris_registry::inputs::frame_letter;
 
 use super::CompatError;
 use super::orientation::{stackrabbit_cpp_placement, stackrabbit_placement};
@@ -111,41 +112,25 @@ pub fn level_after_clears(level: u8, lines: u32, cleared: u8) -> u8 {
 }
 
 /// A gamepad path (one [`Input::Frame`] per frame from the spawn to the frame that locks the
-/// piece) in StackRabbit's input sequence notation, one character a frame: `.` nothing, `A`,
-/// `B`, `L` (Left), `R` (Right), `E` Left + A, `F` Left + B, `I` Right + A, `G` Right + B, and
-/// `D` for Down alone (the letter StackRabbit's own push-down writes). Every frame is written,
-/// the falling ones after the last input included, so the letters count the frames to the
-/// lock. A frame with another combination (Down with A or B, say) has no letter: an error.
+/// piece) in StackRabbit's input sequence notation, one character a frame
+/// ([`tetris_registry::inputs`]: `.` nothing, `A`, `B`, `L` (Left), `R` (Right), `E` Left + A,
+/// `F` Left + B, `I` Right + A, `G` Right + B, and `D` for Down alone, the letter
+/// StackRabbit's own push-down writes). Every frame is written, the falling ones after the
+/// last input included, so the letters count the frames to the lock. A frame with another
+/// combination (Down with A or B, say) has no letter: an error.
 pub fn input_sequence(path: &[Input]) -> Result<String, CompatError> {
-    let mut letters = String::with_capacity(path.len());
-    for (frame, input) in path.iter().enumerate() {
-        let Input::Frame(buttons) = *input else {
-            return Err(CompatError::NotAFramePath);
-        };
-        let left_or_right = |left: char, right: char| {
-            if buttons.contains(Buttons::LEFT) {
-                left
-            } else {
-                right
-            }
-        };
-        let letter = match buttons.0 & !(Buttons::LEFT.0 | Buttons::RIGHT.0) {
-            _ if buttons.contains(Buttons::LEFT.with(Buttons::RIGHT)) => None,
-            0 if buttons == Buttons::NONE => Some('.'),
-            0 => Some(left_or_right('L', 'R')),
-            bits if bits == Buttons::A.0 && buttons == Buttons::A => Some('A'),
-            bits if bits == Buttons::B.0 && buttons == Buttons::B => Some('B'),
-            bits if bits == Buttons::A.0 => Some(left_or_right('E', 'I')),
-            bits if bits == Buttons::B.0 => Some(left_or_right('F', 'G')),
-            _ if buttons == Buttons::DOWN => Some('D'),
-            _ => None,
-        };
-        letters.push(letter.ok_or(CompatError::UnwritableFrame {
-            frame,
-            buttons: buttons.0,
-        })?);
-    }
-    Ok(letters)
+    path.iter()
+        .enumerate()
+        .map(|(frame, input)| {
+            let Input::Frame(buttons) = *input else {
+                return Err(CompatError::NotAFramePath);
+            };
+            frame_letter(buttons).ok_or(CompatError::UnwritableFrame {
+                frame,
+                buttons: buttons.0,
+            })
+        })
+        .collect()
 }
 
 /// The frames of a line clear's animation that StackRabbit writes as `^` after a lock that
@@ -467,7 +452,7 @@ pub fn rate_move_player_placements(
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
-    use tetris_core::Piece;
+    use tetris_core::{Buttons, Piece};
 
     use super::*;
     use crate::stackrabbit::query::parse_board;

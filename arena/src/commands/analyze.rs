@@ -105,7 +105,9 @@ pub struct Args {
     #[arg(long)]
     pub entry_delay: bool,
     /// The game-over rule the decision is made under (no-suicide and chains cut short follow
-    /// it): `simulation` or `literature`. Default: the searcher's (`literature` for drop).
+    /// it): `simulation` or `literature`, or for a gravity-aware searcher `console` (as
+    /// `arena nes` decides: a piece may still lock in the hidden rows above a stack that
+    /// blocks the spawn). Default: the searcher's (`literature` for drop).
     #[arg(long, value_name = "RULE", value_parser = values::game_over_rule)]
     pub game_over: Option<GameOverRule>,
 }

@@ -9,6 +9,14 @@ MODE: illegal, unknown-placement, malformed, huge-line, sleep, exit, stderr-floo
 no-handshake (never says hello), well (never misbehaves), far-left (the game's second piece (the first floats long enough to go anywhere),
 flat at the bottom of the left wall: legal on the empty board, but out of reach of a slow
 player at a fast level).
+
+Input sequences (NES games with gamepad): in every game the bot drops each piece straight
+down from its spawn, as it spawns, with the inputs "" (no button on any frame), except in the
+game of seed SEED after 3 placements (once the stack reaches the spawn and no piece can
+drop straight, it answers the first legal placement without inputs): taps-too-soon (Left on two frames in a row), wrong-lock
+(no button, but naming the first legal placement outside the spawn column),
+press-after-lock (a Left press 2,000 frames on, after the piece has locked) or
+straight-drop (never misbehaves).
 """
 
 import json
@@ -32,6 +40,28 @@ for line in sys.stdin:
     elif message["type"] == "quit":
         break
     elif message["type"] == "suggest":
+        if mode in ("taps-too-soon", "wrong-lock", "press-after-lock", "straight-drop"):
+            straight = [p for p in message["placements"] if p["x"] == 5 and p["rotation"] == 0]
+            if not straight:
+                # The stack has reached the spawn: whatever is left, by the searcher's path.
+                out.write('{"type":"suggestion","index":0}\n')
+                out.flush()
+                played += 1
+                continue
+            lowest = max(p["y"] for p in straight)
+            answer = {"type": "suggestion", "x": 5, "y": lowest, "rotation": 0, "inputs": ""}
+            if seed == bad_seed and played == 3:
+                if mode == "taps-too-soon":
+                    answer["inputs"] = "LL"
+                elif mode == "wrong-lock":
+                    other = next(p for p in message["placements"] if p["x"] != 5)
+                    answer.update(x=other["x"], y=other["y"], rotation=other["rotation"])
+                elif mode == "press-after-lock":
+                    answer["inputs"] = "." * 2000 + "L"
+            played += 1
+            out.write(json.dumps(answer) + "\n")
+            out.flush()
+            continue
         if seed == bad_seed and played == 1 and mode == "far-left":
             x, y = (2, 19) if message["current"] == "I" else (1, 18)
             out.write(json.dumps({"type": "suggestion", "x": x, "y": y, "rotation": 0}) + "\n")
