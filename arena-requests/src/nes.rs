@@ -312,9 +312,6 @@ impl NesRequest {
         if ignores_gravity && self.reaction_frames.get() > 0 {
             return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
         }
-        if self.reaction_frames.get() > 0 {
-            spec.check_inside("play with a reaction time (it has no reaction planner)")?;
-        }
         Ok(NesRunSettings {
             strategy: spec,
             ignores_gravity,

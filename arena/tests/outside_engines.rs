@@ -670,12 +670,69 @@ fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
     for game in [0, 2] {
         assert_eq!(rows[game], well[game]);
     }
-    // No reaction planner, no trace: the arena's own engines only.
-    let name = bot("gamepad", "", &example("first_legal.py"), &[]);
-    let line = common::fail("nes", &[&name, "--games", "1", "--reaction-frames", "12"]);
-    assert!(
-        line.contains("an outside engine cannot play with a reaction time"),
-        "{line}"
+}
+
+#[test]
+fn with_a_reaction_time_a_bot_plans_without_the_preview_and_is_asked_again() {
+    let folder = scratch_folder("outside", "reaction");
+    let transcript = folder.join("transcript.txt");
+    let trace = folder.join("trace.jsonl");
+    let name = bot(
+        "gamepad",
+        "",
+        &workspace().join("arena/tests/bots/recording.py"),
+        &[transcript.to_str().unwrap()],
+    );
+    let settings = [
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--timeline",
+        "X.",
+        "--reaction-frames",
+        "12",
+    ];
+    let files = ["--trace", trace.to_str().unwrap()];
+    succeed("nes", &[&[name.as_str()][..], &settings, &files].concat());
+    let suggests: Vec<Value> = fs::read_to_string(&transcript)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.strip_prefix("arena> "))
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|message| message["type"] == "suggest")
+        .collect();
+    // Each piece is asked about once, blind; a piece still falling after the 12 frames of
+    // that first answer's path is asked again, told the 12 frames played, and its traced
+    // path is those 12 frames and the second answer's.
+    let locks = trace_locks(&trace);
+    let mut asked = suggests.iter().peekable();
+    for lock in &locks {
+        let first = asked.next().unwrap();
+        assert_eq!(
+            first["pieces"].as_u64().unwrap() + 1,
+            lock["piece"].as_u64().unwrap()
+        );
+        assert!(first.get("played").is_none());
+        let frames = lock["placement"]["path"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .count();
+        let again = asked.next_if(|next| next["pieces"] == first["pieces"]);
+        assert_eq!(again.is_some(), frames > 12, "{lock}");
+        if let Some(again) = again {
+            assert_eq!(again["played"]["frames"], 12);
+            assert_eq!(again["board"], first["board"]);
+        }
+    }
+    assert!(asked.next().is_none());
+    assert!(locks.iter().filter(|lock| lock["plan"].is_object()).count() >= 4);
+    // The trace replays and the bot re-decides every lock the same.
+    let replayed = run_json("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert_eq!(
+        (&replayed["verified"], &replayed["redecided"]),
+        (&true.into(), &true.into())
     );
 }
 

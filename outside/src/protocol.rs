@@ -113,8 +113,27 @@ pub struct Suggest {
     pub current: Piece,
     /// The preview pieces, next first.
     pub preview: Vec<Piece>,
-    /// Every legal placement of the current piece, in the searcher's order.
+    /// Every legal placement of the current piece, in the searcher's order (in a re-plan,
+    /// those still reachable from where the played frames left the piece).
     pub placements: Vec<PlacementMessage>,
+    /// NES games with a reaction time, the second question about a piece: the frames already
+    /// pressed (the first answer's, given without the preview) and where they left the
+    /// piece. An answer's `inputs` then continue from the next frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played: Option<Played>,
+}
+
+/// The frames of a piece played before a re-plan, and where they left it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Played {
+    /// Frames pressed since the piece's first input frame.
+    pub frames: u8,
+    /// The pivot's column after them.
+    pub x: i8,
+    /// The pivot's row after them.
+    pub y: i8,
+    /// The rotation after them.
+    pub rotation: u8,
 }
 
 /// A placement as the protocol writes it (the same fields as `arena analyze --json`).
@@ -205,6 +224,7 @@ impl Suggest {
             current: pieces[0],
             preview: pieces[1..].to_vec(),
             placements: placements.iter().map(PlacementMessage::from).collect(),
+            played: None,
         }
     }
 }

@@ -52,7 +52,7 @@ use crate::engines::{
 use crate::error::RegistryError;
 use crate::reaction_plan::ReactionPlanner;
 use crate::weights::WeightsChoice;
-use tetris_outside::protocol::{Start, Stop, Suggest};
+use tetris_outside::protocol::{Played, Start, Stop, Suggest};
 use tetris_outside::{Answer, Decider, Fault, FaultKind, OutsideSpec};
 
 /// The evaluator an outside engine's strategy carries but never asks.
@@ -642,6 +642,24 @@ pub struct GameTally {
     pub level: u8,
 }
 
+/// A re-plan's played frames for an outside engine: how many, and where they left `piece`
+/// (stepped through the console's frame model from its spawn); `None` before any frame.
+fn played_message(board: &Board, piece: Piece, context: &DecisionContext) -> Option<Played> {
+    let frames = context.played.as_slice();
+    let timing = context.frame_timing.filter(|_| !frames.is_empty())?;
+    let mut falling = tetris_core::frames::FallingPiece::spawn(piece, context.entry_delay, 0);
+    for &buttons in frames {
+        falling.frame(board, buttons, timing.frames_per_row);
+    }
+    let state = falling.state();
+    Some(Played {
+        frames: frames.len() as u8,
+        x: state.x,
+        y: state.y,
+        rotation: state.rotation,
+    })
+}
+
 impl Clone for Strategy {
     /// The same engines with fresh chain buffers (a chain keeps no state between moves).
     fn clone(&self) -> Strategy {
@@ -837,6 +855,7 @@ impl Strategy {
             lines: tally.lines,
             score: tally.score,
             level: tally.level,
+            played: played_message(board, pieces[0], &context),
             ..Suggest::new(self.games, board, pieces, &self.offered)
         };
         let Answer { index, inputs } = bot.suggest(&suggest, &self.offered)?;

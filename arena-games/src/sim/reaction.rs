@@ -23,6 +23,12 @@
 //! of its entry delay are frames like others (the player may press during them). R = 0 is
 //! the player without a reaction time: one decision with both pieces, as before reaction
 //! times existed.
+//!
+//! An outside engine plans for itself: it is asked about the current piece alone, and its
+//! answer (a placement, or the inputs it presses) is the plan; then asked again with the
+//! preview, told the frames played and where they left the piece, among the placements still
+//! reachable from there (docs/writing-a-bot.md). Inputs it answers are pressed as given
+//! ([`answered_frames`]).
 
 use tetris_core::frames::{ENTRY_DELAY_FRAMES, FallingPiece};
 use tetris_core::{
@@ -87,10 +93,18 @@ pub fn piece_frames(
     tally: GameTally,
 ) -> Result<Option<PiecePlay>, PathFault> {
     frames.clear();
-    let plan = if reaction_frames == 0 {
+    let outside = strategy.is_outside();
+    let plan = if reaction_frames == 0 || outside {
         // An outside engine is told how far the game has come; its fault ends the game.
+        // With a reaction time it plans without the preview: it is shown the current piece
+        // alone, and its answer is the plan.
+        let known = if reaction_frames == 0 {
+            &pieces[..]
+        } else {
+            &pieces[..1]
+        };
         strategy
-            .decide_in(board, &pieces, context, tally)
+            .decide_in(board, known, context, tally)
             .map_err(PathFault::Engine)?
     } else {
         strategy.plan_for_reaction_in(board, pieces[0], context, reaction_frames)
@@ -98,18 +112,7 @@ pub fn piece_frames(
     let Some(plan) = plan else {
         return Ok(None);
     };
-    match strategy.take_answered_inputs() {
-        // An outside engine's own frames: played as pressed, never teleported.
-        Some(inputs) => {
-            answered_frames(board, plan.placement, context, &inputs, frames).map_err(|message| {
-                PathFault::Engine(tetris_registry::Fault {
-                    kind: tetris_registry::FaultKind::Illegal,
-                    message: format!("the answer's inputs: {message}"),
-                })
-            })?
-        }
-        None => push_path(strategy, board, plan.placement, context, frames)?,
-    }
+    push_frames(strategy, board, plan.placement, context, context, frames)?;
     let reaction = usize::from(reaction_frames);
     let played_to_the_end = PiecePlay {
         placement: plan.placement,
@@ -122,25 +125,66 @@ pub fn piece_frames(
         .expect("reaction frames are at most the frames a search can go on after");
     let replan_context = DecisionContext { played, ..context };
     // The plan's own placement is still reachable from there, so a re-plan finds one; should
-    // the chain's rules leave none, the plan is played to its end.
-    let Some(choice) = strategy.choose_in(board, &pieces, replan_context) else {
+    // the chain's rules leave none (or an outside engine's frames be ones the search cannot
+    // go on from), the plan is played to its end.
+    let choice = match outside {
+        true => strategy
+            .decide_in(board, &pieces, replan_context, tally)
+            .map_err(PathFault::Engine)?,
+        false => strategy.choose_in(board, &pieces, replan_context),
+    };
+    let Some(choice) = choice else {
         return Ok(Some(played_to_the_end));
     };
     frames.truncate(reaction);
-    push_path(strategy, board, choice.placement, replan_context, frames)?;
+    push_frames(
+        strategy,
+        board,
+        choice.placement,
+        context,
+        replan_context,
+        frames,
+    )?;
     Ok(Some(PiecePlay {
         placement: choice.placement,
         plan: Some(plan.placement),
     }))
 }
 
-/// Writes into `frames` what a player pressing an outside engine's `inputs` holds, frame by
-/// frame from the piece's first input frame (its entry delay's first, for a game's first
-/// piece) to the lock: the inputs, then nothing held while gravity brings the piece down.
-/// Each input frame must be one the player's input model presses at the timeline of
-/// `context` (the rules a recorded path is held to, [`crate::sim::replay::frames`]), no press
-/// may come after the piece locks, and the piece must lock at `placement`, the engine's
-/// answer. Otherwise, what is wrong (one line).
+/// Appends to `frames` (the frames already played of the piece, in `context` from its spawn)
+/// the frames to `placement`: an outside engine's answered inputs, checked
+/// ([`answered_frames`]), or else the searcher's path in `search` (`context` with those
+/// frames played).
+fn push_frames(
+    strategy: &mut Strategy,
+    board: &Board,
+    placement: Placement,
+    context: DecisionContext,
+    search: DecisionContext,
+    frames: &mut Vec<Buttons>,
+) -> Result<(), PathFault> {
+    match strategy.take_answered_inputs() {
+        // An outside engine's own frames: played as pressed, never teleported.
+        Some(inputs) => {
+            answered_frames(board, placement, context, &inputs, frames).map_err(|message| {
+                PathFault::Engine(tetris_registry::Fault {
+                    kind: tetris_registry::FaultKind::Illegal,
+                    message: format!("the answer's inputs: {message}"),
+                })
+            })
+        }
+        None => push_path(strategy, board, placement, search, frames),
+    }
+}
+
+/// Appends to `frames` what a player pressing an outside engine's `inputs` holds after the
+/// frames already there (those played of the piece before a re-plan; none at first), up to
+/// the lock: the inputs, then nothing held while gravity brings the piece down. Every frame
+/// from the piece's first input frame (its entry delay's first, for a game's first piece)
+/// must be one the player's input model presses at the timeline of `context` (the rules a
+/// recorded path is held to, [`crate::sim::replay::frames`]), no press may come after the
+/// piece locks, and the piece must lock at `placement`, the engine's answer. Otherwise,
+/// what is wrong (one line), frames counted from the piece's first.
 pub fn answered_frames(
     board: &Board,
     placement: Placement,
@@ -151,7 +195,8 @@ pub fn answered_frames(
     let timing = context
         .frame_timing
         .ok_or("this game places pieces directly, without frames")?;
-    frames.clear();
+    let played = std::mem::take(frames);
+    let inputs: Vec<Buttons> = played.iter().chain(inputs).copied().collect();
     // The delayed-auto-shift counter a piece inherits from the last never counts here: a
     // piece spawns with nothing held, so its first Left or Right is a new press, which
     // clears the counter, unless Down is held with it, which neither input model presses.
