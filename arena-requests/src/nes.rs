@@ -312,6 +312,9 @@ impl NesRequest {
         if ignores_gravity && self.reaction_frames.get() > 0 {
             return Err(NesRequestError::ReactionNeedsFrames(spec.searcher.clone()).into());
         }
+        if self.reaction_frames.get() > 0 {
+            spec.check_replans()?;
+        }
         Ok(NesRunSettings {
             strategy: spec,
             ignores_gravity,

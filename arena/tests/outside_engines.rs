@@ -869,14 +869,28 @@ fn a_stackrabbit_engine_plays_the_nes_games_of_the_strategy_behind_the_server() 
             succeed("nes", &[&[name][..], &settings, &files].concat());
             (game_lines(&games), trace_locks(&trace))
         };
-        let (outside, outside_locks) = run(&name, "sr");
         let (inside, inside_locks) = run("gamepad+nes-plateau@2", "native");
-        for (a, b) in outside.iter().zip(&inside) {
-            assert_eq!(game_facts(a), game_facts(b), "{timeline}");
+        // The same server's native API, asked with each position's level, timeline, input
+        // model and entry delay, under the console's rule: the same games too.
+        let http = format!(
+            "gamepad+http:http://{} gamepad+nes-plateau@2",
+            server.address
+        );
+        for (name, file) in [(name.as_str(), "sr"), (http.as_str(), "http")] {
+            let (outside, outside_locks) = run(name, file);
+            for (a, b) in outside.iter().zip(&inside) {
+                assert_eq!(game_facts(a), game_facts(b), "{name} {timeline}");
+            }
+            assert_eq!(outside_locks, inside_locks, "{name} {timeline}");
+            assert!(outside_locks.len() > 200, "{name} {timeline}");
         }
-        assert_eq!(outside_locks, inside_locks, "{timeline}");
-        assert!(outside_locks.len() > 200, "{timeline}");
     }
+    // A server answers about a piece from its spawn: no re-plan, so no reaction time.
+    let line = common::fail("nes", &[&name, "--games", "1", "--reaction-frames", "12"]);
+    assert!(
+        line.contains("a server cannot play with a reaction time"),
+        "{line}"
+    );
     // By default the arena plays each answer's input sequence: every traced lock's frames are
     // the letters the server answers get-move for that position (a later piece's exactly; the
     // game's first piece floats through its entry delay, so its letters are followed by

@@ -32,6 +32,9 @@ pub struct HttpEngine {
     /// The game's facts, sent with each position.
     board_height: u8,
     game_over: String,
+    /// NES games played frame by frame: the timeline and input model, sent with each
+    /// position with its level.
+    frames: Option<(String, String)>,
 }
 
 /// The part of `/v1/health`'s answer the engine reads.
@@ -84,6 +87,7 @@ impl HttpEngine {
             info,
             board_height: 20,
             game_over: String::new(),
+            frames: None,
         })
     }
 }
@@ -96,10 +100,19 @@ impl Decider for HttpEngine {
     fn begin_game(&mut self, start: &Start) {
         self.board_height = start.board_height;
         self.game_over = start.game_over.clone();
+        self.frames = start.timeline.clone().zip(start.inputs.clone());
     }
 
     fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
-        let body = json!({
+        if suggest.played.is_some() {
+            return Err(Fault {
+                kind: FaultKind::Illegal,
+                message: "the arena's API analyses a piece from its spawn, not from frames \
+                          already played: no re-plan with a reaction time"
+                    .to_string(),
+            });
+        }
+        let mut body = json!({
             "strategy": self.spec.strategy,
             "board": suggest.board,
             "current": suggest.current,
@@ -108,6 +121,14 @@ impl Decider for HttpEngine {
             "game_over": self.game_over,
             "top": 1,
         });
+        if let Some((timeline, inputs)) = &self.frames {
+            // The position as the game's player meets it: its level's gravity, the run's
+            // timeline and input model, the first piece's entry delay.
+            body["level"] = json!(suggest.level);
+            body["timeline"] = json!(timeline);
+            body["inputs"] = json!(inputs);
+            body["entry_delay"] = json!(suggest.pieces == 0);
+        }
         let analysis: Analysis = read_json(
             self.agent
                 .post(format!("{}/v1/analyze", self.spec.url))
@@ -142,6 +163,7 @@ impl Decider for HttpEngine {
             agent: agent(self.spec.limit),
             board_height: self.board_height,
             game_over: self.game_over.clone(),
+            frames: self.frames.clone(),
         })
     }
 }

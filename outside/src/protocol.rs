@@ -83,10 +83,15 @@ pub struct Start {
     pub preview: u8,
     /// The searcher whose placements each `suggest` lists.
     pub searcher: String,
-    /// NES games: the player's input-frame timeline in StackRabbit's notation (`X.` = a press
-    /// every other frame); absent in other games.
+    /// NES games played frame by frame (a gravity-aware searcher): the player's input-frame
+    /// timeline in StackRabbit's notation (`X.` = a press every other frame); absent in other
+    /// games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeline: Option<String>,
+    /// NES games played frame by frame: what the player may press, `two-thumb` or `article`
+    /// (docs/spec/search.md §3, "Input models"); absent in other games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<String>,
 }
 
 /// One decision: the position and its legal placements.

@@ -394,6 +394,24 @@ impl StrategySpec {
         }
     }
 
+    /// Refuses an outside engine that cannot play with a reaction time: a server (`http:`,
+    /// `stackrabbit:`) answers about a piece from its spawn and cannot be asked again about
+    /// a piece already falling (bot programs and front ends' functions can).
+    pub fn check_replans(&self) -> Result<(), RegistryError> {
+        match &self.outside {
+            Some(OutsideSpec::Http(_) | OutsideSpec::StackRabbit(_)) => {
+                Err(RegistryError::Strategy {
+                    strategy: self.to_string(),
+                    message: "a server cannot play with a reaction time: it answers about a \
+                              piece from its spawn, not again once frames are played (a bot \
+                              program can: docs/writing-a-bot.md)"
+                        .to_string(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The game-over rule a game of this strategy uses unless told otherwise: its searcher's
     /// (`tetris_core::NamedSearcher::GAME_OVER_RULE`).
     pub fn default_game_over_rule(&self) -> GameOverRule {

@@ -264,6 +264,7 @@ impl LiveGame {
                 preview: 0,
                 searcher: String::new(),
                 timeline: None,
+                inputs: None,
             }),
         })
     }

@@ -390,7 +390,9 @@ pub fn play_nes_game(
         max_pieces: None,
         preview: 0,
         searcher: String::new(),
-        timeline: Some(player.timeline.to_string()),
+        // The frames matter only to a player who presses them (a gravity-aware searcher).
+        timeline: gravity_aware.then(|| player.timeline.to_string()),
+        inputs: gravity_aware.then(|| player.inputs.to_string()),
     });
     loop {
         let score = game.score();
