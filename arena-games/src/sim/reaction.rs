@@ -32,11 +32,11 @@
 
 use tetris_core::frames::{ENTRY_DELAY_FRAMES, FallingPiece};
 use tetris_core::{
-    Board, Buttons, DecisionContext, Input, InputModel, Piece, PieceState, Placement, PlayedFrames,
+    Board, Buttons, DecisionContext, Input, Piece, PieceState, Placement, PlayedFrames,
 };
 use tetris_registry::{GameTally, Strategy};
 
-use crate::sim::replay::frames::{PathError, TwoThumbTaps, article_allows};
+use crate::sim::replay::frames::InputModelCheck;
 
 pub use tetris_arena_io::values::MAX_REACTION_FRAMES;
 
@@ -201,7 +201,7 @@ pub fn answered_frames(
     // piece spawns with nothing held, so its first Left or Right is a new press, which
     // clears the counter, unless Down is held with it, which neither input model presses.
     let mut falling = FallingPiece::spawn(placement.piece, context.entry_delay, 0);
-    let mut taps = TwoThumbTaps::default();
+    let mut presses = InputModelCheck::new(timing);
     // Gravity locks every piece: at the slowest level within (rows + 2) drops of one frame
     // each per frames-per-row, after the entry delay; the bound only guards the loop.
     let most = inputs.len()
@@ -209,22 +209,10 @@ pub fn answered_frames(
         + (usize::from(board.height()) + 3) * usize::from(timing.frames_per_row.max(1));
     for index in 0..most {
         let buttons = inputs.get(index).copied().unwrap_or(Buttons::NONE);
-        let (number, input) = (index + 1, Input::Frame(buttons));
-        match timing.inputs {
-            InputModel::Article if !article_allows(index, buttons, timing.timeline) => {
-                return Err(PathError::NotAnArticleFrame {
-                    number,
-                    buttons,
-                    input,
-                    timeline: timing.timeline,
-                }
-                .to_string());
-            }
-            InputModel::Article => {}
-            InputModel::TwoThumb => taps
-                .press(number, input, buttons, timing.timeline)
-                .map_err(|error| error.to_string())?,
-        }
+        let number = index + 1;
+        presses
+            .frame(index, buttons)
+            .map_err(|error| error.to_string())?;
         frames.push(buttons);
         let Some(lock) = falling.frame(board, buttons, timing.frames_per_row) else {
             continue;

@@ -226,25 +226,14 @@ pub fn follow_frames(
     states: &mut Vec<PieceState>,
 ) -> Result<PieceState, PathError> {
     let mut falling = FallingPiece::spawn(piece, false, 0);
-    let mut taps = TwoThumbTaps::default();
+    let mut presses = InputModelCheck::new(timing);
     states.push(falling.state());
     for (index, &input) in path.iter().enumerate() {
         let number = index + 1;
         let Input::Frame(buttons) = input else {
             return Err(PathError::MoveAmongFrames { number, input });
         };
-        match timing.inputs {
-            InputModel::Article if !article_allows(index, buttons, timing.timeline) => {
-                return Err(PathError::NotAnArticleFrame {
-                    number,
-                    buttons,
-                    input,
-                    timeline: timing.timeline,
-                });
-            }
-            InputModel::Article => {}
-            InputModel::TwoThumb => taps.press(number, input, buttons, timing.timeline)?,
-        }
+        presses.frame(index, buttons)?;
         let locked = falling.frame(board, buttons, timing.frames_per_row);
         states.push(falling.state());
         if let Some(locked) = locked {
@@ -262,6 +251,41 @@ pub fn follow_frames(
         piece,
         frames: path.len(),
     })
+}
+
+/// The input model's check of a piece's frames, one after the other from its first input
+/// frame: [`article_allows`] or [`TwoThumbTaps`], at the timing's timeline.
+#[derive(Clone, Copy, Debug)]
+pub struct InputModelCheck {
+    timing: FrameTiming,
+    taps: TwoThumbTaps,
+}
+
+impl InputModelCheck {
+    /// The check of a piece's first frame onwards at `timing`.
+    pub fn new(timing: FrameTiming) -> InputModelCheck {
+        InputModelCheck {
+            timing,
+            taps: TwoThumbTaps::default(),
+        }
+    }
+
+    /// Checks frame `index` (0-based, frames in order) holding `buttons`.
+    pub fn frame(&mut self, index: usize, buttons: Buttons) -> Result<(), PathError> {
+        let (number, input, timeline) = (index + 1, Input::Frame(buttons), self.timing.timeline);
+        match self.timing.inputs {
+            InputModel::Article if !article_allows(index, buttons, timeline) => {
+                Err(PathError::NotAnArticleFrame {
+                    number,
+                    buttons,
+                    input,
+                    timeline,
+                })
+            }
+            InputModel::Article => Ok(()),
+            InputModel::TwoThumb => self.taps.press(number, input, buttons, timeline),
+        }
+    }
 }
 
 /// One thumb of the two-thumb input model.
