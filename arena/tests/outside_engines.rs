@@ -4,11 +4,16 @@
 //! the arena (docs/writing-a-bot.md).
 
 use std::fs;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use tetris_arena_games::sim::game::{GameEnd, GameResult, GameSettings, PlayOptions, play_game};
+use tetris_arena_io::values::BoardHeight;
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::{Strategy, StrategySpec};
 
 use crate::common::server::Server;
 use crate::common::{self, ENGINE, run_json, scratch_folder, succeed};
@@ -83,10 +88,58 @@ fn game_facts(row: &Value) -> Value {
     row
 }
 
+/// The games of seeds `seeds` on a 10 × 8 field, uncapped, under the simulation rule (the
+/// settings of `arena tournament STRATEGY --seed 1 --board-height 8`), played in this process
+/// through the arena's library with every placement kept, in seed order. The strategy is built
+/// once and cloned into two threads, as the runner's workers clone it: an outside engine's
+/// clone starts its own program, so two programs share the games.
+fn library_games(strategy: &str, seeds: std::ops::RangeInclusive<u64>) -> Vec<GameResult> {
+    let strategy = Strategy::new(strategy.parse::<StrategySpec>().unwrap()).unwrap();
+    let seeds: Vec<u64> = seeds.collect();
+    let threads = 2;
+    let mut games: Vec<Option<GameResult>> = vec![None; seeds.len()];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|worker| {
+                let mut strategy = strategy.clone();
+                let seeds = &seeds;
+                scope.spawn(move || {
+                    let options = PlayOptions {
+                        keep_placements: true,
+                        ..PlayOptions::default()
+                    };
+                    (worker..seeds.len())
+                        .step_by(threads)
+                        .map(|index| {
+                            let settings = GameSettings {
+                                board_height: BoardHeight::try_from(8).unwrap(),
+                                generator: GeneratorKind::Uniform,
+                                seed: seeds[index],
+                                max_pieces: None,
+                                game_over_rule: GameOverRule::Simulation,
+                            };
+                            let played = play_game(&mut strategy, &settings, options, &mut |_| {
+                                ControlFlow::Continue(())
+                            });
+                            (index, played.unwrap())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (index, game) in worker.join().unwrap() {
+                games[index] = Some(game);
+            }
+        }
+    });
+    games.into_iter().map(Option::unwrap).collect()
+}
+
 #[test]
 fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placement() {
     let name = bot("column-drop", "", &example("dellacherie.py"), &[]);
-    // Every placement of three long games on the standard field.
+    // Every placement of three long games on the standard field, through `arena play`.
     for seed in ["1", "2", "3"] {
         let args = ["--seed", seed, "--max-pieces", "400"];
         let outside = run_json("play", &[&[name.as_str()][..], &args].concat());
@@ -95,8 +148,25 @@ fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placemen
         assert_eq!(outside["lines"], inside["lines"]);
         assert_eq!(outside["score"], inside["score"]);
     }
-    // 200 whole games on a short field, side by side in one tournament: the same pieces,
-    // lines, score and clears in every game.
+    // Every placement of 200 whole games on a short field (seeds 1..=200, uncapped: they end
+    // by topping out), played in this process: the games' records alone would let two
+    // different games with the same counts pass.
+    let outside = library_games(&name, 1..=200);
+    let inside = library_games("column-drop+dellacherie", 1..=200);
+    for (seed, (a, b)) in (1..).zip(outside.iter().zip(&inside)) {
+        assert_eq!(a.end, GameEnd::GameOver, "seed {seed}: {:?}", a.fault);
+        assert_eq!(a.placements.len() as u64, a.pieces, "seed {seed}");
+        assert_eq!(a.placements, b.placements, "seed {seed}");
+        let facts = |game: &GameResult| (game.pieces, game.lines, game.score, game.clears);
+        assert_eq!(facts(a), facts(b), "seed {seed}");
+    }
+    let pieces: u64 = inside.iter().map(|game| game.pieces).sum();
+    assert!(
+        pieces > 20_000,
+        "the games are long enough to mean something: {pieces}"
+    );
+    // The tournament's path (a program per worker, its games file): the first 10 of those
+    // games, side by side, give the same rows but the strategy's name.
     let folder = scratch_folder("outside", "dellacherie");
     let games = folder.join("games.jsonl");
     succeed(
@@ -105,30 +175,25 @@ fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placemen
             &name,
             "column-drop+dellacherie",
             "--games",
-            "200",
+            "10",
             "--seed",
             "1",
             "--board-height",
             "8",
+            "--jobs",
+            "2",
             "--out",
             games.to_str().unwrap(),
         ],
     );
     let rows = game_lines(&games);
-    assert_eq!(rows.len(), 400);
-    let (outside, inside) = rows.split_at(200);
-    for (a, b) in outside.iter().zip(inside) {
+    assert_eq!(rows.len(), 20);
+    let (outside_rows, inside_rows) = rows.split_at(10);
+    for ((a, b), game) in outside_rows.iter().zip(inside_rows).zip(&inside) {
         assert_eq!(a["strategy"], name.as_str());
         assert_eq!(game_facts(a), game_facts(b));
+        assert_eq!(b["pieces"], game.pieces);
     }
-    let pieces: u64 = inside
-        .iter()
-        .map(|row| row["pieces"].as_u64().unwrap())
-        .sum();
-    assert!(
-        pieces > 5_000,
-        "the games are long enough to mean something: {pieces}"
-    );
 }
 
 /// Checks that of a run's 3 games `rows`, game `faulted` alone ended as a fault after 3
