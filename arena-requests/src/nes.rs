@@ -345,9 +345,6 @@ impl NesRequest {
             check_output_file(Field::HTML, path)?;
         }
         if let Some(path) = &self.trace {
-            settings
-                .strategy
-                .check_inside("be traced (a trace is replayed by the arena's own engines)")?;
             if self.run.shard.is_some() {
                 return Err(NesRequestError::TraceOfShard.into());
             }

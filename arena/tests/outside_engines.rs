@@ -1,7 +1,8 @@
 //! Outside engines (`SEARCHER+exec:PROGRAM …`): the protocol carries whole games (the Python
 //! Dellacherie example plays the built-in's games placement for placement), every kind of
-//! misbehaviour ends only its own game with its reason recorded, and no bot program outlives
-//! the arena (docs/writing-a-bot.md).
+//! misbehaviour ends only its own game with its reason recorded, no bot program outlives the
+//! arena, and a bot's traces and recorded games are checked and re-decided as the built-ins'
+//! are (docs/writing-a-bot.md).
 
 use std::fs;
 use std::ops::ControlFlow;
@@ -735,13 +736,207 @@ fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
     for game in [0, 2] {
         assert_eq!(rows[game], well[game]);
     }
-    // No reaction planner, no trace: the arena's own engines only.
+    // No reaction planner: the arena's own engines only.
     let name = bot("gamepad", "", &example("first_legal.py"), &[]);
     let line = common::fail("nes", &[&name, "--games", "1", "--reaction-frames", "12"]);
     assert!(
         line.contains("an outside engine cannot play with a reaction time"),
         "{line}"
     );
+}
+
+/// `arena replay FILE ARGS… --json`.
+fn replay_json(file: &Path, args: &[&str]) -> Value {
+    run_json("replay", &[&[file.to_str().unwrap()][..], args].concat())
+}
+
+/// The line `arena replay --redecide` prints for an outside engine `engine` playing as
+/// `name`.
+fn repeatable_line(name: &str, engine: &str) -> String {
+    format!(
+        "outside    {name} is {engine} (as it names itself): its re-decision is only as \
+         repeatable as it is"
+    )
+}
+
+#[test]
+fn an_exec_bot_s_nes_trace_checks_from_its_frames_and_re_decides() {
+    let folder = scratch_folder("outside", "nes-trace");
+    let trace = folder.join("first-legal.jsonl");
+    let name = bot("gamepad", "", &example("first_legal.py"), &[]);
+    succeed(
+        "nes",
+        &[&name, "--games", "2", "--trace", trace.to_str().unwrap()],
+    );
+    // The frames alone: the bot is not asked.
+    let checked = replay_json(&trace, &[]);
+    assert_eq!(checked["verified"], true);
+    assert_eq!(checked["redecided"], false);
+    assert_eq!(checked["games"], 2);
+    assert!(checked["locks"].as_u64().unwrap() > 2, "{checked}");
+    assert!(checked.get("engine").is_none(), "{checked}");
+    // Asked again, the bot plays every lock the same; the report names it, as it names
+    // itself, and says that this is only as repeatable as the bot.
+    let redecided = replay_json(&trace, &["--redecide"]);
+    assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["engine"], "first-legal 1");
+    assert_eq!(redecided["locks"], checked["locks"]);
+    assert_eq!(redecided["unproven_top_outs"], 0);
+    let text = succeed("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert!(
+        text.contains(&repeatable_line(&name, "first-legal 1")),
+        "{text}"
+    );
+
+    // A game the bot's fault ended (its placement out of the player's reach, as in
+    // `in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault`): no frame shows a
+    // fault, so its end is taken as recorded until the bot, asked again, faults again there.
+    let trace = folder.join("far-left.jsonl");
+    let pids = folder.join("far-left.pids");
+    let name = bot(
+        "gamepad",
+        ",limit=2000",
+        &misbehaving(),
+        &["far-left", "2", pids.to_str().unwrap()],
+    );
+    succeed(
+        "nes",
+        &[
+            &name,
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--start-level",
+            "29",
+            "--to-level",
+            "30",
+            "--timeline",
+            "X.......",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    let ends: Vec<Value> = game_lines(&trace)
+        .into_iter()
+        .filter(|line| line["event"] == "end")
+        .map(|line| line["end"].clone())
+        .collect();
+    assert_eq!(ends[1], "fault", "{ends:?}");
+    let checked = replay_json(&trace, &[]);
+    assert_eq!(checked["unproven_faults"], 1);
+    let redecided = replay_json(&trace, &["--redecide"]);
+    assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["unproven_faults"], 0);
+    assert_eq!(redecided["engine"], "misbehaving far-left");
+}
+
+/// A copy of the bot `script` as `bot.py` in `folder`, replacing the one there: the same
+/// command then runs another bot.
+fn install_bot(folder: &Path, script: &Path) -> PathBuf {
+    let installed = folder.join("bot.py");
+    fs::copy(script, &installed).unwrap();
+    installed
+}
+
+#[test]
+fn a_bot_that_now_decides_otherwise_fails_redecide_naming_the_first_difference() {
+    let folder = scratch_folder("outside", "redecide-otherwise");
+    // The first-legal bot writes a trace and a replay; then other bots, under the same
+    // command, choose other placements.
+    let installed = install_bot(&folder, &example("first_legal.py"));
+    let nes_name = bot("gamepad", "", &installed, &[]);
+    let trace = folder.join("trace.jsonl");
+    succeed(
+        "nes",
+        &[
+            &nes_name,
+            "--games",
+            "2",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    let play_name = bot("column-drop", "", &installed, &[]);
+    let replay = folder.join("game.json");
+    let settings = ["--seed", "3", "--board-height", "8", "--max-pieces", "30"];
+    let record = ["--record", replay.to_str().unwrap()];
+    succeed(
+        "play",
+        &[&[play_name.as_str()][..], &settings, &record].concat(),
+    );
+    let note = |engine: &str| {
+        format!(
+            "(the outside engine {engine} decides otherwise now: a re-decision is only as \
+             repeatable as the engine)"
+        )
+    };
+    // The lowest-action bot: among the placements the player reaches, another from the
+    // first piece on.
+    install_bot(
+        &folder,
+        &workspace().join("arena/tests/bots/lowest_action.py"),
+    );
+    // The frames alone still check: the bot is not asked.
+    assert_eq!(replay_json(&trace, &[])["verified"], true);
+    let line = common::fail("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert!(
+        line.contains("game seed 0, piece 1: lock is recorded as")
+            && line.ends_with(&note("lowest-action 1")),
+        "{line}"
+    );
+    // Dellacherie's choice (column-drop's placements), where first-legal takes the first.
+    install_bot(&folder, &example("dellacherie.py"));
+    assert_eq!(replay_json(&replay, &[])["checked"], "legality");
+    let line = common::fail("replay", &[replay.to_str().unwrap(), "--redecide"]);
+    assert!(
+        line.contains(&format!("strategy {play_name} chooses"))
+            && line.ends_with(&note("dellacherie.py 1")),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_recorded_game_re_decided_tells_the_bot_the_game_as_it_was_played() {
+    let folder = scratch_folder("outside", "redecide-record");
+    let played = folder.join("played.txt");
+    let redecided = folder.join("redecided.txt");
+    let recording = workspace().join("arena/tests/bots/recording.py");
+    let replay = folder.join("game.json");
+    let name = |transcript: &Path| {
+        bot(
+            "column-drop",
+            "",
+            &recording,
+            &[transcript.to_str().unwrap()],
+        )
+    };
+    let settings = ["--seed", "3", "--board-height", "6", "--max-pieces", "40"];
+    let record = ["--record", replay.to_str().unwrap()];
+    succeed(
+        "play",
+        &[&[name(&played).as_str()][..], &settings, &record].concat(),
+    );
+    // The replay names the transcript the game was played with: replay a copy that names
+    // another, so the two conversations can be compared.
+    let text = fs::read_to_string(&replay).unwrap();
+    let copy = folder.join("copy.json");
+    fs::write(
+        &copy,
+        text.replace(played.to_str().unwrap(), redecided.to_str().unwrap()),
+    )
+    .unwrap();
+    let report = replay_json(&copy, &["--redecide"]);
+    assert_eq!(report["checked"], "decisions");
+    assert_eq!(report["engine"], "first-legal 1");
+    // The game as the bot heard it, `start` (rules, seed, cap) to `stop`, with each
+    // position's counts: re-deciding, it hears the same (then the game again under the other
+    // rule, which the replay also tries, and `quit`).
+    let played = fs::read_to_string(&played).unwrap();
+    let (game, quit) = played.rsplit_once("arena> {\"type\":\"quit\"}").unwrap();
+    assert_eq!(quit, "\n");
+    let heard = fs::read_to_string(&redecided).unwrap();
+    assert!(heard.starts_with(game), "{heard}");
 }
 
 /// The games of an `arena nes` run (its JSON Lines `--out` file).

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tetris_arena as ta
+from conftest import arena, arena_failure
 
 WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
 DELLACHERIE = WORKSPACE / "examples" / "bots" / "dellacherie.py"
@@ -124,11 +125,17 @@ def test_a_function_plays_the_nes_games_of_the_same_bot_through_the_protocol(tmp
     script.write_text(DELLACHERIE_ANY_SEARCHER.format(folder=str(DELLACHERIE.parent)))
     function = ta.bot(dellacherie.choose, searcher="gamepad", name="dellacherie")
     assert function.startswith("gamepad+python:dellacherie#")
-    got = ta.nes(function, games=3, seed=1)
+    trace = tmp_path / "function.jsonl"
+    got = ta.nes(function, games=3, seed=1, trace=str(trace))
     expected = ta.nes(f"gamepad+exec:{sys.executable} {script}", games=3, seed=1)
     assert got["strategy"] == function
     assert _nes_games(got) == _nes_games(expected)
     assert sum(game["lines"] for game in _nes_games(got)) > 100
+    # The function's trace checks from its frames alone; only this process can ask the
+    # function again.
+    assert "verified   every lock" in arena("replay", str(trace))
+    code, message = arena_failure("replay", str(trace), "--redecide")
+    assert code == 4 and "was registered in this process" in message, message
     # The function itself is registered with `bot`'s defaults: column-drop, which ignores
     # gravity (the simulation rule), as the same program plays it.
     def first_legal(position):
