@@ -107,6 +107,10 @@ pub struct ReplayJson<'a> {
     /// What was checked: `legality` (legal placements and paths giving the recorded result)
     /// or `decisions` (also: the strategy re-decided every placement and path).
     checked: &'static str,
+    /// The outside engine that re-decided, as it names itself (left out for the arena's own
+    /// engines and without `--redecide`): a re-decision is only as repeatable as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<&'a str>,
     /// The header facts the game does not prove, one per field (empty: the game proves its
     /// whole header, strategy choice aside, which `checked` says).
     unproven: Vec<UnprovenJson>,
@@ -125,12 +129,14 @@ struct UnprovenJson {
 }
 
 impl<'a> ReplayJson<'a> {
-    /// The report of a verified replay read from `file`.
+    /// The report of a verified replay read from `file`; `engine`: the outside engine that
+    /// re-decided it, as it names itself, if one did.
     pub fn new(
         file: &'a str,
         replay: &'a Replay,
         verified: &Verified,
         redecided: bool,
+        engine: Option<&'a str>,
     ) -> ReplayJson<'a> {
         let result = &replay.result;
         ReplayJson {
@@ -151,6 +157,7 @@ impl<'a> ReplayJson<'a> {
             verified: true,
             redecided,
             checked: if redecided { "decisions" } else { "legality" },
+            engine,
             unproven: verified
                 .unproven
                 .iter()
@@ -239,13 +246,15 @@ pub fn play_text(
     text
 }
 
-/// `arena replay`'s text: the game's rules and result, what was verified, and one `unproven`
-/// line per header fact the game does not prove.
+/// `arena replay`'s text: the game's rules and result, what was verified (`engine`: the
+/// outside engine that re-decided it, as it names itself, if one did), and one `unproven` line
+/// per header fact the game does not prove.
 pub fn replay_text(
     shown: &str,
     replay: &Replay,
     verified: &Verified,
     redecided: bool,
+    engine: Option<&str>,
     elapsed: Duration,
 ) -> String {
     let result = &replay.result;
@@ -291,6 +300,14 @@ pub fn replay_text(
             "verified   {placements} placements: pieces, paths, lock states, clears and result, \
              and the strategy re-decided every placement and path ({seconds:.3} s)"
         );
+        if let Some(engine) = engine {
+            let _ = writeln!(
+                text,
+                "outside    {} is {engine} (as it names itself): its re-decision is only as \
+                 repeatable as it is",
+                replay.strategy
+            );
+        }
     } else {
         // Said plainly: a legal game with the recorded result is not proof that this
         // strategy played it.

@@ -109,10 +109,27 @@ pub fn trace_replay_text(checked: &TraceFound, elapsed: Duration) -> String {
             text,
             "redecided  the strategy plays every lock again by the same frames (and plan)"
         );
+        if let Some(engine) = &checked.engine {
+            let _ = writeln!(
+                text,
+                "outside    {} is {engine} (as it names itself): its re-decision is only as \
+                 repeatable as it is",
+                checked.run.strategy
+            );
+        }
     } else {
         let _ = writeln!(
             text,
             "unproven   the strategy's choices (not re-decided: use --redecide)"
+        );
+    }
+    if checked.unproven_faults > 0 {
+        let _ = writeln!(
+            text,
+            "unproven   {} game(s) ended by the outside engine's fault, taken as recorded: it \
+             broke the protocol on the next piece, which only asking it again proves (use \
+             --redecide)",
+            checked.unproven_faults
         );
     }
     if checked.unproven_top_outs > 0 {
@@ -141,7 +158,12 @@ struct TraceReplayJson<'a> {
     locks: u64,
     verified: bool,
     redecided: bool,
+    /// The outside engine that re-decided the games, as it names itself (left out for the
+    /// arena's own engines and without `--redecide`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<&'a str>,
     unproven_top_outs: u64,
+    unproven_faults: u64,
     unproven: Vec<UnprovenJson>,
     seconds: f64,
     made_by: MadeBy,
@@ -170,7 +192,9 @@ pub fn trace_replay_json(checked: &TraceFound, elapsed: Duration) -> String {
         locks: checked.locks,
         verified: true,
         redecided: checked.redecided,
+        engine: checked.engine.as_deref(),
         unproven_top_outs: checked.unproven_top_outs,
+        unproven_faults: checked.unproven_faults,
         unproven: checked
             .unproven
             .iter()

@@ -77,3 +77,12 @@ impl RunOptions {
         })
     }
 }
+
+/// The outside engine deciding for `strategy`, as it names itself (`NAME VERSION`: a bot's
+/// handshake; a server's strategy, address and version), or `None` for the arena's own
+/// engines. The reports name it, since their results are only as repeatable as it is.
+pub(crate) fn outside_engine_name(strategy: &tetris_registry::Strategy) -> Option<String> {
+    strategy
+        .outside_engine()
+        .map(|(name, version)| format!("{name} {version}").trim().to_string())
+}

@@ -90,7 +90,13 @@ impl TraceReplayRequest {
             .input("trace", &self.file)
             .strategy(&spec)
             .check()?;
-        let settings = request.check()?.settings;
+        // An outside engine is not started to check frames (nor is a server asked): the
+        // frames show every lock, and only `--redecide` asks the engine again. So a trace
+        // checks without its program or server, or the Python function no other process has.
+        let settings = match spec.outside {
+            Some(_) => request.run_settings()?,
+            None => request.check()?.settings,
+        };
         // The run line must be the one a run with these settings writes: its strategy's
         // canonical name, and every field the settings derive.
         let canonical = settings.strategy.to_string();
@@ -102,7 +108,7 @@ impl TraceReplayRequest {
         }
         SettingsJson::check_recorded(&run.settings, &settings).map_err(bad_trace)?;
         let mut games: Vec<TracedGame> = Vec::new();
-        let (mut locks, mut unproven_top_outs) = (0, 0);
+        let (mut locks, mut unproven_top_outs, mut unproven_faults) = (0, 0, 0);
         while let Some(game) = reader.next_game().map_err(bad_trace)? {
             let index = games.len() as u64;
             if index == settings.games {
@@ -113,6 +119,7 @@ impl TraceReplayRequest {
             let checked = check_game(&settings, index, &game, watch).map_err(bad_trace)?;
             locks += checked.pieces;
             unproven_top_outs += u64::from(checked.top_out_unproven);
+            unproven_faults += u64::from(checked.fault_unproven);
             games.push(game);
         }
         let (unproven, others) = open_settings(&request, &settings, &games)
@@ -133,6 +140,8 @@ impl TraceReplayRequest {
                 games,
                 locks,
                 unproven_top_outs,
+                unproven_faults,
+                engine: None,
                 redecided: false,
                 unproven,
             },
@@ -146,7 +155,10 @@ impl TraceChecked {
     /// Plays the trace's games again with the run's strategy (rebuilt from its name) and
     /// settings, on the request's threads, counting them on `progress`, and holds each against
     /// the trace lock by lock ([`compare_games`]); a game stops after its current piece once
-    /// `stop` says so, which is an error (half a check proves nothing).
+    /// `stop` says so, which is an error (half a check proves nothing). An outside engine is
+    /// asked again (its program started, its server reached) and named in what was found
+    /// ([`TraceFound::engine`]), and in the first difference: a re-decision is only as
+    /// repeatable as it is.
     pub fn redecide(
         &mut self,
         progress: &Progress,
@@ -160,16 +172,30 @@ impl TraceChecked {
                 ..self.request.clone()
             }
             .check()?;
+            found.engine = crate::outside_engine_name(&again.strategy);
             let finished = again.play_traced(progress, stop)?;
             if finished.interrupted {
                 return Err(ArenaError::Interrupted(String::new()));
             }
             for (recorded, played) in found.games.iter().zip(&finished.results) {
-                compare_games(recorded, played)
-                    .map_err(|error| trace_error(&found.shown, error))?;
+                compare_games(recorded, played).map_err(|error| {
+                    let mut error = trace_error(&found.shown, error);
+                    // Said where it fails: the arena's rules and frames are the same, the
+                    // engine answered otherwise.
+                    if let (ArenaError::Replay { message, .. }, Some(engine)) =
+                        (&mut error, &found.engine)
+                    {
+                        message.push_str(&format!(
+                            " (the outside engine {engine} decides otherwise now: a \
+                             re-decision is only as repeatable as the engine)"
+                        ));
+                    }
+                    error
+                })?;
             }
         }
         found.unproven_top_outs = 0;
+        found.unproven_faults = 0;
         found.redecided = true;
         // The settings the strategy decides by, re-decided under each value the frames left:
         // a value under which it plays some lock otherwise is excluded; the stop level and the
@@ -247,9 +273,11 @@ fn open_settings(
     if games.is_empty() {
         return open;
     }
+    // The settings alone (no strategy built: an outside engine is not started for each
+    // value, and a value is never dropped because an engine failed to start).
     let also = |changed: NesRequest| -> Option<NesRequest> {
-        let checked = changed.check().ok()?;
-        games_also_check(&checked.settings, games).then_some(changed)
+        let settings = changed.run_settings().ok()?;
+        games_also_check(&settings, games).then_some(changed)
     };
     let other = match settings.game_over_rule {
         GameOverRule::Console => GameOverRule::Simulation,

@@ -124,16 +124,34 @@ impl CheckedGameReplay {
         &mut self,
         observer: &mut dyn FnMut(&ReplayStep<'_>),
     ) -> Result<Verified, ArenaError> {
+        let engine = self.engine();
         self.replay
             .verify(self.strategy.as_mut(), observer)
-            .map_err(|error| ArenaError::ReplayMismatch {
-                path: self.shown.clone(),
-                error: Box::new(error),
+            .map_err(|error| match engine {
+                // Said where it fails: the rules are the same, the engine answered otherwise.
+                Some(engine) if error.redecided_otherwise() => ArenaError::Replay {
+                    path: self.shown.clone(),
+                    message: format!(
+                        "{error} (the outside engine {engine} decides otherwise now: a \
+                         re-decision is only as repeatable as the engine)"
+                    ),
+                },
+                _ => ArenaError::ReplayMismatch {
+                    path: self.shown.clone(),
+                    error: Box::new(error),
+                },
             })
     }
 
     /// Whether the strategy decides every placement again.
     pub fn redecides(&self) -> bool {
         self.strategy.is_some()
+    }
+
+    /// The outside engine that decides every placement again, as it names itself, if one
+    /// does (`--redecide` with `SEARCHER+exec:…` and the like): a re-decision is only as
+    /// repeatable as the engine, which the reports say.
+    pub fn engine(&self) -> Option<String> {
+        self.strategy.as_ref().and_then(crate::outside_engine_name)
     }
 }

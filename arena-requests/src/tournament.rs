@@ -125,12 +125,10 @@ impl TournamentRequest {
             engines: strategies
                 .iter()
                 .map(|strategy| {
-                    strategy
-                        .outside_engine()
-                        .map(|(name, version)| OutsideEngine {
-                            name: format!("{name} {version}").trim().to_string(),
-                            depth: strategy.depth(),
-                        })
+                    crate::outside_engine_name(strategy).map(|name| OutsideEngine {
+                        name,
+                        depth: strategy.depth(),
+                    })
                 })
                 .collect(),
         };

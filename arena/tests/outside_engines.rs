@@ -1,14 +1,20 @@
 //! Outside engines (`SEARCHER+exec:PROGRAM …`): the protocol carries whole games (the Python
 //! Dellacherie example plays the built-in's games placement for placement), every kind of
-//! misbehaviour ends only its own game with its reason recorded, and no bot program outlives
-//! the arena (docs/writing-a-bot.md).
+//! misbehaviour ends only its own game with its reason recorded, no bot program outlives the
+//! arena, and a bot's traces and recorded games are checked and re-decided as the built-ins'
+//! are (docs/writing-a-bot.md).
 
 use std::fs;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use tetris_arena_games::sim::game::{GameEnd, GameResult, GameSettings, PlayOptions, play_game};
+use tetris_arena_io::values::BoardHeight;
+use tetris_core::{GameOverRule, GeneratorKind};
+use tetris_registry::{Strategy, StrategySpec};
 
 use crate::common::server::Server;
 use crate::common::{self, ENGINE, run_json, scratch_folder, succeed};
@@ -83,10 +89,58 @@ fn game_facts(row: &Value) -> Value {
     row
 }
 
+/// The games of seeds `seeds` on a 10 × 8 field, uncapped, under the simulation rule (the
+/// settings of `arena tournament STRATEGY --seed 1 --board-height 8`), played in this process
+/// through the arena's library with every placement kept, in seed order. The strategy is built
+/// once and cloned into two threads, as the runner's workers clone it: an outside engine's
+/// clone starts its own program, so two programs share the games.
+fn library_games(strategy: &str, seeds: std::ops::RangeInclusive<u64>) -> Vec<GameResult> {
+    let strategy = Strategy::new(strategy.parse::<StrategySpec>().unwrap()).unwrap();
+    let seeds: Vec<u64> = seeds.collect();
+    let threads = 2;
+    let mut games: Vec<Option<GameResult>> = vec![None; seeds.len()];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|worker| {
+                let mut strategy = strategy.clone();
+                let seeds = &seeds;
+                scope.spawn(move || {
+                    let options = PlayOptions {
+                        keep_placements: true,
+                        ..PlayOptions::default()
+                    };
+                    (worker..seeds.len())
+                        .step_by(threads)
+                        .map(|index| {
+                            let settings = GameSettings {
+                                board_height: BoardHeight::try_from(8).unwrap(),
+                                generator: GeneratorKind::Uniform,
+                                seed: seeds[index],
+                                max_pieces: None,
+                                game_over_rule: GameOverRule::Simulation,
+                            };
+                            let played = play_game(&mut strategy, &settings, options, &mut |_| {
+                                ControlFlow::Continue(())
+                            });
+                            (index, played.unwrap())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (index, game) in worker.join().unwrap() {
+                games[index] = Some(game);
+            }
+        }
+    });
+    games.into_iter().map(Option::unwrap).collect()
+}
+
 #[test]
 fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placement() {
     let name = bot("column-drop", "", &example("dellacherie.py"), &[]);
-    // Every placement of three long games on the standard field.
+    // Every placement of three long games on the standard field, through `arena play`.
     for seed in ["1", "2", "3"] {
         let args = ["--seed", seed, "--max-pieces", "400"];
         let outside = run_json("play", &[&[name.as_str()][..], &args].concat());
@@ -95,8 +149,25 @@ fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placemen
         assert_eq!(outside["lines"], inside["lines"]);
         assert_eq!(outside["score"], inside["score"]);
     }
-    // 200 whole games on a short field, side by side in one tournament: the same pieces,
-    // lines, score and clears in every game.
+    // Every placement of 200 whole games on a short field (seeds 1..=200, uncapped: they end
+    // by topping out), played in this process: the games' records alone would let two
+    // different games with the same counts pass.
+    let outside = library_games(&name, 1..=200);
+    let inside = library_games("column-drop+dellacherie", 1..=200);
+    for (seed, (a, b)) in (1..).zip(outside.iter().zip(&inside)) {
+        assert_eq!(a.end, GameEnd::GameOver, "seed {seed}: {:?}", a.fault);
+        assert_eq!(a.placements.len() as u64, a.pieces, "seed {seed}");
+        assert_eq!(a.placements, b.placements, "seed {seed}");
+        let facts = |game: &GameResult| (game.pieces, game.lines, game.score, game.clears);
+        assert_eq!(facts(a), facts(b), "seed {seed}");
+    }
+    let pieces: u64 = inside.iter().map(|game| game.pieces).sum();
+    assert!(
+        pieces > 20_000,
+        "the games are long enough to mean something: {pieces}"
+    );
+    // The tournament's path (a program per worker, its games file): the first 10 of those
+    // games, side by side, give the same rows but the strategy's name.
     let folder = scratch_folder("outside", "dellacherie");
     let games = folder.join("games.jsonl");
     succeed(
@@ -105,30 +176,25 @@ fn the_dellacherie_example_plays_the_built_in_dellacherie_placement_for_placemen
             &name,
             "column-drop+dellacherie",
             "--games",
-            "200",
+            "10",
             "--seed",
             "1",
             "--board-height",
             "8",
+            "--jobs",
+            "2",
             "--out",
             games.to_str().unwrap(),
         ],
     );
     let rows = game_lines(&games);
-    assert_eq!(rows.len(), 400);
-    let (outside, inside) = rows.split_at(200);
-    for (a, b) in outside.iter().zip(inside) {
+    assert_eq!(rows.len(), 20);
+    let (outside_rows, inside_rows) = rows.split_at(10);
+    for ((a, b), game) in outside_rows.iter().zip(inside_rows).zip(&inside) {
         assert_eq!(a["strategy"], name.as_str());
         assert_eq!(game_facts(a), game_facts(b));
+        assert_eq!(b["pieces"], game.pieces);
     }
-    let pieces: u64 = inside
-        .iter()
-        .map(|row| row["pieces"].as_u64().unwrap())
-        .sum();
-    assert!(
-        pieces > 5_000,
-        "the games are long enough to mean something: {pieces}"
-    );
 }
 
 /// Checks that of a run's 3 games `rows`, game `faulted` alone ended as a fault after 3
@@ -734,6 +800,200 @@ fn with_a_reaction_time_a_bot_plans_without_the_preview_and_is_asked_again() {
         (&replayed["verified"], &replayed["redecided"]),
         (&true.into(), &true.into())
     );
+}
+
+/// `arena replay FILE ARGS… --json`.
+fn replay_json(file: &Path, args: &[&str]) -> Value {
+    run_json("replay", &[&[file.to_str().unwrap()][..], args].concat())
+}
+
+/// The line `arena replay --redecide` prints for an outside engine `engine` playing as
+/// `name`.
+fn repeatable_line(name: &str, engine: &str) -> String {
+    format!(
+        "outside    {name} is {engine} (as it names itself): its re-decision is only as \
+         repeatable as it is"
+    )
+}
+
+#[test]
+fn an_exec_bot_s_nes_trace_checks_from_its_frames_and_re_decides() {
+    let folder = scratch_folder("outside", "nes-trace");
+    let trace = folder.join("first-legal.jsonl");
+    let name = bot("gamepad", "", &example("first_legal.py"), &[]);
+    succeed(
+        "nes",
+        &[&name, "--games", "2", "--trace", trace.to_str().unwrap()],
+    );
+    // The frames alone: the bot is not asked.
+    let checked = replay_json(&trace, &[]);
+    assert_eq!(checked["verified"], true);
+    assert_eq!(checked["redecided"], false);
+    assert_eq!(checked["games"], 2);
+    assert!(checked["locks"].as_u64().unwrap() > 2, "{checked}");
+    assert!(checked.get("engine").is_none(), "{checked}");
+    // Asked again, the bot plays every lock the same; the report names it, as it names
+    // itself, and says that this is only as repeatable as the bot.
+    let redecided = replay_json(&trace, &["--redecide"]);
+    assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["engine"], "first-legal 1");
+    assert_eq!(redecided["locks"], checked["locks"]);
+    assert_eq!(redecided["unproven_top_outs"], 0);
+    let text = succeed("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert!(
+        text.contains(&repeatable_line(&name, "first-legal 1")),
+        "{text}"
+    );
+
+    // A game the bot's fault ended (its placement out of the player's reach, as in
+    // `in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault`): no frame shows a
+    // fault, so its end is taken as recorded until the bot, asked again, faults again there.
+    let trace = folder.join("far-left.jsonl");
+    let pids = folder.join("far-left.pids");
+    let name = bot(
+        "gamepad",
+        ",limit=2000",
+        &misbehaving(),
+        &["far-left", "2", pids.to_str().unwrap()],
+    );
+    succeed(
+        "nes",
+        &[
+            &name,
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--start-level",
+            "29",
+            "--to-level",
+            "30",
+            "--timeline",
+            "X.......",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    let ends: Vec<Value> = game_lines(&trace)
+        .into_iter()
+        .filter(|line| line["event"] == "end")
+        .map(|line| line["end"].clone())
+        .collect();
+    assert_eq!(ends[1], "fault", "{ends:?}");
+    let checked = replay_json(&trace, &[]);
+    assert_eq!(checked["unproven_faults"], 1);
+    let redecided = replay_json(&trace, &["--redecide"]);
+    assert_eq!(redecided["redecided"], true);
+    assert_eq!(redecided["unproven_faults"], 0);
+    assert_eq!(redecided["engine"], "misbehaving far-left");
+}
+
+/// A copy of the bot `script` as `bot.py` in `folder`, replacing the one there: the same
+/// command then runs another bot.
+fn install_bot(folder: &Path, script: &Path) -> PathBuf {
+    let installed = folder.join("bot.py");
+    fs::copy(script, &installed).unwrap();
+    installed
+}
+
+#[test]
+fn a_bot_that_now_decides_otherwise_fails_redecide_naming_the_first_difference() {
+    let folder = scratch_folder("outside", "redecide-otherwise");
+    // The first-legal bot writes a trace and a replay; then other bots, under the same
+    // command, choose other placements.
+    let installed = install_bot(&folder, &example("first_legal.py"));
+    let nes_name = bot("gamepad", "", &installed, &[]);
+    let trace = folder.join("trace.jsonl");
+    succeed(
+        "nes",
+        &[
+            &nes_name,
+            "--games",
+            "2",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    let play_name = bot("column-drop", "", &installed, &[]);
+    let replay = folder.join("game.json");
+    let settings = ["--seed", "3", "--board-height", "8", "--max-pieces", "30"];
+    let record = ["--record", replay.to_str().unwrap()];
+    succeed(
+        "play",
+        &[&[play_name.as_str()][..], &settings, &record].concat(),
+    );
+    let note = |engine: &str| {
+        format!(
+            "(the outside engine {engine} decides otherwise now: a re-decision is only as \
+             repeatable as the engine)"
+        )
+    };
+    // The lowest-action bot: among the placements the player reaches, another from the
+    // first piece on.
+    install_bot(
+        &folder,
+        &workspace().join("arena/tests/bots/lowest_action.py"),
+    );
+    // The frames alone still check: the bot is not asked.
+    assert_eq!(replay_json(&trace, &[])["verified"], true);
+    let line = common::fail("replay", &[trace.to_str().unwrap(), "--redecide"]);
+    assert!(
+        line.contains("game seed 0, piece 1: lock is recorded as")
+            && line.ends_with(&note("lowest-action 1")),
+        "{line}"
+    );
+    // Dellacherie's choice (column-drop's placements), where first-legal takes the first.
+    install_bot(&folder, &example("dellacherie.py"));
+    assert_eq!(replay_json(&replay, &[])["checked"], "legality");
+    let line = common::fail("replay", &[replay.to_str().unwrap(), "--redecide"]);
+    assert!(
+        line.contains(&format!("strategy {play_name} chooses"))
+            && line.ends_with(&note("dellacherie.py 1")),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_recorded_game_re_decided_tells_the_bot_the_game_as_it_was_played() {
+    let folder = scratch_folder("outside", "redecide-record");
+    let played = folder.join("played.txt");
+    let redecided = folder.join("redecided.txt");
+    let recording = workspace().join("arena/tests/bots/recording.py");
+    let replay = folder.join("game.json");
+    let name = |transcript: &Path| {
+        bot(
+            "column-drop",
+            "",
+            &recording,
+            &[transcript.to_str().unwrap()],
+        )
+    };
+    let settings = ["--seed", "3", "--board-height", "6", "--max-pieces", "40"];
+    let record = ["--record", replay.to_str().unwrap()];
+    succeed(
+        "play",
+        &[&[name(&played).as_str()][..], &settings, &record].concat(),
+    );
+    // The replay names the transcript the game was played with: replay a copy that names
+    // another, so the two conversations can be compared.
+    let text = fs::read_to_string(&replay).unwrap();
+    let copy = folder.join("copy.json");
+    fs::write(
+        &copy,
+        text.replace(played.to_str().unwrap(), redecided.to_str().unwrap()),
+    )
+    .unwrap();
+    let report = replay_json(&copy, &["--redecide"]);
+    assert_eq!(report["checked"], "decisions");
+    assert_eq!(report["engine"], "first-legal 1");
+    // The game as the bot heard it, `start` (rules, seed, cap) to `stop`, with each
+    // position's counts: re-deciding, it hears the same (then the game again under the other
+    // rule, which the replay also tries, and `quit`).
+    let played = fs::read_to_string(&played).unwrap();
+    let (game, quit) = played.rsplit_once("arena> {\"type\":\"quit\"}").unwrap();
+    assert_eq!(quit, "\n");
+    let heard = fs::read_to_string(&redecided).unwrap();
+    assert!(heard.starts_with(game), "{heard}");
 }
 
 /// The locks of an NES trace (`--trace FILE`), in order.

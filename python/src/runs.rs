@@ -214,7 +214,9 @@ fn nes_json(
         )
     })
     .keeping(|finished| {
-        let finished = finished.map_err(py_error)?;
+        // An exception a Python function raised is raised again, with its note, as `play`
+        // and `tournament` raise it.
+        let finished = finished.map_err(crate::bots::raised_or)?;
         let CheckedNes {
             settings,
             run,

@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 import tetris_arena as ta
+from conftest import arena, arena_failure
 
 WORKSPACE = pathlib.Path(__file__).resolve().parents[2]
 DELLACHERIE = WORKSPACE / "examples" / "bots" / "dellacherie.py"
 LOWEST_ACTION = WORKSPACE / "arena" / "tests" / "bots" / "lowest_action.py"
+FIRST_LEGAL = WORKSPACE / "examples" / "bots" / "first_legal.py"
 
 
 def _example(path):
@@ -90,3 +92,70 @@ def test_an_exception_in_the_function_is_raised_with_the_game_and_piece_named():
         ta.tournament([breaks, "column-drop+dellacherie"], games=4, max_pieces=20)
     with pytest.raises(TypeError):
         ta.bot(42)
+
+
+def _nes_games(report):
+    return [
+        {key: game[key] for key in ("seed", "score", "lines", "pieces", "frames", "end")}
+        for game in report["games"]
+    ]
+
+
+# Dellacherie's choice among the placements offered, as a program that takes any searcher's
+# (the example names column-drop in its handshake, so the arena would refuse it with gamepad).
+DELLACHERIE_ANY_SEARCHER = """\
+import json, sys
+sys.path.insert(0, {folder!r})
+from dellacherie import choose
+print(json.dumps({{"type": "info", "protocol": 1, "name": "dellacherie", "version": "1"}}), flush=True)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "suggest":
+        print(json.dumps({{"type": "suggestion", "index": choose(message)}}), flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def test_a_function_plays_the_nes_games_of_the_same_bot_through_the_protocol(tmp_path):
+    # Frame-accurate games from level 19 (to 29 or a top-out): the function chooses among the
+    # placements the player reaches, as the program does through `gamepad+exec:`.
+    dellacherie = _example(DELLACHERIE)
+    script = tmp_path / "dellacherie_any_searcher.py"
+    script.write_text(DELLACHERIE_ANY_SEARCHER.format(folder=str(DELLACHERIE.parent)))
+    function = ta.bot(dellacherie.choose, searcher="gamepad", name="dellacherie")
+    assert function.startswith("gamepad+python:dellacherie#")
+    trace = tmp_path / "function.jsonl"
+    got = ta.nes(function, games=3, seed=1, trace=str(trace))
+    expected = ta.nes(f"gamepad+exec:{sys.executable} {script}", games=3, seed=1)
+    assert got["strategy"] == function
+    assert _nes_games(got) == _nes_games(expected)
+    assert sum(game["lines"] for game in _nes_games(got)) > 100
+    # The function's trace checks from its frames alone; only this process can ask the
+    # function again.
+    assert "verified   every lock" in arena("replay", str(trace))
+    code, message = arena_failure("replay", str(trace), "--redecide")
+    assert code == 4 and "was registered in this process" in message, message
+    # The function itself is registered with `bot`'s defaults: column-drop, which ignores
+    # gravity (the simulation rule), as the same program plays it.
+    def first_legal(position):
+        return 0
+
+    plain = ta.nes(first_legal, games=2, seed=1)
+    assert plain["strategy"].startswith("column-drop+python:first_legal#")
+    assert plain["ignores_gravity"]
+    program = ta.nes(f"column-drop+exec:{sys.executable} {FIRST_LEGAL}", games=2, seed=1)
+    assert _nes_games(plain) == _nes_games(program)
+
+
+def test_an_exception_in_an_nes_game_is_raised_with_the_game_and_piece_named():
+    def breaks(position):
+        if position["pieces"] == 6:
+            raise ZeroDivisionError("the bot's own bug")
+        return 0
+
+    with pytest.raises(ZeroDivisionError, match="the bot's own bug") as raised:
+        ta.nes(ta.bot(breaks, searcher="gamepad"), games=2, seed=7, jobs=1)
+    if sys.version_info >= (3, 11):
+        # Game 0 uses seed 7; its 7th piece is the one the function was asked about.
+        assert any("the game of seed 7, piece 7" in note for note in raised.value.__notes__)

@@ -221,8 +221,9 @@ def bot(
     name: Optional[str] = None,
 ) -> str:
     """A Python function as a strategy: registers it and returns the strategy name that plays
-    it, ``SEARCHER+python:NAME#K``, for ``play``, ``tournament`` and ``stats`` (which also take
-    the function itself, with these defaults). ``function`` may be an object with a
+    it, ``SEARCHER+python:NAME#K``, for ``play``, ``tournament``, ``nes`` and ``stats``
+    (which also take the function itself, with these defaults; ``nes`` needs a searcher that
+    starts at the spawn, ``column-drop`` or ``gamepad``). ``function`` may be an object with a
     ``choose`` method.
 
     By default it is called with the bot protocol's ``suggest`` message as a dict (``board``
@@ -317,7 +318,7 @@ def tournament(
 
 @_in_range
 def nes(
-    strategy: str,
+    strategy: Any,
     games: int,
     seed: int = 0,
     start_level: int = 19,
@@ -340,10 +341,15 @@ def nes(
     (``--timeline``, StackRabbit's notation, e.g. ``"X....X...X..."``), not both;
     ``reaction_frames`` is ``--reaction-frames`` (frames before the player sees the preview
     piece, 0 to 60); ``trace`` is ``--trace``: every lock of every game written to that file
-    as JSON Lines (at most 100 games)."""
+    as JSON Lines (at most 100 games).
+
+    ``strategy`` may be a Python function, as for ``play``: passed itself it is registered
+    with ``bot``'s defaults (``column-drop``, which ignores gravity and plays under the
+    simulation rule); ``bot(function, searcher="gamepad")`` plays the frame-accurate game,
+    choosing among the placements the player reaches at the game's level and speed."""
     return json.loads(
         _native.nes_json(
-            strategy,
+            _strategy(strategy),
             games,
             seed,
             start_level,

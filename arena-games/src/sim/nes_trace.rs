@@ -37,6 +37,12 @@
 //! lock otherwise. The reaction time's length shows in no frame: it is unproven without
 //! `--redecide`, and with it the length the strategy re-decided by (other lengths are not
 //! tried, as other seeds are not). The seed and the start level are shown by every game.
+//!
+//! An outside engine's trace (`gamepad+exec:…`) is checked as any other: its frames alone
+//! show every lock. Its choices, its top-outs and the games its faults ended (`fault`: the
+//! engine broke the protocol on the next piece; the trace keeps no reason) are proven only by
+//! asking the engine again (`--redecide`), and such a re-decision is only as repeatable as
+//! the engine.
 
 use serde::{Deserialize, Serialize};
 use tetris_core::{Board, Buttons, GameOverRule, Input, InputModel, NesGame, Piece, PieceState};
@@ -319,6 +325,12 @@ pub struct TraceFound {
     /// Top-outs taken as recorded: the player found no placement for the next piece, which
     /// only the strategy's search proves (0 once the games were re-decided).
     pub unproven_top_outs: u64,
+    /// Games an outside engine's fault ended, taken as recorded: which only asking the
+    /// engine again proves (0 once the games were re-decided).
+    pub unproven_faults: u64,
+    /// The outside engine that re-decided the games, as it names itself (its name and
+    /// version), when one did: a re-decision is only as repeatable as the engine.
+    pub engine: Option<String>,
     /// Whether the strategy played every game again, lock by lock the same.
     pub redecided: bool,
     /// The settings of the run line that the games do not prove (section "What the games
@@ -559,6 +571,10 @@ pub struct CheckedGame {
     /// placement for the next piece, which only `--redecide` (the strategy's own search)
     /// proves.
     pub top_out_unproven: bool,
+    /// Whether its end is an outside engine's fault the replay takes as recorded: the engine
+    /// broke the protocol on the next piece, which no frame shows and only `--redecide`
+    /// (asking the engine again) proves.
+    pub fault_unproven: bool,
 }
 
 /// Checks `game`, game `index` (0-based) of a run with `settings`, against the console's frame
@@ -567,8 +583,11 @@ pub struct CheckedGame {
 /// timeline; or, for a searcher that ignores gravity, its state locked directly) must lock the
 /// piece where the line says and clear what it says; the
 /// game must not have ended before a lock, and its end line must be the replay's (the end's
-/// reason, pieces, lines, level, score, points and points before level 29). `watch` sees
-/// each lock once it checked out (`arena replay --watch`).
+/// reason, pieces, lines, level, score, points and points before level 29). A game the frame
+/// model has not ended is taken as ended as recorded by a top-out (the player found no
+/// placement) or, when an outside engine decides, by its fault (the arena's own engines never
+/// fault): only the strategy, asked again, proves either. `watch` sees each lock once it
+/// checked out (`arena replay --watch`).
 pub fn check_game(
     settings: &NesRunSettings,
     index: u64,
@@ -735,12 +754,17 @@ pub fn check_game(
         });
     }
     let score = replay.score();
-    let (end, top_out_unproven) = match replay.end() {
-        Some(end) => (NesEnd::from(end), false),
-        None if cap_reached(score.lines()) => (NesEnd::ReachedLineCap, false),
+    let (end, top_out_unproven, fault_unproven) = match replay.end() {
+        Some(end) => (NesEnd::from(end), false, false),
+        None if cap_reached(score.lines()) => (NesEnd::ReachedLineCap, false, false),
+        // The game goes on in the frame model, and an outside engine decided: it may have
+        // broken the protocol on the next piece (the arena's own engines never do).
+        None if game.end.end == NesEnd::Fault && settings.strategy.outside.is_some() => {
+            (NesEnd::Fault, false, true)
+        }
         // The game goes on in the frame model: the player found no placement (a top-out
         // under the console rule, which the strategy's search alone can tell).
-        None => (NesEnd::ToppedOut, true),
+        None => (NesEnd::ToppedOut, true, false),
     };
     let replayed = TraceEnd {
         seed,
@@ -766,6 +790,7 @@ pub fn check_game(
     Ok(CheckedGame {
         pieces: replayed.pieces,
         top_out_unproven,
+        fault_unproven,
     })
 }
 
@@ -900,6 +925,39 @@ mod tests {
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
         }
+    }
+
+    #[test]
+    fn a_fault_ends_only_an_outside_engine_s_game_and_is_taken_as_recorded() {
+        // A bot that broke the protocol on the first piece: no lock, the game goes on in the
+        // frame model.
+        let faulted = TracedGame {
+            locks: Vec::new(),
+            end: TraceEnd {
+                seed: 0,
+                end: NesEnd::Fault,
+                pieces: 0,
+                lines: 0,
+                level: 19,
+                score: 0,
+                line_clear_points: 0,
+                points_before_level_29: 0,
+            },
+        };
+        let outside = NesRunSettings {
+            strategy: "gamepad+exec:bot".parse().unwrap(),
+            ..settings(None)
+        };
+        let checked = check_game(&outside, 0, &faulted, &mut |_| {}).unwrap();
+        assert!(checked.fault_unproven && !checked.top_out_unproven);
+        // The arena's own engines never fault: there the same end line is an edit, and the
+        // frame model's end (a top-out taken as recorded) is what the error shows.
+        let inside = check_game(&settings(None), 0, &faulted, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(inside, TraceError::Differs { what: "end line", ref found, .. }
+                if found.contains(r#""end":"top-out""#)),
+            "{inside}"
+        );
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub struct Args {
     /// Also check that the strategy, rebuilt from its name, chooses every recorded placement
     /// itself by exactly the recorded path (for a trace: plays every game again, lock by lock
     /// the same). Without it, the replay is checked for legality and its result only (the
-    /// strategy is rebuilt either way, so a weights file in its name must still exist).
+    /// strategy is rebuilt either way, so a weights file in its name must still exist; for a
+    /// trace, an outside engine is started only to re-decide). An outside engine's
+    /// re-decision is only as repeatable as the engine.
     #[arg(long)]
     pub redecide: bool,
     /// For a trace: the threads of the games played again by --redecide.
@@ -128,9 +130,17 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         let page = viewer.page(replay).map_err(ArenaError::Internal)?;
         write_output("replay viewer page", path, page.as_bytes())?;
     }
+    let engine = checked.engine();
     if args.json {
         return Ok(print_output(
-            &ReplayJson::new(shown, replay, &verified, checked.redecides()).to_json(),
+            &ReplayJson::new(
+                shown,
+                replay,
+                &verified,
+                checked.redecides(),
+                engine.as_deref(),
+            )
+            .to_json(),
         )?);
     }
     Ok(print_output(&replay_text(
@@ -138,6 +148,7 @@ pub fn run(args: Args) -> Result<(), ArenaError> {
         replay,
         &verified,
         checked.redecides(),
+        engine.as_deref(),
         elapsed,
     ))?)
 }

@@ -163,6 +163,25 @@ pub enum RulesError {
     },
 }
 
+impl ReplayError {
+    /// Whether the strategy, re-deciding, decided a placement otherwise than recorded (or its
+    /// outside engine failed to decide): the game itself is legal up to there.
+    pub fn redecided_otherwise(&self) -> bool {
+        matches!(
+            self,
+            ReplayError::Placement {
+                error: PlacementError::EngineFault { .. }
+                    | PlacementError::NoChoice { .. }
+                    | PlacementError::OtherChoice { .. }
+                    | PlacementError::OtherEvaluation { .. }
+                    | PlacementError::NoChosenPath { .. }
+                    | PlacementError::OtherPath { .. },
+                ..
+            }
+        )
+    }
+}
+
 /// What is wrong with one recorded placement (after `placement N: `).
 #[derive(Debug, ThisError)]
 pub enum PlacementError {
@@ -209,6 +228,15 @@ pub enum PlacementError {
         strategy: String,
         /// The piece.
         piece: Piece,
+    },
+    /// Re-deciding, the outside engine deciding for the strategy breaks the protocol (or a
+    /// Python function raises).
+    #[error("strategy {strategy}: {message}")]
+    EngineFault {
+        /// The strategy's name.
+        strategy: String,
+        /// The fault, as a game would record it.
+        message: String,
     },
     /// Re-deciding, the strategy chooses another state.
     #[error("strategy {strategy} chooses {chosen}, the replay has {recorded}")]

@@ -91,7 +91,8 @@ use tetris_core::{
     Board, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, NesScore, Piece,
     PieceGenerator, PieceState, Placement, PlacementGame, Searcher, Timeline,
 };
-use tetris_registry::{Strategy, TAP_RATES, check_frame_timing};
+use tetris_registry::protocol::{Start, Stop};
+use tetris_registry::{GameTally, Strategy, TAP_RATES, check_frame_timing};
 
 use super::errors::{PlacementError, ReplayError, ResultError, RulesError};
 use super::frames::follow_path;
@@ -338,6 +339,25 @@ impl Replay {
             ),
             false => None,
         };
+        // An outside engine that re-decides hears of the game as when it was played: its
+        // rules, seed and cap (`start`), each position with the game's counts so far, and its
+        // end (`stop`), so a bot that reads them decides as it did. The arena's own engines
+        // ignore them.
+        if redeciding {
+            strategy.begin_game(&Start {
+                game: 0,
+                board_width: tetris_core::BOARD_WIDTH as u8,
+                board_height: rules.board_height,
+                game_over: rule.to_string(),
+                generator: self.generator.to_string(),
+                seed: self.seed,
+                max_pieces: rules.max_pieces,
+                preview: 0,
+                searcher: String::new(),
+                timeline: None,
+                inputs: None,
+            });
+        }
         for (index, recorded) in self.placements.iter().enumerate() {
             let number = index + 1;
             let fail = |error: PlacementError| ReplayError::Placement { number, error };
@@ -378,7 +398,13 @@ impl Replay {
                 .as_deref()
                 .ok_or_else(|| fail(PlacementError::NoPath))?;
             if redeciding {
-                self.redecide(strategy, board, index, context, path)
+                let tally = GameTally {
+                    pieces: game.pieces(),
+                    lines: game.lines(),
+                    score: game.score().score(),
+                    level: game.score().level(),
+                };
+                self.redecide(strategy, board, index, context, tally, path)
                     .map_err(fail)?;
             }
             let reached = follow_path(
@@ -439,15 +465,24 @@ impl Replay {
         }
         // A landing above the field is the only way the game is over after the last placement.
         let ended_on_landing = game.is_over();
-        self.check_result(
+        let result = self.check_result(
             rules,
             strategy,
             game.board(),
             game.lines(),
             game.score(),
             ended_on_landing,
-        )
-        .map_err(ReplayError::Result)
+        );
+        if redeciding {
+            strategy.end_game(&Stop {
+                game: 0,
+                end: self.result.end.name().to_string(),
+                pieces: game.pieces(),
+                lines: game.lines(),
+                score: game.score().score(),
+            });
+        }
+        result.map_err(ReplayError::Result)
     }
 
     /// The header facts the game does not prove (see the module documentation). Each fact is
@@ -558,12 +593,14 @@ impl Replay {
     /// placement and the searcher's path to it must be the recorded `path`, input for input
     /// (a path with extra legal moves, or the other rotation direction, reaches the same
     /// state but is not the strategy's), and a recorded evaluation must be the strategy's.
+    /// An outside engine is told the game's counts so far (`tally`); its fault is the error.
     fn redecide(
         &self,
         strategy: &mut Strategy,
         board: &Board,
         index: usize,
         context: DecisionContext,
+        tally: GameTally,
         path: &[Input],
     ) -> Result<(), PlacementError> {
         let recorded = &self.placements[index];
@@ -571,7 +608,13 @@ impl Replay {
         let piece = recorded.piece;
         let end = (index + strategy.depth()).min(self.pieces.len());
         let name = strategy.name();
-        let Some(choice) = strategy.choose_in(board, &self.pieces[index..end], context) else {
+        let decided = strategy
+            .decide_in(board, &self.pieces[index..end], context, tally)
+            .map_err(|fault| PlacementError::EngineFault {
+                strategy: name.clone(),
+                message: fault.message,
+            })?;
+        let Some(choice) = decided else {
             return Err(PlacementError::NoChoice {
                 strategy: name,
                 piece,
