@@ -2,6 +2,7 @@
 play exactly the games the same bot plays as a program through the protocol (``exec:``)."""
 
 import importlib.util
+import json
 import pathlib
 import sys
 
@@ -159,3 +160,29 @@ def test_an_exception_in_an_nes_game_is_raised_with_the_game_and_piece_named():
     if sys.version_info >= (3, 11):
         # Game 0 uses seed 7; its 7th piece is the one the function was asked about.
         assert any("the game of seed 7, piece 7" in note for note in raised.value.__notes__)
+
+
+def test_an_nes_function_may_answer_the_inputs_it_presses(tmp_path):
+    def straight_down(position):
+        # Each piece as it spawns, straight down, no button pressed: "" (when it still can).
+        straight = [p for p in position["placements"] if p["x"] == 5 and p["rotation"] == 0]
+        if not straight:
+            return 0
+        lowest = max(p["y"] for p in straight)
+        return {"x": 5, "y": lowest, "rotation": 0, "inputs": ""}
+
+    trace = tmp_path / "trace.jsonl"
+    name = ta.bot(straight_down, searcher="gamepad")
+    report = ta.nes(name, games=1, seed=1, trace=trace)
+    assert report["games"][0]["end"] == "top-out"
+    locks = [
+        json.loads(line)
+        for line in trace.read_text().splitlines()
+        if json.loads(line)["event"] == "lock"
+    ]
+    pressed_nothing = [
+        lock for lock in locks if set(lock["placement"]["path"].split()) == {"F0"}
+    ]
+    # The game pressed what the function answered (the searcher's own paths soft-drop).
+    assert len(pressed_nothing) >= len(locks) - 3 and len(pressed_nothing) > 5
+    assert all(lock["placement"]["x"] == 5 for lock in pressed_nothing)
