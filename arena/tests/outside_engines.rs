@@ -693,25 +693,27 @@ fn shards_of_a_bot_s_run_merge_into_the_unsharded_report_which_names_the_bot() {
     );
 }
 
+/// Three NES games at level 29 (a row a frame) with a tap every 8 frames: the second piece of
+/// a game cannot reach the left wall's bottom (4 taps take 25 frames, the fall 18), though
+/// the cells there are free; the searcher offers only what the player reaches.
+const OUT_OF_REACH: [&str; 10] = [
+    "--games",
+    "3",
+    "--seed",
+    "1",
+    "--start-level",
+    "29",
+    "--to-level",
+    "30",
+    "--timeline",
+    "X.......",
+];
+
 #[cfg(target_os = "linux")]
 #[test]
 fn in_nes_games_a_placement_out_of_the_player_s_reach_is_a_fault() {
     let folder = scratch_folder("outside", "nes");
-    // Level 29 (a row a frame) and a tap every 8 frames: the second piece of a game cannot
-    // reach the left wall's bottom (4 taps take 25 frames, the fall 18), though the cells
-    // there are free; the searcher offers only what the player reaches.
-    let settings = [
-        "--games",
-        "3",
-        "--seed",
-        "1",
-        "--start-level",
-        "29",
-        "--to-level",
-        "30",
-        "--timeline",
-        "X.......",
-    ];
+    let settings = OUT_OF_REACH;
     let games_of = |mode: &str| {
         let pids = folder.join(format!("{mode}.pids"));
         let games = folder.join(format!("{mode}.jsonl"));
@@ -859,20 +861,11 @@ fn an_exec_bot_s_nes_trace_checks_from_its_frames_and_re_decides() {
     succeed(
         "nes",
         &[
-            &name,
-            "--games",
-            "3",
-            "--seed",
-            "1",
-            "--start-level",
-            "29",
-            "--to-level",
-            "30",
-            "--timeline",
-            "X.......",
-            "--trace",
-            trace.to_str().unwrap(),
-        ],
+            &[name.as_str()][..],
+            &OUT_OF_REACH,
+            &["--trace", trace.to_str().unwrap()],
+        ]
+        .concat(),
     );
     let ends: Vec<Value> = game_lines(&trace)
         .into_iter()
