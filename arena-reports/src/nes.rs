@@ -472,6 +472,9 @@ struct ReportJson {
     depth: usize,
     ignores_gravity: bool,
     gravity_note: Option<String>,
+    /// The outside engine, as it named itself (absent for the arena's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
     settings: SettingsJson,
     interrupted: bool,
     games_finished: u64,
@@ -577,6 +580,16 @@ impl<'a> NesReport<'a> {
                 1000.0 * f64::from(rules.reaction_frames) / FRAMES_PER_SECOND
             );
             lines.insert(2, ("Reaction", reaction));
+        }
+        if let Some(engine) = &rules.engine {
+            lines.push((
+                "Outside engine",
+                format!(
+                    "{} is {engine} (as it names itself); its results are only as repeatable \
+                     as it is",
+                    rules.strategy
+                ),
+            ));
         }
         lines
     }
@@ -759,6 +772,7 @@ impl RunReport for NesReport<'_> {
             depth: spec.depth,
             ignores_gravity: settings.ignores_gravity,
             gravity_note: settings.gravity_note(),
+            engine: settings.engine.clone(),
             settings: self.settings_json(),
             interrupted: self.run.end.interrupted,
             games_finished: self.games_finished(),
@@ -952,6 +966,7 @@ mod tests {
             game_over_rule: GameOverRule::Console,
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
+            engine: None,
         };
         let written = serde_json::to_value(SettingsJson::of(&settings)).unwrap();
         assert_eq!(written["stop_level_lines"], 230);

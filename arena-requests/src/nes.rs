@@ -327,6 +327,7 @@ impl NesRequest {
             game_over_rule,
             inputs: self.inputs,
             reaction_frames: self.reaction_frames.get(),
+            engine: None,
         })
     }
 
@@ -358,6 +359,10 @@ impl NesRequest {
             check_output_file(Field::TRACE, path)?;
         }
         let strategy = Strategy::new(settings.strategy.clone())?;
+        let settings = NesRunSettings {
+            engine: crate::outside_engine_name(&strategy),
+            ..settings
+        };
         let run = self.run.check(games)?;
         JobFiles::default()
             .output(Field::OUT, self.run.out.as_deref())

@@ -762,7 +762,15 @@ fn with_a_reaction_time_a_bot_plans_without_the_preview_and_is_asked_again() {
         "12",
     ];
     let files = ["--trace", trace.to_str().unwrap()];
-    succeed("nes", &[&[name.as_str()][..], &settings, &files].concat());
+    let text = succeed("nes", &[&[name.as_str()][..], &settings, &files].concat());
+    // The report names the engine as it names itself, and says what that means.
+    assert!(
+        text.contains(&format!(
+            "Outside engine: {name} is first-legal 1 (as it names itself); its results are only \
+             as repeatable as it is"
+        )),
+        "{text}"
+    );
     let suggests: Vec<Value> = fs::read_to_string(&transcript)
         .unwrap()
         .lines()
@@ -795,6 +803,8 @@ fn with_a_reaction_time_a_bot_plans_without_the_preview_and_is_asked_again() {
         }
     }
     assert!(asked.next().is_none());
+    let report = run_json("nes", &[&[name.as_str()][..], &settings[..4]].concat());
+    assert_eq!(report["engine"], "first-legal 1");
     assert!(locks.iter().filter(|lock| lock["plan"].is_object()).count() >= 4);
     // The trace replays and the bot re-decides every lock the same.
     let replayed = run_json("replay", &[trace.to_str().unwrap(), "--redecide"]);

@@ -148,6 +148,10 @@ pub struct NesRunSettings {
     pub inputs: InputModel,
     /// Frames before the player sees the preview piece ([`NesPlayer::reaction_frames`]).
     pub reaction_frames: u8,
+    /// The outside engine deciding for the strategy as it names itself (`NAME VERSION`: a
+    /// bot's handshake, a server's version), `None` for the arena's own engines: the reports
+    /// name it, since its results are only as repeatable as it is.
+    pub engine: Option<String>,
 }
 
 impl NesRunSettings {
@@ -836,6 +840,7 @@ mod tests {
             game_over_rule: GameOverRule::Simulation,
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
+            engine: None,
         };
         let measured =
             |settings: NesRunSettings| REPORTED_LEVELS.map(|level| settings.measures_level(level));

@@ -924,6 +924,7 @@ mod tests {
             game_over_rule: GameOverRule::Console,
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
+            engine: None,
         }
     }
 

@@ -526,6 +526,9 @@ pub struct NesPartSettings {
         skip_serializing_if = "tetris_arena_games::sim::reaction::sees_preview_at_once"
     )]
     pub reaction_frames: u8,
+    /// The outside engine deciding, as it named itself (absent for the arena's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl NesPartSettings {
@@ -545,6 +548,7 @@ impl NesPartSettings {
             game_over_rule: settings.game_over_rule,
             inputs: settings.inputs,
             reaction_frames: settings.reaction_frames,
+            engine: settings.engine.clone(),
         }
     }
 
@@ -575,6 +579,7 @@ impl NesPartSettings {
             game_over_rule: self.game_over_rule,
             inputs: self.inputs,
             reaction_frames: self.reaction_frames,
+            engine: self.engine,
         }
     }
 }
