@@ -237,6 +237,9 @@ impl Suggest {
 /// The hidden rows of a console board (row −2 first) when a cell there is occupied, else
 /// none.
 fn hidden_rows(board: &Board) -> Vec<String> {
+    if !board.keeps_hidden_rows() {
+        return Vec::new();
+    }
     let rows: Vec<String> = [-2, -1]
         .iter()
         .map(|&y| {
@@ -245,7 +248,7 @@ fn hidden_rows(board: &Board) -> Vec<String> {
                 .collect()
         })
         .collect();
-    match board.keeps_hidden_rows() && rows.iter().any(|row| row.contains('#')) {
+    match rows.iter().any(|row| row.contains('#')) {
         true => rows,
         false => Vec::new(),
     }
