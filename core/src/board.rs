@@ -366,9 +366,11 @@ impl Board {
 
     /// The row `y` as a 10-character string of `#` (occupied) and `.` (empty).
     pub fn row_text(&self, y: usize) -> String {
-        (0..BOARD_WIDTH)
-            .map(|x| if self.is_occupied(x, y) { '#' } else { '.' })
-            .collect()
+        // Bytes, then one string of exactly 10: outside engines are sent a board every
+        // decision, and collecting chars grew the string a character at a time.
+        let cells: [u8; BOARD_WIDTH] =
+            std::array::from_fn(|x| if self.is_occupied(x, y) { b'#' } else { b'.' });
+        String::from_utf8(cells.to_vec()).expect("# and . are ASCII")
     }
 
     /// The board as H strings of 10 `#`/`.` characters, top row first (the JSON form).

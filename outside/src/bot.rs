@@ -108,7 +108,8 @@ impl Decider for ExecBot {
         }
         let limit = self.spec.limit;
         let answer = self.running().and_then(|program| {
-            program.send(to_line(&ToBot::Suggest(suggest)), limit)?;
+            // The hand-written line of the one message sent every decision (the same bytes).
+            program.send(suggest.to_line(), limit)?;
             program.receive(limit, "suggestion")
         });
         let chosen = answer.and_then(|line| match parse(&line)? {

@@ -51,6 +51,8 @@ pub struct Program {
     stdout: ChildStdout,
     /// Bytes read past the last whole line.
     pending: Vec<u8>,
+    /// Where each read lands before it joins `pending`.
+    chunk: Box<[u8]>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
 }
 
@@ -81,6 +83,7 @@ impl Program {
             stdin: None,
             stdout,
             pending: Vec::with_capacity(READ_CHUNK),
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
             stderr_tail: Arc::new(Mutex::new(Vec::new())),
         };
         // Dropping `program` on an error kills the child.
@@ -160,13 +163,11 @@ impl Program {
             if searched > MAX_LINE {
                 return Err(too_long());
             }
-            let start = self.pending.len();
-            self.pending.resize(start + READ_CHUNK, 0);
-            let read = self.stdout.read(&mut self.pending[start..]);
-            self.pending.truncate(start + *read.as_ref().unwrap_or(&0));
-            match read {
+            // Read into the program's own chunk, zeroed once when it started: a fresh zeroed
+            // buffer per read cost more than the rest of a decision's reading.
+            match self.stdout.read(&mut self.chunk) {
                 Ok(0) => return Err(self.exited("closed its output")),
-                Ok(_) => {}
+                Ok(read) => self.pending.extend_from_slice(&self.chunk[..read]),
                 Err(error) if error.kind() == ErrorKind::Interrupted => {}
                 Err(error) if error.kind() == ErrorKind::WouldBlock => {
                     if !io::wait_until(&self.stdout, io::Ready::Read, deadline) {
