@@ -245,14 +245,11 @@ impl Suggest {
             Vec::with_capacity(128 + 12 * self.board.len() + 64 * self.placements.len());
         line.extend_from_slice(b"{\"type\":\"suggest\",\"game\":");
         push_number(&mut line, i64::try_from(self.game).unwrap_or(i64::MAX));
-        line.extend_from_slice(b",\"pieces\":");
-        push_number(&mut line, i64::try_from(self.pieces).unwrap_or(i64::MAX));
-        line.extend_from_slice(b",\"lines\":");
-        push_number(&mut line, i64::try_from(self.lines).unwrap_or(i64::MAX));
-        line.extend_from_slice(b",\"score\":");
-        push_number(&mut line, i64::from(self.score));
-        line.extend_from_slice(b",\"level\":");
-        push_number(&mut line, i64::from(self.level));
+        let count = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
+        push_field(&mut line, "pieces", count(self.pieces));
+        push_field(&mut line, "lines", count(self.lines));
+        push_field(&mut line, "score", i64::from(self.score));
+        push_field(&mut line, "level", i64::from(self.level));
         line.extend_from_slice(b",\"board\":");
         push_rows(&mut line, &self.board);
         if !self.hidden.is_empty() {
@@ -277,10 +274,8 @@ impl Suggest {
             }
             line.extend_from_slice(b"{\"x\":");
             push_number(&mut line, i64::from(placement.x));
-            line.extend_from_slice(b",\"y\":");
-            push_number(&mut line, i64::from(placement.y));
-            line.extend_from_slice(b",\"rotation\":");
-            push_number(&mut line, i64::from(placement.rotation));
+            push_field(&mut line, "y", i64::from(placement.y));
+            push_field(&mut line, "rotation", i64::from(placement.rotation));
             line.extend_from_slice(b",\"cells\":[");
             for (cell, [x, y]) in placement.cells.iter().enumerate() {
                 line.extend_from_slice(if cell == 0 { b"[" } else { b",[" });
@@ -295,17 +290,22 @@ impl Suggest {
         if let Some(played) = &self.played {
             line.extend_from_slice(b",\"played\":{\"frames\":");
             push_number(&mut line, i64::from(played.frames));
-            line.extend_from_slice(b",\"x\":");
-            push_number(&mut line, i64::from(played.x));
-            line.extend_from_slice(b",\"y\":");
-            push_number(&mut line, i64::from(played.y));
-            line.extend_from_slice(b",\"rotation\":");
-            push_number(&mut line, i64::from(played.rotation));
+            push_field(&mut line, "x", i64::from(played.x));
+            push_field(&mut line, "y", i64::from(played.y));
+            push_field(&mut line, "rotation", i64::from(played.rotation));
             line.push(b'}');
         }
         line.push(b'}');
         String::from_utf8(line).expect("the line is ASCII")
     }
+}
+
+/// Appends `,"name":value` (a field after the first of an object).
+fn push_field(line: &mut Vec<u8>, name: &str, value: i64) {
+    line.extend_from_slice(b",\"");
+    line.extend_from_slice(name.as_bytes());
+    line.extend_from_slice(b"\":");
+    push_number(line, value);
 }
 
 /// Appends `number` in decimal (one and two digits, the coordinates, without a loop).
