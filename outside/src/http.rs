@@ -104,14 +104,8 @@ impl Decider for HttpEngine {
     }
 
     fn suggest(&mut self, suggest: &Suggest, placements: &[Placement]) -> Result<Answer, Fault> {
-        if suggest.played.is_some() {
-            return Err(Fault {
-                kind: FaultKind::Illegal,
-                message: "the arena's API analyses a piece from its spawn, not from frames \
-                          already played: no re-plan with a reaction time"
-                    .to_string(),
-            });
-        }
+        // Never a re-plan (`suggest.played`): a run with a reaction time refuses servers
+        // before it starts (`StrategySpec::check_replans`).
         let mut body = json!({
             "strategy": self.spec.strategy,
             "board": suggest.board,
