@@ -16,7 +16,10 @@
 //! - **open connections**: at most `max_connections`; for one more (or when the system refuses
 //!   a socket: too many open files), the oldest connection that is not serving a request is
 //!   closed, and a new connection is refused (closed at once) only when every open one is
-//!   serving a request;
+//!   serving a request. A request is served from the moment its body has arrived whole
+//!   ([`ServingCount::enter`], called by [`crate::read_body`]) until its answer is made: a
+//!   client that sends a head and then waits holds no claim on its socket, or a thousand
+//!   of them would shut every new client out until their body timeout;
 //! - **shutdown**: on the signal the listener closes, every connection is told to finish its
 //!   request in flight and close (an idle one closes at once), and after the grace period the
 //!   ones left are dropped.
@@ -83,7 +86,7 @@ struct Registry {
 
 /// What the accept loop knows of one open connection.
 struct Handle {
-    /// Requests of this connection whose handler runs (0 or 1 on HTTP/1).
+    /// Requests of this connection being served (0 or 1 on HTTP/1).
     serving: Arc<AtomicUsize>,
     /// Notified to close the connection at once.
     close: Arc<Notify>,
@@ -254,13 +257,13 @@ impl Connection {
             stalled: None,
             activity: Arc::clone(&activity),
         };
-        let counted = Arc::clone(&serving);
+        let counted = ServingCount(Arc::clone(&serving));
         let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
             let router = router.clone();
-            let serving = ServingGuard::enter(&counted);
+            let mut request = request.map(Body::new);
+            request.extensions_mut().insert(counted.clone());
             async move {
-                let response = router.oneshot(request.map(Body::new)).await;
-                drop(serving);
+                let response = router.oneshot(request).await;
                 Ok::<_, Infallible>(response.unwrap_or_else(|never| match never {}))
             }
         });
@@ -302,15 +305,23 @@ impl Connection {
     }
 }
 
-/// Counts a request in its connection's `serving` while its handler runs.
-struct ServingGuard(Arc<AtomicUsize>);
+/// A connection's count of requests being served, carried by each of its requests (an
+/// extension) so that the body reader can count the request in once its body has arrived.
+#[derive(Clone)]
+pub(crate) struct ServingCount(Arc<AtomicUsize>);
 
-impl ServingGuard {
-    fn enter(serving: &Arc<AtomicUsize>) -> ServingGuard {
-        serving.fetch_add(1, Ordering::AcqRel);
-        ServingGuard(Arc::clone(serving))
+impl ServingCount {
+    /// Counts `request` as served until the guard drops; `None` for a request that came
+    /// through no connection of [`serve`] (a router called directly, in tests).
+    pub(crate) fn enter<B>(request: &axum::http::Request<B>) -> Option<ServingGuard> {
+        let count = request.extensions().get::<ServingCount>()?;
+        count.0.fetch_add(1, Ordering::AcqRel);
+        Some(ServingGuard(Arc::clone(&count.0)))
     }
 }
+
+/// Counts a request in its connection's `serving` while it is served.
+pub(crate) struct ServingGuard(Arc<AtomicUsize>);
 
 impl Drop for ServingGuard {
     fn drop(&mut self) {

@@ -342,7 +342,8 @@ async fn method_not_allowed(request: Request) -> ApiError {
 /// the body may still come). A body declared over the limit (`Content-Length`) is refused at
 /// once, before any of it is read; one without a length (chunked) is cut by the limit as it
 /// is read. A client that stops sending holds no worker and no connection. The handler then
-/// reads the body from memory.
+/// reads the body from memory; from then on the request counts as served, so a connection
+/// still waiting for its body is one the server may close for a new client.
 async fn read_body(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let limit = state.settings.max_body;
     let timeout = state.settings.connections.body_timeout;
@@ -362,9 +363,9 @@ async fn read_body(State(state): State<AppState>, request: Request, next: Next) 
     let error = match read.await {
         None => ApiError::too_large(limit),
         Some(Ok(Ok(bytes))) => {
-            return next
-                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-                .await;
+            let request = Request::from_parts(parts, axum::body::Body::from(bytes));
+            let _serving = connections::ServingCount::enter(&request);
+            return next.run(request).await;
         }
         Some(Ok(Err(error))) if is_over_limit(&error) => ApiError::too_large(limit),
         Some(Ok(Err(error))) => {

@@ -224,6 +224,30 @@ fn with_few_open_files_the_server_closes_idle_connections_and_keeps_answering() 
 }
 
 #[test]
+fn clients_waiting_to_send_their_bodies_do_not_shut_a_new_client_out() {
+    // Ten heads whose bodies never come, as many as --max-connections allows, and time for
+    // the server to read every head: a connection waiting for its body is not serving a
+    // request yet, so the oldest is closed for the next client (it used to be refused).
+    let server = Server::start(&[
+        "--max-connections",
+        "10",
+        "--body-timeout-ms",
+        "600000",
+        "--idle-timeout-ms",
+        "600000",
+        "--timeout-ms",
+        "600000",
+    ]);
+    let head = b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{";
+    let stalled = stall(&server, 10, head);
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..3 {
+        answers(&server);
+    }
+    drop(stalled);
+}
+
+#[test]
 fn sigterm_with_stalled_connections_exits_0_within_the_grace_period() {
     let mut server = Server::start(&[
         "--header-timeout-ms",
