@@ -76,7 +76,6 @@ struct BoardTerms {
     columns: [u32; SLOTS],
     holes: [u32; SLOTS],
     column_transitions: [u32; SLOTS],
-    well_sums: [u32; SLOTS],
     hole_depth: [u32; SLOTS],
     /// The column heights, when built for weights that use them (0 otherwise).
     heights: [u32; SLOTS],
@@ -84,12 +83,11 @@ struct BoardTerms {
     covered_left: [u32; SLOTS + 1],
     /// `covered_right[s]`: the union of the covered cells of slots `s..`.
     covered_right: [u32; SLOTS + 1],
-    /// `pairs[s]`: the row transitions between slots `s` and `s + 1`.
-    pairs: [u32; SLOTS - 1],
-    /// `pairs_before[s]`: the sum of `pairs[..s]`, so that a placement's pairs sum to one
-    /// difference.
+    /// `pairs_before[s]`: the row transitions of the pairs of slots `(t, t + 1)` for `t < s`,
+    /// so that a placement's pairs sum to one difference ([`BoardTerms::pair`] gives one).
     pairs_before: [u32; SLOTS],
-    /// `wells_before[s]`: the sum of `well_sums[..s]`.
+    /// `wells_before[s]`: the well sums of slots `0..s` ([`BoardTerms::well_sums`] gives one
+    /// slot's).
     wells_before: [u32; SLOTS + 1],
     /// `left_walled[s]`: the empty cells of slot `s` whose left neighbour is occupied (0 for
     /// the walls and the outer slots).
@@ -195,12 +193,10 @@ impl BoardTerms {
             columns: padded_columns(board),
             holes: [0; SLOTS],
             column_transitions: [0; SLOTS],
-            well_sums: [0; SLOTS],
             hole_depth: [0; SLOTS],
             heights: [0; SLOTS],
             covered_left: [0; SLOTS + 1],
             covered_right: [0; SLOTS + 1],
-            pairs: [0; SLOTS - 1],
             pairs_before: [0; SLOTS],
             wells_before: [0; SLOTS + 1],
             left_walled: [0; SLOTS],
@@ -230,7 +226,6 @@ impl BoardTerms {
             let hole_depth = hole_depth_of(column, column_covered);
             terms.holes[slot] = holes;
             terms.column_transitions[slot] = column_transitions;
-            terms.well_sums[slot] = well_sums;
             terms.hole_depth[slot] = hole_depth;
             if SHAPE {
                 terms.heights[slot] = height_of(column, rows);
@@ -238,6 +233,7 @@ impl BoardTerms {
             terms.holes_total += holes;
             terms.column_transitions_total += column_transitions;
             terms.well_sums_total += well_sums;
+            terms.wells_before[slot + 1] = terms.well_sums_total;
             terms.hole_depth_total += hole_depth;
         }
         for slot in 0..SLOTS {
@@ -247,14 +243,25 @@ impl BoardTerms {
         }
         for slot in 0..SLOTS - 1 {
             let pair = (terms.columns[slot] ^ terms.columns[slot + 1]).count_ones();
-            terms.pairs[slot] = pair;
             terms.row_transitions_total += pair;
             terms.pairs_before[slot + 1] = terms.row_transitions_total;
         }
-        for slot in 0..SLOTS {
-            terms.wells_before[slot + 1] = terms.wells_before[slot] + terms.well_sums[slot];
-        }
+        // The walls on the right have no well sums.
+        terms.wells_before[SLOTS - 1] = terms.well_sums_total;
+        terms.wells_before[SLOTS] = terms.well_sums_total;
         terms
+    }
+
+    /// The row transitions between slots `slot` and `slot + 1`.
+    #[inline(always)]
+    fn pair(&self, slot: usize) -> u32 {
+        self.pairs_before[slot + 1] - self.pairs_before[slot]
+    }
+
+    /// The well sums of slot `slot`.
+    #[inline(always)]
+    fn well_sums(&self, slot: usize) -> u32 {
+        self.wells_before[slot + 1] - self.wells_before[slot]
     }
 }
 
@@ -349,7 +356,7 @@ fn well_sums_after<const WIDTH: usize>(
     let mut well_sums = terms.well_sums_total;
     for k in 2..WIDTH + 2 {
         well_sums = well_sums + well_sums_of(columns[k - 1], columns[k], columns[k + 1], rows)
-            - terms.well_sums[x0 + k];
+            - terms.well_sums(x0 + k);
     }
     // The side columns' new well cells: empty, walled on the far side already (the board's
     // `left_walled` / `right_walled`, one load), and next to one of the piece's cells.
@@ -405,7 +412,7 @@ fn board_features_after<const WIDTH: usize>(
     let mut row_transitions = terms.row_transitions_total;
     for k in 1..WIDTH + 2 {
         row_transitions =
-            row_transitions + (columns[k] ^ columns[k + 1]).count_ones() - terms.pairs[x0 + k];
+            row_transitions + (columns[k] ^ columns[k + 1]).count_ones() - terms.pair(x0 + k);
     }
     let mut values = [0.0; DU_FEATURE_COUNT];
     values[index::ROW_TRANSITIONS] = row_transitions as f64;
@@ -633,11 +640,14 @@ impl Bcts {
                 continue;
             }
             // `PieceColumns::placed`'s cells: bit dy + 4 moves to bit y + dy + 8, then to
-            // y + dy (the pivot row is at least −2 here, so the shift is not negative).
+            // y + dy (the pivot row is at least −2 here, so the shift is not negative). No
+            // mask of the field's rows: no cell is above row 0 (tested just above) and a
+            // legal placement has none below the floor, so every bit is already a row's.
             let shift = (placement.y + 4) as u32;
             let mut cells = [0; 4];
             for (cells, &at_reference) in cells[..WIDTH].iter_mut().zip(&at_reference.cells) {
-                *cells = ((u64::from(at_reference) << shift) >> 8) as u32 & run.rows.all;
+                *cells = ((u64::from(at_reference) << shift) >> 8) as u32;
+                debug_assert_eq!(*cells & !run.rows.all, 0, "{placement:?}");
             }
             // A legal placement's first column is at most 10 − WIDTH; saying so lets the
             // compiler drop the bounds checks of every slot the leaf reads (a placement that
@@ -744,8 +754,12 @@ impl Bcts {
         for k in 1..WIDTH + 2 {
             row_transitions += (columns[k] ^ columns[k + 1]).count_ones();
         }
-        // The sum's first two additions.
-        let mut head = 0.0 + weights[index::LANDING_HEIGHT] * landing_height;
+        // The sum's first two additions. The first is `0.0 + w × landing height`, which is
+        // `w × landing height` unless that is −0; with stand-ins (`BOUND`) the weight is +0
+        // or more and the height is not negative, so the product is not −0 and the addition
+        // goes.
+        let landing = weights[index::LANDING_HEIGHT] * landing_height;
+        let mut head = if BOUND { landing } else { 0.0 + landing };
         head += weights[index::ROW_TRANSITIONS] * row_transitions as f64;
         // The well sums of the columns the piece does not touch: a lower bound of the well
         // sums after it.

@@ -127,11 +127,12 @@ pub fn sum_order(weights: &[f64]) -> &'static [usize] {
 
 /// Whether weights `values` summed in `order` ([`sum_order`]) let a deciding chain's leaves
 /// have stand-ins (module `last_link`, "Deciding"): the DU features only (every board-shape
-/// weight zero), and every weight but `eroded_piece_cells`'s finite and not negative.
+/// weight zero), and every weight but `eroded_piece_cells`'s finite and +0 or more (not −0:
+/// the leaf drops the sum's `0.0 +`, which only turns a −0 product into +0).
 fn bounds_hold(values: &[f64; FEATURE_COUNT], order: &[usize]) -> bool {
     order.len() == DU_FEATURE_COUNT
         && values.iter().enumerate().all(|(k, &weight)| {
-            k == index::ERODED_PIECE_CELLS || (weight.is_finite() && weight >= 0.0)
+            k == index::ERODED_PIECE_CELLS || (weight.is_finite() && weight.is_sign_positive())
         })
 }
 
