@@ -71,6 +71,9 @@ pub struct TuneRequest {
     pub reaction_frames: ReactionFrames,
     /// CEM's start (`--start`), `None`: from scratch.
     pub start: Option<StartWeights>,
+    /// The candidates' strategy options (`--options`), as after the evaluator in a strategy
+    /// name; empty for none.
+    pub options: String,
 }
 
 /// Weights CEM starts from (`--start`, `--start-spread`).
@@ -141,6 +144,14 @@ pub enum TuneRequestError {
     /// A spread outside (0, [`MAX_START_SPREAD`]].
     #[error("--start-spread must be above 0 and at most {MAX_START_SPREAD}")]
     StartSpread,
+    /// Options the candidates' strategy does not take.
+    #[error("--options {options:?}: {message}")]
+    Options {
+        /// The options as given.
+        options: String,
+        /// Why the candidates' strategy refuses them.
+        message: String,
+    },
 }
 
 /// A tuning request, checked.
@@ -191,6 +202,7 @@ impl TuneRequest {
             // The start decided the first iteration only: a resumed run continues from its
             // checkpoint's state.
             start: None,
+            options: settings.options.clone(),
         })
     }
 
@@ -218,16 +230,25 @@ impl TuneRequest {
             files = files.input("--start", Path::new(&path));
         }
         files.check()?;
+        let start = self.cem_start()?;
+        let mut settings = settings;
+        if let Some((_, length)) = &start
+            && !settings.options.is_empty()
+        {
+            settings.weight_scale = *length;
+        }
         Ok(CheckedTune {
-            start: self.cem_start()?,
+            start: start.map(|(start, _)| start),
             settings,
             jobs: Jobs::count_or_cores(self.jobs),
         })
     }
 
     /// CEM's start from `--start`: the evaluator's weights (a preset or a weights file, read
-    /// and checked as a strategy's are), which must not all be 0, with `--start-spread`.
-    fn cem_start(&self) -> Result<Option<CemStart>, ArenaError> {
+    /// and checked as a strategy's are), which must not all be 0, with `--start-spread`; and
+    /// the weights' Euclidean length (the candidates' [`TuneSettings::weight_scale`] with
+    /// `--options`).
+    fn cem_start(&self) -> Result<Option<(CemStart, f64)>, ArenaError> {
         let Some(start) = &self.start else {
             return Ok(None);
         };
@@ -244,7 +265,12 @@ impl TuneRequest {
         if weights.iter().all(|&weight| weight == 0.0) {
             return Err(TuneRequestError::StartZero.into());
         }
-        Ok(Some(CemStart::new(weights, start.spread)))
+        let length = weights
+            .iter()
+            .map(|weight| weight * weight)
+            .sum::<f64>()
+            .sqrt();
+        Ok(Some((CemStart::new(weights, start.spread), length)))
     }
 
     /// The rules of the run's values, before any game: the engines, depth, counts and
@@ -276,7 +302,8 @@ impl TuneRequest {
             }
             .into());
         }
-        let searched: StrategySpec = format!("{}+{}", self.searcher, self.evaluator).parse()?;
+        let searched = self.candidates_spec()?;
+        let options = searched.options.to_string();
         let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
         let benchmark_player = self.start_level == StartLevel::PLATEAU
             && self.timeline == Timeline::THIRTY_HZ
@@ -311,7 +338,45 @@ impl TuneRequest {
             timeline: self.timeline,
             inputs: self.inputs,
             reaction_frames: self.reaction_frames.get(),
+            // The canonical spelling, without the list's leading comma.
+            options: options.trim_start_matches(',').to_string(),
+            // Set by the request's check, from the start.
+            weight_scale: 1.0,
         };
         Ok(settings)
+    }
+
+    /// The candidates' strategy with preset weights, its options checked as a name's are
+    /// (`--options` names the value in the message); no `pattern=FILE`, a file each task of
+    /// a runner would read where it runs.
+    fn candidates_spec(&self) -> Result<StrategySpec, ArenaError> {
+        let refused = |message: String| TuneRequestError::Options {
+            options: self.options.clone(),
+            message,
+        };
+        let options = match self.options.as_str() {
+            "" => String::new(),
+            options => format!(",{options}"),
+        };
+        let spec = format!(
+            "{}+{}{options}@{}",
+            self.searcher,
+            self.evaluator,
+            self.depth.get()
+        )
+        .parse::<StrategySpec>()
+        .map_err(|error| match error {
+            RegistryError::Strategy { message, .. } => refused(message),
+            other => refused(other.to_string()),
+        })?;
+        if spec.options.pattern.is_some() {
+            return Err(refused(
+                "pattern=FILE is not tuned with (every candidate, on every machine of a runner, \
+                 would read the file)"
+                    .to_string(),
+            )
+            .into());
+        }
+        Ok(spec)
     }
 }

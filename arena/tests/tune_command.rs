@@ -321,6 +321,113 @@ fn plateau_score_plays_the_given_player_from_the_given_weights() {
 }
 
 #[test]
+fn strategy_options_play_every_candidate_at_the_length_of_its_start() {
+    let folder = scratch_folder("options");
+    let out = folder.join("options.json");
+    let checkpoint = folder.join("options.ckpt");
+    // The options given out of their order; the candidates a billionth of each weight away
+    // from low-stack, which is 20.87 long: played at that length, the options' costs weigh
+    // what they weigh beside the preset, so each candidate's fitness is the preset's with the
+    // options, which differs from the preset's alone on this game.
+    let options = "overdeep-wells=3,extra-deep-wells=5";
+    let run = |iterations: &str, options: &str| {
+        let mut args = vec!["tune", "nes-plateau", "--searcher", "gamepad"];
+        args.extend([
+            "--fitness",
+            "plateau-score",
+            "--start-level",
+            "18",
+            "--reaction-frames",
+            "18",
+            "--games",
+            "1",
+            "--population",
+            "2",
+            "--iterations",
+            iterations,
+            "--seed",
+            "3",
+            "--options",
+            options,
+            "--out",
+            text(&out),
+            "--checkpoint",
+            text(&checkpoint),
+        ]);
+        match iterations {
+            "1" => args.extend(["--start", "low-stack", "--start-spread", "1e-9"]),
+            _ => args.push("--resume"),
+        }
+        arena(&args)
+    };
+    let first = run("1", options);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let saved: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    let settings = &saved["settings"];
+    assert_eq!(settings["options"], "extra-deep-wells=5,overdeep-wells=3");
+    let scale = settings["weight_scale"].as_f64().unwrap();
+    assert!((20.8..20.9).contains(&scale), "{settings}");
+    let record = &saved["history"][0];
+    let seed = record["first_game_seed"].as_u64().unwrap().to_string();
+    let points = |strategy: &str| {
+        let played = common::run_json(
+            "nes",
+            &[
+                strategy,
+                "--games",
+                "1",
+                "--seed",
+                &seed,
+                "--start-level",
+                "18",
+                "--reaction-frames",
+                "18",
+            ],
+        );
+        played["summary"]["mean_points_before_level_29"]
+            .as_f64()
+            .unwrap()
+    };
+    let with_options = points("gamepad+nes-plateau:low-stack,extra-deep-wells=5,overdeep-wells=3");
+    assert_eq!(record["best"].as_f64().unwrap(), with_options, "{record}");
+    assert_eq!(record["mean"].as_f64().unwrap(), with_options, "{record}");
+    assert_ne!(points("gamepad+nes-plateau:low-stack"), with_options);
+    // The weights file holds the best candidate at that length: with the options it plays
+    // the same game.
+    let file = format!("gamepad+nes-plateau:{},{options}", text(&out));
+    assert_eq!(points(&file), with_options);
+    // A resumed run takes the length from its checkpoint; other options are refused.
+    let resumed = run("2", options);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let other = run("3", "overdeep-wells=3");
+    let stderr = String::from_utf8(other.stderr).unwrap();
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            r#"--options is "extra-deep-wells=5,overdeep-wells=3" in the checkpoint but "overdeep-wells=3" now"#
+        ),
+        "{stderr}"
+    );
+    // A length that is no length (edited by hand) is refused, named.
+    let mut edited: Value =
+        serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    edited["settings"]["weight_scale"] = serde_json::json!(-1.0);
+    fs::write(&checkpoint, edited.to_string()).unwrap();
+    let refused = run("3", options);
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("weight_scale is -1"), "{stderr}");
+}
+
+#[test]
 fn bad_inputs_exit_2_with_one_error_line() {
     let folder = scratch_folder("bad");
     let out = folder.join("out.json");
@@ -390,6 +497,11 @@ fn bad_inputs_exit_2_with_one_error_line() {
             "--resume",
         ],
         vec!["elashi", "--out", out, "--resume"],
+        // --options: a strategy's rules, and no pattern file.
+        vec!["elashi", "--options", "bogus", "--out", out],
+        vec!["elashi", "--options", "extra-deep-wells=5", "--out", out],
+        vec!["elashi", "--options", "playouts=16", "--out", out],
+        vec!["elashi", "--options", "pattern=x.txt", "--out", out],
     ];
     for spread in ["0", "11", "NaN"] {
         let case = ["elashi", "--start", "published", "--start-spread", spread];

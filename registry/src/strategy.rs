@@ -568,6 +568,23 @@ impl fmt::Display for StrategySpec {
     }
 }
 
+/// `evaluator` with the options of a name that price its features: `extra-deep-wells` and
+/// `overdeep-wells`, which the name's check lets through with nes-plateau only (absent, each
+/// is 0, the evaluator without it).
+fn with_evaluator_options(evaluator: AnyEvaluator, options: &StrategyOptions) -> AnyEvaluator {
+    match evaluator {
+        AnyEvaluator::NesPlateau(nes_plateau) => {
+            let cost = |option: Option<u16>| f64::from(option.unwrap_or(0));
+            AnyEvaluator::NesPlateau(
+                nes_plateau
+                    .with_extra_deep_well_cost(cost(options.extra_deep_wells))
+                    .with_overdeep_well_cost(cost(options.overdeep_wells)),
+            )
+        }
+        evaluator => evaluator,
+    }
+}
+
 /// Builds the chain options a spec names: its depth and options, the pattern file read (at
 /// most [`tetris_core::files::BOARD_FILE_LIMIT`], 1 MiB: a pattern is one board).
 fn chain_options(spec: &StrategySpec) -> Result<(ChainOptions, Option<Board>), String> {
@@ -719,19 +736,7 @@ impl Strategy {
             .ok_or_else(|| fail(format!("unknown searcher {:?}", spec.searcher)))?;
         let evaluator = evaluator_by_name(&spec.evaluator, &spec.weights)
             .ok_or_else(|| fail(format!("unknown evaluator {:?}", spec.evaluator)))??;
-        // The name's check let `extra-deep-wells` and `overdeep-wells` through with
-        // nes-plateau only; absent, each is 0, the evaluator without it.
-        let evaluator = match evaluator {
-            AnyEvaluator::NesPlateau(nes_plateau) => {
-                let cost = |option: Option<u16>| f64::from(option.unwrap_or(0));
-                AnyEvaluator::NesPlateau(
-                    nes_plateau
-                        .with_extra_deep_well_cost(cost(spec.options.extra_deep_wells))
-                        .with_overdeep_well_cost(cost(spec.options.overdeep_wells)),
-                )
-            }
-            evaluator => evaluator,
-        };
+        let evaluator = with_evaluator_options(evaluator, &spec.options);
         let (options, pattern) = chain_options(&spec).map_err(fail)?;
         Ok(Strategy {
             pattern_height: pattern.map(|picture| picture.height()),
@@ -945,27 +950,35 @@ impl Strategy {
     }
 
     /// A strategy of the searcher called `searcher` with an evaluator already built with
-    /// candidate weights (while tuning) and lookahead `depth`. Its name says the weights are
-    /// tuned ([`WeightsChoice::Tuned`]): they come from no preset or file.
+    /// candidate weights (while tuning), the strategy `options` (as a name's, checked by its
+    /// parse) and lookahead `depth`. Its name says the weights are tuned
+    /// ([`WeightsChoice::Tuned`]): they come from no preset or file.
     pub fn with_tuned_evaluator(
         searcher: &str,
         evaluator: AnyEvaluator,
+        options: StrategyOptions,
         depth: usize,
     ) -> Result<Strategy, RegistryError> {
         let spec = StrategySpec {
             searcher: searcher.to_string(),
             evaluator: tetris_core::Evaluator::name(&evaluator).to_string(),
             weights: WeightsChoice::Tuned,
-            options: StrategyOptions::default(),
+            options,
             depth,
             outside: None,
         };
-        let searcher = searcher_by_name(searcher).ok_or_else(|| RegistryError::Strategy {
+        let fail = |message: String| RegistryError::Strategy {
             strategy: spec.to_string(),
-            message: format!("unknown searcher {searcher:?}"),
-        })?;
-        let options = ChainOptions::with_depth(depth);
-        Ok(Strategy::from_parts(spec, searcher, evaluator, options))
+            message,
+        };
+        let searcher = searcher_by_name(searcher)
+            .ok_or_else(|| fail(format!("unknown searcher {searcher:?}")))?;
+        let evaluator = with_evaluator_options(evaluator, &spec.options);
+        let (options, pattern) = chain_options(&spec).map_err(fail)?;
+        Ok(Strategy {
+            pattern_height: pattern.map(|picture| picture.height()),
+            ..Strategy::from_parts(spec, searcher, evaluator, options)
+        })
     }
 
     /// Parses and builds a strategy from its name.
@@ -1405,7 +1418,9 @@ mod tests {
         let evaluator = crate::evaluator_with_values("elashi", &[1.0; 6])
             .unwrap()
             .unwrap();
-        let strategy = Strategy::with_tuned_evaluator("bfs", evaluator, 2).unwrap();
+        let strategy =
+            Strategy::with_tuned_evaluator("bfs", evaluator, StrategyOptions::default(), 2)
+                .unwrap();
         assert_eq!(strategy.name(), "bfs+elashi:<tuned>@2");
         assert!(Strategy::new(strategy.spec().clone()).is_err());
         let clone = strategy.clone();

@@ -34,7 +34,10 @@ use tetris_core::{
     Evaluator, GameOverRule, GeneratorKind, InputModel, NesGameSettings, PLATEAU_START_LEVEL,
     Searcher as _, Timeline, Weights,
 };
-use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, evaluator_with_values};
+use tetris_registry::{
+    RegistryError, Strategy, StrategyOptions, StrategySpec, WeightsChoice, evaluator_by_name,
+    evaluator_with_values,
+};
 
 use crate::error::ReportError;
 use crate::tune::methods::{
@@ -141,8 +144,9 @@ impl FitnessKind {
     }
 }
 
-/// Everything that decides a run's results (stored in the checkpoint and compared on resume).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything that decides a run's results (stored in the checkpoint and compared on resume,
+/// but for [`TuneSettings::weight_scale`], which the run's start decided).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TuneSettings {
     /// The evaluator tuned.
@@ -191,9 +195,63 @@ pub struct TuneSettings {
     /// `plateau-score`: frames from a piece's spawn before the player sees the preview piece.
     #[serde(default, skip_serializing_if = "is_no_reaction")]
     pub reaction_frames: u8,
+    /// The candidates' strategy options, as after the evaluator in a strategy name, in their
+    /// canonical order without the leading comma (`expectimax=3,prefer-bonus=80`); empty for
+    /// none, and then not written, which is what checkpoints written before it existed
+    /// played.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub options: String,
+    /// The length every candidate (a unit vector) is played at, and the weights file holds
+    /// it at: with `options`, the length of `--start`'s weights, so that the options that
+    /// are costs (`prefer-bonus`, `extra-deep-wells`, `overdeep-wells`) weigh beside the
+    /// candidates what they weigh beside the start; 1 otherwise, and then not written. A
+    /// resumed run takes it from its checkpoint (the start is not given again).
+    #[serde(default = "unit_scale", skip_serializing_if = "is_unit_scale")]
+    pub weight_scale: f64,
+}
+
+fn unit_scale() -> f64 {
+    1.0
+}
+
+fn is_unit_scale(scale: &f64) -> bool {
+    *scale == 1.0
 }
 
 impl TuneSettings {
+    /// The candidates' strategy name with preset weights (`SEARCHER+EVALUATOR[,OPTIONS][@D]`),
+    /// whose parse checks the options as a strategy's are.
+    pub fn strategy_spec(&self) -> Result<StrategySpec, RegistryError> {
+        self.candidates_name().parse()
+    }
+
+    /// The candidates' strategy name with preset weights, depth always written:
+    /// `SEARCHER+EVALUATOR[,OPTIONS]@D`.
+    pub fn candidates_name(&self) -> String {
+        let options = match self.options.as_str() {
+            "" => String::new(),
+            options => format!(",{options}"),
+        };
+        format!(
+            "{}+{}{options}@{}",
+            self.searcher, self.evaluator, self.depth
+        )
+    }
+
+    /// A candidate's weights as it is played and written: `weights` times
+    /// [`TuneSettings::weight_scale`] (the same bits at scale 1).
+    pub fn played_weights(&self, weights: &[f64]) -> Vec<f64> {
+        match self.weight_scale {
+            1.0 => weights.to_vec(),
+            scale => weights.iter().map(|weight| weight * scale).collect(),
+        }
+    }
+
+    /// The candidates' strategy options ([`TuneSettings::options`]).
+    pub fn strategy_options(&self) -> Result<StrategyOptions, RegistryError> {
+        Ok(self.strategy_spec()?.options)
+    }
+
     /// The NES player of a `plateau-score` candidate.
     pub fn nes_player(&self) -> NesPlayer {
         NesPlayer {
@@ -475,6 +533,12 @@ impl Checkpoint {
         if let Some(difference) = settings_difference(&self.settings, settings) {
             return Err(CheckpointError::Settings(difference));
         }
+        let scale = self.settings.weight_scale;
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(CheckpointError::Settings(format!(
+                "weight_scale is {scale}, but candidates are played at a length above 0"
+            )));
+        }
         if self.features != features {
             return Err(CheckpointError::Features {
                 found: self.features.clone(),
@@ -620,7 +684,9 @@ pub fn settings_difference(saved: &TuneSettings, now: &TuneSettings) -> Option<S
     // one of the two only: the saved ones first, then those only given now.
     let names = saved
         .keys()
-        .chain(now.keys().filter(|name| !saved.contains_key(*name)));
+        .chain(now.keys().filter(|name| !saved.contains_key(*name)))
+        // The start decided the scale, and a resumed run does not give it again.
+        .filter(|name| *name != "weight_scale");
     names.into_iter().find_map(|name| {
         let shown =
             |value: Option<&Value>| value.map_or("the default".to_string(), Value::to_string);
@@ -858,14 +924,17 @@ pub fn finish_iteration(checkpoint: &mut Checkpoint, values: &[Vec<u64>]) -> Ite
     record
 }
 
-/// The strategy of a candidate: the run's searcher and depth, the evaluator with `weights`.
+/// The strategy of a candidate: the run's searcher, options and depth, the evaluator with
+/// `weights`.
 fn candidate_strategy(settings: &TuneSettings, weights: &[f64]) -> Result<Strategy, ReportError> {
-    let evaluator = evaluator_with_values(&settings.evaluator, weights).ok_or_else(|| {
+    let weights = settings.played_weights(weights);
+    let evaluator = evaluator_with_values(&settings.evaluator, &weights).ok_or_else(|| {
         ReportError::Refused(format!("unknown evaluator {:?}", settings.evaluator))
     })??;
     Ok(Strategy::with_tuned_evaluator(
         &settings.searcher,
         evaluator,
+        settings.strategy_options()?,
         settings.depth,
     )?)
 }
@@ -902,7 +971,8 @@ pub fn write_weights(checkpoint: &Checkpoint, path: &Path) -> Result<(), ReportE
         return Ok(());
     };
     let names = feature_names(&checkpoint.settings.evaluator)?;
-    let weights = Weights::from_values(&checkpoint.settings.evaluator, names, &best.weights)?;
+    let played = checkpoint.settings.played_weights(&best.weights);
+    let weights = Weights::from_values(&checkpoint.settings.evaluator, names, &played)?;
     let mut text = weights.to_json();
     if !text.ends_with('\n') {
         text.push('\n');
@@ -937,15 +1007,13 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
         )
     };
     let mut text = format!(
-        "Tuning {} with {} ({} candidates, {} {games}, fitness {}, {}+{}@{})\n",
+        "Tuning {} with {} ({} candidates, {} {games}, fitness {}, {})\n",
         settings.evaluator,
         settings.method.name(),
         settings.population,
         settings.games,
         settings.fitness.name(),
-        settings.searcher,
-        settings.evaluator,
-        settings.depth,
+        settings.candidates_name(),
     );
     text.push_str(&format!(
         "{:>9}  {:>10}  {:>10}\n",
@@ -964,7 +1032,8 @@ pub fn report(checkpoint: &Checkpoint, out: &Path) -> String {
             best.iteration,
             out.display()
         ));
-        text.push_str(&weights_table(&checkpoint.features, &best.weights));
+        let played = settings.played_weights(&best.weights);
+        text.push_str(&weights_table(&checkpoint.features, &played));
     }
     text
 }
@@ -1058,6 +1127,8 @@ mod tests {
             timeline: Timeline::THIRTY_HZ,
             inputs: InputModel::TwoThumb,
             reaction_frames: 0,
+            options: String::new(),
+            weight_scale: 1.0,
         }
     }
 

@@ -46,6 +46,13 @@ pub struct Args {
     /// Lookahead depth of the candidates (1 = current piece only, up to 4).
     #[arg(long, value_name = "D", default_value = "1")]
     pub depth: Depth,
+    /// The candidates' strategy options, as after the evaluator in a strategy name and with
+    /// its rules (`arena list`), e.g. the strongest NES bot's
+    /// `expectimax=3,prefer-bonus=80,playouts=16,extra-deep-wells=5`; not `pattern=FILE`.
+    /// Recorded in the checkpoint; the weights file holds the weights only, so play the
+    /// result as SEARCHER+EVALUATOR:FILE,OPTIONS@D.
+    #[arg(long, value_name = "LIST", default_value = "")]
+    pub options: String,
     /// Games per candidate per iteration; every candidate of an iteration plays the same
     /// sequences, renewed every iteration.
     #[arg(long, value_name = "N", default_value = "10")]
@@ -131,6 +138,7 @@ impl Args {
             method: self.method,
             searcher: self.searcher.clone(),
             depth: self.depth,
+            options: self.options.clone(),
             games: self.games,
             board_height: self.rules.board_height,
             generator: self.rules.generator.clone(),
