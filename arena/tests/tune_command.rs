@@ -252,6 +252,42 @@ fn plateau_score_tunes_on_nes_plateau_games() {
     fs::remove_dir_all(&folder).unwrap();
 }
 
+/// `arena tune`'s arguments for nes-plateau with the gamepad searcher on plateau games from
+/// level 18 with 18 reaction frames.
+const PLATEAU_FROM_18: [&str; 9] = [
+    "nes-plateau",
+    "--searcher",
+    "gamepad",
+    "--fitness",
+    "plateau-score",
+    "--start-level",
+    "18",
+    "--reaction-frames",
+    "18",
+];
+
+/// The points before level 29 of `arena nes STRATEGY`'s one game of `seed` from level 18
+/// with 18 reaction frames.
+fn points_from_18(strategy: &str, seed: &str) -> f64 {
+    let played = common::run_json(
+        "nes",
+        &[
+            strategy,
+            "--games",
+            "1",
+            "--seed",
+            seed,
+            "--start-level",
+            "18",
+            "--reaction-frames",
+            "18",
+        ],
+    );
+    played["summary"]["mean_points_before_level_29"]
+        .as_f64()
+        .unwrap()
+}
+
 #[test]
 fn plateau_score_plays_the_given_player_from_the_given_weights() {
     let folder = scratch_folder("plateau-player");
@@ -260,16 +296,8 @@ fn plateau_score_plays_the_given_player_from_the_given_weights() {
     // Two candidates a billionth of each weight away from the low-stack preset: they play
     // as the preset does, so each one's fitness is the points before level 29 that `arena
     // nes` measures for the preset on the iteration's game.
-    tune_ok(&[
-        "nes-plateau",
-        "--searcher",
-        "gamepad",
-        "--fitness",
-        "plateau-score",
-        "--start-level",
-        "18",
-        "--reaction-frames",
-        "18",
+    let mut args = PLATEAU_FROM_18.to_vec();
+    args.extend([
         "--start",
         "low-stack",
         "--start-spread",
@@ -287,29 +315,14 @@ fn plateau_score_plays_the_given_player_from_the_given_weights() {
         "--checkpoint",
         text(&checkpoint),
     ]);
+    tune_ok(&args);
     let saved: Value = serde_json::from_str(&fs::read_to_string(&checkpoint).unwrap()).unwrap();
     assert_eq!(saved["settings"]["start_level"], 18);
     assert_eq!(saved["settings"]["reaction_frames"], 18);
     let record = &saved["history"][0];
     let seed = record["first_game_seed"].as_u64().unwrap().to_string();
-    let played = common::run_json(
-        "nes",
-        &[
-            "gamepad+nes-plateau:low-stack@1",
-            "--games",
-            "1",
-            "--seed",
-            &seed,
-            "--start-level",
-            "18",
-            "--reaction-frames",
-            "18",
-        ],
-    );
-    let points = played["summary"]["mean_points_before_level_29"]
-        .as_f64()
-        .unwrap();
-    assert!(points > 0.0, "{played}");
+    let points = points_from_18("gamepad+nes-plateau:low-stack@1", &seed);
+    assert!(points > 0.0, "{points}");
     assert_eq!(record["best"].as_f64().unwrap(), points, "{record}");
     assert_eq!(record["mean"].as_f64().unwrap(), points, "{record}");
     // CEM started at the preset: its starting deviations are 1e-9 of each (normalised)
@@ -331,14 +344,9 @@ fn strategy_options_play_every_candidate_at_the_length_of_its_start() {
     // options, which differs from the preset's alone on this game.
     let options = "overdeep-wells=3,extra-deep-wells=5";
     let run = |iterations: &str, options: &str| {
-        let mut args = vec!["tune", "nes-plateau", "--searcher", "gamepad"];
+        let mut args = vec!["tune"];
+        args.extend(PLATEAU_FROM_18);
         args.extend([
-            "--fitness",
-            "plateau-score",
-            "--start-level",
-            "18",
-            "--reaction-frames",
-            "18",
             "--games",
             "1",
             "--population",
@@ -373,25 +381,7 @@ fn strategy_options_play_every_candidate_at_the_length_of_its_start() {
     assert!((20.8..20.9).contains(&scale), "{settings}");
     let record = &saved["history"][0];
     let seed = record["first_game_seed"].as_u64().unwrap().to_string();
-    let points = |strategy: &str| {
-        let played = common::run_json(
-            "nes",
-            &[
-                strategy,
-                "--games",
-                "1",
-                "--seed",
-                &seed,
-                "--start-level",
-                "18",
-                "--reaction-frames",
-                "18",
-            ],
-        );
-        played["summary"]["mean_points_before_level_29"]
-            .as_f64()
-            .unwrap()
-    };
+    let points = |strategy: &str| points_from_18(strategy, &seed);
     let with_options = points("gamepad+nes-plateau:low-stack,extra-deep-wells=5,overdeep-wells=3");
     assert_eq!(record["best"].as_f64().unwrap(), with_options, "{record}");
     assert_eq!(record["mean"].as_f64().unwrap(), with_options, "{record}");
