@@ -6,7 +6,7 @@
 //! 32), row 0 at the TOP, bit `y` of `board.column(x)` set when cell `(x, y)` is occupied.
 
 use tetris_core::board::{BOARD_WIDTH, Board};
-use tetris_core::features::{hole_run_tops_mask, open_well_mask};
+use tetris_core::features::{hole_run_tops_mask, open_well_mask, with_popcount};
 
 /// The 16 board features (#3–#18 of `FEATURE_NAMES`) of one board, computed in one pass.
 ///
@@ -49,8 +49,10 @@ pub struct BoardFeatures {
 /// Laid out for speed, as the bench measured it: first the per-column masks (well cells, row
 /// changes, hole-run tops, covered empty cells) in a plain loop over the ten columns, then one
 /// scalar loop for the heights and the few holes and covered cells. Bits are counted only for
-/// the well cells and the row changes, two masks per `u64` count: the build targets baseline
-/// x86-64, which has no popcount instruction, so each count is a dozen instructions. Column
+/// the well cells and the row changes, two masks per `u64` count: baseline x86-64 has no
+/// popcount instruction, so without it each count is a dozen instructions; the two counts run
+/// inside [`tetris_core::features::with_popcount`], which uses the instruction where the CPU
+/// has it. Column
 /// transitions follow from the holes (see the comment in the body), and the occupied cells and
 /// their heights from the column heights minus the covered empty cells, so no loop visits
 /// every cell.
@@ -150,15 +152,24 @@ pub fn board_features(board: &Board) -> BoardFeatures {
         }
     }
 
+    // The two counts with the popcount instruction where the CPU has it (one check each;
+    // the loops above keep their baseline code, which the whole pass compiled with the
+    // instruction made slower).
     BoardFeatures {
-        well_cells: count_bits(&well_masks),
+        well_cells: with_popcount(
+            #[inline(always)]
+            || count_bits(&well_masks),
+        ),
         deep_wells: well_masks
             .iter()
             .map(|&wells| u32::from(has_at_least_three_bits(wells)))
             .sum(),
         holes,
         column_transitions: tops_below_row_0 + 2 * holes.count - empty_floor_cells,
-        row_transitions: count_bits(&row_changes),
+        row_transitions: with_popcount(
+            #[inline(always)]
+            || count_bits(&row_changes),
+        ),
         column_heights,
         pile_height,
         height_spread: pile_height - lowest,
@@ -188,8 +199,9 @@ fn has_at_least_three_bits(mask: u32) -> bool {
 /// The number of set bits in all of `masks`.
 ///
 /// Two masks are counted as one `u64`: without a popcount instruction each count is a fixed
-/// sequence of shifts, masks and a multiply whatever the width, so pairing halves the work.
-#[inline]
+/// sequence of shifts, masks and a multiply whatever the width, so pairing halves the work
+/// (with it, one instruction either way).
+#[inline(always)]
 fn count_bits(masks: &[u32]) -> u32 {
     let mut pairs = masks.chunks_exact(2);
     let mut count = 0;
@@ -301,16 +313,22 @@ pub const TETRIS_WELL_DEPTH: u32 = 4;
 /// columns, `w(c)` the open well cells of column c ([`open_well_mask`]: empty cells above the
 /// column's top whose left and right neighbours are occupied, walls occupied; the cells
 /// `well_cells` counts). A well 7 deep counts 3, one 4 deep 0. Not one of the 18 features: the
-/// cost of [`crate::NesPlateau::with_overdeep_well_cost`].
+/// cost of [`crate::NesPlateau::with_overdeep_well_cost`]. Its ten counts use the popcount
+/// instruction where the CPU has it ([`with_popcount`]).
 #[inline]
 pub fn overdeep_well_cells(board: &Board) -> u32 {
-    (0..BOARD_WIDTH)
-        .map(|x| {
-            open_well_mask(board, x)
-                .count_ones()
-                .saturating_sub(TETRIS_WELL_DEPTH)
-        })
-        .sum()
+    with_popcount(
+        #[inline(always)]
+        || {
+            (0..BOARD_WIDTH)
+                .map(|x| {
+                    open_well_mask(board, x)
+                        .count_ones()
+                        .saturating_sub(TETRIS_WELL_DEPTH)
+                })
+                .sum()
+        },
+    )
 }
 
 /// The ceiling penalty (rule 2, `ceiling_penalty`): the sum over the occupied cells in the top
