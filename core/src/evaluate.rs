@@ -103,11 +103,13 @@ pub struct Chain<'a> {
 
 impl Chain<'_> {
     /// Rows cleared by all placements of the chain.
+    #[inline]
     pub fn rows_cleared(&self) -> u32 {
         self.records.iter().map(|r| r.rows_cleared() as u32).sum()
     }
 
     /// Sum of every placement's lock height.
+    #[inline]
     pub fn lock_height(&self) -> u32 {
         self.records.iter().map(|r| r.lock_height as u32).sum()
     }
