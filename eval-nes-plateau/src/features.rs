@@ -58,6 +58,20 @@ pub struct BoardFeatures {
 /// every cell.
 #[inline]
 pub fn board_features(board: &Board) -> BoardFeatures {
+    board_features_of::<false>(board).0
+}
+
+/// [`board_features`] and [`overdeep_well_cells`] of `board` in one pass: the overdeep cells
+/// are counted from the open well masks the pass builds anyway, rather than from ten masks
+/// built again.
+#[inline]
+pub fn board_features_and_overdeep_well_cells(board: &Board) -> (BoardFeatures, u32) {
+    board_features_of::<true>(board)
+}
+
+/// [`board_features`], with [`overdeep_well_cells`] when `OVERDEEP` (0 otherwise).
+#[inline(always)]
+fn board_features_of<const OVERDEEP: bool>(board: &Board) -> (BoardFeatures, u32) {
     let columns = board.columns();
     let height = board.height() as u32;
     let row_mask = board.row_mask();
@@ -152,10 +166,23 @@ pub fn board_features(board: &Board) -> BoardFeatures {
         }
     }
 
-    // The two counts with the popcount instruction where the CPU has it (one check each;
-    // the loops above keep their baseline code, which the whole pass compiled with the
+    // The counts with the popcount instruction where the CPU has it (one check each; the
+    // loops above keep their baseline code, which the whole pass compiled with the
     // instruction made slower).
-    BoardFeatures {
+    let overdeep = if OVERDEEP {
+        with_popcount(
+            #[inline(always)]
+            || {
+                well_masks
+                    .iter()
+                    .map(|wells| wells.count_ones().saturating_sub(TETRIS_WELL_DEPTH))
+                    .sum()
+            },
+        )
+    } else {
+        0
+    };
+    let features = BoardFeatures {
         well_cells: with_popcount(
             #[inline(always)]
             || count_bits(&well_masks),
@@ -182,7 +209,8 @@ pub fn board_features(board: &Board) -> BoardFeatures {
         } else {
             ceiling_penalty(board)
         },
-    }
+    };
+    (features, overdeep)
 }
 
 // `has_at_least_three_bits` stands for `count_ones() >= DEEP_WELL_CELLS`.

@@ -227,10 +227,14 @@ impl NesPlateau {
         self.overdeep_well_cost
     }
 
-    /// The 16 board features (#3–#18) of `board` into `out[2..]`.
-    #[inline]
-    fn board_features(board: &Board, out: &mut [f64; FEATURE_COUNT]) {
-        let features = features::board_features(board);
+    /// The 16 board features (#3–#18) of `board` into `out[2..]`, and the overdeep well
+    /// cells when `OVERDEEP` (0 otherwise).
+    #[inline(always)]
+    fn board_features<const OVERDEEP: bool>(board: &Board, out: &mut [f64; FEATURE_COUNT]) -> u32 {
+        let (features, overdeep) = match OVERDEEP {
+            true => features::board_features_and_overdeep_well_cells(board),
+            false => (features::board_features(board), 0),
+        };
         out[2] = features.well_cells as f64;
         out[3] = features.deep_wells as f64;
         out[4] = features.holes.count as f64;
@@ -247,16 +251,26 @@ impl NesPlateau {
         out[15] = features.weighted_occupied_cells as f64;
         out[16] = features.bumpiness as f64;
         out[17] = features.ceiling_penalty;
+        overdeep
     }
 
     /// All 18 features of `chain`, in [`FEATURE_NAMES`] order.
     #[inline]
     pub fn feature_values(chain: Chain<'_>) -> [f64; FEATURE_COUNT] {
+        NesPlateau::features_and_overdeep::<false>(chain).0
+    }
+
+    /// [`NesPlateau::feature_values`], and the overdeep well cells of the chain's board
+    /// ([`features::overdeep_well_cells`]) when `OVERDEEP` (0 otherwise), from the same pass.
+    #[inline(always)]
+    fn features_and_overdeep<const OVERDEEP: bool>(
+        chain: Chain<'_>,
+    ) -> ([f64; FEATURE_COUNT], u32) {
         let mut out = [0.0; FEATURE_COUNT];
         out[0] = chain.rows_cleared() as f64;
         out[1] = chain.lock_height() as f64;
-        NesPlateau::board_features(chain.board, &mut out);
-        out
+        let overdeep = NesPlateau::board_features::<OVERDEEP>(chain.board, &mut out);
+        (out, overdeep)
     }
 }
 
@@ -316,14 +330,18 @@ impl Evaluator for NesPlateau {
     /// ([`NesPlateau::with_overdeep_well_cost`]), each when it is set.
     #[inline]
     fn cost(&self, chain: Chain<'_>) -> f64 {
-        let features = NesPlateau::feature_values(chain);
+        // The overdeep well cells come from the feature pass's own well masks when priced.
+        let (features, overdeep) = match self.overdeep_well_cost != 0.0 {
+            true => NesPlateau::features_and_overdeep::<true>(chain),
+            false => NesPlateau::features_and_overdeep::<false>(chain),
+        };
         let mut cost = self.weights.weighted_sum(&features);
         if self.extra_deep_well_cost != 0.0 {
             let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
             cost += self.extra_deep_well_cost * extra_deep_wells;
         }
         if self.overdeep_well_cost != 0.0 {
-            cost += self.overdeep_well_cost * f64::from(features::overdeep_well_cells(chain.board));
+            cost += self.overdeep_well_cost * f64::from(overdeep);
         }
         cost
     }

@@ -433,8 +433,10 @@ fn own_primitives_match_cell_by_cell_references_on_random_boards() {
 fn the_one_pass_board_features_equal_the_shared_primitives() {
     use tetris_core::features as shared;
     let mut rng = Pcg64Mcg::seed_from_u64(0x4E45_5350_0003);
+    let mut overdeep_boards = 0;
     for _ in 0..2000 {
         let board = random_board(&mut rng);
+        overdeep_boards += usize::from(features::overdeep_well_cells(&board) > 0);
         let wells = shared::open_well_cells_per_column(&board);
         let expected = BoardFeatures {
             well_cells: shared::open_well_cells(&board),
@@ -451,8 +453,18 @@ fn the_one_pass_board_features_equal_the_shared_primitives() {
             ceiling_penalty: ceiling_penalty(&board),
         };
         assert_eq!(features::board_features(&board), expected, "{board:?}");
+        assert_eq!(
+            features::board_features_and_overdeep_well_cells(&board),
+            (expected, features::overdeep_well_cells(&board)),
+            "{board:?}"
+        );
         assert_eq!(expected.holes.count, shared::hole_runs(&board));
     }
+    // Wells deeper than a Tetris were among them, and not on every board.
+    assert!(
+        overdeep_boards > 20 && overdeep_boards < 1980,
+        "{overdeep_boards}"
+    );
 }
 
 #[test]
