@@ -20,7 +20,7 @@ use tetris_arena_io::values::{
 };
 use tetris_arena_jobs::{JobFiles, frameless_game_over_rule};
 use tetris_arena_reports::tune::checkpoint::{FitnessKind, TuneSettings};
-use tetris_arena_reports::tune::methods::{CemStart, MethodKind};
+use tetris_arena_reports::tune::methods::{CemStart, MethodKind, euclidean_length};
 
 /// A tuning run.
 #[derive(Clone, Debug)]
@@ -265,12 +265,10 @@ impl TuneRequest {
         if weights.iter().all(|&weight| weight == 0.0) {
             return Err(TuneRequestError::StartZero.into());
         }
-        let length = weights
-            .iter()
-            .map(|weight| weight * weight)
-            .sum::<f64>()
-            .sqrt();
-        Ok(Some((CemStart::new(weights, start.spread), length)))
+        Ok(Some((
+            CemStart::new(weights, start.spread),
+            euclidean_length(weights),
+        )))
     }
 
     /// The rules of the run's values, before any game: the engines, depth, counts and
@@ -302,9 +300,6 @@ impl TuneRequest {
             }
             .into());
         }
-        let searched = self.candidates_spec()?;
-        let options = searched.options.to_string();
-        let game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
         let benchmark_player = self.start_level == StartLevel::PLATEAU
             && self.timeline == Timeline::THIRTY_HZ
             && self.inputs == InputModel::default()
@@ -321,7 +316,7 @@ impl TuneRequest {
         } else if !benchmark_player {
             return Err(TuneRequestError::PlayerWithoutPlateau.into());
         }
-        let settings = TuneSettings {
+        let mut settings = TuneSettings {
             evaluator: self.evaluator.clone(),
             method: self.method,
             searcher: self.searcher.clone(),
@@ -333,39 +328,37 @@ impl TuneRequest {
             population: self.population,
             fitness: self.fitness,
             max_pieces: self.max_pieces.get(),
-            game_over_rule,
+            // Set below, from the candidates' strategy.
+            game_over_rule: GameOverRule::default(),
             start_level: self.start_level.get(),
             timeline: self.timeline,
             inputs: self.inputs,
             reaction_frames: self.reaction_frames.get(),
-            // The canonical spelling, without the list's leading comma.
-            options: options.trim_start_matches(',').to_string(),
+            // As given; spelled canonically below.
+            options: self.options.clone(),
             // Set by the request's check, from the start.
             weight_scale: 1.0,
         };
+        let searched = self.candidates_spec(&settings)?;
+        // The canonical spelling, without the list's leading comma.
+        settings.options = searched
+            .options
+            .to_string()
+            .trim_start_matches(',')
+            .to_string();
+        settings.game_over_rule = frameless_game_over_rule(self.game_over, &[searched])?;
         Ok(settings)
     }
 
     /// The candidates' strategy with preset weights, its options checked as a name's are
     /// (`--options` names the value in the message); no `pattern=FILE`, a file each task of
     /// a runner would read where it runs.
-    fn candidates_spec(&self) -> Result<StrategySpec, ArenaError> {
+    fn candidates_spec(&self, settings: &TuneSettings) -> Result<StrategySpec, ArenaError> {
         let refused = |message: String| TuneRequestError::Options {
             options: self.options.clone(),
             message,
         };
-        let options = match self.options.as_str() {
-            "" => String::new(),
-            options => format!(",{options}"),
-        };
-        let spec = format!(
-            "{}+{}{options}@{}",
-            self.searcher,
-            self.evaluator,
-            self.depth.get()
-        )
-        .parse::<StrategySpec>()
-        .map_err(|error| match error {
+        let spec = settings.strategy_spec().map_err(|error| match error {
             RegistryError::Strategy { message, .. } => refused(message),
             other => refused(other.to_string()),
         })?;

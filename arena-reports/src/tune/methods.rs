@@ -166,7 +166,7 @@ pub enum StateError {
 
 /// Checks that `values` is normalised: unit length within [`UNIT_TOLERANCE`], or zero.
 pub(crate) fn check_unit(name: &str, values: &[f64]) -> Result<(), StateError> {
-    let length = values.iter().map(|value| value * value).sum::<f64>().sqrt();
+    let length = euclidean_length(values);
     if length == 0.0 || (length - 1.0).abs() <= UNIT_TOLERANCE {
         return Ok(());
     }
@@ -190,9 +190,14 @@ pub fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     radius * angle.cos()
 }
 
+/// The Euclidean length of `values` (what [`normalise`] divides by).
+pub fn euclidean_length(values: &[f64]) -> f64 {
+    values.iter().map(|value| value * value).sum::<f64>().sqrt()
+}
+
 /// Scales `values` to unit Euclidean length; the zero vector is left as it is.
 pub fn normalise(values: &mut [f64]) {
-    let length = values.iter().map(|value| value * value).sum::<f64>().sqrt();
+    let length = euclidean_length(values);
     if length > 0.0 && length.is_finite() {
         for value in values.iter_mut() {
             *value /= length;
