@@ -452,6 +452,26 @@ pub struct LookaheadChain {
     playout_buffers: PlayoutBuffers,
 }
 
+/// One of a decision's playout sequences: the `index`th of `pieces`, which holds them one
+/// after the other ([`deal_playout_pieces`]).
+#[derive(Clone, Copy)]
+struct PlayoutSequence<'a> {
+    pieces: &'a [Piece],
+    index: usize,
+}
+
+impl<'a> PlayoutSequence<'a> {
+    /// This sequence's pieces, `length` of them.
+    fn pieces(&self, length: usize) -> &'a [Piece] {
+        self.earlier(self.index, length)
+    }
+
+    /// The pieces of sequence `index`.
+    fn earlier(&self, index: usize, length: usize) -> &'a [Piece] {
+        &self.pieces[index * length..(index + 1) * length]
+    }
+}
+
 /// What the playouts reuse from one decision to the next.
 #[derive(Debug, Default)]
 struct PlayoutBuffers {
@@ -464,6 +484,9 @@ struct PlayoutBuffers {
     /// Each finalist's value in the last search, in the order walked
     /// ([`LookaheadChain::finalist_values`]).
     values: Vec<PlacementValue>,
+    /// The current finalist's playouts so far, step by step: after each piece, the board and
+    /// the Tetrises made, or `None` once the game is over ([`Walk::playout`]).
+    steps: Vec<Option<(Board, u32)>>,
 }
 
 impl LookaheadChain {
@@ -1088,10 +1111,20 @@ where
                 for placement in self.best_chain.iter() {
                     end.lock(placement.piece, placement.state());
                 }
-                let total: f64 = buffers
-                    .pieces
-                    .chunks_exact(playouts.pieces)
-                    .map(|sequence| self.playout(&mut buffers.placements, end, sequence, playouts))
+                buffers.steps.clear();
+                let total: f64 = (0..playouts.count)
+                    .map(|index| {
+                        self.playout(
+                            &mut buffers.placements,
+                            end,
+                            PlayoutSequence {
+                                pieces: &buffers.pieces,
+                                index,
+                            },
+                            playouts,
+                            &mut buffers.steps,
+                        )
+                    })
                     .sum();
                 value.cost += playouts.weight * (total / playouts.count as f64);
             }
@@ -1141,54 +1174,106 @@ where
     }
 
     /// One playout's value from `board` (module documentation, "Playouts"): each piece of
-    /// `sequence` in turn goes where the evaluator values it best at depth 1 (the first in
+    /// the sequence in turn goes where the evaluator values it best at depth 1 (the first in
     /// the searcher's unordered order among equals); the evaluator's cost of the final board
     /// (no placement records) minus the Tetris bonus per Tetris, or the no-placement cost
     /// when a piece cannot spawn or has no placement.
+    ///
+    /// The finalist's earlier playouts started from the same board, and a step's outcome
+    /// depends only on the board and the piece: so the steps of the longest prefix this
+    /// sequence shares with an earlier one are that one's (`steps`, which holds every earlier
+    /// sequence's steps and gains this one's), and only the rest is played. With 16
+    /// sequences the first piece repeats for most of them: about an eighth of the playouts'
+    /// searches and leaves are not done again, and no value changes.
     fn playout(
         &mut self,
         placements: &mut Placements,
-        mut board: Board,
-        sequence: &[Piece],
+        board: Board,
+        sequence: PlayoutSequence<'_>,
         playouts: &Playouts,
+        steps: &mut Vec<Option<(Board, u32)>>,
     ) -> f64 {
-        let mut tetrises = 0u32;
-        for &piece in sequence {
-            if self
-                .context
-                .game_over_rule
-                .blocks_next_piece(&board, Some(piece))
-            {
-                return playouts.no_placement_cost;
+        let length = playouts.pieces;
+        let pieces = sequence.pieces(length);
+        let (mut shared, mut from) = (0, 0);
+        for earlier in 0..sequence.index {
+            let common = pieces
+                .iter()
+                .zip(sequence.earlier(earlier, length))
+                .take_while(|(piece, earlier)| piece == earlier)
+                .count();
+            if common > shared {
+                (shared, from) = (common, earlier);
             }
-            self.searcher.search_unordered(
-                &board,
-                piece,
-                self.context.later_piece_options(),
-                placements,
-            );
-            let mut best: Option<(ChainValue, Board, u8)> = None;
-            for &placement in placements.iter() {
-                let Some((next, record)) = self.lock_if_kept(&board, placement) else {
-                    continue;
-                };
-                self.records.push(record);
-                let value = self.evaluate(&next);
-                self.records.pop();
-                if best
-                    .as_ref()
-                    .is_none_or(|(best, _, _)| value.is_better_than(best))
-                {
-                    best = Some((value, next, record.rows_cleared()));
-                }
-            }
-            let Some((_, next, rows_cleared)) = best else {
-                return playouts.no_placement_cost;
-            };
-            board = next;
-            tetrises += u32::from(rows_cleared == 4);
         }
-        self.evaluate(&board).cost - playouts.tetris_bonus * f64::from(tetrises)
+        debug_assert_eq!(steps.len(), sequence.index * length);
+        let mut state = Some((board, 0u32));
+        for step in 0..shared {
+            state = steps[from * length + step];
+            steps.push(state);
+        }
+        for &piece in &pieces[shared..] {
+            state = state.and_then(|(board, tetrises)| {
+                self.playout_step(placements, board, piece)
+                    .map(|(next, rows_cleared)| (next, tetrises + u32::from(rows_cleared == 4)))
+            });
+            steps.push(state);
+        }
+        match state {
+            Some((board, tetrises)) => {
+                self.evaluate(&board).cost - playouts.tetris_bonus * f64::from(tetrises)
+            }
+            None => playouts.no_placement_cost,
+        }
+    }
+
+    /// One step of a playout: `piece` placed where the evaluator values it best at depth 1 on
+    /// `board`; the board it leaves and the rows it cleared, or `None` when it cannot spawn or
+    /// has no placement.
+    fn playout_step(
+        &mut self,
+        placements: &mut Placements,
+        board: Board,
+        piece: Piece,
+    ) -> Option<(Board, u8)> {
+        if self
+            .context
+            .game_over_rule
+            .blocks_next_piece(&board, Some(piece))
+        {
+            return None;
+        }
+        self.searcher.search_unordered(
+            &board,
+            piece,
+            self.context.later_piece_options(),
+            placements,
+        );
+        if self.options.filter.is_none() {
+            return self
+                .best_link(placements.as_slice(), &board)
+                .map(|(placement, _)| {
+                    let mut next = board;
+                    let record = PlacementRecord::lock(&mut next, placement);
+                    (next, record.rows_cleared())
+                });
+        }
+        let mut best: Option<(ChainValue, Board, u8)> = None;
+        for &placement in placements.iter() {
+            let Some((next, record)) = self.lock_if_kept(&board, placement) else {
+                continue;
+            };
+            self.records.push(record);
+            let value = self.evaluate(&next);
+            self.records.pop();
+            if best
+                .as_ref()
+                .is_none_or(|(best, _, _)| value.is_better_than(best))
+            {
+                best = Some((value, next, record.rows_cleared()));
+            }
+        }
+        best.map(|(_, next, rows_cleared)| (next, rows_cleared))
     }
 
     /// Whether the last known piece's values come from one call of the evaluator
@@ -1341,21 +1426,69 @@ where
             // Only the best value of each unknown piece counts: any order will do.
             self.searcher
                 .search_unordered(board, piece, self.context.later_piece_options(), here);
-            let mut best: Option<ChainValue> = None;
-            for &placement in here.iter() {
-                let Some((next, record)) = self.lock_if_kept(board, placement) else {
-                    continue;
-                };
-                self.records.push(record);
-                let value = self.evaluate(&next);
-                self.records.pop();
-                if best.is_none_or(|best| value.is_better_than(&best)) {
-                    best = Some(value);
+            let best = if self.options.filter.is_none() {
+                self.best_link(here.as_slice(), board)
+                    .map(|(_, value)| value)
+            } else {
+                let mut best: Option<ChainValue> = None;
+                for &placement in here.iter() {
+                    let Some((next, record)) = self.lock_if_kept(board, placement) else {
+                        continue;
+                    };
+                    self.records.push(record);
+                    let value = self.evaluate(&next);
+                    self.records.pop();
+                    if best.is_none_or(|best| value.is_better_than(&best)) {
+                        best = Some(value);
+                    }
                 }
-            }
+                best
+            };
             mean.add(best);
         }
         mean.value(self.records.len())
+    }
+
+    /// The best chain that `records` + one of `all` makes, for a piece after the last known
+    /// one on `board` (an unknown piece, or a playout's) when there is no filter: the
+    /// placement and the chain's value, `None` when the no-suicide rule removes every one. The
+    /// same as offering each placement that [`Walk::lock_if_kept`] keeps in turn and keeping
+    /// the first of equals: no-suicide drops the same placements ([`Walk::mark_game_enders`]
+    /// tests what `lock_if_kept` tests), the evaluator gives each kept one the value
+    /// [`Walk::evaluate`] gives its locked board ([`Evaluator::last_link_values`]), and every
+    /// value has the same length, so the first best is the same one. One call lets an
+    /// evaluator take the board's terms once for all of them (the NES-plateau evaluator's
+    /// leaves column by column).
+    fn best_link(&mut self, all: &[Placement], board: &Board) -> Option<(Placement, ChainValue)> {
+        let skips = self.options.no_suicide && self.mark_game_enders(all, board);
+        let valued: &[Placement] = if skips {
+            self.kept.clear();
+            self.kept.extend(
+                all.iter()
+                    .zip(self.ends.iter())
+                    .filter(|&(_, &ends)| !ends)
+                    .map(|(&placement, _)| placement),
+            );
+            self.kept
+        } else {
+            all
+        };
+        self.evaluator
+            .last_link_values(board, self.records, valued, self.link_values);
+        let length = self.records.len() + 1;
+        let mut best: Option<(usize, ChainValue)> = None;
+        for (index, link) in self.link_values.iter().enumerate() {
+            let value = ChainValue {
+                length,
+                unknown_pieces_lost: 0,
+                rule: link.rule,
+                cost: link.cost,
+            };
+            if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
+                best = Some((index, value));
+            }
+        }
+        best.map(|(index, value)| (valued[index], value))
     }
 
     /// A piece after the last known one at `placement` on `board` (an unknown piece, or a

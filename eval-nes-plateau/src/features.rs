@@ -381,7 +381,7 @@ pub fn ceiling_penalty(board: &Board) -> f64 {
 
 /// The ceiling penalty of one column's cells on the ceiling rows, in 420ths.
 #[inline]
-fn ceiling_column_numerator(mut ceiling_cells: u32) -> u32 {
+pub(crate) fn ceiling_column_numerator(mut ceiling_cells: u32) -> u32 {
     let mut numerator = 0;
     while ceiling_cells != 0 {
         numerator += CEILING_ROW_NUMERATORS[ceiling_cells.trailing_zeros() as usize];
@@ -392,7 +392,7 @@ fn ceiling_column_numerator(mut ceiling_cells: u32) -> u32 {
 
 /// A ceiling penalty given in 420ths, as `f64`.
 #[inline]
-fn ceiling_value(numerator: u32) -> f64 {
+pub(crate) fn ceiling_value(numerator: u32) -> f64 {
     numerator as f64 / CEILING_DENOMINATOR as f64
 }
 

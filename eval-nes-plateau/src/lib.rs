@@ -13,10 +13,15 @@
 #![deny(missing_docs)]
 
 pub mod features;
+mod last_link;
 pub mod rules;
 
 use tetris_core::Board;
-use tetris_core::evaluate::{Chain, ChainRule, Evaluator, Preset, WeightedEvaluator, Weights};
+use tetris_core::evaluate::{
+    Chain, ChainRule, Evaluator, LinkValue, PlacementRecord, Preset, WeightedEvaluator, Weights,
+};
+use tetris_core::features::with_popcount;
+use tetris_core::placement::Placement;
 
 pub use features::{
     BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH, board_features,
@@ -235,6 +240,14 @@ impl NesPlateau {
             true => features::board_features_and_overdeep_well_cells(board),
             false => (features::board_features(board), 0),
         };
+        NesPlateau::write_board_features(&features, out);
+        overdeep
+    }
+
+    /// `features` into `out[2..]`, in [`FEATURE_NAMES`] order: the one conversion of the
+    /// whole-board pass and of the column-by-column leaves (module `last_link`).
+    #[inline(always)]
+    fn write_board_features(features: &BoardFeatures, out: &mut [f64; FEATURE_COUNT]) {
         out[2] = features.well_cells as f64;
         out[3] = features.deep_wells as f64;
         out[4] = features.holes.count as f64;
@@ -251,7 +264,24 @@ impl NesPlateau {
         out[15] = features.weighted_occupied_cells as f64;
         out[16] = features.bumpiness as f64;
         out[17] = features.ceiling_penalty;
-        overdeep
+    }
+
+    /// The cost of a chain whose 18 features are `features` and whose board has `overdeep`
+    /// overdeep well cells (read only when they are priced): the weighted sum in
+    /// [`FEATURE_NAMES`] order, then the extra deep wells' cost, then the overdeep cells'
+    /// cost, each added only when its price is not 0. The one sum of [`Evaluator::cost`] and
+    /// of the column-by-column leaves (module `last_link`), so the two agree to the bit.
+    #[inline(always)]
+    fn cost_of_features(&self, features: &[f64; FEATURE_COUNT], overdeep: u32) -> f64 {
+        let mut cost = self.weights.weighted_sum(features);
+        if self.extra_deep_well_cost != 0.0 {
+            let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
+            cost += self.extra_deep_well_cost * extra_deep_wells;
+        }
+        if self.overdeep_well_cost != 0.0 {
+            cost += self.overdeep_well_cost * f64::from(overdeep);
+        }
+        cost
     }
 
     /// All 18 features of `chain`, in [`FEATURE_NAMES`] order.
@@ -335,15 +365,22 @@ impl Evaluator for NesPlateau {
             true => NesPlateau::features_and_overdeep::<true>(chain),
             false => NesPlateau::features_and_overdeep::<false>(chain),
         };
-        let mut cost = self.weights.weighted_sum(&features);
-        if self.extra_deep_well_cost != 0.0 {
-            let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
-            cost += self.extra_deep_well_cost * extra_deep_wells;
-        }
-        if self.overdeep_well_cost != 0.0 {
-            cost += self.overdeep_well_cost * f64::from(overdeep);
-        }
-        cost
+        self.cost_of_features(&features, overdeep)
+    }
+
+    /// The board's features updated for the columns each placement changes (module
+    /// `last_link`): the same values as locking each placement and evaluating the board.
+    fn last_link_values(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        out: &mut Vec<LinkValue>,
+    ) {
+        with_popcount(
+            #[inline(always)]
+            || self.last_link_values_by_columns(board, records, placements, out),
+        )
     }
 }
 

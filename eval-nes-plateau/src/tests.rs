@@ -573,3 +573,82 @@ fn each_well_cell_deeper_than_a_tetris_costs_the_overdeep_cost() {
     );
     assert_eq!(NesPlateau::new().with_overdeep_well_cost(0.0), plain);
 }
+
+#[test]
+fn leaf_values_equal_locking_each_placement_bit_for_bit() {
+    // The presets, the two well prices of the strongest bots, and random weights of either
+    // sign; plain boards of every height and console boards with hidden cells, every lock
+    // placement of each piece (cells above the field and line clears included), after no,
+    // one and two earlier placements of the chain.
+    let mut rng = Pcg64Mcg::seed_from_u64(0x4E45_5350_0004);
+    let mut evaluators = PRESETS
+        .iter()
+        .map(|preset| NesPlateau::from_preset(preset.name).unwrap())
+        .collect::<Vec<_>>();
+    evaluators.push(
+        NesPlateau::new()
+            .with_extra_deep_well_cost(5.0)
+            .with_overdeep_well_cost(3.0),
+    );
+    let random_weights = (0..FEATURE_COUNT)
+        .map(|_| f64::from(rng.next_u32() % 2001) / 100.0 - 10.0)
+        .collect::<Vec<_>>();
+    evaluators.push(
+        NesPlateau::from_checked_weights(
+            Weights::from_values(NesPlateau::NAME, FEATURE_NAMES, &random_weights).unwrap(),
+        )
+        .with_extra_deep_well_cost(1.5)
+        .with_overdeep_well_cost(0.5),
+    );
+    let mut out = Vec::new();
+    let (mut checked, mut clearing, mut above) = (0, 0, 0);
+    // Values by rule: preferred, neutral, rejected (the discriminants are the ranks).
+    let mut rules = [0; 3];
+    for round in 0..300 {
+        let mut board = match round {
+            0 => Board::standard(),
+            _ => tetris_fixtures::random_board(&mut || rng.next_u32()),
+        };
+        if round % 3 == 1 {
+            board = board.with_hidden_rows();
+            for x in 0..BOARD_WIDTH {
+                if rng.next_u32() % 4 == 0 {
+                    board.set_hidden(x, -1 - (rng.next_u32() % 2) as i8);
+                }
+            }
+        }
+        // The chain before the last link: none, one placement, or the two of a Tetris (the
+        // rows cleared and lock heights are read from the records, so they need not have
+        // been made on this board), which makes every chain that is not rejected preferred.
+        let mut records = match round % 3 {
+            0 => Vec::new(),
+            1 => vec![tetris_chain_records().1[0]],
+            _ => tetris_chain_records().1.to_vec(),
+        };
+        for piece in Piece::ALL {
+            let placements =
+                tetris_fixtures::shuffled_lock_placements(&board, piece, &mut || rng.next_u32());
+            for evaluator in &evaluators {
+                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
+                    evaluator,
+                    &board,
+                    &mut records,
+                    &placements,
+                    &mut out,
+                );
+                for lock in outcomes {
+                    clearing += usize::from(lock.rows_cleared > 0);
+                    above += usize::from(lock.cells_above_top > 0);
+                    checked += 1;
+                }
+                for value in &out {
+                    rules[value.rule as usize] += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    assert!(clearing > 1_000, "{clearing}");
+    assert!(above > 1_000, "{above}");
+    assert!(rules.iter().all(|&count| count > 1_000), "{rules:?}");
+}
