@@ -41,8 +41,8 @@
 //! - occupied cells, their heights and the ceiling cells gain exactly the added cells;
 //! - the chain rule ([`rules::chain_rule`]): the board blocks a spawn when it did or an added
 //!   cell lies in the spawn area; the split-field flood runs, on the locked board, only when
-//!   the rows holding a cell (old or added) reach the ceiling rows, as
-//!   [`rules::field_is_split`] runs it; and the chain clears four rows at once when an earlier
+//!   the rows holding a cell (old or added) call for it ([`rules::split_needs_flood`], as
+//!   [`rules::field_is_split`] asks it); and the chain clears four rows at once when an earlier
 //!   placement of it did, this one clearing none.
 //!
 //! The columns `lo..=hi` are those the placement's cells lie in; on a console board a column
@@ -150,6 +150,26 @@ fn well_cells(columns: &[u32; WIDTH], x: usize, row_mask: u32) -> u32 {
     (column.wrapping_sub(1) & !column & row_mask & left & right).count_ones()
 }
 
+/// The sum of the heights `H − y` of the cells `cells` (bit `y` for row `y`) on a board of
+/// height `height`: `H` per cell less the sum of their rows, which is the sum over the row
+/// index's five bits of the bit's value times the cells whose row has it (a popcount each,
+/// rather than a step per cell).
+#[inline(always)]
+fn cell_heights(cells: u32, height: u32) -> u32 {
+    const ROW_BITS: [u32; 5] = [
+        0xAAAA_AAAA,
+        0xCCCC_CCCC,
+        0xF0F0_F0F0,
+        0xFF00_FF00,
+        0xFFFF_0000,
+    ];
+    let mut rows = 0;
+    for (bit, mask) in ROW_BITS.into_iter().enumerate() {
+        rows += (cells & mask).count_ones() << bit;
+    }
+    height * cells.count_ones() - rows
+}
+
 /// The row changes of pair `pair` (0 ..= 10: between column `pair − 1` and column `pair`, the
 /// walls occupied) on the rows `rows`.
 #[inline(always)]
@@ -189,14 +209,15 @@ struct BoardTerms {
     nonempty_rows: u32,
     /// Each column's own terms.
     column_terms: [ColumnTerms; WIDTH],
-    /// Each column's heights (the same as in `column_terms`, as one array to copy).
-    heights: [u32; WIDTH],
-    /// Each column's open well cells.
-    wells: [u32; WIDTH],
+    /// Each column's height at index `x + 1`, 0 for the walls at 0 and 11 (the same as in
+    /// `column_terms`, as one array to copy).
+    padded_heights: [u32; WIDTH + 2],
+    /// Each column's open well cells at index `x + 1`, 0 for the walls.
+    padded_wells: [u32; WIDTH + 2],
     /// The row changes of pairs `0..p`, for `p` in `0..=11`.
     pairs_before: [u32; WIDTH + 2],
-    /// `|h(b) − h(b + 1)|` for `b` in `0..9`.
-    bumps: [u32; WIDTH - 1],
+    /// `|h(b) − h(b + 1)|` at index `b + 1` for `b` in `0..9`, 0 for the pairs with a wall.
+    padded_bumps: [u32; WIDTH + 1],
     /// The largest height of the columns before `x` (0 for none), and from `x` on.
     highest_before: [u32; WIDTH + 1],
     highest_from: [u32; WIDTH + 1],
@@ -227,9 +248,8 @@ struct After {
     overdeep: u32,
     /// Whether it blocks a spawn ([`blocks_a_spawn`]): the board did or an added cell does.
     blocks_a_spawn: bool,
-    /// Whether it touches the ceiling rows ([`rules::touches_ceiling_rows`]), the condition of the
-    /// split-field flood.
-    touches_ceiling_rows: bool,
+    /// Whether the split-field rule floods it ([`rules::split_needs_flood`]).
+    needs_flood: bool,
 }
 
 impl BoardTerms {
@@ -246,15 +266,15 @@ impl BoardTerms {
         let columns = *board.columns();
         let mut nonempty_rows = 0;
         let mut column_terms = [ColumnTerms::of(0, &field); WIDTH];
-        let mut heights = [0; WIDTH];
+        let mut padded_heights = [0; WIDTH + 2];
         for x in 0..WIDTH {
             nonempty_rows |= columns[x];
             column_terms[x] = ColumnTerms::of(columns[x], &field);
-            heights[x] = column_terms[x].height;
+            padded_heights[x + 1] = column_terms[x].height;
         }
-        let mut wells = [0; WIDTH];
+        let mut padded_wells = [0; WIDTH + 2];
         let mut pairs_before = [0; WIDTH + 2];
-        let mut bumps = [0; WIDTH - 1];
+        let mut padded_bumps = [0; WIDTH + 1];
         let mut highest_before = [0; WIDTH + 1];
         let mut lowest_before = [u32::MAX; WIDTH + 1];
         let mut min_depth_before = [field.height; WIDTH + 1];
@@ -288,25 +308,23 @@ impl BoardTerms {
         for x in 0..WIDTH {
             let terms = &column_terms[x];
             let column = columns[x];
-            wells[x] = well_cells(&columns, x, row_mask);
-            totals.well_cells += wells[x];
-            totals.deep_wells += u32::from(wells[x] >= DEEP_WELL_CELLS);
-            overdeep += wells[x].saturating_sub(TETRIS_WELL_DEPTH);
+            let wells = well_cells(&columns, x, row_mask);
+            padded_wells[x + 1] = wells;
+            totals.well_cells += wells;
+            totals.deep_wells += u32::from(wells >= DEEP_WELL_CELLS);
+            overdeep += wells.saturating_sub(TETRIS_WELL_DEPTH);
             totals.holes.count += terms.holes.count;
             totals.holes.weighted += terms.holes.weighted;
             totals.holes.depth_sum += terms.holes.depth_sum;
             totals.column_transitions += terms.column_transitions;
             totals.column_heights += terms.height;
             totals.occupied_cells += column.count_ones();
-            let mut cells = column;
-            while cells != 0 {
-                totals.weighted_occupied_cells += field.height - cells.trailing_zeros();
-                cells &= cells - 1;
-            }
+            totals.weighted_occupied_cells += cell_heights(column, field.height);
             ceiling_numerator += ceiling_column_numerator(column & field.ceiling_rows);
             if x + 1 < WIDTH {
-                bumps[x] = heights[x].abs_diff(heights[x + 1]);
-                totals.bumpiness += bumps[x];
+                let bump = padded_heights[x + 1].abs_diff(padded_heights[x + 2]);
+                padded_bumps[x + 1] = bump;
+                totals.bumpiness += bump;
             }
             highest_before[x + 1] = highest_before[x].max(terms.height);
             lowest_before[x + 1] = lowest_before[x].min(terms.height);
@@ -334,10 +352,10 @@ impl BoardTerms {
             columns,
             nonempty_rows,
             column_terms,
-            heights,
-            wells,
+            padded_heights,
+            padded_wells,
             pairs_before,
-            bumps,
+            padded_bumps,
             highest_before,
             highest_from,
             lowest_before,
@@ -360,9 +378,31 @@ impl BoardTerms {
     fn after(&self, after: &[u32; WIDTH], changed: u32) -> After {
         let lo = changed.trailing_zeros() as usize;
         let hi = (u32::BITS - 1 - changed.leading_zeros()) as usize;
+        // A piece spans at most 4 columns: one copy of the correction per width, whose loops
+        // over the columns, pairs and wells it reaches have a fixed length.
+        debug_assert!(hi - lo < 4, "{changed:#b}");
+        match hi - lo {
+            0 => self.after_columns::<1>(after, lo),
+            1 => self.after_columns::<2>(after, lo),
+            2 => self.after_columns::<3>(after, lo),
+            _ => self.after_columns::<4>(after, lo),
+        }
+    }
+
+    /// [`BoardTerms::after`] for the `SPAN` columns from `lo`.
+    #[inline(always)]
+    fn after_columns<const SPAN: usize>(&self, after: &[u32; WIDTH], lo: usize) -> After {
+        // The span ends at column 9 at the latest; saying so drops the bounds checks.
+        let lo = lo.min(WIDTH - SPAN);
+        let hi = lo + SPAN - 1;
         let field = &self.field;
         let totals = &self.totals;
-        let mut heights = self.heights;
+        // The new columns between two walls of two columns each (index x + 2), so that the
+        // pairs and wells next to a wall need no test: a wall "column" is full, has no well
+        // cell, and its own old terms are 0.
+        let mut columns = [field.row_mask; WIDTH + 4];
+        columns[2..WIDTH + 2].copy_from_slice(after);
+        let mut heights = self.padded_heights;
         let mut column_heights = totals.column_heights;
         let mut pile_height = self.highest_before[lo].max(self.highest_from[hi + 1]);
         let mut lowest = self.lowest_before[lo].min(self.lowest_from[hi + 1]);
@@ -377,11 +417,12 @@ impl BoardTerms {
         let mut ceiling_numerator = self.ceiling_numerator;
         let mut nonempty_rows = self.nonempty_rows;
         let mut blocks_a_spawn = self.blocks_a_spawn;
-        for x in lo..hi + 1 {
+        for k in 0..SPAN {
+            let x = lo + k;
             let column = after[x];
             let old = &self.column_terms[x];
             let new = ColumnTerms::of(column, field);
-            heights[x] = new.height;
+            heights[x + 1] = new.height;
             column_heights = column_heights - old.height + new.height;
             pile_height = pile_height.max(new.height);
             lowest = lowest.min(new.height);
@@ -393,27 +434,37 @@ impl BoardTerms {
             column_transitions =
                 column_transitions - old.column_transitions + new.column_transitions;
             // No row cleared: the lock only added cells.
-            let mut added = column & !self.columns[x];
+            let added = column & !self.columns[x];
             nonempty_rows |= added;
             blocks_a_spawn |= added & SPAWN_AREA[x] != 0;
             occupied_cells += added.count_ones();
+            weighted_occupied_cells += cell_heights(added, field.height);
             ceiling_numerator += ceiling_column_numerator(added & field.ceiling_rows);
-            while added != 0 {
-                weighted_occupied_cells += field.height - added.trailing_zeros();
-                added &= added - 1;
-            }
         }
 
+        // Bumpiness pairs lo − 1 ..= hi (padded index b + 1 for the pair b, b + 1): a wall
+        // "height" equal to its neighbour's new one makes a wall pair's new term 0, as its
+        // old one.
+        heights[0] = heights[1];
+        heights[WIDTH + 1] = heights[WIDTH];
         let mut bumpiness = totals.bumpiness;
-        for pair in lo.saturating_sub(1)..hi.min(WIDTH - 2) + 1 {
-            bumpiness = bumpiness - self.bumps[pair] + heights[pair].abs_diff(heights[pair + 1]);
+        for k in 0..SPAN + 1 {
+            let pair = lo + k;
+            bumpiness =
+                bumpiness - self.padded_bumps[pair] + heights[pair].abs_diff(heights[pair + 1]);
         }
 
+        // Wells of the columns lo − 1 ..= hi + 1 (padded index x + 1).
         let mut well_cells_after = totals.well_cells;
         let mut deep_wells = totals.deep_wells;
         let mut overdeep = self.overdeep;
-        for x in lo.saturating_sub(1)..(hi + 2).min(WIDTH) {
-            let (old, new) = (self.wells[x], well_cells(after, x, field.row_mask));
+        for k in 0..SPAN + 2 {
+            let x = lo + k;
+            let column = columns[x + 1];
+            let new =
+                (column.wrapping_sub(1) & !column & field.row_mask & columns[x] & columns[x + 2])
+                    .count_ones();
+            let old = self.padded_wells[x];
             well_cells_after = well_cells_after - old + new;
             deep_wells =
                 deep_wells - u32::from(old >= DEEP_WELL_CELLS) + u32::from(new >= DEEP_WELL_CELLS);
@@ -426,8 +477,10 @@ impl BoardTerms {
         let new_rows = nonempty_rows & !self.nonempty_rows;
         let mut row_transitions =
             totals.row_transitions - (self.pairs_before[hi + 2] - self.pairs_before[lo]);
-        for pair in lo..hi + 2 {
-            row_transitions += row_changes(after, pair, field.row_mask, nonempty_rows);
+        for k in 0..SPAN + 1 {
+            let pair = lo + k;
+            row_transitions +=
+                ((columns[pair + 1] ^ columns[pair + 2]) & nonempty_rows).count_ones();
         }
         let unchanged_walls = u32::from(lo > 0) + u32::from(hi < WIDTH - 1);
         row_transitions += unchanged_walls * new_rows.count_ones();
@@ -450,7 +503,7 @@ impl BoardTerms {
             features,
             overdeep,
             blocks_a_spawn,
-            touches_ceiling_rows: nonempty_rows & field.ceiling_rows != 0,
+            needs_flood: rules::split_needs_flood(nonempty_rows, field.row_mask),
         }
     }
 }
@@ -507,7 +560,7 @@ impl NesPlateau {
             // `rules::chain_rule` of the locked board, from what the terms know: the flood
             // runs, on the locked board, only where it would.
             let rule = if after_terms.blocks_a_spawn
-                || (after_terms.touches_ceiling_rows && {
+                || (after_terms.needs_flood && {
                     let mut locked = *board;
                     locked.lock(placement.piece, placement.state());
                     field_is_split(&locked)

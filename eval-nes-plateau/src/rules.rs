@@ -128,9 +128,40 @@ fn flood(board: &Board, enough: impl Fn(&[u32; BOARD_WIDTH]) -> bool) -> [u32; B
 /// sees have an open top row, over which the region reaches every column within two sweeps,
 /// where the whole flood goes on down every open column one row per sweep (in the strongest
 /// NES bot's games that flood was a fifth of all the instructions, docs/performance-history.md).
+/// A board with a spawn-area row empty across the field is not flooded at all
+/// ([`split_needs_flood`]): that row alone carries the region to every column.
 #[inline]
 pub fn field_is_split(board: &Board) -> bool {
-    touches_ceiling_rows(board) && flood(board, |region| !region.contains(&0)).contains(&0)
+    let nonempty_rows = board
+        .columns()
+        .iter()
+        .fold(0, |rows, &column| rows | column);
+    split_needs_flood(nonempty_rows, board.row_mask())
+        && flood(board, |region| !region.contains(&0)).contains(&0)
+}
+
+/// The rows holding a cell of [`SPAWN_AREA`] (rows 0 and 1).
+const SPAWN_ROWS: u32 = {
+    let mut rows = 0;
+    let mut x = 0;
+    while x < BOARD_WIDTH {
+        rows |= SPAWN_AREA[x];
+        x += 1;
+    }
+    rows
+};
+
+/// Whether [`field_is_split`] floods a board whose rows holding a cell are `nonempty_rows`
+/// (bit `y` for row `y`) and whose rows are `row_mask`: the board touches the ceiling rows
+/// ([`touches_ceiling_rows`]) and each row of the spawn area holds a cell somewhere. Otherwise
+/// the field is not split without a flood: under the ceiling rows, as
+/// [`touches_ceiling_rows`] says; and when a spawn-area row is empty across the field, its
+/// spawn cells are empty, start the region, and the region holds the whole row, so it
+/// reaches every column.
+#[inline]
+pub fn split_needs_flood(nonempty_rows: u32, row_mask: u32) -> bool {
+    let ceiling_rows = row_mask & ((1 << CEILING_ROWS) - 1);
+    nonempty_rows & ceiling_rows != 0 && SPAWN_ROWS & row_mask & !nonempty_rows == 0
 }
 
 /// Whether some placement of the chain cleared four rows at once (rule 1, greedy Tetris).

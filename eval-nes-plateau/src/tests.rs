@@ -394,6 +394,7 @@ fn random_board(rng: &mut Pcg64Mcg) -> Board {
 fn own_primitives_match_cell_by_cell_references_on_random_boards() {
     let mut rng = Pcg64Mcg::seed_from_u64(0x4E45_5350_4C41_5445);
     let mut splits = 0;
+    let mut open_spawn_rows = 0;
     let mut blocked = 0;
     for _ in 0..2000 {
         let board = random_board(&mut rng);
@@ -423,7 +424,17 @@ fn own_primitives_match_cell_by_cell_references_on_random_boards() {
         let split_without_shortcut = reached.iter().any(|column| !column.contains(&true));
         assert_eq!(field_is_split(&board), split_without_shortcut, "{board:?}");
         splits += usize::from(split_without_shortcut);
+        let nonempty_rows = board
+            .columns()
+            .iter()
+            .fold(0, |rows, &column| rows | column);
+        open_spawn_rows += usize::from(
+            touches_ceiling_rows(&board)
+                && !rules::split_needs_flood(nonempty_rows, board.row_mask()),
+        );
     }
+    // Boards the open spawn row answers without a flood were among them.
+    assert!(open_spawn_rows > 20, "{open_spawn_rows}");
     // The boards exercised both answers of both rules.
     assert!(splits > 20 && splits < 1980, "{splits}");
     assert!(blocked > 20 && blocked < 1980, "{blocked}");
