@@ -118,7 +118,9 @@
 //! alone, under a rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]) by
 //! locking a copy of the board (far cheaper than evaluating it) and testing the 7 spawns.
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
-//! values, ties and report.
+//! values, ties and report. The pieces after the last known one (expectimax's unknown pieces,
+//! a playout's pieces) need only their best value: without a filter their placements also go
+//! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones.
 //!
 //! # Deciding ([`LookaheadChain::decide_in`])
 //!
