@@ -345,8 +345,7 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
         Weights::from_values(Bcts::NAME, FEATURE_NAMES, &signed_zeros).unwrap(),
     ));
     let mut rng = Pcg64Mcg::seed_from_u64(0xBC75_0002);
-    let mut out = Vec::new();
-    let (mut checked, mut clearing, mut above) = (0, 0, 0);
+    let mut check = tetris_fixtures::LeafCheck::default();
     for round in 0..200 {
         let board = if round == 0 {
             Board::standard()
@@ -357,24 +356,13 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
         for piece in Piece::ALL {
             let placements = shuffled_lock_placements(&board, piece, &mut rng);
             for evaluator in &evaluators {
-                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
-                    evaluator,
-                    &board,
-                    &mut records,
-                    &placements,
-                    &mut out,
-                );
-                for lock in outcomes {
-                    clearing += usize::from(lock.rows_cleared > 0);
-                    above += usize::from(lock.cells_above_top > 0);
-                    checked += 1;
-                }
+                check.check(evaluator, &board, &mut records, &placements);
             }
         }
     }
-    assert!(checked > 50_000, "{checked}");
-    assert!(clearing > 1_000, "{clearing}");
-    assert!(above > 100, "{above}");
+    assert!(check.checked > 50_000, "{check:?}");
+    assert!(check.clearing > 1_000, "{check:?}");
+    assert!(check.above > 100, "{check:?}");
 }
 
 /// Whether a cell of `placement` lies at or below its column's top on `board` (tucked under

@@ -334,8 +334,8 @@ fn leaf_values_in_any_order_equal_locking_each_placement_bit_for_bit() {
         .unwrap(),
     ];
     let mut rng = Pcg64Mcg::seed_from_u64(0xDE11_0003);
-    let mut out = Vec::new();
-    let (mut checked, mut clearing, mut runs) = (0, 0, 0);
+    let mut check = tetris_fixtures::LeafCheck::default();
+    let mut runs = 0;
     for round in 0..300 {
         let board = if round == 0 {
             Board::standard()
@@ -357,21 +357,11 @@ fn leaf_values_in_any_order_equal_locking_each_placement_bit_for_bit() {
                 .filter(|w| (w[0].piece, w[0].rotation) != (w[1].piece, w[1].rotation))
                 .count();
             for evaluator in &evaluators {
-                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
-                    evaluator,
-                    &board,
-                    &mut records,
-                    &placements,
-                    &mut out,
-                );
-                for lock in outcomes {
-                    clearing += usize::from(lock.rows_cleared > 0);
-                    checked += 1;
-                }
+                check.check(evaluator, &board, &mut records, &placements);
             }
         }
     }
-    assert!(checked > 100_000, "{checked}");
-    assert!(clearing > 1_000, "{clearing}");
+    assert!(check.checked > 100_000, "{check:?}");
+    assert!(check.clearing > 1_000, "{check:?}");
     assert!(runs > 10_000, "{runs}");
 }

@@ -106,13 +106,7 @@ fn board_features_of<const OVERDEEP: bool>(board: &Board) -> (BoardFeatures, u32
     }
     row_changes[BOARD_WIDTH] = (columns[BOARD_WIDTH - 1] ^ row_mask) & nonempty_rows;
 
-    let mut holes = Holes {
-        count: 0,
-        weighted: 0,
-        depth_sum: 0,
-        min_depth: height,
-        max_depth: 0,
-    };
+    let mut holes = Holes::none(height);
     let mut column_heights = 0;
     let mut pile_height = 0;
     let mut lowest = u32::MAX;
@@ -153,17 +147,7 @@ fn board_features_of<const OVERDEEP: bool>(board: &Board) -> (BoardFeatures, u32
             tops_below_row_0 += u32::from(top > 0);
             empty_floor_cells += u32::from(column & floor_row == 0);
         }
-        let mut tops = run_tops[x];
-        while tops != 0 {
-            let row = tops.trailing_zeros();
-            tops &= tops - 1;
-            let depth = row - top;
-            holes.count += 1;
-            holes.weighted += row + 1;
-            holes.depth_sum += depth;
-            holes.min_depth = holes.min_depth.min(depth);
-            holes.max_depth = holes.max_depth.max(depth);
-        }
+        holes.add_column(run_tops[x], top);
     }
 
     // The counts with the popcount instruction where the CPU has it (one check each; the
@@ -283,33 +267,48 @@ pub struct Holes {
     pub max_depth: u32,
 }
 
-/// The hole features of `board` (see [`Holes`] for the definitions).
-#[inline]
-pub fn holes(board: &Board) -> Holes {
-    let mut found = Holes {
-        count: 0,
-        weighted: 0,
-        depth_sum: 0,
-        min_depth: board.height() as u32,
-        max_depth: 0,
-    };
-    for x in 0..BOARD_WIDTH {
-        let mut run_tops = hole_run_tops_mask(board, x);
-        if run_tops == 0 {
-            continue;
+impl Holes {
+    /// No hole, on a board of `height` rows.
+    #[inline(always)]
+    pub(crate) const fn none(height: u32) -> Holes {
+        Holes {
+            count: 0,
+            weighted: 0,
+            depth_sum: 0,
+            min_depth: height,
+            max_depth: 0,
         }
-        // A hole has an occupied cell above it, so the column is not empty.
-        let top = board.column(x).trailing_zeros();
+    }
+
+    /// Adds the holes of one column: `run_tops`, its hole-run tops (bit `y` for row `y`), under
+    /// its top cell on row `top`. The one place the hole features are counted, by the
+    /// whole-board pass, [`holes`] and the column-by-column leaves alike.
+    #[inline(always)]
+    pub(crate) fn add_column(&mut self, mut run_tops: u32, top: u32) {
         while run_tops != 0 {
             let row = run_tops.trailing_zeros();
             run_tops &= run_tops - 1;
             let depth = row - top;
-            found.count += 1;
-            found.weighted += row + 1;
-            found.depth_sum += depth;
-            found.min_depth = found.min_depth.min(depth);
-            found.max_depth = found.max_depth.max(depth);
+            self.count += 1;
+            self.weighted += row + 1;
+            self.depth_sum += depth;
+            self.min_depth = self.min_depth.min(depth);
+            self.max_depth = self.max_depth.max(depth);
         }
+    }
+}
+
+/// The hole features of `board` (see [`Holes`] for the definitions).
+#[inline]
+pub fn holes(board: &Board) -> Holes {
+    let mut found = Holes::none(board.height() as u32);
+    for x in 0..BOARD_WIDTH {
+        let run_tops = hole_run_tops_mask(board, x);
+        if run_tops == 0 {
+            continue;
+        }
+        // A hole has an occupied cell above it, so the column is not empty.
+        found.add_column(run_tops, board.column(x).trailing_zeros());
     }
     found
 }

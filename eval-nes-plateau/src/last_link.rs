@@ -100,24 +100,8 @@ impl ColumnTerms {
     #[inline(always)]
     fn of(column: u32, field: &Field) -> ColumnTerms {
         let top = column.trailing_zeros();
-        let mut holes = Holes {
-            count: 0,
-            weighted: 0,
-            depth_sum: 0,
-            min_depth: field.height,
-            max_depth: 0,
-        };
-        let mut run_tops = (column << 1) & !column & field.row_mask;
-        while run_tops != 0 {
-            let row = run_tops.trailing_zeros();
-            run_tops &= run_tops - 1;
-            let depth = row - top;
-            holes.count += 1;
-            holes.weighted += row + 1;
-            holes.depth_sum += depth;
-            holes.min_depth = holes.min_depth.min(depth);
-            holes.max_depth = holes.max_depth.max(depth);
-        }
+        let mut holes = Holes::none(field.height);
+        holes.add_column((column << 1) & !column & field.row_mask, top);
         let (height, column_transitions) = if column == 0 {
             (0, 0)
         } else {
@@ -286,13 +270,7 @@ impl BoardTerms {
         let mut totals = BoardFeatures {
             well_cells: 0,
             deep_wells: 0,
-            holes: Holes {
-                count: 0,
-                weighted: 0,
-                depth_sum: 0,
-                min_depth: field.height,
-                max_depth: 0,
-            },
+            holes: Holes::none(field.height),
             column_transitions: 0,
             row_transitions: 0,
             column_heights: 0,

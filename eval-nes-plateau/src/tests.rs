@@ -611,8 +611,7 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
         .with_extra_deep_well_cost(1.5)
         .with_overdeep_well_cost(0.5),
     );
-    let mut out = Vec::new();
-    let (mut checked, mut clearing, mut above) = (0, 0, 0);
+    let mut check = tetris_fixtures::LeafCheck::default();
     // Values by rule: preferred, neutral, rejected (the discriminants are the ranks).
     let mut rules = [0; 3];
     for round in 0..300 {
@@ -640,26 +639,16 @@ fn leaf_values_equal_locking_each_placement_bit_for_bit() {
             let placements =
                 tetris_fixtures::shuffled_lock_placements(&board, piece, &mut || rng.next_u32());
             for evaluator in &evaluators {
-                let outcomes = tetris_fixtures::assert_leaf_values_equal_locking(
-                    evaluator,
-                    &board,
-                    &mut records,
-                    &placements,
-                    &mut out,
-                );
-                for lock in outcomes {
-                    clearing += usize::from(lock.rows_cleared > 0);
-                    above += usize::from(lock.cells_above_top > 0);
-                    checked += 1;
-                }
-                for value in &out {
+                check.check(evaluator, &board, &mut records, &placements);
+                for value in &check.values {
                     rules[value.rule as usize] += 1;
                 }
             }
         }
     }
-    assert!(checked > 100_000, "{checked}");
-    assert!(clearing > 1_000, "{clearing}");
-    assert!(above > 1_000, "{above}");
+    assert!(check.checked > 100_000, "{check:?}");
+    assert!(check.clearing > 1_000, "{check:?}");
+    assert!(check.above > 1_000, "{check:?}");
+    assert!(check.with_earlier > 50_000, "{check:?}");
     assert!(rules.iter().all(|&count| count > 1_000), "{rules:?}");
 }
