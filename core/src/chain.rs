@@ -454,6 +454,26 @@ pub struct LookaheadChain {
     playout_buffers: PlayoutBuffers,
 }
 
+/// `all` without the placements that `ends` marks (one mark per placement), copied into
+/// `kept`; `all` itself when nothing is marked (`None`: the common case, no copy).
+fn kept_placements<'a>(
+    all: &'a [Placement],
+    ends: Option<&[bool]>,
+    kept: &'a mut Vec<Placement>,
+) -> &'a [Placement] {
+    let Some(ends) = ends else {
+        return all;
+    };
+    kept.clear();
+    kept.extend(
+        all.iter()
+            .zip(ends)
+            .filter(|&(_, &ends)| !ends)
+            .map(|(&placement, _)| placement),
+    );
+    kept
+}
+
 /// One of a decision's playout sequences: the `index`th of `pieces`, which holds them one
 /// after the other ([`deal_playout_pieces`]).
 #[derive(Clone, Copy)]
@@ -894,18 +914,8 @@ where
         // A placement that ends the game is rare (the pile reaches the top): only then are
         // the kept ones copied out, and the slower loops below taken.
         let skipped = |index: usize| skips && ends[index];
-        let valued: &[Placement] = if skips {
-            self.kept.clear();
-            self.kept.extend(
-                all.iter()
-                    .zip(ends)
-                    .filter(|&(_, &ends)| !ends)
-                    .map(|(&placement, _)| placement),
-            );
-            self.kept
-        } else {
-            all
-        };
+        let to_beat = self.cost_to_beat();
+        let valued = kept_placements(all, skips.then_some(ends), self.kept);
         match self.purpose {
             Purpose::Analyse | Purpose::Report => {
                 self.evaluator
@@ -915,7 +925,7 @@ where
                 board,
                 self.records,
                 valued,
-                self.cost_to_beat(),
+                to_beat,
                 self.link_values,
             ),
         }
@@ -1251,31 +1261,12 @@ where
             self.context.later_piece_options(),
             placements,
         );
-        if self.options.filter.is_none() {
-            return self
-                .best_link(placements.as_slice(), &board)
-                .map(|(placement, _)| {
-                    let mut next = board;
-                    let record = PlacementRecord::lock(&mut next, placement);
-                    (next, record.rows_cleared())
-                });
-        }
-        let mut best: Option<(ChainValue, Board, u8)> = None;
-        for &placement in placements.iter() {
-            let Some((next, record)) = self.lock_if_kept(&board, placement) else {
-                continue;
-            };
-            self.records.push(record);
-            let value = self.evaluate(&next);
-            self.records.pop();
-            if best
-                .as_ref()
-                .is_none_or(|(best, _, _)| value.is_better_than(best))
-            {
-                best = Some((value, next, record.rows_cleared()));
-            }
-        }
-        best.map(|(_, next, rows_cleared)| (next, rows_cleared))
+        self.best_link(placements.as_slice(), &board)
+            .map(|(placement, _)| {
+                let mut next = board;
+                let record = PlacementRecord::lock(&mut next, placement);
+                (next, record.rows_cleared())
+            })
     }
 
     /// Whether the last known piece's values come from one call of the evaluator
@@ -1428,69 +1419,60 @@ where
             // Only the best value of each unknown piece counts: any order will do.
             self.searcher
                 .search_unordered(board, piece, self.context.later_piece_options(), here);
-            let best = if self.options.filter.is_none() {
-                self.best_link(here.as_slice(), board)
-                    .map(|(_, value)| value)
-            } else {
-                let mut best: Option<ChainValue> = None;
-                for &placement in here.iter() {
-                    let Some((next, record)) = self.lock_if_kept(board, placement) else {
-                        continue;
-                    };
-                    self.records.push(record);
-                    let value = self.evaluate(&next);
-                    self.records.pop();
-                    if best.is_none_or(|best| value.is_better_than(&best)) {
-                        best = Some(value);
-                    }
-                }
-                best
-            };
+            let best = self
+                .best_link(here.as_slice(), board)
+                .map(|(_, value)| value);
             mean.add(best);
         }
         mean.value(self.records.len())
     }
 
     /// The best chain that `records` + one of `all` makes, for a piece after the last known
-    /// one on `board` (an unknown piece, or a playout's) when there is no filter: the
-    /// placement and the chain's value, `None` when the no-suicide rule removes every one. The
-    /// same as offering each placement that [`Walk::lock_if_kept`] keeps in turn and keeping
-    /// the first of equals: no-suicide drops the same placements ([`Walk::mark_game_enders`]
-    /// tests what `lock_if_kept` tests), the evaluator gives each kept one the value
-    /// [`Walk::evaluate`] gives its locked board ([`Evaluator::last_link_values`]), and every
-    /// value has the same length, so the first best is the same one. One call lets an
-    /// evaluator take the board's terms once for all of them (the NES-plateau evaluator's
-    /// leaves column by column).
+    /// one on `board` (an unknown piece, or a playout's): the placement and the chain's value,
+    /// `None` when the filter or the no-suicide rule removes every one; the first of equals,
+    /// in the order of `all`.
+    ///
+    /// With a filter, each placement that [`Walk::lock_if_kept`] keeps is locked and evaluated
+    /// in turn. Without one, the same placements go to the evaluator in one call
+    /// ([`Evaluator::last_link_values`], which lets it take the board's terms once for all of
+    /// them): no-suicide drops the ones [`Walk::mark_game_enders`] marks, which tests what
+    /// `lock_if_kept` tests, and the evaluator gives each kept one the value
+    /// [`Walk::evaluate`] gives its locked board; every value has the same length, so the
+    /// first best is the same one.
     fn best_link(&mut self, all: &[Placement], board: &Board) -> Option<(Placement, ChainValue)> {
-        let skips = self.options.no_suicide && self.mark_game_enders(all, board);
-        let valued: &[Placement] = if skips {
-            self.kept.clear();
-            self.kept.extend(
-                all.iter()
-                    .zip(self.ends.iter())
-                    .filter(|&(_, &ends)| !ends)
-                    .map(|(&placement, _)| placement),
-            );
-            self.kept
-        } else {
-            all
+        let length = self.records.len() + 1;
+        let mut best: Option<(Placement, ChainValue)> = None;
+        let mut offer = |placement: Placement, value: ChainValue| {
+            if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
+                best = Some((placement, value));
+            }
         };
+        if self.options.filter.is_some() {
+            for &placement in all {
+                let Some((next, record)) = self.lock_if_kept(board, placement) else {
+                    continue;
+                };
+                self.records.push(record);
+                let value = self.evaluate(&next);
+                self.records.pop();
+                offer(placement, value);
+            }
+            return best;
+        }
+        let skips = self.options.no_suicide && self.mark_game_enders(all, board);
+        let valued = kept_placements(all, skips.then_some(&self.ends[..]), self.kept);
         self.evaluator
             .last_link_values(board, self.records, valued, self.link_values);
-        let length = self.records.len() + 1;
-        let mut best: Option<(usize, ChainValue)> = None;
-        for (index, link) in self.link_values.iter().enumerate() {
+        for (&placement, link) in valued.iter().zip(self.link_values.iter()) {
             let value = ChainValue {
                 length,
                 unknown_pieces_lost: 0,
                 rule: link.rule,
                 cost: link.cost,
             };
-            if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
-                best = Some((index, value));
-            }
+            offer(placement, value);
         }
-        best.map(|(index, value)| (valued[index], value))
+        best
     }
 
     /// A piece after the last known one at `placement` on `board` (an unknown piece, or a

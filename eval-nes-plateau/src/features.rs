@@ -75,7 +75,7 @@ fn board_features_of<const OVERDEEP: bool>(board: &Board) -> (BoardFeatures, u32
     let columns = board.columns();
     let height = board.height() as u32;
     let row_mask = board.row_mask();
-    let ceiling_rows = row_mask & ((1 << CEILING_ROWS) - 1);
+    let ceiling_rows = ceiling_rows(row_mask);
     // Row transitions skip empty rows.
     let nonempty_rows = columns.iter().fold(0, |rows, &column| rows | column);
     let floor_row = board.floor_row_bit();
@@ -232,6 +232,22 @@ fn count_bits(masks: &[u32]) -> u32 {
 /// "the top 7 rows"); on a board fewer than 7 rows tall, every row.
 pub const CEILING_ROWS: u32 = 7;
 
+/// The ceiling rows of a board whose rows are `row_mask` (bit `y` for row `y`): its top
+/// [`CEILING_ROWS`] rows, or all of them on a shorter board. The one definition the ceiling
+/// penalty, the split-field rule and the column-by-column leaves read.
+#[inline(always)]
+pub(crate) const fn ceiling_rows(row_mask: u32) -> u32 {
+    row_mask & ((1 << CEILING_ROWS) - 1)
+}
+
+/// The open well cells of a column (bit `y` for row `y`) between the columns `left` and
+/// `right` (a wall is `row_mask`, every row occupied): its empty cells above its top cell
+/// whose two neighbours are occupied, as `tetris_core::features::open_well_mask` counts them.
+#[inline(always)]
+pub(crate) fn open_well_cells(column: u32, left: u32, right: u32, row_mask: u32) -> u32 {
+    (column.wrapping_sub(1) & !column & row_mask & left & right).count_ones()
+}
+
 /// A column counts towards `deep_wells` when it has at least this many open well cells.
 pub const DEEP_WELL_CELLS: u32 = 3;
 
@@ -369,7 +385,7 @@ pub fn overdeep_well_cells(board: &Board) -> u32 {
 /// two on row 6 give (420 + 140 + 2 × 60) / 420 = 34/21).
 #[inline]
 pub fn ceiling_penalty(board: &Board) -> f64 {
-    let ceiling_rows = board.row_mask() & ((1 << CEILING_ROWS) - 1);
+    let ceiling_rows = ceiling_rows(board.row_mask());
     let numerator = board
         .columns()
         .iter()

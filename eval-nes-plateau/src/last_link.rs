@@ -61,8 +61,8 @@ use tetris_core::evaluate::{Chain, ChainRule, LinkValue, PlacementRecord, link_v
 use tetris_core::placement::Placement;
 
 use crate::features::{
-    BoardFeatures, CEILING_ROWS, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH,
-    ceiling_column_numerator, ceiling_value,
+    BoardFeatures, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH, ceiling_column_numerator,
+    ceiling_rows, ceiling_value, open_well_cells,
 };
 use crate::rules::{self, SPAWN_AREA, blocks_a_spawn, field_is_split};
 use crate::{FEATURE_COUNT, NesPlateau};
@@ -120,18 +120,16 @@ impl ColumnTerms {
     }
 }
 
-/// The open well cells of column `x` of `columns`, the walls occupied (as
-/// `tetris_core::features::open_well_mask`).
+/// The open well cells of column `x` of `columns`, the walls occupied ([`open_well_cells`]).
 #[inline(always)]
 fn well_cells(columns: &[u32; WIDTH], x: usize, row_mask: u32) -> u32 {
-    let column = columns[x];
     let left = if x == 0 { row_mask } else { columns[x - 1] };
     let right = if x == WIDTH - 1 {
         row_mask
     } else {
         columns[x + 1]
     };
-    (column.wrapping_sub(1) & !column & row_mask & left & right).count_ones()
+    open_well_cells(columns[x], left, right, row_mask)
 }
 
 /// The sum of the heights `H − y` of the cells `cells` (bit `y` for row `y`) on a board of
@@ -245,7 +243,7 @@ impl BoardTerms {
             row_mask,
             floor_row: board.floor_row_bit(),
             height: board.height() as u32,
-            ceiling_rows: row_mask & ((1 << CEILING_ROWS) - 1),
+            ceiling_rows: ceiling_rows(row_mask),
         };
         let columns = *board.columns();
         let mut nonempty_rows = 0;
@@ -438,10 +436,7 @@ impl BoardTerms {
         let mut overdeep = self.overdeep;
         for k in 0..SPAN + 2 {
             let x = lo + k;
-            let column = columns[x + 1];
-            let new =
-                (column.wrapping_sub(1) & !column & field.row_mask & columns[x] & columns[x + 2])
-                    .count_ones();
+            let new = open_well_cells(columns[x + 1], columns[x], columns[x + 2], field.row_mask);
             let old = self.padded_wells[x];
             well_cells_after = well_cells_after - old + new;
             deep_wells =

@@ -16,7 +16,7 @@ use tetris_core::board::{BOARD_WIDTH, Board};
 use tetris_core::evaluate::{Chain, ChainRule};
 use tetris_core::piece::{Piece, SPAWN_X, SPAWN_Y};
 
-use crate::features::CEILING_ROWS;
+use crate::features::ceiling_rows;
 
 /// Rows cleared by one placement that make a Tetris.
 pub const TETRIS_ROWS: u8 = 4;
@@ -56,7 +56,7 @@ pub fn blocks_a_spawn(board: &Board) -> bool {
         .any(|(&column, area)| column & area != 0)
 }
 
-/// Whether `board` touches the ceiling rows: some cell of the top [`CEILING_ROWS`] rows
+/// Whether `board` touches the ceiling rows: some cell of the top [`CEILING_ROWS`](crate::CEILING_ROWS) rows
 /// (rows 0–6, the rows of the ceiling penalty) is occupied.
 ///
 /// Rule 4 floods the field only for such boards. The choice of 7 changes only how often the
@@ -65,7 +65,7 @@ pub fn blocks_a_spawn(board: &Board) -> bool {
 /// would find every column reached anyway.
 #[inline]
 pub fn touches_ceiling_rows(board: &Board) -> bool {
-    let ceiling_rows = board.row_mask() & ((1 << CEILING_ROWS) - 1);
+    let ceiling_rows = ceiling_rows(board.row_mask());
     board
         .columns()
         .iter()
@@ -160,8 +160,7 @@ const SPAWN_ROWS: u32 = {
 /// reaches every column.
 #[inline]
 pub fn split_needs_flood(nonempty_rows: u32, row_mask: u32) -> bool {
-    let ceiling_rows = row_mask & ((1 << CEILING_ROWS) - 1);
-    nonempty_rows & ceiling_rows != 0 && SPAWN_ROWS & row_mask & !nonempty_rows == 0
+    nonempty_rows & ceiling_rows(row_mask) != 0 && SPAWN_ROWS & row_mask & !nonempty_rows == 0
 }
 
 /// Whether some placement of the chain cleared four rows at once (rule 1, greedy Tetris).
