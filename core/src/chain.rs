@@ -312,6 +312,36 @@ fn rule_rank(rule: ChainRule) -> u8 {
     rule as u8
 }
 
+/// The first best of `links` (the values of one call's chains, all of the same length and
+/// losing no unknown piece) and whether a later one ties with it: what offering each value
+/// in turn to an empty walk leaves (its best chain's index and its tie flag), or `None` for
+/// no value.
+///
+/// Between two such values `ChainValue::is_better_than` compares the rules' ranks, then the
+/// costs, so one pass with those two comparisons does it: each replacement clears the tie,
+/// and a value neither worse nor better than the best so far sets it. Most values are worse
+/// than the best so far, and a worse value is never better (a worse rank is not a better one,
+/// a higher cost not a lower one), so the common case costs the one test that finds it worse.
+#[inline]
+fn first_best_and_tie(links: &[LinkValue]) -> Option<(usize, bool)> {
+    let (first, rest) = links.split_first()?;
+    let mut best_index = 0;
+    let (mut rank, mut cost) = (rule_rank(first.rule), first.cost);
+    let mut tie = false;
+    for (index, link) in rest.iter().enumerate() {
+        let (link_rank, link_cost) = (rule_rank(link.rule), link.cost);
+        if rank < link_rank || (rank == link_rank && cost < link_cost) {
+            continue;
+        }
+        if link_rank < rank || (link_rank == rank && link_cost < cost) {
+            (best_index, rank, cost, tie) = (index + 1, link_rank, link_cost, false);
+        } else {
+            tie = true;
+        }
+    }
+    Some((best_index, tie))
+}
+
 /// The value of a chain followed by a piece that may be any of the 7, from each piece's best
 /// chain: expectimax's average (the module documentation, `expectimax` and `prefer_bonus`).
 /// Pieces with no chain are lost; the others' costs (a preferred chain's minus the prefer
@@ -998,27 +1028,10 @@ where
         } else if none_before {
             // No chain was offered before this call (always so at level 0, a depth-1 chain's
             // one call): then the overall best follows this call's values alone, by the same
-            // rule as this call's best, so the two are one value. Every value here has the
-            // same length and loses no unknown piece, so `is_better_than` between two of
-            // them compares the rules' ranks, then the costs: one pass over the values with
-            // those two comparisons, the best's `ChainValue` built once. The same best (the
-            // first of equals), index and tie as offering each in turn: each replacement
-            // clears the tie, so the tie is whether a value after the best (the last
-            // replacement) is not worse than it, looked for once the best is known.
-            let mut links = self.link_values.iter().enumerate();
-            if let Some((_, first)) = links.next() {
-                let mut best_index = 0;
-                let (mut rank, mut cost) = (rule_rank(first.rule), first.cost);
-                for (index, link) in links {
-                    let (link_rank, link_cost) = (rule_rank(link.rule), link.cost);
-                    if link_rank < rank || (link_rank == rank && link_cost < cost) {
-                        (best_index, rank, cost) = (index, link_rank, link_cost);
-                    }
-                }
-                *tied = self.link_values[best_index + 1..].iter().any(|link| {
-                    let (link_rank, link_cost) = (rule_rank(link.rule), link.cost);
-                    !(rank < link_rank || (rank == link_rank && cost < link_cost))
-                });
+            // rule as this call's best, so the two are one value, found in one pass
+            // (`first_best_and_tie`) and its `ChainValue` built once.
+            if let Some((best_index, tie)) = first_best_and_tie(self.link_values) {
+                *tied = tie;
                 let value = value_of(&self.link_values[best_index]);
                 let first_index = if level == 0 { best_index } else { first_index };
                 *overall = Some((value, first_index));
@@ -2250,6 +2263,65 @@ mod tests {
             board.clear_cell(rng.next_u32() as usize % 10, y);
         }
         board
+    }
+
+    #[test]
+    fn one_pass_finds_the_best_and_the_tie_that_offering_each_in_turn_finds() {
+        use rand::{Rng, SeedableRng};
+        // The literal reference: offer each value in turn as `Walk::offer` does to a walk
+        // with no best yet. Values from few ranks and few costs, so that equal values, equal
+        // costs of other ranks and replacements are common; NaN costs too (neither better
+        // nor worse than anything), which the one pass must treat as offering does.
+        let reference = |links: &[LinkValue]| -> Option<(usize, bool)> {
+            let mut best: Option<(ChainValue, usize)> = None;
+            let mut tied = false;
+            for (index, link) in links.iter().enumerate() {
+                let value = ChainValue {
+                    length: 1,
+                    unknown_pieces_lost: 0,
+                    rule: link.rule,
+                    cost: link.cost,
+                };
+                match best {
+                    Some((best, _)) if !value.is_better_than(&best) => {
+                        tied |= !best.is_better_than(&value);
+                    }
+                    _ => {
+                        best = Some((value, index));
+                        tied = false;
+                    }
+                }
+            }
+            best.map(|(_, index)| (index, tied))
+        };
+        let rules = [ChainRule::Prefer, ChainRule::Neutral, ChainRule::Reject];
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x71E5);
+        let (mut ties, mut untied, mut replaced) = (0, 0, 0);
+        for round in 0..20_000 {
+            let length = rng.next_u32() as usize % 12;
+            let links: Vec<LinkValue> = (0..length)
+                .map(|_| LinkValue {
+                    rule: rules[rng.next_u32() as usize % if round % 2 == 0 { 1 } else { 3 }],
+                    cost: match rng.next_u32() % 16 {
+                        0 if round % 5 == 0 => f64::NAN,
+                        draw => f64::from(draw % 4),
+                    },
+                })
+                .collect();
+            let expected = reference(&links);
+            assert_eq!(first_best_and_tie(&links), expected, "{links:?}");
+            match expected {
+                Some((_, true)) => ties += 1,
+                Some((_, false)) => untied += 1,
+                None => {}
+            }
+            replaced += usize::from(expected.is_some_and(|(index, _)| index > 0));
+        }
+        // Both answers and later bests were met many times.
+        assert!(
+            ties > 5_000 && untied > 2_000 && replaced > 5_000,
+            "{ties} {untied} {replaced}"
+        );
     }
 
     #[test]

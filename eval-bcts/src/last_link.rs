@@ -236,16 +236,25 @@ impl BoardTerms {
             terms.wells_before[slot + 1] = terms.well_sums_total;
             terms.hole_depth_total += hole_depth;
         }
-        for slot in 0..SLOTS {
+        // The walls have no covered cells and no row transitions between them (slots 0–1 and
+        // 12–13): the unions and sums run over the field's slots, and the entries past them
+        // repeat the last.
+        for slot in 2..2 + BOARD_WIDTH {
             terms.covered_left[slot + 1] = terms.covered_left[slot] | covered[slot];
-            terms.covered_right[SLOTS - 1 - slot] =
-                terms.covered_right[SLOTS - slot] | covered[SLOTS - 1 - slot];
+            let from_right = SLOTS - 1 - slot;
+            terms.covered_right[from_right] =
+                terms.covered_right[from_right + 1] | covered[from_right];
         }
-        for slot in 0..SLOTS - 1 {
+        terms.covered_left[SLOTS - 1] = terms.covered_left[SLOTS - 2];
+        terms.covered_left[SLOTS] = terms.covered_left[SLOTS - 2];
+        terms.covered_right[1] = terms.covered_right[2];
+        terms.covered_right[0] = terms.covered_right[2];
+        for slot in 1..SLOTS - 2 {
             let pair = (terms.columns[slot] ^ terms.columns[slot + 1]).count_ones();
             terms.row_transitions_total += pair;
             terms.pairs_before[slot + 1] = terms.row_transitions_total;
         }
+        terms.pairs_before[SLOTS - 1] = terms.row_transitions_total;
         // The walls on the right have no well sums.
         terms.wells_before[SLOTS - 1] = terms.well_sums_total;
         terms.wells_before[SLOTS] = terms.well_sums_total;
