@@ -463,6 +463,35 @@ const fn bit_images(component: usize, steps: u32) -> [u32; 32] {
     images
 }
 
+/// One component's jump of `steps` steps as a lookup table by pieces of `BITS` bits:
+/// `table[q][v]` is the state the jump makes of the state holding just the value `v` at bits
+/// `BITS · q..BITS · (q + 1)` (`PIECES · BITS` = 32, `VALUES` = 2^`BITS`). The jump is linear,
+/// so that image is the XOR of the images of `v`'s set bits, and the jump of any state the XOR
+/// of its pieces' images.
+const fn jump_table<const BITS: usize, const PIECES: usize, const VALUES: usize>(
+    component: usize,
+    steps: u32,
+) -> [[u32; VALUES]; PIECES] {
+    let images = bit_images(component, steps);
+    let mut table = [[0u32; VALUES]; PIECES];
+    let mut piece = 0;
+    while piece < PIECES {
+        let mut value = 0;
+        while value < VALUES {
+            let mut k = 0;
+            while k < BITS {
+                if value >> k & 1 != 0 {
+                    table[piece][value] ^= images[BITS * piece + k];
+                }
+                k += 1;
+            }
+            value += 1;
+        }
+        piece += 1;
+    }
+    table
+}
+
 /// [`Taus::skip`]'s tables, built at compile time by stepping the basis states:
 /// `JUMP_TABLES[p][i]` jumps `4 << p` steps of component `i` (6 KiB in all).
 static JUMP_TABLES: [[JumpTable; 3]; JUMP_POWERS] = {
@@ -471,24 +500,7 @@ static JUMP_TABLES: [[JumpTable; 3]; JUMP_POWERS] = {
     while power < JUMP_POWERS {
         let mut component = 0;
         while component < 3 {
-            let images = bit_images(component, 4 << power);
-            let mut nibble = 0;
-            while nibble < 8 {
-                let mut value = 0;
-                while value < 16 {
-                    let mut image = 0;
-                    let mut k = 0;
-                    while k < 4 {
-                        if value >> k & 1 != 0 {
-                            image ^= images[4 * nibble + k];
-                        }
-                        k += 1;
-                    }
-                    tables[power][component][nibble][value] = image;
-                    value += 1;
-                }
-                nibble += 1;
-            }
+            tables[power][component] = jump_table::<4, 8, 16>(component, 4 << power);
             component += 1;
         }
         power += 1;
@@ -527,24 +539,7 @@ static WHOLE_DROP_JUMPS: [[ByteJumpTable; 3]; 3] = {
     while count < WHOLE_DROP_COUNTS.len() {
         let mut component = 0;
         while component < 3 {
-            let images = bit_images(component, WHOLE_DROP_COUNTS[count]);
-            let mut byte = 0;
-            while byte < 4 {
-                let mut value = 0;
-                while value < 256 {
-                    let mut image = 0;
-                    let mut k = 0;
-                    while k < 8 {
-                        if value >> k & 1 != 0 {
-                            image ^= images[8 * byte + k];
-                        }
-                        k += 1;
-                    }
-                    tables[count][component][byte][value] = image;
-                    value += 1;
-                }
-                byte += 1;
-            }
+            tables[count][component] = jump_table::<8, 4, 256>(component, WHOLE_DROP_COUNTS[count]);
             component += 1;
         }
         count += 1;
