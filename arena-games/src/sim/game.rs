@@ -24,7 +24,6 @@
 //! The step itself (spawn check, each rule's game over, clears, scoring, counts) is the core's
 //! [`PlacementGame`]; this module draws the pieces, asks the strategy, and records.
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -215,10 +214,9 @@ pub struct LiveGame {
     max_pieces: Option<u64>,
     options: PlayOptions,
     context: DecisionContext,
-    /// The pieces drawn and not yet placed, current first (as many as the strategy sees).
-    upcoming: VecDeque<Piece>,
-    /// The pieces the strategy sees for its next decision (a buffer reused every step).
-    window: Vec<Piece>,
+    /// The pieces drawn and not yet placed, current first (as many as the strategy sees):
+    /// what the strategy is shown. A few pieces, so taking the first out is a short move.
+    upcoming: Vec<Piece>,
     placements: Vec<PlayedPlacement>,
     end: Option<GameEnd>,
     /// The outside engine's fault that ended the game.
@@ -248,8 +246,7 @@ impl LiveGame {
             context: DecisionContext::with_game_over_rule(rule),
             // The strategy sees `depth` pieces per decision, drawn in order from the
             // generator (see the module documentation); the game itself holds no sequence.
-            upcoming: VecDeque::with_capacity(depth),
-            window: Vec::with_capacity(depth),
+            upcoming: Vec::with_capacity(depth),
             placements: Vec::new(),
             end: None,
             fault: None,
@@ -308,7 +305,7 @@ impl LiveGame {
     /// The pieces the strategy will see for its next decision, current first (empty before
     /// the first step, which draws them).
     pub fn upcoming(&self) -> &[Piece] {
-        &self.window
+        &self.upcoming
     }
 
     /// Plays the next placement of `strategy` (which must be the strategy the game was made
@@ -351,25 +348,23 @@ impl LiveGame {
         }
         while self.upcoming.len() < strategy.depth() {
             match self.generator.next() {
-                Some(piece) => self.upcoming.push_back(piece),
+                Some(piece) => self.upcoming.push(piece),
                 None => break,
             }
         }
-        let Some(&current) = self.upcoming.front() else {
+        let Some(&current) = self.upcoming.first() else {
             return Ok(Some(GameEnd::SequenceEnded));
         };
         if !game.spawn(current) {
             return Ok(Some(GameEnd::GameOver));
         }
-        self.window.clear();
-        self.window.extend(self.upcoming.iter().copied());
         let tally = GameTally {
             pieces: game.pieces(),
             lines: game.lines(),
             score: game.score().score(),
             level: game.score().level(),
         };
-        let choice = match strategy.decide_in(game.board(), &self.window, self.context, tally) {
+        let choice = match strategy.decide_in(game.board(), &self.upcoming, self.context, tally) {
             Ok(Some(choice)) => choice,
             Ok(None) => return Ok(Some(GameEnd::GameOver)),
             Err(fault) if fault.kind == FaultKind::Raised => {
@@ -396,7 +391,12 @@ impl LiveGame {
         };
         let before = *game.board();
         let placed = game.place(&placement)?;
-        self.upcoming.pop_front();
+        // The placed piece leaves the front: the rest move up one (a loop over a few pieces;
+        // `Vec::remove` is a call and a `memmove`).
+        for index in 1..self.upcoming.len() {
+            self.upcoming[index - 1] = self.upcoming[index];
+        }
+        self.upcoming.pop();
         // The generator hears of every placement before it deals again (`mdptetris` skips
         // MDPTetris's trial draws; the others ignore it).
         self.generator.after_placement(&before, placement.piece);
@@ -404,8 +404,6 @@ impl LiveGame {
             evaluation,
             ..PlayedPlacement::new(&placement, placed.outcome.rows_cleared, path)
         };
-        self.window.clear();
-        self.window.extend(self.upcoming.iter().copied());
         let flow = observer(&Step {
             board: game.board(),
             placement: &played,
@@ -413,7 +411,7 @@ impl LiveGame {
             lines: game.lines(),
             score: game.score().score(),
             level: game.score().level(),
-            upcoming: &self.window,
+            upcoming: &self.upcoming,
         });
         let options = self.options;
         if options.keep_placements || options.keep_paths || options.keep_evaluations {
