@@ -486,6 +486,7 @@ pub struct LookaheadChain {
 
 /// `all` without the placements that `ends` marks (one mark per placement), copied into
 /// `kept`; `all` itself when nothing is marked (`None`: the common case, no copy).
+#[inline]
 fn kept_placements<'a>(
     all: &'a [Placement],
     ends: Option<&[bool]>,

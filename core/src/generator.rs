@@ -386,7 +386,7 @@ impl Taus {
     /// top four rows are empty): 9, 17 or 34, [`WHOLE_DROP_COUNTS`]. Those have a table of
     /// their own, by bytes: one jump of four lookups per component instead of a jump of
     /// eight and single steps.
-    #[inline]
+    #[inline(always)]
     pub fn skip(&mut self, count: u32) {
         if let Some(tables) = WHOLE_DROP_COUNTS
             .iter()
@@ -398,6 +398,13 @@ impl Taus {
             self.s3 = byte_jump(self.s3, &tables[2]);
             return;
         }
+        self.skip_by_powers(count);
+    }
+
+    /// [`Taus::skip`] for any count: jumps of 32, 16, 8 and 4 steps, then single steps (kept
+    /// out of line, so that the whole drops' path stays small enough to inline).
+    #[inline(never)]
+    fn skip_by_powers(&mut self, count: u32) {
         let mut left = count;
         while left >= 4 {
             // The largest jump that fits: 4 << power steps.
@@ -780,6 +787,7 @@ impl PieceGenerator {
     /// whatever the strategy (MDPTetris evaluates them all), and whether one ends the game
     /// depends only on where it lands, so the skip depends only on the board and the piece:
     /// any searcher may play this generator.
+    #[inline]
     pub fn after_placement(&mut self, board_before: &Board, piece: Piece) {
         if let Source::MdpTetris(taus) = &mut self.source {
             taus.skip(crate::straight_drop::drops_inside_field(
@@ -810,6 +818,7 @@ impl From<NesGenerator> for PieceGenerator {
 impl Iterator for PieceGenerator {
     type Item = Piece;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Piece> {
         match &mut self.source {
             Source::Uniform(rng) => Some(Piece::ALL[uniform_below(rng, 7) as usize]),

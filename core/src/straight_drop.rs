@@ -68,6 +68,7 @@ const DROP_COUNTS: [u32; 7] = {
 /// more than four rows tall, so no cell can reach above row 0 and the answer is
 /// [`drop_count`]. The test is one OR of the columns' top four rows, and the count a table
 /// lookup.
+#[inline]
 pub fn drops_inside_field(board: &Board, piece: Piece) -> u32 {
     let top_four_rows = board
         .columns()

@@ -416,6 +416,13 @@ impl LiveGame {
         let options = self.options;
         if options.keep_placements || options.keep_paths || options.keep_evaluations {
             self.placements.push(played);
+        } else {
+            // Not kept, and holding nothing to free: without `keep_paths` and
+            // `keep_evaluations` its path and evaluation are `None`. Forgetting it skips the
+            // out-of-line drop a piece would otherwise cost (1.8 M instructions in a
+            // 100,000-piece game of MDPTetris's).
+            debug_assert!(played.path.is_none() && played.evaluation.is_none());
+            std::mem::forget(played);
         }
         // A placement that ends the game (the literature's landing above the field) is still
         // listed and shown above.
