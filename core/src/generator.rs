@@ -393,9 +393,7 @@ impl Taus {
             .position(|&whole| whole == count)
             .map(|index| &WHOLE_DROP_JUMPS[index])
         {
-            self.s1 = byte_jump(self.s1, &tables[0]);
-            self.s2 = byte_jump(self.s2, &tables[1]);
-            self.s3 = byte_jump(self.s3, &tables[2]);
+            self.apply_jump(tables);
             return;
         }
         self.skip_by_powers(count);
@@ -409,10 +407,7 @@ impl Taus {
         while left >= 4 {
             // The largest jump that fits: 4 << power steps.
             let power = (u32::BITS - 1 - (left >> 2).leading_zeros()).min(JUMP_POWERS as u32 - 1);
-            let tables = &JUMP_TABLES[power as usize];
-            self.s1 = jump(self.s1, &tables[0]);
-            self.s2 = jump(self.s2, &tables[1]);
-            self.s3 = jump(self.s3, &tables[2]);
+            self.apply_jump(&JUMP_TABLES[power as usize]);
             left -= 4 << power;
         }
         for _ in 0..left {
@@ -420,6 +415,17 @@ impl Taus {
             self.s2 = Self::step(self.s2, Self::STEPS[1]);
             self.s3 = Self::step(self.s3, Self::STEPS[2]);
         }
+    }
+
+    /// One jump of each component by its table in `tables` ([`jump_table`]'s).
+    #[inline(always)]
+    fn apply_jump<const PIECES: usize, const VALUES: usize>(
+        &mut self,
+        tables: &[[[u32; VALUES]; PIECES]; 3],
+    ) {
+        self.s1 = jump(self.s1, &tables[0]);
+        self.s2 = jump(self.s2, &tables[1]);
+        self.s3 = jump(self.s3, &tables[2]);
     }
 
     /// MDPTetris's piece of one output `x`: `⌊7 · x / 2³²⌋` (exact in 64-bit integers; MDPTetris
@@ -470,15 +476,17 @@ const fn bit_images(component: usize, steps: u32) -> [u32; 32] {
     images
 }
 
-/// One component's jump of `steps` steps as a lookup table by pieces of `BITS` bits:
-/// `table[q][v]` is the state the jump makes of the state holding just the value `v` at bits
-/// `BITS · q..BITS · (q + 1)` (`PIECES · BITS` = 32, `VALUES` = 2^`BITS`). The jump is linear,
-/// so that image is the XOR of the images of `v`'s set bits, and the jump of any state the XOR
-/// of its pieces' images.
-const fn jump_table<const BITS: usize, const PIECES: usize, const VALUES: usize>(
+/// One component's jump of `steps` steps as a lookup table by pieces of `bits` bits, where
+/// `VALUES` = 2^`bits` and `PIECES · bits` = 32: `table[q][v]` is the state the jump makes of
+/// the state holding just the value `v` at bits `bits · q..bits · (q + 1)`. The jump is
+/// linear, so that image is the XOR of the images of `v`'s set bits, and the jump of any
+/// state the XOR of its pieces' images ([`jump`]).
+const fn jump_table<const PIECES: usize, const VALUES: usize>(
     component: usize,
     steps: u32,
 ) -> [[u32; VALUES]; PIECES] {
+    let bits = VALUES.trailing_zeros() as usize;
+    assert!(VALUES.is_power_of_two() && PIECES * bits == 32);
     let images = bit_images(component, steps);
     let mut table = [[0u32; VALUES]; PIECES];
     let mut piece = 0;
@@ -486,9 +494,9 @@ const fn jump_table<const BITS: usize, const PIECES: usize, const VALUES: usize>
         let mut value = 0;
         while value < VALUES {
             let mut k = 0;
-            while k < BITS {
+            while k < bits {
                 if value >> k & 1 != 0 {
-                    table[piece][value] ^= images[BITS * piece + k];
+                    table[piece][value] ^= images[bits * piece + k];
                 }
                 k += 1;
             }
@@ -507,7 +515,7 @@ static JUMP_TABLES: [[JumpTable; 3]; JUMP_POWERS] = {
     while power < JUMP_POWERS {
         let mut component = 0;
         while component < 3 {
-            tables[power][component] = jump_table::<4, 8, 16>(component, 4 << power);
+            tables[power][component] = jump_table::<8, 16>(component, 4 << power);
             component += 1;
         }
         power += 1;
@@ -515,12 +523,17 @@ static JUMP_TABLES: [[JumpTable; 3]; JUMP_POWERS] = {
     tables
 };
 
-/// The jump of `table` applied to `state`: the XOR of the images of its eight 4-bit pieces.
+/// The jump of `table` (built by [`jump_table`], pieces of log2 `VALUES` bits) applied to
+/// `state`: the XOR of the images of its pieces.
 #[inline(always)]
-fn jump(state: u32, table: &JumpTable) -> u32 {
+fn jump<const PIECES: usize, const VALUES: usize>(
+    state: u32,
+    table: &[[u32; VALUES]; PIECES],
+) -> u32 {
+    let bits = VALUES.trailing_zeros() as usize;
     let mut image = 0;
-    for (nibble, images) in table.iter().enumerate() {
-        image ^= images[(state >> (4 * nibble) & 0xF) as usize];
+    for (piece, images) in table.iter().enumerate() {
+        image ^= images[(state >> (bits * piece)) as usize & (VALUES - 1)];
     }
     image
 }
@@ -546,22 +559,13 @@ static WHOLE_DROP_JUMPS: [[ByteJumpTable; 3]; 3] = {
     while count < WHOLE_DROP_COUNTS.len() {
         let mut component = 0;
         while component < 3 {
-            tables[count][component] = jump_table::<8, 4, 256>(component, WHOLE_DROP_COUNTS[count]);
+            tables[count][component] = jump_table::<4, 256>(component, WHOLE_DROP_COUNTS[count]);
             component += 1;
         }
         count += 1;
     }
     tables
 };
-
-/// The jump of `table` applied to `state`: the XOR of the images of its four bytes.
-#[inline(always)]
-fn byte_jump(state: u32, table: &ByteJumpTable) -> u32 {
-    table[0][(state & 0xFF) as usize]
-        ^ table[1][(state >> 8 & 0xFF) as usize]
-        ^ table[2][(state >> 16 & 0xFF) as usize]
-        ^ table[3][(state >> 24) as usize]
-}
 
 /// A generator chosen by name: `uniform`, `nes`, `bag7`, `sz`, `java`, `mdptetris` or
 /// `file:PATH`.
