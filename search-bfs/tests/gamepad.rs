@@ -558,6 +558,7 @@ fn the_article_placements_are_exactly_those_of_a_brute_force_over_the_frame_mode
     for (frames_per_row, pattern) in [
         (2, "X."),
         (1, "X."),
+        (3, "X."),
         (3, "X.."),
         (2, "X..."),
         (2, "X....X...X..."),
@@ -793,7 +794,7 @@ fn two_thumb_locks_after(
 #[test]
 fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_model() {
     // On the named boards, three random 20-row stacks, an empty 8-row field and five random
-    // 8-row ones, at levels 19 and 29, for uniform and mixed timelines: the search's dominance
+    // 8-row ones, at levels 18, 19 and 29, for uniform and mixed timelines: the search's dominance
     // pruning (per phase) and its compressed state lose nothing and add nothing, ordered and
     // unordered.
     let mut random = XorShift::new(0x5EED_7153);
@@ -812,6 +813,7 @@ fn the_two_thumb_placements_are_exactly_those_of_a_brute_force_over_the_frame_mo
     }
     for (frames_per_row, pattern) in [
         (2, "X."),
+        (3, "X."),
         (1, "X.."),
         (2, "X....X...X..."),
         (1, "X.X.."),
