@@ -121,6 +121,11 @@
 //! values, ties and report. The pieces after the last known one (expectimax's unknown pieces,
 //! a playout's pieces) need only their best value: without a filter their placements also go
 //! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones.
+//! An evaluator that takes several searches at once
+//! ([`Evaluator::values_several_searches_at_once`]) gets the 7 unknown pieces' placements in
+//! one call, each piece's after the other's, and each piece's best is the first best of its
+//! own placements (`Walk::unknown_pieces_in_one_call`): the same bests, with the board's
+//! terms taken once for the 7.
 //!
 //! # Deciding ([`LookaheadChain::decide_in`])
 //!
@@ -478,6 +483,9 @@ pub struct LookaheadChain {
     ends: Vec<bool>,
     /// The last known piece's placements that the no-suicide rule keeps, when it skips some.
     kept: Vec<Placement>,
+    /// The 7 unknown pieces' placements, one piece's after the other, when the evaluator
+    /// values them in one call ([`Evaluator::values_several_searches_at_once`]).
+    unknown_placements: Vec<Placement>,
     /// The finalists' indices (see [`ChainOptions::expectimax_finalists`]).
     finalists: Vec<usize>,
     /// Buffers of the playouts, when there are any (see [`ChainOptions::playouts`]).
@@ -503,6 +511,30 @@ fn kept_placements<'a>(
             .map(|(&placement, _)| placement),
     );
     kept
+}
+
+/// The first best of the chains of `length` placements that end with each of `placements`,
+/// whose values the evaluator gave as `links` (same index): the placement and its chain's
+/// value, `None` when there is none. No unknown piece is lost at that level.
+#[inline]
+fn first_best_link(
+    length: usize,
+    placements: &[Placement],
+    links: &[LinkValue],
+) -> Option<(Placement, ChainValue)> {
+    let mut best: Option<(Placement, ChainValue)> = None;
+    for (&placement, link) in placements.iter().zip(links) {
+        let value = ChainValue {
+            length,
+            unknown_pieces_lost: 0,
+            rule: link.rule,
+            cost: link.cost,
+        };
+        if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
+            best = Some((placement, value));
+        }
+    }
+    best
 }
 
 /// One of a decision's playout sequences: the `index`th of `pieces`, which holds them one
@@ -576,6 +608,7 @@ impl LookaheadChain {
             link_values: Vec::new(),
             ends: Vec::new(),
             kept: Vec::new(),
+            unknown_placements: Vec::new(),
             finalists: Vec::new(),
             playout_buffers: PlayoutBuffers::default(),
             options,
@@ -703,6 +736,7 @@ impl LookaheadChain {
             link_values: &mut self.link_values,
             ends: &mut self.ends,
             kept: &mut self.kept,
+            unknown_placements: &mut self.unknown_placements,
             first_index: 0,
             context,
             canonical: false,
@@ -844,6 +878,8 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     ends: &'w mut Vec<bool>,
     /// Scratch for the placements [`Walk::last_level`] values when no-suicide skips some.
     kept: &'w mut Vec<Placement>,
+    /// Scratch for [`Walk::unknown_pieces_in_one_call`]: the 7 pieces' placements.
+    unknown_placements: &'w mut Vec<Placement>,
     /// Index of the current piece's placement being explored.
     first_index: usize,
     /// The frame timing for every search, and the entry delay for the current piece's.
@@ -1429,6 +1465,10 @@ where
     /// The expectimax value of the known chain in `records`, whose final board is `board`.
     fn unknown_level(&mut self, here: &mut Placements, board: &Board) -> ChainValue {
         let mut mean = MeanOverPieces::with_prefer_bonus(self.options.prefer_bonus);
+        if self.options.filter.is_none() && self.evaluator.values_several_searches_at_once() {
+            self.unknown_pieces_in_one_call(here, board, &mut mean);
+            return mean.value(self.records.len());
+        }
         for piece in Piece::ALL {
             // Only the best value of each unknown piece counts: any order will do.
             self.searcher
@@ -1439,6 +1479,50 @@ where
             mean.add(best);
         }
         mean.value(self.records.len())
+    }
+
+    /// [`Walk::unknown_level`]'s bests, the 7 pieces valued in one call of an evaluator that
+    /// takes several searches at once ([`Evaluator::values_several_searches_at_once`]):
+    /// each piece's placements are those [`Walk::best_link`] values without a filter (the
+    /// search's, less those no-suicide drops), each gets the value that call would give it,
+    /// and each piece's best is the first best of its own placements in the same order. So
+    /// every piece's best, and the mean, are [`Walk::best_link`]'s; only the board's terms
+    /// are taken once rather than once per piece.
+    fn unknown_pieces_in_one_call(
+        &mut self,
+        here: &mut Placements,
+        board: &Board,
+        mean: &mut MeanOverPieces,
+    ) {
+        let mut ends = [0; Piece::ALL.len()];
+        self.unknown_placements.clear();
+        for (end, piece) in ends.iter_mut().zip(Piece::ALL) {
+            self.searcher
+                .search_unordered(board, piece, self.context.later_piece_options(), here);
+            let all = here.as_slice();
+            let skips = self.options.no_suicide && self.mark_game_enders(all, board);
+            let valued = kept_placements(all, skips.then_some(&self.ends[..]), self.kept);
+            self.unknown_placements.extend_from_slice(valued);
+            *end = self.unknown_placements.len();
+        }
+        self.evaluator.last_link_values(
+            board,
+            self.records,
+            self.unknown_placements,
+            self.link_values,
+        );
+        let length = self.records.len() + 1;
+        let mut start = 0;
+        for end in ends {
+            let range = start..end;
+            let best = first_best_link(
+                length,
+                &self.unknown_placements[range.clone()],
+                &self.link_values[range],
+            );
+            mean.add(best.map(|(_, value)| value));
+            start = end;
+        }
     }
 
     /// The best chain that `records` + one of `all` makes, for a piece after the last known
@@ -1455,13 +1539,13 @@ where
     /// first best is the same one.
     fn best_link(&mut self, all: &[Placement], board: &Board) -> Option<(Placement, ChainValue)> {
         let length = self.records.len() + 1;
-        let mut best: Option<(Placement, ChainValue)> = None;
-        let mut offer = |placement: Placement, value: ChainValue| {
-            if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
-                best = Some((placement, value));
-            }
-        };
         if self.options.filter.is_some() {
+            let mut best: Option<(Placement, ChainValue)> = None;
+            let mut offer = |placement: Placement, value: ChainValue| {
+                if best.is_none_or(|(_, best)| value.is_better_than(&best)) {
+                    best = Some((placement, value));
+                }
+            };
             for &placement in all {
                 let Some((next, record)) = self.lock_if_kept(board, placement) else {
                     continue;
@@ -1477,16 +1561,7 @@ where
         let valued = kept_placements(all, skips.then_some(&self.ends[..]), self.kept);
         self.evaluator
             .last_link_values(board, self.records, valued, self.link_values);
-        for (&placement, link) in valued.iter().zip(self.link_values.iter()) {
-            let value = ChainValue {
-                length,
-                unknown_pieces_lost: 0,
-                rule: link.rule,
-                cost: link.cost,
-            };
-            offer(placement, value);
-        }
-        best
+        first_best_link(length, valued, self.link_values)
     }
 
     /// A piece after the last known one at `placement` on `board` (an unknown piece, or a

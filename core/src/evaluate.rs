@@ -198,6 +198,16 @@ pub trait Evaluator {
         }
     }
 
+    /// Whether [`Evaluator::last_link_values`] takes the placements of several searches on
+    /// one board in one call, of different pieces, one search's after the other, and gives
+    /// each placement the value a call with its own search's placements alone gives it
+    /// (default: no; an evaluator may prepare tables for the first placement's piece). The
+    /// lookahead chain then values the 7 unknown pieces of expectimax in one call, so that
+    /// what the evaluator takes of the board once per call is taken once for all 7.
+    fn values_several_searches_at_once(&self) -> bool {
+        false
+    }
+
     /// Whether [`Evaluator::last_link_values_to_beat`] may give stand-ins (default: no). A
     /// deciding chain then spends one placement's chains on finding a low cost to beat early.
     fn gives_stand_ins(&self) -> bool {
@@ -566,7 +576,8 @@ impl Weights {
             .map(|index| self.values[index])
     }
 
-    /// Sum of weight × feature in feature order, left to right, in `f64`.
+    /// Sum of weight × feature in feature order, left to right, in `f64` (from 0.0; the
+    /// same operations as [`weighted_sum_of`]).
     #[inline]
     pub fn weighted_sum(&self, features: &[f64]) -> f64 {
         debug_assert_eq!(features.len(), self.values.len());
@@ -576,6 +587,19 @@ impl Weights {
         }
         sum
     }
+}
+
+/// [`Weights::weighted_sum`] of weights kept in an array: Σ weight × feature in order, left
+/// to right from 0.0, the same operations in the same order (the same bits), with a loop of
+/// constant length (unrolled, without bounds checks or the weights' indirection). For an
+/// evaluator that keeps a copy of its weights' values beside its [`Weights`].
+#[inline(always)]
+pub fn weighted_sum_of<const N: usize>(weights: &[f64; N], features: &[f64; N]) -> f64 {
+    let mut sum = 0.0;
+    for (weight, feature) in weights.iter().zip(features) {
+        sum += weight * feature;
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 
 mod last_link;
 
+use tetris_core::evaluate::weighted_sum_of;
 use tetris_core::features::{both_sides_occupied_mask, with_popcount};
 use tetris_core::{
     BOARD_WIDTH, Board, Chain, Evaluator, LinkValue, Placement, PlacementRecord, Preset,
@@ -310,11 +311,7 @@ impl ElAshi {
     /// [`Weights::weighted_sum`] computes it (same bits), without the generic buffer.
     #[inline(always)]
     fn weighted_sum(&self, features: &[f64; FEATURE_COUNT]) -> f64 {
-        let mut sum = 0.0;
-        for (weight, feature) in self.values.iter().zip(features) {
-            sum += weight * feature;
-        }
-        sum
+        weighted_sum_of(&self.values, features)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod rules;
 use tetris_core::Board;
 use tetris_core::evaluate::{
     Chain, ChainRule, Evaluator, LinkValue, PlacementRecord, Preset, WeightedEvaluator, Weights,
+    weighted_sum_of,
 };
 use tetris_core::features::with_popcount;
 use tetris_core::placement::Placement;
@@ -177,6 +178,9 @@ pub const PRESETS: &[Preset] = &[
 #[derive(Clone, Debug, PartialEq)]
 pub struct NesPlateau {
     weights: Weights,
+    /// The same values as `weights`, in an array, so that the leaves' weighted sum is a loop
+    /// of constant length ([`weighted_sum_of`]).
+    values: [f64; FEATURE_COUNT],
     /// What each deep well beyond the first adds to the cost; 0 for the weighted sum alone.
     extra_deep_well_cost: f64,
     /// What each open well cell beyond the [`TETRIS_WELL_DEPTH`]th of its column adds to the
@@ -273,7 +277,7 @@ impl NesPlateau {
     /// of the column-by-column leaves (module `last_link`), so the two agree to the bit.
     #[inline(always)]
     fn cost_of_features(&self, features: &[f64; FEATURE_COUNT], overdeep: u32) -> f64 {
-        let mut cost = self.weights.weighted_sum(features);
+        let mut cost = weighted_sum_of(&self.values, features);
         if self.extra_deep_well_cost != 0.0 {
             let extra_deep_wells = (features[DEEP_WELLS] - 1.0).max(0.0);
             cost += self.extra_deep_well_cost * extra_deep_wells;
@@ -311,8 +315,11 @@ impl WeightedEvaluator for NesPlateau {
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn from_checked_weights(weights: Weights) -> NesPlateau {
+        let mut values = [0.0; FEATURE_COUNT];
+        values.copy_from_slice(weights.values());
         NesPlateau {
             weights,
+            values,
             extra_deep_well_cost: 0.0,
             overdeep_well_cost: 0.0,
         }
@@ -366,6 +373,12 @@ impl Evaluator for NesPlateau {
             false => NesPlateau::features_and_overdeep::<false>(chain),
         };
         self.cost_of_features(&features, overdeep)
+    }
+
+    /// Yes: a placement's value depends on its own cells and piece, the board and the
+    /// earlier links only (module `last_link`), whatever the call's other placements.
+    fn values_several_searches_at_once(&self) -> bool {
+        true
     }
 
     /// The board's features updated for the columns each placement changes (module

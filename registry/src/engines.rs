@@ -233,6 +233,14 @@ macro_rules! evaluators {
                 }
             }
 
+            fn values_several_searches_at_once(&self) -> bool {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => {
+                        Evaluator::values_several_searches_at_once(engine)
+                    })+
+                }
+            }
+
             #[inline]
             fn last_link_values_to_beat(
                 &self,

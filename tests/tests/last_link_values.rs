@@ -199,3 +199,55 @@ fn stand_ins_are_lower_bounds_above_the_cost_to_beat_for_every_evaluator() {
         }
     }
 }
+
+/// What [`Evaluator::values_several_searches_at_once`] promises, for every registered
+/// evaluator that says it: one call with the 7 pieces' placements one search after the other
+/// gives each placement, bit for bit, what a call with its own search's placements gives it.
+/// Asserts that at least one evaluator says it (the NES-plateau evaluator), so that the
+/// property is tested at all.
+#[test]
+fn several_searches_in_one_call_are_valued_as_each_alone() {
+    let mut bfs = Bfs::new();
+    let mut placements = Placements::new();
+    let (mut together, mut alone) = (Vec::<LinkValue>::new(), Vec::<LinkValue>::new());
+    let mut all = Vec::new();
+    let mut expected = Vec::<LinkValue>::new();
+    let mut tested = 0;
+    for (index, entry) in evaluators().into_iter().enumerate() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x5EA7 + index as u64);
+        for round in 0..3_000 {
+            let evaluator = if round % 2 == 0 {
+                let preset = entry.presets[round / 2 % entry.presets.len()].name;
+                evaluator_by_name(entry.name, &WeightsChoice::Preset(preset.to_string()))
+                    .expect("a registered evaluator")
+                    .expect("a shipped preset")
+            } else {
+                with_random_weights(entry.name, entry.feature_names, &mut rng)
+            };
+            if !evaluator.values_several_searches_at_once() {
+                break;
+            }
+            let board = test_board(&mut rng);
+            let mut records = earlier_records(&mut rng, board.height() as usize);
+            all.clear();
+            expected.clear();
+            for piece in Piece::ALL {
+                bfs.search(&board, piece, SearchOptions::default(), &mut placements);
+                evaluator.last_link_values(&board, &mut records, placements.as_slice(), &mut alone);
+                all.extend_from_slice(placements.as_slice());
+                expected.extend_from_slice(&alone);
+            }
+            evaluator.last_link_values(&board, &mut records, &all, &mut together);
+            assert_eq!(together.len(), all.len(), "{}", entry.name);
+            for ((value, whole), placement) in together.iter().zip(&expected).zip(&all) {
+                assert!(
+                    value.rule == whole.rule && value.cost.to_bits() == whole.cost.to_bits(),
+                    "{}: {placement:?} on\n{board}\ntogether {value:?}, alone {whole:?}",
+                    entry.name
+                );
+            }
+            tested += all.len();
+        }
+    }
+    assert!(tested >= 100_000, "{tested} placements");
+}
