@@ -258,6 +258,21 @@ const CEILING_DENOMINATOR: u32 = 420;
 /// `420 / (y + 1)` for the ceiling rows y = 0..7.
 const CEILING_ROW_NUMERATORS: [u32; CEILING_ROWS as usize] = [420, 210, 140, 105, 84, 70, 60];
 
+/// For every set of one column's cells on the ceiling rows (bit `y` for row `y`), the sum of
+/// [`CEILING_ROW_NUMERATORS`] over its cells: one read per column rather than a step per cell
+/// (the leaves add a placement's cells there column by column).
+const CEILING_NUMERATORS_BY_CELLS: [u32; 1 << CEILING_ROWS] = {
+    let mut table = [0; 1 << CEILING_ROWS];
+    let mut cells = 1;
+    while cells < table.len() {
+        // The set without its lowest row, plus that row's numerator.
+        let row = (cells as u32).trailing_zeros() as usize;
+        table[cells] = table[cells & (cells - 1)] + CEILING_ROW_NUMERATORS[row];
+        cells += 1;
+    }
+    table
+};
+
 /// The five hole features of one board (docs/spec/evaluators.md §3, #5–#9).
 ///
 /// A hole is an empty cell whose cell directly above is occupied
@@ -394,15 +409,12 @@ pub fn ceiling_penalty(board: &Board) -> f64 {
     ceiling_value(numerator)
 }
 
-/// The ceiling penalty of one column's cells on the ceiling rows, in 420ths.
-#[inline]
-pub(crate) fn ceiling_column_numerator(mut ceiling_cells: u32) -> u32 {
-    let mut numerator = 0;
-    while ceiling_cells != 0 {
-        numerator += CEILING_ROW_NUMERATORS[ceiling_cells.trailing_zeros() as usize];
-        ceiling_cells &= ceiling_cells - 1;
-    }
-    numerator
+/// The ceiling penalty of one column's cells on the ceiling rows (bits 0 to 6 at most, as
+/// [`ceiling_rows`] leaves them), in 420ths.
+#[inline(always)]
+pub(crate) fn ceiling_column_numerator(ceiling_cells: u32) -> u32 {
+    debug_assert_eq!(ceiling_cells, ceiling_rows(ceiling_cells));
+    CEILING_NUMERATORS_BY_CELLS[ceiling_rows(ceiling_cells) as usize]
 }
 
 /// A ceiling penalty given in 420ths, as `f64`.
@@ -429,6 +441,23 @@ mod tests {
         for (row, &numerator) in CEILING_ROW_NUMERATORS.iter().enumerate() {
             assert_eq!(numerator * (row as u32 + 1), CEILING_DENOMINATOR);
         }
+    }
+
+    #[test]
+    fn a_columns_ceiling_numerator_is_the_sum_over_its_cells() {
+        // Every set of cells on the 7 ceiling rows, summed cell by cell.
+        for cells in 0u32..1 << CEILING_ROWS {
+            let by_cell: u32 = (0..CEILING_ROWS)
+                .filter(|&row| cells & (1 << row) != 0)
+                .map(|row| CEILING_DENOMINATOR / (row + 1))
+                .sum();
+            assert_eq!(ceiling_column_numerator(cells), by_cell, "{cells:#09b}");
+        }
+        // One cell on row 0, one on row 2, two on row 6 (two columns): 34/21.
+        assert_eq!(
+            ceiling_column_numerator(0b101) + ceiling_column_numerator(1 << 6) * 2,
+            420 + 140 + 2 * 60
+        );
     }
 
     #[test]
