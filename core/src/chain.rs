@@ -944,6 +944,14 @@ where
         if level == 0 {
             self.find_cost_to_beat(here, deeper, board);
         }
+        if level > 0
+            && level + 1 == self.pieces.len()
+            && self.skips_unpreferred_chains()
+            && !self.canonical
+            && !self.searcher.unordered_search_keeps_order()
+        {
+            return self.last_known_level_preferred_first(here, deeper, board);
+        }
         let mut best: Option<ChainValue> = None;
         for (index, &placement) in here.iter().enumerate() {
             if crate::stop::requested() {
@@ -1438,6 +1446,15 @@ where
         self.records.push(record);
         let value = if last_known {
             let value = if self.expectimax {
+                if self.loses_to_a_preferred_best(&next) {
+                    self.records.pop();
+                    return Some(ChainValue {
+                        length: self.pieces.len(),
+                        unknown_pieces_lost: 0,
+                        rule: ChainRule::Neutral,
+                        cost: f64::INFINITY,
+                    });
+                }
                 self.unknown_level(&mut deeper[0], &next)
             } else {
                 self.evaluate(&next)
@@ -1460,6 +1477,88 @@ where
         };
         self.records.pop();
         Some(value)
+    }
+
+    /// Whether chains averaged over the unknown piece whose value is not reported may be
+    /// skipped ([`Walk::loses_to_a_preferred_best`]): with expectimax, when deciding, and in
+    /// the finalists' round (whose report is the first round's).
+    #[inline]
+    fn skips_unpreferred_chains(&self) -> bool {
+        self.expectimax
+            && (self.purpose == Purpose::Decide || self.options.expectimax_finalists.is_some())
+    }
+
+    /// [`Walk::known_level`]'s walk of the last known piece's placements `here` on `board` when
+    /// chains may be skipped ([`Walk::skips_unpreferred_chains`]), not at the first level:
+    /// first the placements after which the known chain may be preferred whatever unknown
+    /// piece comes ([`Evaluator::may_prefer_after_every_piece`]), then the others, each once.
+    /// Why: when one of the first is best and preferred, each of the others is skipped as
+    /// soon as it is reached. The same best value: it is the best of the same values in
+    /// another order. Which of several tied chains is offered first may change, as with the
+    /// unordered search's order, and as there a tie is noted and settled by the walk in
+    /// order ([`Walk::walk_in_order`]), which never takes this walk; nor does a searcher
+    /// whose unordered search keeps its order (no walk in order follows a tie then).
+    fn last_known_level_preferred_first(
+        &mut self,
+        here: &Placements,
+        deeper: &mut [Placements],
+        board: &Board,
+    ) -> Option<ChainValue> {
+        let mut best: Option<ChainValue> = None;
+        for preferred_pass in [true, false] {
+            for &placement in here.iter() {
+                if crate::stop::requested() {
+                    break;
+                }
+                if self.may_prefer_after(board, placement) != preferred_pass {
+                    continue;
+                }
+                if let Some(value) = self.follow(deeper, board, placement) {
+                    if best.is_none_or(|best| value.is_better_than(&best)) {
+                        best = Some(value);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether the known chain in `records` and `placement`, locked on `board`, may be
+    /// preferred whatever unknown piece comes ([`Evaluator::may_prefer_after_every_piece`]).
+    fn may_prefer_after(&mut self, board: &Board, placement: Placement) -> bool {
+        let mut next = *board;
+        let record = PlacementRecord::lock(&mut next, placement);
+        self.records.push(record);
+        let may = self.evaluator.may_prefer_after_every_piece(Chain {
+            board: &next,
+            records: &self.records[..],
+        });
+        self.records.pop();
+        may
+    }
+
+    /// Whether the known chain in `records`, whose final board is `board`, is certainly worse
+    /// than the best chain so far whatever its unknown pieces give, while no report is made of
+    /// its value ([`Walk::skips_unpreferred_chains`]): the best is complete, loses no unknown
+    /// piece and is preferred, and the evaluator promises that some unknown piece cannot make
+    /// this chain preferred ([`Evaluator::may_prefer_after_every_piece`]). Its expectimax
+    /// value is then not preferred (that needs every piece's best chain preferred): it loses
+    /// a piece, or is rejected or neutral, each of which ranks below the best. So it is not
+    /// averaged: [`Walk::follow`] gives it a neutral stand-in of infinite cost, which no one
+    /// reads but the ranking (where it is also worse than the best), and offers nothing, as
+    /// the exact value would change nothing (it neither beats nor ties the best).
+    #[inline]
+    fn loses_to_a_preferred_best(&self, board: &Board) -> bool {
+        self.skips_unpreferred_chains()
+            && self.best.is_some_and(|(best, _)| {
+                best.length == self.pieces.len()
+                    && best.unknown_pieces_lost == 0
+                    && best.rule == ChainRule::Prefer
+            })
+            && !self.evaluator.may_prefer_after_every_piece(Chain {
+                board,
+                records: &self.records[..],
+            })
     }
 
     /// The expectimax value of the known chain in `records`, whose final board is `board`.
@@ -2546,6 +2645,140 @@ mod tests {
         };
         let choice = LookaheadChain::new(options()).best(&mut after, &evaluator, &board, &pieces);
         assert_eq!(index(choice), index(unwatched));
+    }
+
+    /// [`DropFromAbove`] whose unordered search gives the placements in reverse, and says so.
+    struct Reversed;
+
+    impl Searcher for Reversed {
+        fn name(&self) -> &str {
+            "reversed"
+        }
+
+        fn search(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            DropFromAbove.search(board, piece, options, out);
+        }
+
+        fn search_unordered(
+            &mut self,
+            board: &Board,
+            piece: Piece,
+            options: SearchOptions,
+            out: &mut Placements,
+        ) {
+            let mut ordered = Placements::new();
+            DropFromAbove.search(board, piece, options, &mut ordered);
+            out.clear(false);
+            for &placement in ordered.iter().rev() {
+                out.push(placement);
+            }
+        }
+
+        fn unordered_search_keeps_order(&self) -> bool {
+            false
+        }
+    }
+
+    /// Preferred when the chain holds an I in column 0 (which no O can add).
+    fn i_in_column_zero(chain: Chain<'_>) -> bool {
+        chain
+            .records
+            .iter()
+            .any(|record| record.placement.piece == Piece::I && record.placement.x == 0)
+    }
+
+    /// [`PileHeight`] with [`i_in_column_zero`] as its rule, and with its promise
+    /// ([`Evaluator::may_prefer_after_every_piece`]) when `promises`.
+    struct PrefersLeftI {
+        inner: PileHeight,
+        promises: bool,
+    }
+
+    impl Evaluator for PrefersLeftI {
+        fn name(&self) -> &str {
+            "prefers-left-i"
+        }
+
+        fn feature_names(&self) -> &'static [&'static str] {
+            NAMES
+        }
+
+        fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
+            self.inner.features(chain, out)
+        }
+
+        fn weights(&self) -> &Weights {
+            self.inner.weights()
+        }
+
+        fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
+            self.inner.chain_rule(chain)
+        }
+
+        fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
+            !self.promises || i_in_column_zero(chain)
+        }
+    }
+
+    #[test]
+    fn skipping_chains_after_a_preferred_best_decides_as_averaging_them() {
+        // Pile height ties everywhere, and a preferred chain (an I in column 0) is best where
+        // it exists: the walk that takes the promised preferred placements first and skips
+        // the others once one is best must choose the same placement and best chain as the
+        // walk that averages every chain, deciding and analysing, with and without
+        // finalists, over a searcher whose unordered order differs from its order (so that
+        // ties are walked again in order).
+        use rand::{Rng, SeedableRng};
+        fn rule(chain: Chain<'_>) -> ChainRule {
+            match i_in_column_zero(chain) {
+                true => ChainRule::Prefer,
+                false => ChainRule::Neutral,
+            }
+        }
+        let evaluator = |promises| PrefersLeftI {
+            inner: PileHeight::new(rule),
+            promises,
+        };
+        let (promising, plain) = (evaluator(true), evaluator(false));
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x1EF7);
+        let mut preferred = 0;
+        for round in 0..300 {
+            let board = high_board(&mut rng);
+            let pieces: Vec<Piece> = (0..2)
+                .map(|_| match rng.next_u32() % 3 {
+                    0 => Piece::I,
+                    _ => Piece::ALL[rng.next_u32() as usize % 7],
+                })
+                .collect();
+            let options = ChainOptions {
+                depth: 2,
+                expectimax: true,
+                expectimax_finalists: [None, Some(2), Some(40)][round % 3],
+                ..ChainOptions::default()
+            };
+            for decide in [false, true] {
+                let choose = |evaluator: &PrefersLeftI| {
+                    let mut chain = LookaheadChain::new(options.clone());
+                    let context = DecisionContext::default();
+                    let choice = match decide {
+                        true => chain.decide_in(&mut Reversed, evaluator, &board, &pieces, context),
+                        false => chain.best_in(&mut Reversed, evaluator, &board, &pieces, context),
+                    };
+                    (choice, chain.best_chain().to_vec())
+                };
+                let (skipping, averaging) = (choose(&promising), choose(&plain));
+                assert_eq!(skipping, averaging, "{options:?} {pieces:?} on\n{board}");
+                preferred +=
+                    usize::from(skipping.0.is_some_and(|choice| choice.value.is_preferred()));
+            }
+        }
+        assert!(preferred >= 50, "{preferred} preferred choices");
     }
 
     #[test]

@@ -208,6 +208,16 @@ pub trait Evaluator {
         false
     }
 
+    /// Whether `chain` and one more placement may be [`ChainRule::Prefer`]red whichever
+    /// piece that placement is of: `false` promises that for at least one of the 7 pieces no
+    /// placement after `chain` makes a preferred chain (default: `true`, no promise). With
+    /// expectimax, such a known chain cannot be preferred (that needs every unknown piece's
+    /// best chain preferred), so once the best chain so far is preferred and loses no unknown
+    /// piece, the lookahead chain skips its unknown pieces: it is worse whatever they give.
+    fn may_prefer_after_every_piece(&self, _chain: Chain<'_>) -> bool {
+        true
+    }
+
     /// Whether [`Evaluator::last_link_values_to_beat`] may give stand-ins (default: no). A
     /// deciding chain then spends one placement's chains on finding a low cost to beat early.
     fn gives_stand_ins(&self) -> bool {

@@ -375,6 +375,13 @@ impl Evaluator for NesPlateau {
         self.cost_of_features(&features, overdeep)
     }
 
+    /// Only when the chain already cleared four rows at once (rule 1, then every chain
+    /// after it is preferred unless rejected): otherwise only a placement that clears four
+    /// rows makes a preferred chain, and the O, two rows tall, never does.
+    fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
+        rules::clears_four_at_once(chain)
+    }
+
     /// Yes: a placement's value depends on its own cells and piece, the board and the
     /// earlier links only (module `last_link`), whatever the call's other placements.
     fn values_several_searches_at_once(&self) -> bool {

@@ -233,6 +233,14 @@ macro_rules! evaluators {
                 }
             }
 
+            fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => {
+                        Evaluator::may_prefer_after_every_piece(engine, chain)
+                    })+
+                }
+            }
+
             fn values_several_searches_at_once(&self) -> bool {
                 match self {
                     $(AnyEvaluator::$variant(engine) => {

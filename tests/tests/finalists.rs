@@ -160,11 +160,38 @@ impl<E: Evaluator> Evaluator for PieceByPiece<'_, E> {
     }
 }
 
-/// Expectimax with the 7 unknown pieces valued in one call of the evaluator
-/// ([`Evaluator::values_several_searches_at_once`], the NES-plateau evaluator's) chooses as
-/// with each piece valued in a call of its own: the same choice, value (to the bit) and best
+/// A board with `rows` bottom rows full but for a well in column `well` (so that an I there
+/// clears four rows at once), and a few random pieces on top.
+fn well_board(rng: &mut Pcg64Mcg) -> Board {
+    let well = rng.next_u32() as usize % 10;
+    let rows = 4 + rng.next_u32() as usize % 4;
+    let row: String = (0..10).map(|x| if x == well { '.' } else { '#' }).collect();
+    let mut board = Board::from_bottom_rows(&vec![row; rows], 20).expect("a 20-row board");
+    let mut placed = 0;
+    while placed < rng.next_u32() % 4 {
+        let Some(placement) = tetris_tests::random_lock_placement(&board, rng) else {
+            break;
+        };
+        if placement
+            .cells
+            .iter()
+            .all(|&(x, y)| x as usize != well && y >= 4)
+        {
+            board.lock(placement.piece, placement.state());
+        }
+        placed += 1;
+    }
+    board
+}
+
+/// Expectimax with the evaluator's two shortcuts, the NES-plateau evaluator's, chooses as
+/// without them: the 7 unknown pieces valued in one call
+/// ([`Evaluator::values_several_searches_at_once`]) and the unknown pieces skipped after a
+/// known chain that cannot be preferred once the best chain is
+/// ([`Evaluator::may_prefer_after_every_piece`]). The same choice, value (to the bit) and best
 /// chain, with and without no-suicide, finalists and playouts, deciding and analysing, over
-/// the gamepad search on grown boards (tall ones among them, where unknown pieces are lost).
+/// the gamepad search on grown boards (tall ones among them, where unknown pieces are lost)
+/// and boards with a well ready for a Tetris (where preferred chains are best).
 #[test]
 fn unknown_pieces_valued_in_one_call_choose_as_piece_by_piece() {
     use tetris_core::playout::Playouts;
@@ -179,13 +206,21 @@ fn unknown_pieces_valued_in_one_call_choose_as_piece_by_piece() {
     let mut rng = Pcg64Mcg::seed_from_u64(0x7E7);
     let mut gamepad = Gamepad::new();
     let context = DecisionContext::default();
-    let (mut decisions, mut lost) = (0, 0);
-    for round in 0..120 {
-        let board = grow_board(rng.next_u64(), (rng.next_u32() % 40) as usize, 20);
-        let pieces = [
+    let (mut decisions, mut lost, mut preferred) = (0, 0, 0);
+    for round in 0..160 {
+        let board = if round % 4 < 2 {
+            grow_board(rng.next_u64(), (rng.next_u32() % 40) as usize, 20)
+        } else {
+            well_board(&mut rng)
+        };
+        // With a well, an I among the known pieces half of the time.
+        let mut pieces = [
             Piece::ALL[rng.next_u32() as usize % 7],
             Piece::ALL[rng.next_u32() as usize % 7],
         ];
+        if round % 4 == 3 {
+            pieces[rng.next_u32() as usize % 2] = Piece::I;
+        }
         let options = ChainOptions {
             depth: 2,
             expectimax: true,
@@ -224,9 +259,12 @@ fn unknown_pieces_valued_in_one_call_choose_as_piece_by_piece() {
             );
             decisions += usize::from(first.is_some());
             lost += usize::from(first.is_some_and(|choice| choice.value.unknown_pieces_lost > 0));
+            preferred += usize::from(first.is_some_and(|choice| choice.value.is_preferred()));
         }
     }
-    // Most positions had a choice, and on some of them an unknown piece was lost.
-    assert!(decisions >= 200, "{decisions} decisions");
+    // Most positions had a choice; on some of them an unknown piece was lost, and on many
+    // the best chain was preferred (where the second shortcut skips chains).
+    assert!(decisions >= 250, "{decisions} decisions");
     assert!(lost >= 1, "{lost} with a lost unknown piece");
+    assert!(preferred >= 20, "{preferred} preferred");
 }
