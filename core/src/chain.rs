@@ -1497,7 +1497,9 @@ where
     /// another order. Which of several tied chains is offered first may change, as with the
     /// unordered search's order, and as there a tie is noted and settled by the walk in
     /// order ([`Walk::walk_in_order`]), which never takes this walk; nor does a searcher
-    /// whose unordered search keeps its order (no walk in order follows a tie then).
+    /// whose unordered search keeps its order (no walk in order follows a tie then). Out of
+    /// line: the walks that never take it (every one without expectimax) keep their code.
+    #[inline(never)]
     fn last_known_level_preferred_first(
         &mut self,
         here: &Placements,
