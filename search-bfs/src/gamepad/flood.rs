@@ -685,19 +685,21 @@ impl Gamepad {
         let height = usize::from(height);
         for y in start.row..height {
             let later = if y == start.row { start.later } else { None };
-            if later.is_none() && flood.below.iter().all(|&word| word == 0) {
+            if later.is_none() && flood.below[..combinations].iter().all(|&word| word == 0) {
                 return y;
             }
             if record {
                 let at = (piece.index() * height + y) * combinations;
                 flood.band_entries[at..at + combinations].copy_from_slice(&flood.below);
             }
-            flood.row.fill(0);
-            flood.row[..combinations].copy_from_slice(&flood.below);
+            // The lengths are constants in the copies with constant timings, so that these
+            // are a few stores rather than calls.
+            flood.row[..frames_per_row * combinations].fill(0);
+            flood.row[..combinations].copy_from_slice(&flood.below[..combinations]);
             if let Some((timer, combination, word)) = later {
                 flood.row[timer * combinations + combination] |= word;
             }
-            flood.below.fill(0);
+            flood.below[..combinations].fill(0);
             let legal = flood.legal_rows[y];
             let mut targets = Targets {
                 row: &mut flood.row,
