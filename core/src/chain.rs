@@ -1804,10 +1804,12 @@ mod tests {
 
     const NAMES: &[&str] = &["pile_height"];
 
-    /// Cost = pile height of the final board; the chain rule is given as a function.
+    /// Cost = pile height of the final board; the chain rule is given as a function, and so is
+    /// [`Evaluator::may_prefer_after_every_piece`] (always `true`, no promise, unless set).
     struct PileHeight {
         weights: Weights,
         rule: fn(Chain<'_>) -> ChainRule,
+        may_prefer: fn(Chain<'_>) -> bool,
     }
 
     impl PileHeight {
@@ -1815,6 +1817,7 @@ mod tests {
             PileHeight {
                 weights: Weights::from_values("pile-height", NAMES, &[1.0]).unwrap(),
                 rule,
+                may_prefer: |_| true,
             }
         }
     }
@@ -1838,6 +1841,10 @@ mod tests {
 
         fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
             (self.rule)(chain)
+        }
+
+        fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
+            (self.may_prefer)(chain)
         }
     }
 
@@ -2695,39 +2702,6 @@ mod tests {
             .any(|record| record.placement.piece == Piece::I && record.placement.x == 0)
     }
 
-    /// [`PileHeight`] with [`i_in_column_zero`] as its rule, and with its promise
-    /// ([`Evaluator::may_prefer_after_every_piece`]) when `promises`.
-    struct PrefersLeftI {
-        inner: PileHeight,
-        promises: bool,
-    }
-
-    impl Evaluator for PrefersLeftI {
-        fn name(&self) -> &str {
-            "prefers-left-i"
-        }
-
-        fn feature_names(&self) -> &'static [&'static str] {
-            NAMES
-        }
-
-        fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-            self.inner.features(chain, out)
-        }
-
-        fn weights(&self) -> &Weights {
-            self.inner.weights()
-        }
-
-        fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-            self.inner.chain_rule(chain)
-        }
-
-        fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
-            !self.promises || i_in_column_zero(chain)
-        }
-    }
-
     #[test]
     fn skipping_chains_after_a_preferred_best_decides_as_averaging_them() {
         // Pile height ties everywhere, and a preferred chain (an I in column 0) is best where
@@ -2743,11 +2717,11 @@ mod tests {
                 false => ChainRule::Neutral,
             }
         }
-        let evaluator = |promises| PrefersLeftI {
-            inner: PileHeight::new(rule),
-            promises,
+        let promising = PileHeight {
+            may_prefer: i_in_column_zero,
+            ..PileHeight::new(rule)
         };
-        let (promising, plain) = (evaluator(true), evaluator(false));
+        let plain = PileHeight::new(rule);
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0x1EF7);
         let mut preferred = 0;
         for round in 0..300 {
@@ -2765,7 +2739,7 @@ mod tests {
                 ..ChainOptions::default()
             };
             for decide in [false, true] {
-                let choose = |evaluator: &PrefersLeftI| {
+                let choose = |evaluator: &PileHeight| {
                     let mut chain = LookaheadChain::new(options.clone());
                     let context = DecisionContext::default();
                     let choice = match decide {

@@ -14,7 +14,8 @@ use tetris_core::{
     SearchOptions, Searcher,
 };
 use tetris_registry::{
-    AnyEvaluator, WeightsChoice, evaluator_by_name, evaluator_from_weights_json, evaluators,
+    AnyEvaluator, EvaluatorEntry, WeightsChoice, evaluator_by_name, evaluator_from_weights_json,
+    evaluators,
 };
 use tetris_search_bfs::Bfs;
 use tetris_tests::{grow_board, random_lock_placement};
@@ -67,6 +68,19 @@ fn with_random_weights(name: &str, features: &[&str], rng: &mut Pcg64Mcg) -> Any
         .expect("valid random weights")
 }
 
+/// The evaluator of `entry` for round `round` of a test: a shipped preset in turn on even
+/// rounds, random weights on odd ones.
+fn preset_or_random(entry: &EvaluatorEntry, round: usize, rng: &mut Pcg64Mcg) -> AnyEvaluator {
+    if round.is_multiple_of(2) {
+        let preset = entry.presets[round / 2 % entry.presets.len()].name;
+        evaluator_by_name(entry.name, &WeightsChoice::Preset(preset.to_string()))
+            .expect("a registered evaluator")
+            .expect("a shipped preset")
+    } else {
+        with_random_weights(entry.name, entry.feature_names, rng)
+    }
+}
+
 #[test]
 fn fast_leaf_values_equal_whole_board_values_for_every_evaluator() {
     let mut bfs = Bfs::new();
@@ -76,14 +90,7 @@ fn fast_leaf_values_equal_whole_board_values_for_every_evaluator() {
         let mut check = tetris_fixtures::LeafCheck::default();
         let mut round = 0;
         while check.checked < PAIRS_PER_EVALUATOR {
-            let evaluator = if round % 2 == 0 {
-                let preset = entry.presets[round / 2 % entry.presets.len()].name;
-                evaluator_by_name(entry.name, &WeightsChoice::Preset(preset.to_string()))
-                    .expect("a registered evaluator")
-                    .expect("a shipped preset")
-            } else {
-                with_random_weights(entry.name, entry.feature_names, &mut rng)
-            };
+            let evaluator = preset_or_random(&entry, round, &mut rng);
             round += 1;
             let board = test_board(&mut rng);
             let mut records = earlier_records(&mut rng, board.height() as usize);
@@ -216,14 +223,7 @@ fn several_searches_in_one_call_are_valued_as_each_alone() {
     for (index, entry) in evaluators().into_iter().enumerate() {
         let mut rng = Pcg64Mcg::seed_from_u64(0x5EA7 + index as u64);
         for round in 0..3_000 {
-            let evaluator = if round % 2 == 0 {
-                let preset = entry.presets[round / 2 % entry.presets.len()].name;
-                evaluator_by_name(entry.name, &WeightsChoice::Preset(preset.to_string()))
-                    .expect("a registered evaluator")
-                    .expect("a shipped preset")
-            } else {
-                with_random_weights(entry.name, entry.feature_names, &mut rng)
-            };
+            let evaluator = preset_or_random(&entry, round, &mut rng);
             if !evaluator.values_several_searches_at_once() {
                 break;
             }
