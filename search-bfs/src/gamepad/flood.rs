@@ -115,9 +115,10 @@
 //! same Down phase and cooldowns (Left and Right; A and B; every press of the article's model)
 //! go into one word, since a word is a set and every step is the same for each of its bits.
 //! The plateau's timing (tap rate 2, a uniform timeline, 2 frames per row) has its own copy of
-//! the flood with both as constants, so that every word index is one (3.8 % fewer instructions in a NES game),
-//! and so has level 18's at the same tap rate (3 frames per row: a game started at level 18,
-//! the reaction-time benchmark's setting, spends its first 130 lines there).
+//! the flood with both as constants, so that every word index is one and the row buffers'
+//! lengths are too (3.8 % fewer instructions in a NES game); so has level 18's at the same
+//! tap rate (3 frames per row: a game started at level 18, the reaction-time benchmark's
+//! setting, spends its first 130 lines there; 14.9 % fewer in that setting's game).
 //! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
 //! once), so a search allocates nothing after that. The first piece's entry delay (only ever
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
@@ -555,9 +556,10 @@ impl Gamepad {
     }
 
     /// The flood itself, from `start` down; keeps each row's locks in `locks` and, with
-    /// `record`, each row's entering words as `piece`'s band entries. Returns the row after the last one that had any state. The plateau's
-    /// timing (2 frames per row, tap rate 2) and level 18's (3 frames per row, tap rate 2)
-    /// have their own copies, with both as constants.
+    /// `record`, each row's entering words as `piece`'s band entries. Returns the row after
+    /// the last one that had any state. The plateau's timing (2 frames per row, tap rate 2)
+    /// and level 18's (3 frames per row, tap rate 2) have their own copies, with both as
+    /// constants.
     fn flood_rows(
         &mut self,
         piece: Piece,
