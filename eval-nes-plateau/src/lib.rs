@@ -376,10 +376,12 @@ impl Evaluator for NesPlateau {
     }
 
     /// Only when the chain already cleared four rows at once (rule 1, then every chain
-    /// after it is preferred unless rejected): otherwise only a placement that clears four
-    /// rows makes a preferred chain, and the O, two rows tall, never does.
+    /// after it is preferred unless rejected) or its board holds a full row (which a game's
+    /// boards never do, but a board given to the engine might): otherwise only a placement
+    /// that clears four rows makes a preferred chain, and the O, two rows tall, clears at
+    /// most two.
     fn may_prefer_after_every_piece(&self, chain: Chain<'_>) -> bool {
-        rules::clears_four_at_once(chain)
+        rules::clears_four_at_once(chain) || chain.board.full_rows() != 0
     }
 
     /// Yes: a placement's value depends on its own cells and piece, the board and the

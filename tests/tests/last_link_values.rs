@@ -251,3 +251,70 @@ fn several_searches_in_one_call_are_valued_as_each_alone() {
     }
     assert!(tested >= 100_000, "{tested} placements");
 }
+
+/// What [`Evaluator::may_prefer_after_every_piece`] promises when it says `false`, for every
+/// registered evaluator: some piece has no placement after the chain that makes a preferred
+/// chain. On test boards, half of them with four rows full but for one common column (an I
+/// there clears four at once), after up to two earlier links. Asserts that promises were made
+/// and that, on the boards they were made for, some piece could make a preferred chain, so
+/// that neither side is vacuous.
+#[test]
+fn a_chain_that_may_not_be_preferred_after_every_piece_is_not_for_some_piece() {
+    let mut bfs = Bfs::new();
+    let mut placements = Placements::new();
+    let (mut promises, mut preferred) = (0, 0);
+    for (index, entry) in evaluators().into_iter().enumerate() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x9EF + index as u64);
+        for round in 0..3_000 {
+            let evaluator = preset_or_random(&entry, round, &mut rng);
+            let mut board = test_board(&mut rng);
+            let height = board.height() as usize;
+            // A column empty on the bottom four rows, if any, becomes the well.
+            let gap = (0..BOARD_WIDTH)
+                .find(|&x| (height - 4..height).all(|row| !board.is_occupied(x, row)));
+            if let Some(gap) = gap.filter(|_| round % 2 == 0 && height >= 8) {
+                for row in height - 4..height {
+                    for x in (0..BOARD_WIDTH).filter(|&x| x != gap) {
+                        board.set(x, row);
+                    }
+                }
+            }
+            let mut records = earlier_records(&mut rng, height);
+            let chain = tetris_core::Chain {
+                board: &board,
+                records: &records,
+            };
+            if evaluator.may_prefer_after_every_piece(chain) {
+                continue;
+            }
+            promises += 1;
+            // Per piece, whether some placement makes a preferred chain.
+            let mut prefers = [false; 7];
+            for (slot, piece) in Piece::ALL.into_iter().enumerate() {
+                bfs.search(&board, piece, SearchOptions::default(), &mut placements);
+                for &placement in placements.as_slice() {
+                    let mut after = board;
+                    records.push(PlacementRecord::lock(&mut after, placement));
+                    let rule = evaluator.chain_rule(tetris_core::Chain {
+                        board: &after,
+                        records: &records,
+                    });
+                    records.pop();
+                    prefers[slot] |= rule == ChainRule::Prefer;
+                }
+            }
+            preferred += usize::from(prefers.contains(&true));
+            assert!(
+                prefers.contains(&false),
+                "{}: promised, but every piece can be preferred after {} links on\n{board}",
+                entry.name,
+                records.len()
+            );
+        }
+    }
+    assert!(promises >= 1_000, "{promises} promises");
+    assert!(
+        preferred >= 50,
+        "{preferred} promises where some piece can be preferred"
+    );
+}
