@@ -120,7 +120,10 @@
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
 //! values, ties and report. The pieces after the last known one (expectimax's unknown pieces,
 //! a playout's pieces) need only their best value: without a filter their placements also go
-//! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones.
+//! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones,
+//! and the evaluator may give a chain that certainly costs more than an earlier one of the
+//! same search a lower bound instead ([`Evaluator::last_link_values_of_searches`]): the
+//! first best is the same chain with the same value.
 //! An evaluator that takes several searches at once
 //! ([`Evaluator::values_several_searches_at_once`]) gets the 7 unknown pieces' placements in
 //! one call, each piece's after the other's, and each piece's best is the first best of its
@@ -1606,10 +1609,11 @@ where
             self.unknown_placements.extend_from_slice(valued);
             *end = self.unknown_placements.len();
         }
-        self.evaluator.last_link_values(
+        self.evaluator.last_link_values_of_searches(
             board,
             self.records,
             self.unknown_placements,
+            &ends,
             self.link_values,
         );
         let length = self.records.len() + 1;
@@ -1633,11 +1637,12 @@ where
     ///
     /// With a filter, each placement that [`Walk::lock_if_kept`] keeps is locked and evaluated
     /// in turn. Without one, the same placements go to the evaluator in one call
-    /// ([`Evaluator::last_link_values`], which lets it take the board's terms once for all of
-    /// them): no-suicide drops the ones [`Walk::mark_game_enders`] marks, which tests what
-    /// `lock_if_kept` tests, and the evaluator gives each kept one the value
-    /// [`Walk::evaluate`] gives its locked board; every value has the same length, so the
-    /// first best is the same one.
+    /// ([`Evaluator::last_link_values_of_searches`], which lets it take the board's terms once
+    /// for all of them): no-suicide drops the ones [`Walk::mark_game_enders`] marks, which
+    /// tests what `lock_if_kept` tests, and the evaluator gives each kept one the value
+    /// [`Walk::evaluate`] gives its locked board, or a stand-in where that value certainly
+    /// loses to an earlier one; every value has the same length, so the first best is the
+    /// same one, with the same value.
     fn best_link(&mut self, all: &[Placement], board: &Board) -> Option<(Placement, ChainValue)> {
         let length = self.records.len() + 1;
         if self.options.filter.is_some() {
@@ -1660,8 +1665,13 @@ where
         }
         let skips = self.options.no_suicide && self.mark_game_enders(all, board);
         let valued = kept_placements(all, skips.then_some(&self.ends[..]), self.kept);
-        self.evaluator
-            .last_link_values(board, self.records, valued, self.link_values);
+        self.evaluator.last_link_values_of_searches(
+            board,
+            self.records,
+            valued,
+            &[valued.len()],
+            self.link_values,
+        );
         first_best_link(length, valued, self.link_values)
     }
 

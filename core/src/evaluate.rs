@@ -224,6 +224,28 @@ pub trait Evaluator {
         false
     }
 
+    /// [`Evaluator::last_link_values`] for a caller that needs only the best chain of each of
+    /// one or more searches on `board` (expectimax's unknown pieces, a playout's piece):
+    /// search k's placements end at `ends[k]` (the last end is `placements.len()`; several
+    /// searches only for an evaluator that says [`Evaluator::values_several_searches_at_once`]).
+    /// For each placement, in order, `out` gets either its exact value or, when the chain's
+    /// rule is `Neutral` and its cost is certainly above the lowest exact cost of a `Neutral`
+    /// value this call gave for an earlier placement of the same search, a stand-in
+    /// `LinkValue { rule: Neutral, cost }` with that cost `< cost ≤` the exact cost. Every
+    /// chain of one search has the same length and loses no unknown piece, so such a chain
+    /// is worse than the earlier one and ties with nothing: each search's first best chain,
+    /// and its value, are those the exact values give. The default gives every exact value.
+    fn last_link_values_of_searches(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        _ends: &[usize],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.last_link_values(board, records, placements, out);
+    }
+
     /// [`Evaluator::last_link_values`] for a caller that only needs the chains that can beat
     /// a best chain of `to_beat` cost (a lookahead chain that decides and keeps no report).
     /// For each placement, in order, `out` gets either its exact value or, when the chain's
@@ -262,7 +284,7 @@ pub struct LinkValue {
 /// a copy of `board`, its rows cleared, then [`Evaluator::chain_rule`] and
 /// [`Evaluator::cost`] of the result. What [`Evaluator::last_link_values`] gives by default,
 /// and the slow path of faster versions (a placement that clears rows).
-#[inline]
+#[inline(always)]
 pub fn link_value_by_locking<E: Evaluator + ?Sized>(
     evaluator: &E,
     board: &Board,

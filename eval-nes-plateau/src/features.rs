@@ -258,6 +258,19 @@ const CEILING_DENOMINATOR: u32 = 420;
 /// `420 / (y + 1)` for the ceiling rows y = 0..7.
 const CEILING_ROW_NUMERATORS: [u32; CEILING_ROWS as usize] = [420, 210, 140, 105, 84, 70, 60];
 
+/// [`CEILING_ROW_NUMERATORS`] by row for every row of a board (0 below the ceiling rows): a
+/// cell's share of the penalty, in 420ths, for the leaves that add a placement's cells one by
+/// one.
+pub(crate) const CEILING_NUMERATOR_BY_ROW: [u32; 32] = {
+    let mut table = [0; 32];
+    let mut row = 0;
+    while row < CEILING_ROWS as usize {
+        table[row] = CEILING_ROW_NUMERATORS[row];
+        row += 1;
+    }
+    table
+};
+
 /// For every set of one column's cells on the ceiling rows (bit `y` for row `y`), the sum of
 /// [`CEILING_ROW_NUMERATORS`] over its cells: one read per column rather than a step per cell
 /// (the leaves add a placement's cells there column by column).

@@ -51,21 +51,54 @@
 //! whole-board way. The crate's tests compare every value with [`link_value_by_locking`] on random
 //! boards, console boards and every lock placement of each piece, line clears included.
 //!
+//! # Stand-ins
+//!
+//! A caller that needs only each search's best chain (expectimax's unknown pieces and the
+//! playouts' pieces, through [`Evaluator::last_link_values_of_searches`]; a deciding chain's
+//! last known piece, through [`Evaluator::last_link_values_to_beat`]) lets a `Neutral` chain
+//! that certainly costs more than the cost to beat (an earlier `Neutral` chain of the same
+//! search, or the best chain so far) be given a lower bound of its cost instead. For a
+//! placement that fills no row, the bound takes every feature exactly except four, each
+//! replaced by a lower bound that follows from the placement's columns alone:
+//!
+//! - `well_cells`, `deep_wells` and the overdeep cells: the board's, less the covered
+//!   columns' own. A column the placement does not cover keeps its cells, so the rows above
+//!   its top stay; its neighbours only gain cells, so each of its open well cells stays one.
+//!   A covered column's wells can fall, to no fewer than 0. `deep_wells` and the overdeep
+//!   count grow with each column's wells, so the same holds for them;
+//! - `row_transitions`: the board's, less 2 for each row of the placement's cells that has a
+//!   maximal empty run of 1 to 4 cells (walls occupied). On a row holding a cell, the
+//!   transitions are 2 per maximal empty run; the piece's cells in one row are one run inside
+//!   one empty run: filling it whole takes its 2 away, touching one end changes nothing,
+//!   touching neither end adds 2, and a row that held no cell only gains.
+//!
+//! The cost is the same sum in the same order with those four features lowered. Their
+//! weights, the extra deep wells' price and the overdeep cells' price are ≥ 0
+//! (`NesPlateau::bounds_hold`; the shipped presets' are), and IEEE rounding is monotone, so
+//! each term is at most the exact one and so is the sum. A placement that fills a row, a
+//! chain that blocks a spawn or whose split-field test must flood (it may be rejected), and
+//! every chain after a Tetris (preferred unless rejected) get their exact values. The wells
+//! and row changes of the covered columns' neighbours, the split-field rule and the second
+//! weighted sum are what a stand-in saves.
+//!
 //! [`board_features`]: crate::features::board_features
 //! [`link_value_by_locking`]: tetris_core::evaluate::link_value_by_locking
 //! [`Evaluator::last_link_values`]: tetris_core::evaluate::Evaluator::last_link_values
 //! [`Evaluator::cost`]: tetris_core::evaluate::Evaluator::cost
+//! [`Evaluator::last_link_values_of_searches`]: tetris_core::evaluate::Evaluator::last_link_values_of_searches
+//! [`Evaluator::last_link_values_to_beat`]: tetris_core::evaluate::Evaluator::last_link_values_to_beat
 
 use tetris_core::board::{BOARD_WIDTH, Board};
 use tetris_core::evaluate::{Chain, ChainRule, LinkValue, PlacementRecord, link_value_by_locking};
+use tetris_core::features::with_popcount;
 use tetris_core::placement::Placement;
 
 use crate::features::{
-    BoardFeatures, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH, ceiling_column_numerator,
-    ceiling_rows, ceiling_value, open_well_cells,
+    BoardFeatures, CEILING_NUMERATOR_BY_ROW, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH,
+    ceiling_column_numerator, ceiling_rows, ceiling_value, open_well_cells,
 };
 use crate::rules::{self, SPAWN_AREA, blocks_a_spawn, field_is_split};
-use crate::{FEATURE_COUNT, NesPlateau};
+use crate::{DEEP_WELLS, FEATURE_COUNT, NesPlateau};
 
 const WIDTH: usize = BOARD_WIDTH;
 
@@ -220,6 +253,48 @@ struct BoardTerms {
     ceiling_numerator: u32,
     /// Whether the board blocks a spawn ([`blocks_a_spawn`]).
     blocks_a_spawn: bool,
+    /// The rows with a maximal empty run of 1 to 4 cells, the walls occupied (taken only for
+    /// the bounds: 0 otherwise; see "Stand-ins" in the module documentation).
+    short_run_rows: u32,
+}
+
+/// The rows of `columns` that have a maximal empty run of 1 to 4 cells between two occupied
+/// cells or walls: the only rows where the cells of a piece (one run per row) can take row
+/// transitions away, 2 at most, by filling such a run whole.
+#[inline(always)]
+fn short_run_rows(columns: &[u32; WIDTH], row_mask: u32) -> u32 {
+    // Column x at index x + 1, the walls (occupied on every row) at 0 and 11.
+    let mut padded = [row_mask; WIDTH + 2];
+    padded[1..WIDTH + 1].copy_from_slice(columns);
+    let mut rows = 0;
+    for start in 1..=WIDTH {
+        // The rows where the run from `start` is empty so far and its left side occupied.
+        let mut open = padded[start - 1];
+        for end in start..(start + 4).min(WIDTH + 1) {
+            open &= !padded[end] & row_mask;
+            rows |= open & padded[end + 1];
+        }
+    }
+    rows
+}
+
+/// What a placement's cells in the field add to the whole-board sums: each cell is new (a
+/// lock placement overlaps no cell), so these are the added cells' count, the sum of their
+/// rows and their ceiling penalty in 420ths, taken cell by cell.
+#[derive(Clone, Copy, Default)]
+struct AddedCells {
+    count: u32,
+    rows: u32,
+    ceiling_numerator: u32,
+}
+
+/// What [`BoardTerms::after`] needs for a stand-in: the evaluator, the placement's two
+/// features (the others are written over) and the cost to beat.
+#[derive(Clone, Copy)]
+struct StandIn<'a> {
+    evaluator: &'a NesPlateau,
+    features: &'a [f64; FEATURE_COUNT],
+    to_beat: f64,
 }
 
 /// What [`BoardTerms::after`] finds of a board with cells added.
@@ -237,7 +312,7 @@ struct After {
 impl BoardTerms {
     /// The terms of `board`.
     #[inline(always)]
-    fn new(board: &Board) -> BoardTerms {
+    fn new(board: &Board, bounds: bool) -> BoardTerms {
         let row_mask = board.row_mask();
         let field = Field {
             row_mask,
@@ -344,30 +419,56 @@ impl BoardTerms {
             overdeep,
             ceiling_numerator,
             blocks_a_spawn: blocks_a_spawn(board),
+            short_run_rows: if bounds {
+                short_run_rows(&columns, row_mask)
+            } else {
+                0
+            },
         }
     }
 
     /// What the rule and the cost read of the board whose columns are `after`: this board
     /// with cells added to no column outside `changed` (bit `x` for column `x`, not 0) and no
     /// row cleared (module documentation).
+    ///
+    /// With `BOUND`, a lower bound of the cost comes first: `stand_in`'s evaluator's cost of
+    /// its features (the placement's two, written by the caller) with these board features,
+    /// `well_cells`, `deep_wells`, the overdeep cells and `row_transitions` lowered to bounds
+    /// (`piece_rows` the rows the placement's cells lie in; "Stand-ins" in the module
+    /// documentation). When it is above the cost to beat, `Err(bound)`, and the rest is not
+    /// computed.
     #[inline(always)]
-    fn after(&self, after: &[u32; WIDTH], changed: u32) -> After {
+    fn after<const BOUND: bool>(
+        &self,
+        after: &[u32; WIDTH],
+        changed: u32,
+        piece_rows: u32,
+        added: AddedCells,
+        stand_in: StandIn<'_>,
+    ) -> Result<After, f64> {
         let lo = changed.trailing_zeros() as usize;
         let hi = (u32::BITS - 1 - changed.leading_zeros()) as usize;
         // A piece spans at most 4 columns: one copy of the correction per width, whose loops
         // over the columns, pairs and wells it reaches have a fixed length.
         debug_assert!(hi - lo < 4, "{changed:#b}");
         match hi - lo {
-            0 => self.after_columns::<1>(after, lo),
-            1 => self.after_columns::<2>(after, lo),
-            2 => self.after_columns::<3>(after, lo),
-            _ => self.after_columns::<4>(after, lo),
+            0 => self.after_columns::<1, BOUND>(after, lo, piece_rows, added, stand_in),
+            1 => self.after_columns::<2, BOUND>(after, lo, piece_rows, added, stand_in),
+            2 => self.after_columns::<3, BOUND>(after, lo, piece_rows, added, stand_in),
+            _ => self.after_columns::<4, BOUND>(after, lo, piece_rows, added, stand_in),
         }
     }
 
     /// [`BoardTerms::after`] for the `SPAN` columns from `lo`.
     #[inline(always)]
-    fn after_columns<const SPAN: usize>(&self, after: &[u32; WIDTH], lo: usize) -> After {
+    fn after_columns<const SPAN: usize, const BOUND: bool>(
+        &self,
+        after: &[u32; WIDTH],
+        lo: usize,
+        piece_rows: u32,
+        added: AddedCells,
+        stand_in: StandIn<'_>,
+    ) -> Result<After, f64> {
         // The span ends at column 9 at the latest; saying so drops the bounds checks.
         let lo = lo.min(WIDTH - SPAN);
         let hi = lo + SPAN - 1;
@@ -388,9 +489,10 @@ impl BoardTerms {
             ..totals.holes
         };
         let mut column_transitions = totals.column_transitions;
-        let mut occupied_cells = totals.occupied_cells;
-        let mut weighted_occupied_cells = totals.weighted_occupied_cells;
-        let mut ceiling_numerator = self.ceiling_numerator;
+        let occupied_cells = totals.occupied_cells + added.count;
+        let weighted_occupied_cells =
+            totals.weighted_occupied_cells + field.height * added.count - added.rows;
+        let ceiling_numerator = self.ceiling_numerator + added.ceiling_numerator;
         let mut nonempty_rows = self.nonempty_rows;
         let mut blocks_a_spawn = self.blocks_a_spawn;
         for k in 0..SPAN {
@@ -410,12 +512,9 @@ impl BoardTerms {
             column_transitions =
                 column_transitions - old.column_transitions + new.column_transitions;
             // No row cleared: the lock only added cells.
-            let added = column & !self.columns[x];
-            nonempty_rows |= added;
-            blocks_a_spawn |= added & SPAWN_AREA[x] != 0;
-            occupied_cells += added.count_ones();
-            weighted_occupied_cells += cell_heights(added, field.height);
-            ceiling_numerator += ceiling_column_numerator(added & field.ceiling_rows);
+            let added_here = column & !self.columns[x];
+            nonempty_rows |= added_here;
+            blocks_a_spawn |= added_here & SPAWN_AREA[x] != 0;
         }
 
         // Bumpiness pairs lo − 1 ..= hi (padded index b + 1 for the pair b, b + 1): a wall
@@ -428,6 +527,48 @@ impl BoardTerms {
             let pair = lo + k;
             bumpiness =
                 bumpiness - self.padded_bumps[pair] + heights[pair].abs_diff(heights[pair + 1]);
+        }
+
+        let mut features = BoardFeatures {
+            well_cells: 0,
+            deep_wells: 0,
+            holes,
+            column_transitions,
+            row_transitions: 0,
+            column_heights,
+            pile_height,
+            height_spread: pile_height - lowest,
+            occupied_cells,
+            weighted_occupied_cells,
+            bumpiness,
+            ceiling_penalty: ceiling_value(ceiling_numerator),
+        };
+
+        let needs_flood = rules::split_needs_flood(nonempty_rows, field.row_mask);
+        // A chain that blocks a spawn, or whose split-field test must flood, may be rejected:
+        // it gets its exact value, as do all of them when stand-ins are off.
+        if BOUND && !blocks_a_spawn && !needs_flood {
+            // Lower bounds ("Stand-ins" in the module documentation): only the covered
+            // columns' own wells can fall (to no fewer than 0), and each row of the piece
+            // loses at most 2 row transitions, only where it had a short empty run.
+            let (mut wells, mut deep, mut overdeep) =
+                (totals.well_cells, totals.deep_wells, self.overdeep);
+            for k in 0..SPAN {
+                let old = self.padded_wells[lo + k + 1];
+                wells -= old;
+                deep -= u32::from(old >= DEEP_WELL_CELLS);
+                overdeep -= old.saturating_sub(TETRIS_WELL_DEPTH);
+            }
+            features.well_cells = wells;
+            features.deep_wells = deep;
+            features.row_transitions =
+                totals.row_transitions - 2 * (piece_rows & self.short_run_rows).count_ones();
+            let mut bounded = *stand_in.features;
+            NesPlateau::write_board_features(&features, &mut bounded);
+            let bound = stand_in.evaluator.cost_of_features(&bounded, overdeep);
+            if bound > stand_in.to_beat {
+                return Err(bound);
+            }
         }
 
         // Wells of the columns lo − 1 ..= hi + 1 (padded index x + 1).
@@ -458,96 +599,219 @@ impl BoardTerms {
         let unchanged_walls = u32::from(lo > 0) + u32::from(hi < WIDTH - 1);
         row_transitions += unchanged_walls * new_rows.count_ones();
 
-        let features = BoardFeatures {
-            well_cells: well_cells_after,
-            deep_wells,
-            holes,
-            column_transitions,
-            row_transitions,
-            column_heights,
-            pile_height,
-            height_spread: pile_height - lowest,
-            occupied_cells,
-            weighted_occupied_cells,
-            bumpiness,
-            ceiling_penalty: ceiling_value(ceiling_numerator),
-        };
-        After {
+        features.well_cells = well_cells_after;
+        features.deep_wells = deep_wells;
+        features.row_transitions = row_transitions;
+        Ok(After {
             features,
             overdeep,
             blocks_a_spawn,
-            needs_flood: rules::split_needs_flood(nonempty_rows, field.row_mask),
-        }
+            needs_flood,
+        })
     }
 }
 
 impl NesPlateau {
+    /// Whether this evaluator's stand-ins are lower bounds of its cost ("Stand-ins" in the
+    /// module documentation): every weight and price finite, and the weights of the bounded
+    /// features (`well_cells`, `deep_wells`, `row_transitions`) and both prices not negative.
+    pub(crate) fn bounds_hold(&self) -> bool {
+        self.values.iter().all(|weight| weight.is_finite())
+            && [
+                self.values[2],
+                self.values[DEEP_WELLS],
+                self.values[10],
+                self.extra_deep_well_cost,
+                self.overdeep_well_cost,
+            ]
+            .iter()
+            .all(|&weight| weight >= 0.0 && weight.is_finite())
+    }
+
+    /// [`link_value_by_locking`], the whole-board way of a placement that clears rows, out
+    /// of the leaves' loop (whose registers it would crowd) and with the popcount
+    /// instruction where the CPU has it, as the loop.
+    #[inline(never)]
+    fn value_by_locking(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placement: Placement,
+    ) -> LinkValue {
+        with_popcount(
+            #[inline(always)]
+            || link_value_by_locking(self, board, records, placement),
+        )
+    }
+
     /// [`tetris_core::evaluate::Evaluator::last_link_values`] by correcting the board's terms (module
     /// documentation); inlined into a popcount-enabled caller.
+    ///
+    /// With `BOUND`, the placements are those of one or more searches, search k's ending at
+    /// `ends[k]`, and a placement whose bound is above the search's cost to beat gets the
+    /// bound as a `Neutral` stand-in: the cost to beat is `to_beat` at the start of each
+    /// search, then the lowest exact cost of a `Neutral` value it gave in that search when
+    /// lower ("Stand-ins" in the module documentation). Without, `ends` and `to_beat` are
+    /// not read and every value is exact.
     #[inline(always)]
-    pub(crate) fn last_link_values_by_columns(
+    pub(crate) fn last_link_values_by_columns<const BOUND: bool>(
         &self,
         board: &Board,
         records: &mut Vec<PlacementRecord>,
         placements: &[Placement],
+        ends: &[usize],
+        to_beat: f64,
         out: &mut Vec<LinkValue>,
     ) {
         out.clear();
         if placements.is_empty() {
             return;
         }
-        let terms = BoardTerms::new(board);
         // The chain's earlier placements: rule 1 (whether one cleared four rows) and the two
         // placement features' sums, which a placement that clears no row adds 0 rows and its
         // lock height to (the same integers `Chain::rows_cleared` and `Chain::lock_height`
         // sum).
         let earlier = Chain { board, records };
         let earlier_tetris = rules::clears_four_at_once(earlier);
+        if BOUND && earlier_tetris {
+            // Every chain of the call is preferred or rejected: no stand-ins.
+            return self.last_link_values_by_columns::<false>(
+                board, records, placements, ends, to_beat, out,
+            );
+        }
+        let terms = BoardTerms::new(board, BOUND);
         let (rows_cleared, lock_height) = (earlier.rows_cleared(), earlier.lock_height());
         let board_height = board.height();
-        // A plain loop rather than an iterator adapter: its body must be compiled inside the
-        // popcount-enabled caller, and a separate `fold` function would not be.
+        // Without bounds, one search of every placement.
+        let all = [placements.len()];
+        let ends = if BOUND { ends } else { &all[..] };
+        debug_assert_eq!(ends.last(), Some(&placements.len()));
         out.reserve(placements.len());
-        for &placement in placements {
-            // The locked board's columns as `Board::lock` leaves them when no row is full:
-            // each cell in the field added (a cell above it is stored in no column).
-            let mut after = terms.columns;
-            for &(x, y) in &placement.cells {
-                if y >= 0 {
-                    after[x as usize] |= 1 << y;
+        let mut start = 0;
+        for &end in ends {
+            let mut beat = to_beat;
+            // A plain loop rather than an iterator adapter: its body must be compiled inside
+            // the popcount-enabled caller, and a separate `fold` function would not be.
+            for &placement in &placements[start..end] {
+                // The locked board's columns as `Board::lock` leaves them when no row is full:
+                // each cell in the field added (a cell above it is stored in no column).
+                let mut after = terms.columns;
+                let mut piece_rows = 0;
+                let mut added = AddedCells::default();
+                for &(x, y) in &placement.cells {
+                    if y >= 0 {
+                        after[x as usize] |= 1 << y;
+                        piece_rows |= 1 << y;
+                        added.count += 1;
+                        added.rows += y as u32;
+                    }
                 }
+                // Few placements reach the ceiling rows.
+                if piece_rows & terms.field.ceiling_rows != 0 {
+                    for &(_, y) in &placement.cells {
+                        if y >= 0 {
+                            added.ceiling_numerator += CEILING_NUMERATOR_BY_ROW[y as usize & 31];
+                        }
+                    }
+                }
+                let mut full_rows = terms.field.row_mask;
+                for column in after {
+                    full_rows &= column;
+                }
+                if full_rows != 0 {
+                    let value = self.value_by_locking(board, records, placement);
+                    if BOUND && value.rule == ChainRule::Neutral && value.cost < beat {
+                        beat = value.cost;
+                    }
+                    out.push(value);
+                    continue;
+                }
+                let mut features = [0.0; FEATURE_COUNT];
+                features[0] = rows_cleared as f64;
+                features[1] = (lock_height + u32::from(placement.lock_height(board_height))) as f64;
+                let stand_in = StandIn {
+                    evaluator: self,
+                    features: &features,
+                    to_beat: beat,
+                };
+                let after_terms = match terms.after::<BOUND>(
+                    &after,
+                    covered_columns(&placement),
+                    piece_rows,
+                    added,
+                    stand_in,
+                ) {
+                    Ok(after_terms) => after_terms,
+                    Err(bound) => {
+                        out.push(LinkValue {
+                            rule: ChainRule::Neutral,
+                            cost: bound,
+                        });
+                        continue;
+                    }
+                };
+                NesPlateau::write_board_features(&after_terms.features, &mut features);
+                // `rules::chain_rule` of the locked board, from what the terms know: the flood
+                // runs, on the locked board, only where it would.
+                let rule = if after_terms.blocks_a_spawn
+                    || (after_terms.needs_flood && {
+                        let mut locked = *board;
+                        locked.lock(placement.piece, placement.state());
+                        field_is_split(&locked)
+                    }) {
+                    ChainRule::Reject
+                } else if earlier_tetris {
+                    ChainRule::Prefer
+                } else {
+                    ChainRule::Neutral
+                };
+                let cost = self.cost_of_features(&features, after_terms.overdeep);
+                if BOUND && rule == ChainRule::Neutral && cost < beat {
+                    beat = cost;
+                }
+                out.push(LinkValue { rule, cost });
             }
-            let mut full_rows = terms.field.row_mask;
-            for column in after {
-                full_rows &= column;
-            }
-            if full_rows != 0 {
-                out.push(link_value_by_locking(self, board, records, placement));
-                continue;
-            }
-            let after_terms = terms.after(&after, covered_columns(&placement));
-            let mut features = [0.0; FEATURE_COUNT];
-            features[0] = rows_cleared as f64;
-            features[1] = (lock_height + u32::from(placement.lock_height(board_height))) as f64;
-            NesPlateau::write_board_features(&after_terms.features, &mut features);
-            // `rules::chain_rule` of the locked board, from what the terms know: the flood
-            // runs, on the locked board, only where it would.
-            let rule = if after_terms.blocks_a_spawn
-                || (after_terms.needs_flood && {
-                    let mut locked = *board;
-                    locked.lock(placement.piece, placement.state());
-                    field_is_split(&locked)
-                }) {
-                ChainRule::Reject
-            } else if earlier_tetris {
-                ChainRule::Prefer
-            } else {
-                ChainRule::Neutral
-            };
-            out.push(LinkValue {
-                rule,
-                cost: self.cost_of_features(&features, after_terms.overdeep),
-            });
+            start = end;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    /// The rows with a maximal empty run of 1 to 4 cells, cell by cell: walk each row from the
+    /// left wall to the right wall, measuring each run of empty cells.
+    fn short_run_rows_by_cells(board: &Board) -> u32 {
+        let mut rows = 0;
+        for y in 0..board.height() as usize {
+            let mut run = 0;
+            for x in 0..=WIDTH {
+                if x < WIDTH && !board.is_occupied(x, y) {
+                    run += 1;
+                    continue;
+                }
+                if (1..=4).contains(&run) {
+                    rows |= 1 << y;
+                }
+                run = 0;
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn short_run_rows_are_the_rows_with_an_empty_run_of_one_to_four_cells() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x5407);
+        let mut short = 0;
+        for _ in 0..2_000 {
+            let board = tetris_fixtures::random_board(&mut || rng.next_u32());
+            let rows = short_run_rows(board.columns(), board.row_mask());
+            assert_eq!(rows, short_run_rows_by_cells(&board), "on\n{board}");
+            short += rows.count_ones();
+        }
+        assert!(short > 5_000, "{short} short-run rows");
     }
 }

@@ -401,7 +401,83 @@ impl Evaluator for NesPlateau {
     ) {
         with_popcount(
             #[inline(always)]
-            || self.last_link_values_by_columns(board, records, placements, out),
+            || {
+                self.last_link_values_by_columns::<false>(
+                    board,
+                    records,
+                    placements,
+                    &[],
+                    f64::INFINITY,
+                    out,
+                )
+            },
+        )
+    }
+
+    /// Yes when the bounds hold (module `last_link`, "Stand-ins"): the weights of
+    /// `well_cells`, `deep_wells` and `row_transitions` and both prices not negative, every
+    /// weight finite, as for the shipped presets.
+    fn gives_stand_ins(&self) -> bool {
+        self.bounds_hold()
+    }
+
+    /// [`Evaluator::last_link_values`] where a placement whose cost bound is above `to_beat`
+    /// (or an earlier `Neutral` cost of the call) gets the bound (module `last_link`,
+    /// "Stand-ins").
+    fn last_link_values_to_beat(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        to_beat: f64,
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.values_to_beat(
+            board,
+            records,
+            placements,
+            &[placements.len()],
+            to_beat,
+            out,
+        );
+    }
+
+    /// Each search's values, a placement whose cost bound is above an earlier `Neutral` cost
+    /// of its search given the bound (module `last_link`, "Stand-ins").
+    fn last_link_values_of_searches(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        ends: &[usize],
+        out: &mut Vec<LinkValue>,
+    ) {
+        self.values_to_beat(board, records, placements, ends, f64::INFINITY, out);
+    }
+}
+
+impl NesPlateau {
+    /// The values of the searches ending at `ends`, with stand-ins above `to_beat` or an
+    /// earlier `Neutral` cost of the same search when the bounds hold, all exact otherwise.
+    fn values_to_beat(
+        &self,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        placements: &[Placement],
+        ends: &[usize],
+        to_beat: f64,
+        out: &mut Vec<LinkValue>,
+    ) {
+        if !self.bounds_hold() {
+            return self.last_link_values(board, records, placements, out);
+        }
+        with_popcount(
+            #[inline(always)]
+            || {
+                self.last_link_values_by_columns::<true>(
+                    board, records, placements, ends, to_beat, out,
+                )
+            },
         )
     }
 }

@@ -250,6 +250,22 @@ macro_rules! evaluators {
             }
 
             #[inline]
+            fn last_link_values_of_searches(
+                &self,
+                board: &Board,
+                records: &mut Vec<PlacementRecord>,
+                placements: &[Placement],
+                ends: &[usize],
+                out: &mut Vec<LinkValue>,
+            ) {
+                match self {
+                    $(AnyEvaluator::$variant(engine) => Evaluator::last_link_values_of_searches(
+                        engine, board, records, placements, ends, out,
+                    ),)+
+                }
+            }
+
+            #[inline]
             fn last_link_values_to_beat(
                 &self,
                 board: &Board,

@@ -184,11 +184,13 @@ fn well_board(rng: &mut Pcg64Mcg) -> Board {
     board
 }
 
-/// Expectimax with the evaluator's two shortcuts, the NES-plateau evaluator's, chooses as
+/// Expectimax with the evaluator's three shortcuts, the NES-plateau evaluator's, chooses as
 /// without them: the 7 unknown pieces valued in one call
-/// ([`Evaluator::values_several_searches_at_once`]) and the unknown pieces skipped after a
+/// ([`Evaluator::values_several_searches_at_once`]), the unknown pieces skipped after a
 /// known chain that cannot be preferred once the best chain is
-/// ([`Evaluator::may_prefer_after_every_piece`]). The same choice, value (to the bit) and best
+/// ([`Evaluator::may_prefer_after_every_piece`]), and stand-ins for the unknown and playout
+/// pieces' chains that lose to an earlier one of their search
+/// ([`Evaluator::last_link_values_of_searches`]; the wrapper gives every exact value). The same choice, value (to the bit) and best
 /// chain, with and without no-suicide, finalists and playouts, deciding and analysing, over
 /// the gamepad search on grown boards (tall ones among them, where unknown pieces are lost)
 /// and boards with a well ready for a Tetris (where preferred chains are best).
