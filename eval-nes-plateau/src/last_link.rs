@@ -220,6 +220,9 @@ struct BoardTerms {
     field: Field,
     /// The board's columns.
     columns: [u32; WIDTH],
+    /// The same between two walls of two columns each (column x at index x + 2; a wall
+    /// "column" is full): what a placement's cells are added to.
+    padded_columns: [u32; WIDTH + 4],
     /// The rows holding a cell.
     nonempty_rows: u32,
     /// Each column's own terms.
@@ -419,6 +422,11 @@ impl BoardTerms {
             overdeep,
             ceiling_numerator,
             blocks_a_spawn: blocks_a_spawn(board),
+            padded_columns: {
+                let mut padded = [row_mask; WIDTH + 4];
+                padded[2..WIDTH + 2].copy_from_slice(&columns);
+                padded
+            },
             short_run_rows: if bounds {
                 short_run_rows(&columns, row_mask)
             } else {
@@ -427,9 +435,10 @@ impl BoardTerms {
         }
     }
 
-    /// What the rule and the cost read of the board whose columns are `after`: this board
-    /// with cells added to no column outside `changed` (bit `x` for column `x`, not 0) and no
-    /// row cleared (module documentation).
+    /// What the rule and the cost read of the board whose columns are `columns` (column x at
+    /// index x + 2, between walls as in `padded_columns`): this board with cells added to no
+    /// column outside `changed` (bit `x` for column `x`, not 0) and no row cleared (module
+    /// documentation).
     ///
     /// With `BOUND`, a lower bound of the cost comes first: `stand_in`'s evaluator's cost of
     /// its features (the placement's two, written by the caller) with these board features,
@@ -440,7 +449,7 @@ impl BoardTerms {
     #[inline(always)]
     fn after<const BOUND: bool>(
         &self,
-        after: &[u32; WIDTH],
+        columns: &[u32; WIDTH + 4],
         changed: u32,
         piece_rows: u32,
         added: AddedCells,
@@ -452,10 +461,10 @@ impl BoardTerms {
         // over the columns, pairs and wells it reaches have a fixed length.
         debug_assert!(hi - lo < 4, "{changed:#b}");
         match hi - lo {
-            0 => self.after_columns::<1, BOUND>(after, lo, piece_rows, added, stand_in),
-            1 => self.after_columns::<2, BOUND>(after, lo, piece_rows, added, stand_in),
-            2 => self.after_columns::<3, BOUND>(after, lo, piece_rows, added, stand_in),
-            _ => self.after_columns::<4, BOUND>(after, lo, piece_rows, added, stand_in),
+            0 => self.after_columns::<1, BOUND>(columns, lo, piece_rows, added, stand_in),
+            1 => self.after_columns::<2, BOUND>(columns, lo, piece_rows, added, stand_in),
+            2 => self.after_columns::<3, BOUND>(columns, lo, piece_rows, added, stand_in),
+            _ => self.after_columns::<4, BOUND>(columns, lo, piece_rows, added, stand_in),
         }
     }
 
@@ -463,7 +472,7 @@ impl BoardTerms {
     #[inline(always)]
     fn after_columns<const SPAN: usize, const BOUND: bool>(
         &self,
-        after: &[u32; WIDTH],
+        columns: &[u32; WIDTH + 4],
         lo: usize,
         piece_rows: u32,
         added: AddedCells,
@@ -474,11 +483,9 @@ impl BoardTerms {
         let hi = lo + SPAN - 1;
         let field = &self.field;
         let totals = &self.totals;
-        // The new columns between two walls of two columns each (index x + 2), so that the
-        // pairs and wells next to a wall need no test: a wall "column" is full, has no well
-        // cell, and its own old terms are 0.
-        let mut columns = [field.row_mask; WIDTH + 4];
-        columns[2..WIDTH + 2].copy_from_slice(after);
+        // The new columns are between two walls of two columns each (index x + 2), so that
+        // the pairs and wells next to a wall need no test: a wall "column" is full, has no
+        // well cell, and its own old terms are 0.
         let mut heights = self.padded_heights;
         let mut column_heights = totals.column_heights;
         let mut pile_height = self.highest_before[lo].max(self.highest_from[hi + 1]);
@@ -497,7 +504,7 @@ impl BoardTerms {
         let mut blocks_a_spawn = self.blocks_a_spawn;
         for k in 0..SPAN {
             let x = lo + k;
-            let column = after[x];
+            let column = columns[x + 2];
             let old = &self.column_terms[x];
             let new = ColumnTerms::of(column, field);
             heights[x + 1] = new.height;
@@ -695,12 +702,12 @@ impl NesPlateau {
             for &placement in &placements[start..end] {
                 // The locked board's columns as `Board::lock` leaves them when no row is full:
                 // each cell in the field added (a cell above it is stored in no column).
-                let mut after = terms.columns;
+                let mut columns = terms.padded_columns;
                 let mut piece_rows = 0;
                 let mut added = AddedCells::default();
                 for &(x, y) in &placement.cells {
                     if y >= 0 {
-                        after[x as usize] |= 1 << y;
+                        columns[x as usize + 2] |= 1 << y;
                         piece_rows |= 1 << y;
                         added.count += 1;
                         added.rows += y as u32;
@@ -715,7 +722,7 @@ impl NesPlateau {
                     }
                 }
                 let mut full_rows = terms.field.row_mask;
-                for column in after {
+                for &column in &columns[2..WIDTH + 2] {
                     full_rows &= column;
                 }
                 if full_rows != 0 {
@@ -735,7 +742,7 @@ impl NesPlateau {
                     to_beat: beat,
                 };
                 let after_terms = match terms.after::<BOUND>(
-                    &after,
+                    &columns,
                     covered_columns(&placement),
                     piece_rows,
                     added,
