@@ -230,11 +230,13 @@ pub trait Evaluator {
     /// searches only for an evaluator that says [`Evaluator::values_several_searches_at_once`]).
     /// For each placement, in order, `out` gets either its exact value or, when the chain's
     /// rule is `Neutral` and its cost is certainly above the lowest exact cost of a `Neutral`
-    /// value this call gave for an earlier placement of the same search, a stand-in
+    /// value this call gave for another placement of the same search (earlier or later: the
+    /// evaluator may value a search's placements in any order), a stand-in
     /// `LinkValue { rule: Neutral, cost }` with that cost `< cost ≤` the exact cost. Every
     /// chain of one search has the same length and loses no unknown piece, so such a chain
-    /// is worse than the earlier one and ties with nothing: each search's first best chain,
-    /// and its value, are those the exact values give. The default gives every exact value.
+    /// is worse than that other one, which is given exactly, and ties with nothing: each
+    /// search's first best chain, and its value, are those the exact values give. The default
+    /// gives every exact value.
     fn last_link_values_of_searches(
         &self,
         board: &Board,

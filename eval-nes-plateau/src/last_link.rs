@@ -56,8 +56,14 @@
 //! A caller that needs only each search's best chain (expectimax's unknown pieces and the
 //! playouts' pieces, through [`Evaluator::last_link_values_of_searches`]; a deciding chain's
 //! last known piece, through [`Evaluator::last_link_values_to_beat`]) lets a `Neutral` chain
-//! that certainly costs more than the cost to beat (an earlier `Neutral` chain of the same
-//! search, or the best chain so far) be given a lower bound of its cost instead. For a
+//! that certainly costs more than the cost to beat (another `Neutral` chain of the same
+//! search, or the best chain so far) be given a lower bound of its cost instead. The more
+//! placements come after a cheap one, the more stand-ins: for the searches of the later
+//! pieces, whose placements the gamepad flood gives a row at a time from the top, each
+//! search is walked from its last placement back (lower placements have the lower lock
+//! heights), which is allowed there ([`Evaluator::last_link_values_of_searches`] takes the
+//! cost of any other placement of the search); the deciding chain's call, whose stand-ins
+//! must lie above an earlier placement's cost, is walked in order. For a
 //! placement that fills no row, the bound takes every feature exactly except four, each
 //! replaced by a lower bound that follows from the placement's columns alone:
 //!
@@ -658,10 +664,11 @@ impl NesPlateau {
     /// `ends[k]`, and a placement whose bound is above the search's cost to beat gets the
     /// bound as a `Neutral` stand-in: the cost to beat is `to_beat` at the start of each
     /// search, then the lowest exact cost of a `Neutral` value it gave in that search when
-    /// lower ("Stand-ins" in the module documentation). Without, `ends` and `to_beat` are
-    /// not read and every value is exact.
+    /// lower ("Stand-ins" in the module documentation). With `REVERSE`, each search's
+    /// placements are valued from its last one back (`out` still in their order). Without
+    /// `BOUND`, `ends` and `to_beat` are not read and every value is exact.
     #[inline(always)]
-    pub(crate) fn last_link_values_by_columns<const BOUND: bool>(
+    pub(crate) fn last_link_values_by_columns<const BOUND: bool, const REVERSE: bool>(
         &self,
         board: &Board,
         records: &mut Vec<PlacementRecord>,
@@ -682,7 +689,7 @@ impl NesPlateau {
         let earlier_tetris = rules::clears_four_at_once(earlier);
         if BOUND && earlier_tetris {
             // Every chain of the call is preferred or rejected: no stand-ins.
-            return self.last_link_values_by_columns::<false>(
+            return self.last_link_values_by_columns::<false, false>(
                 board, records, placements, ends, to_beat, out,
             );
         }
@@ -693,13 +700,36 @@ impl NesPlateau {
         let all = [placements.len()];
         let ends = if BOUND { ends } else { &all[..] };
         debug_assert_eq!(ends.last(), Some(&placements.len()));
-        out.reserve(placements.len());
+        if REVERSE {
+            out.resize(
+                placements.len(),
+                LinkValue {
+                    rule: ChainRule::Neutral,
+                    cost: f64::NAN,
+                },
+            );
+        } else {
+            out.reserve(placements.len());
+        }
         let mut start = 0;
         for &end in ends {
             let mut beat = to_beat;
             // A plain loop rather than an iterator adapter: its body must be compiled inside
             // the popcount-enabled caller, and a separate `fold` function would not be.
-            for &placement in &placements[start..end] {
+            for step in 0..end - start {
+                let at = if REVERSE {
+                    end - 1 - step
+                } else {
+                    start + step
+                };
+                let placement = placements[at];
+                let mut put = |value: LinkValue| {
+                    if REVERSE {
+                        out[at] = value;
+                    } else {
+                        out.push(value);
+                    }
+                };
                 // The locked board's columns as `Board::lock` leaves them when no row is full:
                 // each cell in the field added (a cell above it is stored in no column).
                 let mut columns = terms.padded_columns;
@@ -730,7 +760,7 @@ impl NesPlateau {
                     if BOUND && value.rule == ChainRule::Neutral && value.cost < beat {
                         beat = value.cost;
                     }
-                    out.push(value);
+                    put(value);
                     continue;
                 }
                 let mut features = [0.0; FEATURE_COUNT];
@@ -750,7 +780,7 @@ impl NesPlateau {
                 ) {
                     Ok(after_terms) => after_terms,
                     Err(bound) => {
-                        out.push(LinkValue {
+                        put(LinkValue {
                             rule: ChainRule::Neutral,
                             cost: bound,
                         });
@@ -776,7 +806,7 @@ impl NesPlateau {
                 if BOUND && rule == ChainRule::Neutral && cost < beat {
                     beat = cost;
                 }
-                out.push(LinkValue { rule, cost });
+                put(LinkValue { rule, cost });
             }
             start = end;
         }

@@ -402,7 +402,7 @@ impl Evaluator for NesPlateau {
         with_popcount(
             #[inline(always)]
             || {
-                self.last_link_values_by_columns::<false>(
+                self.last_link_values_by_columns::<false, false>(
                     board,
                     records,
                     placements,
@@ -432,7 +432,7 @@ impl Evaluator for NesPlateau {
         to_beat: f64,
         out: &mut Vec<LinkValue>,
     ) {
-        self.values_to_beat(
+        self.values_to_beat::<false>(
             board,
             records,
             placements,
@@ -452,14 +452,14 @@ impl Evaluator for NesPlateau {
         ends: &[usize],
         out: &mut Vec<LinkValue>,
     ) {
-        self.values_to_beat(board, records, placements, ends, f64::INFINITY, out);
+        self.values_to_beat::<true>(board, records, placements, ends, f64::INFINITY, out);
     }
 }
 
 impl NesPlateau {
     /// The values of the searches ending at `ends`, with stand-ins above `to_beat` or an
     /// earlier `Neutral` cost of the same search when the bounds hold, all exact otherwise.
-    fn values_to_beat(
+    fn values_to_beat<const REVERSE: bool>(
         &self,
         board: &Board,
         records: &mut Vec<PlacementRecord>,
@@ -474,7 +474,7 @@ impl NesPlateau {
         with_popcount(
             #[inline(always)]
             || {
-                self.last_link_values_by_columns::<true>(
+                self.last_link_values_by_columns::<true, REVERSE>(
                     board, records, placements, ends, to_beat, out,
                 )
             },

@@ -249,8 +249,8 @@ fn first_best(values: &[LinkValue]) -> Option<(usize, LinkValue)> {
 /// What [`Evaluator::last_link_values_of_searches`] promises, for every registered
 /// evaluator: with the 7 pieces' placements in one call for an evaluator that takes several
 /// searches at once (one piece's otherwise), each value is the exact one or, only where the
-/// exact chain is `Neutral` and costs more than an exact `Neutral` value given earlier in the
-/// same search, a `Neutral` stand-in whose cost lies between the two; so each search's first
+/// exact chain is `Neutral` and costs more than an exact `Neutral` value given for another
+/// placement of the same search, a `Neutral` stand-in whose cost lies between the two; so each search's first
 /// best is the same placement with the same value. On the test boards after none, one or two
 /// random earlier links, or after a Tetris (every chain then preferred unless rejected, which
 /// a stand-in must not hide). At least 100,000 values per evaluator; asserts that the
@@ -288,16 +288,20 @@ fn each_search_keeps_its_first_best_among_stand_ins_for_every_evaluator() {
             assert_eq!(given.len(), all.len(), "{}", entry.name);
             let mut start = 0;
             for &end in &ends {
-                // The lowest exact `Neutral` cost given so far in this search.
-                let mut beat = f64::INFINITY;
+                let is_exact = |at: usize| {
+                    given[at].rule == exact[at].rule
+                        && given[at].cost.to_bits() == exact[at].cost.to_bits()
+                };
+                // The lowest exact `Neutral` cost given in this search.
+                let beat = (start..end)
+                    .filter(|&at| is_exact(at) && exact[at].rule == ChainRule::Neutral)
+                    .map(|at| exact[at].cost)
+                    .fold(f64::INFINITY, f64::min);
                 for at in start..end {
                     let (value, whole) = (given[at], exact[at]);
                     checked += 1;
                     preferred += usize::from(whole.rule == ChainRule::Prefer);
-                    if value.rule == whole.rule && value.cost.to_bits() == whole.cost.to_bits() {
-                        if value.rule == ChainRule::Neutral && value.cost < beat {
-                            beat = value.cost;
-                        }
+                    if is_exact(at) {
                         continue;
                     }
                     assert!(
