@@ -442,8 +442,9 @@ impl Evaluator for NesPlateau {
         );
     }
 
-    /// Each search's values, a placement whose cost bound is above an earlier `Neutral` cost
-    /// of its search given the bound (module `last_link`, "Stand-ins").
+    /// Each search's values, walked from its last placement back: a placement whose cost
+    /// bound is above a `Neutral` cost already given in its search gets the bound (module
+    /// `last_link`, "Stand-ins").
     fn last_link_values_of_searches(
         &self,
         board: &Board,
@@ -457,8 +458,9 @@ impl Evaluator for NesPlateau {
 }
 
 impl NesPlateau {
-    /// The values of the searches ending at `ends`, with stand-ins above `to_beat` or an
-    /// earlier `Neutral` cost of the same search when the bounds hold, all exact otherwise.
+    /// The values of the searches ending at `ends`, each walked from its last placement back
+    /// when `REVERSE` (in order otherwise), with stand-ins above `to_beat` or a `Neutral` cost
+    /// already given in the same search when the bounds hold, all exact otherwise.
     fn values_to_beat<const REVERSE: bool>(
         &self,
         board: &Board,
