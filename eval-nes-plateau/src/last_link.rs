@@ -87,6 +87,35 @@
 //! and row changes of the covered columns' neighbours, the split-field rule and the second
 //! weighted sum are what a stand-in saves.
 //!
+//! # Drop bounds
+//!
+//! Most stand-ins are placements that rest on the stack. For those, a cheaper bound comes
+//! first, from a table of each orientation's columns (`SHAPE_COLUMNS`: each column's lowest
+//! cell and cell count) and the board's terms, before the cells are added to any column. It
+//! applies when the board holds no full row, blocks no spawn and its split-field test does not
+//! flood, and the placement's cells all lie in the field, none on the spawn rows, none in a row
+//! it fills (a row with `k` empty cells that gets `k` cells; `rows_by_empty_cells`), and each
+//! strictly above its column's top. Then, per covered column, with `gap` the empty cells
+//! between its top and the run of the piece's cells and `rise = gap + cells` the rise of its top:
+//!
+//! - exact: the column heights (`+ rise`), the pile height (the piece's top or the old), the
+//!   holes (one new one per column with a gap, at the row under the run, as deep as the run:
+//!   nothing is filled under an occupied cell), their weighted sum and their depths (each old
+//!   hole of the column deeper by `rise`), the occupied cells (`+ 4`) and their heights, the
+//!   bumpiness (the pairs around the span taken again) and the ceiling penalty;
+//! - bounded: `min_hole_depth` and `max_hole_depth` from below by the old values and the new
+//!   holes' depths (old holes only get deeper), `column_transitions` from above by 1 per column
+//!   and 2 per gap more, `height_spread` from above by the new pile height less the old lowest
+//!   column (which can only rise), and the wells and row transitions as in "Stand-ins" (the
+//!   covered columns' wells from prefix sums over the columns).
+//!
+//! So the bound needs the weights of `min_hole_depth` and `max_hole_depth` not negative and
+//! those of `column_transitions` and `height_spread` not positive, besides the stand-ins'
+//! conditions (`NesPlateau::drop_bounds_hold`; the shipped presets meet them). When it is not
+//! above the cost to beat, the placement's value is exact (the columns' bound of "Stand-ins",
+//! seldom higher, is not tried then). The tests that check every stand-in against the exact
+//! value run through it; they fail when any of its exact terms is taken too high.
+//!
 //! [`board_features`]: crate::features::board_features
 //! [`link_value_by_locking`]: tetris_core::evaluate::link_value_by_locking
 //! [`Evaluator::last_link_values`]: tetris_core::evaluate::Evaluator::last_link_values
@@ -97,16 +126,116 @@
 use tetris_core::board::{BOARD_WIDTH, Board};
 use tetris_core::evaluate::{Chain, ChainRule, LinkValue, PlacementRecord, link_value_by_locking};
 use tetris_core::features::with_popcount;
+use tetris_core::piece::Piece;
 use tetris_core::placement::Placement;
 
 use crate::features::{
     BoardFeatures, CEILING_NUMERATOR_BY_ROW, DEEP_WELL_CELLS, Holes, TETRIS_WELL_DEPTH,
     ceiling_column_numerator, ceiling_rows, ceiling_value, open_well_cells,
 };
-use crate::rules::{self, SPAWN_AREA, blocks_a_spawn, field_is_split};
+use crate::rules::{self, SPAWN_AREA, SPAWN_ROWS, blocks_a_spawn, field_is_split};
 use crate::{DEEP_WELLS, FEATURE_COUNT, NesPlateau};
 
 const WIDTH: usize = BOARD_WIDTH;
+
+/// One orientation's cells column by column, for the drop bounds ("Drop bounds" in the module
+/// documentation).
+#[derive(Clone, Copy)]
+struct ShapeColumns {
+    /// For each covered column, left to right: its `dx`, the `dy` of its lowest cell and its
+    /// cell count (a column's cells are one vertical run). The first `count` are used.
+    columns: [(i8, i8, u8); 4],
+    /// How many columns the orientation covers.
+    count: u8,
+    /// The smallest `dy` of the cells (the top row's).
+    dy_min: i8,
+    /// The sum of the cells' `dy`.
+    dy_sum: i8,
+    /// The rows the cells lie in, bit `dy − dy_min`.
+    rows: u32,
+    /// The rows holding `k + 1` of the cells at index `k`, bit `dy − dy_min`.
+    rows_by_cells: [u32; 4],
+}
+
+/// [`ShapeColumns`] of every piece and rotation, `[piece][rotation]`, built at compile time
+/// from [`Piece::cells`] (rotations a piece does not have repeat rotation 0's cells).
+const SHAPE_COLUMNS: [[ShapeColumns; 4]; 7] = {
+    let mut table = [[ShapeColumns {
+        columns: [(0, 0, 0); 4],
+        count: 0,
+        dy_min: 0,
+        dy_sum: 0,
+        rows: 0,
+        rows_by_cells: [0; 4],
+    }; 4]; 7];
+    let mut piece = 0;
+    while piece < 7 {
+        let mut rotation = 0;
+        while rotation < 4 {
+            let cells = Piece::ALL[piece].cells(rotation as u8);
+            let mut shape = ShapeColumns {
+                columns: [(0, 0, 0); 4],
+                count: 0,
+                dy_min: cells[0].1,
+                dy_sum: 0,
+                rows: 0,
+                rows_by_cells: [0; 4],
+            };
+            let mut i = 0;
+            while i < 4 {
+                if cells[i].1 < shape.dy_min {
+                    shape.dy_min = cells[i].1;
+                }
+                shape.dy_sum += cells[i].1;
+                i += 1;
+            }
+            // Columns from the smallest dx up.
+            let mut dx = -3;
+            while dx <= 3 {
+                let (mut bottom, mut count) = (i8::MIN, 0u8);
+                let mut i = 0;
+                while i < 4 {
+                    if cells[i].0 == dx {
+                        count += 1;
+                        if cells[i].1 > bottom {
+                            bottom = cells[i].1;
+                        }
+                    }
+                    i += 1;
+                }
+                if count > 0 {
+                    shape.columns[shape.count as usize] = (dx, bottom, count);
+                    shape.count += 1;
+                }
+                dx += 1;
+            }
+            let mut i = 0;
+            while i < 4 {
+                shape.rows |= 1 << (cells[i].1 - shape.dy_min);
+                i += 1;
+            }
+            let mut row = 0;
+            while row < 4 {
+                let mut in_row = 0;
+                let mut i = 0;
+                while i < 4 {
+                    if cells[i].1 - shape.dy_min == row {
+                        in_row += 1;
+                    }
+                    i += 1;
+                }
+                if in_row > 0 {
+                    shape.rows_by_cells[in_row - 1] |= 1 << row;
+                }
+                row += 1;
+            }
+            table[piece][rotation] = shape;
+            rotation += 1;
+        }
+        piece += 1;
+    }
+    table
+};
 
 /// The board's rows as the column terms see them.
 #[derive(Clone, Copy)]
@@ -265,6 +394,38 @@ struct BoardTerms {
     /// The rows with a maximal empty run of 1 to 4 cells, the walls occupied (taken only for
     /// the bounds: 0 otherwise; see "Stand-ins" in the module documentation).
     short_run_rows: u32,
+    /// The rows with exactly `k + 1` empty cells at index `k` (taken only for the bounds: 0
+    /// otherwise): a placement fills a row exactly when it puts that many cells in it.
+    rows_by_empty_cells: [u32; 4],
+    /// The open well cells, deep wells and overdeep cells of the columns `0..x`, packed as
+    /// `wells | deep << 16 | overdeep << 32` (each field's sums only grow, so a difference of
+    /// two entries is the packed sums of the columns between).
+    wells_before: [u64; WIDTH + 1],
+}
+
+/// The rows of `columns` with exactly 1, 2, 3 and 4 empty cells (9, 8, 7 and 6 occupied),
+/// at index 0 to 3: a placement (whose cells are empty cells) fills a row exactly when it
+/// puts as many cells in it as it has empty ones. A bit-sliced count: after each column, the
+/// bit planes `ones`, `twos`, `fours` and `eights` hold each row's count of occupied cells
+/// so far (at most 10, so `eights` never carries).
+#[inline(always)]
+fn rows_by_empty_cells(columns: &[u32; WIDTH]) -> [u32; 4] {
+    let (mut ones, mut twos, mut fours, mut eights) = (0u32, 0u32, 0u32, 0u32);
+    for &column in columns {
+        let carry_ones = ones & column;
+        ones ^= column;
+        let carry_twos = twos & carry_ones;
+        twos ^= carry_ones;
+        let carry_fours = fours & carry_twos;
+        fours ^= carry_twos;
+        eights |= carry_fours;
+    }
+    [
+        eights & !fours & !twos & ones,
+        eights & !fours & !twos & !ones,
+        !eights & fours & twos & ones,
+        !eights & fours & twos & !ones,
+    ]
 }
 
 /// The rows of `columns` that have a maximal empty run of 1 to 4 cells between two occupied
@@ -397,6 +558,16 @@ impl BoardTerms {
             min_depth_from[back] = min_depth_from[back + 1].min(terms.holes.min_depth);
             max_depth_from[back] = max_depth_from[back + 1].max(terms.holes.max_depth);
         }
+        let mut wells_before = [0u64; WIDTH + 1];
+        if bounds {
+            for x in 0..WIDTH {
+                let wells = padded_wells[x + 1];
+                wells_before[x + 1] = wells_before[x]
+                    + u64::from(wells)
+                    + (u64::from(wells >= DEEP_WELL_CELLS) << 16)
+                    + (u64::from(wells.saturating_sub(TETRIS_WELL_DEPTH)) << 32);
+            }
+        }
         for pair in 0..=WIDTH {
             pairs_before[pair + 1] =
                 pairs_before[pair] + row_changes(&columns, pair, row_mask, nonempty_rows);
@@ -438,7 +609,130 @@ impl BoardTerms {
             } else {
                 0
             },
+            rows_by_empty_cells: if bounds {
+                rows_by_empty_cells(&columns)
+            } else {
+                [0; 4]
+            },
+            wells_before,
         }
+    }
+
+    /// The drop bound of `placement` ("Drop bounds" in the module documentation): a lower
+    /// bound of its chain's cost from its columns' bottoms and tops alone, `stand_in`'s
+    /// features with the board's after the lock; `None` where there is none (a cell above
+    /// the field, in a ceiling row or in a row it may fill, or at or under its column's top).
+    /// The caller makes sure that the board blocks no spawn and its split-field test does
+    /// not flood.
+    #[inline(always)]
+    fn drop_bound(&self, placement: &Placement, stand_in: StandIn<'_>) -> Option<f64> {
+        let shape = &SHAPE_COLUMNS[placement.piece.index()][usize::from(placement.rotation & 3)];
+        let top_row = i32::from(placement.y) + i32::from(shape.dy_min);
+        if top_row < 0 {
+            return None;
+        }
+        let piece_rows = shape.rows << top_row;
+        let fills_a_row = (0..4).fold(0, |rows, k| {
+            rows | (shape.rows_by_cells[k] << top_row) & self.rows_by_empty_cells[k]
+        });
+        let field = &self.field;
+        // A cell on the spawn rows may block a spawn; a cell on the ceiling rows may make the
+        // split-field test flood (the board's own does not).
+        if fills_a_row != 0
+            || piece_rows & SPAWN_ROWS != 0
+            || rules::split_needs_flood(self.nonempty_rows | piece_rows, field.row_mask)
+        {
+            return None;
+        }
+        let height = field.height;
+        let totals = &self.totals;
+        let mut column_heights = totals.column_heights;
+        let mut holes = totals.holes;
+        let mut column_transitions = totals.column_transitions;
+        let mut bumpiness = totals.bumpiness;
+        let count = usize::from(shape.count).min(4);
+        let lo = (i32::from(placement.x) + i32::from(shape.columns[0].0)) as usize;
+        let lo = lo.min(WIDTH - 1);
+        // The pair left of the span: its old term goes, its new one comes with the first
+        // column.
+        let mut left_height = if lo > 0 {
+            bumpiness -= self.padded_bumps[lo];
+            Some(self.padded_heights[lo])
+        } else {
+            None
+        };
+        let mut x = lo;
+        for &(_, dy_bottom, cells) in &shape.columns[..count] {
+            x = x.min(WIDTH - 1);
+            let bottom = (top_row + i32::from(dy_bottom) - i32::from(shape.dy_min)) as u32;
+            let old_height = self.padded_heights[x + 1];
+            let old_top = height - old_height;
+            // Each cell strictly above the column's top: no hole filled, no cavity entered.
+            if bottom >= old_top {
+                return None;
+            }
+            let gap = old_top - 1 - bottom;
+            let rise = gap + u32::from(cells);
+            let new_height = old_height + rise;
+            column_heights += rise;
+            // The column's holes, each deeper by the rise of its top.
+            holes.depth_sum += self.column_terms[x].holes.count * rise;
+            column_transitions += 1;
+            if gap > 0 {
+                // One new hole right under the run, as deep as the run.
+                let depth = u32::from(cells);
+                holes.count += 1;
+                holes.weighted += bottom + 2;
+                holes.depth_sum += depth;
+                holes.min_depth = holes.min_depth.min(depth);
+                holes.max_depth = holes.max_depth.max(depth);
+                column_transitions += 2;
+            }
+            if let Some(left) = left_height {
+                bumpiness += left.abs_diff(new_height);
+            }
+            if x > lo {
+                bumpiness -= self.padded_bumps[x];
+            }
+            left_height = Some(new_height);
+            x += 1;
+        }
+        let hi = x - 1;
+        if hi < WIDTH - 1 {
+            bumpiness = bumpiness - self.padded_bumps[hi + 1]
+                + self.padded_heights[hi + 2].abs_diff(left_height.unwrap_or(0));
+        }
+        let covered = self.wells_before[hi + 1] - self.wells_before[lo];
+        let pile_height = totals.pile_height.max(height - top_row as u32);
+        let rows =
+            4 * top_row as u32 + (i32::from(shape.dy_sum) - 4 * i32::from(shape.dy_min)) as u32;
+        let features = BoardFeatures {
+            well_cells: totals.well_cells - (covered & 0xFFFF) as u32,
+            deep_wells: totals.deep_wells - ((covered >> 16) & 0xFFFF) as u32,
+            holes,
+            column_transitions,
+            row_transitions: totals.row_transitions
+                - 2 * (piece_rows & self.short_run_rows).count_ones(),
+            column_heights,
+            pile_height,
+            height_spread: pile_height - self.lowest_before[WIDTH],
+            occupied_cells: totals.occupied_cells + 4,
+            weighted_occupied_cells: totals.weighted_occupied_cells + 4 * height - rows,
+            bumpiness,
+            ceiling_penalty: if piece_rows & field.ceiling_rows == 0 {
+                totals.ceiling_penalty
+            } else {
+                let mut numerator = self.ceiling_numerator;
+                for &(_, y) in &placement.cells {
+                    numerator += CEILING_NUMERATOR_BY_ROW[y as usize & 31];
+                }
+                ceiling_value(numerator)
+            },
+        };
+        let overdeep = self.overdeep - (covered >> 32) as u32;
+        let mut bounded = *stand_in.features;
+        NesPlateau::write_board_features(&features, &mut bounded);
+        Some(stand_in.evaluator.cost_of_features(&bounded, overdeep))
     }
 
     /// What the rule and the cost read of the board whose columns are `columns` (column x at
@@ -560,7 +854,7 @@ impl BoardTerms {
         let needs_flood = rules::split_needs_flood(nonempty_rows, field.row_mask);
         // A chain that blocks a spawn, or whose split-field test must flood, may be rejected:
         // it gets its exact value, as do all of them when stand-ins are off.
-        if BOUND && !blocks_a_spawn && !needs_flood {
+        if BOUND && stand_in.to_beat < f64::INFINITY && !blocks_a_spawn && !needs_flood {
             // Lower bounds ("Stand-ins" in the module documentation): only the covered
             // columns' own wells can fall (to no fewer than 0), and each row of the piece
             // loses at most 2 row transitions, only where it had a short empty run.
@@ -641,6 +935,18 @@ impl NesPlateau {
             .all(|&weight| weight >= 0.0 && weight.is_finite())
     }
 
+    /// Whether the drop bounds are lower bounds of this evaluator's cost too ("Drop bounds"
+    /// in the module documentation): besides [`NesPlateau::bounds_hold`], the weights of
+    /// `min_hole_depth` and `max_hole_depth` not negative, and those of `column_transitions`
+    /// and `height_spread` not positive, as for the shipped presets.
+    pub(crate) fn drop_bounds_hold(&self) -> bool {
+        self.bounds_hold()
+            && self.values[7] >= 0.0
+            && self.values[8] >= 0.0
+            && self.values[9] <= 0.0
+            && self.values[13] <= 0.0
+    }
+
     /// [`link_value_by_locking`], the whole-board way of a placement that clears rows, out
     /// of the leaves' loop (whose registers it would crowd) and with the popcount
     /// instruction where the CPU has it, as the loop.
@@ -694,6 +1000,14 @@ impl NesPlateau {
             );
         }
         let terms = BoardTerms::new(board, BOUND);
+        // Drop bounds need a board that holds no full row, blocks no spawn and whose
+        // split-field test does not flood: then neither does the locked board of a placement
+        // below the ceiling rows.
+        let drop_bounds = BOUND
+            && self.drop_bounds_hold()
+            && board.full_rows() == 0
+            && !terms.blocks_a_spawn
+            && !rules::split_needs_flood(terms.nonempty_rows, terms.field.row_mask);
         let (rows_cleared, lock_height) = (earlier.rows_cleared(), earlier.lock_height());
         let board_height = board.height();
         // Without bounds, one search of every placement.
@@ -730,6 +1044,28 @@ impl NesPlateau {
                         out.push(value);
                     }
                 };
+                let mut features = [0.0; FEATURE_COUNT];
+                features[0] = rows_cleared as f64;
+                features[1] = (lock_height + u32::from(placement.lock_height(board_height))) as f64;
+                let mut no_second_bound = false;
+                if BOUND && drop_bounds && beat < f64::INFINITY {
+                    let stand_in = StandIn {
+                        evaluator: self,
+                        features: &features,
+                        to_beat: beat,
+                    };
+                    if let Some(bound) = terms.drop_bound(&placement, stand_in) {
+                        if bound > beat {
+                            put(LinkValue {
+                                rule: ChainRule::Neutral,
+                                cost: bound,
+                            });
+                            continue;
+                        }
+                        // The columns' bound is seldom above the drop bound: not tried.
+                        no_second_bound = true;
+                    }
+                }
                 // The locked board's columns as `Board::lock` leaves them when no row is full:
                 // each cell in the field added (a cell above it is stored in no column).
                 let mut columns = terms.padded_columns;
@@ -763,13 +1099,10 @@ impl NesPlateau {
                     put(value);
                     continue;
                 }
-                let mut features = [0.0; FEATURE_COUNT];
-                features[0] = rows_cleared as f64;
-                features[1] = (lock_height + u32::from(placement.lock_height(board_height))) as f64;
                 let stand_in = StandIn {
                     evaluator: self,
                     features: &features,
-                    to_beat: beat,
+                    to_beat: if no_second_bound { f64::INFINITY } else { beat },
                 };
                 let after_terms = match terms.after::<BOUND>(
                     &columns,
@@ -837,6 +1170,24 @@ mod tests {
             }
         }
         rows
+    }
+
+    #[test]
+    fn rows_by_empty_cells_count_each_rows_empty_cells() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0x6e70);
+        let mut found = [0; 4];
+        for _ in 0..2_000 {
+            let board = tetris_fixtures::random_board(&mut || rng.next_u32());
+            let rows = rows_by_empty_cells(board.columns());
+            for y in 0..board.height() as usize {
+                let empty = (0..WIDTH).filter(|&x| !board.is_occupied(x, y)).count();
+                for (k, rows) in rows.iter().enumerate() {
+                    assert_eq!(rows >> y & 1 == 1, empty == k + 1, "row {y} on\n{board}");
+                    found[k] += usize::from(empty == k + 1);
+                }
+            }
+        }
+        assert!(found.iter().all(|&rows| rows > 500), "{found:?}");
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub fn field_is_split(board: &Board) -> bool {
 }
 
 /// The rows holding a cell of [`SPAWN_AREA`] (rows 0 and 1).
-const SPAWN_ROWS: u32 = {
+pub(crate) const SPAWN_ROWS: u32 = {
     let mut rows = 0;
     let mut x = 0;
     while x < BOARD_WIDTH {
