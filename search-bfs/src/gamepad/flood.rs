@@ -119,10 +119,11 @@
 //! lengths are too (3.8 % fewer instructions in a NES game); so has level 18's at the same
 //! tap rate (3 frames per row: a game started at level 18, the reaction-time benchmark's
 //! setting, spends its first 130 lines there; 14.9 % fewer in that setting's game). In both,
-//! a timer's 12 words are expanded one by one in index order, written out rather than looped
-//! over, so that each word's Down phase and cooldowns are constants and its expansion tests
-//! none of them: the same expansions in the same order (11.2 % fewer instructions on the
-//! first 40 lines of setting (b)'s game, docs/performance-history.md).
+//! a row's timers and each timer's 12 words are expanded one by one in index order, written
+//! out rather than looped over, so that each word's timer, Down phase and cooldowns are
+//! constants and its expansion tests none of them: the same expansions in the same order
+//! (14.3 % fewer instructions on the first 40 lines of setting (b)'s game,
+//! docs/performance-history.md).
 //! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
 //! once), so a search allocates nothing after that. The first piece's entry delay (only ever
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
@@ -716,65 +717,87 @@ impl Gamepad {
                 phases,
                 combinations,
             };
-            for timer in 0..frames_per_row {
-                let next_timer = timer + 1;
-                let gravity = next_timer >= frames_per_row;
-                // One word's expansion (a macro, so that each of the unrolled copies below is
-                // compiled with its index as a constant).
-                macro_rules! expand {
-                    ($combination:expr) => {{
-                        let combination: usize = $combination;
-                        let word = targets.row[timer * combinations + combination];
-                        if word != 0 {
-                            let down = combination / per_down;
-                            let phase_pair = combination % per_down / (tap * tap);
-                            let shift_phase = (phase_pair / phases) as u8;
-                            let rotate_phase = (phase_pair % phases) as u8;
-                            let shift_wait = (combination / tap % tap) as u8;
-                            let rotate_wait = (combination % tap) as u8;
-                            let thumbs = ((shift_wait, shift_phase), (rotate_wait, rotate_phase));
-                            if article {
-                                expand_article(
-                                    &mut targets,
-                                    &gaps,
-                                    (word, legal),
-                                    (next_timer, gravity),
-                                    thumbs.0,
-                                    turns,
-                                );
-                            } else {
-                                expand_two_thumb(
-                                    &mut targets,
-                                    &gaps,
-                                    (word, legal),
-                                    (next_timer, gravity),
-                                    (down, thumbs),
-                                    turns,
-                                );
+            // One timer's words (a macro, so that the constant timings' timers are written
+            // out below, each with its timer a constant too).
+            macro_rules! expand_timer {
+                ($timer:expr) => {{
+                    let timer: usize = $timer;
+                    let next_timer = timer + 1;
+                    let gravity = next_timer >= frames_per_row;
+                    // One word's expansion (a macro, so that each of the unrolled copies below is
+                    // compiled with its index as a constant).
+                    macro_rules! expand {
+                        ($combination:expr) => {{
+                            let combination: usize = $combination;
+                            let word = targets.row[timer * combinations + combination];
+                            if word != 0 {
+                                let down = combination / per_down;
+                                let phase_pair = combination % per_down / (tap * tap);
+                                let shift_phase = (phase_pair / phases) as u8;
+                                let rotate_phase = (phase_pair % phases) as u8;
+                                let shift_wait = (combination / tap % tap) as u8;
+                                let rotate_wait = (combination % tap) as u8;
+                                let thumbs =
+                                    ((shift_wait, shift_phase), (rotate_wait, rotate_phase));
+                                if article {
+                                    expand_article(
+                                        &mut targets,
+                                        &gaps,
+                                        (word, legal),
+                                        (next_timer, gravity),
+                                        thumbs.0,
+                                        turns,
+                                    );
+                                } else {
+                                    expand_two_thumb(
+                                        &mut targets,
+                                        &gaps,
+                                        (word, legal),
+                                        (next_timer, gravity),
+                                        (down, thumbs),
+                                        turns,
+                                    );
+                                }
                             }
+                        }};
+                    }
+                    if TAP == 2 {
+                        // The 12 words of a timer one by one, each with its index a constant, so
+                        // that each word's Down phase and cooldowns are too and its expansion
+                        // has no test of them: the same expansions in the same order.
+                        debug_assert_eq!(combinations, 12);
+                        expand!(0);
+                        expand!(1);
+                        expand!(2);
+                        expand!(3);
+                        expand!(4);
+                        expand!(5);
+                        expand!(6);
+                        expand!(7);
+                        expand!(8);
+                        expand!(9);
+                        expand!(10);
+                        expand!(11);
+                    } else {
+                        for combination in 0..combinations {
+                            expand!(combination);
                         }
-                    }};
+                    }
+                }};
+            }
+            match ROW_FRAMES {
+                2 => {
+                    expand_timer!(0);
+                    expand_timer!(1);
                 }
-                if TAP == 2 {
-                    // The 12 words of a timer one by one, each with its index a constant, so
-                    // that each word's Down phase and cooldowns are too and its expansion
-                    // has no test of them: the same expansions in the same order.
-                    debug_assert_eq!(combinations, 12);
-                    expand!(0);
-                    expand!(1);
-                    expand!(2);
-                    expand!(3);
-                    expand!(4);
-                    expand!(5);
-                    expand!(6);
-                    expand!(7);
-                    expand!(8);
-                    expand!(9);
-                    expand!(10);
-                    expand!(11);
-                } else {
-                    for combination in 0..combinations {
-                        expand!(combination);
+                3 => {
+                    expand_timer!(0);
+                    expand_timer!(1);
+                    expand_timer!(2);
+                }
+                _ => {
+                    for timer in 0..frames_per_row {
+                        expand_timer!(timer);
                     }
                 }
             }
