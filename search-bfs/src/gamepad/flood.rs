@@ -123,7 +123,8 @@
 //! out rather than looped over, so that each word's timer, Down phase and cooldowns are
 //! constants and its expansion tests none of them: the same expansions in the same order
 //! (14.3 % fewer instructions on the first 40 lines of setting (b)'s game,
-//! docs/performance-history.md).
+//! docs/performance-history.md). The browser's WebAssembly module keeps the loops
+//! (`WRITTEN_OUT`): its page has a size limit.
 //! Buffers are sized once per board height and timing (the band entries of all 7 pieces at
 //! once), so a search allocates nothing after that. The first piece's entry delay (only ever
 //! the current piece's, which takes the ordered search) is not modelled here: such a search,
@@ -435,6 +436,12 @@ impl Targets<'_> {
         }
     }
 }
+
+/// Whether the constant-timing floods write out their timers and words (module
+/// documentation, "Cost"): not in the browser's WebAssembly module, whose page must stay
+/// under 2 MB (the written-out copies would take it past); there the same expansions run in
+/// the same order from the loops.
+const WRITTEN_OUT: bool = cfg!(not(target_arch = "wasm32"));
 
 impl Gamepad {
     /// The unordered search (see the module documentation): the same placements as the
@@ -761,7 +768,7 @@ impl Gamepad {
                             }
                         }};
                     }
-                    if TAP == 2 {
+                    if TAP == 2 && WRITTEN_OUT {
                         // The 12 words of a timer one by one, each with its index a constant, so
                         // that each word's Down phase and cooldowns are too and its expansion
                         // has no test of them: the same expansions in the same order.
@@ -786,11 +793,11 @@ impl Gamepad {
                 }};
             }
             match ROW_FRAMES {
-                2 => {
+                2 if WRITTEN_OUT => {
                     expand_timer!(0);
                     expand_timer!(1);
                 }
-                3 => {
+                3 if WRITTEN_OUT => {
                     expand_timer!(0);
                     expand_timer!(1);
                     expand_timer!(2);
