@@ -621,9 +621,9 @@ impl BoardTerms {
     /// The drop bound of `placement` ("Drop bounds" in the module documentation): a lower
     /// bound of its chain's cost from its columns' bottoms and tops alone, `stand_in`'s
     /// features with the board's after the lock; `None` where there is none (a cell above
-    /// the field, in a ceiling row or in a row it may fill, or at or under its column's top).
-    /// The caller makes sure that the board blocks no spawn and its split-field test does
-    /// not flood.
+    /// the field, on the spawn rows, at or under its column's top, or in a row it fills, or
+    /// a locked board whose split-field test would flood). The caller makes sure that the
+    /// board holds no full row and blocks no spawn.
     #[inline(always)]
     fn drop_bound(&self, placement: &Placement, stand_in: StandIn<'_>) -> Option<f64> {
         let shape = &SHAPE_COLUMNS[placement.piece.index()][usize::from(placement.rotation & 3)];
@@ -745,7 +745,8 @@ impl BoardTerms {
     /// `well_cells`, `deep_wells`, the overdeep cells and `row_transitions` lowered to bounds
     /// (`piece_rows` the rows the placement's cells lie in; "Stand-ins" in the module
     /// documentation). When it is above the cost to beat, `Err(bound)`, and the rest is not
-    /// computed.
+    /// computed. With an infinite cost to beat (none yet, or the caller's drop bound already
+    /// failed to beat it) the bound is not taken.
     #[inline(always)]
     fn after<const BOUND: bool>(
         &self,
