@@ -118,7 +118,12 @@
 //! alone, under a rule that tests the next piece's spawn ([`GameOverRule::checks_spawn`]) by
 //! locking a copy of the board (far cheaper than evaluating it) and testing the 7 spawns.
 //! Otherwise each placement is locked, checked and evaluated in turn; both ways give the same
-//! values, ties and report. The pieces after the last known one (expectimax's unknown pieces,
+//! values, ties and report. A report at depth 2 or more needs only each such call's best
+//! chain (the best chain through one first placement), so its call goes through
+//! [`Evaluator::last_link_values_of_searches`] as one search: a stand-in costs more than
+//! another chain of the call that is given exactly and ties with nothing, so the call's first
+//! best chain, its value, the best chain so far and the ties are the exact values' (a
+//! depth-1 chain's report lists every leaf: exact values). The pieces after the last known one (expectimax's unknown pieces,
 //! a playout's pieces) need only their best value: without a filter their placements also go
 //! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones,
 //! and the evaluator may give a chain that certainly costs more than an earlier one of the
@@ -978,8 +983,9 @@ where
 
     /// [`Walk::known_level`] for the last known piece without filter or expectimax: the
     /// evaluator values every placement the no-suicide rule (if on) keeps in one call
-    /// ([`Evaluator::last_link_values`]; when deciding, [`Evaluator::last_link_values_to_beat`],
-    /// see "Deciding" in the module documentation), and the best chain's record is rebuilt
+    /// ([`Evaluator::last_link_values`]; below the current piece, for a report,
+    /// [`Evaluator::last_link_values_of_searches`], see "Cost of a search"; when deciding,
+    /// [`Evaluator::last_link_values_to_beat`], see "Deciding" in the module documentation), and the best chain's record is rebuilt
     /// only when one of them beats the best so far. The same values, best chain, ties and
     /// report as
     /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
@@ -995,10 +1001,20 @@ where
         let to_beat = self.cost_to_beat();
         let valued = kept_placements(all, skips.then_some(ends), self.kept);
         match self.purpose {
-            Purpose::Analyse | Purpose::Report => {
+            // A depth-1 chain's report is every leaf: exact values.
+            Purpose::Analyse | Purpose::Report if level == 0 => {
                 self.evaluator
                     .last_link_values(board, self.records, valued, self.link_values)
             }
+            // A later piece's report needs only this call's best chain, which is exact among
+            // stand-ins (see "Cost of a search" in the module documentation).
+            Purpose::Analyse | Purpose::Report => self.evaluator.last_link_values_of_searches(
+                board,
+                self.records,
+                valued,
+                &[valued.len()],
+                self.link_values,
+            ),
             Purpose::Decide => self.evaluator.last_link_values_to_beat(
                 board,
                 self.records,

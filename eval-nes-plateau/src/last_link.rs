@@ -102,12 +102,19 @@
 //!   holes (one new one per column with a gap, at the row under the run, as deep as the run:
 //!   nothing is filled under an occupied cell), their weighted sum and their depths (each old
 //!   hole of the column deeper by `rise`), the occupied cells (`+ 4`) and their heights, the
-//!   bumpiness (the pairs around the span taken again) and the ceiling penalty;
+//!   bumpiness (the pairs around the span taken again), the ceiling penalty, and the row
+//!   transitions. A row's transitions are 2 per maximal empty run, the walls occupied; the
+//!   piece's cells in one row are one run of cells inside one empty run. So a row that held a
+//!   cell gains 2, less 2 for each end of the piece's run that borders an occupied cell or a
+//!   wall (filling the empty run whole takes its 2 away, touching one end changes nothing,
+//!   touching neither adds 2), and a row that held none, not counted before, gains 4 less 2
+//!   per bordered end (a wall). Per column from the one left of the span to the one right of
+//!   it, `ShapeColumns::sides` gives the rows whose run that column borders;
 //! - bounded: `min_hole_depth` and `max_hole_depth` from below by the old values and the new
 //!   holes' depths (old holes only get deeper), `column_transitions` from above by 1 per column
 //!   and 2 per gap more, `height_spread` from above by the new pile height less the old lowest
-//!   column (which can only rise), and the wells and row transitions as in "Stand-ins" (the
-//!   covered columns' wells from prefix sums over the columns).
+//!   column (which can only rise), and the wells as in "Stand-ins" (the covered columns' wells
+//!   from prefix sums over the columns).
 //!
 //! So the bound needs the weights of `min_hole_depth` and `max_hole_depth` not negative and
 //! those of `column_transitions` and `height_spread` not positive, besides the stand-ins'
@@ -155,6 +162,10 @@ struct ShapeColumns {
     rows: u32,
     /// The rows holding `k + 1` of the cells at index `k`, bit `dy − dy_min`.
     rows_by_cells: [u32; 4],
+    /// For the columns from the one left of the first covered column (index 0) to the one
+    /// right of the last (index `count + 1`): the rows, bit `dy − dy_min`, whose run of cells
+    /// (one per row) that column borders, on its left or its right.
+    sides: [u32; 6],
 }
 
 /// [`ShapeColumns`] of every piece and rotation, `[piece][rotation]`, built at compile time
@@ -167,6 +178,7 @@ const SHAPE_COLUMNS: [[ShapeColumns; 4]; 7] = {
         dy_sum: 0,
         rows: 0,
         rows_by_cells: [0; 4],
+        sides: [0; 6],
     }; 4]; 7];
     let mut piece = 0;
     while piece < 7 {
@@ -180,6 +192,7 @@ const SHAPE_COLUMNS: [[ShapeColumns; 4]; 7] = {
                 dy_sum: 0,
                 rows: 0,
                 rows_by_cells: [0; 4],
+                sides: [0; 6],
             };
             let mut i = 0;
             while i < 4 {
@@ -226,6 +239,24 @@ const SHAPE_COLUMNS: [[ShapeColumns; 4]; 7] = {
                 }
                 if in_row > 0 {
                     shape.rows_by_cells[in_row - 1] |= 1 << row;
+                    // The row's run is columns `left..=right`; index 0 is the column left of
+                    // the first covered one, `columns[0].0`.
+                    let (mut left, mut right) = (i8::MAX, i8::MIN);
+                    let mut i = 0;
+                    while i < 4 {
+                        if cells[i].1 - shape.dy_min == row {
+                            if cells[i].0 < left {
+                                left = cells[i].0;
+                            }
+                            if cells[i].0 > right {
+                                right = cells[i].0;
+                            }
+                        }
+                        i += 1;
+                    }
+                    let first = shape.columns[0].0;
+                    shape.sides[(left - first) as usize] |= 1 << row;
+                    shape.sides[(right - first + 2) as usize] |= 1 << row;
                 }
                 row += 1;
             }
@@ -397,6 +428,8 @@ struct BoardTerms {
     /// The rows with exactly `k + 1` empty cells at index `k` (taken only for the bounds: 0
     /// otherwise): a placement fills a row exactly when it puts that many cells in it.
     rows_by_empty_cells: [u32; 4],
+    /// The rows with 1 to 4 empty cells, those of `rows_by_empty_cells` together.
+    nearly_full_rows: u32,
     /// The open well cells, deep wells and overdeep cells of the columns `0..x`, packed as
     /// `wells | deep << 16 | overdeep << 32` (each field's sums only grow, so a difference of
     /// two entries is the packed sums of the columns between).
@@ -558,6 +591,11 @@ impl BoardTerms {
             min_depth_from[back] = min_depth_from[back + 1].min(terms.holes.min_depth);
             max_depth_from[back] = max_depth_from[back + 1].max(terms.holes.max_depth);
         }
+        let rows_by_empty_cells = if bounds {
+            rows_by_empty_cells(&columns)
+        } else {
+            [0; 4]
+        };
         let mut wells_before = [0u64; WIDTH + 1];
         if bounds {
             for x in 0..WIDTH {
@@ -609,36 +647,47 @@ impl BoardTerms {
             } else {
                 0
             },
-            rows_by_empty_cells: if bounds {
-                rows_by_empty_cells(&columns)
-            } else {
-                [0; 4]
-            },
+            rows_by_empty_cells,
+            nearly_full_rows: rows_by_empty_cells.iter().fold(0, |rows, &k| rows | k),
             wells_before,
         }
     }
 
     /// The drop bound of `placement` ("Drop bounds" in the module documentation): a lower
     /// bound of its chain's cost from its columns' bottoms and tops alone, `stand_in`'s
-    /// features with the board's after the lock; `None` where there is none (a cell above
-    /// the field, on the spawn rows, at or under its column's top, or in a row it fills, or
-    /// a locked board whose split-field test would flood). The caller makes sure that the
-    /// board holds no full row and blocks no spawn.
+    /// features with the board features of [`BoardTerms::drop_features`]; `None` where there
+    /// is none.
     #[inline(always)]
     fn drop_bound(&self, placement: &Placement, stand_in: StandIn<'_>) -> Option<f64> {
+        let (features, overdeep) = self.drop_features(placement)?;
+        let mut bounded = *stand_in.features;
+        NesPlateau::write_board_features(&features, &mut bounded);
+        Some(stand_in.evaluator.cost_of_features(&bounded, overdeep))
+    }
+
+    /// The board features and overdeep well cells of the drop bound of `placement` ("Drop
+    /// bounds" in the module documentation): those of the locked board, some exact, some
+    /// bounds (on the side their weights' signs ask for); `None` where there is none (a cell
+    /// above the field, on the spawn rows, at or under its column's top, or in a row it
+    /// fills, or a locked board whose split-field test would flood). The caller makes sure
+    /// that the board holds no full row and blocks no spawn.
+    #[inline(always)]
+    fn drop_features(&self, placement: &Placement) -> Option<(BoardFeatures, u32)> {
         let shape = &SHAPE_COLUMNS[placement.piece.index()][usize::from(placement.rotation & 3)];
         let top_row = i32::from(placement.y) + i32::from(shape.dy_min);
         if top_row < 0 {
             return None;
         }
         let piece_rows = shape.rows << top_row;
-        let fills_a_row = (0..4).fold(0, |rows, k| {
-            rows | (shape.rows_by_cells[k] << top_row) & self.rows_by_empty_cells[k]
-        });
+        // Most placements meet no row with 4 or fewer empty cells.
+        let fills_a_row = piece_rows & self.nearly_full_rows != 0
+            && (0..4).fold(0, |rows, k| {
+                rows | (shape.rows_by_cells[k] << top_row) & self.rows_by_empty_cells[k]
+            }) != 0;
         let field = &self.field;
         // A cell on the spawn rows may block a spawn; a cell on the ceiling rows may make the
         // split-field test flood (the board's own does not).
-        if fills_a_row != 0
+        if fills_a_row
             || piece_rows & SPAWN_ROWS != 0
             || rules::split_needs_flood(self.nonempty_rows | piece_rows, field.row_mask)
         {
@@ -661,9 +710,16 @@ impl BoardTerms {
         } else {
             None
         };
+        // The cells that border a row's run of the piece's cells, the walls included: the
+        // column left of the span first, then each covered one, then the one right of it.
+        let mut bordering =
+            (self.padded_columns[lo + 1] & (shape.sides[0] << top_row)).count_ones();
         let mut x = lo;
-        for &(_, dy_bottom, cells) in &shape.columns[..count] {
+        for k in 0..count {
+            let (_, dy_bottom, cells) = shape.columns[k];
             x = x.min(WIDTH - 1);
+            bordering +=
+                (self.padded_columns[x + 2] & (shape.sides[k + 1] << top_row)).count_ones();
             let bottom = (top_row + i32::from(dy_bottom) - i32::from(shape.dy_min)) as u32;
             let old_height = self.padded_heights[x + 1];
             let old_top = height - old_height;
@@ -698,6 +754,8 @@ impl BoardTerms {
             x += 1;
         }
         let hi = x - 1;
+        bordering +=
+            (self.padded_columns[hi + 3] & (shape.sides[count + 1] << top_row)).count_ones();
         if hi < WIDTH - 1 {
             bumpiness = bumpiness - self.padded_bumps[hi + 1]
                 + self.padded_heights[hi + 2].abs_diff(left_height.unwrap_or(0));
@@ -711,8 +769,9 @@ impl BoardTerms {
             deep_wells: totals.deep_wells - ((covered >> 16) & 0xFFFF) as u32,
             holes,
             column_transitions,
-            row_transitions: totals.row_transitions
-                - 2 * (piece_rows & self.short_run_rows).count_ones(),
+            row_transitions: totals.row_transitions + 4 * piece_rows.count_ones()
+                - 2 * (piece_rows & self.nonempty_rows).count_ones()
+                - 2 * bordering,
             column_heights,
             pile_height,
             height_spread: pile_height - self.lowest_before[WIDTH],
@@ -730,9 +789,7 @@ impl BoardTerms {
             },
         };
         let overdeep = self.overdeep - (covered >> 32) as u32;
-        let mut bounded = *stand_in.features;
-        NesPlateau::write_board_features(&features, &mut bounded);
-        Some(stand_in.evaluator.cost_of_features(&bounded, overdeep))
+        Some((features, overdeep))
     }
 
     /// What the rule and the cost read of the board whose columns are `columns` (column x at
@@ -1189,6 +1246,104 @@ mod tests {
             }
         }
         assert!(found.iter().all(|&rows| rows > 500), "{found:?}");
+    }
+
+    /// Every drop bound's board features against the locked board's: the ones the module
+    /// documentation calls exact equal, the bounded ones on the side their weights' signs
+    /// ask for (wells, deep wells, overdeep cells and the hole depths' extremes not above,
+    /// column transitions and the spread not below).
+    #[test]
+    fn drop_features_are_the_locked_boards_exact_ones_or_bounds() {
+        let mut rng = Pcg64Mcg::seed_from_u64(0xd809);
+        let (mut bounds, mut rows_changed) = (0, 0);
+        for round in 0..3_000 {
+            let board = match round {
+                0 => Board::standard(),
+                _ => tetris_fixtures::random_board(&mut || rng.next_u32()),
+            };
+            let terms = BoardTerms::new(&board, true);
+            // The caller's conditions for drop bounds.
+            if board.full_rows() != 0
+                || terms.blocks_a_spawn
+                || rules::split_needs_flood(terms.nonempty_rows, terms.field.row_mask)
+            {
+                continue;
+            }
+            for piece in Piece::ALL {
+                let placements =
+                    tetris_fixtures::shuffled_lock_placements(&board, piece, &mut || {
+                        rng.next_u32()
+                    });
+                for placement in placements {
+                    let Some((bound, overdeep)) = terms.drop_features(&placement) else {
+                        continue;
+                    };
+                    let mut locked = board;
+                    locked.lock(placement.piece, placement.state());
+                    let (exact, exact_overdeep) =
+                        crate::features::board_features_and_overdeep_well_cells(&locked);
+                    let context = || format!("{placement:?} on\n{board}");
+                    assert_eq!(
+                        bound.row_transitions,
+                        exact.row_transitions,
+                        "{}",
+                        context()
+                    );
+                    assert_eq!(bound.column_heights, exact.column_heights, "{}", context());
+                    assert_eq!(bound.pile_height, exact.pile_height, "{}", context());
+                    assert_eq!(bound.holes.count, exact.holes.count, "{}", context());
+                    assert_eq!(bound.holes.weighted, exact.holes.weighted, "{}", context());
+                    assert_eq!(
+                        bound.holes.depth_sum,
+                        exact.holes.depth_sum,
+                        "{}",
+                        context()
+                    );
+                    assert_eq!(bound.occupied_cells, exact.occupied_cells, "{}", context());
+                    assert_eq!(
+                        bound.weighted_occupied_cells,
+                        exact.weighted_occupied_cells,
+                        "{}",
+                        context()
+                    );
+                    assert_eq!(bound.bumpiness, exact.bumpiness, "{}", context());
+                    assert_eq!(
+                        bound.ceiling_penalty,
+                        exact.ceiling_penalty,
+                        "{}",
+                        context()
+                    );
+                    assert!(bound.well_cells <= exact.well_cells, "{}", context());
+                    assert!(bound.deep_wells <= exact.deep_wells, "{}", context());
+                    assert!(overdeep <= exact_overdeep, "{}", context());
+                    assert!(
+                        bound.holes.min_depth <= exact.holes.min_depth,
+                        "{}",
+                        context()
+                    );
+                    assert!(
+                        bound.holes.max_depth <= exact.holes.max_depth,
+                        "{}",
+                        context()
+                    );
+                    assert!(
+                        bound.column_transitions >= exact.column_transitions,
+                        "{}",
+                        context()
+                    );
+                    assert!(bound.height_spread >= exact.height_spread, "{}", context());
+                    bounds += 1;
+                    rows_changed +=
+                        usize::from(exact.row_transitions != terms.totals.row_transitions);
+                }
+            }
+        }
+        eprintln!("{bounds} {rows_changed}");
+        assert!(bounds > 50_000, "{bounds} drop bounds");
+        assert!(
+            rows_changed > 20_000,
+            "{rows_changed} with other row transitions"
+        );
     }
 
     #[test]

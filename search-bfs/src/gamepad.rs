@@ -172,7 +172,7 @@
 mod earliest;
 mod flood;
 
-use crate::{BlockedColumns, legal_pivot_rows};
+use crate::{BlockedColumns, legal_pivot_rows, legal_words_of};
 use tetris_core::NamedSearcher;
 use tetris_core::{
     BOARD_WIDTH, Board, Buttons, FrameTiming, Input, InputModel, Piece, PieceState, Placement,
@@ -185,6 +185,8 @@ const ENTRY_DELAY_FRAMES: u8 = tetris_core::frames::ENTRY_DELAY_FRAMES;
 const COLUMN_SLOTS: usize = BOARD_WIDTH + 2;
 /// Rotation slots per column.
 const ROTATION_SLOTS: usize = 4;
+/// One word of legal pivot rows per (column slot, rotation).
+const LEGAL_SLOTS: usize = COLUMN_SLOTS * ROTATION_SLOTS;
 /// Soft-drop phases: Down released, or held with the game's counter at 1 or 2.
 const DOWN_PHASES: usize = 3;
 /// A parent reference with this bit set points into the band cache, not the queue.
@@ -457,7 +459,7 @@ pub struct Gamepad {
     /// Its timeline's gaps.
     gaps: Gaps,
     /// Legal pivot rows (bit y) per (column slot, rotation) for the current search.
-    legal: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
+    legal: [u64; LEGAL_SLOTS],
     /// Lock states found (bit y) per (column slot, rotation) for the current search.
     locked: [u64; COLUMN_SLOTS * ROTATION_SLOTS],
     /// One bit per state number; all clear between searches.
@@ -555,7 +557,7 @@ impl Gamepad {
             default_timing: timing,
             search_timing: timing,
             gaps: Gaps::new(timing.timeline),
-            legal: [0; COLUMN_SLOTS * ROTATION_SLOTS],
+            legal: [0; LEGAL_SLOTS],
             locked: [0; COLUMN_SLOTS * ROTATION_SLOTS],
             visited: Vec::new(),
             delay_base: 0,
@@ -661,8 +663,21 @@ impl Gamepad {
 
     /// Fills `legal` with the legal pivot rows of every (column, rotation) of `piece`.
     fn compute_legal(&mut self, board: &Board, piece: Piece) {
-        self.legal = [0; COLUMN_SLOTS * ROTATION_SLOTS];
         let blocked = BlockedColumns::new(board);
+        if flood::WRITTEN_OUT {
+            // One copy per piece, its orientations' cells constants (as the plain search's).
+            let legal = &mut self.legal;
+            return match piece {
+                Piece::T => legal_words_of::<{ Piece::T as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::J => legal_words_of::<{ Piece::J as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::Z => legal_words_of::<{ Piece::Z as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::O => legal_words_of::<{ Piece::O as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::S => legal_words_of::<{ Piece::S as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::L => legal_words_of::<{ Piece::L as usize }, LEGAL_SLOTS>(&blocked, legal),
+                Piece::I => legal_words_of::<{ Piece::I as usize }, LEGAL_SLOTS>(&blocked, legal),
+            };
+        }
+        self.legal = [0; LEGAL_SLOTS];
         for rotation in 0..piece.orientation_count() {
             let cells = piece.cells(rotation);
             for x in 0..BOARD_WIDTH as i8 {

@@ -146,10 +146,14 @@ fn legal_pivot_rows(blocked: &BlockedColumns, cells: [(i8, i8); 4], x: i8) -> u6
 }
 
 /// The legal pivot rows of every (column, rotation) of the piece with index `PIECE`, each word
-/// [`legal_pivot_rows`] of its column and rotation, the other words 0. The orientations'
-/// cells are a constant table here, so every offset is a constant after inlining.
+/// [`legal_pivot_rows`] of its column and rotation, the other words of the `SLOTS` 0 (the
+/// plain search pads its words to 64, the gamepad keeps 48). The orientations' cells are a
+/// constant table here, so every offset is a constant after inlining.
 #[inline(always)]
-fn legal_words_of<const PIECE: usize>(blocked: &BlockedColumns, legal: &mut [u64; WORD_SLOTS]) {
+fn legal_words_of<const PIECE: usize, const SLOTS: usize>(
+    blocked: &BlockedColumns,
+    legal: &mut [u64; SLOTS],
+) {
     let orientations: [[(i8, i8); 4]; 4] = const {
         let piece = Piece::ALL[PIECE];
         let count = piece.orientation_count();
@@ -161,7 +165,7 @@ fn legal_words_of<const PIECE: usize>(blocked: &BlockedColumns, legal: &mut [u64
         ]
     };
     let rotations = const { Piece::ALL[PIECE].orientation_count() };
-    *legal = [0; WORD_SLOTS];
+    *legal = [0; SLOTS];
     for (rotation, &cells) in orientations.iter().enumerate().take(rotations as usize) {
         for x in 0..BOARD_WIDTH as i8 {
             legal[word_of(x, rotation as u8)] = legal_pivot_rows(blocked, cells, x);
@@ -381,13 +385,13 @@ impl Bfs {
         let blocked = BlockedColumns::new(board);
         let legal = &mut self.legal;
         match piece {
-            Piece::T => legal_words_of::<{ Piece::T as usize }>(&blocked, legal),
-            Piece::J => legal_words_of::<{ Piece::J as usize }>(&blocked, legal),
-            Piece::Z => legal_words_of::<{ Piece::Z as usize }>(&blocked, legal),
-            Piece::O => legal_words_of::<{ Piece::O as usize }>(&blocked, legal),
-            Piece::S => legal_words_of::<{ Piece::S as usize }>(&blocked, legal),
-            Piece::L => legal_words_of::<{ Piece::L as usize }>(&blocked, legal),
-            Piece::I => legal_words_of::<{ Piece::I as usize }>(&blocked, legal),
+            Piece::T => legal_words_of::<{ Piece::T as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::J => legal_words_of::<{ Piece::J as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::Z => legal_words_of::<{ Piece::Z as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::O => legal_words_of::<{ Piece::O as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::S => legal_words_of::<{ Piece::S as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::L => legal_words_of::<{ Piece::L as usize }, WORD_SLOTS>(&blocked, legal),
+            Piece::I => legal_words_of::<{ Piece::I as usize }, WORD_SLOTS>(&blocked, legal),
         }
     }
 

@@ -19,5 +19,6 @@ mod nes_randomizer_statistics;
 mod planning;
 mod playouts;
 mod registered_searchers;
+mod reports;
 mod search_properties;
 mod weights_files;

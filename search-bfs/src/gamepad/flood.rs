@@ -438,10 +438,11 @@ impl Targets<'_> {
 }
 
 /// Whether the constant-timing floods write out their timers and words (module
-/// documentation, "Cost"): not in the browser's WebAssembly module, whose page must stay
+/// documentation, "Cost"), and the legal words have one copy per piece
+/// (`Gamepad::compute_legal`): not in the browser's WebAssembly module, whose page must stay
 /// under 2 MB (the written-out copies would take it past); there the same expansions run in
-/// the same order from the loops.
-const WRITTEN_OUT: bool = cfg!(not(target_arch = "wasm32"));
+/// the same order from the loops, and the same legal words come from the general loop.
+pub(super) const WRITTEN_OUT: bool = cfg!(not(target_arch = "wasm32"));
 
 impl Gamepad {
     /// The unordered search (see the module documentation): the same placements as the
