@@ -145,6 +145,11 @@ use crate::{DEEP_WELLS, FEATURE_COUNT, NesPlateau};
 
 const WIDTH: usize = BOARD_WIDTH;
 
+/// Whether the drop bounds have one copy per span of the piece (`BoardTerms::drop_features`):
+/// not in the browser's WebAssembly module, whose page must stay under 2 MB; there one copy
+/// takes the span from the table, with the same values.
+const SPANS_WRITTEN_OUT: bool = cfg!(not(target_arch = "wasm32"));
+
 /// One orientation's cells column by column, for the drop bounds ("Drop bounds" in the module
 /// documentation).
 #[derive(Clone, Copy)]
@@ -693,15 +698,44 @@ impl BoardTerms {
         {
             return None;
         }
+        // One copy per span, whose loops over the covered columns have a fixed length (not
+        // in the browser's module: `SPANS_WRITTEN_OUT`).
+        match shape.count {
+            _ if !SPANS_WRITTEN_OUT => {
+                self.drop_features_over::<0>(placement, shape, top_row, piece_rows)
+            }
+            1 => self.drop_features_over::<1>(placement, shape, top_row, piece_rows),
+            2 => self.drop_features_over::<2>(placement, shape, top_row, piece_rows),
+            3 => self.drop_features_over::<3>(placement, shape, top_row, piece_rows),
+            _ => self.drop_features_over::<4>(placement, shape, top_row, piece_rows),
+        }
+    }
+
+    /// [`BoardTerms::drop_features`] after its tests of the rows, for an orientation that
+    /// covers `SPAN` columns, or `shape.count` of them when `SPAN` is 0 (`shape`, its top row
+    /// at `top_row`, its rows `piece_rows`).
+    #[inline(always)]
+    fn drop_features_over<const SPAN: usize>(
+        &self,
+        placement: &Placement,
+        shape: &ShapeColumns,
+        top_row: i32,
+        piece_rows: u32,
+    ) -> Option<(BoardFeatures, u32)> {
+        let span = match SPAN {
+            0 => usize::from(shape.count).clamp(1, 4),
+            _ => SPAN,
+        };
+        let field = &self.field;
         let height = field.height;
         let totals = &self.totals;
         let mut column_heights = totals.column_heights;
         let mut holes = totals.holes;
         let mut column_transitions = totals.column_transitions;
         let mut bumpiness = totals.bumpiness;
-        let count = usize::from(shape.count).min(4);
+        // The span ends at column 9 at the latest; saying so drops the bounds checks.
         let lo = (i32::from(placement.x) + i32::from(shape.columns[0].0)) as usize;
-        let lo = lo.min(WIDTH - 1);
+        let lo = lo.min(WIDTH - span);
         // The pair left of the span: its old term goes, its new one comes with the first
         // column.
         let mut left_height = if lo > 0 {
@@ -714,10 +748,9 @@ impl BoardTerms {
         // column left of the span first, then each covered one, then the one right of it.
         let mut bordering =
             (self.padded_columns[lo + 1] & (shape.sides[0] << top_row)).count_ones();
-        let mut x = lo;
-        for k in 0..count {
+        for k in 0..span {
+            let x = lo + k;
             let (_, dy_bottom, cells) = shape.columns[k];
-            x = x.min(WIDTH - 1);
             bordering +=
                 (self.padded_columns[x + 2] & (shape.sides[k + 1] << top_row)).count_ones();
             let bottom = (top_row + i32::from(dy_bottom) - i32::from(shape.dy_min)) as u32;
@@ -747,15 +780,14 @@ impl BoardTerms {
             if let Some(left) = left_height {
                 bumpiness += left.abs_diff(new_height);
             }
-            if x > lo {
+            if k > 0 {
                 bumpiness -= self.padded_bumps[x];
             }
             left_height = Some(new_height);
-            x += 1;
         }
-        let hi = x - 1;
+        let hi = lo + span - 1;
         bordering +=
-            (self.padded_columns[hi + 3] & (shape.sides[count + 1] << top_row)).count_ones();
+            (self.padded_columns[hi + 3] & (shape.sides[span + 1] << top_row)).count_ones();
         if hi < WIDTH - 1 {
             bumpiness = bumpiness - self.padded_bumps[hi + 1]
                 + self.padded_heights[hi + 2].abs_diff(left_height.unwrap_or(0));
@@ -981,16 +1013,7 @@ impl NesPlateau {
     /// module documentation): every weight and price finite, and the weights of the bounded
     /// features (`well_cells`, `deep_wells`, `row_transitions`) and both prices not negative.
     pub(crate) fn bounds_hold(&self) -> bool {
-        self.values.iter().all(|weight| weight.is_finite())
-            && [
-                self.values[2],
-                self.values[DEEP_WELLS],
-                self.values[10],
-                self.extra_deep_well_cost,
-                self.overdeep_well_cost,
-            ]
-            .iter()
-            .all(|&weight| weight >= 0.0 && weight.is_finite())
+        self.bounds.stand_ins
     }
 
     /// Whether the drop bounds are lower bounds of this evaluator's cost too ("Drop bounds"
@@ -998,13 +1021,61 @@ impl NesPlateau {
     /// `min_hole_depth` and `max_hole_depth` not negative, and those of `column_transitions`
     /// and `height_spread` not positive, as for the shipped presets.
     pub(crate) fn drop_bounds_hold(&self) -> bool {
-        self.bounds_hold()
-            && self.values[7] >= 0.0
-            && self.values[8] >= 0.0
-            && self.values[9] <= 0.0
-            && self.values[13] <= 0.0
+        self.bounds.drops
+    }
+}
+
+/// Which of the leaves' bounds hold for an evaluator's weights and prices, found once when it
+/// is made ([`NesPlateau::bounds_hold`], [`NesPlateau::drop_bounds_hold`]): each leaves'
+/// call asks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Bounds {
+    stand_ins: bool,
+    drops: bool,
+}
+
+impl Bounds {
+    /// No bounds (every leaf's value exact).
+    pub(crate) const NONE: Bounds = Bounds {
+        stand_ins: false,
+        drops: false,
+    };
+
+    /// The bounds that hold for `evaluator`'s weights and prices (its own `bounds` not read).
+    pub(crate) fn of(evaluator: &NesPlateau) -> Bounds {
+        let stand_ins = Bounds::stand_ins_hold(evaluator);
+        Bounds {
+            stand_ins,
+            drops: stand_ins
+                && evaluator.values[7] >= 0.0
+                && evaluator.values[8] >= 0.0
+                && evaluator.values[9] <= 0.0
+                && evaluator.values[13] <= 0.0,
+        }
     }
 
+    /// [`NesPlateau::bounds_hold`]'s test.
+    fn stand_ins_hold(evaluator: &NesPlateau) -> bool {
+        let NesPlateau {
+            values,
+            extra_deep_well_cost,
+            overdeep_well_cost,
+            ..
+        } = evaluator;
+        values.iter().all(|weight| weight.is_finite())
+            && [
+                values[2],
+                values[DEEP_WELLS],
+                values[10],
+                *extra_deep_well_cost,
+                *overdeep_well_cost,
+            ]
+            .iter()
+            .all(|&weight| weight >= 0.0 && weight.is_finite())
+    }
+}
+
+impl NesPlateau {
     /// [`link_value_by_locking`], the whole-board way of a placement that clears rows, out
     /// of the leaves' loop (whose registers it would crowd) and with the popcount
     /// instruction where the CPU has it, as the loop.

@@ -186,6 +186,9 @@ pub struct NesPlateau {
     /// What each open well cell beyond the [`TETRIS_WELL_DEPTH`]th of its column adds to the
     /// cost; 0 for none.
     overdeep_well_cost: f64,
+    /// Which of the leaves' bounds hold for these weights and prices (module `last_link`),
+    /// found whenever they are set.
+    bounds: last_link::Bounds,
 }
 
 impl NesPlateau {
@@ -206,6 +209,7 @@ impl NesPlateau {
             extra_deep_well_cost: cost,
             ..self
         }
+        .with_bounds()
     }
 
     /// What each deep well beyond the first adds to the cost (0 unless set by
@@ -226,6 +230,15 @@ impl NesPlateau {
     pub fn with_overdeep_well_cost(self, cost: f64) -> NesPlateau {
         NesPlateau {
             overdeep_well_cost: cost,
+            ..self
+        }
+        .with_bounds()
+    }
+
+    /// The same evaluator with its bounds found again for its weights and prices.
+    fn with_bounds(self) -> NesPlateau {
+        NesPlateau {
+            bounds: last_link::Bounds::of(&self),
             ..self
         }
     }
@@ -322,7 +335,9 @@ impl WeightedEvaluator for NesPlateau {
             values,
             extra_deep_well_cost: 0.0,
             overdeep_well_cost: 0.0,
+            bounds: last_link::Bounds::NONE,
         }
+        .with_bounds()
     }
 }
 
