@@ -430,8 +430,8 @@ impl Evaluator for NesPlateau {
     }
 
     /// Yes when the bounds hold (module `last_link`, "Stand-ins"): the weights of
-    /// `well_cells`, `deep_wells` and `row_transitions` and both prices not negative, every
-    /// weight finite, as for the shipped presets.
+    /// `well_cells` and `deep_wells` and both prices not negative, every weight finite, as
+    /// for the shipped presets.
     fn gives_stand_ins(&self) -> bool {
         self.bounds_hold()
     }
