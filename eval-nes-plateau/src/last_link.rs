@@ -398,6 +398,8 @@ struct BoardTerms {
     /// Each column's height at index `x + 1`, 0 for the walls at 0 and 11 (the same as in
     /// `column_terms`, as one array to copy).
     padded_heights: [u32; WIDTH + 2],
+    /// Each column's hole count (as in `column_terms`, as one array for the drop bounds).
+    hole_counts: [u32; WIDTH],
     /// Each column's open well cells at index `x + 1`, 0 for the walls.
     padded_wells: [u32; WIDTH + 2],
     /// The row changes of pairs `0..p`, for `p` in `0..=11`.
@@ -479,6 +481,17 @@ struct StandIn<'a> {
     to_beat: f64,
 }
 
+/// A leaf off the drop bounds' path ([`NesPlateau::value_off_the_drop_path`]): its
+/// placement, its chain's features with the placement's two written, and the cost its
+/// columns' bound must beat (+∞: no bound), and whether an earlier placement of the chain
+/// cleared four rows.
+struct Leaf<'a> {
+    placement: &'a Placement,
+    features: [f64; FEATURE_COUNT],
+    to_beat: f64,
+    earlier_tetris: bool,
+}
+
 /// What [`BoardTerms::after`] finds of a board with cells added.
 struct After {
     /// Its 16 board features.
@@ -506,10 +519,12 @@ impl BoardTerms {
         let mut nonempty_rows = 0;
         let mut column_terms = [ColumnTerms::of(0, &field); WIDTH];
         let mut padded_heights = [0; WIDTH + 2];
+        let mut hole_counts = [0; WIDTH];
         for x in 0..WIDTH {
             nonempty_rows |= columns[x];
             column_terms[x] = ColumnTerms::of(columns[x], &field);
             padded_heights[x + 1] = column_terms[x].height;
+            hole_counts[x] = column_terms[x].holes.count;
         }
         let mut padded_wells = [0; WIDTH + 2];
         let mut pairs_before = [0; WIDTH + 2];
@@ -601,6 +616,7 @@ impl BoardTerms {
             nonempty_rows,
             column_terms,
             padded_heights,
+            hole_counts,
             padded_wells,
             pairs_before,
             padded_bumps,
@@ -734,7 +750,7 @@ impl BoardTerms {
             let new_height = old_height + rise;
             column_heights += rise;
             // The column's holes, each deeper by the rise of its top.
-            holes.depth_sum += self.column_terms[x].holes.count * rise;
+            holes.depth_sum += self.hole_counts[x] * rise;
             column_transitions += 1;
             if gap > 0 {
                 // One new hole right under the run, as deep as the run.
@@ -1053,6 +1069,97 @@ impl NesPlateau {
         )
     }
 
+    /// A leaf's value off the drop bounds' path: the whole-board way when it fills a row, else
+    /// its columns' bound when `BOUND` and that is above `leaf.to_beat`, else its exact value
+    /// from the board's terms (the module documentation).
+    #[inline(always)]
+    fn value_off_the_drop_path<const BOUND: bool>(
+        &self,
+        terms: &BoardTerms,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        leaf: Leaf<'_>,
+    ) -> LinkValue {
+        let placement = *leaf.placement;
+        let mut features = leaf.features;
+        // The locked board's columns as `Board::lock` leaves them when no row is full:
+        // each cell in the field added (a cell above it is stored in no column).
+        let mut columns = terms.padded_columns;
+        let mut piece_rows = 0;
+        let mut added = AddedCells::default();
+        for &(x, y) in &placement.cells {
+            if y >= 0 {
+                columns[x as usize + 2] |= 1 << y;
+                piece_rows |= 1 << y;
+                added.count += 1;
+                added.rows += y as u32;
+            }
+        }
+        // Few placements reach the ceiling rows.
+        if piece_rows & terms.field.ceiling_rows != 0 {
+            for &(_, y) in &placement.cells {
+                if y >= 0 {
+                    added.ceiling_numerator += CEILING_NUMERATOR_BY_ROW[y as usize & 31];
+                }
+            }
+        }
+        let mut full_rows = terms.field.row_mask;
+        for &column in &columns[2..WIDTH + 2] {
+            full_rows &= column;
+        }
+        if full_rows != 0 {
+            return self.value_by_locking(board, records, placement);
+        }
+        let stand_in = StandIn {
+            evaluator: self,
+            features: &features,
+            to_beat: leaf.to_beat,
+        };
+        let after_terms =
+            match terms.after::<BOUND>(&columns, covered_columns(&placement), added, stand_in) {
+                Ok(after_terms) => after_terms,
+                Err(bound) => {
+                    return LinkValue {
+                        rule: ChainRule::Neutral,
+                        cost: bound,
+                    };
+                }
+            };
+        NesPlateau::write_board_features(&after_terms.features, &mut features);
+        // `rules::chain_rule` of the locked board, from what the terms know: the flood
+        // runs, on the locked board, only where it would.
+        let rule = if after_terms.blocks_a_spawn
+            || (after_terms.needs_flood && {
+                let mut locked = *board;
+                locked.lock(placement.piece, placement.state());
+                field_is_split(&locked)
+            }) {
+            ChainRule::Reject
+        } else if leaf.earlier_tetris {
+            ChainRule::Prefer
+        } else {
+            ChainRule::Neutral
+        };
+        let cost = self.cost_of_features(&features, after_terms.overdeep);
+        LinkValue { rule, cost }
+    }
+
+    /// [`NesPlateau::value_off_the_drop_path`] out of the leaves' loop, whose registers its
+    /// code would crowd: a stand-in's path is the loop's, and most leaves take it.
+    #[inline(never)]
+    fn value_off_the_drop_path_outlined<const BOUND: bool>(
+        &self,
+        terms: &BoardTerms,
+        board: &Board,
+        records: &mut Vec<PlacementRecord>,
+        leaf: Leaf<'_>,
+    ) -> LinkValue {
+        with_popcount(
+            #[inline(always)]
+            || self.value_off_the_drop_path::<BOUND>(terms, board, records, leaf),
+        )
+    }
+
     /// [`tetris_core::evaluate::Evaluator::last_link_values`] by correcting the board's terms (module
     /// documentation); inlined into a popcount-enabled caller.
     ///
@@ -1156,79 +1263,21 @@ impl NesPlateau {
                         no_second_bound = true;
                     }
                 }
-                // The locked board's columns as `Board::lock` leaves them when no row is full:
-                // each cell in the field added (a cell above it is stored in no column).
-                let mut columns = terms.padded_columns;
-                let mut piece_rows = 0;
-                let mut added = AddedCells::default();
-                for &(x, y) in &placement.cells {
-                    if y >= 0 {
-                        columns[x as usize + 2] |= 1 << y;
-                        piece_rows |= 1 << y;
-                        added.count += 1;
-                        added.rows += y as u32;
-                    }
-                }
-                // Few placements reach the ceiling rows.
-                if piece_rows & terms.field.ceiling_rows != 0 {
-                    for &(_, y) in &placement.cells {
-                        if y >= 0 {
-                            added.ceiling_numerator += CEILING_NUMERATOR_BY_ROW[y as usize & 31];
-                        }
-                    }
-                }
-                let mut full_rows = terms.field.row_mask;
-                for &column in &columns[2..WIDTH + 2] {
-                    full_rows &= column;
-                }
-                if full_rows != 0 {
-                    let value = self.value_by_locking(board, records, placement);
-                    if BOUND && value.rule == ChainRule::Neutral && value.cost < beat {
-                        beat = value.cost;
-                    }
-                    put(value);
-                    continue;
-                }
-                let stand_in = StandIn {
-                    evaluator: self,
-                    features: &features,
+                let leaf = Leaf {
+                    placement: &placement,
+                    features,
                     to_beat: if no_second_bound { f64::INFINITY } else { beat },
+                    earlier_tetris,
                 };
-                let after_terms = match terms.after::<BOUND>(
-                    &columns,
-                    covered_columns(&placement),
-                    added,
-                    stand_in,
-                ) {
-                    Ok(after_terms) => after_terms,
-                    Err(bound) => {
-                        put(LinkValue {
-                            rule: ChainRule::Neutral,
-                            cost: bound,
-                        });
-                        continue;
-                    }
-                };
-                NesPlateau::write_board_features(&after_terms.features, &mut features);
-                // `rules::chain_rule` of the locked board, from what the terms know: the flood
-                // runs, on the locked board, only where it would.
-                let rule = if after_terms.blocks_a_spawn
-                    || (after_terms.needs_flood && {
-                        let mut locked = *board;
-                        locked.lock(placement.piece, placement.state());
-                        field_is_split(&locked)
-                    }) {
-                    ChainRule::Reject
-                } else if earlier_tetris {
-                    ChainRule::Prefer
+                let value = if BOUND {
+                    self.value_off_the_drop_path_outlined::<BOUND>(&terms, board, records, leaf)
                 } else {
-                    ChainRule::Neutral
+                    self.value_off_the_drop_path::<BOUND>(&terms, board, records, leaf)
                 };
-                let cost = self.cost_of_features(&features, after_terms.overdeep);
-                if BOUND && rule == ChainRule::Neutral && cost < beat {
-                    beat = cost;
+                if BOUND && value.rule == ChainRule::Neutral && value.cost < beat {
+                    beat = value.cost;
                 }
-                put(LinkValue { rule, cost });
+                put(value);
             }
             start = end;
         }
