@@ -13,73 +13,14 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::chain::{ChainOptions, LookaheadChain};
-use tetris_core::{
-    Board, Chain, ChainRule, DecisionContext, Evaluator, LinkValue, Piece, Placement,
-    PlacementRecord, Searcher, Weights, link_value_by_locking,
-};
+use tetris_core::{Board, Chain, ChainRule, DecisionContext, Evaluator, Piece, Searcher};
 use tetris_fixtures::TestEvaluator;
 use tetris_registry::Strategy;
 use tetris_search_bfs::Bfs;
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
 
-/// [`TestEvaluator`] giving the most aggressive stand-ins the contract allows: for a neutral
-/// chain costing more than the cost to beat (`to_beat`, or the lowest exact neutral cost
-/// given earlier in the call), the next `f64` above that cost.
-struct AggressiveStandIns(TestEvaluator);
-
-impl Evaluator for AggressiveStandIns {
-    fn name(&self) -> &str {
-        "aggressive"
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        self.0.feature_names()
-    }
-
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        self.0.features(chain, out);
-    }
-
-    fn weights(&self) -> &Weights {
-        self.0.weights()
-    }
-
-    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-        self.0.chain_rule(chain)
-    }
-
-    fn gives_stand_ins(&self) -> bool {
-        true
-    }
-
-    fn last_link_values_to_beat(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        to_beat: f64,
-        out: &mut Vec<LinkValue>,
-    ) {
-        out.clear();
-        // The cost to beat: `to_beat`, or the lowest exact neutral cost given so far.
-        let mut beat = to_beat;
-        for &placement in placements {
-            let exact = link_value_by_locking(self, board, records, placement);
-            out.push(if exact.rule == ChainRule::Neutral && exact.cost > beat {
-                LinkValue {
-                    rule: ChainRule::Neutral,
-                    cost: beat.next_up(),
-                }
-            } else {
-                if exact.rule == ChainRule::Neutral && exact.cost < beat {
-                    beat = exact.cost;
-                }
-                exact
-            });
-        }
-    }
-}
+use crate::wrappers::AggressiveStandIns;
 
 /// Rejects chains whose first placement is in column 0, prefers those in column 9.
 fn edges(chain: Chain<'_>) -> ChainRule {

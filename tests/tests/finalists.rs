@@ -16,6 +16,8 @@ use tetris_search_bfs::Bfs;
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::{finalists_by_hand, grow_board};
 
+use crate::wrappers::ExactValues;
+
 /// The index of the best value among `indices` of `report`, the earlier first among equals.
 fn best_of(report: &[PlacementValue], indices: &[usize]) -> Option<usize> {
     let mut best: Option<(usize, ChainValue)> = None;
@@ -116,50 +118,6 @@ fn finalists_choose_the_best_averaged_among_the_best_without_the_unknown_piece()
     );
 }
 
-/// An evaluator as `inner` is, but valued one search at a time: the trait's default for
-/// [`Evaluator::values_several_searches_at_once`].
-struct PieceByPiece<'a, E>(&'a E);
-
-impl<E: Evaluator> Evaluator for PieceByPiece<'_, E> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        self.0.feature_names()
-    }
-
-    fn placement_feature_names(&self) -> &'static [&'static str] {
-        self.0.placement_feature_names()
-    }
-
-    fn features(&self, chain: tetris_core::Chain<'_>, out: &mut [f64]) {
-        self.0.features(chain, out)
-    }
-
-    fn weights(&self) -> &tetris_core::Weights {
-        self.0.weights()
-    }
-
-    fn chain_rule(&self, chain: tetris_core::Chain<'_>) -> tetris_core::ChainRule {
-        self.0.chain_rule(chain)
-    }
-
-    fn cost(&self, chain: tetris_core::Chain<'_>) -> f64 {
-        self.0.cost(chain)
-    }
-
-    fn last_link_values(
-        &self,
-        board: &Board,
-        records: &mut Vec<tetris_core::PlacementRecord>,
-        placements: &[tetris_core::Placement],
-        out: &mut Vec<tetris_core::LinkValue>,
-    ) {
-        self.0.last_link_values(board, records, placements, out)
-    }
-}
-
 /// A board with `rows` bottom rows full but for a well in column `well` (so that an I there
 /// clears four rows at once), and a few random pieces on top.
 fn well_board(rng: &mut Pcg64Mcg) -> Board {
@@ -203,7 +161,7 @@ fn unknown_pieces_valued_in_one_call_choose_as_piece_by_piece() {
         .expect("registered")
         .expect("default weights");
     assert!(together.values_several_searches_at_once());
-    let alone = PieceByPiece(&together);
+    let alone = ExactValues(&together);
     assert!(!alone.values_several_searches_at_once());
     let mut rng = Pcg64Mcg::seed_from_u64(0x7E7);
     let mut gamepad = Gamepad::new();

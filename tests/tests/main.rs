@@ -22,3 +22,4 @@ mod registered_searchers;
 mod reports;
 mod search_properties;
 mod weights_files;
+mod wrappers;

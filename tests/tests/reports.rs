@@ -13,114 +13,14 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use tetris_core::chain::{ChainOptions, LookaheadChain};
-use tetris_core::{
-    Board, Chain, ChainRule, DecisionContext, Evaluator, LinkValue, Piece, Placement,
-    PlacementRecord, Searcher, Weights, link_value_by_locking,
-};
+use tetris_core::{Board, Chain, ChainRule, DecisionContext, Evaluator, Piece, Searcher};
 use tetris_fixtures::TestEvaluator;
 use tetris_registry::Strategy;
 use tetris_search_bfs::Bfs;
 use tetris_search_column_drop::ColumnDrop;
 use tetris_tests::grow_board;
 
-/// An evaluator's features, weights, rule and cost with nothing else: every last link's value
-/// exact (the trait's defaults).
-struct ExactOnly<'e, E: ?Sized>(&'e E);
-
-impl<E: Evaluator + ?Sized> Evaluator for ExactOnly<'_, E> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        self.0.feature_names()
-    }
-
-    fn placement_feature_names(&self) -> &'static [&'static str] {
-        self.0.placement_feature_names()
-    }
-
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        self.0.features(chain, out);
-    }
-
-    fn weights(&self) -> &Weights {
-        self.0.weights()
-    }
-
-    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-        self.0.chain_rule(chain)
-    }
-
-    fn cost(&self, chain: Chain<'_>) -> f64 {
-        self.0.cost(chain)
-    }
-}
-
-/// [`TestEvaluator`] giving the most aggressive stand-ins the contract of
-/// [`Evaluator::last_link_values_of_searches`] allows: in each search, every neutral chain
-/// that costs more than the search's lowest neutral cost gets the next `f64` above that cost.
-struct SearchStandIns(TestEvaluator);
-
-impl Evaluator for SearchStandIns {
-    fn name(&self) -> &str {
-        "search-stand-ins"
-    }
-
-    fn feature_names(&self) -> &'static [&'static str] {
-        self.0.feature_names()
-    }
-
-    fn features(&self, chain: Chain<'_>, out: &mut [f64]) {
-        self.0.features(chain, out);
-    }
-
-    fn weights(&self) -> &Weights {
-        self.0.weights()
-    }
-
-    fn chain_rule(&self, chain: Chain<'_>) -> ChainRule {
-        self.0.chain_rule(chain)
-    }
-
-    fn cost(&self, chain: Chain<'_>) -> f64 {
-        self.0.cost(chain)
-    }
-
-    fn last_link_values_of_searches(
-        &self,
-        board: &Board,
-        records: &mut Vec<PlacementRecord>,
-        placements: &[Placement],
-        ends: &[usize],
-        out: &mut Vec<LinkValue>,
-    ) {
-        out.clear();
-        let mut start = 0;
-        for &end in ends {
-            let exact: Vec<LinkValue> = placements[start..end]
-                .iter()
-                .map(|&placement| link_value_by_locking(self, board, records, placement))
-                .collect();
-            let lowest = exact
-                .iter()
-                .filter(|value| value.rule == ChainRule::Neutral)
-                .map(|value| value.cost)
-                .fold(f64::INFINITY, f64::min);
-            out.extend(exact.into_iter().map(|value| {
-                if value.rule == ChainRule::Neutral && value.cost > lowest {
-                    LinkValue {
-                        rule: ChainRule::Neutral,
-                        cost: lowest.next_up(),
-                    }
-                } else {
-                    value
-                }
-            }));
-            start = end;
-        }
-    }
-}
+use crate::wrappers::{AggressiveStandIns, ExactValues};
 
 /// Rejects chains whose last placement is in column 0, prefers those in column 9.
 fn edges(chain: Chain<'_>) -> ChainRule {
@@ -180,13 +80,16 @@ fn analyse_and_compare<S: Searcher + ?Sized, A: Evaluator + ?Sized, B: Evaluator
 fn reports_with_the_most_aggressive_stand_ins_equal_exact_reports() {
     let mut rng = Pcg64Mcg::seed_from_u64(0x2E9027);
     let pairs = [
-        (SearchStandIns(TestEvaluator::new()), TestEvaluator::new()),
         (
-            SearchStandIns(TestEvaluator::without_holes()),
+            AggressiveStandIns(TestEvaluator::new()),
+            TestEvaluator::new(),
+        ),
+        (
+            AggressiveStandIns(TestEvaluator::without_holes()),
             TestEvaluator::without_holes(),
         ),
         (
-            SearchStandIns(TestEvaluator::with_rule(edges)),
+            AggressiveStandIns(TestEvaluator::with_rule(edges)),
             TestEvaluator::with_rule(edges),
         ),
     ];
@@ -200,27 +103,13 @@ fn reports_with_the_most_aggressive_stand_ins_equal_exact_reports() {
         let pieces: Vec<Piece> = (0..20)
             .map(|_| Piece::ALL[rng.next_u32() as usize % 7])
             .collect();
-        compared += if round % 2 == 0 {
-            let mut searcher = ColumnDrop::new();
-            analyse_and_compare(
-                &mut searcher,
-                with_stand_ins,
-                exact,
-                &options,
-                board,
-                &pieces,
-            )
+        let (mut column_drop, mut bfs) = (ColumnDrop::new(), Bfs::new());
+        let searcher: &mut dyn Searcher = if round % 2 == 0 {
+            &mut column_drop
         } else {
-            let mut searcher = Bfs::new();
-            analyse_and_compare(
-                &mut searcher,
-                with_stand_ins,
-                exact,
-                &options,
-                board,
-                &pieces,
-            )
+            &mut bfs
         };
+        compared += analyse_and_compare(searcher, with_stand_ins, exact, &options, board, &pieces);
     }
     assert!(compared >= 200, "{compared} decisions");
 }
@@ -242,7 +131,7 @@ fn registered_nes_plateau_reports_equal_exact_reports() {
         let pieces: Vec<Piece> = (0..40)
             .map(|_| Piece::ALL[rng.next_u32() as usize % 7])
             .collect();
-        let exact = ExactOnly(evaluator);
+        let exact = ExactValues(evaluator);
         let played = analyse_and_compare(searcher, evaluator, &exact, &options, board, &pieces);
         assert!(played >= 20, "{name}: {played} decisions");
         compared += played;
