@@ -123,7 +123,8 @@
 //! [`Evaluator::last_link_values_of_searches`] as one search: a stand-in costs more than
 //! another chain of the call that is given exactly and ties with nothing, so the call's first
 //! best chain, its value, the best chain so far and the ties are the exact values' (a
-//! depth-1 chain's report lists every leaf: exact values). The pieces after the last known one (expectimax's unknown pieces,
+//! depth-1 chain's report lists every leaf: exact values). The pieces after the last known
+//! one (expectimax's unknown pieces,
 //! a playout's pieces) need only their best value: without a filter their placements also go
 //! to the evaluator in one call (`Walk::best_link`), after no-suicide drops the same ones,
 //! and the evaluator may give a chain that certainly costs more than an earlier one of the
@@ -985,11 +986,10 @@ where
     /// evaluator values every placement the no-suicide rule (if on) keeps in one call
     /// ([`Evaluator::last_link_values`]; below the current piece, for a report,
     /// [`Evaluator::last_link_values_of_searches`], see "Cost of a search"; when deciding,
-    /// [`Evaluator::last_link_values_to_beat`], see "Deciding" in the module documentation), and the best chain's record is rebuilt
-    /// only when one of them beats the best so far. The same values, best chain, ties and
-    /// report as
-    /// [`Walk::follow`] offering each placement in turn (a skipped placement gets no value,
-    /// as there).
+    /// [`Evaluator::last_link_values_to_beat`], see "Deciding" in the module documentation),
+    /// and the best chain's record is rebuilt only when one of them beats the best so far.
+    /// The same values, best chain, ties and report as [`Walk::follow`] offering each
+    /// placement in turn (a skipped placement gets no value, as there).
     fn last_level(&mut self, here: &Placements, board: &Board) -> Option<ChainValue> {
         let level = self.records.len();
         let all = here.as_slice();
