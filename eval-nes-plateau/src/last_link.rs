@@ -663,6 +663,16 @@ impl BoardTerms {
     /// that the board holds no full row and blocks no spawn.
     #[inline(always)]
     fn drop_features(&self, placement: &Placement) -> Option<(BoardFeatures, u32)> {
+        self.drop_features_in::<SPANS_WRITTEN_OUT>(placement)
+    }
+
+    /// [`BoardTerms::drop_features`] with one copy of the column loop per span (`WRITTEN`) or
+    /// one for every span (the browser's): the same features either way, which a test checks.
+    #[inline(always)]
+    fn drop_features_in<const WRITTEN: bool>(
+        &self,
+        placement: &Placement,
+    ) -> Option<(BoardFeatures, u32)> {
         let shape = &SHAPE_COLUMNS[placement.piece.index()][usize::from(placement.rotation & 3)];
         let top_row = i32::from(placement.y) + i32::from(shape.dy_min);
         if top_row < 0 {
@@ -686,9 +696,7 @@ impl BoardTerms {
         // One copy per span, whose loops over the covered columns have a fixed length (not
         // in the browser's module: `SPANS_WRITTEN_OUT`).
         match shape.count {
-            _ if !SPANS_WRITTEN_OUT => {
-                self.drop_features_over::<0>(placement, shape, top_row, piece_rows)
-            }
+            _ if !WRITTEN => self.drop_features_over::<0>(placement, shape, top_row, piece_rows),
             1 => self.drop_features_over::<1>(placement, shape, top_row, piece_rows),
             2 => self.drop_features_over::<2>(placement, shape, top_row, piece_rows),
             3 => self.drop_features_over::<3>(placement, shape, top_row, piece_rows),
@@ -1311,7 +1319,8 @@ mod tests {
     /// Every drop bound's board features against the locked board's: the ones the module
     /// documentation calls exact equal, the bounded ones on the side their weights' signs
     /// ask for (wells, deep wells, overdeep cells and the hole depths' extremes not above,
-    /// column transitions and the spread not below).
+    /// column transitions and the spread not below); and the browser's copy of the column loop
+    /// giving the same as the copies per span.
     #[test]
     fn drop_features_are_the_locked_boards_exact_ones_or_bounds() {
         let mut rng = Pcg64Mcg::seed_from_u64(0xd809);
@@ -1335,7 +1344,10 @@ mod tests {
                         rng.next_u32()
                     });
                 for placement in placements {
-                    let Some((bound, overdeep)) = terms.drop_features(&placement) else {
+                    let found = terms.drop_features(&placement);
+                    // The browser's one copy of the column loop gives the same.
+                    assert_eq!(terms.drop_features_in::<false>(&placement), found);
+                    let Some((bound, overdeep)) = found else {
                         continue;
                     };
                     let mut locked = board;

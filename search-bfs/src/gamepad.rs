@@ -1485,6 +1485,27 @@ mod tests {
         boards
     }
 
+    /// The per-piece legal words (`legal_words_of`, natively) against the general loop the
+    /// browser's module runs, written out here as the oracle: every word of every piece.
+    #[test]
+    fn legal_words_per_piece_equal_the_general_loop() {
+        let mut gamepad = Gamepad::new();
+        for board in boards() {
+            let blocked = BlockedColumns::new(&board);
+            for piece in Piece::ALL {
+                gamepad.compute_legal(&board, piece);
+                let mut looped = [0; LEGAL_SLOTS];
+                for rotation in 0..piece.orientation_count() {
+                    for x in 0..BOARD_WIDTH as i8 {
+                        looped[slot(x, rotation)] =
+                            legal_pivot_rows(&blocked, piece.cells(rotation), x);
+                    }
+                }
+                assert_eq!(gamepad.legal, looped, "{piece:?} on\n{board}");
+            }
+        }
+    }
+
     /// Each `(frames per row, timeline)` of `timings` under every input model.
     fn every_input_model(timings: &[(u8, &str)]) -> Vec<FrameTiming> {
         InputModel::ALL
