@@ -444,6 +444,14 @@ impl Targets<'_> {
 /// the same order from the loops, and the same legal words come from the general loop.
 pub(super) const WRITTEN_OUT: bool = cfg!(not(target_arch = "wasm32"));
 
+/// [`Gamepad::flood_rows_at`]'s input model: read from the timing (the loops' copies and the
+/// browser's), or a constant in the written-out copies, so that no word's expansion tests it.
+const INPUTS_READ: u8 = 0;
+/// [`Gamepad::flood_rows_at`]'s input model: the two-thumb one ([`InputModel::TwoThumb`]).
+const INPUTS_TWO_THUMB: u8 = 1;
+/// [`Gamepad::flood_rows_at`]'s input model: the article's ([`InputModel::Article`]).
+const INPUTS_ARTICLE: u8 = 2;
+
 impl Gamepad {
     /// The unordered search (see the module documentation): the same placements as the
     /// ordered search, row by row; with paths or the entry delay, the ordered search itself.
@@ -584,10 +592,32 @@ impl Gamepad {
         if let Some(thumbs) = self.flood.thumbs {
             return self.flood_rows_mixed(&thumbs, piece, timing, start, height, record);
         }
-        match (timing.tap_rate(), timing.frames_per_row) {
-            (Some(2), 2) => self.flood_rows_at::<2, 2>(piece, timing, start, height, record),
-            (Some(2), 3) => self.flood_rows_at::<2, 3>(piece, timing, start, height, record),
-            _ => self.flood_rows_at::<0, 0>(piece, timing, start, height, record),
+        // The written-out copies also have the input model as a constant.
+        let inputs = match timing.inputs {
+            _ if !WRITTEN_OUT => INPUTS_READ,
+            InputModel::TwoThumb => INPUTS_TWO_THUMB,
+            InputModel::Article => INPUTS_ARTICLE,
+        };
+        match (timing.tap_rate(), timing.frames_per_row, inputs) {
+            (Some(2), 2, INPUTS_TWO_THUMB) => {
+                self.flood_rows_at::<2, 2, INPUTS_TWO_THUMB>(piece, timing, start, height, record)
+            }
+            (Some(2), 2, INPUTS_ARTICLE) => {
+                self.flood_rows_at::<2, 2, INPUTS_ARTICLE>(piece, timing, start, height, record)
+            }
+            (Some(2), 2, _) => {
+                self.flood_rows_at::<2, 2, INPUTS_READ>(piece, timing, start, height, record)
+            }
+            (Some(2), 3, INPUTS_TWO_THUMB) => {
+                self.flood_rows_at::<2, 3, INPUTS_TWO_THUMB>(piece, timing, start, height, record)
+            }
+            (Some(2), 3, INPUTS_ARTICLE) => {
+                self.flood_rows_at::<2, 3, INPUTS_ARTICLE>(piece, timing, start, height, record)
+            }
+            (Some(2), 3, _) => {
+                self.flood_rows_at::<2, 3, INPUTS_READ>(piece, timing, start, height, record)
+            }
+            _ => self.flood_rows_at::<0, 0, INPUTS_READ>(piece, timing, start, height, record),
         }
     }
 
@@ -664,10 +694,11 @@ impl Gamepad {
         height
     }
 
-    /// [`Gamepad::flood_rows`] with the tap rate `TAP` (of a uniform timeline, one phase) and
-    /// the frames per row `ROW_FRAMES` as constants (0: read from `timing`).
+    /// [`Gamepad::flood_rows`] with the tap rate `TAP` (of a uniform timeline, one phase),
+    /// the frames per row `ROW_FRAMES` and the input model `INPUTS` as constants (0 and
+    /// [`INPUTS_READ`]: read from `timing`).
     #[inline(always)]
-    fn flood_rows_at<const TAP: usize, const ROW_FRAMES: usize>(
+    fn flood_rows_at<const TAP: usize, const ROW_FRAMES: usize, const INPUTS: u8>(
         &mut self,
         piece: Piece,
         timing: FrameTiming,
@@ -691,13 +722,18 @@ impl Gamepad {
         } else {
             ROW_FRAMES
         };
-        let article = timing.inputs == InputModel::Article;
+        let article = match INPUTS {
+            INPUTS_TWO_THUMB => false,
+            INPUTS_ARTICLE => true,
+            _ => timing.inputs == InputModel::Article,
+        };
         let flood = &mut self.flood;
         let per_down = phases * phases * tap * tap;
         let combinations = DOWN_PHASES * per_down;
         let height = usize::from(height);
+        // The start's later word, for its first row only.
+        let mut later = start.later;
         for y in start.row..height {
-            let later = if y == start.row { start.later } else { None };
             if later.is_none() && flood.below[..combinations].iter().all(|&word| word == 0) {
                 return y;
             }
@@ -706,10 +742,11 @@ impl Gamepad {
                 flood.band_entries[at..at + combinations].copy_from_slice(&flood.below);
             }
             // The lengths are constants in the copies with constant timings, so that these
-            // are a few stores rather than calls.
-            flood.row[..frames_per_row * combinations].fill(0);
+            // are a few stores rather than calls (timer 0's words are copied over, not
+            // cleared first: at 3 frames per row, clearing all 36 words was a call to memset).
+            flood.row[combinations..frames_per_row * combinations].fill(0);
             flood.row[..combinations].copy_from_slice(&flood.below[..combinations]);
-            if let Some((timer, combination, word)) = later {
+            if let Some((timer, combination, word)) = later.take() {
                 flood.row[timer * combinations + combination] |= word;
             }
             flood.below[..combinations].fill(0);
