@@ -63,7 +63,16 @@
 //! search is walked from its last placement back (lower placements have the lower lock
 //! heights), which is allowed there ([`Evaluator::last_link_values_of_searches`] takes the
 //! cost of any other placement of the search); the deciding chain's call, whose stand-ins
-//! must lie above an earlier placement's cost, is walked in order. For a
+//! must lie above an earlier placement's cost, is walked in order. In those walks from the
+//! last placement back, a placement whose drop bound (below) is not above the cost to beat
+//! is not valued at once but put off, up to 16 of them; at the search's end they are valued
+//! lowest bound first, each while its bound is still not above the cost to beat, which each
+//! `Neutral` exact cost lowers, and the rest keep their bounds (`PENDING`). The cheapest
+//! bound is most often the search's best placement, so its cost stops the others: on setting
+//! (b)'s first 40 lines, 317,023 exact values became 264,743 and the instructions fell by
+//! 1.4 %. (Putting off every bounded placement from the first one, in batches, valued fewer
+//! leaves exactly but cost 3 % more than this in all: the first placement's bound was then taken
+//! too, and the batches crowded the loop.) For a
 //! placement that fills no row, the bound takes every feature exactly except three, each
 //! replaced by a lower bound that follows from the placement's columns alone:
 //!
@@ -1306,7 +1315,9 @@ impl NesPlateau {
     /// bound as a `Neutral` stand-in: the cost to beat is `to_beat` at the start of each
     /// search, then the lowest exact cost of a `Neutral` value it gave in that search when
     /// lower ("Stand-ins" in the module documentation). With `REVERSE`, each search's
-    /// placements are valued from its last one back (`out` still in their order). Without
+    /// placements are valued from its last one back (`out` still in their order), those
+    /// whose drop bound is not above the cost to beat put off to the search's end and valued
+    /// there lowest bound first, up to [`PENDING`] of them. Without
     /// `BOUND`, `ends` and `to_beat` are not read and every value is exact.
     #[inline(always)]
     pub(crate) fn last_link_values_by_columns<const BOUND: bool, const REVERSE: bool>(
@@ -1364,6 +1375,11 @@ impl NesPlateau {
         let mut start = 0;
         for &end in ends {
             let mut beat = to_beat;
+            // With `REVERSE`, the placements whose drop bound is not above the cost to beat,
+            // put off to the end of their search and then valued lowest bound first
+            // ("Stand-ins" in the module documentation); at most `PENDING`.
+            let mut pending = [0u32; PENDING];
+            let mut pending_count = 0;
             // A plain loop rather than an iterator adapter: its body must be compiled inside
             // the popcount-enabled caller, and a separate `fold` function would not be.
             for step in 0..end - start {
@@ -1400,6 +1416,15 @@ impl NesPlateau {
                             });
                             continue;
                         }
+                        if REVERSE && pending_count < PENDING {
+                            put(LinkValue {
+                                rule: ChainRule::Neutral,
+                                cost: bound,
+                            });
+                            pending[pending_count] = at as u32;
+                            pending_count += 1;
+                            continue;
+                        }
                         // The columns' bound is seldom above the drop bound: not tried.
                         no_second_bound = true;
                     }
@@ -1420,10 +1445,49 @@ impl NesPlateau {
                 }
                 put(value);
             }
+            // The put-off placements, lowest bound first (the first of equal ones), each
+            // valued exactly while its bound is not above the cost to beat; the others keep
+            // their bounds as stand-ins.
+            while REVERSE && pending_count > 0 {
+                let bound_of = |k: usize| out[pending[k] as usize].cost;
+                let mut lowest = 0;
+                for k in 1..pending_count {
+                    if bound_of(k) < bound_of(lowest) {
+                        lowest = k;
+                    }
+                }
+                let at = pending[lowest] as usize;
+                if out[at].cost > beat {
+                    break;
+                }
+                pending_count -= 1;
+                pending[lowest] = pending[pending_count];
+                let placement = placements[at];
+                let leaf = Leaf {
+                    placement: &placement,
+                    features: [
+                        rows_cleared as f64,
+                        (lock_height + u32::from(placement.lock_height(board_height))) as f64,
+                    ],
+                    // The columns' bound is seldom above the drop bound: not tried.
+                    to_beat: f64::INFINITY,
+                    earlier_tetris,
+                };
+                let value =
+                    self.value_off_the_drop_path_outlined::<BOUND>(&terms, board, records, leaf);
+                if value.rule == ChainRule::Neutral && value.cost < beat {
+                    beat = value.cost;
+                }
+                out[at] = value;
+            }
             start = end;
         }
     }
 }
+
+/// The most placements of one search whose values [`NesPlateau::last_link_values_by_columns`]
+/// puts off (the others are valued at once).
+const PENDING: usize = 16;
 
 #[cfg(test)]
 mod tests {
