@@ -1049,8 +1049,8 @@ impl NesPlateau {
     /// in pairs (the integer features two at a time, then the rest), less `margin`: at most
     /// [`NesPlateau::cost_of_features`] of the same features, which sums them in order,
     /// when `margin` is [`NesPlateau::drop_bound_margin`]'s for the call ("Drop bounds" in
-    /// the module documentation). In pairs the conversions, products and sums run two at a
-    /// time (SSE2's packed instructions, which every x86-64 CPU has).
+    /// the module documentation). Two running sums are a shorter chain than one, and the
+    /// features need not be written to an array of 18 first.
     #[inline(always)]
     fn drop_bound_cost(
         &self,
@@ -1060,7 +1060,7 @@ impl NesPlateau {
         margin: f64,
     ) -> f64 {
         let holes = &features.holes;
-        // Each below 2^31 (`FEATURE_MAX`), so a signed conversion, which packs, is exact.
+        // Each below 2^31 (`FEATURE_MAX`), so a signed conversion is exact.
         let integers = [
             features.well_cells,
             features.deep_wells,
