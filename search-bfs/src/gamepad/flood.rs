@@ -600,25 +600,25 @@ impl Gamepad {
             InputModel::TwoThumb => INPUTS_TWO_THUMB,
             InputModel::Article => INPUTS_ARTICLE,
         };
-        match (timing.tap_rate(), timing.frames_per_row, inputs) {
-            (Some(2), 2, INPUTS_TWO_THUMB) => {
-                self.flood_rows_at::<2, 2, INPUTS_TWO_THUMB>(piece, timing, start, height, record)
-            }
-            (Some(2), 2, INPUTS_ARTICLE) => {
-                self.flood_rows_at::<2, 2, INPUTS_ARTICLE>(piece, timing, start, height, record)
-            }
-            (Some(2), 2, _) => {
-                self.flood_rows_at::<2, 2, INPUTS_READ>(piece, timing, start, height, record)
-            }
-            (Some(2), 3, INPUTS_TWO_THUMB) => {
-                self.flood_rows_at::<2, 3, INPUTS_TWO_THUMB>(piece, timing, start, height, record)
-            }
-            (Some(2), 3, INPUTS_ARTICLE) => {
-                self.flood_rows_at::<2, 3, INPUTS_ARTICLE>(piece, timing, start, height, record)
-            }
-            (Some(2), 3, _) => {
-                self.flood_rows_at::<2, 3, INPUTS_READ>(piece, timing, start, height, record)
-            }
+        // The copy of a constant timing for the input model.
+        macro_rules! at_timing {
+            ($tap:literal, $frames:literal) => {
+                match inputs {
+                    INPUTS_TWO_THUMB => self.flood_rows_at::<$tap, $frames, INPUTS_TWO_THUMB>(
+                        piece, timing, start, height, record,
+                    ),
+                    INPUTS_ARTICLE => self.flood_rows_at::<$tap, $frames, INPUTS_ARTICLE>(
+                        piece, timing, start, height, record,
+                    ),
+                    _ => self.flood_rows_at::<$tap, $frames, INPUTS_READ>(
+                        piece, timing, start, height, record,
+                    ),
+                }
+            };
+        }
+        match (timing.tap_rate(), timing.frames_per_row) {
+            (Some(2), 2) => at_timing!(2, 2),
+            (Some(2), 3) => at_timing!(2, 3),
             _ => self.flood_rows_at::<0, 0, INPUTS_READ>(piece, timing, start, height, record),
         }
     }
