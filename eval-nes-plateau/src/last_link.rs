@@ -143,8 +143,8 @@
 //! sums plus one placement's (`NesPlateau::drop_bound_margin`). The real sum of the bound's
 //! features is at most the exact features' (the weights' signs), so the bound's sum less
 //! 2 × 21·u·M is at most the exact value as computed; the margin is 64·ε·M = 128·u·M, with
-//! room for the subtraction's own rounding. It is about 10⁻⁹ of a cost for the shipped
-//! presets, so a stand-in that it stops is one whose bound was that close to the cost to beat.
+//! room for the subtraction's own rounding. It is 2.5 × 10⁻⁸ for setting (b)'s weights and
+//! prices, so a stand-in that it stops is one whose bound was that close to the cost to beat.
 //! The sum in pairs, and the two placement features passed as two numbers rather than an
 //! array of 18 zeroed per leaf, took 2.6 % off setting (b)'s first 40 lines. A unit test
 //! checks the sum against the one in order for random weights of either sign and features
