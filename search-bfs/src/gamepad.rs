@@ -1569,7 +1569,7 @@ mod tests {
     /// `boards()` and console boards near the top: the spawn overlapping a full column (so
     /// that the piece may move out under the console rule), hidden cells above the field,
     /// and stacks two or three rows from the top (an open band of 0 or 1 rows).
-    fn boards_with_console_ones() -> Vec<Board> {
+    pub(super) fn boards_with_console_ones() -> Vec<Board> {
         let mut boards = boards();
         let mut column_6 = Board::standard().with_hidden_rows();
         for y in 0..20 {
