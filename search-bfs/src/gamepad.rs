@@ -204,6 +204,15 @@ const MAX_CACHED_STATES: usize = 1 << 16;
 /// about 7 MB per piece. Without the cache, the current piece's search was about a third of
 /// a NES game's time at 18 to 19 under that timeline.
 const MAX_CACHED_STATES_MIXED: usize = 1 << 19;
+/// The most states the band caches of searches after played frames keep in all (see
+/// "Played frames" in the design note; 20 bytes a state, so at most about 21 MB); the
+/// oldest go first. A whole level-18 game with 18 frames played (setting (c) of
+/// docs/nes-benchmark.md) searches from 560 such starts, 187 of them different, each keeping
+/// about a thousand states.
+const MAX_PLAYED_CACHE_STATES: usize = 1 << 20;
+/// The most band caches of searches after played frames kept, so that finding one stays
+/// cheap next to a search.
+const MAX_PLAYED_CACHES: usize = 512;
 
 /// Pivot rows that are "open" on `board`: the top rows where every orientation fits in
 /// every column (its cells reach one row below the pivot, so pivot row y is open when rows up
@@ -488,6 +497,17 @@ pub struct Gamepad {
     /// Per piece and entry delay (off, on): the empty board's layers, shared by every board
     /// whose top rows are empty (see the design note).
     band_caches: [[BandCache; 2]; 7],
+    /// The band's layers from states that played frames left a piece in (see "Played
+    /// frames" in the design note), the oldest first.
+    played_caches: Vec<PlayedBandCache>,
+    /// The states `played_caches` keep in all, and the most they may keep (a test switch:
+    /// [`MAX_PLAYED_CACHE_STATES`] but in tests of the replacement).
+    played_cache_states: usize,
+    most_played_cache_states: usize,
+    /// Scratch: where each layer of a search after played frames starts in `queue`.
+    played_layer_starts: Vec<u32>,
+    /// The band cache the kept search's states refer to (its paths follow them).
+    band_source: BandSource,
     locks: Vec<Lock>,
     /// Scratch for one path, built backwards.
     path: Vec<Buttons>,
@@ -515,6 +535,39 @@ struct SearchKey {
     entry_delay: bool,
     spawn_may_overlap: bool,
     played: tetris_core::PlayedFrames,
+}
+
+/// Which band cache a search reads, and its paths follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BandSource {
+    /// The empty board's search from the spawn, with or without the entry delay.
+    Spawn { entry_delay: bool },
+    /// The empty board's search from where played frames left the piece: the entry of
+    /// `Gamepad::played_caches` at this index.
+    Played(usize),
+}
+
+/// The band's states of the search of one piece from one state that frames played left it
+/// in, the empty board's as every board's with that band (see "Played frames" in the design
+/// note).
+#[derive(Clone, Debug)]
+struct PlayedBandCache {
+    piece: Piece,
+    start: FrameState,
+    /// The band's pivot rows `0..band_rows` whose states `cache` holds.
+    band_rows: i8,
+    /// Always `BandCache::Layers`.
+    cache: BandCache,
+}
+
+impl PlayedBandCache {
+    /// The states it keeps.
+    fn states(&self) -> usize {
+        match &self.cache {
+            BandCache::Layers { nodes, .. } => nodes.len(),
+            _ => 0,
+        }
+    }
 }
 
 /// The empty board's search for one piece, layer by layer (see the design note).
@@ -570,6 +623,11 @@ impl Gamepad {
             dropped: Vec::new(),
             dropped_length: 0,
             band_caches: Default::default(),
+            played_caches: Vec::new(),
+            played_cache_states: 0,
+            most_played_cache_states: MAX_PLAYED_CACHE_STATES,
+            played_layer_starts: Vec::new(),
+            band_source: BandSource::Spawn { entry_delay: false },
             locks: Vec::new(),
             path: Vec::new(),
             generic_steps: false,
@@ -628,6 +686,8 @@ impl Gamepad {
         self.visited = vec![0; ((self.delay_base + delay_groups) * self.group_bits).div_ceil(64)];
         self.numbered_for = (height, self.search_timing);
         self.band_caches = Default::default();
+        self.played_caches.clear();
+        self.played_cache_states = 0;
     }
 
     /// The dense number of a state's group (the state without its cooldowns); the
@@ -944,30 +1004,34 @@ impl Gamepad {
     }
 
     /// The same search on a board whose top `band_rows + 1` rows are empty (at least 2
-    /// band rows), with the states of the band's pivot rows taken from the empty board's
-    /// search (see the design note): only the band's last row is expanded, for its drops,
-    /// and the states below the band are searched as usual. Returns false, having done
-    /// nothing, when the empty board's search is too large to keep.
+    /// band rows, and the search's start in them), with the states of the band's pivot rows
+    /// taken from the empty board's search from the same start, `source` (see the design
+    /// note): only the band's last row is expanded, for its drops, and the states below the
+    /// band are searched as usual. Returns false, having done nothing, when the empty board's
+    /// search is too large to keep.
     fn flood_banded(
         &mut self,
         board: &Board,
         piece: Piece,
-        entry_delay: bool,
+        source: BandSource,
         band_rows: i8,
     ) -> bool {
-        let cache = std::mem::take(&mut self.band_caches[piece.index()][usize::from(entry_delay)]);
-        let cache = match cache {
-            BandCache::Missing => self.build_band_cache(board, piece, entry_delay),
-            built => built,
+        let cache = std::mem::take(self.band_cache_mut(piece, source));
+        let cache = match (cache, source) {
+            (BandCache::Missing, BandSource::Spawn { entry_delay }) => {
+                self.build_band_cache(board, piece, entry_delay)
+            }
+            (cache, _) => cache,
         };
         let BandCache::Layers {
             nodes,
             layer_starts,
         } = &cache
         else {
-            self.band_caches[piece.index()][usize::from(entry_delay)] = cache;
+            *self.band_cache_mut(piece, source) = cache;
             return false;
         };
+        self.band_source = source;
         let mut layer = 0..0;
         for band in layer_starts.windows(2) {
             let cached = &nodes[band[0] as usize..band[1] as usize];
@@ -982,8 +1046,107 @@ impl Gamepad {
         while !layer.is_empty() {
             layer = self.next_layer(piece, layer);
         }
-        self.band_caches[piece.index()][usize::from(entry_delay)] = cache;
+        *self.band_cache_mut(piece, source) = cache;
         true
+    }
+
+    /// The band cache of `source` for `piece`.
+    fn band_cache_mut(&mut self, piece: Piece, source: BandSource) -> &mut BandCache {
+        match source {
+            BandSource::Spawn { entry_delay } => {
+                &mut self.band_caches[piece.index()][usize::from(entry_delay)]
+            }
+            BandSource::Played(index) => &mut self.played_caches[index].cache,
+        }
+    }
+
+    /// The search after played frames from `start`, in the band of `band_rows` pivot rows
+    /// (at least 2, `start` in them; see "Played frames" in the design note): banded when a
+    /// cache from `start` holds the band's rows, or all but one of them (the band is then
+    /// taken a row shorter); otherwise plainly, and the band's states are kept.
+    fn flood_after_played(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        start: FrameState,
+        band_rows: i8,
+    ) {
+        let kept = self
+            .played_caches
+            .iter()
+            .position(|kept| kept.piece == piece && kept.start == start);
+        if let Some(index) = kept {
+            let rows = band_rows.min(self.played_caches[index].band_rows);
+            if rows + 1 >= band_rows
+                && start.y < rows
+                && self.flood_banded(board, piece, BandSource::Played(index), rows)
+            {
+                return;
+            }
+            let removed = self.played_caches.remove(index);
+            self.played_cache_states -= removed.states();
+        }
+        let mut layer_starts = std::mem::take(&mut self.played_layer_starts);
+        layer_starts.clear();
+        self.flood_plain(piece, start, Some(&mut layer_starts));
+        self.keep_played_band(piece, start, band_rows, &layer_starts);
+        self.played_layer_starts = layer_starts;
+    }
+
+    /// Keeps the band's states of the plain search just made from `start` (its layers start
+    /// at `layer_starts` in `queue`) as a band cache: each layer's states in rows
+    /// `0..band_rows` come first in it, and their parents are such states of the layer
+    /// before, so each parent's position moves by its layer's. The oldest caches go to make
+    /// room.
+    fn keep_played_band(
+        &mut self,
+        piece: Piece,
+        start: FrameState,
+        band_rows: i8,
+        layer_starts: &[u32],
+    ) {
+        let mut nodes = Vec::new();
+        let mut starts = Vec::new();
+        // Where the layer before starts in `queue` and in `nodes`.
+        let mut before = (0, 0);
+        for layer in layer_starts.windows(2) {
+            let states = &self.queue[layer[0] as usize..layer[1] as usize];
+            let band = states.partition_point(|node| node.state.y < band_rows);
+            if band == 0 {
+                // No band state now, none later: they are reached only from band states.
+                break;
+            }
+            starts.push(nodes.len() as u32);
+            nodes.extend(states[..band].iter().map(|&node| Node {
+                parent: match node.parent {
+                    NO_PARENT => NO_PARENT,
+                    parent => parent - before.0 + before.1,
+                },
+                ..node
+            }));
+            before = (layer[0], *starts.last().expect("just pushed"));
+        }
+        starts.push(nodes.len() as u32);
+        let states = nodes.len();
+        if states > self.most_played_cache_states {
+            return;
+        }
+        while self.played_caches.len() >= MAX_PLAYED_CACHES
+            || self.played_cache_states + states > self.most_played_cache_states
+        {
+            let oldest = self.played_caches.remove(0);
+            self.played_cache_states -= oldest.states();
+        }
+        self.played_cache_states += states;
+        self.played_caches.push(PlayedBandCache {
+            piece,
+            start,
+            band_rows,
+            cache: BandCache::Layers {
+                nodes,
+                layer_starts: starts,
+            },
+        });
     }
 
     /// Searches the empty board of `board`'s height and keeps its layers (if they are few
@@ -1026,6 +1189,10 @@ impl Gamepad {
     ) {
         self.number_states(board.height(), timing);
         self.compute_legal(board, piece);
+        // A plain search refers to no cache; a banded one says which it read.
+        self.band_source = BandSource::Spawn {
+            entry_delay: options.entry_delay,
+        };
         // Under the console rule a spawn that overlaps may still move out: the search starts
         // there anyway, every move tests only its target (as the game does), and a lock is
         // recorded only where the piece is legal (`record_lock`). An overlapping spawn has an
@@ -1040,13 +1207,23 @@ impl Gamepad {
                 .then(|| self.state_after(piece, options.entry_delay, played.as_slice()))
                 .flatten();
             if let Some(start) = start {
-                self.flood_plain(piece, start, None);
+                // From a start in the band, the band's states are the empty board's from the
+                // same start: band caches of their own (see "Played frames").
+                let band_rows = open_band_rows(board);
+                if !self.plain_only && band_rows >= 2 && start.y < band_rows {
+                    self.flood_after_played(board, piece, start, band_rows);
+                } else {
+                    self.flood_plain(piece, start, None);
+                }
             }
         } else if spawn_counts {
             let band_rows = open_band_rows(board);
+            let source = BandSource::Spawn {
+                entry_delay: options.entry_delay,
+            };
             let banded = !self.plain_only
                 && band_rows >= 2
-                && self.flood_banded(board, piece, options.entry_delay, band_rows);
+                && self.flood_banded(board, piece, source, band_rows);
             if !banded {
                 self.flood_plain(piece, Self::spawn_state(options.entry_delay), None);
             }
@@ -1321,12 +1498,17 @@ impl Gamepad {
     }
 
     /// Builds the button list of `lock` backwards into `path`, following parents through the
-    /// queue and then, above the band, through the band cache.
-    fn reversed_path(&mut self, piece: Piece, entry_delay: bool, lock: Lock) {
+    /// queue and then, above the band, through the band cache the search read.
+    fn reversed_path(&mut self, piece: Piece, lock: Lock) {
         self.path.clear();
         self.path.push(lock.buttons);
-        let cached_nodes: &[Node] = match &self.band_caches[piece.index()][usize::from(entry_delay)]
-        {
+        let cache = match self.band_source {
+            BandSource::Spawn { entry_delay } => {
+                &self.band_caches[piece.index()][usize::from(entry_delay)]
+            }
+            BandSource::Played(index) => &self.played_caches[index].cache,
+        };
+        let cached_nodes: &[Node] = match cache {
             BandCache::Layers { nodes, .. } => nodes,
             _ => &[],
         };
@@ -1422,7 +1604,7 @@ impl Searcher for Gamepad {
             let lock = self.locks[index];
             let placement = Placement::new(piece, lock.state);
             if options.with_paths {
-                self.reversed_path(piece, options.entry_delay, lock);
+                self.reversed_path(piece, lock);
                 out.push_with_path(placement, self.path.iter().rev().map(|&b| Input::Frame(b)));
             } else {
                 out.push(placement);
@@ -1564,6 +1746,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// From the frames a reaction time plays (the first 6, 18 and 30 frames of some of the
+    /// empty board's paths, and frames of nothing), the band caches of played frames give
+    /// the plain search's placements and paths, on boards of open bands deeper and shallower
+    /// than the cache's and with more caches made than the states kept allow; and they are
+    /// used: fewer states are queued.
+    #[test]
+    fn the_played_frames_band_caches_change_nothing_but_the_time() {
+        let mut replaced = false;
+        for timing in every_input_model(&[(2, "X."), (3, "X."), (2, "X.."), (1, "X.")]) {
+            let mut banded = Gamepad::with_timing(timing);
+            let mut plain = Gamepad::with_timing(timing);
+            plain.plain_only = true;
+            // Few enough states kept that the oldest caches go.
+            banded.most_played_cache_states = 20_000;
+            let (mut spawn, mut banded_out, mut plain_out) =
+                (Placements::new(), Placements::new(), Placements::new());
+            let (mut banded_visits, mut plain_visits) = (0, 0);
+            // Every cache made (by its start and band), with its states.
+            let mut made = std::collections::BTreeMap::new();
+            for piece in Piece::ALL {
+                let with_paths = SearchOptions {
+                    with_paths: true,
+                    ..SearchOptions::default()
+                };
+                plain.search(&Board::standard(), piece, with_paths, &mut spawn);
+                let mut played: Vec<Vec<Buttons>> = (0..spawn.len())
+                    .step_by(5)
+                    .flat_map(|index| {
+                        let path: Vec<Buttons> = spawn
+                            .path(index)
+                            .unwrap()
+                            .iter()
+                            .map(|input| input.frame().unwrap())
+                            .collect();
+                        [6, 18, 30].map(|frames| path[..frames.min(path.len() - 1)].to_vec())
+                    })
+                    .collect();
+                played.push(vec![Buttons::NONE; 18]);
+                for frames in &played {
+                    let options = SearchOptions {
+                        played: tetris_core::PlayedFrames::new(frames).unwrap(),
+                        ..with_paths
+                    };
+                    for board in boards() {
+                        banded.search(&board, piece, options, &mut banded_out);
+                        plain.search(&board, piece, options, &mut plain_out);
+                        assert_eq!(banded_out.as_slice(), plain_out.as_slice());
+                        for index in 0..banded_out.len() {
+                            assert_eq!(banded_out.path(index), plain_out.path(index));
+                        }
+                        banded_visits += banded.last_visits;
+                        plain_visits += plain.last_visits;
+                        for kept in &banded.played_caches {
+                            let FrameState {
+                                x,
+                                y,
+                                rotation,
+                                fall_timer,
+                                down,
+                                ..
+                            } = kept.start;
+                            let state = (x, y, rotation, fall_timer, down);
+                            let thumbs = (kept.start.shift_thumb, kept.start.rotate_thumb);
+                            let key = (kept.piece.index(), state, thumbs, kept.band_rows);
+                            made.insert(key, kept.states());
+                        }
+                    }
+                }
+            }
+            assert!(banded_visits < plain_visits, "{timing:?}");
+            assert!(banded.played_cache_states <= 20_000);
+            replaced |= made.values().sum::<usize>() > 20_000;
+        }
+        assert!(replaced);
     }
 
     /// `boards()` and console boards near the top: the spawn overlapping a full column (so
