@@ -139,12 +139,31 @@
 //! search steps those frames from the spawn with the same one-frame step as its own paths
 //! (`Gamepad::state_after`), which gives the state they leave: position, rotation, fall timer,
 //! Down phase, and each thumb's cooldown and phase. Then it searches from that one state as
-//! from a spawn, plainly (the band cache holds searches from the spawn), and its paths are the
-//! frames after the played ones. Frames the search could not have played itself (a press
-//! while its thumb waits, a blocked press, a shift with Down held, a button it never
-//! presses) or that lock the piece give no placement. The played frames are part of the kept
-//! search's key. The unordered search floods from the same state (the `flood` module's design
-//! note, "Played frames"), which leaves the kept search alone.
+//! from a spawn, and its paths are the frames after the played ones. Frames the search could
+//! not have played itself (a press while its thumb waits, a blocked press, a shift with Down
+//! held, a button it never presses) or that lock the piece give no placement. The played
+//! frames are part of the kept search's key. The unordered search floods from the same state
+//! (the `flood` module's design note, "Played frames"), which leaves the kept search alone.
+//!
+//! **Band caches after played frames.** The open band's argument above holds for any start
+//! in the band, not only the spawn: from a state on a pivot row below B (the band's rows on
+//! this board), the states of rows `0..B` are reached only from band states, with the empty
+//! board's moves, so layer t's band states are the empty board's layer t from the same start,
+//! restricted to those rows, and come first in the layer. The band cache from the spawn does
+//! not serve (the search starts elsewhere); building one from the empty board per start
+//! would cost a second search, since the starts a reaction time leaves vary (a whole
+//! level-18 game of setting (c) searches from 560 starts, 187 of them different). So the
+//! cache comes from the search that is made anyway: the first search from a start (in a
+//! band of B ≥ 2 rows) runs plainly and keeps, layer by layer, its states of rows `0..B` (a
+//! prefix of each layer), each parent's queue position moved by its layer's offset in the
+//! cache, and B. A later search from the same state on a board whose band has B′ rows runs
+//! banded with min(B, B′) rows (any band no deeper than the board's is one), unless B′ > B + 1,
+//! when it runs plainly and keeps the deeper band instead. The caches keep at most 2^20 states
+//! in all (`MAX_PLAYED_CACHE_STATES`, about 21 MB) and 512 starts; the oldest go first. They
+//! are forgotten with the numbering. Placements and paths are the plain search's: a test
+//! compares them over starts after 6, 18 and 30 frames of the empty board's paths on random
+//! boards, with bands deeper and shallower than the caches' and more caches made than kept.
+//! 1.7 % fewer instructions on the first 40 lines of setting (c), 1.3 % in its whole game.
 //!
 //! **Later pieces: the unordered flood.** The lookahead chain searches the preview piece once
 //! per placement of the current one, and needs only the set of its placements
@@ -1642,15 +1661,19 @@ mod tests {
     use super::*;
     use tetris_core::{GameOverRule, Timeline};
 
-    /// Boards with random stacks from a fixed xorshift seed, and the empty board.
-    fn boards() -> Vec<Board> {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
+    /// A fixed xorshift sequence from `seed`, for random boards.
+    pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Boards with random stacks from a fixed xorshift seed, and the empty board.
+    fn boards() -> Vec<Board> {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut boards = vec![Board::standard()];
         for _ in 0..16 {
             let mut board = Board::standard();

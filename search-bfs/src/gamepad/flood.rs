@@ -107,6 +107,25 @@
 //! from them at row B − 1; no lock lies above row B − 1 (a drop into a band row is always
 //! legal). Nothing is kept for boards with B = 0; they start from the spawn.
 //!
+//! **Legal lanes.** Each row's legal word (the lanes of the (column, rotation) pairs whose
+//! cells are all free with the pivot on that row) is made from the board's rows, not from the
+//! ordered search's legal words per (column, rotation), whose transpose into rows it equals:
+//! with F(y) the free cells of row y as a 10-bit row (the hidden rows −2 and −1 free but on
+//! a console board, the rows from the floor on never), orientation r's lane on row y is the
+//! AND over its cells (dx, dy) of F(y + dy) shifted right by dx (left by −dx), keeping bits
+//! 0..10: a column whose cell would lie past a wall reads a zero shifted in. The free rows
+//! are taken once per board (the 7 unknown pieces of expectimax search one board in turn),
+//! the top rows that hold no cell at once and the others 4 at a time (each column's nibble
+//! spread over four 16-bit row fields by a table), and only the rows the flood reads, from
+//! its start row down, get lanes; natively one copy per piece has its cells as constants
+//! (`legal_lanes_of`), the browser's module runs the same code with the cells read. A flood
+//! from the spawn then needs no legal words at all (its spawn test reads the free rows too);
+//! one after played frames still makes them, for the step from the spawn. Against the
+//! transpose it replaced (the legal words, then one bit set per legal (column, rotation,
+//! row)), 2.6 % fewer instructions on setting (b)'s first 40 lines and 2.4 % on setting
+//! (c)'s. A test compares the lanes with the transpose on random boards of 4 to 32 rows and
+//! console boards with hidden cells, from every start row.
+//!
 //! **Cost.** One row expands at most `frames per row × 3 × T²` words for a uniform timeline
 //! of tap rate T, 24 at level 19 and 30 Hz, and `frames per row × 3 × K²` (K the timeline's
 //! frames, 507 a timer for `X....X...X...`, fewer after the dominance pass) for a mixed one;
@@ -1338,13 +1357,7 @@ mod tests {
     /// cells; and the spawn test is the legal words'.
     #[test]
     fn legal_lanes_from_the_rows_are_the_legal_words_transposed() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::tests::xorshift(0x9E37_79B9_7F4A_7C15);
         let mut boards = super::super::tests::boards_with_console_ones();
         for height in [4, 5, 7, 13, 21, 32] {
             for _ in 0..6 {
