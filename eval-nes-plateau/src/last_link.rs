@@ -1357,6 +1357,14 @@ impl NesPlateau {
         let (rows_cleared, lock_height) = (earlier.rows_cleared(), earlier.lock_height());
         let margin = self.drop_bound_margin(rows_cleared, lock_height);
         let board_height = board.height();
+        // A leaf's two placement features: the chain's rows and its lock heights with this
+        // placement's (which clears no row here; one that does is valued by locking).
+        let placement_features = |placement: &Placement| {
+            [
+                rows_cleared as f64,
+                (lock_height + u32::from(placement.lock_height(board_height))) as f64,
+            ]
+        };
         // Without bounds, one search of every placement.
         let all = [placements.len()];
         let ends = if BOUND { ends } else { &all[..] };
@@ -1396,10 +1404,7 @@ impl NesPlateau {
                         out.push(value);
                     }
                 };
-                let features = [
-                    rows_cleared as f64,
-                    (lock_height + u32::from(placement.lock_height(board_height))) as f64,
-                ];
+                let features = placement_features(&placement);
                 let mut no_second_bound = false;
                 if BOUND && drop_bounds && beat < f64::INFINITY {
                     let stand_in = StandIn {
@@ -1465,10 +1470,7 @@ impl NesPlateau {
                 let placement = placements[at];
                 let leaf = Leaf {
                     placement: &placement,
-                    features: [
-                        rows_cleared as f64,
-                        (lock_height + u32::from(placement.lock_height(board_height))) as f64,
-                    ],
+                    features: placement_features(&placement),
                     // The columns' bound is seldom above the drop bound: not tried.
                     to_beat: f64::INFINITY,
                     earlier_tetris,
