@@ -1772,7 +1772,8 @@ mod tests {
     }
 
     /// From the frames a reaction time plays (the first 6, 18 and 30 frames of some of the
-    /// empty board's paths, and frames of nothing), the band caches of played frames give
+    /// empty board's paths, with and without the first piece's entry delay, and frames of
+    /// nothing), the band caches of played frames give
     /// the plain search's placements and paths, on boards of open bands deeper and shallower
     /// than the cache's and with more caches made than the states kept allow; and they are
     /// used: fewer states are queued.
@@ -1790,9 +1791,14 @@ mod tests {
             let (mut banded_visits, mut plain_visits) = (0, 0);
             // Every cache made (by its start and band), with its states.
             let mut made = std::collections::BTreeMap::new();
-            for piece in Piece::ALL {
+            // The first piece's frames played inside its entry delay, too (for two pieces: its
+            // generic steps make those searches slow).
+            let delayed = [(Piece::T, true), (Piece::I, true)];
+            let without_delay = Piece::ALL.map(|piece| (piece, false));
+            for (piece, entry_delay) in without_delay.into_iter().chain(delayed) {
                 let with_paths = SearchOptions {
                     with_paths: true,
+                    entry_delay,
                     ..SearchOptions::default()
                 };
                 plain.search(&Board::standard(), piece, with_paths, &mut spawn);
@@ -1830,9 +1836,10 @@ mod tests {
                                 rotation,
                                 fall_timer,
                                 down,
+                                delay_left,
                                 ..
                             } = kept.start;
-                            let state = (x, y, rotation, fall_timer, down);
+                            let state = (x, y, rotation, fall_timer, down, delay_left);
                             let thumbs = (kept.start.shift_thumb, kept.start.rotate_thumb);
                             let key = (kept.piece.index(), state, thumbs, kept.band_rows);
                             made.insert(key, kept.states());
