@@ -145,6 +145,18 @@ fn legal_pivot_rows(blocked: &BlockedColumns, cells: [(i8, i8); 4], x: i8) -> u6
     !rows & !blocked.floor
 }
 
+/// The cells of `piece`'s orientations, the first `orientation_count` of them meaningful (the
+/// others repeat them), for the per-piece copies whose cells are constants.
+pub(crate) const fn orientations_of(piece: Piece) -> [[(i8, i8); 4]; 4] {
+    let count = piece.orientation_count();
+    [
+        piece.cells(0),
+        piece.cells(1 % count),
+        piece.cells(2 % count),
+        piece.cells(3 % count),
+    ]
+}
+
 /// The legal pivot rows of every (column, rotation) of the piece with index `PIECE`, each word
 /// [`legal_pivot_rows`] of its column and rotation, the other words of the `SLOTS` 0 (the
 /// plain search pads its words to 64, the gamepad keeps 48). The orientations' cells are a
@@ -154,16 +166,7 @@ fn legal_words_of<const PIECE: usize, const SLOTS: usize>(
     blocked: &BlockedColumns,
     legal: &mut [u64; SLOTS],
 ) {
-    let orientations: [[(i8, i8); 4]; 4] = const {
-        let piece = Piece::ALL[PIECE];
-        let count = piece.orientation_count();
-        [
-            piece.cells(0),
-            piece.cells(1 % count),
-            piece.cells(2 % count),
-            piece.cells(3 % count),
-        ]
-    };
+    let orientations = const { orientations_of(Piece::ALL[PIECE]) };
     let rotations = const { Piece::ALL[PIECE].orientation_count() };
     *legal = [0; SLOTS];
     for (rotation, &cells) in orientations.iter().enumerate().take(rotations as usize) {

@@ -170,6 +170,7 @@
 //! chain over the flood with one over the ordered search only (`tests/gamepad_chain.rs`).
 
 use super::{FrameState, Gamepad, Gaps, MAX_GAPS, WAIT_BITS};
+use crate::orientations_of;
 use tetris_core::{
     BOARD_WIDTH, Board, FrameTiming, InputModel, MAX_BOARD_HEIGHT, Piece, PieceState, Placement,
     Placements, SPAWN_X, SPAWN_Y, SearchOptions, Searcher,
@@ -565,17 +566,6 @@ impl EmptyRows {
             word
         }
     }
-}
-
-/// The cells of `piece`'s orientations, the first `orientation_count` of them meaningful.
-const fn orientations_of(piece: Piece) -> [[(i8, i8); 4]; 4] {
-    let count = piece.orientation_count();
-    [
-        piece.cells(0),
-        piece.cells(1 % count),
-        piece.cells(2 % count),
-        piece.cells(3 % count),
-    ]
 }
 
 /// The legal lanes of pivot rows `rows` into `legal_rows`, for a piece whose first `count`
