@@ -169,6 +169,7 @@
 //! boards for both input models, several timings and both game-over rules, and a lookahead
 //! chain over the flood with one over the ordered search only (`tests/gamepad_chain.rs`).
 
+use super::recent::{RecentKey, RecentSearches};
 use super::{FrameState, Gamepad, Gaps, MAX_GAPS, WAIT_BITS};
 use crate::orientations_of;
 use tetris_core::{
@@ -637,6 +638,23 @@ impl Gamepad {
         }
         out.clear(false);
         super::check_timing(timing);
+        // A search from the spawn searched again lately is given again (module `recent`);
+        // not under the test switches, whose searches are compared with the others'.
+        let recent =
+            (RecentSearches::ENABLED && !played && !self.generic_steps && !self.plain_only)
+                .then_some(RecentKey {
+                    board: *board,
+                    piece,
+                    timing,
+                    spawn_may_overlap: options.game_over_rule.spawn_may_overlap(),
+                });
+        let recent = recent.map(|key| (RecentSearches::slot_of(&key), key));
+        if let Some((slot, key)) = &recent {
+            if let Some(placements) = self.recent.get(*slot, key) {
+                out.extend(placements.iter().copied());
+                return;
+            }
+        }
         let height = board.height();
         self.flood.size_for(height, timing);
         if !self.spawn_fits(board, piece) && !options.game_over_rule.spawn_may_overlap() {
@@ -693,13 +711,17 @@ impl Gamepad {
                 out.push(Placement::new(piece, state));
             }
         }
+        if let Some((slot, key)) = recent {
+            self.recent.put(slot, key, out.as_slice());
+        }
     }
 
     /// Floods the empty board of `board`'s height from the spawn and keeps the words entering
-    /// each row as `piece`'s band entries, leaving the legal words ready for `board` again.
+    /// each row as `piece`'s band entries, leaving the free rows taken for `board` again.
     fn build_band_entries(&mut self, board: &Board, piece: Piece, timing: FrameTiming) {
         let height = board.height();
         let empty = Board::new(usize::from(height)).expect("the board's own height");
+        self.flood.take_empty_rows(&empty);
         self.legal_lanes(&empty, piece, 0);
         self.flood.below.fill(0);
         self.flood.below[0] = spawn_word(piece.orientation_count());
@@ -708,6 +730,7 @@ impl Gamepad {
         self.flood.band_entries[from..to].fill(0);
         self.flood_rows(piece, timing, FloodStart::at_row(0), height, true);
         self.flood.band_built[piece.index()] = true;
+        self.flood.take_empty_rows(board);
     }
 
     /// Whether `piece` fits at the spawn on `board` (its empty cells row by row, taken once
@@ -723,10 +746,11 @@ impl Gamepad {
 
     /// Fills `legal_rows` for pivot rows `start..height` (and the floor's) with `piece`'s
     /// legal lanes on `board`, from its empty cells row by row (module documentation, "Legal
-    /// lanes"), taken once per board.
+    /// lanes"), which must be taken already ([`Flood::take_empty_rows`]: every search takes
+    /// them first, for its spawn test).
     fn legal_lanes(&mut self, board: &Board, piece: Piece, start: usize) {
         let flood = &mut self.flood;
-        flood.take_empty_rows(board);
+        debug_assert_eq!(flood.empty_rows_of, Some(*board), "the free rows are taken");
         let height = usize::from(board.height());
         let (empty, legal_rows) = (&flood.empty_rows, &mut flood.legal_rows);
         legal_rows[height] = 0;
