@@ -162,6 +162,13 @@
 //! placements gives the plain expectimax choice. The report is the first round's (values
 //! without the unknown piece); the choice's value is the averaged one.
 //!
+//! The first round's values are those of a chain with the same options but no expectimax,
+//! finalists or playouts: a caller that has them already (a player with a reaction time, whose
+//! plan valued every placement with every preview) gives them to
+//! [`LookaheadChain::decide_with_first_values_in`], and the first round takes each one given
+//! instead of walking its chains. The values, hence the report, the finalists and the choice,
+//! are the same; the first round then costs its search of the current piece.
+//!
 //! # Playouts ([`ChainOptions::playouts`])
 //!
 //! Expectimax sees one piece past the known ones; a board can suit that piece and still lead
@@ -486,6 +493,9 @@ pub struct LookaheadChain {
     best_chain: Vec<Placement>,
     /// Per placement of the current piece, the best chain starting with it (last search).
     report: Vec<PlacementValue>,
+    /// Per first placement, its best chain with each of the 7 pieces next
+    /// ([`LookaheadChain::analyze_with_every_next_in`]).
+    every_next: Vec<EveryNext>,
     /// The evaluator's values of the chains ending at the last known piece's placements.
     link_values: Vec<LinkValue>,
     /// Per placement of the last known piece, whether it ends the game (no-suicide only).
@@ -614,6 +624,7 @@ impl LookaheadChain {
             records: Vec::with_capacity(levels),
             best_chain: Vec::with_capacity(options.depth),
             report: Vec::new(),
+            every_next: Vec::new(),
             link_values: Vec::new(),
             ends: Vec::new(),
             kept: Vec::new(),
@@ -675,7 +686,7 @@ impl LookaheadChain {
             board,
             pieces,
             context,
-            Purpose::Analyse,
+            Asked::plainly(Purpose::Analyse),
         )
     }
 
@@ -696,10 +707,55 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
-        self.search(searcher, evaluator, board, pieces, context, Purpose::Decide)
+        self.search(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            context,
+            Asked::plainly(Purpose::Decide),
+        )
     }
 
-    /// [`LookaheadChain::best_in`] or [`LookaheadChain::decide_in`], by `purpose`.
+    /// [`LookaheadChain::decide_in`] with some of the first round's values known (see
+    /// "Finalists" in the module documentation): `first_values(placement)` is either `None`
+    /// or `Some(value)`, where `value` must be exactly what a chain with the same options
+    /// but without expectimax, finalists and playouts reports for `placement` with the same
+    /// board, pieces and context ([`LookaheadChain::analyze_all_in`]; the current piece's
+    /// frames played and entry delay aside, which the value of a placement does not depend
+    /// on). Those placements' chains are then not walked in the first round, which takes
+    /// their values as given: the same report, so the same finalists and the same choice.
+    /// Without finalists, `first_values` is not asked. What a player with a reaction time
+    /// uses: its plan has valued every placement with each preview
+    /// (`tetris_registry::ReactionPlanner`), and the re-plan's first round needs the same
+    /// values for the preview that came.
+    pub fn decide_with_first_values_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+        first_values: &dyn Fn(Placement) -> Option<Option<ChainValue>>,
+    ) -> Option<ChainChoice>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.search(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            context,
+            Asked {
+                purpose: Purpose::Decide,
+                first_values: Some(first_values),
+            },
+        )
+    }
+
+    /// [`LookaheadChain::best_in`] or [`LookaheadChain::decide_in`], as `asked`.
     fn search<S, E>(
         &mut self,
         searcher: &mut S,
@@ -707,12 +763,13 @@ impl LookaheadChain {
         board: &Board,
         pieces: &[Piece],
         context: DecisionContext,
-        purpose: Purpose,
+        asked: Asked<'_>,
     ) -> Option<ChainChoice>
     where
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
+        let purpose = asked.purpose;
         self.records.clear();
         // The last search's best chain went on to this piece: when deciding, its placement
         // gives an early cost to beat (see `Walk::find_cost_to_beat`).
@@ -758,6 +815,8 @@ impl LookaheadChain {
             hint: hint.filter(|_| finalists.is_none()),
             seed: f64::INFINITY,
             expectimax: self.options.expectimax && finalists.is_none(),
+            // Only a first round walks the current piece's placements without expectimax.
+            first_values: asked.first_values.filter(|_| finalists.is_some()),
         };
         let levels = known + usize::from(self.options.expectimax);
         walk.known_level(&mut self.levels[..levels], board);
@@ -843,8 +902,112 @@ impl LookaheadChain {
         S: Searcher + ?Sized,
         E: Evaluator + ?Sized,
     {
-        self.search(searcher, evaluator, board, pieces, context, Purpose::Report);
+        self.search(
+            searcher,
+            evaluator,
+            board,
+            pieces,
+            context,
+            Asked::plainly(Purpose::Report),
+        );
         &self.report
+    }
+
+    /// For every placement of the current piece in the searcher's order, its best chain with
+    /// each of the 7 pieces as the next one (in [`Piece::ALL`] order): entry k is the value
+    /// [`LookaheadChain::analyze_all_in`] reports for that placement with the pieces
+    /// `[current, Piece::ALL[k]]`, and `None` where it reports none. What a player with a
+    /// reaction time needs to plan before it sees the preview (`tetris_registry::ReactionPlanner`).
+    ///
+    /// One walk instead of 7 when the chain's depth is 2 or more and it has no filter and no
+    /// expectimax, and the evaluator takes several searches at once
+    /// ([`Evaluator::values_several_searches_at_once`]): each placement is locked once, its
+    /// board is searched for the 7 pieces, and their placements go to the evaluator in one
+    /// call, which takes the board's terms once for the 7. Each piece's values are then those
+    /// a call with its own search alone gives (the evaluator's promise), so each first best,
+    /// and every reported value, is the 7 analyses' (see [`Walk::follow`] and
+    /// [`Walk::last_level`] for what each of them does per placement). Otherwise the 7
+    /// analyses are made.
+    pub fn analyze_with_every_next_in<S, E>(
+        &mut self,
+        searcher: &mut S,
+        evaluator: &E,
+        board: &Board,
+        current: Piece,
+        context: DecisionContext,
+    ) -> &[EveryNext]
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        self.every_next.clear();
+        let in_one_walk = self.options.depth >= 2
+            && self.options.filter.is_none()
+            && !self.options.expectimax
+            && evaluator.values_several_searches_at_once();
+        if !in_one_walk {
+            for (slot, next) in Piece::ALL.into_iter().enumerate() {
+                self.search(
+                    searcher,
+                    evaluator,
+                    board,
+                    &[current, next],
+                    context,
+                    Asked::plainly(Purpose::Report),
+                );
+                for (position, entry) in self.report.iter().enumerate() {
+                    if slot == 0 {
+                        self.every_next.push(EveryNext {
+                            placement: entry.placement,
+                            values: [None; 7],
+                        });
+                    }
+                    // The same search each time: the same placement at the same position.
+                    let row = match self.every_next.get_mut(position) {
+                        Some(row) if row.placement == entry.placement => Some(row),
+                        _ => self
+                            .every_next
+                            .iter_mut()
+                            .find(|row| row.placement == entry.placement),
+                    };
+                    if let Some(row) = row {
+                        row.values[slot] = entry.value;
+                    }
+                }
+            }
+            return &self.every_next;
+        }
+        self.records.clear();
+        let pieces = [current, current];
+        let mut walk = Walk {
+            searcher,
+            evaluator,
+            options: &self.options,
+            pieces: &pieces,
+            records: &mut self.records,
+            best: None,
+            best_chain: &mut self.best_chain,
+            report: &mut self.report,
+            link_values: &mut self.link_values,
+            ends: &mut self.ends,
+            kept: &mut self.kept,
+            unknown_placements: &mut self.unknown_placements,
+            first_index: 0,
+            context,
+            canonical: false,
+            tied: false,
+            purpose: Purpose::Report,
+            hint: None,
+            seed: f64::INFINITY,
+            expectimax: false,
+            first_values: None,
+        };
+        let (here, deeper) = self
+            .levels
+            .split_first_mut()
+            .expect("one placement buffer per level");
+        walk.every_next_level(here, &mut deeper[0], board, &mut self.every_next);
+        &self.every_next
     }
 
     /// The known placements of the best chain found by the last search, current piece first
@@ -909,7 +1072,56 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     /// Whether chains are averaged over the unknown piece now (with finalists, not in the
     /// first round).
     expectimax: bool,
+    /// In a first round, the values of first placements known to the caller
+    /// ([`LookaheadChain::decide_with_first_values_in`]).
+    first_values: Option<FirstValues<'w>>,
 }
+
+/// A first placement's best chains with each of the 7 pieces next
+/// ([`LookaheadChain::analyze_with_every_next_in`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EveryNext {
+    /// The current piece's placement.
+    pub placement: Placement,
+    /// Its best chain's value with each piece next, in [`Piece::ALL`] order; `None` when no
+    /// chain starts with it with that piece next.
+    pub values: [Option<ChainValue>; 7],
+}
+
+/// How a first placement's chain goes on with one next piece
+/// ([`Walk::every_next_level`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NextPiece {
+    /// The no-suicide rule removes the first placement (the game would end).
+    Removed,
+    /// The game ends before the next piece: the chain is cut short.
+    CutShort,
+    /// The next piece's placements were searched and valued.
+    Searched,
+}
+
+/// What a search is asked for: its purpose, and the first round's values the caller knows
+/// ([`LookaheadChain::decide_with_first_values_in`]).
+struct Asked<'v> {
+    /// What the search is for.
+    purpose: Purpose,
+    /// The first round's values the caller knows, if any.
+    first_values: Option<FirstValues<'v>>,
+}
+
+impl Asked<'_> {
+    /// A search for `purpose` that is given no values.
+    fn plainly(purpose: Purpose) -> Asked<'static> {
+        Asked {
+            purpose,
+            first_values: None,
+        }
+    }
+}
+
+/// The caller's known values of first placements in a first round
+/// ([`LookaheadChain::decide_with_first_values_in`]).
+type FirstValues<'v> = &'v dyn Fn(Placement) -> Option<Option<ChainValue>>;
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -969,7 +1181,15 @@ where
             if level == 0 {
                 self.first_index = index;
             }
-            let value = self.follow(deeper, board, placement);
+            // A first round's value the caller knows: the value `follow` gives, not walked.
+            let known = match self.first_values {
+                Some(first_values) if level == 0 => first_values(placement),
+                _ => None,
+            };
+            let value = match known {
+                Some(value) => value,
+                None => self.follow(deeper, board, placement),
+            };
             if let Some(value) = value {
                 if best.is_none_or(|best| value.is_better_than(&best)) {
                     best = Some(value);
@@ -980,6 +1200,92 @@ where
             }
         }
         best
+    }
+
+    /// [`LookaheadChain::analyze_with_every_next_in`]'s walk in one: the current piece's
+    /// placements `here` on `board` in the searcher's order, each with the 7 pieces next.
+    /// Per placement and next piece it does what [`Walk::follow`] at the first level and
+    /// then [`Walk::last_level`] at the second do with that piece next (the same rules for
+    /// the game's end, no-suicide and a chain cut short; the next piece's placements that end
+    /// the game marked the same way), but the placement is locked once and the 7 pieces'
+    /// placements are valued in one call of the evaluator, each piece's search ending at its
+    /// own end: each piece's first best is then the one its own call gives.
+    fn every_next_level(
+        &mut self,
+        here: &mut Placements,
+        next_placements: &mut Placements,
+        board: &Board,
+        out: &mut Vec<EveryNext>,
+    ) {
+        let current = self.pieces[0];
+        let options = self.context.current_piece_options(false);
+        self.searcher.search(board, current, options, here);
+        let rule = self.context.game_over_rule;
+        let no_suicide = self.options.no_suicide;
+        for &placement in here.iter() {
+            if crate::stop::requested() {
+                break;
+            }
+            let mut values = [None; 7];
+            let ends_on_landing = rule.placement_ends_game(&placement);
+            if no_suicide && ends_on_landing {
+                out.push(EveryNext { placement, values });
+                continue;
+            }
+            let mut next = *board;
+            let record = PlacementRecord::lock(&mut next, placement);
+            let mut how = [NextPiece::Searched; 7];
+            let mut ends = [0; 7];
+            self.unknown_placements.clear();
+            for (slot, piece) in Piece::ALL.into_iter().enumerate() {
+                if ends_on_landing || rule.blocks_next_piece(&next, Some(piece)) {
+                    how[slot] = if no_suicide {
+                        NextPiece::Removed
+                    } else {
+                        NextPiece::CutShort
+                    };
+                } else {
+                    let options = self.context.later_piece_options();
+                    self.searcher
+                        .search_unordered(&next, piece, options, next_placements);
+                    let all = next_placements.as_slice();
+                    let skips = no_suicide && self.mark_game_enders(all, &next);
+                    let valued = kept_placements(all, skips.then_some(&self.ends[..]), self.kept);
+                    self.unknown_placements.extend_from_slice(valued);
+                }
+                ends[slot] = self.unknown_placements.len();
+            }
+            self.records.push(record);
+            self.evaluator.last_link_values_of_searches(
+                &next,
+                self.records,
+                self.unknown_placements,
+                &ends,
+                self.link_values,
+            );
+            // A chain cut short is valued as it stands, the same for every piece.
+            let mut cut_short = None;
+            let mut start = 0;
+            for (slot, value) in values.iter_mut().enumerate() {
+                let range = start..ends[slot];
+                start = ends[slot];
+                let searched = match how[slot] {
+                    NextPiece::Removed => continue,
+                    NextPiece::CutShort => None,
+                    NextPiece::Searched => first_best_link(
+                        2,
+                        &self.unknown_placements[range.clone()],
+                        &self.link_values[range],
+                    ),
+                };
+                *value = Some(match searched {
+                    Some((_, best)) => best,
+                    None => *cut_short.get_or_insert_with(|| self.evaluate(&next)),
+                });
+            }
+            self.records.pop();
+            out.push(EveryNext { placement, values });
+        }
     }
 
     /// [`Walk::known_level`] for the last known piece without filter or expectimax: the

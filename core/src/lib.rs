@@ -79,7 +79,8 @@ pub use board::{
     BOARD_WIDTH, Board, DEFAULT_BOARD_HEIGHT, LockOutcome, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT,
 };
 pub use chain::{
-    ChainChoice, ChainOptions, ChainValue, LookaheadChain, MeanOverPieces, PlacementValue,
+    ChainChoice, ChainOptions, ChainValue, EveryNext, LookaheadChain, MeanOverPieces,
+    PlacementValue,
 };
 pub use error::Error;
 pub use evaluate::{

@@ -147,7 +147,7 @@ pub use engines::{
     evaluator_with_weights, evaluators, searcher_by_name, searcher_names, searchers,
 };
 pub use error::RegistryError;
-pub use reaction_plan::ReactionPlanner;
+pub use reaction_plan::{PlannedValues, ReactionPlanner};
 
 /// The tap rates (frames between two presses of one thumb) the registered gravity-aware
 /// searcher simulates: the gamepad search's range (`tetris_search_bfs::Gamepad::TAP_RATES`),

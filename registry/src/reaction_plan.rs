@@ -14,7 +14,9 @@
 //! 2. **What each preview makes of a placement.** For each of the 7 pieces the preview may be,
 //!    the strategy's chain without its expectimax and playouts (its depth, filter and no-suicide rule)
 //!    analyses every placement of the current piece with that preview known: V(p, q), the best
-//!    chain through placement p when the preview is q.
+//!    chain through placement p when the preview is q. The 7 analyses are made in one walk
+//!    ([`LookaheadChain::analyze_with_every_next_in`]): each p's board is valued for the 7
+//!    previews at once.
 //! 3. **What a candidate leaves open.** The searcher, started after the candidate's frames
 //!    ([`tetris_core::DecisionContext::played`]), gives the placements still reachable, a
 //!    subset of those from the spawn (as a set: its unordered search); with preview q the
@@ -32,6 +34,14 @@
 //! Cost: 7 analyses of the current piece with a preview (as many evaluations as one
 //! expectimax decision over every placement) and one search of the current piece per
 //! candidate. The buffers are kept between pieces: nothing is allocated once they have grown.
+//!
+//! The table of V(p, q) is kept until the next plan: once the preview q is seen, the
+//! re-plan's first round (a strategy with finalists ranks the first placements by their
+//! chains without expectimax, which are the planner's chain's) needs V(p, q) for the
+//! placements still open, and takes them from here
+//! ([`ReactionPlanner::values_with_preview`], `Strategy::replan_in`) rather than walking
+//! their chains again. The table answers only for the board, current piece and context it
+//! was made for.
 
 use tetris_core::{
     Board, ChainChoice, ChainOptions, ChainValue, DecisionContext, Evaluator, Input,
@@ -48,8 +58,12 @@ pub struct ReactionPlanner {
     /// The placements reachable after one candidate's frames.
     after: Placements,
     /// Per placement from the spawn (same index), V(p, q) for the 7 previews in `Piece::ALL`
-    /// order; `None` when no chain starts with p.
-    values: Vec<[Option<ChainValue>; 7]>,
+    /// order: `Some(None)` when no chain starts with p, `None` when the analysis did not
+    /// report p (never seen: its search is the spawn's).
+    values: Vec<[Option<Option<ChainValue>>; 7]>,
+    /// What the values above were found for: the board, the current piece and the context
+    /// (no frames played); `None` before the first plan.
+    planned: Option<(Board, Piece, DecisionContext)>,
     /// Per placement from the spawn, whether the current candidate still reaches it.
     reachable: Vec<bool>,
 }
@@ -68,6 +82,7 @@ impl ReactionPlanner {
             spawn: Placements::new(),
             after: Placements::new(),
             values: Vec::new(),
+            planned: None,
             reachable: Vec::new(),
         }
     }
@@ -102,23 +117,22 @@ impl ReactionPlanner {
             context.current_piece_options(true),
             &mut self.spawn,
         );
+        self.planned = Some((*board, current, context));
         self.values.clear();
         self.values.resize(self.spawn.len(), [None; 7]);
-        for (slot, preview) in Piece::ALL.into_iter().enumerate() {
-            let report =
-                self.chain
-                    .analyze_all_in(searcher, evaluator, board, &[current, preview], context);
-            for (position, entry) in report.iter().enumerate() {
-                // The same search as `spawn`'s (without paths), so the same order: the
-                // placement is at its own position; it is looked for only if it is not.
-                let index = if self.spawn.get(position) == Some(&entry.placement) {
-                    Some(position)
-                } else {
-                    index_of(&self.spawn, entry.placement)
-                };
-                if let Some(index) = index {
-                    self.values[index][slot] = entry.value;
-                }
+        let rows = self
+            .chain
+            .analyze_with_every_next_in(searcher, evaluator, board, current, context);
+        for (position, row) in rows.iter().enumerate() {
+            // The same search as `spawn`'s (without paths), so the same order: the
+            // placement is at its own position; it is looked for only if it is not.
+            let index = if self.spawn.get(position) == Some(&row.placement) {
+                Some(position)
+            } else {
+                index_of(&self.spawn, row.placement)
+            };
+            if let Some(index) = index {
+                self.values[index] = row.values.map(Some);
             }
         }
         let full_length = self.chain.options().depth.min(2);
@@ -166,6 +180,34 @@ impl ReactionPlanner {
         best
     }
 
+    /// The values V(p, q) of the last plan for `preview` q, when that plan was made for
+    /// `current` on `board` in `context` (its frames played aside): each is what the
+    /// planner's chain, the strategy's without expectimax and playouts, reports for p with
+    /// the pieces `[current, preview]` ([`LookaheadChain::analyze_all_in`]). A re-plan with
+    /// that preview needs the same values in its first round
+    /// ([`LookaheadChain::decide_with_first_values_in`]). `None` when the last plan was for
+    /// another board, piece or context, or there was none.
+    pub fn values_with_preview(
+        &self,
+        board: &Board,
+        current: Piece,
+        preview: Piece,
+        context: DecisionContext,
+    ) -> Option<PlannedValues<'_>> {
+        let unplayed = DecisionContext {
+            played: PlayedFrames::NONE,
+            ..context
+        };
+        if self.planned != Some((*board, current, unplayed)) {
+            return None;
+        }
+        Some(PlannedValues {
+            spawn: &self.spawn,
+            values: &self.values,
+            slot: Piece::ALL.iter().position(|&piece| piece == preview)?,
+        })
+    }
+
     /// Whether a placement before `index` in the spawn's order has a path longer than
     /// `reaction` frames that starts with `frames`.
     fn earlier_candidate_has(&self, index: usize, frames: &[Input], reaction: usize) -> bool {
@@ -190,7 +232,7 @@ impl ReactionPlanner {
                 .zip(&self.reachable)
                 .filter(|(_, open)| **open)
             {
-                if let Some(value) = values[slot] {
+                if let Some(Some(value)) = values[slot] {
                     any = true;
                     if best.is_none_or(|best| value.is_better_than(&best)) {
                         best = Some(value);
@@ -200,6 +242,22 @@ impl ReactionPlanner {
             mean.add(best.filter(|best| best.length >= full_length));
         }
         any.then(|| mean.value(1))
+    }
+}
+
+/// The last plan's values V(p, q) for one preview q ([`ReactionPlanner::values_with_preview`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PlannedValues<'p> {
+    spawn: &'p Placements,
+    values: &'p [[Option<Option<ChainValue>>; 7]],
+    slot: usize,
+}
+
+impl PlannedValues<'_> {
+    /// V(p, q) of `placement` p: `Some(None)` when no chain starts with it, `None` when the
+    /// plan did not value it.
+    pub fn value_of(&self, placement: tetris_core::Placement) -> Option<Option<ChainValue>> {
+        self.values[index_of(self.spawn, placement)?][self.slot]
     }
 }
 

@@ -1064,6 +1064,39 @@ impl Strategy {
             .decide_in(&mut self.searcher, &self.evaluator, board, pieces, context)
     }
 
+    /// The re-plan of a player with a reaction time, once the preview is seen after the
+    /// plan's frames ([`Strategy::plan_for_reaction_in`]; `context` has those frames
+    /// played): the same choice as [`Strategy::choose_in`], cheaper. When the last plan was
+    /// for this board, current piece and context, the chain's first round takes the values it
+    /// needs from that plan (the planner's chain is this chain without expectimax and
+    /// playouts, on the same evaluator, both built once from the same options:
+    /// [`ReactionPlanner::values_with_preview`]) rather than walking their chains again.
+    pub fn replan_in(
+        &mut self,
+        board: &Board,
+        pieces: &[Piece],
+        context: DecisionContext,
+    ) -> Option<ChainChoice> {
+        let planned = match pieces {
+            [current, preview, ..] if self.outside.is_none() => self
+                .reaction
+                .values_with_preview(board, *current, *preview, context),
+            _ => None,
+        };
+        let Some(planned) = planned else {
+            return self.choose_in(board, pieces, context);
+        };
+        self.last_context = context;
+        self.chain.decide_with_first_values_in(
+            &mut self.searcher,
+            &self.evaluator,
+            board,
+            pieces,
+            context,
+            &|placement| planned.value_of(placement),
+        )
+    }
+
     /// The plan of a player who sees `current` now and the preview piece only after
     /// `reaction_frames` frames: the placement whose path's first `reaction_frames` frames
     /// leave the best choices open once the preview is known, averaged over the 7 pieces it

@@ -175,3 +175,84 @@ fn the_plan_commits_to_the_frames_whose_re_plans_are_best_averaged_over_the_seve
         "{committed_candidates} committed candidates"
     );
 }
+
+/// The re-plan once the preview is seen ([`Strategy::replan_in`]) takes its first round's
+/// values from the plan's table rather than walking those chains again: its choice (the
+/// placement, its index and its value) must be a fresh strategy's ([`Strategy::choose_in`],
+/// which walks them), for every preview, after the plan's own frames and after other
+/// candidates' frames, for bots with finalists and playouts as the benchmark's.
+#[test]
+fn the_re_plan_with_the_plans_values_chooses_as_a_fresh_decision() {
+    let context = DecisionContext {
+        frame_timing: Some(FrameTiming {
+            frames_per_row: 3,
+            timeline: Timeline::THIRTY_HZ,
+            inputs: InputModel::TwoThumb,
+        }),
+        ..DecisionContext::with_game_over_rule(GameOverRule::Console)
+    };
+    let reaction = 18;
+    let mut searcher = searcher_by_name("gamepad").unwrap();
+    let mut compared = 0;
+    let mut differs_from_the_plan = 0;
+    for name in [
+        "gamepad+nes-plateau,expectimax=3,prefer-bonus=80@2",
+        "gamepad+nes-plateau:low-stack,expectimax=3,prefer-bonus=80,playouts=4,overdeep-wells=3@2",
+    ] {
+        let mut strategy = Strategy::from_name(name).unwrap();
+        for seed in 0..3u64 {
+            let board = grow_board(seed + 10, 5 + 6 * seed as usize, 20);
+            for current in Piece::ALL {
+                let Some(plan) = strategy.plan_for_reaction_in(&board, current, context, reaction)
+                else {
+                    continue;
+                };
+                // The plan's frames, and those of the spawn's other paths (the plan's table
+                // holds every placement from the spawn).
+                let mut spawn = Placements::new();
+                searcher.search(
+                    &board,
+                    current,
+                    context.current_piece_options(true),
+                    &mut spawn,
+                );
+                let plan_path = strategy.path_to(&board, &plan.placement, context).unwrap();
+                let mut starts = vec![plan_path];
+                starts.extend(
+                    (0..spawn.len())
+                        .step_by(5)
+                        .map(|i| spawn.path(i).unwrap().to_vec()),
+                );
+                for path in starts {
+                    if path.len() <= usize::from(reaction) {
+                        continue;
+                    }
+                    let frames: Vec<_> = path[..usize::from(reaction)]
+                        .iter()
+                        .map(|input| input.frame().unwrap())
+                        .collect();
+                    let played = PlayedFrames::new(&frames).unwrap();
+                    let replan = DecisionContext { played, ..context };
+                    for preview in Piece::ALL {
+                        let pieces = [current, preview];
+                        let choice = strategy.replan_in(&board, &pieces, replan);
+                        let fresh = strategy.clone().choose_in(&board, &pieces, replan);
+                        assert_eq!(
+                            choice, fresh,
+                            "{name}: {current} then {preview} on\n{board}"
+                        );
+                        differs_from_the_plan +=
+                            usize::from(choice.is_some_and(|c| c.placement != plan.placement));
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 400, "{compared} re-plans compared");
+    // The re-plans often leave the plan's placement: the preview decides.
+    assert!(
+        differs_from_the_plan > 50,
+        "{differs_from_the_plan} re-plans moved"
+    );
+}

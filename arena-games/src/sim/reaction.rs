@@ -15,7 +15,9 @@
 //! 3. **The re-plan, with the preview.** Otherwise the strategy decides again, with both
 //!    pieces, from where those R frames left the piece and the player
 //!    ([`tetris_core::DecisionContext::played`]: position, rotation, fall timer, soft drop,
-//!    each thumb's wait and place in the timeline), and plays the path from there.
+//!    each thumb's wait and place in the timeline), and plays the path from there
+//!    ([`Strategy::replan_in`]: the decision [`Strategy::choose_in`] makes, with the plan's
+//!    values of each placement with that preview reused).
 //!
 //! The path played (and recorded) is the plan's first R frames followed by the re-plan's path.
 //! The first R frames depend on the board and the current piece only, never on the preview
@@ -131,7 +133,7 @@ pub fn piece_frames(
         true => strategy
             .decide_in(board, &pieces, replan_context, tally)
             .map_err(PathFault::Engine)?,
-        false => strategy.choose_in(board, &pieces, replan_context),
+        false => strategy.replan_in(board, &pieces, replan_context),
     };
     let Some(choice) = choice else {
         return Ok(Some(played_to_the_end));
