@@ -790,48 +790,32 @@ impl LookaheadChain {
             .options
             .expectimax_finalists
             .filter(|_| self.options.expectimax);
-        let mut walk = Walk {
-            searcher,
-            evaluator,
-            options: &self.options,
-            pieces: &pieces[..known],
-            records: &mut self.records,
-            best: None,
-            best_chain: &mut self.best_chain,
-            report: &mut self.report,
-            link_values: &mut self.link_values,
-            ends: &mut self.ends,
-            kept: &mut self.kept,
-            unknown_placements: &mut self.unknown_placements,
-            first_index: 0,
-            context,
-            canonical: false,
-            tied: false,
-            purpose: if finalists.is_some() {
-                Purpose::Analyse
-            } else {
-                purpose
-            },
-            hint: hint.filter(|_| finalists.is_none()),
-            seed: f64::INFINITY,
-            expectimax: self.options.expectimax && finalists.is_none(),
-            // Only a first round walks the current piece's placements without expectimax.
-            first_values: asked.first_values.filter(|_| finalists.is_some()),
-        };
         let levels = known + usize::from(self.options.expectimax);
-        walk.known_level(&mut self.levels[..levels], board);
+        let expectimax = self.options.expectimax;
+        let WalkAndBuffers {
+            mut walk,
+            levels: all_levels,
+            finalists: finalist_indices,
+            playout_buffers,
+            ..
+        } = self.walk(searcher, evaluator, &pieces[..known], context);
+        walk.purpose = if finalists.is_some() {
+            Purpose::Analyse
+        } else {
+            purpose
+        };
+        walk.hint = hint.filter(|_| finalists.is_none());
+        walk.expectimax = expectimax && finalists.is_none();
+        // Only a first round walks the current piece's placements without expectimax.
+        walk.first_values = asked.first_values.filter(|_| finalists.is_some());
+        let levels = &mut all_levels[..levels];
+        walk.known_level(levels, board);
         // Stopped from outside (`crate::stop`): what the walk found is partial, so no choice.
         if crate::stop::requested() {
             return None;
         }
         if let Some(count) = finalists {
-            walk.final_round(
-                &mut self.levels[..levels],
-                board,
-                count,
-                &mut self.finalists,
-                &mut self.playout_buffers,
-            );
+            walk.final_round(levels, board, count, finalist_indices, playout_buffers);
             if purpose == Purpose::Decide {
                 walk.report.clear();
             }
@@ -847,19 +831,77 @@ impl LookaheadChain {
         {
             // Another chain ties with the best: which of them is the first depends on the
             // later pieces' order, so walk the best first placement's chains again in it.
-            let placement = self.levels[0].as_slice()[index];
+            let placement = levels[0].as_slice()[index];
             walk.first_index = index;
-            walk.walk_in_order(&mut self.levels[1..levels], board, placement);
+            walk.walk_in_order(&mut levels[1..], board, placement);
             // The same value again (compared as the chain compares, so a NaN cost passes).
             debug_assert!(walk.best.is_some_and(|(again, _)| {
                 !again.is_better_than(&value) && !value.is_better_than(&again)
             }));
         }
         Some(ChainChoice {
-            placement: self.best_chain[0],
+            placement: walk.best_chain[0],
             index,
             value,
         })
+    }
+
+    /// A walk over this chain's buffers, as a report's (no hint, no seed, no expectimax, no
+    /// values given), with the buffers it does not hold; a search sets what it asks for.
+    fn walk<'w, S, E>(
+        &'w mut self,
+        searcher: &'w mut S,
+        evaluator: &'w E,
+        pieces: &'w [Piece],
+        context: DecisionContext,
+    ) -> WalkAndBuffers<'w, S, E>
+    where
+        S: Searcher + ?Sized,
+        E: Evaluator + ?Sized,
+    {
+        let LookaheadChain {
+            options,
+            levels,
+            records,
+            best_chain,
+            report,
+            every_next,
+            link_values,
+            ends,
+            kept,
+            unknown_placements,
+            finalists,
+            playout_buffers,
+        } = self;
+        WalkAndBuffers {
+            walk: Walk {
+                searcher,
+                evaluator,
+                options,
+                pieces,
+                records,
+                best: None,
+                best_chain,
+                report,
+                link_values,
+                ends,
+                kept,
+                unknown_placements,
+                first_index: 0,
+                context,
+                canonical: false,
+                tied: false,
+                purpose: Purpose::Report,
+                hint: None,
+                seed: f64::INFINITY,
+                expectimax: false,
+                first_values: None,
+            },
+            levels,
+            finalists,
+            playout_buffers,
+            every_next,
+        }
     }
 
     /// [`LookaheadChain::analyze_all_in`] with the default context: each searcher's own
@@ -978,35 +1020,17 @@ impl LookaheadChain {
             return &self.every_next;
         }
         self.records.clear();
-        let pieces = [current, current];
-        let mut walk = Walk {
-            searcher,
-            evaluator,
-            options: &self.options,
-            pieces: &pieces,
-            records: &mut self.records,
-            best: None,
-            best_chain: &mut self.best_chain,
-            report: &mut self.report,
-            link_values: &mut self.link_values,
-            ends: &mut self.ends,
-            kept: &mut self.kept,
-            unknown_placements: &mut self.unknown_placements,
-            first_index: 0,
-            context,
-            canonical: false,
-            tied: false,
-            purpose: Purpose::Report,
-            hint: None,
-            seed: f64::INFINITY,
-            expectimax: false,
-            first_values: None,
-        };
-        let (here, deeper) = self
-            .levels
+        let pieces = [current];
+        let WalkAndBuffers {
+            mut walk,
+            levels,
+            every_next,
+            ..
+        } = self.walk(searcher, evaluator, &pieces, context);
+        let (here, deeper) = levels
             .split_first_mut()
             .expect("one placement buffer per level");
-        walk.every_next_level(here, &mut deeper[0], board, &mut self.every_next);
+        walk.every_next_level(here, &mut deeper[0], board, every_next);
         &self.every_next
     }
 
@@ -1075,6 +1099,20 @@ struct Walk<'w, S: ?Sized, E: ?Sized> {
     /// In a first round, the values of first placements known to the caller
     /// ([`LookaheadChain::decide_with_first_values_in`]).
     first_values: Option<FirstValues<'w>>,
+}
+
+/// A walk over a chain's buffers and the buffers it does not hold ([`LookaheadChain::walk`]).
+struct WalkAndBuffers<'w, S: ?Sized, E: ?Sized> {
+    /// The walk.
+    walk: Walk<'w, S, E>,
+    /// One placement buffer per level.
+    levels: &'w mut [Placements],
+    /// The finalists' indices ([`Walk::final_round`]).
+    finalists: &'w mut Vec<usize>,
+    /// The playouts' buffers.
+    playout_buffers: &'w mut PlayoutBuffers,
+    /// The walk of the 7 pieces next ([`LookaheadChain::analyze_with_every_next_in`]).
+    every_next: &'w mut Vec<EveryNext>,
 }
 
 /// A first placement's best chains with each of the 7 pieces next

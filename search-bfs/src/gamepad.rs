@@ -2034,8 +2034,11 @@ mod tests {
                                 if round == 1 {
                                     searches += 1;
                                     let slot = recent::RecentSearches::slot_of(&key);
-                                    kept_found +=
-                                        usize::from(keeping.recent.get(slot, &key).is_some());
+                                    kept_found += usize::from(keeping.recent.give(
+                                        slot,
+                                        &key,
+                                        &mut Placements::new(),
+                                    ));
                                 }
                                 keeping.search_unordered(&board, piece, options, &mut out);
                                 plain.search_unordered(&board, piece, options, &mut expected);

@@ -48,6 +48,18 @@ fn averaged(values: &[Option<tetris_core::ChainValue>]) -> (u8, u8, f64) {
     (lost, rule, cost)
 }
 
+/// A console game's context at `frames_per_row` and 30 Hz, two thumbs.
+fn console_context(frames_per_row: u8) -> DecisionContext {
+    DecisionContext {
+        frame_timing: Some(FrameTiming {
+            frames_per_row,
+            timeline: Timeline::THIRTY_HZ,
+            inputs: InputModel::TwoThumb,
+        }),
+        ..DecisionContext::with_game_over_rule(GameOverRule::Console)
+    }
+}
+
 /// Whether the oracle value `value` beats `best`.
 fn beats(value: (u8, u8, f64), best: (u8, u8, f64)) -> bool {
     (value.0, value.1) < (best.0, best.1)
@@ -72,14 +84,7 @@ fn the_plan_commits_to_the_frames_whose_re_plans_are_best_averaged_over_the_seve
         ("gamepad+nes-plateau@2", 3, 30),
     ];
     for (name, frames_per_row, reaction) in cases {
-        let context = DecisionContext {
-            frame_timing: Some(FrameTiming {
-                frames_per_row,
-                timeline: Timeline::THIRTY_HZ,
-                inputs: InputModel::TwoThumb,
-            }),
-            ..DecisionContext::with_game_over_rule(GameOverRule::Console)
-        };
+        let context = console_context(frames_per_row);
         let mut strategy = Strategy::from_name(name).unwrap();
         for seed in 0..4u64 {
             let board = grow_board(seed, 6 + 7 * seed as usize, 20);
@@ -183,14 +188,7 @@ fn the_plan_commits_to_the_frames_whose_re_plans_are_best_averaged_over_the_seve
 /// candidates' frames, for bots with finalists and playouts as the benchmark's.
 #[test]
 fn the_re_plan_with_the_plans_values_chooses_as_a_fresh_decision() {
-    let context = DecisionContext {
-        frame_timing: Some(FrameTiming {
-            frames_per_row: 3,
-            timeline: Timeline::THIRTY_HZ,
-            inputs: InputModel::TwoThumb,
-        }),
-        ..DecisionContext::with_game_over_rule(GameOverRule::Console)
-    };
+    let context = console_context(3);
     let reaction = 18;
     let mut searcher = searcher_by_name("gamepad").unwrap();
     let mut compared = 0;

@@ -650,8 +650,7 @@ impl Gamepad {
                 });
         let recent = recent.map(|key| (RecentSearches::slot_of(&key), key));
         if let Some((slot, key)) = &recent {
-            if let Some(placements) = self.recent.get(*slot, key) {
-                out.extend(placements.iter().copied());
+            if self.recent.give(*slot, key, out) {
                 return;
             }
         }

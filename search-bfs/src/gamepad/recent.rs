@@ -9,11 +9,14 @@
 //! be kept and given again, in the same order: nothing but the time changes.
 //!
 //! The table is direct-mapped: a search's slot is a hash of its board and piece, and a new
-//! search takes the slot over. Its memory is bounded ([`RecentSearches::SLOTS`] slots, each
-//! with one search's placements), and a lookup or a store is a hash, one key comparison and
-//! one copy. Natively only: the browser's page has no room to spare, and decides the same.
+//! search takes the slot over. It is one allocation, made by the first search kept
+//! ([`RecentSearches::SLOTS`] slots of at most [`RecentSearches::MOST_PLACEMENTS`] placements,
+//! each kept as its state, 3 bytes: about 900 KB), so a warmed-up searcher allocates nothing;
+//! a search with more placements is not kept. A lookup or a store is a hash, one key
+//! comparison and one copy. Natively only: the browser's page has no room to spare, and
+//! decides the same.
 
-use tetris_core::{Board, FrameTiming, Piece, Placement};
+use tetris_core::{Board, FrameTiming, Piece, PieceState, Placement, Placements};
 
 /// What an unordered search from the spawn depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +50,25 @@ impl RecentKey {
     }
 }
 
-/// One slot: the key of the search it holds, if any, and that search's placements.
-#[derive(Debug, Default)]
+/// One slot: the key of the search it holds, if any, and that search's placements' states.
+#[derive(Clone, Copy, Debug)]
 struct Slot {
     key: Option<RecentKey>,
-    placements: Vec<Placement>,
+    count: u8,
+    states: [PieceState; RecentSearches::MOST_PLACEMENTS],
+}
+
+impl Slot {
+    /// A slot that holds no search.
+    const EMPTY: Slot = Slot {
+        key: None,
+        count: 0,
+        states: [PieceState {
+            x: 0,
+            y: 0,
+            rotation: 0,
+        }; RecentSearches::MOST_PLACEMENTS],
+    };
 }
 
 /// Recent unordered searches' placements (module documentation).
@@ -74,6 +91,11 @@ impl RecentSearches {
     /// stay small (about 700 KB with their placements).
     const SLOTS: usize = 4096;
 
+    /// The most placements of a search kept: in the whole games of settings (b) and (c)
+    /// (seed 2) a search gives at most 50, and more than 48 in 13 and 2 of about 400,000
+    /// searches, which are searched again each time.
+    pub(super) const MOST_PLACEMENTS: usize = 48;
+
     /// Whether searches are kept at all: natively only (module documentation).
     pub(super) const ENABLED: bool = !cfg!(target_arch = "wasm32");
 
@@ -83,24 +105,37 @@ impl RecentSearches {
         key.slot(Self::SLOTS)
     }
 
-    /// The placements of the kept search with this key (in slot `slot`), in the order it
-    /// gave them.
+    /// Appends to `out` the placements of the kept search with this key (in slot `slot`),
+    /// in the order it gave them; whether it was kept.
     #[inline]
-    pub(super) fn get(&self, slot: usize, key: &RecentKey) -> Option<&[Placement]> {
-        let slot = self.slots.get(slot)?;
-        (slot.key.as_ref() == Some(key)).then_some(&slot.placements[..])
+    pub(super) fn give(&self, slot: usize, key: &RecentKey, out: &mut Placements) -> bool {
+        let Some(slot) = self
+            .slots
+            .get(slot)
+            .filter(|slot| slot.key.as_ref() == Some(key))
+        else {
+            return false;
+        };
+        let states = &slot.states[..usize::from(slot.count)];
+        out.extend(states.iter().map(|&state| Placement::new(key.piece, state)));
+        true
     }
 
     /// Keeps the placements of the search with this key (in slot `slot`), in place of that
-    /// slot's.
+    /// slot's; not when they are more than [`RecentSearches::MOST_PLACEMENTS`].
     #[inline]
     pub(super) fn put(&mut self, slot: usize, key: RecentKey, placements: &[Placement]) {
+        if placements.len() > Self::MOST_PLACEMENTS {
+            return;
+        }
         if self.slots.is_empty() {
-            self.slots.resize_with(Self::SLOTS, Slot::default);
+            self.slots = vec![Slot::EMPTY; Self::SLOTS];
         }
         let slot = &mut self.slots[slot];
         slot.key = Some(key);
-        slot.placements.clear();
-        slot.placements.extend_from_slice(placements);
+        slot.count = placements.len() as u8;
+        for (state, placement) in slot.states.iter_mut().zip(placements) {
+            *state = placement.state();
+        }
     }
 }
