@@ -176,11 +176,12 @@
 //! board its preview's placements leave, and the next decision, whose current piece is that
 //! preview, searches its own preview (one of the 7) on those same boards. An unordered search
 //! from the spawn is a function of its board, piece, timing and game-over rule, so its
-//! placements are kept in a direct-mapped table of 4,096 slots by a hash of board and piece,
-//! and given again, in the same order, when the same key comes back. Not for played frames
-//! (their start is part of the state), nor under the test switches; natively only. On
-//! setting (c)'s first 40 lines: 3.4 % fewer instructions (2,100,772,347 → 2,028,482,561);
-//! 2,048 slots keep fewer of them (2,034,796,668), 16,384 no more (2,029,801,421).
+//! placements are kept in a direct-mapped table of 4,096 slots by a hash of board and piece
+//! (one allocation: at most 48 placements a slot, as 3-byte states), and given again, in the
+//! same order, when the same key comes back. Not for played frames (their start is part of
+//! the state), nor under the test switches; natively only. On setting (c)'s first 40 lines:
+//! 3.4 % fewer instructions (2,100,772,347 → 2,028,482,561); 2,048 slots keep fewer of them
+//! (2,034,796,668), 16,384 no more (2,029,801,421).
 //!
 //! **Sizes.** At level 19 (2 frames per row) and 30 Hz on 20 rows there are 20 × 10 × 4 × 2 ×
 //! 3 × 2 × 2 = 19,200 states; at level 0 (48 frames per row) 460,800. A mixed timeline with n
