@@ -12,8 +12,8 @@
 
 use tetris_core::chain::{ChainOptions, LookaheadChain};
 use tetris_core::{
-    ChainRule, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece, Placements,
-    PlayedFrames, Searcher, Timeline,
+    Board, ChainRule, DecisionContext, FrameTiming, GameOverRule, Input, InputModel, Piece,
+    Placements, PlayedFrames, Searcher, Timeline,
 };
 use tetris_registry::{Strategy, WeightsChoice, evaluator_by_name, searcher_by_name};
 use tetris_tests::grow_board;
@@ -60,6 +60,23 @@ fn console_context(frames_per_row: u8) -> DecisionContext {
     }
 }
 
+/// The searcher's placements of `current` from the spawn, with their paths, in its order.
+fn spawn_placements(
+    searcher: &mut dyn Searcher,
+    board: &Board,
+    current: Piece,
+    context: DecisionContext,
+) -> Placements {
+    let mut spawn = Placements::new();
+    searcher.search(
+        board,
+        current,
+        context.current_piece_options(true),
+        &mut spawn,
+    );
+    spawn
+}
+
 /// Whether the oracle value `value` beats `best`.
 fn beats(value: (u8, u8, f64), best: (u8, u8, f64)) -> bool {
     (value.0, value.1) < (best.0, best.1)
@@ -90,13 +107,7 @@ fn the_plan_commits_to_the_frames_whose_re_plans_are_best_averaged_over_the_seve
             let board = grow_board(seed, 6 + 7 * seed as usize, 20);
             for current in Piece::ALL {
                 // The candidates: the searcher's paths from the spawn, in its order.
-                let mut spawn = Placements::new();
-                searcher.search(
-                    &board,
-                    current,
-                    context.current_piece_options(true),
-                    &mut spawn,
-                );
+                let spawn = spawn_placements(&mut searcher, &board, current, context);
                 // Every placement's best chain with each preview known, from the spawn.
                 let mut reports = Vec::new();
                 for preview in Piece::ALL {
@@ -207,13 +218,7 @@ fn the_re_plan_with_the_plans_values_chooses_as_a_fresh_decision() {
                 };
                 // The plan's frames, and those of the spawn's other paths (the plan's table
                 // holds every placement from the spawn).
-                let mut spawn = Placements::new();
-                searcher.search(
-                    &board,
-                    current,
-                    context.current_piece_options(true),
-                    &mut spawn,
-                );
+                let spawn = spawn_placements(&mut searcher, &board, current, context);
                 let plan_path = strategy.path_to(&board, &plan.placement, context).unwrap();
                 let mut starts = vec![plan_path];
                 starts.extend(
